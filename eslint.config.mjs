@@ -1,0 +1,51 @@
+// Lint catches what prose cannot (STYLE.md, habits 1 and 8).
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'infra/.run/**'] },
+  ...nx.configs['flat/base'],
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.ts'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-nocheck': true, 'ts-expect-error': 'allow-with-description' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            // DESIGN.md section 9: domain imports nothing of ours but domain; ports import domain;
+            // engines import ports; only apps wire engines to the domain.
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:domain', 'type:port'] },
+            { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:port', 'type:domain'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:app', 'type:util', 'type:port', 'type:domain', 'type:engine'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests may poke at internals with loose types, but never float promises.
+    files: ['**/*.spec.ts'],
+    rules: { '@typescript-eslint/unbound-method': 'off' },
+  },
+);

@@ -1,0 +1,126 @@
+/**
+ * The document-store port: a typed subset of the MongoDB collection API, enough for every
+ * repository we write, implemented by the official MongoDB driver and by SQLite documents.
+ *
+ * Rules that keep both engines equal (docs/store.md has the details):
+ * - Every document has a string `_id` chosen by the caller.
+ * - Timestamps that need a TTL index or date comparison are `Date` values; all other values are
+ *   JSON values (string, number, boolean, null, arrays, plain objects).
+ * - Equality filters compare scalars. To ask whether an array holds a value use `$all: [value]`.
+ * - Sorting a field that holds values of different types is not defined.
+ */
+
+export type Scalar = string | number | boolean | null | Date;
+export type DocValue = Scalar | DocValue[] | { [key: string]: DocValue | undefined };
+
+export interface BaseDocument {
+  _id: string;
+  [key: string]: DocValue | undefined;
+}
+
+export interface FieldOperators {
+  $eq?: Scalar;
+  $ne?: Scalar;
+  $in?: Scalar[];
+  $nin?: Scalar[];
+  $gt?: Scalar;
+  $gte?: Scalar;
+  $lt?: Scalar;
+  $lte?: Scalar;
+  $exists?: boolean;
+  $regex?: string;
+  /** Only `i` (case-insensitive) is part of the port. */
+  $options?: 'i' | '';
+  $all?: Scalar[];
+}
+
+/** Keys are field names or dotted paths into nested objects. */
+export type Filter = {
+  $and?: Filter[];
+  $or?: Filter[];
+} & {
+  [path: string]: Scalar | FieldOperators | Filter[] | undefined;
+};
+
+export interface Update {
+  $set?: Record<string, DocValue | undefined>;
+  $unset?: Record<string, true | 1 | ''>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, DocValue>;
+  /** Applied only when an upsert inserts. */
+  $setOnInsert?: Record<string, DocValue | undefined>;
+}
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+}
+
+export interface UpdateOptions {
+  upsert?: boolean;
+}
+
+export interface FindOneAndUpdateOptions extends UpdateOptions {
+  /** Which version to return; defaults to the document after the update. */
+  returnDocument?: 'before' | 'after';
+  sort?: SortSpec;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedId: string | null;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  name?: string;
+  unique?: boolean;
+  /** A TTL index: documents whose (single, Date) key is older than this many seconds disappear. */
+  expireAfterSeconds?: number;
+}
+
+export interface Collection<T extends BaseDocument> {
+  readonly name: string;
+  insertOne(doc: T): Promise<void>;
+  insertMany(docs: T[]): Promise<void>;
+  findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /** Streams matching documents without holding them all in memory. */
+  iterate(filter: Filter, options?: FindOptions & { batchSize?: number }): AsyncIterable<T>;
+  countDocuments(filter: Filter): Promise<number>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Atomic read-modify-write; with a version in the filter this is a compare-and-set. */
+  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  createIndex(spec: IndexSpec): Promise<void>;
+  /** Names of the indexes the engine would use to answer this filter (for tests and docs). */
+  explainIndexes(filter: Filter, options?: FindOptions): Promise<string[]>;
+}
+
+export interface DocumentStore {
+  readonly engine: 'mongodb' | 'embedded';
+  collection<T extends BaseDocument>(name: string): Collection<T>;
+  /** Deletes documents past their TTL now (engines also do it periodically). */
+  sweepExpired(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raised by both engines when a write would break a unique index. */
+export class DuplicateKeyError extends Error {
+  readonly code = 'DUPLICATE_KEY' as const;
+  constructor(
+    readonly collection: string,
+    readonly index: string | null,
+    message?: string,
+  ) {
+    super(message ?? `duplicate key in ${collection}${index ? ` (index ${index})` : ''}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
