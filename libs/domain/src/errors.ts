@@ -1,0 +1,50 @@
+/**
+ * Error codes of the spec (section 7.2) plus the few the service needs to answer cleanly when
+ * the spec is silent. Libraries throw `DomainError` with one of these; only libs/http maps them
+ * to HTTP statuses and response bodies.
+ */
+export const ERROR_CODES = [
+  'INVALID_CREDENTIALS',
+  'TOKEN_EXPIRED',
+  'TOKEN_INVALID',
+  'API_KEY_INVALID',
+  'API_KEY_REVOKED',
+  'INSUFFICIENT_PERMISSIONS',
+  'IP_RESTRICTED',
+  'RATE_LIMIT_EXCEEDED',
+  'EMAIL_ALREADY_REGISTERED',
+  'WEAK_PASSWORD',
+  'INVALID_RESET_TOKEN',
+  'LEAD_NOT_FOUND',
+  'VALIDATION_ERROR',
+  'DUPLICATE_LEAD',
+  // Not in the spec's table; see docs/decisions.md.
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

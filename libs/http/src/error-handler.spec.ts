@@ -1,0 +1,141 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import { DomainError } from '@leadstream/domain';
+import { Metrics } from '@leadstream/runtime';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessLog } from './access-log';
+import { errorHandler } from './error-handler';
+import { opsRoutes } from './ops.routes';
+import { nodeHandler } from './node-handler';
+import { requestId } from './request-id';
+
+const logger = pino({ level: 'silent' });
+let server: Server;
+let base: string;
+let ready = true;
+
+beforeAll(async () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  const app = new Koa();
+  app.silent = true;
+  const router = new Router();
+  router.post('/api/leads', () => {
+    throw new DomainError('VALIDATION_ERROR', 'Invalid lead', [{ field: 'email', message: 'email is required' }]);
+  });
+  router.post('/api/v1/leads/ingest', (ctx) => {
+    ctx.status = 201;
+    ctx.body = { success: true, received: ctx.request.body };
+  });
+  router.get('/api/analytics/funnel/overview', () => {
+    throw new DomainError('INSUFFICIENT_PERMISSIONS', 'viewer may not read this');
+  });
+  router.get('/api/boom', () => {
+    throw new Error('secret internal detail at /srv/db.ts:42');
+  });
+  router.get('/api/vendor-funnel-links', () => {
+    throw new Error('database exploded');
+  });
+  const ops = opsRoutes([{ name: 'store', check: async () => { if (!ready) throw new Error('store is down'); } }], metrics);
+  app.use(requestId());
+  app.use(accessLog(logger, metrics));
+  app.use(errorHandler(logger));
+  app.use(koaBody({ jsonLimit: '1kb', jsonStrict: true }));
+  app.use(ops.routes());
+  app.use(router.routes());
+  server = createServer(nodeHandler(app));
+  await new Promise<void>((resolve) => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const post = (path: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Response> =>
+  fetch(`${base}${path}`, { method: 'POST', body, headers });
+
+describe('error handling', () => {
+  it('answers a domain error in the user convention with its code and details', async () => {
+    const response = await post('/api/leads', '{}');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: 'Invalid lead', details: [{ field: 'email', message: 'email is required' }] },
+    });
+  });
+
+  it('answers malformed JSON with 400 in the ingestion convention, not 500', async () => {
+    const response = await post('/api/v1/leads/ingest', '{"email": ');
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    expect(typeof body.error).toBe('string');
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await post('/api/v1/leads/ingest', JSON.stringify({ email: 'a@b.co', padding: 'x'.repeat(5_000) }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('never leaks an internal message: 500 with a generic text', async () => {
+    const response = await fetch(`${base}/api/boom`);
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('secret');
+    expect(JSON.parse(text)).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+  });
+
+  it('uses the funnel texts and carries requestId on funnel 500s', async () => {
+    const forbidden = await fetch(`${base}/api/analytics/funnel/overview`);
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({ success: false, error: 'Insufficient permissions' });
+    const failed = await fetch(`${base}/api/vendor-funnel-links`, { headers: { 'X-Request-ID': 'trace-123' } });
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toEqual({ success: false, error: 'Internal server error', requestId: 'trace-123' });
+  });
+
+  it('answers unknown routes with a clean 404 in the right convention', async () => {
+    const user = await fetch(`${base}/api/nothing-here`);
+    expect(user.status).toBe(404);
+    expect(await user.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Resource not found' } });
+    const funnel = await fetch(`${base}/api/vendor-funnel-links/x/y`);
+    expect(await funnel.json()).toEqual({ success: false, error: 'Resource not found' });
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a valid X-Request-ID and replaces an invalid one', async () => {
+    const echoed = await fetch(`${base}/healthz`, { headers: { 'X-Request-ID': 'abc-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await fetch(`${base}/healthz`, { headers: { 'X-Request-ID': 'bad id <script>' } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^req_[0-9a-f-]{36}$/);
+    const generated = await fetch(`${base}/healthz`);
+    expect(generated.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('ops routes', () => {
+  it('reports readiness from the checks and turns 503 when one fails', async () => {
+    ready = true;
+    const up = await fetch(`${base}/readyz`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ status: 'ready', checks: { store: { ok: true } } });
+    ready = false;
+    const down = await fetch(`${base}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ status: 'unready', checks: { store: { ok: false, error: 'store is down' } } });
+    ready = true;
+  });
+
+  it('exposes the HTTP latency histogram labelled by route template', async () => {
+    await fetch(`${base}/healthz`);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(text).toMatch(/leadstream_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+  });
+});

@@ -1,0 +1,80 @@
+import { isDomainError, type ErrorCode } from '@leadstream/domain';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { conventionFor, errorBody, HTTP_STATUS } from './error-mapping';
+import type { RequestIdState } from './request-id';
+
+/** Errors raised by body parsing and other Koa plumbing carry an HTTP status but no code. */
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  type?: string;
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+    case 422:
+      return 'VALIDATION_ERROR';
+    case 404:
+      return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return 'INTERNAL_ERROR';
+  }
+}
+
+const SAFE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  VALIDATION_ERROR: 'The request body is not valid JSON',
+  PAYLOAD_TOO_LARGE: 'The request body is too large',
+  UNSUPPORTED_MEDIA_TYPE: 'The request body must be application/json',
+  NOT_FOUND: 'Resource not found',
+  METHOD_NOT_ALLOWED: 'Method not allowed',
+  SERVICE_UNAVAILABLE: 'Service unavailable',
+  INTERNAL_ERROR: 'Internal server error',
+};
+
+/**
+ * Turns every thrown error into the spec's error body for the path's convention (section 7.1).
+ * Domain errors keep their code and message; anything else becomes a generic message, so no
+ * stack trace or internal text ever reaches a client. Unmatched routes get a clean 404.
+ */
+export function errorHandler(logger: Logger): Middleware<RequestIdState> {
+  return async (ctx, next) => {
+    let status: number;
+    let code: ErrorCode;
+    let message: string;
+    let details: Array<{ field: string; message: string }> | undefined;
+    try {
+      await next();
+      if (ctx.status !== 404 || ctx.body !== undefined) return;
+      status = 404;
+      code = 'NOT_FOUND';
+      message = SAFE_MESSAGES.NOT_FOUND ?? 'Resource not found';
+    } catch (error) {
+      if (isDomainError(error)) {
+        code = error.code;
+        status = HTTP_STATUS[code];
+        message = error.message;
+        details = error.details;
+      } else {
+        const httpError = error as HttpLikeError;
+        status = httpError.status ?? httpError.statusCode ?? 500;
+        if (status < 400 || status > 599) status = 500;
+        code = codeForStatus(status);
+        message = SAFE_MESSAGES[code] ?? 'Request failed';
+        if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
+      }
+    }
+    ctx.status = status;
+    ctx.body = errorBody(conventionFor(ctx.path), { status, code, message, details, requestId: ctx.state.requestId });
+  };
+}

@@ -1,0 +1,70 @@
+import type { ErrorCode } from '@leadstream/domain';
+
+/** The one table from error code to HTTP status (spec section 7.2 and 7.3). */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_CREDENTIALS: 401,
+  TOKEN_EXPIRED: 401,
+  TOKEN_INVALID: 401,
+  API_KEY_INVALID: 401,
+  API_KEY_REVOKED: 401,
+  INSUFFICIENT_PERMISSIONS: 403,
+  IP_RESTRICTED: 403,
+  RATE_LIMIT_EXCEEDED: 429,
+  EMAIL_ALREADY_REGISTERED: 409,
+  WEAK_PASSWORD: 400,
+  INVALID_RESET_TOKEN: 400,
+  LEAD_NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+  DUPLICATE_LEAD: 409,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+/** Texts the funnel API uses for its fixed errors (spec 7.1). */
+const FUNNEL_TEXT: Partial<Record<number, string>> = {
+  401: 'Authentication required',
+  403: 'Insufficient permissions',
+  404: 'Resource not found',
+};
+
+/** Which of the spec's three response conventions a path answers in (section 7.1). */
+export type Convention = 'user' | 'ingestion' | 'funnel';
+
+const INGESTION_PATH = /^(\/sandbox)?\/api\/(v1\/|leads\/inbound(\/|$)|vendor-portal\/)/;
+const FUNNEL_PATH = /^(\/sandbox)?\/api\/(vendor-funnel-links|analytics\/funnel)(\/|$)/;
+
+export function conventionFor(path: string): Convention {
+  if (FUNNEL_PATH.test(path)) return 'funnel';
+  if (INGESTION_PATH.test(path)) return 'ingestion';
+  return 'user';
+}
+
+export interface ErrorBodyInput {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: Array<{ field: string; message: string }>;
+  requestId: string;
+  extra?: Record<string, unknown>;
+}
+
+/** Builds the error body of the path's convention. */
+export function errorBody(convention: Convention, input: ErrorBodyInput): Record<string, unknown> {
+  const { status, code, message, details, requestId, extra } = input;
+  switch (convention) {
+    case 'user':
+      return { error: { code, message, ...(details ? { details } : {}), ...extra } };
+    case 'ingestion':
+      return { success: false, error: message, code, ...(details ? { details } : {}), ...extra };
+    case 'funnel': {
+      const body: Record<string, unknown> = { success: false, error: FUNNEL_TEXT[status] ?? message };
+      if (details) body['details'] = Object.fromEntries(details.map((detail) => [detail.field, detail.message]));
+      if (status >= 500) body['requestId'] = requestId;
+      return { ...body, ...extra };
+    }
+  }
+}

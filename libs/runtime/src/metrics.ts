@@ -1,0 +1,64 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The Prometheus metrics of one process. A registry per process (not the global one) so tests
+ * can build several apps in one process without "metric already registered" errors.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'leadstream_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly messagesConsumed = new Counter({
+    name: 'leadstream_messages_consumed_total',
+    help: 'Log records handled and committed, by topic and consumer group',
+    labelNames: ['topic', 'group'] as const,
+    registers: [this.registry],
+  });
+
+  readonly messagesProduced = new Counter({
+    name: 'leadstream_messages_produced_total',
+    help: 'Log records produced, by topic',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+
+  readonly consumerLag = new Gauge({
+    name: 'leadstream_consumer_lag',
+    help: 'Records not yet committed by a consumer group, per partition owned by this process',
+    labelNames: ['topic', 'partition', 'group'] as const,
+    registers: [this.registry],
+  });
+
+  readonly consumerCrashes = new Counter({
+    name: 'leadstream_consumer_crashes_total',
+    help: 'Consumers stopped by a handler failure',
+    labelNames: ['group'] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLettered = new Counter({
+    name: 'leadstream_messages_dead_lettered_total',
+    help: 'Records moved to a dead-letter topic after bounded retries',
+    labelNames: ['topic'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'leadstream_' });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

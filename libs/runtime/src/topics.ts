@@ -1,0 +1,30 @@
+import type { TopicSpec } from '@leadstream/ports';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Webhook retry steps of spec 3.2 / 6.3, one delay topic each (DESIGN.md section 4). */
+export const WEBHOOK_RETRY_STEPS = [
+  { name: '1m', delayMs: MINUTE },
+  { name: '5m', delayMs: 5 * MINUTE },
+  { name: '30m', delayMs: 30 * MINUTE },
+  { name: '2h', delayMs: 2 * HOUR },
+  { name: '24h', delayMs: 24 * HOUR },
+] as const;
+
+/** Every topic of DESIGN.md section 4, created at boot with the configured partition count. */
+export function pipelineTopics(partitions: number): TopicSpec[] {
+  const plain = [
+    'leads.submitted',
+    'leads.validated',
+    'leads.unique',
+    'leads.enriched',
+    'leads.routed',
+    'leads.decisions',
+    'leads.events',
+    'webhooks.deliveries',
+    'exports.requests',
+  ].map((topic) => ({ topic, partitions }));
+  const retries = WEBHOOK_RETRY_STEPS.map((step) => ({ topic: `webhooks.retry.${step.name}`, partitions, delayMs: step.delayMs }));
+  return [...plain, ...retries];
+}
