@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+describe('parseConfig', () => {
+  it('chooses the embedded engines when no engine URL is set', () => {
+    const config = parseConfig({}, '/srv');
+    expect(config.kafka).toBeUndefined();
+    expect(config.mongodb).toBeUndefined();
+    expect(config.clickhouse).toBeUndefined();
+    expect(config.dataDir).toBe('/srv/data');
+    expect(config.port).toBe(3000);
+  });
+
+  it('chooses the distributed engines when their variables are set', () => {
+    const config = parseConfig({
+      KAFKA_BROKERS: '127.0.0.1:19092, kafka-2:9092',
+      MONGODB_URI: 'mongodb://127.0.0.1:27018/',
+      CLICKHOUSE_URL: 'http://127.0.0.1:8123',
+    });
+    expect(config.kafka?.brokers).toEqual(['127.0.0.1:19092', 'kafka-2:9092']);
+    expect(config.mongodb).toEqual({ uri: 'mongodb://127.0.0.1:27018/', dbName: 'leadstream' });
+    expect(config.clickhouse?.url).toBe('http://127.0.0.1:8123');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['KAFKA_BROKERS', 'localhost'],
+    ['MONGODB_URI', 'postgres://x'],
+    ['CLICKHOUSE_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['TOPIC_PARTITIONS', '0'],
+    ['BODY_LIMIT', 'huge'],
+    ['TOPIC_PREFIX', 'has space'],
+  ])('names %s when its value %s is bad', (variable, value) => {
+    const attempt = (): unknown => parseConfig({ [variable]: value });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(new RegExp(`^${variable}:`));
+  });
+});

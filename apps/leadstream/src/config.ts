@@ -1,0 +1,117 @@
+/**
+ * Configuration is read from the environment once, at boot, into a typed object. A bad value
+ * stops the process with a message naming the variable. Nothing else reads process.env.
+ */
+import { resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Port of the health/readiness/metrics server of processes without the API. 0 = none. */
+  opsPort: number;
+  dataDir: string;
+  logLevel: string;
+  kafka: { brokers: string[]; clientId: string } | undefined;
+  mongodb: { uri: string; dbName: string } | undefined;
+  clickhouse: { url: string; username: string | undefined; password: string | undefined; database: string } | undefined;
+  /** Prefix for every topic and consumer group, so deployments can share a Kafka cluster. */
+  topicPrefix: string;
+  topicPartitions: number;
+  decisionTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  bodyLimit: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a URL: "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  return raw;
+}
+
+function brokers(env: Env, name: string): string[] | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  const list = raw.split(',').map((entry) => entry.trim());
+  for (const broker of list) {
+    if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError(name, `each broker must be host:port, got "${broker}"`);
+  }
+  return list;
+}
+
+function topicPrefix(env: Env): string {
+  const raw = text(env, 'TOPIC_PREFIX') ?? '';
+  if (!/^[A-Za-z0-9._-]{0,100}$/.test(raw)) throw new ConfigError('TOPIC_PREFIX', `may hold only letters, digits, '.', '_' and '-', got "${raw}"`);
+  return raw;
+}
+
+const BODY_LIMIT = /^\d+(b|kb|mb)$/i;
+
+export function parseConfig(env: Env, cwd = process.cwd()): Config {
+  const kafkaBrokers = brokers(env, 'KAFKA_BROKERS');
+  const mongoUri = url(env, 'MONGODB_URI', ['mongodb:', 'mongodb+srv:']);
+  const clickhouseUrl = url(env, 'CLICKHOUSE_URL', ['http:', 'https:']);
+  const bodyLimit = text(env, 'BODY_LIMIT') ?? '1mb';
+  if (!BODY_LIMIT.test(bodyLimit)) throw new ConfigError('BODY_LIMIT', `must look like 512kb or 1mb, got "${bodyLimit}"`);
+  return {
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    opsPort: integer(env, 'OPS_PORT', 0, 0, 65535),
+    dataDir: resolve(cwd, text(env, 'DATA_DIR') ?? 'data'),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    kafka: kafkaBrokers ? { brokers: kafkaBrokers, clientId: text(env, 'KAFKA_CLIENT_ID') ?? 'leadstream' } : undefined,
+    mongodb: mongoUri ? { uri: mongoUri, dbName: text(env, 'MONGODB_DB') ?? 'leadstream' } : undefined,
+    clickhouse: clickhouseUrl
+      ? {
+          url: clickhouseUrl,
+          username: text(env, 'CLICKHOUSE_USER'),
+          password: text(env, 'CLICKHOUSE_PASSWORD'),
+          database: text(env, 'CLICKHOUSE_DATABASE') ?? 'default',
+        }
+      : undefined,
+    topicPrefix: topicPrefix(env),
+    topicPartitions: integer(env, 'TOPIC_PARTITIONS', 6, 1, 1024),
+    decisionTimeoutMs: integer(env, 'DECISION_TIMEOUT_MS', 3_000, 100, 60_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
+    bodyLimit,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The one place that picks engines: each port gets its distributed engine when its URL is set,
+ * its embedded engine under DATA_DIR otherwise (DESIGN.md section 3).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { openAnalytics } from '@leadstream/engine-clickhouse';
+import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
+import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { openKafkaLog } from '@leadstream/engine-kafka';
+import { openMongoStore } from '@leadstream/engine-mongo';
+import type { ReadinessCheck } from '@leadstream/http';
+import type { Analytics, DocumentStore, EventLog } from '@leadstream/ports';
+import { instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
+import type { Config } from './config';
+
+export interface Engines {
+  log: EventLog;
+  store: DocumentStore;
+  analytics: Analytics;
+  readiness: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+export interface EngineNeeds {
+  log?: boolean;
+  store?: boolean;
+  analytics?: boolean;
+}
+
+/** A port that this process does not use: any call is a programming error. */
+function unused<T extends object>(name: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      if (property === 'then') return undefined;
+      throw new Error(`the ${name} engine is not opened in this process (used: ${String(property)})`);
+    },
+  });
+}
+
+export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }): Promise<Engines> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const opened: Array<{ name: string; close: () => Promise<void> }> = [];
+  const readiness: ReadinessCheck[] = [];
+  try {
+    let log = unused<EventLog>('event log');
+    if (needs.log) {
+      const raw = config.kafka
+        ? await openKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger: logger.child({ engine: 'kafka' }) })
+        : await openEmbeddedLog({ dataDir: join(config.dataDir, 'log'), logger: logger.child({ engine: 'embedded-log' }) });
+      log = instrumentEventLog(prefixEventLog(raw, config.topicPrefix), metrics);
+      opened.push({ name: 'event log', close: () => raw.close() });
+      readiness.push({ name: `log:${raw.engine}`, check: () => raw.ping() });
+    }
+    let store = unused<DocumentStore>('document store');
+    if (needs.store) {
+      const raw = config.mongodb
+        ? await openMongoStore({ uri: config.mongodb.uri, dbName: config.mongodb.dbName, logger: logger.child({ engine: 'mongodb' }) })
+        : await openEmbeddedStore({ dataDir: join(config.dataDir, 'store'), logger: logger.child({ engine: 'embedded-store' }) });
+      store = raw;
+      opened.push({ name: 'document store', close: () => raw.close() });
+      readiness.push({ name: `store:${raw.engine}`, check: () => raw.ping() });
+    }
+    let analytics = unused<Analytics>('analytics');
+    if (needs.analytics) {
+      const raw = await openAnalytics(
+        config.clickhouse
+          ? { ...config.clickhouse, logger: logger.child({ engine: 'clickhouse' }) }
+          : { dataDir: config.dataDir, logger: logger.child({ engine: 'chdb' }) },
+      );
+      analytics = raw;
+      opened.push({ name: 'analytics', close: () => raw.close() });
+      readiness.push({ name: `analytics:${raw.engine}`, check: () => raw.ping() });
+    }
+    return {
+      log,
+      store,
+      analytics,
+      readiness,
+      async close() {
+        for (const engine of opened.reverse()) {
+          try {
+            await engine.close();
+          } catch (error) {
+            logger.error({ engine: engine.name, err: error }, 'engine close failed');
+          }
+        }
+      },
+    };
+  } catch (error) {
+    for (const engine of opened.reverse()) await engine.close().catch(() => undefined);
+    throw error;
+  }
+}

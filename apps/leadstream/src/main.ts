@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+/** The leadstream command. Run `leadstream --help`. */
+import { Command } from 'commander';
+import { ConfigError } from './config';
+import { runRole, type Role, type RoleOptions } from './roles';
+
+const program = new Command()
+  .name('leadstream')
+  .description('Lead management service for higher education. Configuration comes from environment variables (see README).');
+
+function action(role: Role) {
+  return async (options: RoleOptions): Promise<void> => {
+    try {
+      await runRole(role, options, process.env);
+    } catch (error) {
+      if (error instanceof ConfigError) {
+        process.stderr.write(`leadstream: configuration error: ${error.message}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`leadstream ${role}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    }
+  };
+}
+
+program.command('start').description('run the API, every pipeline stage and the projector in one process').action(action('start'));
+program.command('api').description('run the HTTP API only').action(action('api'));
+program
+  .command('worker')
+  .description('run pipeline stages as consumer-group members')
+  .requiredOption('--stages <names>', 'comma-separated stage names', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+  .action(action('worker'));
+program
+  .command('projector')
+  .description('project leads.events into the analytics engine')
+  .option('--drain', 'exit once every partition has been consumed to its end')
+  .action(action('projector'));
+program.command('migrate').description('apply analytics migrations and exit').action(action('migrate'));
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,107 @@
+/**
+ * The process roles of the leadstream command. `start` runs everything in one process on the
+ * embedded engines (or the configured ones); `api`, `worker` and `projector` run one role each
+ * against shared engines so operators can scale them separately.
+ */
+import { createApiApp } from '@leadstream/api';
+import { analyticsMigrations } from '@leadstream/engine-clickhouse';
+import { createOpsApp } from '@leadstream/http';
+import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
+import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
+import { resolveStages, STAGES } from '@leadstream/worker';
+import { parseConfig, type Config } from './config';
+import { openEngines, type EngineNeeds } from './engines';
+import { listen } from './http-server';
+
+export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
+
+export interface RoleOptions {
+  /** worker: the stages to run. */
+  stages?: string[];
+  /** projector: exit once every partition is consumed to its end. */
+  drain?: boolean;
+}
+
+const NEEDS: Record<Role, EngineNeeds> = {
+  start: { log: true, store: true, analytics: true },
+  api: { log: true, store: true, analytics: true },
+  worker: { log: true, store: true },
+  projector: { log: true, analytics: true },
+  migrate: { analytics: true },
+};
+
+export async function runRole(role: Role, options: RoleOptions, env: NodeJS.ProcessEnv): Promise<void> {
+  const config: Config = parseConfig(env);
+  const logger = createLogger({ level: config.logLevel, role });
+  const metrics = new Metrics();
+  const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
+  lifecycle.handleSignals();
+
+  const stageFactories = role === 'worker' ? resolveStages(options.stages ?? []) : role === 'start' ? [...STAGES.values()] : [];
+  const engines = await openEngines(config, logger, metrics, NEEDS[role]);
+  lifecycle.onStop('engines', () => engines.close());
+  logger.info(
+    { log: NEEDS[role].log ? engines.log.engine : null, store: NEEDS[role].store ? engines.store.engine : null, analytics: NEEDS[role].analytics ? engines.analytics.engine : null, dataDir: config.dataDir },
+    'engines open',
+  );
+
+  if (NEEDS[role].analytics) {
+    const applied = await engines.analytics.migrate(analyticsMigrations);
+    if (applied.length > 0) logger.info({ applied }, 'analytics migrations applied');
+  }
+  if (role === 'migrate') {
+    await lifecycle.stop('migrations done');
+    return;
+  }
+  if (role === 'projector') await engines.log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: config.topicPartitions }]);
+  else await engines.log.ensureTopics(pipelineTopics(config.topicPartitions));
+
+  const runners: ConsumerRunner[] = [];
+  const startRunner = async (name: string, runner: ConsumerRunner): Promise<void> => {
+    await runner.start();
+    runners.push(runner);
+    lifecycle.onStop(name, () => runner.stop());
+    runner.done.catch(() => crash(logger, lifecycle, name));
+  };
+  if (role === 'start' || role === 'projector') {
+    await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger }));
+  }
+  for (const factory of stageFactories) {
+    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, metrics, logger }));
+  }
+
+  if (role === 'start' || role === 'api') {
+    const app = createApiApp({
+      log: engines.log,
+      store: engines.store,
+      analytics: engines.analytics,
+      logger,
+      metrics,
+      readiness: engines.readiness,
+      isStopping: () => lifecycle.isStopping,
+      bodyLimit: config.bodyLimit,
+    });
+    const server = await listen(app, config.host, config.port);
+    lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));
+    logger.info({ url: server.url }, 'api listening');
+  } else if (config.opsPort > 0) {
+    const app = createOpsApp({ logger, metrics, checks: engines.readiness, isStopping: () => lifecycle.isStopping });
+    const server = await listen(app, config.host, config.opsPort);
+    lifecycle.onStop('ops http', () => server.close(1_000));
+    logger.info({ url: server.url }, 'ops endpoints listening');
+  }
+  logger.info({ role }, 'ready');
+
+  if (options.drain) {
+    await Promise.all(runners.map((runner) => runner.waitUntilIdle()));
+    logger.info('drained: every partition consumed to its end');
+    await lifecycle.stop('drained');
+  }
+}
+
+function crash(logger: Logger, lifecycle: Lifecycle, part: string): void {
+  if (lifecycle.isStopping) return;
+  logger.fatal({ part }, 'a consumer crashed: stopping the process so a supervisor can restart it');
+  process.exitCode = 1;
+  void lifecycle.stop(`${part} crashed`).then(() => process.exit(1));
+}

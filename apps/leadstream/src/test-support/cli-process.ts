@@ -1,0 +1,99 @@
+/**
+ * Runs the real `leadstream` command as a child process for black-box tests, and collects its
+ * JSON log lines so a test can wait for a given message.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  [key: string]: unknown;
+}
+
+interface Waiter {
+  test: (line: LogLine) => boolean;
+  resolve: (line: LogLine) => void;
+}
+
+export class CliProcess {
+  readonly lines: LogLine[] = [];
+  private stderr = '';
+  private readonly waiters: Waiter[] = [];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(readonly child: ChildProcess) {
+    let buffer = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        this.accept(buffer.slice(0, newline));
+        buffer = buffer.slice(newline + 1);
+      }
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = once(child, 'exit').then(([code, signal]) => ({
+      code: code as number | null,
+      signal: signal as NodeJS.Signals | null,
+    }));
+  }
+
+  /** Starts `leadstream <args>` with only the given environment (plus PATH and HOME). */
+  static start(args: string[], env: Record<string, string>): CliProcess {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new CliProcess(child);
+  }
+
+  private accept(raw: string): void {
+    let line: LogLine;
+    try {
+      line = JSON.parse(raw) as LogLine;
+    } catch {
+      return;
+    }
+    this.lines.push(line);
+    for (const waiter of [...this.waiters]) {
+      if (!waiter.test(line)) continue;
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve(line);
+    }
+  }
+
+  /** Resolves with the first log line (past or future) that passes the test; rejects if the process exits first. */
+  waitFor(test: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
+    const seen = this.lines.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<LogLine>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a log line; stderr:\n${this.stderr}`)), timeoutMs);
+      this.waiters.push({
+        test,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void this.exited.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`process exited (${code}) before the awaited log line; stderr:\n${this.stderr}`));
+      });
+    });
+  }
+
+  get errorOutput(): string {
+    return this.stderr;
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './projector';
+export * from './lead-event-row';

@@ -1,0 +1,58 @@
+import type { Analytics, Batch, EventLog } from '@leadstream/ports';
+import { ConsumerRunner, deadLetterTopic, type Metrics } from '@leadstream/runtime';
+import { parseLeadEvent } from '@leadstream/schemas';
+import type { Logger } from 'pino';
+import { toLeadEventRow, type LeadEventRow } from './lead-event-row';
+
+export const LEAD_EVENTS_TOPIC = 'leads.events';
+export const PROJECTOR_GROUP = 'project';
+
+export interface ProjectorDependencies {
+  log: EventLog;
+  analytics: Analytics;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+/**
+ * Consumes `leads.events` and writes each batch to `lead_events` before its offsets are
+ * committed, so a committed event is always stored. A redelivered event (after a crash) carries
+ * the same event id and collapses in the ReplacingMergeTree. Records that fail their schema are
+ * poison: they go to the dead-letter topic at once instead of blocking the partition.
+ */
+export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
+  const { log, analytics, metrics, logger } = deps;
+
+  async function project(batch: Batch): Promise<void> {
+    const rows: LeadEventRow[] = [];
+    for (const record of batch.records) {
+      try {
+        rows.push(toLeadEventRow(parseLeadEvent(JSON.parse(record.value))));
+      } catch (error) {
+        logger.warn({ topic: record.topic, partition: record.partition, offset: record.offset, err: error }, 'invalid event dead-lettered');
+        await log.produce(deadLetterTopic(record.topic), [
+          { key: record.key, value: record.value, headers: { ...record.headers, 'x-dlq-reason': String(error).slice(0, 500) } },
+        ]);
+        metrics.deadLettered.inc({ topic: record.topic });
+      }
+    }
+    if (rows.length > 0) await insertWithRetry(rows);
+    logger.debug({ partition: batch.partition, count: rows.length, last: batch.records.at(-1)?.offset }, 'batch projected');
+  }
+
+  /** Analytics outages are not the records' fault: retry with a capped backoff instead of dead-lettering. */
+  async function insertWithRetry(rows: LeadEventRow[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await analytics.insert('lead_events', rows as unknown as Array<Record<string, unknown>>);
+        return;
+      } catch (error) {
+        if (attempt >= 8) throw error;
+        logger.warn({ attempt, err: error }, 'analytics insert failed, retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  return new ConsumerRunner({ log, groupId: PROJECTOR_GROUP, topics: [LEAD_EVENTS_TOPIC], metrics, logger, eachBatch: project });
+}
