@@ -1,0 +1,40 @@
+/**
+ * The analytics schema, applied by `Analytics.migrate` (`leadstream migrate`, or at start-up).
+ * Append new migrations with the next version; never edit one that has shipped.
+ */
+import type { Migration } from '@leadstream/ports';
+
+/** Table the projector writes every domain event of `leads.events` into. */
+export const LEAD_EVENTS_TABLE = 'lead_events';
+
+export const analyticsMigrations: Migration[] = [
+  {
+    version: 1,
+    name: 'create lead_events',
+    statements: [
+      // ReplacingMergeTree because the projector consumes `leads.events` at least once: a
+      // redelivered event is inserted again with identical column values. ReplacingMergeTree keeps
+      // one row per sorting key, and event_id in that key makes the key unique per event (the other
+      // key columns are facts of the event, equal in every delivery). Collapsing happens at
+      // background merges, so exact answers read with FINAL or count uniqExact(event_id).
+      //
+      // The sorting key starts with organization_id and environment because every query is scoped
+      // to one tenant and environment (DESIGN.md section 7); then event and occurred_at, because
+      // funnels and reports select event types over time ranges. Monthly partitions keep merges
+      // small and let old months be dropped whole; a redelivery has the same occurred_at, so it
+      // lands in the same partition, where ReplacingMergeTree can collapse it.
+      `CREATE TABLE IF NOT EXISTS lead_events (
+        event_id String,
+        event LowCardinality(String),
+        organization_id String,
+        environment LowCardinality(String),
+        lead_id String,
+        vendor_id String,
+        occurred_at DateTime64(3, 'UTC'),
+        data String COMMENT 'the event payload as JSON; read with JSONExtract*'
+      ) ENGINE = ReplacingMergeTree
+      PARTITION BY toYYYYMM(occurred_at)
+      ORDER BY (organization_id, environment, event, occurred_at, event_id)`,
+    ],
+  },
+];
