@@ -1,0 +1,117 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type BaseDocument, type DocumentStore } from '@leadstream/ports';
+import { documentStoreContract } from '@leadstream/ports/contract/document-store.contract';
+import { type EmbeddedCollection } from './embedded-collection';
+import { openEmbeddedStore } from './index';
+
+documentStoreContract('embedded (SQLite)', async ({ ttlSweepMs }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-'));
+  let store: DocumentStore = await openEmbeddedStore({ dataDir, ttlSweepMs });
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = await openEmbeddedStore({ dataDir, ttlSweepMs });
+      return store;
+    },
+    cleanup: async () => {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('embedded document store', () => {
+  const withStore = async (run: (store: DocumentStore, dataDir: string) => Promise<void>): Promise<void> => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-'));
+    const store = await openEmbeddedStore({ dataDir });
+    try {
+      await run(store, dataDir);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
+
+  it('keeps every acknowledged write when the process is killed without closing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-crash-'));
+    try {
+      // A child process writes, prints each acknowledgement, then dies with SIGKILL (no close).
+      const index = fileURLToPath(new URL('./index.ts', import.meta.url));
+      const script = `
+        const { openEmbeddedStore } = await import(${JSON.stringify(index)});
+        const store = await openEmbeddedStore({ dataDir: ${JSON.stringify(dataDir)} });
+        const leads = store.collection('leads');
+        for (let i = 0; i < 50; i++) {
+          await leads.insertOne({ _id: 'l' + i, i, at: new Date(1700000000000 + i) });
+          process.stdout.write('ack l' + i + '\\n');
+        }
+        await leads.updateOne({ _id: 'l7' }, { $set: { status: 'won' } });
+        process.stdout.write('ack update\\n');
+        process.kill(process.pid, 'SIGKILL');`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      const acked = child.stdout.split('\n').filter((line) => line.startsWith('ack '));
+      expect(child.signal, child.stderr).toBe('SIGKILL');
+      expect(acked).toHaveLength(51);
+
+      const store = await openEmbeddedStore({ dataDir });
+      const leads = store.collection<BaseDocument>('leads');
+      expect(await leads.countDocuments({})).toBe(50);
+      expect(await leads.findOne({ _id: 'l7' })).toEqual({ _id: 'l7', i: 7, at: new Date(1_700_000_000_007), status: 'won' });
+      await store.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses collection names and field paths outside [A-Za-z0-9_.-]', async () => {
+    await withStore(async (store) => {
+      expect(() => store.collection('leads; DROP TABLE x')).toThrow(/invalid collection name/);
+      expect(() => store.collection('sqlite_master')).toThrow(/reserved/);
+      const leads = store.collection('leads');
+      await expect(leads.find({ "a') OR 1=1 --": 1 })).rejects.toThrow(/invalid field path/);
+      await expect(leads.find({}, { sort: { 'a"b': 1 } })).rejects.toThrow(/invalid field path/);
+    });
+  });
+
+  it('refuses strings that would read back as dates', async () => {
+    await withStore(async (store) => {
+      await expect(store.collection('x').insertOne({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' })).rejects.toThrow(/reserved/);
+    });
+  });
+
+  it('uses the expression index for a filtered, sorted page (EXPLAIN QUERY PLAN, no temp sort)', async () => {
+    await withStore(async (store) => {
+      const leads = store.collection('leads');
+      await leads.createIndex({ keys: { orgId: 1, createdAt: -1 }, name: 'org_created' });
+      // The exact query find() runs for a page of one organization's newest leads.
+      const plan = (leads as EmbeddedCollection<BaseDocument>).queryPlan({ orgId: 'o1' }, { sort: { createdAt: -1 }, limit: 20 });
+      const mirrored = (leads as EmbeddedCollection<BaseDocument>).queryPlan({ orgId: 'o1' }, { sort: { createdAt: 1 }, limit: 20 });
+      for (const details of [plan.join('\n'), mirrored.join('\n')]) {
+        expect(details).toContain('USING INDEX leads$org_created');
+        expect(details).not.toContain('TEMP B-TREE'); // the index delivers the order, no sort step
+      }
+      expect(await leads.explainIndexes({ orgId: 'o1' }, { sort: { createdAt: -1 }, limit: 20 })).toEqual(['org_created']);
+    });
+  });
+
+  it('reopened store still sweeps TTL indexes declared before the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-ttl-'));
+    try {
+      const first = await openEmbeddedStore({ dataDir });
+      await first.collection('sessions').createIndex({ keys: { at: 1 }, expireAfterSeconds: 1 });
+      await first.collection('sessions').insertOne({ _id: 's', at: new Date(Date.now() - 10_000) });
+      await first.close();
+      const second = await openEmbeddedStore({ dataDir });
+      expect(await second.sweepExpired()).toBe(1);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The embedded document store: SQLite documents in `dataDir/documents.sqlite` (WAL mode).
+ * Index specs (including TTL) live in a metadata table so a reopened store sweeps the same TTL
+ * indexes without being told again.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec } from '@leadstream/ports';
+import { DATE_LOW_SQL, DATE_TAG } from './codec';
+import { EmbeddedCollection, type CollectionHost } from './embedded-collection';
+import { REGEX_FUNCTION, createRegexFunction } from './filter-to-sql';
+import { assertSafeName, fieldExpr, tableName } from './sql-names';
+import { StatementCache } from './statement-cache';
+
+/** The part of a pino logger this engine uses. */
+export interface EmbeddedStoreLogger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface EmbeddedStoreOptions {
+  dataDir: string;
+  /** How often expired TTL documents are deleted; default 60 s, as MongoDB's TTL monitor. */
+  ttlSweepMs?: number;
+  logger?: EmbeddedStoreLogger;
+  /** NORMAL (default) survives a process crash; FULL also a machine crash. */
+  synchronous?: 'NORMAL' | 'FULL';
+}
+
+const FILE_NAME = 'documents.sqlite';
+const META_TABLE = '_leadstream_indexes';
+
+function registerFunctions(db: Database.Database): void {
+  db.function(REGEX_FUNCTION, { deterministic: true }, createRegexFunction());
+}
+
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const store = new EmbeddedStore(join(options.dataDir, FILE_NAME), options);
+  options.logger?.info({ dataDir: options.dataDir }, 'embedded document store opened');
+  return store;
+}
+
+interface TtlIndex {
+  collection: string;
+  field: string;
+  expireAfterSeconds: number;
+}
+
+class EmbeddedStore implements DocumentStore, CollectionHost {
+  readonly engine = 'embedded' as const;
+  readonly db: Database.Database;
+  readonly statements: StatementCache;
+  private readonly collections = new Map<string, EmbeddedCollection<BaseDocument>>();
+  private readonly readers = new Set<Database.Database>();
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: EmbeddedStoreOptions,
+  ) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    this.db.pragma('busy_timeout = 5000');
+    registerFunctions(this.db);
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
+      collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
+    this.statements = new StatementCache(this.db);
+    this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
+    this.timer.unref(); // the sweep must never keep a process alive
+  }
+
+  collection<T extends BaseDocument>(name: string): Collection<T> {
+    this.assertOpen();
+    assertSafeName('collection', name);
+    if (name.startsWith('_leadstream') || name.startsWith('sqlite_')) throw new TypeError(`collection name ${name} is reserved`);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new EmbeddedCollection<BaseDocument>(name, this);
+      this.collections.set(name, collection);
+    }
+    return collection as unknown as Collection<T>;
+  }
+
+  async sweepExpired(): Promise<number> {
+    this.assertOpen();
+    let deleted = 0;
+    for (const ttl of this.ttlIndexes()) {
+      const cutoff = DATE_TAG + new Date(Date.now() - ttl.expireAfterSeconds * 1000).toISOString();
+      const field = fieldExpr(ttl.field);
+      // Only dates expire (a TTL index ignores other values); the cutoff is a date, so `< cutoff` and
+      // `>= char(1)` together select dates older than it.
+      const sql = `DELETE FROM ${tableName(ttl.collection)} WHERE ${field} < ? AND ${field} >= ${DATE_LOW_SQL}`;
+      deleted += this.statements.get(sql).run(cutoff).changes;
+    }
+    return deleted;
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.statements.get('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const reader of this.readers) reader.close();
+    this.readers.clear();
+    this.db.close();
+  }
+
+  // --- CollectionHost --------------------------------------------------------------------------
+
+  openReader(): Database.Database {
+    this.assertOpen();
+    const reader = new Database(this.file, { readonly: true, fileMustExist: true });
+    registerFunctions(reader);
+    this.readers.add(reader);
+    return reader;
+  }
+
+  closeReader(reader: Database.Database): void {
+    if (this.readers.delete(reader)) reader.close();
+  }
+
+  recordIndex(collection: string, name: string, spec: IndexSpec): void {
+    const encoded = JSON.stringify(spec);
+    const existing = this.statements
+      .get(`SELECT spec FROM ${META_TABLE} WHERE collection = ? AND name = ?`)
+      .pluck()
+      .get(collection, name) as string | undefined;
+    if (existing !== undefined && existing !== encoded) {
+      throw new TypeError(`index ${name} on ${collection} already exists with a different spec`);
+    }
+    this.statements.get(`INSERT OR IGNORE INTO ${META_TABLE} (collection, name, spec) VALUES (?, ?, ?)`).run(collection, name, encoded);
+  }
+
+  indexesOf(collection: string): IndexSpec[] {
+    const specs = this.statements
+      .get(`SELECT spec FROM ${META_TABLE} WHERE collection = ? ORDER BY rowid`)
+      .pluck()
+      .all(collection) as string[];
+    return specs.map((spec) => JSON.parse(spec) as IndexSpec);
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private ttlIndexes(): TtlIndex[] {
+    const rows = this.statements.get(`SELECT collection, spec FROM ${META_TABLE}`).pluck(false).all() as { collection: string; spec: string }[];
+    const out: TtlIndex[] = [];
+    for (const row of rows) {
+      const spec = JSON.parse(row.spec) as IndexSpec;
+      const field = Object.keys(spec.keys)[0];
+      if (spec.expireAfterSeconds !== undefined && field !== undefined) {
+        out.push({ collection: row.collection, field, expireAfterSeconds: spec.expireAfterSeconds });
+      }
+    }
+    return out;
+  }
+
+  private sweepInBackground(): void {
+    if (this.closed) return;
+    this.sweepExpired().then(
+      (deleted) => {
+        if (deleted > 0) this.options.logger?.info({ deleted }, 'expired documents deleted');
+      },
+      (error: unknown) => this.options.logger?.error({ err: error }, 'TTL sweep failed'),
+    );
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('the embedded document store is closed');
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Compiles a port filter into a SQL condition over `json_extract(doc, ...)`.
+ *
+ * MongoDB semantics kept here (docs/store.md):
+ * - `null` (and `$eq: null`) matches a missing field as well as a null one; `$ne`/`$nin` match
+ *   missing fields. json_extract returns SQL NULL for both, and the clauses are made two-valued
+ *   before they are negated so NULL does not swallow a `NOT`.
+ * - Range operators only compare values of the operand's type (numbers with numbers, strings with
+ *   strings, dates with dates), as MongoDB's type bracketing does.
+ * - json_extract turns true/false into 1/0, so booleans and numbers are told apart with json_type.
+ *
+ * Values are always bound; only validated paths are inlined, so the SQL text depends on the
+ * filter's shape, not its values, and prepared statements can be cached by text.
+ */
+import { type FieldOperators, type Filter, type Scalar } from '@leadstream/ports';
+import { DATE_HIGH_SQL, DATE_LOW_SQL, DATE_TAG, bindScalar } from './codec';
+import { fieldExpr, fieldTypeExpr, jsonPathLiteral } from './sql-names';
+
+export type BindValue = string | number | null;
+
+export interface CompiledSql {
+  sql: string;
+  params: BindValue[];
+}
+
+/** Name of the SQL function registered on every connection for `$regex`. */
+export const REGEX_FUNCTION = 'leadstream_regex';
+
+const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$regex', '$options', '$all']);
+const RANGE_SQL = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
+type RangeOp = keyof typeof RANGE_SQL;
+
+const NUMBER_TYPES = `IN ('integer','real')`;
+
+class Params {
+  readonly values: BindValue[] = [];
+  bind(value: BindValue): string {
+    this.values.push(value);
+    return '?';
+  }
+}
+
+export function compileFilter(filter: Filter): CompiledSql {
+  const params = new Params();
+  const sql = compileInto(params, filter);
+  return { sql, params: params.values };
+}
+
+function compileInto(params: Params, filter: Filter): string {
+  const clauses: string[] = [];
+  for (const [key, condition] of Object.entries(filter)) {
+    if (condition === undefined) continue; // as the MongoDB driver does with ignoreUndefined
+    if (key === '$and' || key === '$or') {
+      if (!Array.isArray(condition) || condition.length === 0) {
+        throw new TypeError(`${key} needs a non-empty array of filters`);
+      }
+      const parts = condition.map((sub) => `(${compileInto(params, sub)})`);
+      clauses.push(parts.join(key === '$and' ? ' AND ' : ' OR '));
+    } else if (key.startsWith('$')) {
+      throw new TypeError(`unsupported top-level operator ${key}`);
+    } else {
+      clauses.push(compileField(params, key, condition as Scalar | FieldOperators));
+    }
+  }
+  if (clauses.length === 0) return '1';
+  return clauses.length === 1 ? clauses[0]! : clauses.map((c) => `(${c})`).join(' AND ');
+}
+
+export function isOperatorObject(value: unknown): value is FieldOperators {
+  if (value === null || typeof value !== 'object' || value instanceof Date || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+}
+
+function compileField(params: Params, path: string, condition: Scalar | FieldOperators): string {
+  if (!isOperatorObject(condition)) {
+    if (condition !== null && typeof condition === 'object' && !(condition instanceof Date)) {
+      throw new TypeError(`filter on ${path}: equality compares scalars (use $all for arrays)`);
+    }
+    return equals(params, path, condition);
+  }
+  const ops = condition;
+  const clauses: string[] = [];
+  for (const op of Object.keys(ops)) {
+    if (!OPERATORS.has(op)) throw new TypeError(`unsupported operator ${op} on ${path}`);
+  }
+  if (ops.$options !== undefined && ops.$regex === undefined) throw new TypeError(`$options without $regex on ${path}`);
+  if (ops.$eq !== undefined) clauses.push(equals(params, path, ops.$eq));
+  if (ops.$ne !== undefined) clauses.push(`NOT coalesce(${equals(params, path, ops.$ne)}, 0)`);
+  if (ops.$in !== undefined) clauses.push(inList(params, path, ops.$in));
+  if (ops.$nin !== undefined) clauses.push(`NOT coalesce(${inList(params, path, ops.$nin)}, 0)`);
+  for (const op of Object.keys(RANGE_SQL) as RangeOp[]) {
+    const operand = ops[op];
+    if (operand !== undefined) clauses.push(range(params, path, op, operand));
+  }
+  if (ops.$exists !== undefined) clauses.push(`${fieldTypeExpr(path)} IS ${ops.$exists ? 'NOT NULL' : 'NULL'}`);
+  if (ops.$regex !== undefined) clauses.push(regex(params, path, ops.$regex, ops.$options ?? ''));
+  if (ops.$all !== undefined) clauses.push(all(params, path, ops.$all));
+  return clauses.length === 1 ? clauses[0]! : clauses.map((c) => `(${c})`).join(' AND ');
+}
+
+function equals(params: Params, path: string, value: Scalar): string {
+  const e = fieldExpr(path);
+  const t = fieldTypeExpr(path);
+  if (value === null) return `${e} IS NULL`;
+  if (typeof value === 'boolean') return `(${e} = ${params.bind(bindScalar(value))} AND ${t} = '${value}')`;
+  if (typeof value === 'number') return `(${e} = ${params.bind(value)} AND ${t} ${NUMBER_TYPES})`;
+  // JSON text of a nested array or object could otherwise equal a string operand.
+  if (typeof value === 'string' && /^[[{]/.test(value)) return `(${e} = ${params.bind(value)} AND ${t} = 'text')`;
+  return `${e} = ${params.bind(bindScalar(value))}`;
+}
+
+function inList(params: Params, path: string, values: Scalar[]): string {
+  if (!Array.isArray(values)) throw new TypeError(`$in/$nin on ${path} needs an array`);
+  // Plain strings and dates compare as text and can share one IN (...), which uses an index.
+  const text = values.filter((v): v is string | Date => v instanceof Date || (typeof v === 'string' && !/^[[{]/.test(v)));
+  const others = values.filter((v) => !text.includes(v as string | Date));
+  const clauses: string[] = [];
+  if (text.length > 0) clauses.push(`${fieldExpr(path)} IN (${text.map((v) => params.bind(bindScalar(v))).join(', ')})`);
+  for (const value of others) clauses.push(equals(params, path, value));
+  if (clauses.length === 0) return '0';
+  return clauses.length === 1 ? clauses[0]! : `(${clauses.join(' OR ')})`;
+}
+
+function range(params: Params, path: string, op: RangeOp, value: Scalar): string {
+  const e = fieldExpr(path);
+  const t = fieldTypeExpr(path);
+  const cmp = `${e} ${RANGE_SQL[op]} `;
+  if (value === null) return op === '$gte' || op === '$lte' ? `${e} IS NULL` : '0';
+  if (typeof value === 'number') return `(${cmp}${params.bind(value)} AND ${t} ${NUMBER_TYPES})`;
+  if (typeof value === 'boolean') return `(${cmp}${params.bind(bindScalar(value))} AND ${t} IN ('true','false'))`;
+  if (value instanceof Date) {
+    return `(${cmp}${params.bind(bindScalar(value))} AND ${e} >= ${DATE_LOW_SQL} AND ${e} < ${DATE_HIGH_SQL})`;
+  }
+  return `(${cmp}${params.bind(bindScalar(value))} AND ${t} = 'text' AND (${e} < ${DATE_LOW_SQL} OR ${e} >= ${DATE_HIGH_SQL}))`;
+}
+
+function regex(params: Params, path: string, pattern: string, options: string): string {
+  if (options !== '' && options !== 'i') throw new TypeError(`$options on ${path}: only 'i' is supported`);
+  new RegExp(pattern, options); // fail on a bad pattern here, not inside SQLite
+  return `${REGEX_FUNCTION}(${fieldExpr(path)}, ${params.bind(pattern)}, ${params.bind(options)})`;
+}
+
+function all(params: Params, path: string, values: Scalar[]): string {
+  if (path === '_id') throw new TypeError('$all does not apply to _id');
+  if (!Array.isArray(values) || values.length === 0) return '0'; // MongoDB: `$all: []` matches nothing
+  const each = values.map((value) => {
+    let element: string;
+    if (value === null) element = `type = 'null'`;
+    else if (typeof value === 'boolean') element = `type = '${value}'`;
+    else if (typeof value === 'number') element = `value = ${params.bind(value)} AND type ${NUMBER_TYPES}`;
+    else element = `value = ${params.bind(bindScalar(value))} AND type = 'text'`;
+    // json_each over a scalar yields the scalar itself, so `$all: [x]` matches a field equal to x, as in MongoDB.
+    return `EXISTS (SELECT 1 FROM json_each(doc, ${jsonPathLiteral(path)}) WHERE ${element})`;
+  });
+  return each.length === 1 ? each[0]! : each.map((c) => `(${c})`).join(' AND ');
+}
+
+/** `$regex` as a SQLite function: strings only (never dates), compiled patterns cached. */
+export function createRegexFunction(): (value: unknown, pattern: string, options: string) => number {
+  const cache = new Map<string, RegExp>();
+  return (value, pattern, options) => {
+    if (typeof value !== 'string' || value.startsWith(DATE_TAG)) return 0;
+    const key = `${options}/${pattern}`;
+    let re = cache.get(key);
+    if (!re) {
+      if (cache.size > 1000) cache.clear();
+      re = new RegExp(pattern, options);
+      cache.set(key, re);
+    }
+    return re.test(value) ? 1 : 0;
+  };
+}

@@ -1,0 +1,1 @@
+export { openEmbeddedStore, type EmbeddedStoreOptions, type EmbeddedStoreLogger } from './embedded-store';

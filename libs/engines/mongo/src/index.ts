@@ -1,0 +1,1 @@
+export { openMongoStore, type MongoStoreOptions, type MongoStoreLogger } from './mongo-store';

@@ -1,0 +1,180 @@
+/**
+ * A port collection over the official driver. The port is a subset of the collection API, so
+ * most methods pass straight through; what this adds is the DuplicateKeyError mapping, TTL
+ * bookkeeping (see mongo-store.ts) and explainIndexes.
+ */
+import {
+  type BaseDocument,
+  DuplicateKeyError,
+  type Collection,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from '@leadstream/ports';
+import { type Collection as DriverCollection, type Document, type Filter as DriverFilter, MongoServerError } from 'mongodb';
+import { indexNamesFromExplain } from './explain-indexes';
+import { mapMongoError, mapped } from './mongo-errors';
+
+/** What a collection needs from the store that owns the client. */
+export interface MongoCollectionHost {
+  /** Remembers a TTL index so the store's own sweep enforces it. */
+  recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
+  warn(obj: object, msg: string): void;
+}
+
+/** MongoDB's NotImplemented; FerretDB 1.24 answers it to `expireAfterSeconds`. */
+const NOT_IMPLEMENTED = 238;
+
+function valueAt(doc: BaseDocument, path: string): unknown {
+  let node: unknown = doc;
+  for (const segment of path.split('.')) node = node !== null && typeof node === 'object' ? (node as Document)[segment] : undefined;
+  return node;
+}
+
+// The port's Filter and Update are subsets of the driver's types for any document shape.
+const asFilter = (filter: Filter): DriverFilter<BaseDocument> => filter;
+const asUpdate = (update: Update): Document => update;
+
+function findOptions(options: FindOptions): { sort?: Document; skip?: number; limit?: number } {
+  const out: { sort?: Document; skip?: number; limit?: number } = {};
+  if (options.sort) out.sort = options.sort;
+  if (options.skip) out.skip = options.skip;
+  if (options.limit) out.limit = options.limit;
+  return out;
+}
+
+export class MongoCollection<T extends BaseDocument> implements Collection<T> {
+  constructor(
+    private readonly driver: DriverCollection<BaseDocument>,
+    private readonly host: MongoCollectionHost,
+  ) {}
+
+  get name(): string {
+    return this.driver.collectionName;
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      await this.driver.insertOne(doc);
+    } catch (error) {
+      throw await this.namedDuplicate(mapMongoError(this.name, error), doc);
+    }
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    if (docs.length === 0) return; // the driver refuses an empty batch
+    try {
+      await this.driver.insertMany(docs, { ordered: true });
+    } catch (error) {
+      // Ordered: the first write error is the one that stopped the batch.
+      const failedAt = (error as { writeErrors?: { index?: number }[] }).writeErrors?.[0]?.index;
+      throw await this.namedDuplicate(mapMongoError(this.name, error), failedAt === undefined ? undefined : docs[failedAt]);
+    }
+  }
+
+  async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
+    return (await this.driver.findOne(asFilter(filter), findOptions(options))) as T | null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    return (await this.driver.find(asFilter(filter), findOptions(options)).toArray()) as T[];
+  }
+
+  async *iterate(filter: Filter, options: FindOptions & { batchSize?: number } = {}): AsyncIterable<T> {
+    const cursor = this.driver.find(asFilter(filter), { ...findOptions(options), batchSize: options.batchSize ?? 500 });
+    try {
+      for await (const doc of cursor) yield doc as T;
+    } finally {
+      await cursor.close();
+    }
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    return this.driver.countDocuments(asFilter(filter));
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    const result = await mapped(this.name, () => this.driver.updateOne(asFilter(filter), asUpdate(update), { upsert: options.upsert ?? false }));
+    return {
+      matchedCount: result.matchedCount,
+      modifiedCount: result.modifiedCount,
+      upsertedId: result.upsertedId === null ? null : String(result.upsertedId),
+    };
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const result = await mapped(this.name, () => this.driver.updateMany(asFilter(filter), asUpdate(update)));
+    return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedId: null };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    const result = await mapped(this.name, () =>
+      this.driver.findOneAndUpdate(asFilter(filter), asUpdate(update), {
+        upsert: options.upsert ?? false,
+        returnDocument: options.returnDocument ?? 'after',
+        ...(options.sort ? { sort: options.sort } : {}),
+        includeResultMetadata: false,
+      }),
+    );
+    return result as T | null;
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return (await this.driver.deleteOne(asFilter(filter))).deletedCount;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return (await this.driver.deleteMany(asFilter(filter))).deletedCount;
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    const keys = Object.entries(spec.keys);
+    if (keys.length === 0) throw new TypeError('an index needs at least one key');
+    const name = spec.name ?? keys.map(([k, dir]) => `${k}_${dir}`).join('_');
+    const options = { name, unique: spec.unique ?? false };
+    if (spec.expireAfterSeconds === undefined) {
+      await mapped(this.name, () => this.driver.createIndex(spec.keys, options));
+      return;
+    }
+    const field = keys[0]![0];
+    if (keys.length !== 1) throw new TypeError('a TTL index has exactly one key');
+    try {
+      await mapped(this.name, () => this.driver.createIndex(spec.keys, { ...options, expireAfterSeconds: spec.expireAfterSeconds }));
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NOT_IMPLEMENTED)) throw error;
+      // FerretDB 1.x: a plain index, and the store's sweep does the expiring.
+      this.host.warn({ collection: this.name, index: name }, 'server has no TTL indexes; the store sweep expires documents');
+      await mapped(this.name, () => this.driver.createIndex(spec.keys, options));
+    }
+    // MongoDB's own TTL monitor runs only every 60 s; the sweep makes expiry prompt on both servers.
+    await this.host.recordTtlIndex(this.name, name, field, spec.expireAfterSeconds);
+  }
+
+  /**
+   * FerretDB 1.24 reports a duplicate insert without the index name. Callers need it (a repeated
+   * `_id` is a replay, a repeated unique key is a real conflict), so find the unique index whose
+   * keys another document already holds. Only runs on that error path.
+   */
+  private async namedDuplicate(error: unknown, doc: T | undefined): Promise<unknown> {
+    if (!(error instanceof DuplicateKeyError) || error.index !== null || !doc) return error;
+    const indexes = await this.driver.listIndexes().toArray().catch(() => []);
+    for (const index of indexes as { name: string; key: Record<string, number>; unique?: boolean }[]) {
+      if (index.name !== '_id_' && !index.unique) continue;
+      const filter: Document = index.name === '_id_' ? { _id: doc._id } : { _id: { $ne: doc._id } };
+      for (const path of Object.keys(index.key)) if (path !== '_id') filter[path] = valueAt(doc, path) ?? null;
+      if (await this.driver.findOne(filter, { projection: { _id: 1 } })) {
+        return new DuplicateKeyError(this.name, index.name, error.message);
+      }
+    }
+    return error;
+  }
+
+  async explainIndexes(filter: Filter, options: FindOptions = {}): Promise<string[]> {
+    const explain = await this.driver.find(asFilter(filter), findOptions(options)).explain('queryPlanner');
+    return indexNamesFromExplain(explain);
+  }
+}

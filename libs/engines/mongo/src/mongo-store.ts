@@ -1,0 +1,119 @@
+/**
+ * The document store on a MongoDB-protocol server through the official driver (MongoDB, or
+ * FerretDB in tests). TTL indexes are also recorded in a metadata collection and swept by the
+ * store itself, because MongoDB's TTL monitor runs once a minute and FerretDB 1.x has none.
+ */
+import { type BaseDocument, type Collection, type DocumentStore } from '@leadstream/ports';
+import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
+import { MongoCollection, type MongoCollectionHost } from './mongo-collection';
+
+/** The part of a pino logger this engine uses. */
+export interface MongoStoreLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface MongoStoreOptions {
+  uri: string;
+  /** Defaults to the database in the URI, else `leadstream`. */
+  dbName?: string;
+  /** How often expired TTL documents are deleted; default 60 s. */
+  ttlSweepMs?: number;
+  logger?: MongoStoreLogger;
+  clientOptions?: MongoClientOptions;
+}
+
+const TTL_COLLECTION = '_leadstream_ttl';
+const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+interface TtlRecord extends Document {
+  _id: string;
+  collection: string;
+  field: string;
+  expireAfterSeconds: number;
+}
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
+  // ignoreUndefined: an undefined property is absent, as in the embedded engine.
+  const client = new MongoClient(options.uri, { ignoreUndefined: true, ...options.clientOptions });
+  await client.connect();
+  const fromUri = client.options.dbName;
+  const db = client.db(options.dbName ?? (fromUri && fromUri !== 'test' ? fromUri : 'leadstream'));
+  options.logger?.info({ db: db.databaseName }, 'mongodb document store opened');
+  return new MongoStore(client, db, options);
+}
+
+class MongoStore implements DocumentStore, MongoCollectionHost {
+  readonly engine = 'mongodb' as const;
+  private readonly timer: NodeJS.Timeout;
+  private sweeping: Promise<number> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    private readonly options: MongoStoreOptions,
+  ) {
+    this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
+    this.timer.unref(); // the sweep must never keep a process alive
+  }
+
+  collection<T extends BaseDocument>(name: string): Collection<T> {
+    // Same names as the embedded engine accepts, so configuration never works on one engine only.
+    if (!SAFE_NAME.test(name)) throw new TypeError(`invalid collection name ${JSON.stringify(name)}: use only [A-Za-z0-9_.-]`);
+    if (name.startsWith('_leadstream') || name.startsWith('system.')) throw new TypeError(`collection name ${name} is reserved`);
+    return new MongoCollection<T>(this.db.collection<BaseDocument>(name), this);
+  }
+
+  async sweepExpired(): Promise<number> {
+    // One sweep at a time: the timer and an explicit call may overlap.
+    this.sweeping ??= this.sweep().finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  async ping(): Promise<void> {
+    await this.db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.sweeping?.catch(() => 0);
+    await this.client.close();
+  }
+
+  async recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void> {
+    await this.db
+      .collection<TtlRecord>(TTL_COLLECTION)
+      .updateOne({ _id: `${collection}.${name}` }, { $set: { collection, field, expireAfterSeconds } }, { upsert: true });
+  }
+
+  warn(obj: object, msg: string): void {
+    this.options.logger?.warn(obj, msg);
+  }
+
+  private async sweep(): Promise<number> {
+    let deleted = 0;
+    for (const ttl of await this.db.collection<TtlRecord>(TTL_COLLECTION).find({}).toArray()) {
+      const cutoff = new Date(Date.now() - ttl.expireAfterSeconds * 1000);
+      // `$lt` with a Date only matches dates (type bracketing), as a TTL index only expires dates.
+      const result = await this.db.collection(ttl.collection).deleteMany({ [ttl.field]: { $lt: cutoff } });
+      deleted += result.deletedCount;
+    }
+    return deleted;
+  }
+
+  private sweepInBackground(): void {
+    if (this.closed) return;
+    this.sweepExpired().then(
+      (deleted) => {
+        if (deleted > 0) this.options.logger?.info({ deleted }, 'expired documents deleted');
+      },
+      (error: unknown) => this.options.logger?.error({ err: error }, 'TTL sweep failed'),
+    );
+  }
+}
