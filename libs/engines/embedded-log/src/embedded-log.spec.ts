@@ -1,0 +1,218 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type EventLog, partitionForKey } from '@leadstream/ports';
+import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
+import { DataDirLockedError, openEmbeddedLog } from './index';
+
+const engineEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
+
+/** Runs a TypeScript ES module in a new Node process (through tsx), as another process of the app would. */
+function runScript(dir: string, name: string, source: string): SpawnSyncReturns<string> {
+  const file = join(dir, `${name}.mts`);
+  writeFileSync(file, source);
+  return spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 30_000 });
+}
+
+/** Polls until `check` holds; fails naming what did not happen within 10 s. */
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'embedded-log-'));
+  dirs.push(dir);
+  return dir;
+}
+
+eventLogContract('embedded', async () => {
+  const dataDir = tempDir();
+  let log: EventLog = await openEmbeddedLog({ dataDir });
+  return {
+    log,
+    reopen: async () => {
+      await log.close();
+      log = await openEmbeddedLog({ dataDir });
+      return log;
+    },
+    cleanup: async () => {
+      await log.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('embedded event log', () => {
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged record and committed offset across a close and reopen', async () => {
+    const dataDir = tempDir();
+    const log = await openEmbeddedLog({ dataDir });
+    await log.ensureTopics([{ topic: 'leads.submitted', partitions: 4 }, { topic: 'webhooks.retry.1m', partitions: 2, delayMs: 60_000 }]);
+    const acknowledged = [];
+    for (let call = 0; call < 5; call++) {
+      const records = Array.from({ length: 100 }, (_, i) => ({ key: `lead-${call}-${i}`, value: `v${call}-${i}`, headers: { n: String(i) } }));
+      acknowledged.push(...(await log.produce('leads.submitted', records)).map((m, i) => ({ ...m, value: records[i]!.value })));
+    }
+    // Commit some offsets through a real consumer: a group that stops after the first batches.
+    const consumer = log.consumer({ groupId: 'validate', topics: ['leads.submitted'], maxBatchSize: 50 });
+    let handled = 0;
+    await consumer.start(async (batch) => {
+      handled += batch.records.length;
+    });
+    await until('handled >= 500', () => handled >= 500);
+    await consumer.stop();
+    await log.close();
+
+    const reopened = await openEmbeddedLog({ dataDir });
+    expect(await reopened.partitionCount('leads.submitted')).toBe(4);
+    expect(await reopened.partitionCount('webhooks.retry.1m')).toBe(2);
+    const seen = new Map<string, string>();
+    const replay = reopened.consumer({ groupId: 'audit', topics: ['leads.submitted'] });
+    await replay.start(async (batch) => {
+      for (const r of batch.records) seen.set(`${r.partition}:${r.offset}`, r.value);
+    });
+    await until('seen.size >= acknowledged.length', () => seen.size >= acknowledged.length);
+    for (const m of acknowledged) expect(seen.get(`${m.partition}:${m.offset}`)).toBe(m.value);
+    expect(seen.size).toBe(acknowledged.length);
+
+    // The group that committed everything has no lag and gets nothing again.
+    const resumed = reopened.consumer({ groupId: 'validate', topics: ['leads.submitted'] });
+    let redelivered = 0;
+    await resumed.start(async (batch) => {
+      redelivered += batch.records.length;
+    });
+    expect((await resumed.lag()).map((l) => l.lag)).toEqual([0, 0, 0, 0]);
+    await reopened.produce('leads.submitted', [{ key: 'late', value: 'late' }]);
+    expect((await resumed.lag()).reduce((sum, l) => sum + l.lag, 0)).toBe(1);
+    await until('redelivered >= 1', () => redelivered >= 1);
+    await reopened.close();
+    expect(redelivered).toBe(1);
+  });
+
+  it('keeps every acknowledged record and committed offset when the process is killed (SIGKILL)', async () => {
+    const dataDir = tempDir();
+    // The child commits the first half through a consumer, then produces the second half, prints
+    // each acknowledgement, and dies right after the last one without closing anything.
+    const child = runScript(
+      dataDir,
+      'killed-producer',
+      `import { openEmbeddedLog } from ${JSON.stringify(engineEntry)};
+      import { openSync, writeSync } from 'node:fs';
+      // Written with a synchronous write, so every line is in the OS before the kill.
+      const out = openSync(${JSON.stringify(join(dataDir, 'acks.txt'))}, 'w');
+      const print = (line) => writeSync(out, line + '\\n');
+      const log = await openEmbeddedLog({ dataDir: ${JSON.stringify(dataDir)} });
+      await log.ensureTopics([{ topic: 'leads.events', partitions: 3 }]);
+      const produce = async (from, to) => {
+        for (let call = from; call < to; call++) {
+          const records = Array.from({ length: 50 }, (_, i) => ({ key: 'k' + (i % 7), value: call + '-' + i }));
+          const metadata = await log.produce('leads.events', records);
+          metadata.forEach((m, i) => print('ack ' + m.partition + ' ' + m.offset + ' ' + records[i].value));
+        }
+      };
+      await produce(0, 10);
+      const consumer = log.consumer({ groupId: 'project', topics: ['leads.events'], maxBatchSize: 64 });
+      let handled = 0;
+      await consumer.start(async (batch) => { handled += batch.records.length; });
+      while (handled < 500) await new Promise((resolve) => setTimeout(resolve, 5));
+      await consumer.stop();
+      print('committed');
+      await produce(10, 20);
+      process.kill(process.pid, 'SIGKILL');`,
+    );
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBe('SIGKILL');
+    const lines = readFileSync(join(dataDir, 'acks.txt'), 'utf8').trim().split('\n');
+    expect(lines[500]).toBe('committed');
+    const acknowledged = lines.filter((l) => l.startsWith('ack ')).map((l) => l.split(' '));
+    expect(acknowledged).toHaveLength(1000);
+
+    const reopened = await openEmbeddedLog({ dataDir });
+    const seen = new Map<string, string>();
+    const audit = reopened.consumer({ groupId: 'audit', topics: ['leads.events'] });
+    await audit.start(async (batch) => {
+      for (const r of batch.records) seen.set(`${r.partition} ${r.offset}`, r.value);
+    });
+    await until('seen.size >= 1000', () => seen.size >= 1000);
+    for (const [, partition, offset, value] of acknowledged) expect(seen.get(`${partition} ${offset}`)).toBe(value);
+    expect(seen.size).toBe(1000);
+    // The group resumes after its commit: it gets exactly the second half.
+    const project = reopened.consumer({ groupId: 'project', topics: ['leads.events'] });
+    expect((await project.lag())).toEqual([]);
+    const resumed: string[] = [];
+    await project.start(async (batch) => {
+      resumed.push(...batch.records.map((r) => r.value));
+    });
+    await until('resumed.length >= 500', () => resumed.length >= 500);
+    expect(new Set(resumed)).toEqual(new Set(acknowledged.slice(500).map(([, , , value]) => value)));
+    await reopened.close();
+  });
+
+  it('refuses a second process on the same data dir with a clear message', async () => {
+    const dataDir = tempDir();
+    const log = await openEmbeddedLog({ dataDir });
+    const other = runScript(
+      dataDir,
+      'second-process',
+      `import { openEmbeddedLog } from ${JSON.stringify(engineEntry)};
+      try {
+        await openEmbeddedLog({ dataDir: ${JSON.stringify(dataDir)} });
+        console.log('opened');
+      } catch (error) {
+        console.log(error.code + ': ' + error.message);
+      }`,
+    );
+    expect(other.stderr).toBe('');
+    expect(other.stdout).toContain(`DATA_DIR_LOCKED: the embedded event log in ${dataDir} is in use by another process (pid ${process.pid})`);
+    // The same process opening the dir twice is refused the same way.
+    await expect(openEmbeddedLog({ dataDir })).rejects.toThrow(DataDirLockedError);
+    await log.close();
+    const again = await openEmbeddedLog({ dataDir });
+    await again.close();
+  });
+
+  it('does not hand a partition to a new member while the old member has a batch of it in flight', async () => {
+    const log = await openEmbeddedLog({ dataDir: tempDir() });
+    await log.ensureTopics([{ topic: 't', partitions: 2 }]);
+    // Two records on partition 1, which moves from a to b when b joins.
+    const key = ['a', 'b', 'c', 'd', 'e'].find((k) => partitionForKey(k, 2) === 1)!;
+    await log.produce('t', [{ key, value: '1' }, { key, value: '2' }]);
+    const events: string[] = [];
+    let releaseFirst!: () => void;
+    const firstBlocked = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let entered!: () => void;
+    const aEntered = new Promise<void>((resolve) => (entered = resolve));
+    const a = log.consumer({ groupId: 'g', topics: ['t'], maxBatchSize: 1 });
+    await a.start(async (batch) => {
+      events.push(`a:${batch.records[0]!.value}:start`);
+      entered();
+      await firstBlocked;
+      events.push(`a:${batch.records[0]!.value}:end`);
+    });
+    await aEntered;
+    const b = log.consumer({ groupId: 'g', topics: ['t'], maxBatchSize: 1 });
+    await b.start(async (batch) => {
+      events.push(`b:${batch.records[0]!.value}`);
+    });
+    expect(b.assignment()).toEqual([{ topic: 't', partitions: [1] }]);
+    // b owns partition 1 now but must wait: give it every chance to (wrongly) take the record.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events).toEqual(['a:1:start']);
+    releaseFirst();
+    await until('b to take the partition', () => events.length >= 3);
+    // a's batch was committed, so b starts after it.
+    expect(events).toEqual(['a:1:start', 'a:1:end', 'b:2']);
+    await log.close();
+  });
+});

@@ -1,0 +1,3 @@
+export { openKafkaLog, KafkaLog, type KafkaLogOptions } from './kafka-log';
+export type { KafkaLogLogger } from './kafkajs-logger';
+export type { KafkaConsumerTuning } from './kafka-consumer';

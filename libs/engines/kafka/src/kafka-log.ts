@@ -1,0 +1,154 @@
+/**
+ * The Kafka engine of the event-log port, on kafkajs (DESIGN.md section 3).
+ *
+ * Partitions are chosen here with the port's murmur2 partitioner (the Java client's default) and
+ * sent explicitly, so the metadata of each record is known in input order: the broker answers
+ * with a base offset per partition, and records of one partition in one send are consecutive.
+ * kafkajs's DefaultPartitioner, which computes the same partitions (kafka-partitioner.spec.ts),
+ * is configured too so kafkajs does not warn about its default.
+ *
+ * Delay settings are not a Kafka topic config: this log remembers them from ensureTopics, which
+ * every process calls at start-up for the topics it uses.
+ */
+import type { Admin, Kafka as KafkaClient, Message, Producer } from 'kafkajs';
+import {
+  createPartitioner,
+  type ConsumerOptions,
+  type EventLog,
+  type ProduceRecord,
+  type RecordMetadata,
+  type TopicSpec,
+} from '@leadstream/ports';
+import { KafkaLogConsumer, type KafkaConsumerTuning } from './kafka-consumer';
+import { Kafka, Partitioners } from './kafkajs-runtime';
+import { KAFKAJS_LOG_LEVEL, kafkajsLogCreator, type KafkaLogLogger } from './kafkajs-logger';
+
+export interface KafkaLogOptions {
+  brokers: string[] | string;
+  clientId: string;
+  logger?: KafkaLogLogger;
+  /** Group timings; the defaults favour quick rebalances (tests, small deployments). */
+  consumer?: Partial<KafkaConsumerTuning>;
+}
+
+const DEFAULT_TUNING: KafkaConsumerTuning = {
+  sessionTimeout: 6_000, // the broker's group.min.session.timeout.ms default
+  heartbeatInterval: 1_000,
+  rebalanceTimeout: 10_000,
+  maxWaitTimeInMs: 250,
+  partitionsConsumedConcurrently: 1,
+};
+
+export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> {
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: typeof options.brokers === 'string' ? options.brokers.split(',').map((b) => b.trim()) : options.brokers,
+    logLevel: KAFKAJS_LOG_LEVEL,
+    logCreator: kafkajsLogCreator(options.logger),
+    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+    connectionTimeout: 3_000,
+  });
+  const admin = kafka.admin();
+  const producer = kafka.producer({
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+  });
+  await admin.connect();
+  try {
+    await producer.connect();
+  } catch (error) {
+    await admin.disconnect();
+    throw error;
+  }
+  return new KafkaLog(kafka, admin, producer, { ...DEFAULT_TUNING, ...options.consumer });
+}
+
+export class KafkaLog implements EventLog {
+  readonly engine = 'kafka' as const;
+  private readonly partitionCounts = new Map<string, number>();
+  private readonly delays = new Map<string, number>();
+  private readonly consumers = new Set<KafkaLogConsumer>();
+  private readonly partitioner = createPartitioner();
+  private closed = false;
+
+  constructor(
+    private readonly kafka: KafkaClient,
+    private readonly admin: Admin,
+    private readonly producer: Producer,
+    private readonly tuning: KafkaConsumerTuning,
+  ) {}
+
+  async ensureTopics(specs: TopicSpec[]): Promise<void> {
+    for (const spec of specs) if (spec.delayMs) this.delays.set(spec.topic, spec.delayMs);
+    const existing = new Set(await this.admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    if (missing.length > 0) {
+      // createTopics answers false (no throw) for topics another process created meanwhile.
+      await this.admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((s) => ({ topic: s.topic, numPartitions: s.partitions })),
+      });
+    }
+    for (const spec of specs) this.partitionCounts.delete(spec.topic);
+  }
+
+  async partitionCount(topic: string): Promise<number> {
+    let count = this.partitionCounts.get(topic);
+    if (count === undefined) {
+      const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+      count = topics[0]?.partitions.length ?? 0;
+      if (count === 0) throw new Error(`unknown topic ${topic}: create it with ensureTopics first`);
+      this.partitionCounts.set(topic, count);
+    }
+    return count;
+  }
+
+  async produce(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
+    if (records.length === 0) return [];
+    const partitions = await this.partitionCount(topic);
+    const now = Date.now();
+    const messages: Message[] = records.map((r) => ({
+      partition: this.partitioner(topic, r.key, partitions),
+      key: r.key ?? null,
+      value: r.value,
+      headers: r.headers,
+      timestamp: String(r.timestamp ?? now),
+    }));
+    const answers = await this.producer.send({ topic, messages, acks: -1 });
+    const nextOffset = new Map<number, bigint>();
+    for (const a of answers) if (a.baseOffset !== undefined) nextOffset.set(a.partition, BigInt(a.baseOffset));
+    return messages.map((m) => {
+      const partition = m.partition!;
+      const offset = nextOffset.get(partition);
+      if (offset === undefined) throw new Error(`Kafka returned no offset for ${topic}/${partition}`);
+      nextOffset.set(partition, offset + 1n);
+      return { topic, partition, offset: offset.toString() };
+    });
+  }
+
+  consumer(options: ConsumerOptions): KafkaLogConsumer {
+    if (this.closed) throw new Error('the Kafka event log is closed');
+    const consumer = new KafkaLogConsumer(
+      this.kafka,
+      this.admin,
+      options,
+      (topic) => this.delays.get(topic),
+      this.tuning,
+      (finished) => this.consumers.delete(finished),
+    );
+    this.consumers.add(consumer);
+    return consumer;
+  }
+
+  async ping(): Promise<void> {
+    await this.admin.describeCluster();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.consumers].map((c) => c.stop()));
+    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+  }
+}
