@@ -86,11 +86,34 @@ export class KafkaLog implements EventLog {
     if (missing.length > 0) {
       // createTopics answers false (no throw) for topics another process created meanwhile.
       await this.admin.createTopics({
-        waitForLeaders: true,
+        waitForLeaders: false,
         topics: missing.map((s) => ({ topic: s.topic, numPartitions: s.partitions })),
       });
+      await this.waitForLeaders(missing.map((s) => s.topic));
     }
     for (const spec of specs) this.partitionCounts.delete(spec.topic);
+  }
+
+  /**
+   * kafkajs's own `waitForLeaders` retries only LEADER_NOT_AVAILABLE, but a KRaft broker answers
+   * UNKNOWN_TOPIC_OR_PARTITION for a moment after creating many topics at once; wait through both.
+   */
+  private async waitForLeaders(topics: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const metadata = await this.admin.fetchTopicMetadata({ topics });
+        const ready = metadata.topics.every(
+          (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
+        );
+        if (ready) return;
+      } catch (error) {
+        const type = (error as { type?: string }).type;
+        if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' && type !== 'LEADER_NOT_AVAILABLE') throw error;
+      }
+      if (Date.now() > deadline) throw new Error(`topics have no leaders after ${timeoutMs} ms: ${topics.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   async partitionCount(topic: string): Promise<number> {
