@@ -28,7 +28,8 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [],
+          // The CLI (apps/leadstream) composes the role apps into processes.
+          allow: ['@leadstream/api', '@leadstream/worker', '@leadstream/projector'],
           banTransitiveDependencies: false,
           depConstraints: [
             // DESIGN.md section 9: domain imports nothing of ours but domain; ports import domain;
@@ -36,8 +37,9 @@ export default tseslint.config(
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:domain', 'type:port'] },
             { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },
+            { sourceTag: 'type:dal', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:port', 'type:domain'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:app', 'type:util', 'type:port', 'type:domain', 'type:engine'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:app', 'type:util', 'type:dal', 'type:port', 'type:domain', 'type:engine'] },
           ],
         },
       ],

@@ -72,7 +72,7 @@ describe('error handling', () => {
   it('answers malformed JSON with 400 in the ingestion convention, not 500', async () => {
     const response = await post('/api/v1/leads/ingest', '{"email": ');
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     expect(typeof body.error).toBe('string');
   });
