@@ -39,6 +39,11 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /**
+     * Keys the response body carries beside the message, e.g. `retry_after`, `limit` and `window`
+     * of RATE_LIMIT_EXCEEDED (spec 4.4, 7.1). Plain JSON values only.
+     */
+    readonly extra?: Record<string, string | number | boolean | null>,
   ) {
     super(message);
     this.name = 'DomainError';

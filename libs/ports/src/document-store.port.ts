@@ -18,6 +18,15 @@ export interface BaseDocument {
   [key: string]: DocValue | undefined;
 }
 
+/**
+ * What a repository's document type must have. Looser than BaseDocument so repositories can use
+ * plain interfaces (which TypeScript never treats as index signatures); values must still be
+ * JSON values or Dates at run time.
+ */
+export interface StoredDocument {
+  _id: string;
+}
+
 export interface FieldOperators {
   $eq?: Scalar;
   $ne?: Scalar;
@@ -83,7 +92,7 @@ export interface IndexSpec {
   expireAfterSeconds?: number;
 }
 
-export interface Collection<T extends BaseDocument> {
+export interface Collection<T extends StoredDocument> {
   readonly name: string;
   insertOne(doc: T): Promise<void>;
   insertMany(docs: T[]): Promise<void>;
@@ -105,7 +114,7 @@ export interface Collection<T extends BaseDocument> {
 
 export interface DocumentStore {
   readonly engine: 'mongodb' | 'embedded';
-  collection<T extends BaseDocument>(name: string): Collection<T>;
+  collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T>;
   /** Deletes documents past their TTL now (engines also do it periodically). */
   sweepExpired(): Promise<number>;
   ping(): Promise<void>;

@@ -1,0 +1,28 @@
+import type { LeadSubmission } from '../lead/lead-submission';
+import type { ErrorDetail } from '../errors';
+
+/** Rejection reasons named by the spec (7.3). */
+export const REJECTION_REASONS = [
+  'invalid_email',
+  'disposable_email',
+  'missing_required',
+  'failed_custom_rule',
+  'duplicate',
+  'bot_detected',
+  'rate_limited',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
+/** Marks on an accepted lead (spec 4.4 "flags", e.g. manual_review). */
+export type LeadFlag = 'manual_review' | 'possible_bot' | 'email_typo' | 'high_risk_ip' | 'possible_duplicate';
+
+/**
+ * The verdict of validation on one submission.
+ * - `invalid`: the input is malformed (400 with details);
+ * - `rejected`: well-formed but refused by a rule (422 with reason and rule_id);
+ * - `accepted`: goes on, possibly normalized (E.164 phone, trimmed strings), with warnings and flags.
+ */
+export type ValidationVerdict =
+  | { outcome: 'invalid'; reason: RejectionReason; details: ErrorDetail[] }
+  | { outcome: 'rejected'; reason: RejectionReason; ruleId: string; message: string }
+  | { outcome: 'accepted'; lead: LeadSubmission; warnings: ErrorDetail[]; flags: LeadFlag[]; rulesApplied: string[] };
