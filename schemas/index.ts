@@ -5,6 +5,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
+import leadBatchSchema from './requests/lead-batch.schema.json' with { type: 'json' };
+import leadSubmissionSchema from './requests/lead-submission.schema.json' with { type: 'json' };
+import leadCommandSchema from './messages/lead-command.schema.json' with { type: 'json' };
+import leadDecisionSchema from './messages/lead-decision.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -45,3 +49,71 @@ function checker<T>(name: string, validate: ValidateFunction): (value: unknown) 
 }
 
 export const parseLeadEvent = checker<LeadEventMessage>('lead-event', ajv.compile(leadEventSchema));
+
+
+/** A pipeline message about one lead (leads.submitted and the stage topics after it). */
+export interface LeadCommandMessage {
+  schema_version: 1;
+  message_id: string;
+  correlation_id: string;
+  lead_id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  vendor_id: string;
+  submitted_at: string;
+  /** Only on leads.submitted: the submission as the vendor sent it (schema-checked). */
+  submission?: Record<string, unknown>;
+}
+
+export type DecisionOutcome = 'accepted' | 'invalid' | 'rejected' | 'duplicate' | 'merged';
+
+export interface LeadDecisionMessage {
+  schema_version: 1;
+  correlation_id: string;
+  lead_id: string;
+  outcome: DecisionOutcome;
+  decided_at: string;
+  email?: string;
+  details?: Array<{ field: string; message: string }>;
+  reason?: string;
+  rule_id?: string;
+  message?: string;
+  duplicate_of?: string;
+  similarity_score?: number;
+  matched_fields?: string[];
+  warnings?: Array<{ field: string; message: string }>;
+  flags?: string[];
+}
+
+export const parseLeadCommand = checker<LeadCommandMessage>('lead-command', ajv.compile(leadCommandSchema));
+export const parseLeadDecision = checker<LeadDecisionMessage>('lead-decision', ajv.compile(leadDecisionSchema));
+
+/** Field-level problems of a request body, in the spec's `details` shape (section 7.1). */
+export interface BodyProblem {
+  field: string;
+  message: string;
+}
+
+function bodyProblems(errors: ErrorObject[]): BodyProblem[] {
+  return errors.map((error) => {
+    const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (error.keyword === 'required') {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return { field: path ? `${path}.${missing}` : missing, message: `${missing} is required` };
+    }
+    if (error.keyword === 'additionalProperties') {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return { field: path ? `${path}.${extra}` : extra, message: `${extra} is not a known field` };
+    }
+    return { field: path || '(body)', message: `${path || 'body'} ${error.message ?? 'is invalid'}` };
+  });
+}
+
+function bodyChecker(validate: ValidateFunction): (value: unknown) => BodyProblem[] {
+  return (value) => (validate(value) ? [] : bodyProblems(validate.errors ?? []));
+}
+
+/** Problems of a lead submission body (empty when valid). */
+export const checkLeadSubmission = bodyChecker(ajv.compile(leadSubmissionSchema));
+/** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
+export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));

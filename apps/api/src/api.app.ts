@@ -1,9 +1,12 @@
 import { accessLog, errorHandler, opsRoutes, requestId, type ReadinessCheck } from '@leadstream/http';
+import type { Dal, LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
+import type { DecisionWaiter } from './ingestion/decision-waiter';
+import { ingestionRouter } from './ingestion/ingestion.routes';
 
 export interface ApiDependencies {
   log: EventLog;
@@ -15,6 +18,12 @@ export interface ApiDependencies {
   isStopping: () => boolean;
   /** Largest accepted request body (spec is silent; see docs/decisions.md). */
   bodyLimit?: string;
+  dal: Dal;
+  leads: LeadRepository;
+  waiter: DecisionWaiter;
+  decisionTimeoutMs: number;
+  /** Behind a reverse proxy, trust X-Forwarded-For for the client address (IP restrictions). */
+  trustProxy?: boolean;
 }
 
 /**
@@ -23,7 +32,7 @@ export interface ApiDependencies {
  */
 export function createApiApp(deps: ApiDependencies): Koa {
   const app = new Koa();
-  app.proxy = false;
+  app.proxy = deps.trustProxy ?? false;
   app.silent = true;
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
@@ -45,5 +54,8 @@ export function createApiApp(deps: ApiDependencies): Koa {
   const ops = opsRoutes(deps.readiness, deps.metrics, deps.isStopping);
   app.use(ops.routes());
   app.use(ops.allowedMethods());
+  const ingestion = ingestionRouter({ dal: deps.dal, leads: deps.leads, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  app.use(ingestion.routes());
+  app.use(ingestion.allowedMethods());
   return app;
 }

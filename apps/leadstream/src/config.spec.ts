@@ -9,6 +9,14 @@ describe('parseConfig', () => {
     expect(config.clickhouse).toBeUndefined();
     expect(config.dataDir).toBe('/srv/data');
     expect(config.port).toBe(3000);
+    expect(config.mxCheck).toBe(true);
+    expect(config.dnsServers).toBeUndefined();
+  });
+
+  it('reads MX settings', () => {
+    const config = parseConfig({ MX_CHECK: 'off', DNS_SERVERS: '127.0.0.1:5353, [::1]:53, 9.9.9.9' });
+    expect(config.mxCheck).toBe(false);
+    expect(config.dnsServers).toEqual(['127.0.0.1:5353', '[::1]:53', '9.9.9.9']);
   });
 
   it('chooses the distributed engines when their variables are set', () => {
@@ -32,6 +40,8 @@ describe('parseConfig', () => {
     ['TOPIC_PARTITIONS', '0'],
     ['BODY_LIMIT', 'huge'],
     ['TOPIC_PREFIX', 'has space'],
+    ['MX_CHECK', 'maybe'],
+    ['DNS_SERVERS', 'dns.google'],
   ])('names %s when its value %s is bad', (variable, value) => {
     const attempt = (): unknown => parseConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);

@@ -20,6 +20,12 @@ export interface Config {
   decisionTimeoutMs: number;
   shutdownTimeoutMs: number;
   bodyLimit: string;
+  /** MX lookups of email domains (spec 7.4); organizations can also turn them off. */
+  mxCheck: boolean;
+  /** Resolvers for MX lookups as host[:port]; undefined = the system's. */
+  dnsServers: string[] | undefined;
+  /** Trust X-Forwarded-For (behind a reverse proxy) for the client address. */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -113,5 +119,20 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     decisionTimeoutMs: integer(env, 'DECISION_TIMEOUT_MS', 3_000, 100, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
     bodyLimit,
+    mxCheck: oneOf(env, 'MX_CHECK', 'on', ['on', 'off'] as const) === 'on',
+    dnsServers: dnsServers(env),
+    trustProxy: oneOf(env, 'TRUST_PROXY', 'off', ['on', 'off'] as const) === 'on',
   };
+}
+
+function dnsServers(env: Env): string[] | undefined {
+  const raw = text(env, 'DNS_SERVERS');
+  if (raw === undefined) return undefined;
+  const list = raw.split(',').map((entry) => entry.trim());
+  for (const server of list) {
+    if (!/^(\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9.]+(:\d{1,5})?|[0-9A-Fa-f:]+)$/.test(server)) {
+      throw new ConfigError('DNS_SERVERS', `each resolver must be an IP address with an optional :port, got "${server}"`);
+    }
+  }
+  return list;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The leadstream command. Run `leadstream --help`. */
 import { Command } from 'commander';
+import { registerAdminCommands } from './admin';
 import { ConfigError } from './config';
 import { runRole, type Role, type RoleOptions } from './roles';
 
@@ -36,5 +37,6 @@ program
   .option('--drain', 'exit once every partition has been consumed to its end')
   .action(action('projector'));
 program.command('migrate').description('apply analytics migrations and exit').action(action('migrate'));
+registerAdminCommands(program);
 
 await program.parseAsync(process.argv);

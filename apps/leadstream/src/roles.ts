@@ -3,7 +3,9 @@
  * embedded engines (or the configured ones); `api`, `worker` and `projector` run one role each
  * against shared engines so operators can scale them separately.
  */
-import { createApiApp } from '@leadstream/api';
+import { createApiApp, DecisionWaiter } from '@leadstream/api';
+import { createDal, LeadRepository } from '@leadstream/dal';
+import { createMxResolver } from '@leadstream/engine-dns';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
@@ -12,6 +14,7 @@ import { resolveStages, STAGES } from '@leadstream/worker';
 import { parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
 import { listen } from './http-server';
+import { ensureAllIndexes } from './indexes';
 
 export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
 
@@ -45,6 +48,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     'engines open',
   );
 
+  if (NEEDS[role].store) await ensureAllIndexes(engines.store);
   if (NEEDS[role].analytics) {
     const applied = await engines.analytics.migrate(analyticsMigrations);
     if (applied.length > 0) logger.info({ applied }, 'analytics migrations applied');
@@ -66,12 +70,30 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   if (role === 'start' || role === 'projector') {
     await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger }));
   }
+  const mx = config.mxCheck
+    ? createMxResolver({ ...(config.dnsServers ? { servers: config.dnsServers } : {}), onHealthChange: (available) => {
+        metrics.dnsAvailable.set(available ? 1 : 0);
+        logger.warn({ available }, 'DNS availability changed');
+      } })
+    : undefined;
+  if (mx) {
+    metrics.dnsAvailable.set(1);
+    engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
+  }
   for (const factory of stageFactories) {
-    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, metrics, logger }));
+    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, metrics, logger, mx }));
   }
 
   if (role === 'start' || role === 'api') {
+    const waiter = new DecisionWaiter(engines.log);
+    await waiter.start();
+    lifecycle.onStop('decision waiter', () => waiter.stop());
     const app = createApiApp({
+      dal: createDal(engines.store),
+      leads: new LeadRepository(engines.store),
+      waiter,
+      decisionTimeoutMs: config.decisionTimeoutMs,
+      trustProxy: config.trustProxy,
       log: engines.log,
       store: engines.store,
       analytics: engines.analytics,

@@ -1,11 +1,21 @@
-import type { DocumentStore, EventLog } from '@leadstream/ports';
-import type { ConsumerRunner, Logger, Metrics } from '@leadstream/runtime';
+import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import type { DocumentStore, EventLog, LogRecord, MxResolver } from '@leadstream/ports';
+import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
+import { activityHandler } from './pipeline/activity.stage';
+import { dedupHandler } from './pipeline/dedup.stage';
+import { enrichHandler } from './pipeline/enrich.stage';
+import { LeadActorStore } from './pipeline/lead-actor-store';
+import { TOPICS } from './pipeline/outputs';
+import { validateHandler } from './pipeline/validate.stage';
 
 export interface StageDependencies {
   log: EventLog;
   store: DocumentStore;
   metrics: Metrics;
   logger: Logger;
+  /** Undefined when MX checks are off for the process. */
+  mx: MxResolver | undefined;
+  now?: () => Date;
 }
 
 /** A pipeline stage: a consumer group on its input topic (DESIGN.md sections 2 and 4). */
@@ -14,13 +24,57 @@ export interface StageFactory {
   create(deps: StageDependencies): ConsumerRunner;
 }
 
-/** The stages this build can run, by name. The pipeline stages register here as they are built. */
-export const STAGES: ReadonlyMap<string, StageFactory> = new Map<string, StageFactory>();
+function stage(name: string, topic: string, handler: (deps: StageDependencies) => (value: string, key: string | null) => Promise<void>): StageFactory {
+  return {
+    name,
+    create(deps) {
+      const handle = handler(deps);
+      return new ConsumerRunner({
+        log: deps.log,
+        groupId: name,
+        topics: [topic],
+        metrics: deps.metrics,
+        logger: deps.logger.child({ stage: name }),
+        eachRecord: (record: LogRecord) => handle(record.value, record.key),
+      });
+    },
+  };
+}
+
+function actorsOf(deps: StageDependencies): LeadActorStore {
+  return new LeadActorStore(new LeadRepository(deps.store), deps.log, deps.now);
+}
+
+/** The stages this build can run, by name, in pipeline order. */
+export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
+  [
+    stage('validate', TOPICS.submitted, (deps) => {
+      const dal = createDal(deps.store);
+      return validateHandler({
+        actors: actorsOf(deps),
+        organizations: dal.organizations,
+        customFields: new CustomFieldRepository(deps.store),
+        mx: deps.mx,
+        ...(deps.now ? { now: deps.now } : {}),
+      });
+    }),
+    stage('dedup', TOPICS.validated, (deps) =>
+      dedupHandler({
+        actors: actorsOf(deps),
+        leads: new LeadRepository(deps.store),
+        dedup: new DedupRepository(deps.store),
+        vendors: createDal(deps.store).vendors,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+    ),
+    stage('enrich', TOPICS.unique, (deps) => enrichHandler(actorsOf(deps), deps.now)),
+    stage('activity', TOPICS.events, (deps) => activityHandler(new LeadActivityRepository(deps.store))),
+  ].map((factory) => [factory.name, factory]),
+);
 
 export class UnknownStageError extends Error {
   constructor(readonly stage: string) {
-    const known = [...STAGES.keys()];
-    super(`unknown stage "${stage}"; this build has ${known.length > 0 ? known.join(', ') : 'no pipeline stages yet'}`);
+    super(`unknown stage "${stage}"; this build has ${[...STAGES.keys()].join(', ')}`);
     this.name = 'UnknownStageError';
   }
 }

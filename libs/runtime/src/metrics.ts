@@ -50,6 +50,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly dnsAvailable = new Gauge({
+    name: 'leadstream_dns_available',
+    help: '1 when MX lookups work (the canary domain resolves), 0 when DNS is unavailable and leads are accepted with a warning',
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'leadstream_' });
   }

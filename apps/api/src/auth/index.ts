@@ -1,0 +1,2 @@
+export * from './api-key.middleware';
+export * from './rate-limit.middleware';

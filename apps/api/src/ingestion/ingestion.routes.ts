@@ -1,0 +1,233 @@
+/**
+ * Vendor lead ingestion (spec 4.4), both path families and the sandbox:
+ *   POST /api/leads/inbound          POST /api/v1/leads/ingest
+ *   POST /api/leads/inbound/batch    POST /api/v1/leads/bulk-ingest
+ *   GET  /api/leads/:lead_id/status  GET  /api/vendor-portal/leads/:lead_id
+ * and the same under /sandbox. A route authenticates the key, applies the rate limit, checks the
+ * body, produces the submission to leads.submitted and waits for the pipeline's decision.
+ */
+import Router from '@koa/router';
+import type { Dal, LeadRepository } from '@leadstream/dal';
+import { normalizeEmail, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import type { EventLog } from '@leadstream/ports';
+import { checkLeadBatch, checkLeadSubmission, type BodyProblem, type LeadCommandMessage, type LeadDecisionMessage } from '@leadstream/schemas';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'koa';
+import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
+import type { DecisionWaiter } from './decision-waiter';
+
+export const SUBMITTED_TOPIC = 'leads.submitted';
+
+export interface IngestionDependencies {
+  dal: Dal;
+  leads: LeadRepository;
+  log: EventLog;
+  waiter: DecisionWaiter;
+  decisionTimeoutMs: number;
+  clock?: () => Date;
+}
+
+type IngestionContext = Context & { state: ApiKeyAuthState };
+
+/** The answer to one submission, before it is shaped for the single or the batch endpoint. */
+type Outcome =
+  | { kind: 'invalid'; details: BodyProblem[]; email: string | undefined }
+  | { kind: 'decided'; decision: LeadDecisionMessage }
+  | { kind: 'pending'; leadId: string; email: string };
+
+const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
+
+export function ingestionRouter(deps: IngestionDependencies): Router {
+  const clock = deps.clock ?? (() => new Date());
+  const router = new Router();
+  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, clock }, permission);
+
+  /** Produces valid submissions in one call, then waits for all their decisions together. */
+  async function submit(ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> {
+    const tenant = ctx.state.tenant;
+    const submittedAt = clock().toISOString();
+    const outcomes: Array<Promise<Outcome>> = [];
+    const records: Array<{ key: string; value: string }> = [];
+    const correlationIds: string[] = [];
+    for (const body of bodies) {
+      const problems = checkLeadSubmission(body);
+      const email = typeof (body as { email?: unknown })?.email === 'string' ? (body as { email: string }).email : undefined;
+      if (problems.length > 0 || email === undefined) {
+        outcomes.push(Promise.resolve({ kind: 'invalid', details: problems, email }));
+        continue;
+      }
+      const command: LeadCommandMessage = {
+        schema_version: 1,
+        message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+        correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
+        lead_id: newLeadId(),
+        organization_id: tenant.organizationId,
+        environment: tenant.environment,
+        vendor_id: ctx.state.vendorId,
+        submitted_at: submittedAt,
+        submission: body as Record<string, unknown>,
+      };
+      correlationIds.push(command.correlation_id);
+      const leadId = command.lead_id;
+      outcomes.push(
+        deps.waiter
+          .expect(command.correlation_id, deps.decisionTimeoutMs)
+          .then((decision): Outcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email })),
+      );
+      // Keyed by tenant and normalized email: every decision about one person is serialized.
+      records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command) });
+    }
+    if (records.length > 0) {
+      try {
+        await deps.log.produce(SUBMITTED_TOPIC, records);
+      } catch (error) {
+        for (const id of correlationIds) deps.waiter.forget(id);
+        throw error;
+      }
+    }
+    return Promise.all(outcomes);
+  }
+
+  const single = async (ctx: IngestionContext): Promise<void> => {
+    const [outcome] = await submit(ctx, [ctx.request.body]);
+    const timestamp = clock().toISOString();
+    if (!outcome) return;
+    if (outcome.kind === 'invalid') {
+      ctx.status = 400;
+      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details };
+      return;
+    }
+    if (outcome.kind === 'pending') {
+      ctx.status = 202;
+      ctx.body = {
+        success: true,
+        lead_id: outcome.leadId,
+        status: 'processing',
+        message: 'Lead received; its processing has not finished yet',
+        status_url: `${ctx.path.startsWith('/sandbox') ? '/sandbox' : ''}/api/leads/${outcome.leadId}/status`,
+        timestamp,
+      };
+      return;
+    }
+    const { status, body } = singleAnswer(outcome.decision, timestamp);
+    ctx.status = status;
+    ctx.body = body;
+  };
+
+  const batch = async (ctx: IngestionContext): Promise<void> => {
+    const problems = checkLeadBatch(ctx.request.body);
+    if (problems.length > 0) {
+      ctx.status = 400;
+      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: problems };
+      return;
+    }
+    const leads = (ctx.request.body as { leads: unknown[] }).leads;
+    const outcomes = await submit(ctx, leads);
+    const results = outcomes.map((outcome, index) => batchResult(index, outcome));
+    const accepted = results.filter((result) => result.success).length;
+    ctx.status = 200;
+    ctx.body = { success: true, total: results.length, accepted, rejected: results.length - accepted, results, timestamp: clock().toISOString() };
+  };
+
+  const status = async (ctx: IngestionContext): Promise<void> => {
+    const lead = await deps.leads.findById(ctx.state.tenant, String(ctx.params['lead_id']));
+    if (!lead || lead.vendor_id !== ctx.state.vendorId || lead.deleted_at) {
+      ctx.status = 404;
+      ctx.body = { success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' };
+      return;
+    }
+    ctx.body = processingStatus(lead);
+  };
+
+  for (const prefix of ['', '/sandbox']) {
+    const write = [auth('write'), ingestionRateLimit('single', deps.dal.rateLimiter, { clock })] as const;
+    const bulk = [auth('write'), ingestionRateLimit('bulk', deps.dal.rateLimiter, { clock })] as const;
+    for (const path of ['/api/leads/inbound', '/api/v1/leads/ingest']) router.post(`${prefix}${path}`, ...write, single);
+    for (const path of ['/api/leads/inbound/batch', '/api/v1/leads/bulk-ingest']) router.post(`${prefix}${path}`, ...bulk, batch);
+    for (const path of ['/api/leads/:lead_id/status', '/api/vendor-portal/leads/:lead_id']) router.get(`${prefix}${path}`, auth('read'), status);
+  }
+  return router;
+}
+
+/** Status and body of a single-lead answer (spec 4.4). */
+export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): { status: number; body: Record<string, unknown> } {
+  switch (decision.outcome) {
+    case 'accepted':
+    case 'merged': {
+      const body: Record<string, unknown> = {
+        success: true,
+        lead_id: decision.lead_id,
+        message: decision.outcome === 'merged' ? `Lead merged into existing lead ${decision.lead_id}` : 'Lead accepted',
+        timestamp,
+      };
+      if (decision.warnings?.length) body['warnings'] = decision.warnings;
+      if (decision.flags?.length) body['flags'] = decision.flags;
+      if (decision.duplicate_of) body['duplicate_of'] = decision.duplicate_of;
+      return { status: 201, body };
+    }
+    case 'invalid':
+      return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: decision.details ?? [] } };
+    case 'rejected':
+      return { status: 422, body: { success: false, error: 'Lead rejected', reason: decision.reason, rule_id: decision.rule_id, message: decision.message } };
+    case 'duplicate':
+      return {
+        status: 409,
+        body: {
+          success: false,
+          error: 'Duplicate lead detected',
+          duplicate_of: decision.duplicate_of,
+          similarity_score: decision.similarity_score,
+          matched_fields: decision.matched_fields ?? [],
+        },
+      };
+  }
+}
+
+interface BatchResult {
+  index: number;
+  success: boolean;
+  lead_id?: string;
+  email?: string;
+  error?: string;
+  duplicate_of?: string;
+  [key: string]: unknown;
+}
+
+function batchResult(index: number, outcome: Outcome): BatchResult {
+  if (outcome.kind === 'invalid') {
+    return { index, success: false, ...(outcome.email ? { email: outcome.email } : {}), error: 'Validation failed', details: outcome.details };
+  }
+  if (outcome.kind === 'pending') return { index, success: true, lead_id: outcome.leadId, email: outcome.email, status: 'processing' };
+  const { decision } = outcome;
+  const email = decision.email;
+  switch (decision.outcome) {
+    case 'accepted':
+    case 'merged':
+      return { index, success: true, lead_id: decision.lead_id, email, ...(decision.flags?.length ? { flags: decision.flags } : {}) };
+    case 'invalid':
+      return { index, success: false, email, error: 'Validation failed', details: decision.details ?? [] };
+    case 'rejected':
+      return { index, success: false, email, error: `Lead rejected: ${decision.reason ?? 'rule'}`, reason: decision.reason, rule_id: decision.rule_id };
+    case 'duplicate':
+      return { index, success: false, email, error: 'Duplicate lead detected', duplicate_of: decision.duplicate_of };
+  }
+}
+
+/** Processing status of a lead (spec 2.4). */
+export function processingStatus(lead: LeadRecord): Record<string, unknown> {
+  const status = lead.status === 'active' ? 'accepted' : lead.status === 'new' ? 'processing' : lead.status;
+  return {
+    id: lead._id,
+    status,
+    submitted_at: lead.submitted_at,
+    processed_at: lead.processed_at,
+    validation_status: lead.validation_status,
+    enrichment_status: lead.enrichment_status,
+    crm_sync_status: lead.crm_sync_status,
+    crm_id: lead.crm_id,
+    ...(lead.rejection_reason ? { rejection_reason: lead.rejection_reason, rule_id: lead.rule_id } : {}),
+    ...(lead.duplicate_of ? { duplicate_of: lead.duplicate_of } : {}),
+  };
+}
+
+export type { TenantContext };

@@ -1,0 +1,45 @@
+/** `leadstream vendor create --org <id> --name <n> --type inquiry|application`: prints the vendor id. */
+import { Command, Option } from 'commander';
+import { VENDOR_TYPES, type VendorType } from '@leadstream/dal';
+import type { TenantContext } from '@leadstream/domain';
+import { adminAction, AdminInputError, print, withDal } from './admin-context';
+
+interface VendorCreateOptions {
+  org: string;
+  name: string;
+  type: VendorType;
+  group?: string;
+  email?: string;
+  json?: boolean;
+}
+
+/** Deliberately loose: one @, no spaces, a dot in the domain. The address is for people to read. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function vendorCommand(): Command {
+  const vendor = new Command('vendor').description('manage vendors (lead sources)');
+  vendor
+    .command('create')
+    .description('create a vendor in an organization and print its id')
+    .requiredOption('--org <id>', 'organization id (org_…)')
+    .requiredOption('--name <name>', 'vendor name')
+    .addOption(new Option('--type <type>', 'vendor type').choices([...VENDOR_TYPES]).makeOptionMandatory())
+    .option('--group <group>', 'vendor group')
+    .option('--email <email>', 'contact email')
+    .option('--json', 'print the vendor as JSON')
+    .action(
+      adminAction('vendor create', async (options: VendorCreateOptions) => {
+        const name = options.name.trim();
+        if (name === '') throw new AdminInputError('--name must not be empty');
+        if (options.email !== undefined && !EMAIL.test(options.email)) throw new AdminInputError(`--email is not an email address: "${options.email}"`);
+        const created = await withDal(async (dal) => {
+          // Vendors serve both environments; the environment here only completes the context.
+          const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
+          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
+          return dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null });
+        });
+        print(options.json, created, [created.id]);
+      }),
+    );
+  return vendor;
+}

@@ -1,0 +1,61 @@
+/**
+ * Activity stage: consumes leads.events and keeps the lead activity log (spec 2.3). The entry's
+ * id is the event's id, so a redelivered event is recorded once.
+ */
+import type { LeadActivityRepository } from '@leadstream/dal';
+import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+
+const DESCRIPTIONS: Record<string, string> = {
+  'lead.created': 'Lead received',
+  'lead.validated': 'Lead passed validation',
+  'lead.enriched': 'Enrichment rules applied',
+  'lead.crm_synced': 'Lead synced to CRM',
+  'lead.updated': 'Lead updated',
+  'lead.rejected': 'Lead rejected',
+  'lead.duplicate': 'Duplicate detected',
+};
+
+function leadIdOf(message: LeadEventMessage): string | undefined {
+  const lead = message.data['lead'];
+  if (typeof lead === 'object' && lead !== null && typeof (lead as { id?: unknown }).id === 'string') return (lead as { id: string }).id;
+  const id = message.data['lead_id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The metadata of each entry (spec 2.3 names vendor_id, ip_address, validation_rules, rule_id, changes, crm_type, crm_id). */
+function metadataOf(message: LeadEventMessage): Record<string, unknown> {
+  const data = message.data;
+  switch (message.event) {
+    case 'lead.created': {
+      const lead = (data['lead'] ?? {}) as Record<string, unknown>;
+      return { vendor_id: lead['vendor_id'] ?? null, ip_address: lead['ip_address'] ?? null };
+    }
+    case 'lead.validated':
+      return { validation_rules: data['validation_rules'] ?? [], warnings: data['warnings'] ?? [], flags: data['flags'] ?? [] };
+    case 'lead.rejected':
+      return { rule_id: data['rule_id'] ?? null, rejection_reason: data['rejection_reason'] ?? null };
+    case 'lead.duplicate':
+      return { duplicate_of: data['duplicate_of'] ?? null, similarity_score: data['similarity_score'] ?? null, action: data['action'] ?? null };
+    default:
+      return { ...data };
+  }
+}
+
+export function activityHandler(activity: LeadActivityRepository) {
+  return async (value: string): Promise<void> => {
+    const message = parseLeadEvent(JSON.parse(value));
+    const description = DESCRIPTIONS[message.event];
+    const leadId = leadIdOf(message);
+    if (!description || !leadId) return;
+    await activity.record({
+      _id: message.id,
+      organization_id: message.organization_id,
+      environment: message.environment,
+      lead_id: leadId,
+      event: message.event,
+      timestamp: message.timestamp,
+      description,
+      metadata: metadataOf(message),
+    });
+  };
+}

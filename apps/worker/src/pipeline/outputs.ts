@@ -1,0 +1,70 @@
+import type { LeadRecord } from '@leadstream/domain';
+import type { OutboxEntry } from '@leadstream/dal';
+import type { LeadEventMessage, LeadEventName, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
+import { newId } from './ids';
+
+export const TOPICS = {
+  submitted: 'leads.submitted',
+  validated: 'leads.validated',
+  unique: 'leads.unique',
+  enriched: 'leads.enriched',
+  decisions: 'leads.decisions',
+  events: 'leads.events',
+} as const;
+
+/** A domain event on leads.events (the spec's envelope, section 6.2), keyed by lead id. */
+export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutboxEntry {
+  const message: LeadEventMessage = {
+    schema_version: 1,
+    id: newId('evt'),
+    event,
+    timestamp: at,
+    organization_id: lead.organization_id,
+    environment: lead.environment,
+    data,
+  };
+  return { topic: TOPICS.events, key: lead._id, value: JSON.stringify(message) };
+}
+
+/** The decision the waiting api instance answers with, keyed by correlation id. */
+export function decisionOutput(decision: Omit<LeadDecisionMessage, 'schema_version'>): OutboxEntry {
+  const message: LeadDecisionMessage = { schema_version: 1, ...decision };
+  return { topic: TOPICS.decisions, key: decision.correlation_id, value: JSON.stringify(message) };
+}
+
+/** The message that hands the lead to the next stage, keyed by lead id from here on (DESIGN.md section 4). */
+export function nextStageOutput(topic: string, key: string, from: LeadCommandMessage, stage: string): OutboxEntry {
+  const message: LeadCommandMessage = {
+    schema_version: 1,
+    message_id: `${from.message_id}>${stage}`,
+    correlation_id: from.correlation_id,
+    lead_id: from.lead_id,
+    organization_id: from.organization_id,
+    environment: from.environment,
+    vendor_id: from.vendor_id,
+    submitted_at: from.submitted_at,
+  };
+  return { topic, key, value: JSON.stringify(message) };
+}
+
+/** The lead as lead.created carries it (spec 6.2), plus vendor_id for receivers that route by vendor. */
+export function leadCreatedPayload(lead: LeadRecord): Record<string, unknown> {
+  return {
+    lead: {
+      id: lead._id,
+      email: lead.email,
+      first_name: lead.first_name,
+      last_name: lead.last_name,
+      phone: lead.phone,
+      program_interest: lead.program_interest,
+      source: lead.source,
+      utm_source: lead.utm_source,
+      utm_medium: lead.utm_medium,
+      utm_campaign: lead.utm_campaign,
+      custom_fields: lead.custom_fields,
+      created_at: lead.created_at,
+      vendor_id: lead.vendor_id,
+      ip_address: lead.ip_address,
+    },
+  };
+}

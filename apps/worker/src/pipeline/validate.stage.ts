@@ -1,0 +1,172 @@
+/**
+ * Validate stage: consumes leads.submitted. Creates the lead (its actor starts here), runs the
+ * validation rules of spec 7.4 with the organization's settings, and either hands the lead to
+ * deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a rule.
+ */
+import type { CustomFieldRepository, OrganizationRepository } from '@leadstream/dal';
+import {
+  advanceLead,
+  blockingKeyFields,
+  DEFAULT_VALIDATION_SETTINGS,
+  emailDomain,
+  leadStatusOf,
+  normalizeEmail,
+  startLead,
+  validateLead,
+  type LeadRecord,
+  type LeadSubmission,
+  type MxAnswer,
+  type ValidationSettings,
+  type ValidationVerdict,
+} from '@leadstream/domain';
+import type { MxResolver } from '@leadstream/ports';
+import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
+import type { LeadActorStore } from './lead-actor-store';
+import { decisionOutput, eventOutput, leadCreatedPayload, nextStageOutput, TOPICS } from './outputs';
+import { TtlCache } from './ttl-cache';
+
+const SANDBOX_RETENTION_MS = 24 * 3_600_000;
+
+export interface ValidateStageDependencies {
+  actors: LeadActorStore;
+  organizations: Pick<OrganizationRepository, 'get'>;
+  customFields: Pick<CustomFieldRepository, 'list'>;
+  /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
+  mx: MxResolver | undefined;
+  now?: () => Date;
+}
+
+export function validateHandler(deps: ValidateStageDependencies) {
+  const now = deps.now ?? (() => new Date());
+  const settingsCache = new TtlCache<ValidationSettings>(5_000);
+  const fieldsCache = new TtlCache<Awaited<ReturnType<CustomFieldRepository['list']>>>(5_000);
+
+  return async (value: string, key: string | null): Promise<void> => {
+    const message = parseLeadCommand(JSON.parse(value));
+    const tenant = { organizationId: message.organization_id, environment: message.environment };
+    const settings = await settingsCache.get(`${tenant.organizationId}:${tenant.environment}`, async () => {
+      const organization = await deps.organizations.get(tenant);
+      return organization?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS;
+    });
+    const customFields = await fieldsCache.get(tenant.organizationId, () => deps.customFields.list(tenant.organizationId));
+    const submission = (message.submission ?? {}) as unknown as LeadSubmission;
+    const mx = await lookupMx(deps.mx, settings, submission.email);
+    const at = now();
+    const verdict = validateLead({ submission, settings, customFields, mx, now: at });
+    const lead = buildLead(message, submission, verdict, at);
+    await deps.actors.create(message, { ...lead, outbox: outputsFor(message, key, lead, verdict, at.toISOString()) });
+  };
+}
+
+async function lookupMx(resolver: MxResolver | undefined, settings: ValidationSettings, email: string | undefined): Promise<MxAnswer | undefined> {
+  const domain = resolver && settings.mx_check && typeof email === 'string' ? emailDomain(email) : undefined;
+  return resolver && domain ? resolver.lookup(domain) : undefined;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verdict: ValidationVerdict, at: Date): LeadRecord {
+  const source = verdict.outcome === 'accepted' ? verdict.lead : submission;
+  const actor =
+    verdict.outcome === 'accepted'
+      ? advanceLead(startLead(message.lead_id), { type: 'VALIDATION_PASSED', flags: verdict.flags, warnings: verdict.warnings })
+      : advanceLead(startLead(message.lead_id), {
+          type: 'VALIDATION_FAILED',
+          reason: verdict.reason,
+          ruleId: verdict.outcome === 'rejected' ? verdict.ruleId : 'validation.input',
+          message: verdict.outcome === 'rejected' ? verdict.message : 'Validation failed',
+        });
+  const email = typeof source.email === 'string' ? source.email.trim() : '';
+  const keys = verdict.outcome === 'accepted' ? blockingKeyFields(source) : { email: null, phone: null, name: null };
+  const created = at.toISOString();
+  return {
+    _id: message.lead_id,
+    organization_id: message.organization_id,
+    environment: message.environment,
+    vendor_id: message.vendor_id,
+    status: leadStatusOf(actor.state),
+    email,
+    first_name: text(source.first_name),
+    last_name: text(source.last_name),
+    phone: text(source.phone),
+    source: text(source.source),
+    program: text(source.program_interest),
+    program_interest: text(source.program_interest),
+    ip_address: text(source.ip_address),
+    user_agent: text(source.user_agent),
+    landing_page: text(source.landing_page),
+    referrer: text(source.referrer),
+    utm_source: text(source.utm_source),
+    utm_medium: text(source.utm_medium),
+    utm_campaign: text(source.utm_campaign),
+    utm_term: text(source.utm_term),
+    utm_content: text(source.utm_content),
+    custom_fields: source.custom_fields ?? {},
+    enrichment_data: {},
+    validation_status: verdict.outcome === 'accepted' ? (verdict.flags.length > 0 ? 'flagged' : 'passed') : 'failed',
+    enrichment_status: 'pending',
+    duplicate_of: null,
+    similarity_score: null,
+    crm_sync_status: message.environment === 'sandbox' ? 'not_applicable' : 'pending',
+    crm_id: null,
+    crm_synced_at: null,
+    flags: verdict.outcome === 'accepted' ? verdict.flags : [],
+    warnings: verdict.outcome === 'accepted' ? verdict.warnings : [],
+    rejection_reason: verdict.outcome === 'accepted' ? null : verdict.reason,
+    rule_id: verdict.outcome === 'rejected' ? verdict.ruleId : null,
+    dedup_key: email ? normalizeEmail(email) : '',
+    bk_email: keys.email,
+    bk_phone: keys.phone,
+    bk_name: keys.name,
+    dedup_status: 'pending',
+    submitted_at: message.submitted_at,
+    processed_at: verdict.outcome === 'accepted' ? null : created,
+    created_at: created,
+    updated_at: created,
+    deleted_at: null,
+    expires_at: message.environment === 'sandbox' ? new Date(at.getTime() + SANDBOX_RETENTION_MS) : null,
+    actor,
+    version: 1,
+    applied_messages: [],
+    outbox: [],
+  };
+}
+
+function outputsFor(message: LeadCommandMessage, key: string | null, lead: LeadRecord, verdict: ValidationVerdict, at: string): LeadRecord['outbox'] {
+  const created = eventOutput(lead, 'lead.created', leadCreatedPayload(lead), at);
+  if (verdict.outcome === 'accepted') {
+    return [
+      created,
+      eventOutput(lead, 'lead.validated', { lead_id: lead._id, validation_rules: verdict.rulesApplied, warnings: verdict.warnings, flags: verdict.flags }, at),
+      // Same key as leads.submitted: deduplication stays serialized per person.
+      nextStageOutput(TOPICS.validated, key ?? lead.dedup_key, message, 'validate'),
+    ];
+  }
+  const rejected = eventOutput(
+    lead,
+    'lead.rejected',
+    {
+      lead_id: lead._id,
+      lead: { email: lead.email, first_name: lead.first_name, rejected_at: at },
+      rejection_reason: verdict.reason,
+      rule_id: verdict.outcome === 'rejected' ? verdict.ruleId : null,
+    },
+    at,
+  );
+  const decision =
+    verdict.outcome === 'invalid'
+      ? decisionOutput({ correlation_id: message.correlation_id, lead_id: lead._id, outcome: 'invalid', decided_at: at, email: lead.email, reason: verdict.reason, details: verdict.details })
+      : decisionOutput({
+          correlation_id: message.correlation_id,
+          lead_id: lead._id,
+          outcome: 'rejected',
+          decided_at: at,
+          email: lead.email,
+          reason: verdict.reason,
+          rule_id: verdict.ruleId,
+          message: verdict.message,
+        });
+  return [created, rejected, decision];
+}

@@ -1,0 +1,68 @@
+import { DEFAULT_DEDUP_CONFIG, type DedupConfig, type DedupLogEntry, type TenantContext } from '@leadstream/domain';
+import type { Collection, DocumentStore } from '@leadstream/ports';
+
+export const DEDUP_CONFIGS_COLLECTION = 'dedup_configs';
+export const DEDUP_LOG_COLLECTION = 'dedup_log';
+
+interface DedupConfigDocument {
+  _id: string;
+  organization_id: string;
+  environment: string;
+  config: DedupConfig;
+  updated_at: string;
+}
+
+export interface DedupLogDocument extends DedupLogEntry {
+  _id: string;
+  organization_id: string;
+  environment: string;
+  lead_id: string;
+}
+
+/** The deduplication configuration of a tenant (spec 2.17) and its decision log (spec 4.10). */
+export class DedupRepository {
+  private readonly configs: Collection<DedupConfigDocument>;
+  private readonly log: Collection<DedupLogDocument>;
+
+  constructor(store: DocumentStore) {
+    this.configs = store.collection<DedupConfigDocument>(DEDUP_CONFIGS_COLLECTION);
+    this.log = store.collection<DedupLogDocument>(DEDUP_LOG_COLLECTION);
+  }
+
+  static async ensureIndexes(store: DocumentStore): Promise<void> {
+    await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
+  }
+
+  private static idOf(tenant: TenantContext): string {
+    return `${tenant.organizationId}:${tenant.environment}`;
+  }
+
+  async getConfig(tenant: TenantContext): Promise<DedupConfig> {
+    const document = await this.configs.findOne({ _id: DedupRepository.idOf(tenant) });
+    return document?.config ?? DEFAULT_DEDUP_CONFIG;
+  }
+
+  async saveConfig(tenant: TenantContext, config: DedupConfig, now: Date): Promise<void> {
+    await this.configs.updateOne(
+      { _id: DedupRepository.idOf(tenant) },
+      {
+        $set: { config: config as unknown as never, updated_at: now.toISOString() },
+        $setOnInsert: { organization_id: tenant.organizationId, environment: tenant.environment },
+      },
+      { upsert: true },
+    );
+  }
+
+  /** One entry per decision; keyed by the lead so a redelivered message does not log twice. */
+  async record(tenant: TenantContext, leadId: string, entry: DedupLogEntry): Promise<void> {
+    await this.log.updateOne(
+      { _id: `dedup_${leadId}` },
+      { $setOnInsert: { ...(entry as unknown as Record<string, never>), organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId } },
+      { upsert: true },
+    );
+  }
+
+  async recent(tenant: TenantContext, limit: number): Promise<DedupLogDocument[]> {
+    return this.log.find({ organization_id: tenant.organizationId, environment: tenant.environment }, { sort: { timestamp: -1 }, limit });
+  }
+}

@@ -1,0 +1,11 @@
+export { COLLECTIONS } from './collections';
+export * from './organization.repository';
+export * from './vendor.repository';
+export * from './api-key.repository';
+export * from './rate-limiter';
+export * from './indexes';
+export * from './dal';
+export * from './lead.repository';
+export * from './lead-activity.repository';
+export * from './dedup.repository';
+export * from './custom-field.repository';

@@ -1,0 +1,14 @@
+/** Every index the repositories rely on. Idempotent: run at every start. */
+import type { DocumentStore } from '@leadstream/ports';
+import { COLLECTIONS } from './collections';
+
+export async function ensureIndexes(store: DocumentStore): Promise<void> {
+  // Authentication finds a key by its hash; two keys with one hash would be a broken secret.
+  await store.collection(COLLECTIONS.apiKeys).createIndex({ keys: { key_hash: 1 }, name: 'key_hash_unique', unique: true });
+  await store
+    .collection(COLLECTIONS.apiKeys)
+    .createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
+  await store.collection(COLLECTIONS.vendors).createIndex({ keys: { organization_id: 1, name: 1 }, name: 'organization_name' });
+  // A window's counter vanishes once the window has ended.
+  await store.collection(COLLECTIONS.rateLimits).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+}

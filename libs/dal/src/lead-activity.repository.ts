@@ -1,0 +1,48 @@
+import type { TenantContext } from '@leadstream/domain';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '@leadstream/ports';
+
+export const LEAD_ACTIVITY_COLLECTION = 'lead_activity';
+
+/** A lead activity entry (spec 2.3); `_id` is the id of the event it records. */
+export interface LeadActivityEntry {
+  _id: string;
+  organization_id: string;
+  environment: string;
+  lead_id: string;
+  event: string;
+  timestamp: string;
+  description: string;
+  metadata: Record<string, unknown>;
+}
+
+export class LeadActivityRepository {
+  private readonly entries: Collection<LeadActivityEntry>;
+
+  constructor(store: DocumentStore) {
+    this.entries = store.collection<LeadActivityEntry>(LEAD_ACTIVITY_COLLECTION);
+  }
+
+  static async ensureIndexes(store: DocumentStore): Promise<void> {
+    await store
+      .collection(LEAD_ACTIVITY_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, lead_id: 1, timestamp: 1 }, name: 'tenant_lead_timestamp' });
+  }
+
+  /** Records an entry once: the same event delivered again is ignored. Returns whether it was new. */
+  async record(entry: LeadActivityEntry): Promise<boolean> {
+    try {
+      await this.entries.insertOne(entry);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  async forLead(tenant: TenantContext, leadId: string): Promise<LeadActivityEntry[]> {
+    return this.entries.find(
+      { organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId },
+      { sort: { timestamp: 1, _id: 1 } },
+    );
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Organizations: the tenants. An organization holds both environments (live and sandbox), so it
+ * is found by the organization id of a tenant context, whatever its environment.
+ */
+import { DEFAULT_VALIDATION_SETTINGS, randomBase62, type TenantContext, type ValidationSettings } from '@leadstream/domain';
+import type { Collection, DocumentStore } from '@leadstream/ports';
+import { COLLECTIONS, plain, toDocument, toRecord, type Stored } from './collections';
+
+/** Funnel rate limits depend on the plan (spec 8: education 500, enterprise 1000 per minute). */
+export type OrganizationPlan = 'education' | 'enterprise';
+
+export interface OrganizationSettings {
+  validation: ValidationSettings;
+}
+
+export interface Organization {
+  /** `org_…` */
+  id: string;
+  name: string;
+  plan: OrganizationPlan;
+  settings: OrganizationSettings;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan?: OrganizationPlan;
+  settings?: Partial<OrganizationSettings>;
+}
+
+type OrganizationDocument = Stored<Organization>;
+
+export function newOrganizationId(): string {
+  return `org_${randomBase62(24)}`;
+}
+
+export class OrganizationRepository {
+  private readonly collection: Collection<OrganizationDocument>;
+
+  constructor(store: DocumentStore) {
+    this.collection = store.collection<OrganizationDocument>(COLLECTIONS.organizations);
+  }
+
+  /** Creating an organization is the one write that has no tenant yet: it makes one. */
+  async create(input: CreateOrganizationInput, now = new Date()): Promise<Organization> {
+    const organization: Organization = {
+      id: newOrganizationId(),
+      name: input.name,
+      plan: input.plan ?? 'education',
+      settings: { validation: input.settings?.validation ?? DEFAULT_VALIDATION_SETTINGS },
+      created_at: now,
+      updated_at: now,
+    };
+    await this.collection.insertOne(toDocument(organization));
+    return organization;
+  }
+
+  async get(tenant: TenantContext): Promise<Organization | null> {
+    const doc = await this.collection.findOne({ _id: tenant.organizationId });
+    return doc ? toRecord<Organization>(doc) : null;
+  }
+
+  async updateSettings(tenant: TenantContext, settings: OrganizationSettings, now = new Date()): Promise<Organization | null> {
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: tenant.organizationId },
+      { $set: { settings: plain(settings), updated_at: now } },
+    );
+    return doc ? toRecord<Organization>(doc) : null;
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Rate limiting with fixed one-minute windows (spec 8), counted in the document store so every
+ * api process shares the counters when the store is MongoDB.
+ *
+ * One document per scope, subject and window: `_id = scope:subject:windowStart`, incremented with
+ * an upserting findOneAndUpdate that returns the new count. A TTL index on `expires_at` (the
+ * window's end) removes finished windows.
+ *
+ * Exactness depends on the engine: MongoDB and the embedded store apply `$inc` atomically, so the
+ * limit is exact. FerretDB 1.24 does not apply concurrent updates of one document atomically
+ * (docs/store.md): concurrent requests may lose increments, so limits become approximate there
+ * (more requests than the limit can pass). Use MongoDB where limits must hold under load.
+ */
+import { RATE_LIMIT_WINDOW_SECONDS } from '@leadstream/domain';
+import { type Collection, type DocumentStore, DuplicateKeyError } from '@leadstream/ports';
+import { COLLECTIONS } from './collections';
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in this window (0 once the limit is reached). */
+  remaining: number;
+  /** When the window ends, in unix seconds (X-RateLimit-Reset). */
+  resetAt: number;
+  /** Seconds until the window ends, at least 1 (Retry-After). */
+  retryAfter: number;
+  /** Length of the window in seconds (the 429 body's `window`). */
+  window: number;
+}
+
+interface RateLimitWindowDocument {
+  _id: string;
+  scope: string;
+  subject: string;
+  window_start: Date;
+  count: number;
+  expires_at: Date;
+}
+
+export class RateLimiter {
+  private readonly collection: Collection<RateLimitWindowDocument>;
+
+  constructor(
+    store: DocumentStore,
+    private readonly windowSeconds = RATE_LIMIT_WINDOW_SECONDS,
+  ) {
+    this.collection = store.collection<RateLimitWindowDocument>(COLLECTIONS.rateLimits);
+  }
+
+  /** Counts one request of `subject` (e.g. an API key id) in `scope` and decides on it. */
+  async consume(scope: string, subject: string, limit: number, now = new Date()): Promise<RateLimitDecision> {
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(now.getTime() / windowMs) * windowMs;
+    const windowEnd = windowStart + windowMs;
+    const count = await this.increment(`${scope}:${subject}:${windowStart / 1000}`, {
+      scope,
+      subject,
+      window_start: new Date(windowStart),
+      expires_at: new Date(windowEnd),
+    });
+    return {
+      allowed: count <= limit,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetAt: windowEnd / 1000,
+      retryAfter: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
+      window: this.windowSeconds,
+    };
+  }
+
+  private async increment(id: string, fields: Omit<RateLimitWindowDocument, '_id' | 'count'>): Promise<number> {
+    const attempt = () =>
+      this.collection.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $setOnInsert: fields }, { upsert: true, returnDocument: 'after' });
+    let doc: RateLimitWindowDocument | null;
+    try {
+      doc = await attempt();
+    } catch (error) {
+      // Two first requests of a window can both try to insert; the loser finds the document now.
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      doc = await attempt();
+    }
+    if (!doc) throw new Error(`rate limit counter ${id} was not returned after an upsert`);
+    return doc.count;
+  }
+}
