@@ -24,7 +24,7 @@ export interface StageFactory {
   create(deps: StageDependencies): ConsumerRunner;
 }
 
-function stage(name: string, topic: string, handler: (deps: StageDependencies) => (value: string, key: string | null) => Promise<void>): StageFactory {
+function stage(name: string, topic: string, handler: (deps: StageDependencies) => (record: LogRecord) => Promise<void>): StageFactory {
   return {
     name,
     create(deps) {
@@ -35,7 +35,7 @@ function stage(name: string, topic: string, handler: (deps: StageDependencies) =
         topics: [topic],
         metrics: deps.metrics,
         logger: deps.logger.child({ stage: name }),
-        eachRecord: (record: LogRecord) => handle(record.value, record.key),
+        eachRecord: handle,
       });
     },
   };

@@ -11,6 +11,8 @@ export interface LeadActivityEntry {
   lead_id: string;
   event: string;
   timestamp: string;
+  /** Orders entries that share a timestamp (the event's log offset; one lead's events share a partition). */
+  sequence: number;
   description: string;
   metadata: Record<string, unknown>;
 }
@@ -42,7 +44,7 @@ export class LeadActivityRepository {
   async forLead(tenant: TenantContext, leadId: string): Promise<LeadActivityEntry[]> {
     return this.entries.find(
       { organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId },
-      { sort: { timestamp: 1, _id: 1 } },
+      { sort: { timestamp: 1, sequence: 1 } },
     );
   }
 }

@@ -3,6 +3,7 @@
  * id is the event's id, so a redelivered event is recorded once.
  */
 import type { LeadActivityRepository } from '@leadstream/dal';
+import type { LogRecord } from '@leadstream/ports';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -42,8 +43,8 @@ function metadataOf(message: LeadEventMessage): Record<string, unknown> {
 }
 
 export function activityHandler(activity: LeadActivityRepository) {
-  return async (value: string): Promise<void> => {
-    const message = parseLeadEvent(JSON.parse(value));
+  return async (record: Pick<LogRecord, 'value' | 'offset'>): Promise<void> => {
+    const message = parseLeadEvent(JSON.parse(record.value));
     const description = DESCRIPTIONS[message.event];
     const leadId = leadIdOf(message);
     if (!description || !leadId) return;
@@ -54,6 +55,8 @@ export function activityHandler(activity: LeadActivityRepository) {
       lead_id: leadId,
       event: message.event,
       timestamp: message.timestamp,
+      // Events of one lead share a partition (keyed by lead id): the offset orders entries of one instant.
+      sequence: Number(record.offset),
       description,
       metadata: metadataOf(message),
     });

@@ -13,6 +13,7 @@ import {
   type DedupLead,
   type LeadRecord,
 } from '@leadstream/domain';
+import type { LogRecord } from '@leadstream/ports';
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadActorStore, StageDecision } from './lead-actor-store';
 import { tenantOf } from './lead-actor-store';
@@ -45,8 +46,8 @@ function asDedupLead(lead: LeadRecord, vendorGroup: string | null): DedupLead {
 export function dedupHandler(deps: DedupStageDependencies) {
   const now = deps.now ?? (() => new Date());
 
-  return async (value: string): Promise<void> => {
-    const message = parseLeadCommand(JSON.parse(value));
+  return async (record: Pick<LogRecord, 'value'>): Promise<void> => {
+    const message = parseLeadCommand(JSON.parse(record.value));
     const tenant = tenantOf(message);
     await deps.actors.apply(message, async (lead) => {
       const at = now();

@@ -3,13 +3,14 @@
  * the stage applies none and completes the lead: status active, lead.accepted, and the decision
  * the waiting request answers 201 with.
  */
+import type { LogRecord } from '@leadstream/ports';
 import { parseLeadCommand } from '@leadstream/schemas';
 import type { LeadActorStore } from './lead-actor-store';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
 
 export function enrichHandler(actors: LeadActorStore, now: () => Date = () => new Date()) {
-  return async (value: string): Promise<void> => {
-    const message = parseLeadCommand(JSON.parse(value));
+  return async (record: Pick<LogRecord, 'value'>): Promise<void> => {
+    const message = parseLeadCommand(JSON.parse(record.value));
     await actors.apply(message, async (lead) => {
       const at = now().toISOString();
       return {

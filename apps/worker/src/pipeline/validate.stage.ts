@@ -20,6 +20,7 @@ import {
   type ValidationVerdict,
 } from '@leadstream/domain';
 import type { MxResolver } from '@leadstream/ports';
+import type { LogRecord } from '@leadstream/ports';
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadActorStore } from './lead-actor-store';
 import { decisionOutput, eventOutput, leadCreatedPayload, nextStageOutput, TOPICS } from './outputs';
@@ -41,8 +42,9 @@ export function validateHandler(deps: ValidateStageDependencies) {
   const settingsCache = new TtlCache<ValidationSettings>(5_000);
   const fieldsCache = new TtlCache<Awaited<ReturnType<CustomFieldRepository['list']>>>(5_000);
 
-  return async (value: string, key: string | null): Promise<void> => {
-    const message = parseLeadCommand(JSON.parse(value));
+  return async (record: Pick<LogRecord, 'value' | 'key'>): Promise<void> => {
+    const key = record.key;
+    const message = parseLeadCommand(JSON.parse(record.value));
     const tenant = { organizationId: message.organization_id, environment: message.environment };
     const settings = await settingsCache.get(`${tenant.organizationId}:${tenant.environment}`, async () => {
       const organization = await deps.organizations.get(tenant);

@@ -1,0 +1,277 @@
+/**
+ * Vendor ingestion, black box: the real `leadstream start` process on the embedded engines and on
+ * Kafka + FerretDB, driven over HTTP with keys made in the store beforehand. Every outcome of
+ * spec 4.4 with its status, body and headers; the events and activity entries it leaves behind.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDal, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
+import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { openKafkaLog } from '@leadstream/engine-kafka';
+import { openMongoStore } from '@leadstream/engine-mongo';
+import type { DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
+import { lookupInfra } from '@leadstream/ports/contract/infra';
+import { prefixEventLog } from '@leadstream/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAllIndexes } from './indexes';
+import { CliProcess } from './test-support/cli-process';
+
+interface Setup {
+  name: string;
+  env: Record<string, string>;
+  openStore: () => Promise<DocumentStore>;
+  openLog: () => Promise<EventLog>;
+  /** The embedded engines are locked by the running process: read them after it stops. */
+  readWhileRunning: boolean;
+}
+
+function embeddedSetup(): Setup {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ingestion-'));
+  return {
+    name: 'embedded engines',
+    env: { DATA_DIR: dataDir },
+    openStore: () => openEmbeddedStore({ dataDir: join(dataDir, 'store') }),
+    openLog: () => openEmbeddedLog({ dataDir: join(dataDir, 'log') }),
+    readWhileRunning: false,
+  };
+}
+
+const kafka = lookupInfra('KAFKA_BROKERS');
+const mongodb = lookupInfra('MONGODB_URI');
+
+function distributedSetup(): Setup {
+  const suffix = randomUUID().slice(0, 8);
+  const prefix = `ingest-${suffix}.`;
+  const dbName = `ingest_${suffix}`;
+  const brokers = kafka.value ?? '';
+  const uri = mongodb.value ?? '';
+  return {
+    name: 'Kafka and FerretDB',
+    env: { DATA_DIR: mkdtempSync(join(tmpdir(), 'ingestion-')), KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix, MONGODB_URI: uri, MONGODB_DB: dbName },
+    openStore: () => openMongoStore({ uri, dbName }),
+    openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'ingestion-test' }), prefix),
+    readWhileRunning: true,
+  };
+}
+
+const setups: Array<[string, () => Setup]> = [['embedded engines', embeddedSetup]];
+if (kafka.value && mongodb.value) setups.push(['Kafka and FerretDB', distributedSetup]);
+
+async function readAll(log: EventLog, topic: string): Promise<LogRecord[]> {
+  const records: LogRecord[] = [];
+  const consumer = log.consumer({ groupId: `read-${randomUUID()}`, topics: [topic], fromBeginning: true });
+  await consumer.start(async (batch) => {
+    records.push(...batch.records);
+  });
+  for (let i = 0; i < 400; i++) {
+    const lag = await consumer.lag();
+    if (lag.length > 0 && lag.every((entry) => entry.lag === 0)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await consumer.stop();
+  return records;
+}
+
+describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
+  const setup = makeSetup();
+  let server: CliProcess;
+  let base: string;
+  let liveKey: string;
+  let sandboxKey: string;
+  let limitedKey: string;
+  let readOnlyKey: string;
+  let organizationId: string;
+  let vendorId: string;
+  const accepted: string[] = [];
+
+  beforeAll(async () => {
+    const store = await setup.openStore();
+    await ensureAllIndexes(store);
+    const dal = createDal(store);
+    const organization = await dal.organizations.create({ name: 'Black Box University' });
+    organizationId = organization.id;
+    const live = { organizationId, environment: 'live' as const };
+    const vendor = await dal.vendors.create(live, { name: 'Inquiry Co', type: 'inquiry' });
+    vendorId = vendor.id;
+    liveKey = (await dal.apiKeys.create(live, { vendorId, name: 'live', permissions: ['read', 'write'] })).key;
+    sandboxKey = (await dal.apiKeys.create({ ...live, environment: 'sandbox' }, { vendorId, name: 'sandbox', permissions: ['read', 'write'] })).key;
+    limitedKey = (await dal.apiKeys.create(live, { vendorId, name: 'limited', permissions: ['write'], rateLimit: 2 })).key;
+    readOnlyKey = (await dal.apiKeys.create(live, { vendorId, name: 'reader', permissions: ['read'] })).key;
+    await store.close();
+
+    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env });
+    const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
+    await server.waitFor((line) => line.msg === 'ready');
+    base = String(listening['url']);
+  }, 180_000);
+
+  afterAll(async () => {
+    server?.kill('SIGTERM');
+    await server?.exited;
+  });
+
+  const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  const secondsAgo = (seconds: number): string => new Date(Date.now() - seconds * 1000).toISOString();
+
+  it('accepts a valid lead with 201 and the spec body, request id and rate-limit headers', async () => {
+    const response = await post('/api/v1/leads/ingest', liveKey, {
+      email: 'Ada.Lovelace@Example.edu',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      phone: '(415) 555-2671',
+      program_interest: 'Computer Science',
+      form_started_at: secondsAgo(30),
+    }, { 'X-Request-ID': 'vendor-req-1' });
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ success: true, message: 'Lead accepted' });
+    expect(body['lead_id']).toMatch(/^lead_[0-9a-f]{32}$/);
+    expect(Date.parse(String(body['timestamp']))).not.toBeNaN();
+    expect(response.headers.get('x-request-id')).toBe('vendor-req-1');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('500');
+    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeLessThan(500);
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
+    accepted.push(String(body['lead_id']));
+
+    const status = await fetch(`${base}/api/leads/${String(body['lead_id'])}/status`, { headers: { authorization: `Bearer ${liveKey}` } });
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ id: body['lead_id'], status: 'accepted', validation_status: 'passed', enrichment_status: 'completed' });
+    const portal = await fetch(`${base}/api/vendor-portal/leads/${String(body['lead_id'])}`, { headers: { authorization: `Bearer ${readOnlyKey}` } });
+    expect(portal.status).toBe(200);
+  });
+
+  it('answers the same lead again with 409 and the duplicate body, on the other path family', async () => {
+    const response = await post('/api/leads/inbound', liveKey, { email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace' });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'Duplicate lead detected',
+      duplicate_of: accepted[0],
+      similarity_score: 100,
+      matched_fields: ['email'],
+    });
+  });
+
+  it.each([
+    ['a disposable address', () => ({ email: 'someone@mailinator.com' }), 'disposable_email', 'validation.disposable_email'],
+    ['a filled honeypot', () => ({ email: 'bot@example.edu', website: 'http://spam.example' }), 'bot_detected', 'validation.bot_honeypot'],
+    ['a form sent in under a second', () => ({ email: 'fast@example.edu', form_started_at: secondsAgo(0.2) }), 'bot_detected', 'validation.bot_timing'],
+  ])('rejects %s with 422, reason and rule id', async (_case, body, reason, ruleId) => {
+    const response = await post('/api/v1/leads/ingest', liveKey, body());
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ success: false, error: 'Lead rejected', reason, rule_id: ruleId });
+  });
+
+  it('answers invalid input with 400 and details naming each field', async () => {
+    const response = await post('/api/v1/leads/ingest', liveKey, { email: 'not-an-email', phone: '12', emial: 'typo' });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { success: boolean; error: string; details: Array<{ field: string }> };
+    expect(body).toMatchObject({ success: false, error: 'Validation failed' });
+    expect(body.details.map((detail) => detail.field)).toContain('emial');
+
+    const semantic = await post('/api/v1/leads/ingest', liveKey, { email: 'not-an-email', phone: '12' });
+    expect(semantic.status).toBe(400);
+    const fields = ((await semantic.json()) as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort();
+    expect(fields).toEqual(['email', 'phone']);
+  });
+
+  it('accepts a typo with a suggestion and a slow-ish form with a review flag', async () => {
+    const typo = await post('/api/v1/leads/ingest', liveKey, { email: 'grace@gmial.com', first_name: 'Grace' });
+    expect(typo.status).toBe(201);
+    expect(await typo.json()).toMatchObject({ success: true, flags: ['email_typo'], warnings: [{ field: 'email', message: expect.stringContaining('gmail.com') }] });
+
+    const hasty = await post('/api/v1/leads/ingest', liveKey, { email: 'hasty@example.edu', form_started_at: secondsAgo(2) });
+    expect(hasty.status).toBe(201);
+    expect(((await hasty.json()) as { flags: string[] }).flags).toEqual(expect.arrayContaining(['manual_review', 'possible_bot']));
+  });
+
+  it('decides a sandbox batch item by item, duplicates within the batch included', async () => {
+    const response = await post('/sandbox/api/v1/leads/bulk-ingest', sandboxKey, {
+      leads: [{ email: 'batch.one@example.edu' }, { email: 'batch.one@example.edu' }, { email: 'broken@' }, { email: 'x@mailinator.com' }],
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { success: boolean; total: number; accepted: number; rejected: number; results: Array<Record<string, unknown>> };
+    expect(body).toMatchObject({ success: true, total: 4, accepted: 1, rejected: 3 });
+    expect(body.results.map((result) => [result['index'], result['success']])).toEqual([[0, true], [1, false], [2, false], [3, false]]);
+    expect(body.results[1]).toMatchObject({ error: 'Duplicate lead detected', duplicate_of: body.results[0]?.['lead_id'] });
+    expect(body.results[2]).toMatchObject({ email: 'broken@', error: 'Validation failed' });
+
+    // The sandbox is its own world: the live lead of the same person is not a duplicate there.
+    const sandboxSingle = await post('/sandbox/api/leads/inbound', sandboxKey, { email: 'ada.lovelace@example.edu' });
+    expect(sandboxSingle.status).toBe(201);
+  });
+
+  it('refuses a batch over 100 leads and keys used on the wrong base URL', async () => {
+    const tooMany = await post('/api/leads/inbound/batch', liveKey, { leads: Array.from({ length: 101 }, (_, i) => ({ email: `n${i}@example.edu` })) });
+    expect(tooMany.status).toBe(400);
+    expect(await tooMany.json()).toMatchObject({ success: false, error: 'Validation failed' });
+
+    const sandboxOnLive = await post('/api/v1/leads/ingest', sandboxKey, { email: 'a@example.edu' });
+    expect(sandboxOnLive.status).toBe(401);
+    expect(await sandboxOnLive.json()).toMatchObject({ success: false, code: 'API_KEY_INVALID' });
+    const liveOnSandbox = await post('/sandbox/api/v1/leads/ingest', liveKey, { email: 'a@example.edu' });
+    expect(liveOnSandbox.status).toBe(401);
+    const unknown = await post('/api/v1/leads/ingest', 'vk_live_thisisnotakeyatallnotatallnotatall', { email: 'a@example.edu' });
+    expect(unknown.status).toBe(401);
+    const readOnly = await post('/api/v1/leads/ingest', readOnlyKey, { email: 'a@example.edu' });
+    expect(readOnly.status).toBe(403);
+    expect(await readOnly.json()).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
+  });
+
+  it('limits a key to its own rate: 429 with the spec body and Retry-After', async () => {
+    const first = await post('/api/v1/leads/ingest', limitedKey, { email: `limit1.${randomUUID().slice(0, 6)}@example.edu` });
+    expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+    await post('/api/v1/leads/ingest', limitedKey, { email: `limit2.${randomUUID().slice(0, 6)}@example.edu` });
+    const third = await post('/api/v1/leads/ingest', limitedKey, { email: `limit3.${randomUUID().slice(0, 6)}@example.edu` });
+    expect(third.status).toBe(429);
+    const body = (await third.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ success: false, error: 'Rate limit exceeded', limit: 2, window: 60 });
+    expect(Number(body['retry_after'])).toBeGreaterThan(0);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('leaves the spec events on leads.events and activity entries in the store', async () => {
+    const leadId = accepted[0] ?? '';
+    if (!setup.readWhileRunning) {
+      server.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    }
+    const log = await setup.openLog();
+    const store = await setup.openStore();
+    try {
+      const events = (await readAll(log, 'leads.events')).map((record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> });
+      const names = new Set(events.map((event) => event['event']));
+      for (const name of ['lead.created', 'lead.validated', 'lead.accepted', 'lead.rejected', 'lead.duplicate']) expect(names).toContain(name);
+      const created = events.find((event) => event['event'] === 'lead.created' && (event.data['lead'] as { id: string }).id === leadId);
+      expect(created).toMatchObject({ organization_id: organizationId, environment: 'live', data: { lead: { id: leadId, email: 'Ada.Lovelace@example.edu', first_name: 'Ada', phone: '+14155552671' } } });
+      expect(String(created?.['id'])).toMatch(/^evt_/);
+      const rejected = events.find((event) => event['event'] === 'lead.rejected' && event['environment'] === 'live' && event.data['rejection_reason'] === 'disposable_email');
+      expect(rejected?.data).toMatchObject({ lead: { email: 'someone@mailinator.com' }, rule_id: 'validation.disposable_email' });
+
+      const tenant = { organizationId, environment: 'live' as const };
+      const lead = await new LeadRepository(store).findById(tenant, leadId);
+      expect(lead).toMatchObject({ status: 'active', vendor_id: vendorId, phone: '+14155552671', program_interest: 'Computer Science' });
+      let activity = await new LeadActivityRepository(store).forLead(tenant, leadId);
+      for (let i = 0; i < 100 && activity.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        activity = await new LeadActivityRepository(store).forLead(tenant, leadId);
+      }
+      expect(activity.map((entry) => entry.event)).toEqual(['lead.created', 'lead.validated']);
+      expect(activity[0]?.metadata).toMatchObject({ vendor_id: vendorId });
+      expect(activity[1]?.metadata['validation_rules']).toEqual(expect.arrayContaining(['email_syntax', 'disposable_email']));
+    } finally {
+      await log.close();
+      await store.close();
+    }
+  }, 120_000);
+});
