@@ -111,6 +111,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   afterAll(async () => {
     server?.kill('SIGTERM');
     await server?.exited;
+    if (setup.env['DATA_DIR']) rmSync(setup.env['DATA_DIR'], { recursive: true, force: true });
   });
 
   const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
