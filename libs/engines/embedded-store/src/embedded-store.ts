@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec } from '@leadstream/ports';
+import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec, type StoredDocument } from '@leadstream/ports';
 import { DATE_LOW_SQL, DATE_TAG } from './codec';
 import { EmbeddedCollection, type CollectionHost } from './embedded-collection';
 import { REGEX_FUNCTION, createRegexFunction } from './filter-to-sql';
@@ -73,7 +73,7 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
     this.timer.unref(); // the sweep must never keep a process alive
   }
 
-  collection<T extends BaseDocument>(name: string): Collection<T> {
+  collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
     this.assertOpen();
     assertSafeName('collection', name);
     if (name.startsWith('_leadstream') || name.startsWith('sqlite_')) throw new TypeError(`collection name ${name} is reserved`);

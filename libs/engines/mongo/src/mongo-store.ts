@@ -3,7 +3,7 @@
  * FerretDB in tests). TTL indexes are also recorded in a metadata collection and swept by the
  * store itself, because MongoDB's TTL monitor runs once a minute and FerretDB 1.x has none.
  */
-import { type BaseDocument, type Collection, type DocumentStore } from '@leadstream/ports';
+import { type BaseDocument, type Collection, type DocumentStore, type StoredDocument } from '@leadstream/ports';
 import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
 import { MongoCollection, type MongoCollectionHost } from './mongo-collection';
 
@@ -59,11 +59,11 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     this.timer.unref(); // the sweep must never keep a process alive
   }
 
-  collection<T extends BaseDocument>(name: string): Collection<T> {
+  collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
     // Same names as the embedded engine accepts, so configuration never works on one engine only.
     if (!SAFE_NAME.test(name)) throw new TypeError(`invalid collection name ${JSON.stringify(name)}: use only [A-Za-z0-9_.-]`);
     if (name.startsWith('_leadstream') || name.startsWith('system.')) throw new TypeError(`collection name ${name} is reserved`);
-    return new MongoCollection<T>(this.db.collection<BaseDocument>(name), this);
+    return new MongoCollection<BaseDocument>(this.db.collection<BaseDocument>(name), this) as unknown as Collection<T>;
   }
 
   async sweepExpired(): Promise<number> {
