@@ -33,6 +33,11 @@ beforeAll(async () => {
   router.get('/api/analytics/funnel/overview', () => {
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'viewer may not read this');
   });
+  const rateLimited = (): never => {
+    throw new DomainError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', undefined, { retry_after: 42, limit: 500, window: 60 });
+  };
+  router.post('/api/v1/leads/bulk-ingest', rateLimited);
+  router.get('/api/leads/lead_1', rateLimited);
   router.get('/api/boom', () => {
     throw new Error('secret internal detail at /srv/db.ts:42');
   });
@@ -98,6 +103,27 @@ describe('error handling', () => {
     const failed = await fetch(`${base}/api/vendor-funnel-links`, { headers: { 'X-Request-ID': 'trace-123' } });
     expect(failed.status).toBe(500);
     expect(await failed.json()).toEqual({ success: false, error: 'Internal server error', requestId: 'trace-123' });
+  });
+
+  it('answers RATE_LIMIT_EXCEEDED in the ingestion convention with retry_after, limit, window and Retry-After', async () => {
+    const response = await post('/api/v1/leads/bulk-ingest', '{}');
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('42');
+    expect(await response.json()).toEqual({
+      success: false,
+      error: 'Rate limit exceeded',
+      code: 'RATE_LIMIT_EXCEEDED',
+      retry_after: 42,
+      limit: 500,
+      window: 60,
+    });
+  });
+
+  it('answers RATE_LIMIT_EXCEEDED in the user convention with retry_after only', async () => {
+    const response = await fetch(`${base}/api/leads/lead_1`);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('42');
+    expect(await response.json()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 42 } });
   });
 
   it('answers unknown routes with a clean 404 in the right convention', async () => {

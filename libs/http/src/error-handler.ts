@@ -53,6 +53,7 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
     let code: ErrorCode;
     let message: string;
     let details: Array<{ field: string; message: string }> | undefined;
+    let extra: Record<string, unknown> | undefined;
     try {
       await next();
       if (ctx.status !== 404 || ctx.body !== undefined) return;
@@ -65,6 +66,9 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
         status = HTTP_STATUS[code];
         message = error.message;
         details = error.details;
+        extra = error.extra;
+        // Spec 7.1: rate-limited responses carry Retry-After (seconds) beside the body's retry_after.
+        if (typeof extra?.['retry_after'] === 'number') ctx.set('Retry-After', String(extra['retry_after']));
       } else {
         const httpError = error as HttpLikeError;
         status = httpError.status ?? httpError.statusCode ?? 500;
@@ -75,6 +79,6 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
       }
     }
     ctx.status = status;
-    ctx.body = errorBody(conventionFor(ctx.path), { status, code, message, details, requestId: ctx.state.requestId });
+    ctx.body = errorBody(conventionFor(ctx.path), { status, code, message, details, requestId: ctx.state.requestId, extra });
   };
 }

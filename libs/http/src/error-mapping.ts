@@ -52,12 +52,17 @@ export interface ErrorBodyInput {
   extra?: Record<string, unknown>;
 }
 
+/** The user API's error object has `retry_after` as its only optional key besides details (spec 7.1). */
+function userExtra(extra: Record<string, unknown> | undefined): Record<string, unknown> {
+  return extra && 'retry_after' in extra ? { retry_after: extra['retry_after'] } : {};
+}
+
 /** Builds the error body of the path's convention. */
 export function errorBody(convention: Convention, input: ErrorBodyInput): Record<string, unknown> {
   const { status, code, message, details, requestId, extra } = input;
   switch (convention) {
     case 'user':
-      return { error: { code, message, ...(details ? { details } : {}), ...extra } };
+      return { error: { code, message, ...(details ? { details } : {}), ...userExtra(extra) } };
     case 'ingestion':
       return { success: false, error: message, code, ...(details ? { details } : {}), ...extra };
     case 'funnel': {
