@@ -24,6 +24,8 @@ export interface Config {
   mxCheck: boolean;
   /** Resolvers for MX lookups as host[:port]; undefined = the system's. */
   dnsServers: string[] | undefined;
+  /** Per-query DNS timeout; past it a lead is accepted with a warning (spec 7.4). */
+  mxTimeoutMs: number;
   /** Trust X-Forwarded-For (behind a reverse proxy) for the client address. */
   trustProxy: boolean;
 }
@@ -121,6 +123,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     bodyLimit,
     mxCheck: oneOf(env, 'MX_CHECK', 'on', ['on', 'off'] as const) === 'on',
     dnsServers: dnsServers(env),
+    mxTimeoutMs: integer(env, 'MX_TIMEOUT_MS', 2_000, 50, 30_000),
     trustProxy: oneOf(env, 'TRUST_PROXY', 'off', ['on', 'off'] as const) === 'on',
   };
 }

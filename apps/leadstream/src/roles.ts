@@ -70,8 +70,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   if (role === 'start' || role === 'projector') {
     await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger }));
   }
-  const mx = config.mxCheck
-    ? createMxResolver({ ...(config.dnsServers ? { servers: config.dnsServers } : {}), onHealthChange: (available) => {
+  const mx = config.mxCheck && stageFactories.length > 0
+    ? createMxResolver({ ...(config.dnsServers ? { servers: config.dnsServers } : {}), timeoutMs: config.mxTimeoutMs, onHealthChange: (available) => {
         metrics.dnsAvailable.set(available ? 1 : 0);
         logger.warn({ available }, 'DNS availability changed');
       } })

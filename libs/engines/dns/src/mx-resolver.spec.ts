@@ -224,4 +224,13 @@ describe('createMxResolver against a DNS server on loopback', () => {
     const { resolver } = resolverFor({ canaryDomain: 'canary.example' });
     expect(await resolver.lookup('missing.example')).toEqual({ status: 'none' });
   });
+
+  it('does not trust a canary inferred from an earlier good answer when the resolver then answers NXDOMAIN for everything', async () => {
+    const { resolver } = resolverFor();
+    expect((await resolver.lookup('example.edu')).status).toBe('found');
+    zone = new Map();
+    fallback = 'nxdomain';
+    expect((await resolver.lookup('student.example')).status).toBe('unavailable');
+    expect(resolver.health().available).toBe(false);
+  });
 });

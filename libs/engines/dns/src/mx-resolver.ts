@@ -92,8 +92,9 @@ export function createMxResolver(options: MxResolverOptions = {}): DnsMxResolver
   async function resolve(domain: string): Promise<MxAnswer> {
     const answer = await queryMx(resolver, domain);
     if (answer.status === 'found') {
-      // An answer from the network proves the resolver works, which is all the canary would tell.
-      setCanary({ available: true, checkedAt: now() });
+      // A real answer proves a resolver marked down has recovered. It does not refresh a healthy
+      // canary's age: a resolver that breaks right after would otherwise be trusted for a full TTL.
+      if (!canary.available) setCanary({ available: true, checkedAt: now() });
       remember(domain, answer);
       return answer;
     }
@@ -103,9 +104,9 @@ export function createMxResolver(options: MxResolverOptions = {}): DnsMxResolver
       remember(domain, answer);
       return answer;
     }
-    // Timeout or server failure: already "unavailable". Refresh the canary in the background so
-    // health() notices an outage, without making this lead wait for a second timeout.
-    canaryResult().catch(() => undefined);
+    // Timeout or server failure: already "unavailable". Re-check the canary now, in the
+    // background, so health() notices an outage without this lead waiting for a second timeout.
+    canaryResult(true).catch(() => undefined);
     return answer;
   }
 
