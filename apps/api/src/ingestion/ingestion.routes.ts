@@ -7,7 +7,7 @@
  * body, produces the submission to leads.submitted and waits for the pipeline's decision.
  */
 import Router from '@koa/router';
-import type { Dal, LeadRepository } from '@leadstream/dal';
+import type { Dal, LeadRepository, SubmissionReceiptRepository } from '@leadstream/dal';
 import { normalizeEmail, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
 import { checkLeadBatch, checkLeadSubmission, type BodyProblem, type LeadCommandMessage, type LeadDecisionMessage } from '@leadstream/schemas';
@@ -21,6 +21,7 @@ export const SUBMITTED_TOPIC = 'leads.submitted';
 export interface IngestionDependencies {
   dal: Dal;
   leads: LeadRepository;
+  receipts: SubmissionReceiptRepository;
   log: EventLog;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
@@ -33,7 +34,7 @@ type IngestionContext = Context & { state: ApiKeyAuthState };
 type Outcome =
   | { kind: 'invalid'; details: BodyProblem[]; email: string | undefined }
   | { kind: 'decided'; decision: LeadDecisionMessage }
-  | { kind: 'pending'; leadId: string; email: string };
+  | { kind: 'pending'; leadId: string; email: string; submittedAt: string };
 
 const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
 
@@ -72,7 +73,7 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
       outcomes.push(
         deps.waiter
           .expect(command.correlation_id, deps.decisionTimeoutMs)
-          .then((decision): Outcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email })),
+          .then((decision): Outcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email, submittedAt })),
       );
       // Keyed by tenant and normalized email: every decision about one person is serialized.
       records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command) });
@@ -85,7 +86,11 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
         throw error;
       }
     }
-    return Promise.all(outcomes);
+    const settled = await Promise.all(outcomes);
+    for (const outcome of settled) {
+      if (outcome.kind === 'pending') await deps.receipts.record(tenant, outcome.leadId, ctx.state.vendorId, outcome.submittedAt, clock());
+    }
+    return settled;
   }
 
   const single = async (ctx: IngestionContext): Promise<void> => {
@@ -130,7 +135,15 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
   };
 
   const status = async (ctx: IngestionContext): Promise<void> => {
-    const lead = await deps.leads.findById(ctx.state.tenant, String(ctx.params['lead_id']));
+    const leadId = String(ctx.params['lead_id']);
+    const lead = await deps.leads.findById(ctx.state.tenant, leadId);
+    if (!lead) {
+      const receipt = await deps.receipts.find(ctx.state.tenant, leadId);
+      if (receipt && receipt.vendor_id === ctx.state.vendorId) {
+        ctx.body = { id: leadId, status: 'processing', submitted_at: receipt.submitted_at, processed_at: null, validation_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', crm_id: null };
+        return;
+      }
+    }
     if (!lead || lead.vendor_id !== ctx.state.vendorId || lead.deleted_at) {
       ctx.status = 404;
       ctx.body = { success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' };
