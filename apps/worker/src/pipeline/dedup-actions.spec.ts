@@ -1,0 +1,131 @@
+/**
+ * The configured deduplication action decides what happens to a repeated lead (spec 2.17, 7.4):
+ * reject answers 409; merge fills the original and keeps its source; link-to-existing accepts with
+ * duplicate_of; flag accepts for manual review; allow accepts. Real embedded engines, real stages.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDal, CustomFieldRepository, DedupRepository, LeadRepository } from '@leadstream/dal';
+import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadstream/domain';
+import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
+import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import type { DocumentStore, EventLog } from '@leadstream/ports';
+import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readTopic } from '../test-support/read-topic';
+import { dedupHandler } from './dedup.stage';
+import { enrichHandler } from './enrich.stage';
+import { LeadActorStore } from './lead-actor-store';
+import { TOPICS } from './outputs';
+import { validateHandler } from './validate.stage';
+
+let dir: string;
+let log: EventLog;
+let store: DocumentStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dedup-actions-'));
+  log = await openEmbeddedLog({ dataDir: join(dir, 'log') });
+  store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
+  await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 1 })));
+});
+
+afterEach(async () => {
+  await log.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs one submission through validate, dedup and enrich; returns the decision and the lead. */
+async function pipeline(action: DedupAction) {
+  const dal = createDal(store);
+  const organization = await dal.organizations.create({ name: 'Actions U' });
+  const tenant = { organizationId: organization.id, environment: 'live' as const };
+  const vendor = await dal.vendors.create(tenant, { name: 'V', type: 'inquiry' });
+  const dedup = new DedupRepository(store);
+  await dedup.saveConfig(tenant, { ...DEFAULT_DEDUP_CONFIG, action }, new Date());
+  const leads = new LeadRepository(store);
+  const actors = new LeadActorStore(leads, log);
+  const stages = {
+    validate: validateHandler({ actors, organizations: dal.organizations, customFields: new CustomFieldRepository(store), mx: undefined }),
+    dedup: dedupHandler({ actors, leads, dedup, vendors: dal.vendors }),
+    enrich: enrichHandler(actors),
+  };
+  let seen = { validated: 0, unique: 0, decisions: 0 };
+
+  async function submit(submission: Record<string, unknown>): Promise<{ decision: LeadDecisionMessage; lead: LeadRecord | null }> {
+    const message: LeadCommandMessage = {
+      schema_version: 1,
+      message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+      correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
+      lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
+      organization_id: tenant.organizationId,
+      environment: 'live',
+      vendor_id: vendor.id,
+      submitted_at: new Date().toISOString(),
+      submission,
+    };
+    await stages.validate({ value: JSON.stringify(message), key: 'k' });
+    const validated = (await readTopic(log, TOPICS.validated)).slice(seen.validated);
+    for (const record of validated) await stages.dedup(record);
+    const unique = (await readTopic(log, TOPICS.unique)).slice(seen.unique);
+    for (const record of unique) await stages.enrich(record);
+    const decisions = (await readTopic(log, TOPICS.decisions)).slice(seen.decisions);
+    seen = { validated: seen.validated + validated.length, unique: seen.unique + unique.length, decisions: seen.decisions + decisions.length };
+    expect(decisions).toHaveLength(1);
+    return { decision: JSON.parse(decisions[0]?.value ?? '{}') as LeadDecisionMessage, lead: await leads.findById(tenant, message.lead_id) };
+  }
+  return { submit, leads, tenant, dedup };
+}
+
+const original = { email: 'sam.jones@gmail.com', first_name: 'Sam', source: 'fair-2026' };
+const repeat = { email: 'Sam.Jones+fall@gmail.com', last_name: 'Jones', phone: '+1 415 555 2671', source: 'web' };
+
+describe('dedup actions through the pipeline', () => {
+  it('reject: 409 decision, the repeat is a duplicate of the original, and the decision is logged', async () => {
+    const { submit, dedup, tenant } = await pipeline('reject');
+    const first = await submit(original);
+    const second = await submit(repeat);
+    expect(second.decision).toMatchObject({ outcome: 'duplicate', duplicate_of: first.lead?._id, similarity_score: 100, matched_fields: ['email'] });
+    expect(second.lead).toMatchObject({ status: 'duplicate', duplicate_of: first.lead?._id });
+    const [entry] = await dedup.recent(tenant, 1);
+    expect(entry).toMatchObject({ lead_id: second.lead?._id, matched_lead_id: first.lead?._id, action_taken: 'reject', threshold: 85, final_score: 100 });
+  });
+
+  it('merge: fills the original\'s empty fields, keeps its source, answers with the original id', async () => {
+    const { submit, leads, tenant } = await pipeline('merge');
+    const first = await submit(original);
+    const second = await submit(repeat);
+    expect(second.decision).toMatchObject({ outcome: 'merged', lead_id: first.lead?._id });
+    expect(second.lead).toMatchObject({ status: 'duplicate', duplicate_of: first.lead?._id });
+    const merged = await leads.findById(tenant, first.lead?._id ?? '');
+    expect(merged).toMatchObject({ status: 'active', last_name: 'Jones', phone: '+14155552671', first_name: 'Sam', source: 'fair-2026' });
+  });
+
+  it('link-to-existing: accepted, active, pointing at the original', async () => {
+    const { submit } = await pipeline('link-to-existing');
+    const first = await submit(original);
+    const second = await submit(repeat);
+    expect(second.decision).toMatchObject({ outcome: 'accepted', duplicate_of: first.lead?._id });
+    expect(second.lead).toMatchObject({ status: 'active', duplicate_of: first.lead?._id });
+  });
+
+  it('flag: accepted for manual review', async () => {
+    const { submit } = await pipeline('flag');
+    await submit(original);
+    const second = await submit(repeat);
+    expect(second.decision.outcome).toBe('accepted');
+    expect(second.decision.flags).toEqual(expect.arrayContaining(['manual_review', 'possible_duplicate']));
+    expect(second.lead?.status).toBe('active');
+  });
+
+  it('allow: accepted as a new lead', async () => {
+    const { submit } = await pipeline('allow');
+    await submit(original);
+    const second = await submit(repeat);
+    expect(second.decision).toMatchObject({ outcome: 'accepted' });
+    expect(second.lead).toMatchObject({ status: 'active', duplicate_of: null });
+  });
+});
