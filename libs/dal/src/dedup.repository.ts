@@ -33,8 +33,9 @@ export class DedupRepository {
     await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
   }
 
+  /** One configuration per organization: the sandbox applies the same rules as production (spec 1). */
   private static idOf(tenant: TenantContext): string {
-    return `${tenant.organizationId}:${tenant.environment}`;
+    return tenant.organizationId;
   }
 
   async getConfig(tenant: TenantContext): Promise<DedupConfig> {

@@ -1,0 +1,124 @@
+/**
+ * Deduplication settings and checks of the user API (spec 2.17, 4.10):
+ *   GET  /api/dedup                  the organization's configuration
+ *   POST /api/dedup                  partial update, validated (weights sum to 1, window options...)
+ *   POST /api/dedup/check-duplicate  would this lead be a duplicate? (no side effects)
+ *   GET  /api/dedup/log              recent decisions with the log fields of 4.10
+ */
+import type { DedupRepository, LeadRepository, VendorRepository } from '@leadstream/dal';
+import {
+  blockingKeyFields,
+  decideDuplicate,
+  DomainError,
+  effectiveConfig,
+  parseDedupConfigUpdate,
+  toCheckDuplicateResult,
+  windowStart,
+  type DedupLead,
+} from '@leadstream/domain';
+import { defineRoute, UserRouter, type SessionGuard } from '../auth';
+
+export interface DedupRoutesDependencies {
+  guard: SessionGuard;
+  dedup: Pick<DedupRepository, 'getConfig' | 'saveConfig' | 'recent'>;
+  leads: Pick<LeadRepository, 'findDedupCandidates'>;
+  vendors: Pick<VendorRepository, 'findById'>;
+  clock?: () => Date;
+}
+
+const CHECK_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'vendor_id'] as const;
+
+function checkBody(body: unknown): Record<(typeof CHECK_FIELDS)[number], string | undefined> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new DomainError('VALIDATION_ERROR', 'Invalid request', [{ field: '(body)', message: 'body must be a JSON object' }]);
+  }
+  const details = [];
+  const values: Record<string, string | undefined> = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (!(CHECK_FIELDS as readonly string[]).includes(field)) details.push({ field, message: `${field} is not a known field` });
+    else if (value !== undefined && value !== null && typeof value !== 'string') details.push({ field, message: `${field} must be a string` });
+    else values[field] = value ?? undefined;
+  }
+  if (!values['email'] && !values['phone'] && !(values['first_name'] && values['last_name'])) {
+    details.push({ field: 'email', message: 'give at least an email, a phone, or first and last name' });
+  }
+  if (details.length > 0) throw new DomainError('VALIDATION_ERROR', 'Invalid request', details);
+  return values as Record<(typeof CHECK_FIELDS)[number], string | undefined>;
+}
+
+export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
+  const clock = deps.clock ?? (() => new Date());
+  const router = new UserRouter(deps.guard);
+
+  defineRoute(router, { method: 'GET', path: '/api/dedup', permission: 'dedup:read' }, async (ctx) => {
+    ctx.body = { data: await deps.dedup.getConfig(ctx.state.tenant) };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/dedup', permission: 'dedup:write' }, async (ctx) => {
+    const current = await deps.dedup.getConfig(ctx.state.tenant);
+    const parsed = parseDedupConfigUpdate(ctx.request.body, current);
+    if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid deduplication configuration', parsed.details);
+    await deps.dedup.saveConfig(ctx.state.tenant, parsed.config, clock());
+    ctx.body = { data: parsed.config };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/dedup/check-duplicate', permission: 'leads:read' }, async (ctx) => {
+    const incoming = checkBody(ctx.request.body);
+    const tenant = ctx.state.tenant;
+    const now = clock();
+    const config = await deps.dedup.getConfig(tenant);
+    const effective = effectiveConfig(config, incoming.vendor_id);
+    const keys = blockingKeyFields(incoming);
+    const since = windowStart(effective.window_hours, now);
+    const candidates = effective.enabled
+      ? await deps.leads.findDedupCandidates(tenant, { bk_email: keys.email, bk_phone: keys.phone, bk_name: keys.name }, since ? since.toISOString() : null, '')
+      : [];
+    const groups = new Map<string, string | null>();
+    for (const candidate of candidates) {
+      if (!groups.has(candidate.vendor_id)) groups.set(candidate.vendor_id, (await deps.vendors.findById(tenant, candidate.vendor_id))?.group ?? null);
+    }
+    const decision = decideDuplicate({
+      incoming: { ...incoming, created_at: now.toISOString() },
+      candidates: candidates.map(
+        (lead): DedupLead => ({
+          id: lead._id,
+          email: lead.email,
+          phone: lead.phone,
+          first_name: lead.first_name,
+          last_name: lead.last_name,
+          custom_fields: lead.custom_fields,
+          vendor_id: lead.vendor_id,
+          vendor_group: groups.get(lead.vendor_id) ?? null,
+          source: lead.source,
+          created_at: lead.created_at,
+          updated_at: lead.updated_at,
+        }),
+      ),
+      config,
+      vendorId: incoming.vendor_id,
+      now,
+    });
+    ctx.body = toCheckDuplicateResult(decision);
+  });
+
+  defineRoute(router, { method: 'GET', path: '/api/dedup/log', permission: 'dedup:read' }, async (ctx) => {
+    const limit = Math.min(100, Math.max(1, Number(ctx.query['limit'] ?? 20) || 20));
+    const entries = await deps.dedup.recent(ctx.state.tenant, limit);
+    ctx.body = {
+      data: entries.map((entry) => ({
+        lead_id: entry.lead_id,
+        timestamp: entry.timestamp,
+        incoming_lead: entry.incoming_lead,
+        matched_lead_id: entry.matched_lead_id,
+        match_fields: entry.match_fields,
+        final_score: entry.final_score,
+        threshold: entry.threshold,
+        action_taken: entry.action_taken,
+        reason: entry.reason,
+      })),
+      meta: { limit },
+    };
+  });
+
+  return router;
+}
