@@ -270,6 +270,15 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
       expect(activity.map((entry) => entry.event)).toEqual(['lead.created', 'lead.validated']);
       expect(activity[0]?.metadata).toMatchObject({ vendor_id: vendorId });
       expect(activity[1]?.metadata['validation_rules']).toEqual(expect.arrayContaining(['email_syntax', 'disposable_email']));
+
+      // Sandbox leads carry their expiry (24 h after creation) for the TTL index, and no CRM sync.
+      const sandboxEvent = events.find((event) => event['event'] === 'lead.created' && event['environment'] === 'sandbox');
+      const sandboxLeadId = (sandboxEvent?.data['lead'] as { id: string } | undefined)?.id ?? '';
+      const sandboxLead = await new LeadRepository(store).findById({ organizationId, environment: 'sandbox' }, sandboxLeadId);
+      expect(sandboxLead?.crm_sync_status).toBe('not_applicable');
+      expect(sandboxLead?.expires_at).toBeInstanceOf(Date);
+      expect((sandboxLead?.expires_at?.getTime() ?? 0) - Date.parse(sandboxLead?.created_at ?? '')).toBe(24 * 3_600_000);
+      expect(await new LeadRepository(store).findById(tenant, sandboxLeadId)).toBeNull();
     } finally {
       await log.close();
       await store.close();
