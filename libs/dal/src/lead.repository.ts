@@ -1,4 +1,4 @@
-import type { LeadRecord, TenantContext } from '@leadstream/domain';
+import type { DedupCandidateQuery, LeadRecord, TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter, Update } from '@leadstream/ports';
 
 export const LEADS_COLLECTION = 'leads';
@@ -27,9 +27,11 @@ export class LeadRepository {
     await leads.createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
     await leads.createIndex({ keys: { organization_id: 1, environment: 1, vendor_id: 1, created_at: -1 }, name: 'tenant_vendor_created_at' });
     // Deduplication candidates come from blocking keys, never from a scan (issue 3).
-    await leads.createIndex({ keys: { bk_email: 1 }, name: 'bk_email' });
-    await leads.createIndex({ keys: { bk_phone: 1 }, name: 'bk_phone' });
-    await leads.createIndex({ keys: { bk_name: 1 }, name: 'bk_name' });
+    for (const key of ['bk_email', 'bk_phone', 'bk_name']) {
+      // created_at descending like tenant_created_at, so the planner sees both avoid a sort and picks
+      // this one for its extra equality column (SQLite breaks sort ties on rowid per direction).
+      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 }, name: `tenant_${key}_created_at` });
+    }
     // Sandbox leads disappear 24 h after creation.
     await leads.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }
@@ -82,28 +84,46 @@ export class LeadRepository {
     );
   }
 
-  /** Leads that passed deduplication, share a blocking key and were created since `since` (null: all time). */
-  async findDedupCandidates(
-    tenant: TenantContext,
-    keys: { bk_email: string | null; bk_phone: string | null; bk_name: string | null },
-    since: string | null,
-    excludeId: string,
-    limit = 50,
-  ): Promise<LeadRecord[]> {
-    const anyKey: Filter[] = [];
-    if (keys.bk_email) anyKey.push({ bk_email: keys.bk_email });
-    if (keys.bk_phone) anyKey.push({ bk_phone: keys.bk_phone });
-    if (keys.bk_name) anyKey.push({ bk_name: keys.bk_name });
-    if (anyKey.length === 0) return [];
+  /**
+   * Deduplication candidates (DESIGN.md: never a scan): for each blocking key of the query, the
+   * leads of the tenant that passed deduplication, share that key and were created inside the
+   * window, oldest first, from the index {tenant, key, created_at}. Each key is looked up on its
+   * own so a crowded key (a common name) cannot crowd out an exact email match.
+   */
+  async findDedupCandidates(tenant: TenantContext, query: DedupCandidateQuery, limitPerKey = 50): Promise<LeadRecord[]> {
+    const found = new Map<string, LeadRecord>();
+    for (const filter of candidateFilters(tenant, query)) {
+      for (const lead of await this.leads.find(filter, { sort: { created_at: 1 }, limit: limitPerKey })) found.set(lead._id, lead);
+    }
+    return [...found.values()].sort((a, b) => a.created_at.localeCompare(b.created_at) || a._id.localeCompare(b._id));
+  }
+
+  /** The indexes the engine uses for each candidate lookup (for tests: never a scan). */
+  async explainDedupCandidates(tenant: TenantContext, query: DedupCandidateQuery): Promise<string[][]> {
+    return Promise.all(candidateFilters(tenant, query).map((filter) => this.leads.explainIndexes(filter, { sort: { created_at: 1 }, limit: 50 })));
+  }
+}
+
+function candidateFilters(tenant: TenantContext, query: DedupCandidateQuery): Filter[] {
+  const filters: Filter[] = [];
+  const lookups: Array<[string, string | null]> = [
+    ['bk_email', query.keys.email],
+    ['bk_phone', query.keys.phone],
+    ['bk_name', query.keys.name],
+  ];
+  for (const [field, value] of lookups) {
+    if (value === null) continue;
     const filter: Filter = {
-      $or: anyKey,
       organization_id: tenant.organizationId,
       environment: tenant.environment,
+      [field]: value,
       dedup_status: 'unique',
       deleted_at: null,
-      _id: { $ne: excludeId },
     };
-    if (since) filter['created_at'] = { $gte: since };
-    return this.leads.find(filter, { sort: { created_at: 1 }, limit });
+    if (query.created_after) filter['created_at'] = { $gte: query.created_after };
+    if (query.vendor_id) filter['vendor_id'] = query.vendor_id;
+    if (query.exclude_lead_id) filter['_id'] = { $ne: query.exclude_lead_id };
+    filters.push(filter);
   }
+  return filters;
 }

@@ -6,16 +6,7 @@
  *   GET  /api/dedup/log              recent decisions with the log fields of 4.10
  */
 import type { DedupRepository, LeadRepository, VendorRepository } from '@leadstream/dal';
-import {
-  blockingKeyFields,
-  decideDuplicate,
-  DomainError,
-  effectiveConfig,
-  parseDedupConfigUpdate,
-  toCheckDuplicateResult,
-  windowStart,
-  type DedupLead,
-} from '@leadstream/domain';
+import { buildCandidateQuery, decideDuplicate, DomainError, parseDedupConfigUpdate, toCheckDuplicateResult, type DedupLead } from '@leadstream/domain';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
 export interface DedupRoutesDependencies {
@@ -43,7 +34,7 @@ function checkBody(body: unknown): Record<(typeof CHECK_FIELDS)[number], string 
     details.push({ field: 'email', message: 'give at least an email, a phone, or first and last name' });
   }
   if (details.length > 0) throw new DomainError('VALIDATION_ERROR', 'Invalid request', details);
-  return values as Record<(typeof CHECK_FIELDS)[number], string | undefined>;
+  return values;
 }
 
 export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
@@ -67,18 +58,15 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
     const tenant = ctx.state.tenant;
     const now = clock();
     const config = await deps.dedup.getConfig(tenant);
-    const effective = effectiveConfig(config, incoming.vendor_id);
-    const keys = blockingKeyFields(incoming);
-    const since = windowStart(effective.window_hours, now);
-    const candidates = effective.enabled
-      ? await deps.leads.findDedupCandidates(tenant, { bk_email: keys.email, bk_phone: keys.phone, bk_name: keys.name }, since ? since.toISOString() : null, '')
-      : [];
+    const vendor = incoming.vendor_id ? await deps.vendors.findById(tenant, incoming.vendor_id) : null;
+    const query = buildCandidateQuery({ incoming: { ...incoming, vendor_group: vendor?.group ?? null }, config, vendorId: incoming.vendor_id, now });
+    const candidates = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
     const groups = new Map<string, string | null>();
     for (const candidate of candidates) {
       if (!groups.has(candidate.vendor_id)) groups.set(candidate.vendor_id, (await deps.vendors.findById(tenant, candidate.vendor_id))?.group ?? null);
     }
     const decision = decideDuplicate({
-      incoming: { ...incoming, created_at: now.toISOString() },
+      incoming: { ...incoming, vendor_group: vendor?.group ?? null, created_at: now.toISOString() },
       candidates: candidates.map(
         (lead): DedupLead => ({
           id: lead._id,

@@ -5,10 +5,9 @@
  */
 import type { DedupRepository, LeadRepository, VendorRepository } from '@leadstream/dal';
 import {
+  buildCandidateQuery,
   decideDuplicate,
-  effectiveConfig,
   mergeLeads,
-  windowStart,
   type DedupDecision,
   type DedupLead,
   type LeadRecord,
@@ -52,23 +51,16 @@ export function dedupHandler(deps: DedupStageDependencies) {
     await deps.actors.apply(message, async (lead) => {
       const at = now();
       const config = await deps.dedup.getConfig(tenant);
-      const effective = effectiveConfig(config, lead.vendor_id);
-      const since = windowStart(effective.window_hours, at);
       const vendor = await deps.vendors.findById(tenant, lead.vendor_id);
-      const candidates = effective.enabled
-        ? await deps.leads.findDedupCandidates(
-            tenant,
-            { bk_email: lead.bk_email, bk_phone: lead.bk_phone, bk_name: lead.bk_name },
-            since ? since.toISOString() : null,
-            lead._id,
-          )
-        : [];
+      const incoming = asDedupLead(lead, vendor?.group ?? null);
+      const query = buildCandidateQuery({ incoming, config, vendorId: lead.vendor_id, now: at });
+      const candidates = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
       const groups = new Map<string, string | null>();
       for (const candidate of candidates) {
         if (!groups.has(candidate.vendor_id)) groups.set(candidate.vendor_id, (await deps.vendors.findById(tenant, candidate.vendor_id))?.group ?? null);
       }
       const decision = decideDuplicate({
-        incoming: { ...asDedupLead(lead, vendor?.group ?? null) },
+        incoming,
         candidates: candidates.map((candidate) => asDedupLead(candidate, groups.get(candidate.vendor_id) ?? null)),
         config,
         vendorId: lead.vendor_id,

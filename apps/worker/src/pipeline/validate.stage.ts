@@ -54,7 +54,9 @@ export function validateHandler(deps: ValidateStageDependencies) {
     const submission = (message.submission ?? {}) as unknown as LeadSubmission;
     const mx = await lookupMx(deps.mx, settings, submission.email);
     const at = now();
-    const verdict = validateLead({ submission, settings, customFields, mx, now: at });
+    // Time rules (form timing) measure up to when the api received the submission, not to when
+    // this stage got to it: a backed-up pipeline must not make every form look slow.
+    const verdict = validateLead({ submission, settings, customFields, mx, now: new Date(message.submitted_at) });
     const lead = buildLead(message, submission, verdict, at);
     await deps.actors.create(message, { ...lead, outbox: outputsFor(message, key, lead, verdict, at.toISOString()) });
   };
