@@ -5,8 +5,8 @@
  *   POST /api/dedup/check-duplicate  would this lead be a duplicate? (no side effects)
  *   GET  /api/dedup/log              recent decisions with the log fields of 4.10
  */
-import type { DedupRepository, LeadRepository, VendorRepository } from '@leadstream/dal';
-import { buildCandidateQuery, decideDuplicate, DomainError, parseDedupConfigUpdate, toCheckDuplicateResult, type DedupLead } from '@leadstream/domain';
+import { findDuplicate, type DedupRepository, type LeadRepository, type VendorRepository } from '@leadstream/dal';
+import { DomainError, parseDedupConfigUpdate, toCheckDuplicateResult } from '@leadstream/domain';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
 export interface DedupRoutesDependencies {
@@ -58,34 +58,7 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
     const tenant = ctx.state.tenant;
     const now = clock();
     const config = await deps.dedup.getConfig(tenant);
-    const vendor = incoming.vendor_id ? await deps.vendors.findById(tenant, incoming.vendor_id) : null;
-    const query = buildCandidateQuery({ incoming: { ...incoming, vendor_group: vendor?.group ?? null }, config, vendorId: incoming.vendor_id, now });
-    const candidates = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
-    const groups = new Map<string, string | null>();
-    for (const candidate of candidates) {
-      if (!groups.has(candidate.vendor_id)) groups.set(candidate.vendor_id, (await deps.vendors.findById(tenant, candidate.vendor_id))?.group ?? null);
-    }
-    const decision = decideDuplicate({
-      incoming: { ...incoming, vendor_group: vendor?.group ?? null, created_at: now.toISOString() },
-      candidates: candidates.map(
-        (lead): DedupLead => ({
-          id: lead._id,
-          email: lead.email,
-          phone: lead.phone,
-          first_name: lead.first_name,
-          last_name: lead.last_name,
-          custom_fields: lead.custom_fields,
-          vendor_id: lead.vendor_id,
-          vendor_group: groups.get(lead.vendor_id) ?? null,
-          source: lead.source,
-          created_at: lead.created_at,
-          updated_at: lead.updated_at,
-        }),
-      ),
-      config,
-      vendorId: incoming.vendor_id,
-      now,
-    });
+    const { decision } = await findDuplicate(deps, tenant, { ...incoming, created_at: now.toISOString() }, config, now);
     ctx.body = toCheckDuplicateResult(decision);
   });
 

@@ -3,15 +3,8 @@
  * leads arriving together are decided one after the other and cannot both pass. Candidates come
  * from the indexed blocking keys inside the window (never a scan). Every decision is logged.
  */
-import type { DedupRepository, LeadRepository, VendorRepository } from '@leadstream/dal';
-import {
-  buildCandidateQuery,
-  decideDuplicate,
-  mergeLeads,
-  type DedupDecision,
-  type DedupLead,
-  type LeadRecord,
-} from '@leadstream/domain';
+import { findDuplicate, toDedupLead, type DedupRepository, type LeadRepository, type VendorRepository } from '@leadstream/dal';
+import { mergeLeads, type DedupDecision, type LeadRecord } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadActorStore, StageDecision } from './lead-actor-store';
@@ -26,22 +19,6 @@ export interface DedupStageDependencies {
   now?: () => Date;
 }
 
-function asDedupLead(lead: LeadRecord, vendorGroup: string | null): DedupLead {
-  return {
-    id: lead._id,
-    email: lead.email,
-    phone: lead.phone,
-    first_name: lead.first_name,
-    last_name: lead.last_name,
-    custom_fields: lead.custom_fields,
-    vendor_id: lead.vendor_id,
-    vendor_group: vendorGroup,
-    source: lead.source,
-    created_at: lead.created_at,
-    updated_at: lead.updated_at,
-  };
-}
-
 export function dedupHandler(deps: DedupStageDependencies) {
   const now = deps.now ?? (() => new Date());
 
@@ -51,23 +28,8 @@ export function dedupHandler(deps: DedupStageDependencies) {
     await deps.actors.apply(message, async (lead) => {
       const at = now();
       const config = await deps.dedup.getConfig(tenant);
-      const vendor = await deps.vendors.findById(tenant, lead.vendor_id);
-      const incoming = asDedupLead(lead, vendor?.group ?? null);
-      const query = buildCandidateQuery({ incoming, config, vendorId: lead.vendor_id, now: at });
-      const candidates = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
-      const groups = new Map<string, string | null>();
-      for (const candidate of candidates) {
-        if (!groups.has(candidate.vendor_id)) groups.set(candidate.vendor_id, (await deps.vendors.findById(tenant, candidate.vendor_id))?.group ?? null);
-      }
-      const decision = decideDuplicate({
-        incoming,
-        candidates: candidates.map((candidate) => asDedupLead(candidate, groups.get(candidate.vendor_id) ?? null)),
-        config,
-        vendorId: lead.vendor_id,
-        now: at,
-      });
+      const { decision, original } = await findDuplicate(deps, tenant, toDedupLead(lead, null), config, at);
       await deps.dedup.record(tenant, lead._id, decision.log);
-      const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
       return transitionFor(message, lead, decision, original, at.toISOString(), deps.leads);
     });
   };
