@@ -30,6 +30,16 @@ describe('parseConfig', () => {
     expect(config.clickhouse?.url).toBe('http://127.0.0.1:8123');
   });
 
+  it('reads the accounts settings, with defaults for mail and links', () => {
+    const defaults = parseConfig({});
+    expect(defaults.jwtSecret).toBeUndefined();
+    expect(defaults.smtpUrl).toBeUndefined();
+    expect(defaults.appUrl).toBe('http://localhost:3000');
+    expect(defaults.mailFrom).toBe('LeadStream <no-reply@localhost>');
+    const config = parseConfig({ JWT_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://u:p@mail:587', MAIL_FROM: 'a@b.edu', APP_URL: 'https://app.college.edu' });
+    expect(config).toMatchObject({ jwtSecret: 'x'.repeat(32), smtpUrl: 'smtp://u:p@mail:587', mailFrom: 'a@b.edu', appUrl: 'https://app.college.edu' });
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -42,6 +52,9 @@ describe('parseConfig', () => {
     ['TOPIC_PREFIX', 'has space'],
     ['MX_CHECK', 'maybe'],
     ['DNS_SERVERS', 'dns.google'],
+    ['JWT_SECRET', 'too-short'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['APP_URL', 'ftp://app.example.com'],
   ])('names %s when its value %s is bad', (variable, value) => {
     const attempt = (): unknown => parseConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);

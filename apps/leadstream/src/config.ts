@@ -28,6 +28,13 @@ export interface Config {
   mxTimeoutMs: number;
   /** Trust X-Forwarded-For (behind a reverse proxy) for the client address. */
   trustProxy: boolean;
+  /** Session signing secret (JWT_SECRET, ≥32 characters); undefined = generated into DATA_DIR/jwt-secret. */
+  jwtSecret: string | undefined;
+  /** `smtp://user:pass@host:port` or `smtps://…`; undefined = mail goes to DATA_DIR/outbox. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Base URL of the web app, for links in mails (reset password, invitations). */
+  appUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -125,7 +132,18 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     dnsServers: dnsServers(env),
     mxTimeoutMs: integer(env, 'MX_TIMEOUT_MS', 2_000, 50, 30_000),
     trustProxy: oneOf(env, 'TRUST_PROXY', 'off', ['on', 'off'] as const) === 'on',
+    jwtSecret: jwtSecret(env),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: text(env, 'MAIL_FROM') ?? 'LeadStream <no-reply@localhost>',
+    appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
   };
+}
+
+/** HS256 needs a key at least as long as its hash (RFC 7518 section 3.2): 32 characters. */
+function jwtSecret(env: Env): string | undefined {
+  const raw = text(env, 'JWT_SECRET');
+  if (raw !== undefined && raw.length < 32) throw new ConfigError('JWT_SECRET', `must be at least 32 characters, got ${raw.length}`);
+  return raw;
 }
 
 function dnsServers(env: Env): string[] | undefined {

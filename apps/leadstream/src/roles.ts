@@ -3,9 +3,12 @@
  * embedded engines (or the configured ones); `api`, `worker` and `projector` run one role each
  * against shared engines so operators can scale them separately.
  */
+import { join } from 'node:path';
 import { createApiApp, DecisionWaiter } from '@leadstream/api';
+import { RATE_LIMITS } from '@leadstream/domain';
 import { createDal, LeadRepository } from '@leadstream/dal';
 import { createMxResolver } from '@leadstream/engine-dns';
+import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
@@ -15,6 +18,7 @@ import { parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
 import { listen } from './http-server';
 import { ensureAllIndexes } from './indexes';
+import { resolveJwtSecret } from './secrets';
 
 export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
 
@@ -88,6 +92,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     const waiter = new DecisionWaiter(engines.log);
     await waiter.start();
     lifecycle.onStop('decision waiter', () => waiter.stop());
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox'), logger });
+    lifecycle.onStop('mailer', () => mailer.close());
     const app = createApiApp({
       dal: createDal(engines.store),
       leads: new LeadRepository(engines.store),
@@ -102,6 +108,12 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       readiness: engines.readiness,
       isStopping: () => lifecycle.isStopping,
       bodyLimit: config.bodyLimit,
+      accounts: {
+        jwtSecret: resolveJwtSecret(config, logger),
+        appUrl: config.appUrl,
+        mailer,
+        rateLimits: { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api },
+      },
     });
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));

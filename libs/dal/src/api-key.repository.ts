@@ -135,6 +135,25 @@ export class ApiKeyRepository {
     return { ...issued, previous: doc ? toRecord<ApiKey>(doc) : { ...old, expires_at: expiresAt } };
   }
 
+  /** PATCH /api-keys/:id: name, enabled, permissions, ip_restrictions. Null when the tenant has no such key. */
+  async update(
+    tenant: TenantContext,
+    id: string,
+    patch: Partial<Pick<ApiKey, 'name' | 'enabled' | 'permissions' | 'ip_restrictions'>>,
+  ): Promise<ApiKey | null> {
+    const doc = await this.collection.findOneAndUpdate(this.scope(tenant, id), { $set: { ...(patch as Record<string, never>) } });
+    return doc ? toRecord<ApiKey>(doc) : null;
+  }
+
+  /** Revokes every key of an organization, both environments (vendor or organization deleted). */
+  async revokeAll(organizationId: string, filter: { vendorId?: string } = {}, now = new Date()): Promise<number> {
+    const result = await this.collection.updateMany(
+      { organization_id: organizationId, revoked_at: null, ...(filter.vendorId ? { vendor_id: filter.vendorId } : {}) },
+      { $set: { revoked_at: now } },
+    );
+    return result.modifiedCount;
+  }
+
   private scope(tenant: TenantContext, id: string) {
     return { _id: id, organization_id: tenant.organizationId, environment: tenant.environment };
   }

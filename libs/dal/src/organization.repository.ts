@@ -3,7 +3,7 @@
  * is found by the organization id of a tenant context, whatever its environment.
  */
 import { DEFAULT_VALIDATION_SETTINGS, randomBase62, type TenantContext, type ValidationSettings } from '@leadstream/domain';
-import type { Collection, DocumentStore } from '@leadstream/ports';
+import type { Collection, DocValue, DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS, plain, toDocument, toRecord, type Stored } from './collections';
 
 /** Funnel rate limits depend on the plan (spec 8: education 500, enterprise 1000 per minute). */
@@ -21,6 +21,8 @@ export interface Organization {
   settings: OrganizationSettings;
   created_at: Date;
   updated_at: Date;
+  /** Set by DELETE /organization; a deleted organization is never returned by `get`. */
+  deleted_at?: Date | null;
 }
 
 export interface CreateOrganizationInput {
@@ -57,8 +59,23 @@ export class OrganizationRepository {
   }
 
   async get(tenant: TenantContext): Promise<Organization | null> {
-    const doc = await this.collection.findOne({ _id: tenant.organizationId });
+    const doc = await this.collection.findOne({ _id: tenant.organizationId, deleted_at: null });
     return doc ? toRecord<Organization>(doc) : null;
+  }
+
+  /** PATCH /organization: the name and/or the settings. Null when there is no such organization. */
+  async update(tenant: TenantContext, patch: { name?: string; settings?: OrganizationSettings }, now = new Date()): Promise<Organization | null> {
+    const set: Record<string, DocValue> = { updated_at: now };
+    if (patch.name !== undefined) set['name'] = patch.name;
+    if (patch.settings !== undefined) set['settings'] = plain(patch.settings);
+    const doc = await this.collection.findOneAndUpdate({ _id: tenant.organizationId, deleted_at: null }, { $set: set });
+    return doc ? toRecord<Organization>(doc) : null;
+  }
+
+  /** DELETE /organization: the record stays, marked deleted (docs/decisions.md). */
+  async markDeleted(tenant: TenantContext, now = new Date()): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: tenant.organizationId, deleted_at: null }, { $set: { deleted_at: now, updated_at: now } });
+    return result.modifiedCount === 1;
   }
 
   async updateSettings(tenant: TenantContext, settings: OrganizationSettings, now = new Date()): Promise<Organization | null> {

@@ -67,6 +67,19 @@ export class VendorRepository {
     return docs.map((doc) => toRecord<Vendor>(doc));
   }
 
+  /** PUT /vendors/:id: replaces the editable fields; null when the organization has no such vendor. */
+  async update(tenant: TenantContext, id: string, input: CreateVendorInput, now = new Date()): Promise<Vendor | null> {
+    const set: Record<string, string | boolean | null | Date> = { name: input.name, type: input.type, group: input.group ?? null, contact_email: input.contact_email ?? null, updated_at: now };
+    if (input.enabled !== undefined) set['enabled'] = input.enabled;
+    const doc = await this.collection.findOneAndUpdate({ _id: id, organization_id: tenant.organizationId }, { $set: set });
+    return doc ? toRecord<Vendor>(doc) : null;
+  }
+
+  /** DELETE /vendors/:id. Returns whether the organization had the vendor. */
+  async delete(tenant: TenantContext, id: string): Promise<boolean> {
+    return (await this.collection.deleteOne({ _id: id, organization_id: tenant.organizationId })) === 1;
+  }
+
   /** Returns the vendor after the change, or null when the organization has no such vendor. */
   async setEnabled(tenant: TenantContext, id: string, enabled: boolean, now = new Date()): Promise<Vendor | null> {
     const doc = await this.collection.findOneAndUpdate(

@@ -7,3 +7,4 @@ export * from './api-keys';
 export * from './lead/lead';
 export * from './lead/lead.machine';
 export * from './dedup';
+export * from './accounts';

@@ -3,3 +3,4 @@ export * from './document-store.port';
 export * from './analytics.port';
 export * from './partitioner';
 export * from './mx-resolver.port';
+export * from './mailer.port';

@@ -1,0 +1,70 @@
+/**
+ * What the accounts routers share: repositories, the session guard, the mailer. Built once per
+ * app from the store and the accounts configuration.
+ */
+import { AccountTokenRepository, type Dal, SessionRepository, UserRepository } from '@leadstream/dal';
+import { RATE_LIMITS, type User } from '@leadstream/domain';
+import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
+import type { Logger } from 'pino';
+import { SessionGuard } from '../auth/session.middleware';
+import { SessionTokens } from '../auth/session-tokens';
+
+export interface AccountsConfig {
+  /** HS256 signing secret of session tokens, at least 32 characters. */
+  jwtSecret: string;
+  /** Base of the links in mails: `${appUrl}/reset-password?token=…`. */
+  appUrl: string;
+  mailer: Mailer;
+  /** Requests per minute (spec 8): authentication endpoints 10, general API 100. */
+  rateLimits: { authentication: number; generalApi: number };
+  clock?: () => Date;
+}
+
+export const DEFAULT_ACCOUNT_RATE_LIMITS = { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api } as const;
+
+export interface AccountsContext {
+  dal: Dal;
+  users: UserRepository;
+  sessions: SessionRepository;
+  accountTokens: AccountTokenRepository;
+  tokens: SessionTokens;
+  guard: SessionGuard;
+  mailer: Mailer;
+  log: EventLog;
+  logger: Logger;
+  appUrl: string;
+  authRateLimit: number;
+  clock: () => Date;
+}
+
+export function createAccountsContext(store: DocumentStore, dal: Dal, log: EventLog, logger: Logger, config: AccountsConfig): AccountsContext {
+  const clock = config.clock ?? (() => new Date());
+  const users = new UserRepository(store);
+  const sessions = new SessionRepository(store);
+  const tokens = new SessionTokens(config.jwtSecret, clock);
+  return {
+    dal,
+    users,
+    sessions,
+    accountTokens: new AccountTokenRepository(store),
+    tokens,
+    guard: new SessionGuard({ tokens, users, sessions, limiter: dal.rateLimiter, generalApiLimit: config.rateLimits.generalApi, clock }),
+    mailer: config.mailer,
+    log,
+    logger,
+    appUrl: config.appUrl.replace(/\/+$/, ''),
+    authRateLimit: config.rateLimits.authentication,
+    clock,
+  };
+}
+
+/** A link in a mail: the token travels in the query string of the web app's page. */
+export function accountLink(context: AccountsContext, page: 'reset-password' | 'accept-invite', token: string): string {
+  return `${context.appUrl}/${page}?token=${encodeURIComponent(token)}`;
+}
+
+/** Login, register and accept-invite answer with a new session. */
+export async function sessionBody(context: AccountsContext, user: User): Promise<{ token: string; expires_at: string }> {
+  const issued = await context.tokens.issue(user);
+  return { token: issued.token, expires_at: issued.expiresAt.toISOString() };
+}

@@ -1,0 +1,60 @@
+/**
+ * The organization of the signed-in user (spec 4.12 "Organizations": endpoints not shown; these
+ * are ours, see docs/decisions.md):
+ *   GET    /api/organization   200 organization
+ *   PATCH  /api/organization   200 organization; body {name?, settings?: {validation?: {...}}}
+ *   DELETE /api/organization   204 (owner only): marked deleted, users removed, API keys revoked
+ */
+import type { Organization } from '@leadstream/dal';
+import { DomainError, readOrganizationPatch } from '@leadstream/domain';
+import { defineRoute, UserRouter } from '../auth/route-definition';
+import type { AccountsContext } from './accounts.context';
+
+export function organizationResource(organization: Organization): Record<string, unknown> {
+  return {
+    id: organization.id,
+    name: organization.name,
+    plan: organization.plan,
+    settings: organization.settings,
+    created_at: organization.created_at.toISOString(),
+    updated_at: organization.updated_at.toISOString(),
+  };
+}
+
+const notFound = (): DomainError => new DomainError('NOT_FOUND', 'Organization not found');
+
+export function organizationRouter(context: AccountsContext): UserRouter {
+  const router = new UserRouter(context.guard);
+  const { organizations, apiKeys } = context.dal;
+
+  defineRoute(router, { method: 'GET', path: '/api/organization', permission: 'organization:read' }, async (ctx) => {
+    const organization = await organizations.get(ctx.state.tenant);
+    if (!organization) throw notFound();
+    ctx.body = organizationResource(organization);
+  });
+
+  defineRoute(router, { method: 'PATCH', path: '/api/organization', permission: 'organization:write' }, async (ctx) => {
+    const current = await organizations.get(ctx.state.tenant);
+    if (!current) throw notFound();
+    const patch = readOrganizationPatch(ctx.request.body, current.settings.validation);
+    const updated = await organizations.update(
+      ctx.state.tenant,
+      { ...(patch.name === undefined ? {} : { name: patch.name }), ...(patch.validation === undefined ? {} : { settings: { ...current.settings, validation: patch.validation } }) },
+      context.clock(),
+    );
+    if (!updated) throw notFound();
+    ctx.body = organizationResource(updated);
+  });
+
+  defineRoute(router, { method: 'DELETE', path: '/api/organization', permission: 'organization:delete' }, async (ctx) => {
+    const { tenant } = ctx.state;
+    const now = context.clock();
+    // Keys first: from here on no vendor can submit. Then the record, then the people.
+    await apiKeys.revokeAll(tenant.organizationId, {}, now);
+    if (!(await organizations.markDeleted(tenant, now))) throw notFound();
+    await context.users.deleteAll(tenant);
+    ctx.status = 204;
+  });
+
+  return router;
+}

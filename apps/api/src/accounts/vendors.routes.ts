@@ -1,0 +1,116 @@
+/**
+ * Vendors: the lead sources of an organization (spec 4.12 "Vendors"; payloads are ours):
+ *   GET    /api/vendors               200 {data:[vendor]}
+ *   POST   /api/vendors               201 vendor; body {name, type: inquiry|application, group?, contact_email?, enabled?}
+ *   GET    /api/vendors/:id           200 vendor
+ *   PUT    /api/vendors/:id           200 vendor; the same body as POST (a replacement)
+ *   DELETE /api/vendors/:id           204; the vendor's API keys are revoked
+ *   POST   /api/vendors/:id/enable    200 vendor; emits vendor.enabled when it was disabled
+ *   POST   /api/vendors/:id/disable   200 vendor; emits vendor.disabled when it was enabled
+ * Vendor: {id (UUID), name, type, enabled, group, contact_email, created_at, updated_at}. The keys
+ * of a disabled vendor get 403 INSUFFICIENT_PERMISSIONS 'Vendor is disabled' (api-key.middleware).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Vendor } from '@leadstream/dal';
+import { DomainError, readVendor, type TenantContext } from '@leadstream/domain';
+import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+import { defineRoute, UserRouter } from '../auth/route-definition';
+import type { AccountsContext } from './accounts.context';
+
+export const LEAD_EVENTS_TOPIC = 'leads.events';
+
+export function vendorResource(vendor: Vendor): Record<string, unknown> {
+  return {
+    id: vendor.id,
+    name: vendor.name,
+    type: vendor.type,
+    enabled: vendor.enabled,
+    group: vendor.group,
+    contact_email: vendor.contact_email,
+    created_at: vendor.created_at.toISOString(),
+    updated_at: vendor.updated_at.toISOString(),
+  };
+}
+
+const notFound = (): DomainError => new DomainError('NOT_FOUND', 'Vendor not found');
+
+/** The envelope of schemas/messages/lead-event.schema.json, checked before it is produced. */
+export function vendorEvent(tenant: TenantContext, vendor: Vendor, at: Date): LeadEventMessage {
+  return parseLeadEvent({
+    schema_version: 1,
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    event: vendor.enabled ? 'vendor.enabled' : 'vendor.disabled',
+    timestamp: at.toISOString(),
+    organization_id: tenant.organizationId,
+    environment: tenant.environment,
+    data: { vendor: { id: vendor.id, name: vendor.name, type: vendor.type, enabled: vendor.enabled } },
+  });
+}
+
+export function vendorsRouter(context: AccountsContext): UserRouter {
+  const router = new UserRouter(context.guard);
+  const { vendors, apiKeys } = context.dal;
+  const id = (params: Record<string, string | undefined>): string => params['id'] ?? '';
+
+  defineRoute(router, { method: 'GET', path: '/api/vendors', permission: 'vendors:read' }, async (ctx) => {
+    ctx.body = { data: (await vendors.list(ctx.state.tenant)).map(vendorResource) };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/vendors', permission: 'vendors:write' }, async (ctx) => {
+    const input = readVendor(ctx.request.body);
+    const vendor = await vendors.create(ctx.state.tenant, input, context.clock());
+    ctx.status = 201;
+    ctx.body = vendorResource(vendor);
+  });
+
+  defineRoute(router, { method: 'GET', path: '/api/vendors/:id', permission: 'vendors:read' }, async (ctx) => {
+    const vendor = await vendors.findById(ctx.state.tenant, id(ctx.params));
+    if (!vendor) throw notFound();
+    ctx.body = vendorResource(vendor);
+  });
+
+  defineRoute(router, { method: 'PUT', path: '/api/vendors/:id', permission: 'vendors:write' }, async (ctx) => {
+    const before = await vendors.findById(ctx.state.tenant, id(ctx.params));
+    if (!before) throw notFound();
+    const input = readVendor(ctx.request.body);
+    const now = context.clock();
+    const vendor = await vendors.update(ctx.state.tenant, before.id, input, now);
+    if (!vendor) throw notFound();
+    if (vendor.enabled !== before.enabled) await emit(context, ctx.state.tenant, vendor, now);
+    ctx.body = vendorResource(vendor);
+  });
+
+  defineRoute(router, { method: 'DELETE', path: '/api/vendors/:id', permission: 'vendors:write' }, async (ctx) => {
+    const vendor = await vendors.findById(ctx.state.tenant, id(ctx.params));
+    if (!vendor) throw notFound();
+    // Its keys would be refused anyway (unknown vendor); revoking says so in the key list too.
+    await apiKeys.revokeAll(ctx.state.tenant.organizationId, { vendorId: vendor.id }, context.clock());
+    await vendors.delete(ctx.state.tenant, vendor.id);
+    ctx.status = 204;
+  });
+
+  for (const action of ['enable', 'disable'] as const) {
+    defineRoute(router, { method: 'POST', path: `/api/vendors/:id/${action}`, permission: 'vendors:write' }, async (ctx) => {
+      const before = await vendors.findById(ctx.state.tenant, id(ctx.params));
+      if (!before) throw notFound();
+      const enabled = action === 'enable';
+      const now = context.clock();
+      const vendor = before.enabled === enabled ? before : await vendors.setEnabled(ctx.state.tenant, before.id, enabled, now);
+      if (!vendor) throw notFound();
+      // Only a change is an event: enabling an enabled vendor says nothing new.
+      if (before.enabled !== enabled) await emit(context, ctx.state.tenant, vendor, now);
+      ctx.body = vendorResource(vendor);
+    });
+  }
+
+  return router;
+}
+
+/**
+ * Produced after the store write: a crash in between loses the event, not the change (no outbox
+ * for vendor events yet; docs/decisions.md).
+ */
+async function emit(context: AccountsContext, tenant: TenantContext, vendor: Vendor, at: Date): Promise<void> {
+  const event = vendorEvent(tenant, vendor, at);
+  await context.log.produce(LEAD_EVENTS_TOPIC, [{ key: vendor.id, value: JSON.stringify(event) }]);
+}

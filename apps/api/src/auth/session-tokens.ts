@@ -1,0 +1,84 @@
+/**
+ * Session tokens of the user API (spec 5 rules 1-2, DESIGN.md section 8): HS256 JWTs made with
+ * `jose`, valid 24 hours. Claims: `sub` user id, `org` organization id, `role`, `jti` token id
+ * (what logout revokes), `iat`, `exp`, plus a fixed issuer and audience so a JWT minted for
+ * something else with the same secret is not a session.
+ *
+ * Only HS256 is accepted: `alg: none`, other algorithms, bad signatures and malformed tokens are
+ * TOKEN_INVALID; a well-signed token past `exp` is TOKEN_EXPIRED (the signature is checked first,
+ * so an expired forgery is still TOKEN_INVALID).
+ */
+import { randomUUID } from 'node:crypto';
+import { DomainError, isRole, type Role, SESSION_TTL_SECONDS } from '@leadstream/domain';
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const SESSION_ISSUER = 'leadstream';
+export const SESSION_AUDIENCE = 'leadstream:user-api';
+export const SESSION_ALGORITHM = 'HS256';
+/** HS256 keys shorter than the hash output weaken it (RFC 7518 section 3.2). */
+export const MIN_SECRET_LENGTH = 32;
+
+export interface SessionClaims {
+  userId: string;
+  organizationId: string;
+  role: Role;
+  tokenId: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}
+
+export interface IssuedSession {
+  token: string;
+  tokenId: string;
+  expiresAt: Date;
+}
+
+export class SessionTokens {
+  private readonly key: Uint8Array;
+
+  constructor(
+    secret: string,
+    private readonly clock: () => Date = () => new Date(),
+    private readonly ttlSeconds = SESSION_TTL_SECONDS,
+  ) {
+    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the session signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async issue(user: { id: string; organization_id: string; role: Role }): Promise<IssuedSession> {
+    const issuedAt = Math.floor(this.clock().getTime() / 1000);
+    const expiresAt = issuedAt + this.ttlSeconds;
+    const tokenId = randomUUID();
+    const token = await new SignJWT({ org: user.organization_id, role: user.role })
+      .setProtectedHeader({ alg: SESSION_ALGORITHM, typ: 'JWT' })
+      .setIssuer(SESSION_ISSUER)
+      .setAudience(SESSION_AUDIENCE)
+      .setSubject(user.id)
+      .setJti(tokenId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.key);
+    return { token, tokenId, expiresAt: new Date(expiresAt * 1000) };
+  }
+
+  async verify(token: string): Promise<SessionClaims> {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, {
+        algorithms: [SESSION_ALGORITHM],
+        issuer: SESSION_ISSUER,
+        audience: SESSION_AUDIENCE,
+        requiredClaims: ['sub', 'jti', 'iat', 'exp'],
+        currentDate: this.clock(),
+      }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new DomainError('TOKEN_EXPIRED', 'Session token has expired');
+      throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
+    }
+    const { sub, jti, iat, exp, org, role } = payload;
+    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof org !== 'string' || !isRole(role) || typeof iat !== 'number' || typeof exp !== 'number') {
+      throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
+    }
+    return { userId: sub, organizationId: org, role, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+  }
+}

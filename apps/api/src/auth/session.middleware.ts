@@ -1,0 +1,91 @@
+/**
+ * Authentication of the user API by session token (spec 5): `Authorization: Bearer <token>`.
+ *
+ * | case | answer |
+ * |---|---|
+ * | no Bearer header, malformed token, bad signature, `alg: none` or another algorithm | 401 TOKEN_INVALID |
+ * | token past its 24 h | 401 TOKEN_EXPIRED |
+ * | token revoked (logout, refresh), user deleted or not yet active, password changed since issue | 401 TOKEN_INVALID |
+ * | more than the general API limit (100/min) of this user | 429 RATE_LIMIT_EXCEEDED |
+ * | the user's role lacks the route's permission | 403 INSUFFICIENT_PERMISSIONS |
+ *
+ * Permissions come from the user's current role in the store, not from the token's `role` claim,
+ * so a demotion takes effect at the next request.
+ */
+import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
+import { DomainError, hasPermission, RATE_LIMITS, type Permission, type TenantContext, type User } from '@leadstream/domain';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { rateLimit } from './rate-limit.middleware';
+import type { SessionClaims, SessionTokens } from './session-tokens';
+
+export interface UserSessionState {
+  user: User;
+  /** The user API works on the live environment; sandbox data is reached with vk_test_ keys. */
+  tenant: TenantContext;
+  session: SessionClaims;
+}
+
+export interface SessionDependencies {
+  tokens: SessionTokens;
+  users: Pick<UserRepository, 'findById'>;
+  sessions: Pick<SessionRepository, 'isRevoked'>;
+  limiter: Pick<RateLimiter, 'consume'>;
+  /** Requests per minute per user on the user API (spec 8: general API 100). */
+  generalApiLimit?: number;
+  clock?: () => Date;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** What every user-API route declares: a permission, any signed-in user, or nobody (public). */
+export type RouteAccess = Permission | 'authenticated' | 'public';
+
+export class SessionGuard {
+  private readonly limit: Middleware<UserSessionState>;
+
+  constructor(private readonly deps: SessionDependencies) {
+    this.limit = rateLimit<UserSessionState>(
+      'general_api',
+      deps.limiter,
+      (ctx) => ({ subject: ctx.state.user.id, limit: deps.generalApiLimit ?? RATE_LIMITS.general_api }),
+      deps.clock ? { clock: deps.clock } : {},
+    );
+  }
+
+  /** Verifies the Bearer token and loads its user; throws TOKEN_INVALID or TOKEN_EXPIRED. */
+  async authenticate(ctx: ParameterizedContext): Promise<UserSessionState> {
+    const match = BEARER.exec(ctx.get('Authorization'));
+    if (!match?.[1]) throw new DomainError('TOKEN_INVALID', 'Authentication required: send Authorization: Bearer <token>');
+    const claims = await this.deps.tokens.verify(match[1]);
+    if (await this.deps.sessions.isRevoked(claims.tokenId)) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    const tenant: TenantContext = { organizationId: claims.organizationId, environment: 'live' };
+    const user = await this.deps.users.findById(tenant, claims.userId);
+    if (!user || user.status !== 'active') throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
+    // A password reset ends the sessions issued before it (iat has one-second resolution).
+    if (user.password_changed_at && claims.issuedAt.getTime() < Math.floor(user.password_changed_at.getTime() / 1000) * 1000) {
+      throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    }
+    return { user, tenant, session: claims };
+  }
+
+  /** The guard of a route: authentication, the per-user limit, then the permission. */
+  requireUser(permission: Permission | 'authenticated'): Middleware<UserSessionState> {
+    return async (ctx, next) => {
+      const state = await this.authenticate(ctx);
+      ctx.state.user = state.user;
+      ctx.state.tenant = state.tenant;
+      ctx.state.session = state.session;
+      await this.limit(ctx, async () => {
+        if (permission !== 'authenticated' && !hasPermission(state.user.role, permission)) {
+          throw new DomainError('INSUFFICIENT_PERMISSIONS', `Your role (${state.user.role}) lacks the '${permission}' permission`);
+        }
+        await next();
+      });
+    };
+  }
+}
+
+/** `requireUser(guard, permission)`: the route middleware, for routers not built with defineRoute. */
+export function requireUser(guard: SessionGuard, permission: Permission | 'authenticated'): Middleware<UserSessionState> {
+  return guard.requireUser(permission);
+}

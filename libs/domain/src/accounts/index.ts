@@ -1,0 +1,5 @@
+export * from './permissions';
+export * from './password';
+export * from './user';
+export * from './account-requests';
+export * from './organization-patch';

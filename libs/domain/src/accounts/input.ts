@@ -1,0 +1,143 @@
+/**
+ * Reading request bodies of the accounts endpoints at the edge (STYLE.md habit 4). Each reader
+ * collects every problem as `{field, message}` and throws one VALIDATION_ERROR with all of them.
+ */
+import { DomainError, type ErrorDetail } from '../errors';
+import { parseEmail } from '../validation/email-syntax';
+
+export type Body = Record<string, unknown>;
+
+/** The body as an object, or a VALIDATION_ERROR (a JSON array or scalar is not a body). */
+export function asBody(value: unknown): Body {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+  }
+  return value as Body;
+}
+
+export class Problems {
+  readonly details: ErrorDetail[] = [];
+
+  add(field: string, message: string): void {
+    this.details.push({ field, message });
+  }
+
+  has(field?: string): boolean {
+    return field === undefined ? this.details.length > 0 : this.details.some((detail) => detail.field === field);
+  }
+
+  throwIfAny(message = 'Validation failed'): void {
+    if (this.details.length > 0) throw new DomainError('VALIDATION_ERROR', message, this.details);
+  }
+
+  /** Rejects keys the endpoint does not know, so a typo is not silently ignored. */
+  onlyKnown(body: Body, known: readonly string[], prefix = ''): void {
+    for (const key of Object.keys(body)) if (!known.includes(key)) this.add(prefix + key, 'is not a known field');
+  }
+}
+
+/** A trimmed string of `min`-`max` characters; undefined (with a problem) when absent or wrong. */
+export function text(body: Body, field: string, problems: Problems, options: { min: number; max: number; required?: boolean }): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (options.required !== false) problems.add(field, 'is required');
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    problems.add(field, 'must be a string');
+    return undefined;
+  }
+  const trimmed = value.trim();
+  if (trimmed.length < options.min || trimmed.length > options.max) {
+    problems.add(field, trimmed.length === 0 && options.min > 0 ? 'is required' : `must be ${options.min}-${options.max} characters`);
+    return undefined;
+  }
+  return trimmed;
+}
+
+export function email(body: Body, field: string, problems: Problems, required = true): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) problems.add(field, 'is required');
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    problems.add(field, 'must be a string');
+    return undefined;
+  }
+  const parsed = parseEmail(value);
+  if (!parsed.ok) {
+    problems.add(field, parsed.message === 'is required' ? 'is required' : 'must be a valid email address');
+    return undefined;
+  }
+  return parsed.email;
+}
+
+/** A string that is only checked for presence (login passwords, tokens). */
+export function secret(body: Body, field: string, problems: Problems, max = 512): string | undefined {
+  const value = body[field];
+  if (typeof value !== 'string' || value.length === 0) {
+    problems.add(field, 'is required');
+    return undefined;
+  }
+  if (value.length > max) {
+    problems.add(field, `must be at most ${max} characters`);
+    return undefined;
+  }
+  return value;
+}
+
+export function bool(body: Body, field: string, problems: Problems, prefix = ''): boolean | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') {
+    problems.add(prefix + field, 'must be true or false');
+    return undefined;
+  }
+  return value;
+}
+
+export function stringList(body: Body, field: string, problems: Problems, options: { maxItems: number; pattern?: RegExp; prefix?: string }): string[] | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  const name = (options.prefix ?? '') + field;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+    problems.add(name, 'must be an array of strings');
+    return undefined;
+  }
+  if (value.length > options.maxItems) {
+    problems.add(name, `must have at most ${options.maxItems} entries`);
+    return undefined;
+  }
+  const items = (value as string[]).map((item) => item.trim());
+  const bad = options.pattern ? items.filter((item) => !options.pattern?.test(item)) : [];
+  if (bad.length > 0) {
+    problems.add(name, `invalid entries: ${bad.join(', ')}`);
+    return undefined;
+  }
+  return [...new Set(items)];
+}
+
+export function integer(body: Body, field: string, problems: Problems, options: { min: number; max: number; prefix?: string }): number | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < options.min || value > options.max) {
+    problems.add((options.prefix ?? '') + field, `must be a whole number between ${options.min} and ${options.max}`);
+    return undefined;
+  }
+  return value;
+}
+
+export function oneOf<T extends string>(body: Body, field: string, allowed: readonly T[], problems: Problems, options: { required?: boolean; prefix?: string } = {}): T | undefined {
+  const value = body[field];
+  const name = (options.prefix ?? '') + field;
+  if (value === undefined || value === null) {
+    if (options.required) problems.add(name, 'is required');
+    return undefined;
+  }
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    problems.add(name, `must be one of ${allowed.join(', ')}`);
+    return undefined;
+  }
+  return value as T;
+}

@@ -1,0 +1,83 @@
+/** Users of the user API (spec 2.14) and the account tokens of reset and invitation mails. */
+import { createHash, randomBytes } from 'node:crypto';
+import { randomBase62 } from '../api-keys/api-key';
+import type { Role } from './permissions';
+
+export type UserStatus = 'active' | 'invited';
+
+/** The stored user. `password_hash` is null until an invited user accepts. */
+export interface User {
+  /** `usr_…` */
+  id: string;
+  organization_id: string;
+  /** As entered (trimmed); `email_key` is the lowercased form that must be unique. */
+  email: string;
+  email_key: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  status: UserStatus;
+  password_hash: string | null;
+  /** Sessions issued before this instant are refused (a password reset ends other sessions). */
+  password_changed_at: Date | null;
+  last_login_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The user as login and registration return it (spec 2.14). */
+export interface PublicUser {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  organization_id: string;
+}
+
+export function toPublicUser(user: User): PublicUser {
+  return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, organization_id: user.organization_id };
+}
+
+/** The user as the users endpoints return it: spec 2.14 plus status and timestamps. */
+export function toUserResource(user: User): PublicUser & { status: UserStatus; last_login_at: string | null; created_at: string; updated_at: string } {
+  return {
+    ...toPublicUser(user),
+    status: user.status,
+    last_login_at: user.last_login_at?.toISOString() ?? null,
+    created_at: user.created_at.toISOString(),
+    updated_at: user.updated_at.toISOString(),
+  };
+}
+
+export function newUserId(): string {
+  return `usr_${randomBase62(24)}`;
+}
+
+/**
+ * Emails identify accounts case-insensitively: `Ann@X.edu` and `ann@x.edu` are one account.
+ * (RFC 5321 allows case-sensitive local parts; no mail system in use relies on it.)
+ */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export type AccountTokenKind = 'password_reset' | 'invitation';
+
+/** Reset tokens live 1 hour (issue "Accounts"); invitations 7 days (docs/decisions.md). */
+export const ACCOUNT_TOKEN_TTL_MS: Readonly<Record<AccountTokenKind, number>> = {
+  password_reset: 60 * 60 * 1000,
+  invitation: 7 * 24 * 60 * 60 * 1000,
+};
+
+/** 32 random bytes, URL-safe: what the mailed link carries. Only its hash is stored. */
+export function generateAccountToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashAccountToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Session tokens live 24 hours (spec 5 rule 1, 8). */
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;

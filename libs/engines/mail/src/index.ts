@@ -1,0 +1,3 @@
+export * from './smtp-mailer';
+export * from './outbox-mailer';
+export * from './create-mailer';
