@@ -1,5 +1,5 @@
 import { accessLog, errorHandler, opsRoutes, requestId, type ReadinessCheck } from '@leadstream/http';
-import type { Dal, LeadRepository } from '@leadstream/dal';
+import { DedupRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
@@ -7,6 +7,9 @@ import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { DecisionWaiter } from './ingestion/decision-waiter';
 import { ingestionRouter } from './ingestion/ingestion.routes';
+import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
+import { dedupRouter } from './dedup/dedup.routes';
+import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 
 export interface ApiDependencies {
   log: EventLog;
@@ -24,6 +27,8 @@ export interface ApiDependencies {
   decisionTimeoutMs: number;
   /** Behind a reverse proxy, trust X-Forwarded-For for the client address (IP restrictions). */
   trustProxy?: boolean;
+  /** The user API's accounts layer: session signing secret, mailer, links, limits. */
+  accounts: AccountsConfig;
 }
 
 /**
@@ -54,8 +59,16 @@ export function createApiApp(deps: ApiDependencies): Koa {
   const ops = opsRoutes(deps.readiness, deps.metrics, deps.isStopping);
   app.use(ops.routes());
   app.use(ops.allowedMethods());
-  const ingestion = ingestionRouter({ dal: deps.dal, leads: deps.leads, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  const ingestion = ingestionRouter({ dal: deps.dal, leads: deps.leads, receipts: new SubmissionReceiptRepository(deps.store), log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
   app.use(ingestion.routes());
   app.use(ingestion.allowedMethods());
+  const vendorPortal = vendorPortalRouter({ dal: deps.dal, reports: new VendorReportRepository(deps.store) });
+  app.use(vendorPortal.routes());
+  app.use(vendorPortal.allowedMethods());
+  const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts);
+  mountAccounts(app, accounts);
+  const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors });
+  app.use(dedup.routes());
+  app.use(dedup.allowedMethods());
   return app;
 }

@@ -1,4 +1,6 @@
 export * from './api.app';
 export * from './ingestion/decision-waiter';
 export * from './ingestion/ingestion.routes';
+export * from './vendor-portal/vendor-portal.routes';
 export * from './auth';
+export * from './accounts';

@@ -1,4 +1,5 @@
-import { CustomFieldRepository, DedupRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { CustomFieldRepository, DedupRepository, SubmissionReceiptRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { AccountTokenRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 
 /** Every index of every repository; idempotent, run at each start of a process that uses the store. */
@@ -8,4 +9,8 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await LeadActivityRepository.ensureIndexes(store);
   await DedupRepository.ensureIndexes(store);
   await CustomFieldRepository.ensureIndexes(store);
+  await SubmissionReceiptRepository.ensureIndexes(store);
+  await UserRepository.ensureIndexes(store);
+  await SessionRepository.ensureIndexes(store);
+  await AccountTokenRepository.ensureIndexes(store);
 }

@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin';
 import { ConfigError } from './config';
+import { runDemo, type DemoOptions } from './demo/demo';
 import { runRole, type Role, type RoleOptions } from './roles';
 
 const program = new Command()
@@ -38,5 +39,18 @@ program
   .action(action('projector'));
 program.command('migrate').description('apply analytics migrations and exit').action(action('migrate'));
 registerAdminCommands(program);
+program
+  .command('demo')
+  .description('seed an organization, vendors and keys, start the service and stream synthetic leads to it')
+  .option('--leads <n>', 'how many leads to send (12-1000)', '60')
+  .option('--keep-running', 'leave the service running after the demo')
+  .action(async (options: DemoOptions) => {
+    try {
+      await runDemo(options, process.env);
+    } catch (error) {
+      process.stderr.write(`leadstream demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(error instanceof ConfigError ? 2 : 1);
+    }
+  });
 
 await program.parseAsync(process.argv);

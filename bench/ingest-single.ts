@@ -1,0 +1,114 @@
+/**
+ * Single-lead ingestion: POST /api/v1/leads/ingest with unique leads at a fixed concurrency,
+ * answered after the pipeline's decision (validate, dedup), against a bare Koa + koa-body endpoint
+ * that parses the same body and answers 201, measured in the same run (DESIGN.md section 11).
+ *
+ *   npx tsx bench/ingest-single.ts [--engines embedded|kafka] [--concurrency 16] [--seconds 10] [--profile]
+ *
+ * Targets: service rps >= 0.5 x bare rps; p99 <= 20 ms at half the achieved rate (open loop).
+ * The service runs as `leadstream start` in a child process (MX_CHECK=off, a key whose rate limit
+ * is raised for the run); `--profile` writes its CPU profile (node --cpu-prof) to bench/.profiles.
+ * Every 2xx answer must be a stored lead afterwards, or the run fails.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  closedLoop,
+  deployment,
+  enginesOption,
+  fixed,
+  freePort,
+  openLoop,
+  option,
+  post,
+  seedTenant,
+  startChild,
+  startService,
+  uniqueSubmission,
+  verifyStored,
+  type Answer,
+  type LoadResult,
+} from './support/service';
+
+const CONCURRENCY = option('concurrency', 16);
+const SECONDS = option('seconds', 10);
+const WARMUP_MS = 3_000;
+const PROFILE = process.argv.includes('--profile');
+
+function line(name: string, result: LoadResult): void {
+  const statuses = Object.entries(result.statuses)
+    .map(([status, count]) => `${status}:${count}`)
+    .join(' ');
+  console.log(
+    `${name.padEnd(34)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(6)} ms   p99 ${fixed(result.p99, 2).padStart(6)} ms   (${result.requests} requests; ${statuses})`,
+  );
+}
+
+function leadIdsOf(answers: Answer[]): string[] {
+  return answers.filter((answer) => answer.status >= 200 && answer.status < 300).map((answer) => String((JSON.parse(answer.body) as { lead_id?: unknown }).lead_id));
+}
+
+async function main(): Promise<void> {
+  const engines = enginesOption();
+  const run = randomUUID().slice(0, 8);
+  console.log(`single-lead ingest, ${engines} engines, concurrency ${CONCURRENCY}, ${SECONDS} s per phase`);
+
+  // Baseline: bare Koa parsing the same JSON body.
+  const bare = await startChild(['bench/support/bare-koa.ts'], {}, await freePort(), '/');
+  let bareResult: LoadResult;
+  try {
+    const send = (i: number) => post(`${bare.url}/api/v1/leads/ingest`, 'none', JSON.stringify(uniqueSubmission(run, i)));
+    await closedLoop(send, CONCURRENCY, WARMUP_MS);
+    bareResult = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
+  } finally {
+    await bare.stop();
+  }
+  line('bare koa + koa-body', bareResult);
+
+  const target = deployment(engines);
+  try {
+    const seedStore = await target.openStore();
+    const tenant = await seedTenant(seedStore);
+    await seedStore.close();
+    const profileDir = join(process.cwd(), 'bench', '.profiles');
+    if (PROFILE) mkdirSync(profileDir, { recursive: true });
+    const service = await startService(target, await freePort(), {}, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const answers: Answer[] = [];
+    let full: LoadResult;
+    let half: LoadResult;
+    let counter = 0;
+    try {
+      const send = (): Promise<Answer> => post(`${service.url}/api/v1/leads/ingest`, tenant.key, JSON.stringify(uniqueSubmission(run, counter++)));
+      answers.push(...(await closedLoop(send, CONCURRENCY, WARMUP_MS)).answers);
+      full = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
+      answers.push(...full.answers);
+      line(`leadstream (${engines})`, full);
+      half = await openLoop(send, Math.max(1, Math.floor(full.rps / 2)), SECONDS * 1000);
+      answers.push(...half.answers);
+      line(`leadstream at half rate (${Math.floor(full.rps / 2)}/s, open)`, half);
+    } finally {
+      await service.stop();
+    }
+    const check = await target.openStore();
+    try {
+      await verifyStored(check, tenant.organizationId, leadIdsOf(answers));
+    } finally {
+      await check.close();
+    }
+    const failed = answers.filter((answer) => answer.status !== 201);
+    if (failed.length > 0) console.log(`non-201 answers: ${failed.length}, e.g. ${failed[0]?.status} ${failed[0]?.body}`);
+    const ratio = full.rps / bareResult.rps;
+    console.log(`leadstream / bare = ${ratio.toFixed(2)} (target >= 0.5)   p99 at half rate = ${half.p99.toFixed(2)} ms (target <= 20 ms)`);
+  } finally {
+    await target.cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
