@@ -98,7 +98,7 @@ describe('leadstream org / vendor / key create', () => {
     const [key, idLine, previewLine, warning] = (await succeed('key', 'create', '--org', orgId, '--vendor', vendorId, '--sandbox')).split('\n');
     expect(key).toMatch(/^vk_test_/);
     const stored = await dal.apiKeys.findByHash(hashApiKey(key ?? ''));
-    expect(stored).toMatchObject({ environment: 'sandbox', permissions: ['write'], ip_restrictions: [], rate_limit: null, name: 'default' });
+    expect(stored).toMatchObject({ environment: 'sandbox', permissions: ['read', 'write'], ip_restrictions: [], rate_limit: null, name: 'default' });
     expect(idLine).toBe(`id: ${stored?.id}`);
     expect(previewLine).toBe(`preview: ${stored?.key_preview}`);
     expect(warning).toContain('only time');
