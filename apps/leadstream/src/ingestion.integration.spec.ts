@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDal, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openKafkaLog } from '@leadstream/engine-kafka';
@@ -87,26 +87,33 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   let vendorId: string;
   const accepted: string[] = [];
 
+  /** Runs `leadstream <args>` (the admin CLI) against the same engines and returns its stdout. */
+  async function cli(...args: string[]): Promise<string> {
+    const command = CliProcess.start(args, { LOG_LEVEL: 'warn', ...setup.env });
+    const exit = await command.exited;
+    if (exit.code !== 0) throw new Error(`leadstream ${args.join(' ')} exited ${exit.code}: ${command.errorOutput}`);
+    return command.output.trim();
+  }
+
   beforeAll(async () => {
     const store = await setup.openStore();
     await ensureAllIndexes(store);
-    const dal = createDal(store);
-    const organization = await dal.organizations.create({ name: 'Black Box University' });
-    organizationId = organization.id;
-    const live = { organizationId, environment: 'live' as const };
-    const vendor = await dal.vendors.create(live, { name: 'Inquiry Co', type: 'inquiry' });
-    vendorId = vendor.id;
-    liveKey = (await dal.apiKeys.create(live, { vendorId, name: 'live', permissions: ['read', 'write'] })).key;
-    sandboxKey = (await dal.apiKeys.create({ ...live, environment: 'sandbox' }, { vendorId, name: 'sandbox', permissions: ['read', 'write'] })).key;
-    limitedKey = (await dal.apiKeys.create(live, { vendorId, name: 'limited', permissions: ['write'], rateLimit: 2 })).key;
-    readOnlyKey = (await dal.apiKeys.create(live, { vendorId, name: 'reader', permissions: ['read'] })).key;
     await store.close();
-
     server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env });
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);
-  }, 180_000);
+
+    // Keys are made the way an operator makes them: with the CLI, beside the running service.
+    organizationId = await cli('org', 'create', '--name', 'Black Box University');
+    vendorId = await cli('vendor', 'create', '--org', organizationId, '--name', 'Inquiry Co', '--type', 'inquiry');
+    const key = async (...extra: string[]): Promise<string> =>
+      String((JSON.parse(await cli('key', 'create', '--org', organizationId, '--vendor', vendorId, '--json', ...extra)) as { key: string }).key);
+    liveKey = await key('--name', 'live');
+    sandboxKey = await key('--name', 'sandbox', '--sandbox');
+    limitedKey = await key('--name', 'limited', '--permissions', 'write', '--rate-limit', '2');
+    readOnlyKey = await key('--name', 'reader', '--permissions', 'read');
+  }, 240_000);
 
   afterAll(async () => {
     server?.kill('SIGTERM');

@@ -22,6 +22,7 @@ interface Waiter {
 
 export class CliProcess {
   readonly lines: LogLine[] = [];
+  private stdout = '';
   private stderr = '';
   private readonly waiters: Waiter[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -30,6 +31,7 @@ export class CliProcess {
     let buffer = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       buffer += chunk;
+      this.stdout += chunk;
       let newline: number;
       while ((newline = buffer.indexOf('\n')) >= 0) {
         this.accept(buffer.slice(0, newline));
@@ -87,6 +89,11 @@ export class CliProcess {
         reject(new Error(`process exited (${code}) before the awaited log line; stderr:\n${this.stderr}`));
       });
     });
+  }
+
+  /** Everything the process wrote to stdout (log lines and, for CLI commands, their output). */
+  get output(): string {
+    return this.stdout;
   }
 
   get errorOutput(): string {
