@@ -8,6 +8,7 @@ import { koaBody } from 'koa-body';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLog } from './access-log';
+import { requireJsonBody } from './content-type';
 import { errorHandler } from './error-handler';
 import { opsRoutes } from './ops.routes';
 import { nodeHandler } from './node-handler';
@@ -48,6 +49,7 @@ beforeAll(async () => {
   app.use(requestId());
   app.use(accessLog(logger, metrics));
   app.use(errorHandler(logger));
+  app.use(requireJsonBody());
   app.use(koaBody({ jsonLimit: '1kb', jsonStrict: true }));
   app.use(ops.routes());
   app.use(router.routes());
@@ -80,6 +82,15 @@ describe('error handling', () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     expect(typeof body.error).toBe('string');
+  });
+
+  it('answers a body that is not JSON with 415 in the path\'s convention', async () => {
+    const ingestion = await post('/api/v1/leads/ingest', 'email=a@b.co', { 'content-type': 'text/plain' });
+    expect(ingestion.status).toBe(415);
+    expect(await ingestion.json()).toMatchObject({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const user = await post('/api/leads', '<lead/>', { 'content-type': 'application/xml' });
+    expect(user.status).toBe(415);
+    expect(await user.json()).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' } });
   });
 
   it('answers an oversized body with 413', async () => {

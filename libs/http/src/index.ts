@@ -5,3 +5,4 @@ export * from './access-log';
 export * from './ops.routes';
 export * from './ops-app';
 export * from './node-handler';
+export * from './content-type';
