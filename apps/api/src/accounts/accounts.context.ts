@@ -2,7 +2,7 @@
  * What the accounts routers share: repositories, the session guard, the mailer. Built once per
  * app from the store and the accounts configuration.
  */
-import { AccountTokenRepository, type Dal, SessionRepository, UserRepository } from '@leadstream/dal';
+import { AccountTokenRepository, type Dal, OAuthGrantRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import { RATE_LIMITS, type User } from '@leadstream/domain';
 import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
 import type { Logger } from 'pino';
@@ -48,7 +48,7 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     sessions,
     accountTokens: new AccountTokenRepository(store),
     tokens,
-    guard: new SessionGuard({ tokens, users, sessions, limiter: dal.rateLimiter, generalApiLimit: config.rateLimits.generalApi, clock }),
+    guard: new SessionGuard({ tokens, users, sessions, oauthGrants: new OAuthGrantRepository(store), limiter: dal.rateLimiter, generalApiLimit: config.rateLimits.generalApi, clock }),
     mailer: config.mailer,
     log,
     logger,

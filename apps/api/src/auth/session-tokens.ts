@@ -7,13 +7,18 @@
  * Only HS256 is accepted: `alg: none`, other algorithms, bad signatures and malformed tokens are
  * TOKEN_INVALID; a well-signed token past `exp` is TOKEN_EXPIRED (the signature is checked first,
  * so an expired forgery is still TOKEN_INVALID).
+ *
+ * OAuth access tokens (spec 4.2) are the same kind of JWT with audience `leadstream:oauth`, valid
+ * 3600 s, plus `scope` (space-separated), `client_id` and `gid` (the grant, which the guard checks
+ * is not revoked). `verify` accepts both and says which one it saw in `oauth`.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, isRole, type Role, SESSION_TTL_SECONDS } from '@leadstream/domain';
+import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, SESSION_TTL_SECONDS } from '@leadstream/domain';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 export const SESSION_ISSUER = 'leadstream';
 export const SESSION_AUDIENCE = 'leadstream:user-api';
+export const OAUTH_AUDIENCE = 'leadstream:oauth';
 export const SESSION_ALGORITHM = 'HS256';
 /** HS256 keys shorter than the hash output weaken it (RFC 7518 section 3.2). */
 export const MIN_SECRET_LENGTH = 32;
@@ -25,6 +30,14 @@ export interface SessionClaims {
   tokenId: string;
   issuedAt: Date;
   expiresAt: Date;
+  /** Present for OAuth access tokens: what the user granted to which client. */
+  oauth?: OAuthAccess;
+}
+
+export interface OAuthAccess {
+  scopes: OAuthScope[];
+  clientId: string;
+  grantId: string;
 }
 
 export interface IssuedSession {
@@ -61,13 +74,30 @@ export class SessionTokens {
     return { token, tokenId, expiresAt: new Date(expiresAt * 1000) };
   }
 
+  /** An OAuth access token for a grant (the token endpoint's `access_token`). */
+  async issueOAuthAccess(user: { id: string; organization_id: string; role: Role }, access: OAuthAccess): Promise<IssuedSession> {
+    const issuedAt = Math.floor(this.clock().getTime() / 1000);
+    const expiresAt = issuedAt + OAUTH_ACCESS_TOKEN_TTL_SECONDS;
+    const tokenId = randomUUID();
+    const token = await new SignJWT({ org: user.organization_id, role: user.role, scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId })
+      .setProtectedHeader({ alg: SESSION_ALGORITHM, typ: 'at+jwt' })
+      .setIssuer(SESSION_ISSUER)
+      .setAudience(OAUTH_AUDIENCE)
+      .setSubject(user.id)
+      .setJti(tokenId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.key);
+    return { token, tokenId, expiresAt: new Date(expiresAt * 1000) };
+  }
+
   async verify(token: string): Promise<SessionClaims> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.key, {
         algorithms: [SESSION_ALGORITHM],
         issuer: SESSION_ISSUER,
-        audience: SESSION_AUDIENCE,
+        audience: [SESSION_AUDIENCE, OAUTH_AUDIENCE],
         requiredClaims: ['sub', 'jti', 'iat', 'exp'],
         currentDate: this.clock(),
       }));
@@ -79,6 +109,15 @@ export class SessionTokens {
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof org !== 'string' || !isRole(role) || typeof iat !== 'number' || typeof exp !== 'number') {
       throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     }
-    return { userId: sub, organizationId: org, role, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+    const claims: SessionClaims = { userId: sub, organizationId: org, role, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+    if (payload.aud === OAUTH_AUDIENCE || (Array.isArray(payload.aud) && payload.aud.includes(OAUTH_AUDIENCE))) {
+      const { scope, client_id: clientId, gid } = payload;
+      const scopes = typeof scope === 'string' ? scope.split(' ') : [];
+      if (typeof clientId !== 'string' || typeof gid !== 'string' || scopes.length === 0 || !scopes.every(isOAuthScope)) {
+        throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
+      }
+      claims.oauth = { scopes, clientId, grantId: gid };
+    }
+    return claims;
   }
 }

@@ -3,3 +3,4 @@ export * from './password';
 export * from './user';
 export * from './account-requests';
 export * from './organization-patch';
+export * from './oauth';

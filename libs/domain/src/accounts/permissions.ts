@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'webhooks:write',
   'dedup:read',
   'dedup:write',
+  'oauth_clients:read',
+  'oauth_clients:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

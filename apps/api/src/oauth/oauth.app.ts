@@ -1,0 +1,16 @@
+import type { DocumentStore } from '@leadstream/ports';
+import type Koa from 'koa';
+import type { AccountsContext } from '../accounts/accounts.context';
+import { oauthAuthorizeRouter } from './oauth-authorize.routes';
+import { oauthClientsRouter } from './oauth-clients.routes';
+import { createOAuthContext } from './oauth.context';
+import { oauthTokenRouter } from './oauth-token.routes';
+
+/** Mounts OAuth 2.0 (spec 4.2): client registration, the authorize page and the token endpoint. */
+export function mountOAuth(app: Koa, store: DocumentStore, accounts: AccountsContext): void {
+  const context = createOAuthContext(store, accounts);
+  for (const router of [oauthClientsRouter(context), oauthTokenRouter(context), oauthAuthorizeRouter(context)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+}
