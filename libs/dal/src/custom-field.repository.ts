@@ -1,5 +1,5 @@
-import type { CustomFieldDefinition } from '@leadstream/domain';
-import type { Collection, DocumentStore } from '@leadstream/ports';
+import type { CustomFieldDefinition, CustomFieldSettings } from '@leadstream/domain';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '@leadstream/ports';
 
 export const CUSTOM_FIELDS_COLLECTION = 'custom_fields';
 
@@ -7,11 +7,28 @@ export interface CustomFieldDocument extends CustomFieldDefinition {
   _id: string;
   organization_id: string;
   created_at: string;
+  /** Spec 2.8 fields, absent on definitions stored before the custom-field endpoints existed. */
+  label?: string;
+  updated_at?: string;
+}
+
+/** A definition as the API shows it (spec 2.8). */
+export interface CustomField extends CustomFieldSettings {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export class CustomFieldNameTakenError extends Error {
+  constructor(readonly fieldName: string) {
+    super(`custom field ${fieldName} already exists`);
+    this.name = 'CustomFieldNameTakenError';
+  }
 }
 
 /**
- * Custom field definitions of an organization (spec 2.8). Minimal here: ingestion reads them to
- * check `custom_fields`; the endpoints to manage them come with the leads issue.
+ * Custom field definitions of an organization (spec 2.8). Ingestion reads them (`list`) to check
+ * `custom_fields`; the user API manages them. Names are unique per organization (unique index).
  */
 export class CustomFieldRepository {
   private readonly fields: Collection<CustomFieldDocument>;
@@ -29,6 +46,56 @@ export class CustomFieldRepository {
   }
 
   async create(definition: CustomFieldDocument): Promise<void> {
-    await this.fields.insertOne(definition);
+    try {
+      await this.fields.insertOne(definition);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError && error.index !== '_id_') throw new CustomFieldNameTakenError(definition.name);
+      throw error;
+    }
   }
+
+  async listFields(organizationId: string): Promise<CustomField[]> {
+    return (await this.fields.find({ organization_id: organizationId }, { sort: { name: 1 } })).map(toCustomField);
+  }
+
+  async find(organizationId: string, id: string): Promise<CustomField | null> {
+    const doc = await this.fields.findOne({ _id: id, organization_id: organizationId });
+    return doc ? toCustomField(doc) : null;
+  }
+
+  /** Replaces the editable settings; null when the organization has no such field. */
+  async update(organizationId: string, id: string, settings: CustomFieldSettings, at: string): Promise<CustomField | null> {
+    const doc = await this.fields.findOneAndUpdate(
+      { _id: id, organization_id: organizationId },
+      {
+        $set: {
+          label: settings.label,
+          required: settings.required,
+          default_value: settings.default_value as never,
+          validation: settings.validation as never,
+          updated_at: at,
+        },
+      },
+    );
+    return doc ? toCustomField(doc) : null;
+  }
+
+  /** Whether the organization had the field. Values stored on leads stay. */
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    return (await this.fields.deleteOne({ _id: id, organization_id: organizationId })) === 1;
+  }
+}
+
+function toCustomField(doc: CustomFieldDocument): CustomField {
+  return {
+    id: doc._id,
+    name: doc.name,
+    label: doc.label ?? doc.name,
+    type: doc.type,
+    required: doc.required,
+    default_value: doc.default_value ?? null,
+    validation: doc.validation ?? null,
+    created_at: doc.created_at,
+    updated_at: doc.updated_at ?? doc.created_at,
+  };
 }

@@ -32,6 +32,15 @@ export class LeadRepository {
       // this one for its extra equality column (SQLite breaks sort ties on rowid per direction).
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 }, name: `tenant_${key}_created_at` });
     }
+    // The user API's list (spec 4.6, docs/decisions.md "Leads API"): each equality filter with the
+    // default sort, the other common sort keys, and the lowercase copies / phone digits that search
+    // reads as prefix ranges (also the case-insensitive sort keys of email and names).
+    for (const field of ['status', 'source', 'program']) {
+      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1, created_at: -1 }, name: `tenant_${field}_created_at` });
+    }
+    for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower', 'phone_digits']) {
+      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}` });
+    }
     // Sandbox leads disappear 24 h after creation.
     await leads.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }

@@ -8,6 +8,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
+import type { RateLimitScope } from '@leadstream/domain';
 import type { RouteAccess, SessionGuard, UserSessionState } from './session.middleware';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -17,6 +18,8 @@ export interface RouteDefinition {
   path: string;
   /** A permission of the matrix, `authenticated` (any signed-in user) or `public` (no token). */
   permission: RouteAccess;
+  /** The rate-limit scope of spec 8 the route counts against; the general API limit by default. */
+  rateLimit?: RateLimitScope;
 }
 
 const ACCESS = Symbol.for('leadstream.routeAccess');
@@ -38,7 +41,7 @@ function tag<T extends Middleware>(middleware: T, access: RouteAccess): T {
 /** Registers a route with its guard (or, for `public`, a tagged pass-through) in front. */
 export function defineRoute(router: UserRouter, definition: RouteDefinition, ...handlers: Array<Middleware<UserSessionState>>): void {
   const guard: Middleware<UserSessionState> =
-    definition.permission === 'public' ? tag(async (_ctx, next) => next(), 'public') : tag(router.guard.requireUser(definition.permission), definition.permission);
+    definition.permission === 'public' ? tag(async (_ctx, next) => next(), 'public') : tag(router.guard.requireUser(definition.permission, definition.rateLimit), definition.permission);
   router.register(definition.path, [definition.method], [guard, ...handlers] as Middleware[]);
 }
 

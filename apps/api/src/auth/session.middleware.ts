@@ -11,9 +11,14 @@
  *
  * Permissions come from the user's current role in the store, not from the token's `role` claim,
  * so a demotion takes effect at the next request.
+ *
+ * OAuth access tokens (spec 4.2) pass the same guard: their grant must not be revoked (else 401
+ * TOKEN_INVALID), the route's permission must be among their scopes as well as in the user's role
+ * (else 403 INSUFFICIENT_PERMISSIONS), and routes open to any signed-in user (refresh, logout)
+ * refuse them, so an application cannot turn its token into a full session.
  */
 import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
-import { DomainError, hasPermission, RATE_LIMITS, type Permission, type TenantContext, type User } from '@leadstream/domain';
+import { DomainError, hasPermission, RATE_LIMITS, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimit } from './rate-limit.middleware';
 import type { SessionClaims, SessionTokens } from './session-tokens';
@@ -30,6 +35,8 @@ export interface SessionDependencies {
   users: Pick<UserRepository, 'findById'>;
   sessions: Pick<SessionRepository, 'isRevoked'>;
   limiter: Pick<RateLimiter, 'consume'>;
+  /** Whether an OAuth grant still holds; without it OAuth access tokens are refused. */
+  oauthGrants?: { isGrantActive(grantId: string): Promise<boolean> };
   /** Requests per minute per user on the user API (spec 8: general API 100). */
   generalApiLimit?: number;
   clock?: () => Date;
@@ -41,15 +48,22 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export type RouteAccess = Permission | 'authenticated' | 'public';
 
 export class SessionGuard {
-  private readonly limit: Middleware<UserSessionState>;
+  private readonly limits = new Map<RateLimitScope, Middleware<UserSessionState>>();
 
-  constructor(private readonly deps: SessionDependencies) {
-    this.limit = rateLimit<UserSessionState>(
-      'general_api',
-      deps.limiter,
-      (ctx) => ({ subject: ctx.state.user.id, limit: deps.generalApiLimit ?? RATE_LIMITS.general_api }),
-      deps.clock ? { clock: deps.clock } : {},
-    );
+  constructor(private readonly deps: SessionDependencies) {}
+
+  /**
+   * The per-user limit of a route: its own scope of spec 8 (list leads 100, get lead 200, ...) when
+   * it names one, else the general API limit. A route counts against one scope, never two.
+   */
+  private limitFor(scope: RateLimitScope): Middleware<UserSessionState> {
+    let limit = this.limits.get(scope);
+    if (!limit) {
+      const perMinute = scope === 'general_api' ? (this.deps.generalApiLimit ?? RATE_LIMITS.general_api) : RATE_LIMITS[scope];
+      limit = rateLimit<UserSessionState>(scope, this.deps.limiter, (ctx) => ({ subject: ctx.state.user.id, limit: perMinute }), this.deps.clock ? { clock: this.deps.clock } : {});
+      this.limits.set(scope, limit);
+    }
+    return limit;
   }
 
   /** Verifies the Bearer token and loads its user; throws TOKEN_INVALID or TOKEN_EXPIRED. */
@@ -58,6 +72,7 @@ export class SessionGuard {
     if (!match?.[1]) throw new DomainError('TOKEN_INVALID', 'Authentication required: send Authorization: Bearer <token>');
     const claims = await this.deps.tokens.verify(match[1]);
     if (await this.deps.sessions.isRevoked(claims.tokenId)) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    if (claims.oauth && !(await this.deps.oauthGrants?.isGrantActive(claims.oauth.grantId))) throw new DomainError('TOKEN_INVALID', 'Access token has been revoked');
     const tenant: TenantContext = { organizationId: claims.organizationId, environment: 'live' };
     const user = await this.deps.users.findById(tenant, claims.userId);
     if (!user || user.status !== 'active') throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
@@ -69,13 +84,18 @@ export class SessionGuard {
   }
 
   /** The guard of a route: authentication, the per-user limit, then the permission. */
-  requireUser(permission: Permission | 'authenticated'): Middleware<UserSessionState> {
+  requireUser(permission: Permission | 'authenticated', scope: RateLimitScope = 'general_api'): Middleware<UserSessionState> {
+    const limit = this.limitFor(scope);
     return async (ctx, next) => {
       const state = await this.authenticate(ctx);
       ctx.state.user = state.user;
       ctx.state.tenant = state.tenant;
       ctx.state.session = state.session;
-      await this.limit(ctx, async () => {
+      await limit(ctx, async () => {
+        const scopes: readonly string[] | undefined = state.session.oauth?.scopes;
+        if (scopes && (permission === 'authenticated' || !scopes.includes(permission))) {
+          throw new DomainError('INSUFFICIENT_PERMISSIONS', permission === 'authenticated' ? 'OAuth access tokens cannot be used on this route' : `The access token's scopes do not include '${permission}'`);
+        }
         if (permission !== 'authenticated' && !hasPermission(state.user.role, permission)) {
           throw new DomainError('INSUFFICIENT_PERMISSIONS', `Your role (${state.user.role}) lacks the '${permission}' permission`);
         }

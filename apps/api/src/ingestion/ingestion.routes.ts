@@ -8,15 +8,15 @@
  */
 import Router from '@koa/router';
 import type { Dal, LeadRepository, SubmissionReceiptRepository } from '@leadstream/dal';
-import { normalizeEmail, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import { checkLeadBatch, checkLeadSubmission, type BodyProblem, type LeadCommandMessage, type LeadDecisionMessage } from '@leadstream/schemas';
-import { randomUUID } from 'node:crypto';
+import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
 import type { Context } from 'koa';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
 import type { DecisionWaiter } from './decision-waiter';
+import { submitLeads, type SubmitOutcome } from './lead-submit';
 
-export const SUBMITTED_TOPIC = 'leads.submitted';
+export { SUBMITTED_TOPIC } from './lead-submit';
 
 export interface IngestionDependencies {
   dal: Dal;
@@ -31,67 +31,16 @@ export interface IngestionDependencies {
 type IngestionContext = Context & { state: ApiKeyAuthState };
 
 /** The answer to one submission, before it is shaped for the single or the batch endpoint. */
-type Outcome =
-  | { kind: 'invalid'; details: BodyProblem[]; email: string | undefined }
-  | { kind: 'decided'; decision: LeadDecisionMessage }
-  | { kind: 'pending'; leadId: string; email: string; submittedAt: string };
-
-const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
+type Outcome = SubmitOutcome;
 
 export function ingestionRouter(deps: IngestionDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
   const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, clock }, permission);
 
-  /** Produces valid submissions in one call, then waits for all their decisions together. */
-  async function submit(ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> {
-    const tenant = ctx.state.tenant;
-    const submittedAt = clock().toISOString();
-    const outcomes: Array<Promise<Outcome>> = [];
-    const records: Array<{ key: string; value: string }> = [];
-    const correlationIds: string[] = [];
-    for (const body of bodies) {
-      const problems = checkLeadSubmission(body);
-      const email = typeof (body as { email?: unknown })?.email === 'string' ? (body as { email: string }).email : undefined;
-      if (problems.length > 0 || email === undefined) {
-        outcomes.push(Promise.resolve({ kind: 'invalid', details: problems, email }));
-        continue;
-      }
-      const command: LeadCommandMessage = {
-        schema_version: 1,
-        message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-        correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
-        lead_id: newLeadId(),
-        organization_id: tenant.organizationId,
-        environment: tenant.environment,
-        vendor_id: ctx.state.vendorId,
-        submitted_at: submittedAt,
-        submission: body as Record<string, unknown>,
-      };
-      correlationIds.push(command.correlation_id);
-      const leadId = command.lead_id;
-      outcomes.push(
-        deps.waiter
-          .expect(command.correlation_id, deps.decisionTimeoutMs)
-          .then((decision): Outcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email, submittedAt })),
-      );
-      // Keyed by tenant and normalized email: every decision about one person is serialized.
-      records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command) });
-    }
-    if (records.length > 0) {
-      try {
-        await deps.log.produce(SUBMITTED_TOPIC, records);
-      } catch (error) {
-        for (const id of correlationIds) deps.waiter.forget(id);
-        throw error;
-      }
-    }
-    const settled = await Promise.all(outcomes);
-    for (const outcome of settled) {
-      if (outcome.kind === 'pending') await deps.receipts.record(tenant, outcome.leadId, ctx.state.vendorId, outcome.submittedAt, clock());
-    }
-    return settled;
-  }
+  const submitDeps = { receipts: deps.receipts, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
+  const submit = (ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> =>
+    submitLeads(submitDeps, ctx.state.tenant, ctx.state.vendorId, bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
 
   const single = async (ctx: IngestionContext): Promise<void> => {
     const [outcome] = await submit(ctx, [ctx.request.body]);

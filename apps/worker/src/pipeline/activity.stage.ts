@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'lead.enriched': 'Enrichment rules applied',
   'lead.crm_synced': 'Lead synced to CRM',
   'lead.updated': 'Lead updated',
+  'lead.deleted': 'Lead deleted',
   'lead.rejected': 'Lead rejected',
   'lead.duplicate': 'Duplicate detected',
 };
@@ -37,6 +38,9 @@ function metadataOf(message: LeadEventMessage): Record<string, unknown> {
       return { rule_id: data['rule_id'] ?? null, rejection_reason: data['rejection_reason'] ?? null };
     case 'lead.duplicate':
       return { duplicate_of: data['duplicate_of'] ?? null, similarity_score: data['similarity_score'] ?? null, action: data['action'] ?? null };
+    case 'lead.updated':
+      // The changed fields with their old and new values (spec 2.3 names `changes`).
+      return { changes: data['changes'] ?? {} };
     default:
       return { ...data };
   }

@@ -9,6 +9,7 @@ import {
   blockingKeyFields,
   DEFAULT_VALIDATION_SETTINGS,
   emailDomain,
+  leadSearchFields,
   leadStatusOf,
   normalizeEmail,
   startLead,
@@ -96,7 +97,8 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     last_name: text(source.last_name),
     phone: text(source.phone),
     source: text(source.source),
-    program: text(source.program_interest),
+    // POST /api/leads may name the program apart from program_interest (spec 4.6); vendors cannot.
+    program: text((message.submission as { program?: unknown } | undefined)?.program) ?? text(source.program_interest),
     program_interest: text(source.program_interest),
     ip_address: text(source.ip_address),
     user_agent: text(source.user_agent),
@@ -124,6 +126,8 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     bk_email: keys.email,
     bk_phone: keys.phone,
     bk_name: keys.name,
+    // Search copies of GET /api/leads (lowercase email and names, phone digits).
+    ...leadSearchFields({ email, first_name: text(source.first_name), last_name: text(source.last_name), phone: text(source.phone) }),
     dedup_status: 'pending',
     submitted_at: message.submitted_at,
     processed_at: verdict.outcome === 'accepted' ? null : created,

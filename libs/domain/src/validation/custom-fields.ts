@@ -1,19 +1,91 @@
 /**
  * Custom fields of a submission (spec 2.2, 2.8): every key must be a custom field the organization
- * has configured, every value must match the field's type, and required fields must be present.
- * The definition here is the minimum validation needs; the full resource (label, default_value,
- * validation pattern/min/max/enum) belongs to the custom-field feature.
+ * has configured, every value must match the field's type and the field's validation rules
+ * (pattern, min, max, enum), and required fields must be present.
+ *
+ * Patterns are organization input run on every submission, so they run on RE2 (re2-wasm: linear
+ * time, no backtracking, pure WebAssembly + JS, hence fine in the pure domain), never on the
+ * JavaScript RegExp engine.
  */
+import { RE2 } from 're2-wasm';
 import type { ErrorDetail } from '../errors';
 import type { CustomFieldValue } from '../lead/lead-submission';
 
 export const CUSTOM_FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'array', 'object'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
+/**
+ * Validation rules of a custom field (spec 2.8). `pattern` applies to string and date values (an
+ * unanchored RE2 search: anchor with ^ and $); `min`/`max` bound a number's value, a string's
+ * length and an array's item count; `enum` lists the allowed scalar values.
+ */
+export interface CustomFieldValidation {
+  pattern?: string;
+  min?: number;
+  max?: number;
+  enum?: Array<string | number | boolean>;
+}
+
 export interface CustomFieldDefinition {
   name: string;
   type: CustomFieldType;
   required: boolean;
+  /** Applied on creation when the submission leaves the field out (absent, not null). */
+  default_value?: CustomFieldValue;
+  validation?: CustomFieldValidation | null;
+}
+
+const PATTERN_CACHE_LIMIT = 500;
+const compiledPatterns = new Map<string, RE2>();
+
+/** Compiles a pattern with RE2 (Unicode mode); the error message when RE2 refuses it. */
+export function compileCustomFieldPattern(pattern: string): { ok: true; regex: RE2 } | { ok: false; message: string } {
+  const cached = compiledPatterns.get(pattern);
+  if (cached) return { ok: true, regex: cached };
+  try {
+    const regex = new RE2(pattern, 'u');
+    if (compiledPatterns.size >= PATTERN_CACHE_LIMIT) compiledPatterns.clear();
+    compiledPatterns.set(pattern, regex);
+    return { ok: true, regex };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : 'is not a valid RE2 pattern' };
+  }
+}
+
+/** The first rule of `validation` that `value` (already of the field's type, not null) breaks. */
+export function customFieldRuleProblem(value: CustomFieldValue, validation: CustomFieldValidation | null | undefined): string | undefined {
+  if (!validation || value === null) return undefined;
+  if (validation.enum && validation.enum.length > 0 && !validation.enum.some((allowed) => allowed === value)) {
+    return `must be one of ${validation.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}`;
+  }
+  const size = typeof value === 'number' ? value : typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : undefined;
+  const unit = typeof value === 'number' ? '' : typeof value === 'string' ? ' characters' : ' items';
+  const what = typeof value === 'number' ? 'must be' : 'must have';
+  if (size !== undefined && validation.min !== undefined && size < validation.min) return `${what} at least ${validation.min}${unit}`;
+  if (size !== undefined && validation.max !== undefined && size > validation.max) return `${what} at most ${validation.max}${unit}`;
+  if (validation.pattern !== undefined && typeof value === 'string') {
+    const compiled = compileCustomFieldPattern(validation.pattern);
+    if (!compiled.ok) return 'cannot be checked: the field\'s pattern is invalid';
+    if (!compiled.regex.test(value)) return `must match the pattern ${validation.pattern}`;
+  }
+  return undefined;
+}
+
+/**
+ * The submission's custom fields with the definitions' defaults filled in for fields it leaves out
+ * (a field given as null stays null: the sender cleared it on purpose).
+ */
+export function applyCustomFieldDefaults(
+  values: Readonly<Record<string, CustomFieldValue>> | undefined,
+  definitions: readonly CustomFieldDefinition[],
+): Record<string, CustomFieldValue> | undefined {
+  let result: Record<string, CustomFieldValue> | undefined = values ? { ...values } : undefined;
+  for (const definition of definitions) {
+    if (definition.default_value === undefined || definition.default_value === null) continue;
+    if (result && definition.name in result) continue;
+    result = { ...(result ?? {}), [definition.name]: structuredClone(definition.default_value) };
+  }
+  return result;
 }
 
 /** A detail plus whether it is about absence, so the verdict can say `missing_required`. */
@@ -63,12 +135,14 @@ const TYPE_MESSAGES: Readonly<Record<CustomFieldType, string>> = {
 };
 
 /**
- * Problems of `custom_fields`, each with field `custom_fields.<name>`. `null` counts as absent: it
+ * Problems of `custom_fields`, each with field `custom_fields.<name>`. With `onlyGiven` (a partial
+ * update) only the given keys are checked, and a required field may not be cleared. `null` counts as absent: it
  * is allowed for optional fields (it clears a value) and missing for required ones.
  */
 export function checkCustomFields(
   values: Readonly<Record<string, CustomFieldValue>> | undefined,
   definitions: readonly CustomFieldDefinition[],
+  options: { onlyGiven?: boolean } = {},
 ): FieldProblem[] {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   const given = values ?? {};
@@ -80,8 +154,12 @@ export function checkCustomFields(
       problems.push({ field: `custom_fields.${name}`, message: 'is not a configured custom field', missing: false });
     } else if (value !== null && !matchesCustomFieldType(value, definition.type)) {
       problems.push({ field: `custom_fields.${name}`, message: TYPE_MESSAGES[definition.type], missing: false });
+    } else {
+      const rule = customFieldRuleProblem(value, definition.validation);
+      if (rule) problems.push({ field: `custom_fields.${name}`, message: rule, missing: false });
     }
   }
+  if (options.onlyGiven) return problems.concat(clearedRequired(given, definitions));
   for (const definition of definitions) {
     const value = given[definition.name];
     if (definition.required && (value === undefined || value === null || value === '')) {
@@ -89,4 +167,11 @@ export function checkCustomFields(
     }
   }
   return problems;
+}
+
+/** For a partial update (`onlyGiven`): a required field may not be cleared; untouched ones are not checked. */
+function clearedRequired(given: Readonly<Record<string, CustomFieldValue>>, definitions: readonly CustomFieldDefinition[]): FieldProblem[] {
+  return definitions
+    .filter((definition) => definition.required && definition.name in given && (given[definition.name] === null || given[definition.name] === ''))
+    .map((definition) => ({ field: `custom_fields.${definition.name}`, message: 'is required', missing: true }));
 }

@@ -8,3 +8,4 @@ export * from './bot-detection';
 export * from './custom-fields';
 export * from './required-fields';
 export * from './validate-lead';
+export * from './custom-field-definition';

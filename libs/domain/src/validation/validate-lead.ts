@@ -22,7 +22,7 @@ import { SUBMISSION_TEXT_FIELDS, type LeadSubmission } from '../lead/lead-submis
 import type { ValidationSettings } from '../organization-settings';
 import type { MxAnswer } from './mx-answer';
 import { classifyFormTiming, isHoneypotFilled, isIpInList, isIsoDateTime } from './bot-detection';
-import { checkCustomFields, type CustomFieldDefinition, type FieldProblem } from './custom-fields';
+import { applyCustomFieldDefaults, checkCustomFields, type CustomFieldDefinition, type FieldProblem } from './custom-fields';
 import { isDisposableDomain } from './disposable-email';
 import { parseEmail } from './email-syntax';
 import { suggestEmailDomain } from './email-typo';
@@ -98,6 +98,8 @@ export function validateLead(input: ValidateLeadInput): ValidationVerdict {
     else problems.push({ field: 'phone', message: phone.message, missing: false });
   }
   rulesApplied.push('custom_fields');
+  const withDefaults = applyCustomFieldDefaults(lead.custom_fields, customFields);
+  if (withDefaults) lead.custom_fields = withDefaults;
   problems.push(...checkCustomFields(lead.custom_fields, customFields));
   if (lead.form_started_at !== undefined && !isIsoDateTime(lead.form_started_at)) {
     problems.push({ field: 'form_started_at', message: 'must be an ISO 8601 date-time with a time zone', missing: false });

@@ -1,0 +1,51 @@
+/**
+ * Domain events of user changes to a lead (spec 6.1, 6.2): lead.updated with the changed fields'
+ * old and new values, lead.deleted. They go to leads.events keyed by lead id, like the pipeline's,
+ * so webhooks, analytics and the activity log see them in order with the lead's other events.
+ */
+import type { FieldChange, LeadRecord } from '@leadstream/domain';
+import type { OutboxEntry } from '@leadstream/dal';
+import type { LeadEventMessage, LeadEventName } from '@leadstream/schemas';
+import { randomUUID } from 'node:crypto';
+
+export const EVENTS_TOPIC = 'leads.events';
+
+function eventEntry(lead: LeadRecord, event: LeadEventName, data: Record<string, unknown>, at: string): OutboxEntry {
+  const message: LeadEventMessage = {
+    schema_version: 1,
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    event,
+    timestamp: at,
+    organization_id: lead.organization_id,
+    environment: lead.environment,
+    data,
+  };
+  return { topic: EVENTS_TOPIC, key: lead._id, value: JSON.stringify(message) };
+}
+
+/** lead.updated: `{lead:{id,email,phone,updated_at,...}, changes:{field:{old,new}}}` (spec 6.2). */
+export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, FieldChange>, at: string): OutboxEntry {
+  return eventEntry(
+    updated,
+    'lead.updated',
+    {
+      lead: {
+        id: updated._id,
+        email: updated.email,
+        phone: updated.phone,
+        first_name: updated.first_name,
+        last_name: updated.last_name,
+        status: updated.status,
+        vendor_id: updated.vendor_id,
+        updated_at: at,
+      },
+      changes,
+    },
+    at,
+  );
+}
+
+/** lead.deleted (payload not shown by the spec): the lead's id and email and when it was deleted. */
+export function leadDeletedEvent(lead: LeadRecord, at: string): OutboxEntry {
+  return eventEntry(lead, 'lead.deleted', { lead_id: lead._id, lead: { id: lead._id, email: lead.email, deleted_at: at }, deleted_at: at }, at);
+}

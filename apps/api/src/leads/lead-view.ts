@@ -1,0 +1,28 @@
+/**
+ * The two views of a lead in the user API (spec 2.1): the list item and the full lead of
+ * get-by-id. Built field by field from the spec's lists, so pipeline bookkeeping (actor, outbox,
+ * version, blocking keys, search copies, flags...) can never leak into a response.
+ */
+import { LEAD_DETAIL_FIELDS, LEAD_LIST_FIELDS, type LeadRecord } from '@leadstream/domain';
+
+type View = Record<string, unknown>;
+
+function pick(lead: LeadRecord, fields: readonly string[], vendorName: string | null): View {
+  const view: View = {};
+  for (const field of fields) {
+    if (field === 'id') view['id'] = lead._id;
+    else if (field === 'vendor_name') view['vendor_name'] = vendorName;
+    else view[field] = lead[field] ?? null;
+  }
+  return view;
+}
+
+/** A lead as GET /leads lists it. */
+export function leadListItem(lead: LeadRecord): View {
+  return pick(lead, LEAD_LIST_FIELDS, null);
+}
+
+/** A lead with every field of spec 2.1 (get, create, update). */
+export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
+  return pick(lead, LEAD_DETAIL_FIELDS, vendorName);
+}

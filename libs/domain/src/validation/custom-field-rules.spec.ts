@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { applyCustomFieldDefaults, checkCustomFields, type CustomFieldDefinition } from './custom-fields';
+import { parseCustomFieldCreate } from './custom-field-definition';
+
+const fields: CustomFieldDefinition[] = [
+  { name: 'student_id', type: 'string', required: false, validation: { pattern: '^[A-Z]{2}\\d{6}$' } },
+  { name: 'gpa', type: 'number', required: false, validation: { min: 0, max: 4 } },
+  { name: 'term', type: 'string', required: true, default_value: 'fall', validation: { enum: ['fall', 'spring'] } },
+];
+
+describe('custom field validation rules (spec 2.8)', () => {
+  it('checks pattern (RE2), min/max and enum, naming the field', () => {
+    expect(checkCustomFields({ student_id: 'AB123456', gpa: 4, term: 'spring' }, fields)).toEqual([]);
+    expect(checkCustomFields({ student_id: 'ab1', gpa: -1, term: 'summer' }, fields).map((problem) => problem.field)).toEqual([
+      'custom_fields.student_id',
+      'custom_fields.gpa',
+      'custom_fields.term',
+    ]);
+  });
+
+  it('runs a pattern that backtracks catastrophically in JavaScript in linear time', () => {
+    const evil: CustomFieldDefinition[] = [{ name: 'x', type: 'string', required: false, validation: { pattern: '^(a+)+$' } }];
+    const started = Date.now();
+    expect(checkCustomFields({ x: `${'a'.repeat(50_000)}!` }, evil)).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('fills defaults for absent fields only', () => {
+    expect(applyCustomFieldDefaults(undefined, fields)).toEqual({ term: 'fall' });
+    expect(applyCustomFieldDefaults({ term: 'spring' }, fields)).toEqual({ term: 'spring' });
+    expect(applyCustomFieldDefaults({ term: null }, fields)).toEqual({ term: null });
+  });
+
+  it('checks only the given keys of a partial update, and never lets a required field be cleared', () => {
+    expect(checkCustomFields({ gpa: 3 }, fields, { onlyGiven: true })).toEqual([]);
+    expect(checkCustomFields({ term: null }, fields, { onlyGiven: true }).map((problem) => problem.field)).toEqual(['custom_fields.term']);
+  });
+
+  it('refuses definitions RE2 cannot compile, such as backreferences', () => {
+    const parsed = parseCustomFieldCreate({ name: 'code', type: 'string', validation: { pattern: '(a)\\1' } });
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual(['validation.pattern']);
+    expect(parseCustomFieldCreate({ name: 'code', type: 'string', validation: { pattern: '^[a-z]+$' } }).ok).toBe(true);
+  });
+});
