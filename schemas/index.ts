@@ -9,6 +9,7 @@ import leadBatchSchema from './requests/lead-batch.schema.json' with { type: 'js
 import leadSubmissionSchema from './requests/lead-submission.schema.json' with { type: 'json' };
 import leadCommandSchema from './messages/lead-command.schema.json' with { type: 'json' };
 import leadDecisionSchema from './messages/lead-decision.schema.json' with { type: 'json' };
+import exportRequestSchema from './messages/export-request.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -87,6 +88,18 @@ export interface LeadDecisionMessage {
 
 export const parseLeadCommand = checker<LeadCommandMessage>('lead-command', ajv.compile(leadCommandSchema));
 export const parseLeadDecision = checker<LeadDecisionMessage>('lead-decision', ajv.compile(leadDecisionSchema));
+
+/** A command on exports.requests: generate the stored export (keyed by export id). */
+export interface ExportRequestMessage {
+  schema_version: 1;
+  message_id: string;
+  export_id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  requested_at: string;
+}
+
+export const parseExportRequestMessage = checker<ExportRequestMessage>('export-request', ajv.compile(exportRequestSchema));
 
 /** Field-level problems of a request body, in the spec's `details` shape (section 7.1). */
 export interface BodyProblem {

@@ -1,6 +1,6 @@
-import { accessLog, errorHandler, opsRoutes, requestId, type ReadinessCheck } from '@leadstream/http';
-import { DedupRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
-import type { Analytics, DocumentStore, EventLog } from '@leadstream/ports';
+import { accessLog, errorHandler, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
+import { DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -9,6 +9,9 @@ import type { DecisionWaiter } from './ingestion/decision-waiter';
 import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
 import { dedupRouter } from './dedup/dedup.routes';
+import { mountLeads } from './leads/leads.app';
+import { exportsRouter } from './exports/exports.routes';
+import { mountOAuth } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 
 export interface ApiDependencies {
@@ -29,6 +32,8 @@ export interface ApiDependencies {
   trustProxy?: boolean;
   /** The user API's accounts layer: session signing secret, mailer, links, limits. */
   accounts: AccountsConfig;
+  /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
+  exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
 }
 
 /**
@@ -42,6 +47,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorHandler(deps.logger));
+  app.use(requireJsonBody());
   app.use(
     koaBody({
       json: true,
@@ -67,8 +73,15 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(vendorPortal.allowedMethods());
   const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts);
   mountAccounts(app, accounts);
+  mountOAuth(app, deps.store, accounts);
   const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors });
   app.use(dedup.routes());
   app.use(dedup.allowedMethods());
+  mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  if (deps.exports) {
+    const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
+    app.use(exportsApi.routes());
+    app.use(exportsApi.allowedMethods());
+  }
   return app;
 }

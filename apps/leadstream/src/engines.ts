@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { openAnalytics } from '@leadstream/engine-clickhouse';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { openExportFileStore } from '@leadstream/engine-files';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { ReadinessCheck } from '@leadstream/http';
-import type { Analytics, DocumentStore, EventLog } from '@leadstream/ports';
+import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
 import type { Config } from './config';
 
@@ -18,6 +19,8 @@ export interface Engines {
   log: EventLog;
   store: DocumentStore;
   analytics: Analytics;
+  /** Finished export files: GridFS beside MongoDB, DATA_DIR/exports beside the embedded store. */
+  exportFiles: ExportFileStore;
   readiness: ReadinessCheck[];
   close(): Promise<void>;
 }
@@ -61,6 +64,12 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       opened.push({ name: 'document store', close: () => raw.close() });
       readiness.push({ name: `store:${raw.engine}`, check: () => raw.ping() });
     }
+    let exportFiles = unused<ExportFileStore>('export file store');
+    if (needs.store) {
+      const raw = await openExportFileStore(config.mongodb ? { engine: 'gridfs', ...config.mongodb } : { engine: 'filesystem', dataDir: config.dataDir });
+      exportFiles = raw;
+      opened.push({ name: 'export file store', close: () => raw.close() });
+    }
     let analytics = unused<Analytics>('analytics');
     if (needs.analytics) {
       const raw = await openAnalytics(
@@ -76,6 +85,7 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       log,
       store,
       analytics,
+      exportFiles,
       readiness,
       async close() {
         for (const engine of opened.reverse()) {

@@ -1,5 +1,7 @@
 import { CustomFieldRepository, DedupRepository, SubmissionReceiptRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { AccountTokenRepository, SessionRepository, UserRepository } from '@leadstream/dal';
+import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
+import { ExportRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 
 /** Every index of every repository; idempotent, run at each start of a process that uses the store. */
@@ -13,4 +15,8 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await UserRepository.ensureIndexes(store);
   await SessionRepository.ensureIndexes(store);
   await AccountTokenRepository.ensureIndexes(store);
+  await OAuthClientRepository.ensureIndexes(store);
+  await OAuthGrantRepository.ensureIndexes(store);
+  await OAuthConsentRepository.ensureIndexes(store);
+  await ExportRepository.ensureIndexes(store);
 }

@@ -85,7 +85,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
   }
   for (const factory of stageFactories) {
-    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, metrics, logger, mx }));
+    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, exportFiles: engines.exportFiles, metrics, logger, mx }));
   }
 
   if (role === 'start' || role === 'api') {
@@ -114,6 +114,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
         mailer,
         rateLimits: { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api },
       },
+      exports: { files: engines.exportFiles },
     });
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));

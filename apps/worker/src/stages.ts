@@ -1,6 +1,7 @@
-import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
-import type { DocumentStore, EventLog, LogRecord, MxResolver } from '@leadstream/ports';
+import { createDal, CustomFieldRepository, DedupRepository, ExportRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import type { DocumentStore, EventLog, ExportFileStore, LogRecord, MxResolver } from '@leadstream/ports';
 import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
+import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './exports';
 import { activityHandler } from './pipeline/activity.stage';
 import { dedupHandler } from './pipeline/dedup.stage';
 import { enrichHandler } from './pipeline/enrich.stage';
@@ -15,6 +16,8 @@ export interface StageDependencies {
   logger: Logger;
   /** Undefined when MX checks are off for the process. */
   mx: MxResolver | undefined;
+  /** Where the export stage writes CSV files; required by that stage only. */
+  exportFiles?: ExportFileStore;
   now?: () => Date;
 }
 
@@ -69,6 +72,15 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     ),
     stage('enrich', TOPICS.unique, (deps) => enrichHandler(actorsOf(deps), deps.now)),
     stage('activity', TOPICS.events, (deps) => activityHandler(new LeadActivityRepository(deps.store))),
+    {
+      name: 'export',
+      create(deps: StageDependencies): ConsumerRunner {
+        if (!deps.exportFiles) throw new Error('the export stage needs an export file store (StageDependencies.exportFiles)');
+        const logger = deps.logger.child({ stage: 'export' });
+        const worker = new ExportWorker({ exports: new ExportRepository(deps.store), files: deps.exportFiles, log: deps.log, logger, ...(deps.now ? { now: deps.now } : {}) });
+        return new ExportStageRunner({ log: deps.log, groupId: 'export', topics: [EXPORT_REQUESTS_TOPIC], metrics: deps.metrics, logger }, worker, logger);
+      },
+    },
   ].map((factory) => [factory.name, factory]),
 );
 

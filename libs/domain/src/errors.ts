@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'EXPORT_EXPIRED',
+  'EXPORT_NOT_READY',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -8,3 +8,7 @@ export * from './lead/lead';
 export * from './lead/lead.machine';
 export * from './dedup';
 export * from './accounts';
+export * from './exports';
+export * from './lead/lead-search';
+export * from './lead/lead-list-query';
+export * from './lead/lead-patch';

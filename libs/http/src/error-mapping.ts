@@ -22,6 +22,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  EXPORT_EXPIRED: 410,
+  EXPORT_NOT_READY: 409,
 };
 
 /** Texts the funnel API uses for its fixed errors (spec 7.1). */

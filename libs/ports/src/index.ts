@@ -4,3 +4,4 @@ export * from './analytics.port';
 export * from './partitioner';
 export * from './mx-resolver.port';
 export * from './mailer.port';
+export * from './export-files.port';

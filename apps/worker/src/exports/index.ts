@@ -1,0 +1,2 @@
+export * from './export.stage';
+export * from './export-stage.runner';

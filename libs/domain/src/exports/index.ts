@@ -1,0 +1,2 @@
+export * from './export.machine';
+export * from './export';

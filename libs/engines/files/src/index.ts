@@ -1,0 +1,3 @@
+export * from './filesystem-export-files';
+export * from './gridfs-export-files';
+export * from './open-export-files';
