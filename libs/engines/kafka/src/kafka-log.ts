@@ -51,6 +51,11 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
   const admin = kafka.admin();
   const producer = kafka.producer({
     allowAutoTopicCreation: false,
+    // A produce retried after the broker already wrote it (a timeout, a leader move just after a
+    // topic is created) must not write the records twice: the idempotent producer lets the broker
+    // drop the repeat. It implies acks=-1 and one request in flight per broker.
+    idempotent: true,
+    maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
     retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
   });
