@@ -5,74 +5,11 @@
  * export.completed event is on leads.events afterwards. Expiry, redelivery and failure are
  * covered in-process in apps/api/src/exports/exports.routes.spec.ts.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openKafkaLog } from '@leadstream/engine-kafka';
-import type { EventLog, LogRecord } from '@leadstream/ports';
-import { lookupInfra } from '@leadstream/ports/contract/infra';
-import { prefixEventLog } from '@leadstream/runtime';
-import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { engineSetups, readTopic } from './test-support/engine-setups';
 
-interface Setup {
-  env: Record<string, string>;
-  openLog: () => Promise<EventLog>;
-  cleanup: () => Promise<void>;
-}
-
-const kafka = lookupInfra('KAFKA_BROKERS');
-const mongodb = lookupInfra('MONGODB_URI');
-
-function embeddedSetup(): Setup {
-  const dataDir = mkdtempSync(join(tmpdir(), 'exports-'));
-  return {
-    env: { DATA_DIR: dataDir },
-    openLog: () => openEmbeddedLog({ dataDir: join(dataDir, 'log') }),
-    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
-  };
-}
-
-function distributedSetup(): Setup {
-  const suffix = randomUUID().slice(0, 8);
-  const prefix = `exports-${suffix}.`;
-  const dbName = `exports_${suffix}`;
-  const brokers = kafka.value ?? '';
-  const uri = mongodb.value ?? '';
-  const dataDir = mkdtempSync(join(tmpdir(), 'exports-'));
-  return {
-    env: { DATA_DIR: dataDir, KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix, MONGODB_URI: uri, MONGODB_DB: dbName },
-    openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'exports-test' }), prefix),
-    cleanup: async () => {
-      rmSync(dataDir, { recursive: true, force: true });
-      const client = new MongoClient(uri);
-      await client.connect();
-      await client.db(dbName).dropDatabase();
-      await client.close();
-    },
-  };
-}
-
-const setups: Array<[string, () => Setup]> = [['embedded engines', embeddedSetup]];
-if (kafka.value && mongodb.value) setups.push(['Kafka and FerretDB', distributedSetup]);
-
-async function readAll(log: EventLog, topic: string): Promise<LogRecord[]> {
-  const records: LogRecord[] = [];
-  const consumer = log.consumer({ groupId: `read-${randomUUID()}`, topics: [topic], fromBeginning: true });
-  await consumer.start(async (batch) => {
-    records.push(...batch.records);
-  });
-  for (let i = 0; i < 400; i++) {
-    const lag = await consumer.lag();
-    if (lag.length > 0 && lag.every((entry) => entry.lag === 0)) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await consumer.stop();
-  return records;
-}
+const setups = engineSetups('exports');
 
 describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   const setup = makeSetup();
@@ -180,7 +117,7 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
     expect((await server.exited).code).toBe(0);
     const log = await setup.openLog();
     try {
-      const events = (await readAll(log, 'leads.events'))
+      const events = (await readTopic(log, 'leads.events'))
         .map((record) => ({ key: record.key, message: JSON.parse(record.value) as { event: string; data: Record<string, unknown> } }))
         .filter((entry) => entry.message.event.startsWith('export.'));
       expect(events).toHaveLength(1);

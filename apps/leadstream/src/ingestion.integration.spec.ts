@@ -4,76 +4,13 @@
  * spec 4.4 with its status, body and headers; the events and activity entries it leaves behind.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
-import { openKafkaLog } from '@leadstream/engine-kafka';
-import { openMongoStore } from '@leadstream/engine-mongo';
-import type { DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
-import { lookupInfra } from '@leadstream/ports/contract/infra';
-import { prefixEventLog } from '@leadstream/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
 import { CliProcess } from './test-support/cli-process';
+import { engineSetups, readTopic } from './test-support/engine-setups';
 
-interface Setup {
-  name: string;
-  env: Record<string, string>;
-  openStore: () => Promise<DocumentStore>;
-  openLog: () => Promise<EventLog>;
-  /** The embedded engines are locked by the running process: read them after it stops. */
-  readWhileRunning: boolean;
-}
-
-function embeddedSetup(): Setup {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ingestion-'));
-  return {
-    name: 'embedded engines',
-    env: { DATA_DIR: dataDir },
-    openStore: () => openEmbeddedStore({ dataDir: join(dataDir, 'store') }),
-    openLog: () => openEmbeddedLog({ dataDir: join(dataDir, 'log') }),
-    readWhileRunning: false,
-  };
-}
-
-const kafka = lookupInfra('KAFKA_BROKERS');
-const mongodb = lookupInfra('MONGODB_URI');
-
-function distributedSetup(): Setup {
-  const suffix = randomUUID().slice(0, 8);
-  const prefix = `ingest-${suffix}.`;
-  const dbName = `ingest_${suffix}`;
-  const brokers = kafka.value ?? '';
-  const uri = mongodb.value ?? '';
-  return {
-    name: 'Kafka and FerretDB',
-    env: { DATA_DIR: mkdtempSync(join(tmpdir(), 'ingestion-')), KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix, MONGODB_URI: uri, MONGODB_DB: dbName },
-    openStore: () => openMongoStore({ uri, dbName }),
-    openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'ingestion-test' }), prefix),
-    readWhileRunning: true,
-  };
-}
-
-const setups: Array<[string, () => Setup]> = [['embedded engines', embeddedSetup]];
-if (kafka.value && mongodb.value) setups.push(['Kafka and FerretDB', distributedSetup]);
-
-async function readAll(log: EventLog, topic: string): Promise<LogRecord[]> {
-  const records: LogRecord[] = [];
-  const consumer = log.consumer({ groupId: `read-${randomUUID()}`, topics: [topic], fromBeginning: true });
-  await consumer.start(async (batch) => {
-    records.push(...batch.records);
-  });
-  for (let i = 0; i < 400; i++) {
-    const lag = await consumer.lag();
-    if (lag.length > 0 && lag.every((entry) => entry.lag === 0)) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await consumer.stop();
-  return records;
-}
+const setups = engineSetups('ingest');
 
 describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   const setup = makeSetup();
@@ -118,7 +55,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   afterAll(async () => {
     server?.kill('SIGTERM');
     await server?.exited;
-    if (setup.env['DATA_DIR']) rmSync(setup.env['DATA_DIR'], { recursive: true, force: true });
+    await setup.cleanup();
   });
 
   const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> =>
@@ -257,7 +194,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     const store = await setup.openStore();
     try {
-      const events = (await readAll(log, 'leads.events')).map((record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> });
+      const events = (await readTopic(log, 'leads.events')).map((record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> });
       const names = new Set(events.map((event) => event['event']));
       for (const name of ['lead.created', 'lead.validated', 'lead.accepted', 'lead.rejected', 'lead.duplicate']) expect(names).toContain(name);
       const created = events.find((event) => event['event'] === 'lead.created' && (event.data['lead'] as { id: string }).id === leadId);
