@@ -205,7 +205,24 @@ export class KafkaLogConsumer implements Consumer {
     return this.current;
   }
 
+  /**
+   * Right after topics are created or leaders move, a KRaft broker briefly answers offset requests
+   * with retriable errors (NOT_LEADER_FOR_PARTITION, LEADER_NOT_AVAILABLE) that kafkajs's admin
+   * passes on; lag is a read, so ask again a few times before giving up.
+   */
   async lag(): Promise<Array<{ topic: string; partition: number; lag: number }>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.readLag();
+      } catch (error) {
+        const retriable = (error as { retriable?: boolean }).retriable === true;
+        if (!retriable || attempt >= 10) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  private async readLag(): Promise<Array<{ topic: string; partition: number; lag: number }>> {
     const owned = this.assignment();
     if (owned.length === 0) return [];
     const committed = await this.admin.fetchOffsets({ groupId: this.options.groupId, topics: owned.map((a) => a.topic) });
