@@ -247,11 +247,9 @@ EOF
   local jvm=(-cp "$KAFKA_LIBS/*" -Djava.awt.headless=true
     "-Dlog4j.configuration=file:$kdir/log4j.properties" "-Dkafka.logs.dir=$kdir/logs")
 
-  local cluster_id
-  cluster_id="$(node -e 'process.stdout.write(require("crypto").randomBytes(16).toString("base64url"))')"
-  log "formatting kafka storage (cluster id $cluster_id)"
-  "$JAVA" -Xmx256m "${jvm[@]}" kafka.tools.StorageTool format \
-    -t "$cluster_id" -c "$kdir/server.properties" >"$kdir/logs/format.log" 2>&1 || {
+  log "formatting kafka storage"
+  JAVA="$JAVA" KAFKA_LIBS="$KAFKA_LIBS" KAFKA_LOG4J="$kdir/log4j.properties" \
+    "$INFRA_DIR/kafka/format-storage.sh" "$kdir/server.properties" >"$kdir/logs/format.log" 2>&1 || {
     show_log "$kdir/logs/format.log"
     die "kafka-storage format failed"
   }
