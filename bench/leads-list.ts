@@ -3,7 +3,7 @@
  * of a search, with 10 k and with 1 M leads in one organization, through the same repository and
  * query parser GET /api/leads uses. The baseline is the same query at 10 k in the same run.
  *
- *   npx tsx bench/leads-list.ts [--engines embedded|kafka] [--small 10000] [--large 1000000] [--queries 300]
+ *   npx tsx bench/leads-list.ts [--engines embedded|kafka] [--small 10000] [--large 1000000] [--queries 300] [--warmup 20]
  *
  * Target: list-page p99 at 1 M <= 1.5 x at 10 k. `--engines kafka` uses the MongoDB-protocol
  * server of `npm run infra:up` (FerretDB) for the store.
@@ -17,6 +17,7 @@ import { deployment, enginesOption, option, percentile } from './support/service
 const SMALL = option('small', 10_000);
 const LARGE = option('large', 1_000_000);
 const QUERIES = option('queries', 300);
+const WARMUP = option('warmup', 20);
 const CHUNK = 10_000;
 const STATUSES = ['active', 'active', 'active', 'contacted', 'qualified', 'rejected', 'duplicate', 'converted'] as const;
 const SOURCES = ['search', 'social', 'fair', 'referral', 'email'];
@@ -78,7 +79,7 @@ interface Figures {
 }
 
 async function time(run: (n: number) => Promise<unknown>): Promise<Figures> {
-  for (let n = 0; n < 20; n++) await run(n);
+  for (let n = 0; n < WARMUP; n++) await run(n);
   const latencies: number[] = [];
   for (let n = 0; n < QUERIES; n++) {
     const started = performance.now();

@@ -156,11 +156,13 @@ describe('GET /api/leads', () => {
     const queries = new LeadQueryRepository(server.store);
     const tenant = { organizationId: owner.organizationId, environment: 'live' as const };
     const expected: Array<[string, string]> = [
-      ['', 'tenant_created_at'],
-      ['status=active', 'tenant_status_created_at'],
-      ['source=web&sortOrder=asc', 'tenant_source_created_at'],
-      ['vendor_id=v', 'tenant_vendor_created_at'],
-      ['program=MBA&start_date=2025-01-01', 'tenant_program_created_at'],
+      ['', 'list_created_at'],
+      ['status=active', 'list_status_created_at'],
+      ['source=web&sortOrder=asc', 'list_source_created_at'],
+      ['vendor_id=v', 'list_vendor_id_created_at'],
+      ['program=MBA&start_date=2025-01-01', 'list_program_created_at'],
+      ['status=active&source=web', 'list_status_source_created_at'],
+      ['status=active&vendor_id=v&sortOrder=asc', 'list_status_vendor_id_created_at'],
       ['sortBy=updated_at', 'tenant_updated_at'],
       ['sortBy=email&sortOrder=asc', 'tenant_email_lower'],
       ['sortBy=last_name', 'tenant_last_name_lower'],

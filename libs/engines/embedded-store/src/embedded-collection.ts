@@ -202,6 +202,13 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return plan.map((row) => row.detail);
   }
 
+  /** SQLite's EXPLAIN QUERY PLAN lines for countDocuments (not part of the port). */
+  countPlan(filter: Filter): string[] {
+    const { sql, params } = compileFilter(filter);
+    const plan = this.host.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM ${this.table} WHERE ${sql}`).all(...params) as { detail: string }[];
+    return plan.map((row) => row.detail);
+  }
+
   // --- internals -------------------------------------------------------------------------------
 
   private stmt(sql: string): Database.Statement {

@@ -100,6 +100,25 @@ describe('embedded document store', () => {
     });
   });
 
+  it('counts from the index alone when every filtered field is in it (covering index, null included)', async () => {
+    await withStore(async (store) => {
+      const leads = store.collection('leads');
+      await leads.createIndex({ keys: { orgId: 1, deletedAt: 1, status: 1, createdAt: -1 }, name: 'org_visible_status' });
+      await leads.insertMany([
+        { _id: 'a', orgId: 'o1', deletedAt: null, status: 'active', createdAt: '2026-01-01' },
+        { _id: 'b', orgId: 'o1', status: 'active', createdAt: '2026-01-02' },
+        { _id: 'c', orgId: 'o1', deletedAt: '2026-02-01', status: 'active', createdAt: '2026-01-03' },
+        { _id: 'd', orgId: 'o1', deletedAt: null, status: 'rejected', createdAt: '2026-01-04' },
+      ]);
+      const collection = leads as EmbeddedCollection<BaseDocument>;
+      const filter = { orgId: 'o1', deletedAt: null, status: 'active' };
+      expect(collection.countPlan(filter).join('\n')).toContain('USING COVERING INDEX leads$org_visible_status');
+      expect(await leads.countDocuments(filter)).toBe(2); // a missing deletedAt counts as null, as in MongoDB
+      // A field outside the index needs the documents.
+      expect(collection.countPlan({ ...filter, program: 'MBA' }).join('\n')).not.toContain('COVERING');
+    });
+  });
+
   it('reopened store still sweeps TTL indexes declared before the restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-ttl-'));
     try {
