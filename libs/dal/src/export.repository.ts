@@ -3,35 +3,27 @@
  * compare-and-set on `version` and carry the outputs of the transition (transactional outbox),
  * exactly like lead actors (DESIGN.md section 5).
  */
-import type { ExportFilters, ExportOutboxEntry, ExportRecord, LeadRecord, TenantContext } from '@leadstream/domain';
+import { parseLeadSearch, type ExportFilters, type ExportOutboxEntry, type ExportRecord, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter, Update } from '@leadstream/ports';
+import { leadListFilter } from './lead-query.repository';
 import { LEADS_COLLECTION } from './lead.repository';
 
 export const EXPORTS_COLLECTION = 'exports';
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
- * The lead list filters of GET /leads (spec 4.6) as a store filter, same names. Written here
- * because the list's filter builder (lead-query.repository.ts) did not exist yet; both should
- * become one. Soft-deleted leads are never exported.
+ * The leads an export streams: exactly those of the lead list (GET /leads) with the same filters,
+ * prefix search included, answered from the same indexes. Soft-deleted leads are never exported.
  */
 export function leadExportFilter(tenant: TenantContext, filters: ExportFilters): Filter {
-  const filter: Filter = { organization_id: tenant.organizationId, environment: tenant.environment, deleted_at: null };
-  if (filters.status) filter['status'] = filters.status;
-  if (filters.source) filter['source'] = filters.source;
-  if (filters.vendor_id) filter['vendor_id'] = filters.vendor_id;
-  if (filters.program) filter['program'] = filters.program;
-  if (filters.start_date || filters.end_date) {
-    filter['created_at'] = { ...(filters.start_date ? { $gte: filters.start_date } : {}), ...(filters.end_date ? { $lt: filters.end_date } : {}) };
-  }
-  if (filters.search) {
-    const pattern = { $regex: escapeRegex(filters.search), $options: 'i' as const };
-    filter.$or = [{ email: pattern }, { first_name: pattern }, { last_name: pattern }, { phone: pattern }];
-  }
-  return filter;
+  return leadListFilter(tenant, {
+    status: filters.status,
+    source: filters.source,
+    vendor_id: filters.vendor_id,
+    program: filters.program,
+    createdFrom: filters.start_date,
+    createdBefore: filters.end_date,
+    search: filters.search ? parseLeadSearch(filters.search) : undefined,
+  });
 }
 
 export class ExportRepository {

@@ -28,14 +28,14 @@ export class LeadQueryRepository {
   }
 
   async list(tenant: TenantContext, query: LeadListQuery): Promise<LeadPage> {
-    const filter = listFilter(tenant, query);
+    const filter = leadListFilter(tenant, query);
     const [leads, total] = await Promise.all([this.leads.find(filter, listOptions(query)), this.leads.countDocuments(filter)]);
     return { leads, total };
   }
 
   /** The indexes the engine would use for the page (tests prove a filtered, sorted page is indexed). */
   async explainList(tenant: TenantContext, query: LeadListQuery): Promise<string[]> {
-    return this.leads.explainIndexes(listFilter(tenant, query), listOptions(query));
+    return this.leads.explainIndexes(leadListFilter(tenant, query), listOptions(query));
   }
 
   /** A lead of the tenant that is not deleted. */
@@ -69,7 +69,11 @@ function tenantFilter(tenant: TenantContext): Filter {
   return { organization_id: tenant.organizationId, environment: tenant.environment, deleted_at: null };
 }
 
-function listFilter(tenant: TenantContext, query: LeadListQuery): Filter {
+/** The filters of a lead list (GET /leads) and of an export of it (POST /leads/export). */
+export type LeadListCriteria = Pick<LeadListQuery, 'status' | 'source' | 'vendor_id' | 'program' | 'createdFrom' | 'createdBefore' | 'search'>;
+
+/** The store filter of the tenant's visible leads that match `criteria`; every shape has an index. */
+export function leadListFilter(tenant: TenantContext, query: LeadListCriteria): Filter {
   const filter: Filter = tenantFilter(tenant);
   if (query.status) filter['status'] = query.status;
   if (query.source) filter['source'] = query.source;

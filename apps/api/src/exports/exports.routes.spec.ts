@@ -5,7 +5,7 @@
  * clock, a redelivered request, a failing file store (export.failed) and the export rate limit.
  */
 import type { Readable } from 'node:stream';
-import { startLead, type LeadRecord } from '@leadstream/domain';
+import { leadSearchFields, startLead, type LeadRecord } from '@leadstream/domain';
 import type { ExportFileStore, LogRecord } from '@leadstream/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserApi } from '../accounts/accounts.test-support';
@@ -17,7 +17,7 @@ let other: Awaited<ReturnType<typeof UserApi.owner>>;
 
 function storedLead(organizationId: string, id: string, fields: Partial<LeadRecord>): LeadRecord {
   const at = fields.created_at ?? new Date().toISOString();
-  return {
+  const lead: LeadRecord = {
     _id: id, organization_id: organizationId, environment: 'live', vendor_id: 'vendor-1', status: 'active', email: `${id}@example.edu`,
     first_name: null, last_name: null, phone: null, source: null, program: null, program_interest: null, ip_address: null, user_agent: null,
     landing_page: null, referrer: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null,
@@ -27,6 +27,8 @@ function storedLead(organizationId: string, id: string, fields: Partial<LeadReco
     created_at: at, updated_at: at, deleted_at: null, expires_at: null, actor: startLead(id), version: 1, applied_messages: [], outbox: [],
     ...fields,
   };
+  // The lowercase copies the validate stage writes, which the list's and the export's search read.
+  return { ...lead, ...leadSearchFields(lead) };
 }
 
 /** Records of exports.requests not yet handed to the stage. */
@@ -200,6 +202,15 @@ describe('exports with default fields, search and dates', () => {
     expect(header).toBe('id,email,first_name,last_name,phone,status,source,vendor_id,program,program_interest,ip_address,user_agent,utm_source,utm_medium,utm_campaign,custom_fields,enrichment_data,created_at,updated_at');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^lead_a1,lead_a1@example.edu,Ada,Lovelace,/);
+  });
+
+  it('matches search as the list does: phone digits whatever the formatting', async () => {
+    const { id, record } = await requestExport(owner, { format: 'csv', filters: { search: '(415) 555' }, fields: ['id', 'phone'] });
+    await server.deliver(record);
+    const csv = await (await download(owner, `/exports/${id}/download`)).text();
+    expect(csv).toBe('id,phone\nlead_a1,+14155552671\n');
+    const list = await owner.call('GET', `/api/leads?search=${encodeURIComponent('(415) 555')}`);
+    expect((list.body['data'] as Array<{ id: string }>).map((lead) => lead.id)).toEqual(['lead_a1']);
   });
 
   it('completes with a header only when nothing matches', async () => {

@@ -5,6 +5,7 @@
  */
 import type { ErrorDetail } from '../errors';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from '../lead/lead';
+import { parseDateBound } from '../lead/lead-list-query';
 import type { Environment } from '../tenant';
 import type { ExportStatus, PersistedExportActor } from './export.machine';
 
@@ -33,7 +34,7 @@ export const DEFAULT_EXPORT_FIELDS: readonly ExportField[] = [
 
 /**
  * The list filters of GET /leads (spec 4.6), same names. Dates are normalized ISO strings:
- * `start_date` an inclusive, `end_date` an exclusive bound on created_at (see parseBound).
+ * `start_date` an inclusive, `end_date` an exclusive bound on created_at (see parseDateBound in lead-list-query.ts).
  */
 export interface ExportFilters {
   status?: LeadStatus;
@@ -56,26 +57,6 @@ export interface ExportRequest {
 }
 
 export type ParsedExportRequest = { ok: true; request: ExportRequest } | { ok: false; details: ErrorDetail[] };
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * The bounds as GET /leads reads them: `start_date` is inclusive (a date is its 00:00 UTC);
- * `end_date` becomes an exclusive bound that includes it (a date: the next midnight; a date-time:
- * one millisecond later). Stored normalized, so the export stage compares ISO strings.
- */
-function parseBound(text: string, side: 'start' | 'end'): string | undefined {
-  if (DATE_ONLY.test(text)) {
-    const day = Date.parse(`${text}T00:00:00.000Z`);
-    if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== text) return undefined;
-    return new Date(side === 'start' ? day : day + 86_400_000).toISOString();
-  }
-  if (!DATE_TIME.test(text)) return undefined;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return new Date(side === 'start' ? at : at + 1).toISOString();
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -110,7 +91,7 @@ export function parseExportRequest(body: unknown): ParsedExportRequest {
         if ((LEAD_STATUSES as readonly string[]).includes(value)) filters.status = value as LeadStatus;
         else details.push({ field, message: `status must be one of ${LEAD_STATUSES.join(', ')}` });
       } else if (name === 'start_date' || name === 'end_date') {
-        const at = parseBound(value, name === 'start_date' ? 'start' : 'end');
+        const at = parseDateBound(value, name === 'start_date' ? 'start' : 'end');
         if (at === undefined) details.push({ field, message: `${name} must be an ISO 8601 date or date-time` });
         else filters[name] = at;
       } else {

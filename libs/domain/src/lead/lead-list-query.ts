@@ -141,13 +141,13 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
 
   const start = values['start_date'];
   if (start !== undefined && start !== '') {
-    const at = parseInstant(start, 'start');
+    const at = parseDateBound(start, 'start');
     if (at) query.createdFrom = at;
     else details.push({ field: 'start_date', message: 'start_date must be an ISO 8601 date or date-time' });
   }
   const end = values['end_date'];
   if (end !== undefined && end !== '') {
-    const at = parseInstant(end, 'end');
+    const at = parseDateBound(end, 'end');
     if (at) query.createdBefore = at;
     else details.push({ field: 'end_date', message: 'end_date must be an ISO 8601 date or date-time' });
   }
@@ -158,7 +158,7 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
   const search = values['search']?.trim();
   if (search !== undefined && search !== '') {
     if (search.length > MAX_SEARCH) details.push({ field: 'search', message: `search must be at most ${MAX_SEARCH} characters` });
-    else query.search = parseSearch(search);
+    else query.search = parseLeadSearch(search);
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, query };
 }
@@ -168,7 +168,7 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
  * whole day (the bound is the next midnight, exclusive). A date-time is taken as given (an
  * `end_date` date-time is inclusive: the bound is one millisecond later).
  */
-function parseInstant(text: string, side: 'start' | 'end'): string | undefined {
+export function parseDateBound(text: string, side: 'start' | 'end'): string | undefined {
   if (DATE_ONLY.test(text)) {
     const day = Date.parse(`${text}T00:00:00.000Z`);
     if (Number.isNaN(day) || new Date(day).toISOString().slice(0, 10) !== text) return undefined;
@@ -180,7 +180,8 @@ function parseInstant(text: string, side: 'start' | 'end'): string | undefined {
   return new Date(side === 'start' ? at : at + 1).toISOString();
 }
 
-function parseSearch(search: string): LeadSearch {
+/** `search` as the list and exports match it (trimmed, non-empty text). */
+export function parseLeadSearch(search: string): LeadSearch {
   const text = search.toLowerCase();
   const words = text.split(/\s+/);
   const digits = PHONE_TEXT.test(search) ? phoneDigits(search) : '';
