@@ -1,5 +1,10 @@
 /**
- * One collection as a SQLite table `(id TEXT PRIMARY KEY, doc TEXT)`. Reads are compiled SQL;
+ * One collection as a SQLite table `(id TEXT PRIMARY KEY, doc TEXT, "f:<path>"...)`: the document
+ * as JSON text, plus one column per field that an index holds, always equal to
+ * `json_extract(doc, path)` (SQLite computes it from the text on every write that changes it).
+ * Indexes are built on those columns, so a write that leaves a field alone leaves its indexes
+ * alone (an UPDATE that does not set an index's columns does not touch the index); with indexes on
+ * json_extract expressions every write rewrote every index of the collection. Reads are compiled SQL;
  * writes that depend on the current document (updates, findOneAndUpdate, upserts) read, modify
  * and write inside one transaction. better-sqlite3 is synchronous, so nothing else in the process
  * runs in between: that is what makes findOneAndUpdate a compare-and-set.
@@ -9,6 +14,7 @@ import type Database from 'better-sqlite3';
 import {
   type BaseDocument,
   type Collection,
+  type DocValue,
   type Filter,
   type FindOneAndUpdateOptions,
   type FindOptions,
@@ -18,11 +24,11 @@ import {
   type UpdateResult,
 } from '@leadstream/ports';
 import { applyUpdate, seedFromFilter, validateUpdate } from './apply-update';
-import { decodeDoc, encodeDoc } from './codec';
+import { decodeDoc, encodeDoc, toJson } from './codec';
 import { type BindValue, compileFilter } from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
-import { defaultIndexName, fieldExpr, quoteIdent, sqliteIndexName, tableName } from './sql-names';
-import { rethrowMapped } from './sqlite-errors';
+import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, quoteIdent, sqliteIndexName, tableName } from './sql-names';
+import { type UniqueIndex, rethrowMapped } from './sqlite-errors';
 import { type StatementCache } from './statement-cache';
 
 /** What a collection needs from the store that owns the connection. */
@@ -46,7 +52,11 @@ const NO_LIMIT = -1;
 export class EmbeddedCollection<T extends BaseDocument> implements Collection<T> {
   private readonly table: string;
   /** Key lists of this collection's indexes, to pick an ORDER BY that an index can deliver. */
-  private indexKeys: IndexKeys[];
+  private indexKeys: IndexKeys[] = [];
+  /** Fields that have an index column (every key of every index, but `_id`). */
+  private readonly columns = new Set<string>();
+  /** Unique indexes by key paths, to name the one a write violates. */
+  private uniqueIndexes: UniqueIndex[] = [];
 
   constructor(
     readonly name: string,
@@ -54,30 +64,33 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   ) {
     this.table = tableName(name);
     host.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-    this.indexKeys = host.indexesOf(name).map((spec) => spec.keys);
+    // A store written before index columns existed has its indexes on expressions: rebuilt here once.
+    this.transaction(() => {
+      for (const spec of host.indexesOf(name)) this.buildIndex(spec);
+    });
   }
 
   async insertOne(doc: T): Promise<void> {
     const encoded = this.encodeNew(doc);
-    rethrowMapped(this.name, () => this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc._id, encoded));
+    this.mapped(() => this.insertStatement().run({ id: doc._id, doc: encoded }));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     const encoded = docs.map((doc) => [doc._id, this.encodeNew(doc)] as const);
-    const insert = this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`);
+    const insert = this.insertStatement();
     // Ordered, like MongoDB's default: documents before a failing one stay stored.
     let failure: unknown;
     this.transaction(() => {
       for (const [id, doc] of encoded) {
         try {
-          insert.run(id, doc);
+          insert.run({ id, doc });
         } catch (error) {
           failure = error;
           return;
         }
       }
     });
-    if (failure !== undefined) rethrowMapped(this.name, () => { throw failure; });
+    if (failure !== undefined) this.mapped(() => { throw failure; });
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
@@ -111,7 +124,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter);
+    const { sql, params } = compileFilter(filter, this.columns);
     return this.stmt(`SELECT count(*) FROM ${this.table} WHERE ${sql}`).pluck().get(...params) as number;
   }
 
@@ -127,7 +140,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
-    const { sql, params } = compileFilter(filter);
+    const { sql, params } = compileFilter(filter, this.columns);
     return this.transaction(() => {
       // Row ids first (small), then each document: no statement stays open while we write.
       const rowids = this.stmt(`SELECT rowid FROM ${this.table} WHERE ${sql}`).pluck().all(...params) as number[];
@@ -157,13 +170,13 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter);
+    const { sql, params } = compileFilter(filter, this.columns);
     const sub = `SELECT rowid FROM ${this.table} WHERE ${sql} LIMIT 1`;
     return this.stmt(`DELETE FROM ${this.table} WHERE rowid = (${sub})`).run(...params).changes;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter);
+    const { sql, params } = compileFilter(filter, this.columns);
     return this.stmt(`DELETE FROM ${this.table} WHERE ${sql}`).run(...params).changes;
   }
 
@@ -172,15 +185,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (keys.length === 0) throw new TypeError('an index needs at least one key');
     if (spec.expireAfterSeconds !== undefined && keys.length !== 1) throw new TypeError('a TTL index has exactly one key');
     const name = spec.name ?? defaultIndexName(spec.keys);
-    const columns = keys.map(([path, dir]) => `${fieldExpr(path)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
-    const unique = spec.unique ? 'UNIQUE ' : '';
-    const index = quoteIdent(sqliteIndexName(this.name, name));
     this.transaction(() => {
       this.host.recordIndex(this.name, name, spec);
-      // Unique expression indexes enforce uniqueness on the same expressions filters use.
-      rethrowMapped(this.name, () => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${index} ON ${this.table} (${columns})`));
+      this.buildIndex(spec);
     });
-    this.indexKeys = this.host.indexesOf(this.name).map((s) => s.keys);
   }
 
   async explainIndexes(filter: Filter, options: FindOptions = {}): Promise<string[]> {
@@ -204,7 +212,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   /** SQLite's EXPLAIN QUERY PLAN lines for countDocuments (not part of the port). */
   countPlan(filter: Filter): string[] {
-    const { sql, params } = compileFilter(filter);
+    const { sql, params } = compileFilter(filter, this.columns);
     const plan = this.host.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM ${this.table} WHERE ${sql}`).all(...params) as { detail: string }[];
     return plan.map((row) => row.detail);
   }
@@ -215,8 +223,53 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.host.statements.get(sql);
   }
 
+  /**
+   * Makes sure an index exists on index columns: adds and fills the columns it needs, and replaces
+   * an index of the same name built on json_extract expressions (stores from before the columns).
+   * Runs inside a transaction.
+   */
+  private buildIndex(spec: IndexSpec): void {
+    const name = spec.name ?? defaultIndexName(spec.keys);
+    const keys = Object.entries(spec.keys);
+    for (const [path] of keys) if (path !== '_id') this.addColumn(path);
+    const index = sqliteIndexName(this.name, name);
+    const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(index) as string | undefined;
+    if (existing?.includes('json_extract(')) this.host.db.exec(`DROP INDEX ${quoteIdent(index)}`);
+    const columns = keys.map(([path, dir]) => `${fieldExpr(path, this.columns)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
+    // Unique indexes enforce uniqueness on the same values filters compare.
+    const unique = spec.unique ? 'UNIQUE ' : '';
+    this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})`));
+    const specs = this.host.indexesOf(this.name);
+    this.indexKeys = specs.map((s) => s.keys);
+    this.uniqueIndexes = specs.filter((s) => s.unique).map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
+  }
+
+  private mapped<R>(run: () => R): R {
+    return rethrowMapped(this.name, run, this.uniqueIndexes);
+  }
+
+  private addColumn(path: string): void {
+    if (this.columns.has(path)) return;
+    const column = indexColumn(path);
+    const present = (this.host.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(this.name) as string[]).includes(column.slice(1, -1));
+    if (!present) {
+      // No declared type: the column keeps json_extract's value and type as they are (text, integer, real or NULL).
+      this.host.db.exec(`ALTER TABLE ${this.table} ADD COLUMN ${column}`);
+      this.host.db.exec(`UPDATE ${this.table} SET ${column} = ${jsonExtract(path)}`);
+    }
+    this.columns.add(path);
+  }
+
+  /** INSERT of a document with its index columns computed from its text. Named parameters: id, doc. */
+  private insertStatement(): Database.Statement {
+    const paths = [...this.columns];
+    const names = paths.map((path) => `, ${indexColumn(path)}`).join('');
+    const values = paths.map((path) => `, ${jsonExtract(path, '@doc')}`).join('');
+    return this.stmt(`INSERT INTO ${this.table} (id, doc${names}) VALUES (@id, @doc${values})`);
+  }
+
   private transaction<R>(run: () => R): R {
-    return rethrowMapped(this.name, () => this.host.db.transaction(run).immediate());
+    return this.mapped(() => this.host.db.transaction(run).immediate());
   }
 
   private encodeNew(doc: T): string {
@@ -225,10 +278,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   private selectSql(filter: Filter, options: FindOptions): { sql: string; params: BindValue[] } {
-    const where = compileFilter(filter);
+    const where = compileFilter(filter, this.columns);
     const limit = options.limit ? options.limit : NO_LIMIT; // 0 means "no limit", as in MongoDB
     return {
-      sql: `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${compileSort(options.sort, this.indexKeys)} LIMIT ? OFFSET ?`,
+      sql: `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${compileSort(options.sort, this.indexKeys, this.columns)} LIMIT ? OFFSET ?`,
       params: [...where.params, limit, options.skip ?? 0],
     };
   }
@@ -239,8 +292,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   private firstRow(filter: Filter, sort: FindOptions['sort']): Row | undefined {
-    const { sql, params } = compileFilter(filter);
-    const text = `SELECT rowid, doc FROM ${this.table} WHERE ${sql} ORDER BY ${compileSort(sort, this.indexKeys)} LIMIT 1`;
+    const { sql, params } = compileFilter(filter, this.columns);
+    const text = `SELECT rowid, doc FROM ${this.table} WHERE ${sql} ORDER BY ${compileSort(sort, this.indexKeys, this.columns)} LIMIT 1`;
     return this.stmt(text).pluck(false).get(...params) as Row | undefined;
   }
 
@@ -249,7 +302,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const next = applyUpdate(current, update, { inserting: false });
     const encoded = encodeDoc(next);
     if (encoded === row.doc) return null;
-    this.stmt(`UPDATE ${this.table} SET doc = ? WHERE rowid = ?`).run(encoded, row.rowid);
+    // Only the index columns whose field changed are set, so only their indexes are rewritten.
+    const changed = [...this.columns].filter((path) => !sameValue(valueAt(current, path), valueAt(next, path)));
+    const sets = changed.map((path) => `, ${indexColumn(path)} = ${jsonExtract(path, '@doc')}`).join('');
+    this.stmt(`UPDATE ${this.table} SET doc = @doc${sets} WHERE rowid = @rowid`).run({ doc: encoded, rowid: row.rowid });
     return next;
   }
 
@@ -258,7 +314,23 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (typeof doc._id !== 'string') {
       throw new TypeError(`${this.name}: an upsert needs a string _id in the filter or in $setOnInsert`);
     }
-    this.stmt(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc._id, encodeDoc(doc));
+    this.insertStatement().run({ id: doc._id, doc: encodeDoc(doc) });
     return doc;
   }
+}
+
+/** The value at a dotted path of a decoded document (undefined when a segment is missing). */
+function valueAt(doc: unknown, path: string): unknown {
+  let value: unknown = doc;
+  for (const segment of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** Whether two field values store the same JSON (a missing field and null both read as NULL). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  return JSON.stringify(toJson((a ?? null) as DocValue)) === JSON.stringify(toJson((b ?? null) as DocValue));
 }

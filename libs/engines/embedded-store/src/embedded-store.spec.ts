@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type BaseDocument, type DocumentStore } from '@leadstream/ports';
 import { documentStoreContract } from '@leadstream/ports/contract/document-store.contract';
@@ -117,6 +118,78 @@ describe('embedded document store', () => {
       // A field outside the index needs the documents.
       expect(collection.countPlan({ ...filter, program: 'MBA' }).join('\n')).not.toContain('COVERING');
     });
+  });
+
+  it('keeps every index column equal to json_extract of the document through every kind of write', async () => {
+    await withStore(async (store, dataDir) => {
+      const leads = store.collection('leads');
+      await leads.createIndex({ keys: { org: 1, status: 1, 'address.city': 1 }, name: 'org_status_city' });
+      await leads.createIndex({ keys: { email: 1 }, name: 'email_unique', unique: true });
+      await leads.createIndex({ keys: { at: 1 }, name: 'at_ttl', expireAfterSeconds: 3600 });
+      await leads.insertMany([
+        { _id: 'a', org: 'o1', status: 'new', email: 'a@x.edu', address: { city: 'Boston' }, at: new Date(1_700_000_000_000), n: 1 },
+        { _id: 'b', org: 'o1', email: 'b@x.edu', tags: ['x'] },
+      ]);
+      await leads.insertOne({ _id: 'c', org: 'o2', status: 'new', email: 'c@x.edu', address: { city: 'Lima' } });
+      await leads.updateOne({ _id: 'a' }, { $set: { 'address.city': 'Paris', note: 'unindexed' } });
+      await leads.updateOne({ _id: 'a' }, { $inc: { n: 1 } }); // touches no indexed field
+      await leads.updateOne({ _id: 'b' }, { $set: { status: true, address: { city: 7 } }, $push: { tags: 'y' } });
+      await leads.updateMany({ org: 'o1' }, { $unset: { email: '' } });
+      await leads.findOneAndUpdate({ _id: 'c' }, { $set: { status: 'won', at: new Date(1_700_000_100_000) } });
+      await leads.updateOne({ _id: 'd' }, { $set: { status: 'new', email: 'd@x.edu' }, $setOnInsert: { org: 'o3' } }, { upsert: true });
+      const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
+      try {
+        const rows = db
+          .prepare(
+            `SELECT id, "f:org" IS json_extract(doc, '$."org"') AS org, "f:status" IS json_extract(doc, '$."status"') AS status,
+               "f:address.city" IS json_extract(doc, '$."address"."city"') AS city, "f:email" IS json_extract(doc, '$."email"') AS email,
+               "f:at" IS json_extract(doc, '$."at"') AS at FROM leads ORDER BY id`,
+          )
+          .all() as Record<string, unknown>[];
+        expect(rows).toEqual(['a', 'b', 'c', 'd'].map((id) => ({ id, org: 1, status: 1, city: 1, email: 1, at: 1 })));
+      } finally {
+        db.close();
+      }
+      expect((await leads.find({ org: 'o1', status: true })).map((doc) => doc._id)).toEqual(['b']);
+      expect((await leads.find({ 'address.city': 'Paris' })).map((doc) => doc._id)).toEqual(['a']);
+      expect(await leads.countDocuments({ email: null })).toBe(2);
+    });
+  });
+
+  it('rebuilds indexes a store built on json_extract expressions, keeping their names and documents', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-upgrade-'));
+    try {
+      // The layout of a store written before index columns existed.
+      const old = new Database(join(dataDir, 'documents.sqlite'));
+      old.exec(`CREATE TABLE _leadstream_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
+      old.exec(`CREATE TABLE "users" (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+      old.prepare(`INSERT INTO _leadstream_indexes VALUES ('users', 'email_unique', ?)`).run(JSON.stringify({ keys: { email: 1 }, name: 'email_unique', unique: true }));
+      old.exec(`CREATE UNIQUE INDEX "users$email_unique" ON "users" (json_extract(doc, '$."email"') ASC)`);
+      old.prepare(`INSERT INTO users VALUES (?, ?)`).run('u1', JSON.stringify({ _id: 'u1', email: 'ann@x.edu' }));
+      old.close();
+
+      const store = await openEmbeddedStore({ dataDir });
+      try {
+        const users = store.collection('users');
+        expect(await users.findOne({ email: 'ann@x.edu' })).toEqual({ _id: 'u1', email: 'ann@x.edu' });
+        expect(await users.explainIndexes({ email: 'ann@x.edu' })).toEqual(['email_unique']);
+        await expect(users.insertOne({ _id: 'u2', email: 'ann@x.edu' })).rejects.toMatchObject({ index: 'email_unique' });
+        const plan = (users as EmbeddedCollection<BaseDocument>).queryPlan({ email: 'ann@x.edu' }).join('\n');
+        expect(plan).toContain('users$email_unique');
+      } finally {
+        await store.close();
+      }
+      const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
+      try {
+        const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'users$email_unique'`).pluck().get() as string;
+        expect(sql).not.toContain('json_extract');
+        expect(sql).toContain('"f:email"');
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('reopened store still sweeps TTL indexes declared before the restart', async () => {

@@ -90,7 +90,8 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
     let deleted = 0;
     for (const ttl of this.ttlIndexes()) {
       const cutoff = DATE_TAG + new Date(Date.now() - ttl.expireAfterSeconds * 1000).toISOString();
-      const field = fieldExpr(ttl.field);
+      this.collection(ttl.collection); // opening it gives the TTL field its index column
+      const field = fieldExpr(ttl.field, new Set([ttl.field]));
       // Only dates expire (a TTL index ignores other values); the cutoff is a date, so `< cutoff` and
       // `>= char(1)` together select dates older than it.
       const sql = `DELETE FROM ${tableName(ttl.collection)} WHERE ${field} < ? AND ${field} >= ${DATE_LOW_SQL}`;

@@ -34,14 +34,20 @@ const NUMBER_TYPES = `IN ('integer','real')`;
 
 class Params {
   readonly values: BindValue[] = [];
+  constructor(private readonly columns: ReadonlySet<string> | undefined) {}
+  /** The SQL of a field's value (its index column when it has one). */
+  field(path: string): string {
+    return fieldExpr(path, this.columns);
+  }
   bind(value: BindValue): string {
     this.values.push(value);
     return '?';
   }
 }
 
-export function compileFilter(filter: Filter): CompiledSql {
-  const params = new Params();
+/** `columns`: the fields that have an index column (read from it rather than from the JSON). */
+export function compileFilter(filter: Filter, columns?: ReadonlySet<string>): CompiledSql {
+  const params = new Params(columns);
   const sql = compileInto(params, filter);
   return { sql, params: params.values };
 }
@@ -100,7 +106,7 @@ function compileField(params: Params, path: string, condition: Scalar | FieldOpe
 }
 
 function equals(params: Params, path: string, value: Scalar): string {
-  const e = fieldExpr(path);
+  const e = params.field(path);
   const t = fieldTypeExpr(path);
   if (value === null) return `${e} IS NULL`;
   if (typeof value === 'boolean') return `(${e} = ${params.bind(bindScalar(value))} AND ${t} = '${value}')`;
@@ -116,14 +122,14 @@ function inList(params: Params, path: string, values: Scalar[]): string {
   const text = values.filter((v): v is string | Date => v instanceof Date || (typeof v === 'string' && !/^[[{]/.test(v)));
   const others = values.filter((v) => !text.includes(v as string | Date));
   const clauses: string[] = [];
-  if (text.length > 0) clauses.push(`${fieldExpr(path)} IN (${text.map((v) => params.bind(bindScalar(v))).join(', ')})`);
+  if (text.length > 0) clauses.push(`${params.field(path)} IN (${text.map((v) => params.bind(bindScalar(v))).join(', ')})`);
   for (const value of others) clauses.push(equals(params, path, value));
   if (clauses.length === 0) return '0';
   return clauses.length === 1 ? clauses[0]! : `(${clauses.join(' OR ')})`;
 }
 
 function range(params: Params, path: string, op: RangeOp, value: Scalar): string {
-  const e = fieldExpr(path);
+  const e = params.field(path);
   const t = fieldTypeExpr(path);
   const cmp = `${e} ${RANGE_SQL[op]} `;
   if (value === null) return op === '$gte' || op === '$lte' ? `${e} IS NULL` : '0';
@@ -138,7 +144,7 @@ function range(params: Params, path: string, op: RangeOp, value: Scalar): string
 function regex(params: Params, path: string, pattern: string, options: string): string {
   if (options !== '' && options !== 'i') throw new TypeError(`$options on ${path}: only 'i' is supported`);
   new RegExp(pattern, options); // fail on a bad pattern here, not inside SQLite
-  return `${REGEX_FUNCTION}(${fieldExpr(path)}, ${params.bind(pattern)}, ${params.bind(options)})`;
+  return `${REGEX_FUNCTION}(${params.field(path)}, ${params.bind(pattern)}, ${params.bind(options)})`;
 }
 
 function all(params: Params, path: string, values: Scalar[]): string {

@@ -40,12 +40,29 @@ export function jsonPathLiteral(path: string): string {
 
 /**
  * The one SQL expression for a field's value. Filters, sorts and index DDL all call this, so the
- * text is identical everywhere and SQLite can answer filters from expression indexes.
- * `_id` lives in the primary-key column.
+ * text is identical everywhere. `_id` lives in the primary-key column; a field that some index
+ * holds has a column of its own (`columns`, see indexColumn) kept equal to its json_extract value;
+ * any other field is read from the JSON text.
  */
-export function fieldExpr(path: string): string {
+export function fieldExpr(path: string, columns?: ReadonlySet<string>): string {
   if (path === '_id') return 'id';
-  return `json_extract(doc, ${jsonPathLiteral(path)})`;
+  if (columns?.has(path)) return indexColumn(path);
+  return jsonExtract(path);
+}
+
+/** `json_extract(doc, '$."a"."b"')`: the stored JSON's value at the path, as SQLite reads it. */
+export function jsonExtract(path: string, source = 'doc'): string {
+  return `json_extract(${source}, ${jsonPathLiteral(path)})`;
+}
+
+/**
+ * The column that holds an indexed field (`"f:status"`). Indexes are built on these columns, not
+ * on json_extract expressions, so that a write which leaves a field unchanged does not touch the
+ * indexes of that field: SQLite skips every index whose columns an UPDATE does not set.
+ */
+export function indexColumn(path: string): string {
+  pathSegments(path);
+  return quoteIdent(`f:${path}`);
 }
 
 /** The JSON type of a field ('null', 'true', 'integer', 'text', ...) or SQL NULL when missing. */
