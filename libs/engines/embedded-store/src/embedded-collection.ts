@@ -239,6 +239,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     // Unique indexes enforce uniqueness on the same values filters compare.
     const unique = spec.unique ? 'UNIQUE ' : '';
     this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})`));
+    this.syncColumnTriggers();
     const specs = this.host.indexesOf(this.name);
     this.indexKeys = specs.map((s) => s.keys);
     this.uniqueIndexes = specs.filter((s) => s.unique).map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
@@ -246,6 +247,28 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   private mapped<R>(run: () => R): R {
     return rethrowMapped(this.name, run, this.uniqueIndexes);
+  }
+
+  /**
+   * The safety net under the index columns: triggers that repair a column which a write left
+   * different from json_extract of the new document. This process always writes the columns
+   * itself, so they never fire here; they cover another process on the same file (the admin CLI)
+   * that opened this collection before an index, and so a column, was added.
+   */
+  private syncColumnTriggers(): void {
+    const paths = [...this.columns];
+    if (paths.length === 0) return;
+    const stale = paths.map((path) => `NEW.${indexColumn(path)} IS NOT ${jsonExtract(path, 'NEW.doc')}`).join(' OR ');
+    const sets = paths.map((path) => `${indexColumn(path)} = ${jsonExtract(path, 'NEW.doc')}`).join(', ');
+    const body = `WHEN ${stale} BEGIN UPDATE ${this.table} SET ${sets} WHERE rowid = NEW.rowid; END`;
+    for (const [suffix, event] of [['insert', 'AFTER INSERT'], ['update', 'AFTER UPDATE OF doc']] as const) {
+      const name = quoteIdent(`${this.name}$index_columns_${suffix}`);
+      const sql = `CREATE TRIGGER ${name} ${event} ON ${this.table} ${body}`;
+      const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).pluck().get(name.slice(1, -1)) as string | undefined;
+      if (existing === sql) continue;
+      this.host.db.exec(`DROP TRIGGER IF EXISTS ${name}`);
+      this.host.db.exec(sql);
+    }
   }
 
   private addColumn(path: string): void {

@@ -137,6 +137,11 @@ describe('embedded document store', () => {
       await leads.updateMany({ org: 'o1' }, { $unset: { email: '' } });
       await leads.findOneAndUpdate({ _id: 'c' }, { $set: { status: 'won', at: new Date(1_700_000_100_000) } });
       await leads.updateOne({ _id: 'd' }, { $set: { status: 'new', email: 'd@x.edu' }, $setOnInsert: { org: 'o3' } }, { upsert: true });
+      // Another process that opened the collection before the indexes existed writes no columns.
+      const other = new Database(join(dataDir, 'documents.sqlite'));
+      other.prepare(`INSERT INTO leads (id, doc) VALUES ('e', ?)`).run(JSON.stringify({ _id: 'e', org: 'o4', status: 'new', email: 'e@x.edu', address: { city: 'Oslo' } }));
+      other.prepare(`UPDATE leads SET doc = ? WHERE id = 'c'`).run(JSON.stringify({ _id: 'c', org: 'o2', status: 'lost', email: 'c2@x.edu' }));
+      other.close();
       const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
       try {
         const rows = db
@@ -146,13 +151,15 @@ describe('embedded document store', () => {
                "f:at" IS json_extract(doc, '$."at"') AS at FROM leads ORDER BY id`,
           )
           .all() as Record<string, unknown>[];
-        expect(rows).toEqual(['a', 'b', 'c', 'd'].map((id) => ({ id, org: 1, status: 1, city: 1, email: 1, at: 1 })));
+        expect(rows).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, org: 1, status: 1, city: 1, email: 1, at: 1 })));
       } finally {
         db.close();
       }
       expect((await leads.find({ org: 'o1', status: true })).map((doc) => doc._id)).toEqual(['b']);
       expect((await leads.find({ 'address.city': 'Paris' })).map((doc) => doc._id)).toEqual(['a']);
       expect(await leads.countDocuments({ email: null })).toBe(2);
+      expect((await leads.find({ 'address.city': 'Oslo' })).map((doc) => doc._id)).toEqual(['e']);
+      expect((await leads.find({ status: 'lost' })).map((doc) => doc._id)).toEqual(['c']);
     });
   });
 
