@@ -57,6 +57,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private readonly columns = new Set<string>();
   /** Unique indexes by key paths, to name the one a write violates. */
   private uniqueIndexes: UniqueIndex[] = [];
+  /** SQL text built from the columns, cached until the columns change. */
+  private insertSql: string | undefined;
+  private readonly setColumnSqlByPath = new Map<string, string>();
 
   constructor(
     readonly name: string,
@@ -281,14 +284,28 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
       this.host.db.exec(`UPDATE ${this.table} SET ${column} = ${jsonExtract(path)}`);
     }
     this.columns.add(path);
+    this.insertSql = undefined;
   }
 
   /** INSERT of a document with its index columns computed from its text. Named parameters: id, doc. */
   private insertStatement(): Database.Statement {
-    const paths = [...this.columns];
-    const names = paths.map((path) => `, ${indexColumn(path)}`).join('');
-    const values = paths.map((path) => `, ${jsonExtract(path, '@doc')}`).join('');
-    return this.stmt(`INSERT INTO ${this.table} (id, doc${names}) VALUES (@id, @doc${values})`);
+    if (this.insertSql === undefined) {
+      const paths = [...this.columns];
+      const names = paths.map((path) => `, ${indexColumn(path)}`).join('');
+      const values = paths.map((path) => `, ${jsonExtract(path, '@doc')}`).join('');
+      this.insertSql = `INSERT INTO ${this.table} (id, doc${names}) VALUES (@id, @doc${values})`;
+    }
+    return this.stmt(this.insertSql);
+  }
+
+  /** `, "f:a" = json_extract(@doc, '$."a"')` for a changed field (built once per field). */
+  private setColumnSql(path: string): string {
+    let sql = this.setColumnSqlByPath.get(path);
+    if (sql === undefined) {
+      sql = `, ${indexColumn(path)} = ${jsonExtract(path, '@doc')}`;
+      this.setColumnSqlByPath.set(path, sql);
+    }
+    return sql;
   }
 
   private transaction<R>(run: () => R): R {
@@ -327,7 +344,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (encoded === row.doc) return null;
     // Only the index columns whose field changed are set, so only their indexes are rewritten.
     const changed = [...this.columns].filter((path) => !sameValue(valueAt(current, path), valueAt(next, path)));
-    const sets = changed.map((path) => `, ${indexColumn(path)} = ${jsonExtract(path, '@doc')}`).join('');
+    const sets = changed.map((path) => this.setColumnSql(path)).join('');
     this.stmt(`UPDATE ${this.table} SET doc = @doc${sets} WHERE rowid = @rowid`).run({ doc: encoded, rowid: row.rowid });
     return next;
   }
