@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,6 +197,42 @@ describe('embedded document store', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('finishes close() in a process that has nothing else to do (the checkpoint worker is awaited)', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-close-'));
+    try {
+      const index = fileURLToPath(new URL('./index.ts', import.meta.url));
+      const script = `
+        const { openEmbeddedStore } = await import(${JSON.stringify(index)});
+        const store = await openEmbeddedStore({ dataDir: ${JSON.stringify(dataDir)} });
+        await store.collection('leads').insertOne({ _id: 'l1' });
+        await store.close();
+        process.stdout.write('closed\\n');`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      expect(child.stdout, child.stderr).toBe('closed\n');
+      expect(child.status).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('checkpoints the WAL from a worker thread, not in the writing connection', async () => {
+    await withStore(async (store, dataDir) => {
+      const docs = store.collection('docs');
+      const text = 'x'.repeat(4000); // about one page per document
+      for (let round = 0; round < 6; round++) {
+        await docs.insertMany(Array.from({ length: 500 }, (_, i) => ({ _id: `d${round}_${i}`, text })));
+        await new Promise((resolve) => setTimeout(resolve, 300)); // the worker checkpoints meanwhile
+      }
+      // The writer's own threshold is far above what was written (3,000+ pages), so only the
+      // worker can have copied the pages to the database file and let the WAL start over.
+      const walBytes = statSync(join(dataDir, 'documents.sqlite-wal')).size;
+      const fileBytes = statSync(join(dataDir, 'documents.sqlite')).size;
+      expect(fileBytes).toBeGreaterThan(3_000 * 4000);
+      expect(walBytes).toBeLessThan(fileBytes / 2);
+      expect(await docs.countDocuments({})).toBe(3_000);
+    });
   });
 
   it('reopened store still sweeps TTL indexes declared before the restart', async () => {

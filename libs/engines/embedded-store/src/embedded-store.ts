@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec, type StoredDocument } from '@leadstream/ports';
 import { DATE_LOW_SQL, DATE_TAG } from './codec';
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, BackgroundCheckpointer } from './background-checkpointer';
 import { EmbeddedCollection, type CollectionHost } from './embedded-collection';
 import { REGEX_FUNCTION, createRegexFunction } from './filter-to-sql';
 import { assertSafeName, fieldExpr, tableName } from './sql-names';
@@ -26,6 +27,8 @@ export interface EmbeddedStoreOptions {
   logger?: EmbeddedStoreLogger;
   /** NORMAL (default) survives a process crash; FULL also a machine crash. */
   synchronous?: 'NORMAL' | 'FULL';
+  /** How often a worker thread checkpoints the WAL (background-checkpointer.ts); default 100 ms, 0 leaves checkpoints to SQLite (in the writing connection). */
+  checkpointIntervalMs?: number;
 }
 
 const FILE_NAME = 'documents.sqlite';
@@ -55,6 +58,7 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
   private readonly collections = new Map<string, EmbeddedCollection<BaseDocument>>();
   private readonly readers = new Set<Database.Database>();
   private readonly timer: NodeJS.Timeout;
+  private readonly checkpointer: BackgroundCheckpointer | undefined;
   private closed = false;
 
   constructor(
@@ -65,12 +69,21 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     this.db.pragma('busy_timeout = 5000');
+    const background = (options.checkpointIntervalMs ?? 100) > 0;
+    if (background) this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     registerFunctions(this.db);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
       collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
     this.statements = new StatementCache(this.db);
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
+    this.checkpointer = background
+      ? new BackgroundCheckpointer({
+          file,
+          intervalMs: options.checkpointIntervalMs ?? 100,
+          onError: (message) => options.logger?.error({ err: message }, 'background WAL checkpoint failed'),
+        })
+      : undefined;
   }
 
   collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
@@ -109,6 +122,7 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    await this.checkpointer?.close();
     for (const reader of this.readers) reader.close();
     this.readers.clear();
     this.db.close();
