@@ -52,6 +52,7 @@ interface BatchItem {
   success: boolean;
   lead_id?: string;
   status?: string;
+  error?: unknown;
 }
 
 async function main(): Promise<void> {
@@ -77,14 +78,18 @@ async function main(): Promise<void> {
         if (answer.status !== 200) throw new Error(`bulk-ingest answered ${answer.status}: ${answer.body}`);
         for (const item of (JSON.parse(answer.body) as { results: BatchItem[] }).results) {
           const outcome = item.success ? (item.status ?? 'accepted') : 'refused';
+          if (!item.success && (outcomes['refused'] ?? 0) < 3) console.log(`refused item of batch ${batchIndex}: ${JSON.stringify(item)}`);
           outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
           if (item.success && item.lead_id) accepted.push(item.lead_id);
         }
       };
-      // Warm-up: 5 batches, not timed (their leads are verified too).
-      for (let b = 0; b < 5; b++) await send(1_000_000 + b);
-      let next = 0;
+      // Warm-up: 5 batches, not timed (their leads are verified too). Their indexes follow the
+      // timed ones: uniqueSubmission's phone repeats every 4,999,999 indexes, and warm-up leads
+      // once numbered from 100,000,000 shared phones with timed leads 20-519, which deduplication
+      // then refused (500 of every run's leads were duplicates).
       const batches = Math.ceil(LEADS / BATCH);
+      for (let b = 0; b < 5; b++) await send(batches + b);
+      let next = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
