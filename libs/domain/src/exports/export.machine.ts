@@ -8,7 +8,8 @@
  *       │                  │
  *       └──────FAILED──────┴──▶ failed
  */
-import { assign, initialTransition, setup, transition, type SnapshotFrom } from 'xstate';
+import { assign, setup } from 'xstate';
+import { persistedActorSteps } from '../persisted-actor';
 
 export interface ExportActorContext {
   exportId: string;
@@ -83,29 +84,21 @@ export class IllegalExportTransition extends Error {
   }
 }
 
-type ExportSnapshot = SnapshotFrom<typeof exportMachine>;
-
-function persist(snapshot: ExportSnapshot): PersistedExportActor {
-  return { state: snapshot.value, context: snapshot.context };
-}
+const exportActor = persistedActorSteps(exportMachine, IllegalExportTransition);
 
 /** The persisted actor of an export just requested. */
 export function startExport(exportId: string): PersistedExportActor {
-  const [snapshot] = initialTransition(exportMachine, { exportId });
-  return persist(snapshot);
+  return exportActor.start({ exportId });
 }
 
 /** Whether the actor accepts the event in its current state (the stage skips what it does not). */
 export function exportCan(current: PersistedExportActor, event: ExportActorEvent): boolean {
-  return exportMachine.resolveState({ value: current.state, context: current.context }).can(event);
+  return exportActor.can(current, event);
 }
 
 /** Computes the next persisted actor; an event the state does not accept is an error. */
 export function advanceExport(current: PersistedExportActor, event: ExportActorEvent): PersistedExportActor {
-  const snapshot = exportMachine.resolveState({ value: current.state, context: current.context });
-  if (!snapshot.can(event)) throw new IllegalExportTransition(current.state, event.type);
-  const [next] = transition(exportMachine, snapshot, event);
-  return persist(next);
+  return exportActor.advance(current, event);
 }
 
 /** The status an actor state shows in the API (spec 2.16: processing, completed; 3.2: failed). */

@@ -8,8 +8,9 @@
  *      │                               │ DUPLICATE_REJECTED / MERGED                 │ ENRICHMENT_REJECTED
  *      └─VALIDATION_FAILED─▶ rejected   └──────────────▶ duplicate                    └─▶ rejected
  */
-import { assign, initialTransition, setup, transition, type SnapshotFrom } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ErrorDetail } from '../errors';
+import { persistedActorSteps } from '../persisted-actor';
 import type { LeadFlag, RejectionReason } from '../validation/validation.types';
 
 export interface LeadActorContext {
@@ -128,16 +129,11 @@ export class IllegalLeadTransition extends Error {
   }
 }
 
-type LeadSnapshot = SnapshotFrom<typeof leadMachine>;
-
-function persist(snapshot: LeadSnapshot): PersistedLeadActor {
-  return { state: snapshot.value, context: snapshot.context };
-}
+const leadActor = persistedActorSteps(leadMachine, IllegalLeadTransition);
 
 /** The persisted actor of a lead just received. */
 export function startLead(leadId: string): PersistedLeadActor {
-  const [snapshot] = initialTransition(leadMachine, { leadId });
-  return persist(snapshot);
+  return leadActor.start({ leadId });
 }
 
 /**
@@ -145,10 +141,7 @@ export function startLead(leadId: string): PersistedLeadActor {
  * stages only send events in pipeline order, so it means a bug or a message for a finished lead.
  */
 export function advanceLead(current: PersistedLeadActor, event: LeadActorEvent): PersistedLeadActor {
-  const snapshot = leadMachine.resolveState({ value: current.state, context: current.context });
-  if (!snapshot.can(event)) throw new IllegalLeadTransition(current.state, event.type);
-  const [next] = transition(leadMachine, snapshot, event);
-  return persist(next);
+  return leadActor.advance(current, event);
 }
 
 /** The lead status (spec 3.1) an actor state stands for. */
