@@ -5,9 +5,10 @@
  * export.completed event is on leads.events afterwards. Expiry, redelivery and failure are
  * covered in-process in apps/api/src/exports/exports.routes.spec.ts.
  */
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
-import { engineSetups, readTopic } from './test-support/engine-setups';
+import { engineSetups } from './test-support/engine-setups';
 
 const setups = engineSetups('exports');
 

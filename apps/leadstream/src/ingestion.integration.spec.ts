@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
 import { CliProcess } from './test-support/cli-process';
-import { engineSetups, readTopic } from './test-support/engine-setups';
+import { engineSetups } from './test-support/engine-setups';
 
 const setups = engineSetups('ingest');
 

@@ -1,25 +1,15 @@
 /**
- * A real API server for the accounts tests: the production `createApiApp` on 127.0.0.1:0 with
- * the embedded log and store in a temp dir, and a mailer that keeps what it sends.
+ * A real API server for the accounts tests: the API test server (`../api.test-support`) with a
+ * mailer that keeps what it sends.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountTokenRepository, createDal, ensureIndexes, LeadRepository, SessionRepository, UserRepository, type Dal } from '@leadstream/dal';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
-import { nodeHandler } from '@leadstream/http';
-import type { Analytics, DocumentStore, EventLog, Mailer, MailMessage } from '@leadstream/ports';
-import { Metrics } from '@leadstream/runtime';
-import type Koa from 'koa';
-import { pino } from 'pino';
-import { createApiApp } from '../api.app';
-import { DecisionWaiter } from '../ingestion/decision-waiter';
+import type { DocumentStore, Mailer, MailMessage } from '@leadstream/ports';
+import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 import type { AccountsConfig } from './accounts.context';
 
-export const TEST_JWT_SECRET = 'test-secret-of-at-least-32-characters!';
+export { TEST_JWT_SECRET } from '../api.test-support';
 
 export class CapturingMailer implements Mailer {
   readonly transport = 'outbox' as const;
@@ -49,15 +39,7 @@ export class CapturingMailer implements Mailer {
   }
 }
 
-export interface AccountsTestServer {
-  url: string;
-  app: Koa;
-  store: DocumentStore;
-  log: EventLog;
-  dal: Dal;
-  mailer: Mailer;
-  close(): Promise<void>;
-}
+export type AccountsTestServer = ApiTestServer;
 
 export interface AccountsTestOptions {
   mailer?: Mailer;
@@ -67,56 +49,8 @@ export interface AccountsTestOptions {
   clock?: () => Date;
 }
 
-/** Analytics is not used by the accounts routes; any call is a test bug. */
-const noAnalytics = new Proxy({} as Analytics, {
-  get(_target, property) {
-    if (property === 'then') return undefined;
-    throw new Error(`analytics.${String(property)} is not available in the accounts tests`);
-  },
-});
-
 export async function startAccountsServer(options: AccountsTestOptions = {}): Promise<AccountsTestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'leadstream-accounts-'));
-  const store = options.store ?? (await openEmbeddedStore({ dataDir: join(dir, 'store') }));
-  const log = await openEmbeddedLog({ dataDir: join(dir, 'log') });
-  await log.ensureTopics([{ topic: 'leads.events', partitions: 1 }, { topic: 'leads.decisions', partitions: 1 }, { topic: 'leads.submitted', partitions: 1 }]);
-  await ensureIndexes(store);
-  await UserRepository.ensureIndexes(store);
-  await SessionRepository.ensureIndexes(store);
-  await AccountTokenRepository.ensureIndexes(store);
-  const dal = createDal(store);
-  const mailer = options.mailer ?? new CapturingMailer();
-  const app = createApiApp({
-    log,
-    store,
-    analytics: noAnalytics,
-    logger: pino({ level: 'silent' }),
-    metrics: new Metrics(),
-    readiness: [],
-    isStopping: () => false,
-    dal,
-    leads: new LeadRepository(store),
-    waiter: new DecisionWaiter(log),
-    decisionTimeoutMs: 1_000,
-    accounts: { jwtSecret: TEST_JWT_SECRET, appUrl: 'https://app.test/', mailer, rateLimits: options.rateLimits ?? { authentication: 1_000, generalApi: 1_000 }, ...(options.clock ? { clock: options.clock } : {}) },
-  });
-  const server: Server = createServer(nodeHandler(app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    app,
-    store,
-    log,
-    dal,
-    mailer,
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
-      await log.close();
-      if (!options.store) await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return startApiTestServer({ ...options, dir: mkdtempSync(join(tmpdir(), 'leadstream-accounts-')), mailer: options.mailer ?? new CapturingMailer() });
 }
 
 /** A small client for the user API. */

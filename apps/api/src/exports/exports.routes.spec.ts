@@ -7,9 +7,10 @@
 import type { Readable } from 'node:stream';
 import { leadSearchFields, startLead, type LeadRecord } from '@leadstream/domain';
 import type { ExportFileStore, LogRecord } from '@leadstream/ports';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserApi } from '../accounts/accounts.test-support';
-import { readTopic, startExportsServer, type ExportsTestServer } from './exports.test-support';
+import { startExportsServer, type ExportsTestServer } from './exports.test-support';
 
 let server: ExportsTestServer;
 let owner: Awaited<ReturnType<typeof UserApi.owner>>;

@@ -11,7 +11,7 @@ import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
-import type { DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
+import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { prefixEventLog } from '@leadstream/runtime';
 import { MongoClient } from 'mongodb';
@@ -70,20 +70,4 @@ export function engineSetups(name: string): Array<[string, () => EngineSetup]> {
     setups.push(['Kafka and FerretDB', () => distributed(name, brokers, uri)]);
   }
   return setups;
-}
-
-/** Every record of a topic, read with a throwaway consumer group until it is drained. */
-export async function readTopic(log: EventLog, topic: string): Promise<LogRecord[]> {
-  const records: LogRecord[] = [];
-  const consumer = log.consumer({ groupId: `read-${randomUUID()}`, topics: [topic], fromBeginning: true });
-  await consumer.start(async (batch) => {
-    records.push(...batch.records);
-  });
-  for (let i = 0; i < 400; i++) {
-    const lag = await consumer.lag();
-    if (lag.length > 0 && lag.every((entry) => entry.lag === 0)) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await consumer.stop();
-  return records;
 }

@@ -12,9 +12,9 @@ import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadst
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTopic } from '../test-support/read-topic';
 import { dedupHandler } from './dedup.stage';
 import { enrichHandler } from './enrich.stage';
 import { LeadActorStore } from './lead-actor-store';

@@ -10,9 +10,9 @@ import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/da
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTopic } from '../test-support/read-topic';
 import { LeadActorStore } from './lead-actor-store';
 import { TOPICS } from './outputs';
 import { validateHandler } from './validate.stage';
