@@ -4,52 +4,32 @@
  * duplicate_of; flag accepts for manual review; allow accepts. Real embedded engines, real stages.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createDal, CustomFieldRepository, DedupRepository, LeadRepository } from '@leadstream/dal';
 import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadstream/domain';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
-import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useEmbeddedEngines } from '../test-support/embedded-engines';
 import { dedupHandler } from './dedup.stage';
 import { enrichHandler } from './enrich.stage';
 import { LeadActorStore } from './lead-actor-store';
 import { TOPICS } from './outputs';
 import { validateHandler } from './validate.stage';
 
-let dir: string;
-let log: EventLog;
-let store: DocumentStore;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dedup-actions-'));
-  log = await openEmbeddedLog({ dataDir: join(dir, 'log') });
-  store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
-  await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 1 })));
-});
-
-afterEach(async () => {
-  await log.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const engines = useEmbeddedEngines('dedup-actions');
 
 /** Runs one submission through validate, dedup and enrich; returns the decision and the lead. */
 async function pipeline(action: DedupAction) {
-  const dal = createDal(store);
+  const dal = createDal(engines.store);
   const organization = await dal.organizations.create({ name: 'Actions U' });
   const tenant = { organizationId: organization.id, environment: 'live' as const };
   const vendor = await dal.vendors.create(tenant, { name: 'V', type: 'inquiry' });
-  const dedup = new DedupRepository(store);
+  const dedup = new DedupRepository(engines.store);
   await dedup.saveConfig(tenant, { ...DEFAULT_DEDUP_CONFIG, action }, new Date());
-  const leads = new LeadRepository(store);
-  const actors = new LeadActorStore(leads, log);
+  const leads = new LeadRepository(engines.store);
+  const actors = new LeadActorStore(leads, engines.log);
   const stages = {
-    validate: validateHandler({ actors, organizations: dal.organizations, customFields: new CustomFieldRepository(store), mx: undefined }),
+    validate: validateHandler({ actors, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), mx: undefined }),
     dedup: dedupHandler({ actors, leads, dedup, vendors: dal.vendors }),
     enrich: enrichHandler(actors),
   };
@@ -68,11 +48,11 @@ async function pipeline(action: DedupAction) {
       submission,
     };
     await stages.validate({ value: JSON.stringify(message), key: 'k' });
-    const validated = (await readTopic(log, TOPICS.validated)).slice(seen.validated);
+    const validated = (await readTopic(engines.log, TOPICS.validated)).slice(seen.validated);
     for (const record of validated) await stages.dedup(record);
-    const unique = (await readTopic(log, TOPICS.unique)).slice(seen.unique);
+    const unique = (await readTopic(engines.log, TOPICS.unique)).slice(seen.unique);
     for (const record of unique) await stages.enrich(record);
-    const decisions = (await readTopic(log, TOPICS.decisions)).slice(seen.decisions);
+    const decisions = (await readTopic(engines.log, TOPICS.decisions)).slice(seen.decisions);
     seen = { validated: seen.validated + validated.length, unique: seen.unique + unique.length, decisions: seen.decisions + decisions.length };
     expect(decisions).toHaveLength(1);
     return { decision: JSON.parse(decisions[0]?.value ?? '{}') as LeadDecisionMessage, lead: await leads.findById(tenant, message.lead_id) };
