@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadQueryRepository, LeadRepository } from '@leadstream/dal';
 import { blockingKeyFields, leadSearchFields, normalizeEmail, parseLeadListQuery, startLead, type LeadRecord, type LeadStatus } from '@leadstream/domain';
-import type { LogRecord } from '@leadstream/ports';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
 
@@ -56,17 +56,7 @@ async function insert(...leads: LeadRecord[]): Promise<LeadRecord[]> {
 }
 
 async function readEvents(): Promise<Array<{ event: string; data: Record<string, unknown>; organization_id: string }>> {
-  const records: LogRecord[] = [];
-  const consumer = server.log.consumer({ groupId: `read-${randomUUID()}`, topics: ['leads.events'], fromBeginning: true });
-  await consumer.start(async (batch) => {
-    records.push(...batch.records);
-  });
-  for (let i = 0; i < 200; i++) {
-    const lag = await consumer.lag();
-    if (lag.length > 0 && lag.every((entry) => entry.lag === 0)) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  await consumer.stop();
+  const records = await readTopic(server.log, 'leads.events');
   return records.map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown>; organization_id: string });
 }
 
