@@ -69,7 +69,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     host.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
     // A store written before index columns existed has its indexes on expressions: rebuilt here once.
     this.transaction(() => {
-      for (const spec of host.indexesOf(name)) this.buildIndex(spec);
+      const specs = host.indexesOf(name);
+      for (const spec of specs) this.buildIndex(spec);
+      this.indexesChanged(specs);
     });
   }
 
@@ -191,6 +193,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     this.transaction(() => {
       this.host.recordIndex(this.name, name, spec);
       this.buildIndex(spec);
+      this.indexesChanged(this.host.indexesOf(this.name));
     });
   }
 
@@ -242,8 +245,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     // Unique indexes enforce uniqueness on the same values filters compare.
     const unique = spec.unique ? 'UNIQUE ' : '';
     this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})`));
+  }
+
+  /** After building indexes: the repair triggers and what reads and writes need to know of them. */
+  private indexesChanged(specs: IndexSpec[]): void {
     this.syncColumnTriggers();
-    const specs = this.host.indexesOf(this.name);
     this.indexKeys = specs.map((s) => s.keys);
     this.uniqueIndexes = specs.filter((s) => s.unique).map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
   }
