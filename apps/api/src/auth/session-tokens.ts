@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, SESSION_TTL_SECONDS } from '@leadstream/domain';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export const SESSION_ISSUER = 'leadstream';
 export const SESSION_AUDIENCE = 'leadstream:user-api';
@@ -59,31 +59,25 @@ export class SessionTokens {
   }
 
   async issue(user: { id: string; organization_id: string; role: Role }): Promise<IssuedSession> {
-    const issuedAt = Math.floor(this.clock().getTime() / 1000);
-    const expiresAt = issuedAt + this.ttlSeconds;
-    const tokenId = randomUUID();
-    const token = await new SignJWT({ org: user.organization_id, role: user.role })
-      .setProtectedHeader({ alg: SESSION_ALGORITHM, typ: 'JWT' })
-      .setIssuer(SESSION_ISSUER)
-      .setAudience(SESSION_AUDIENCE)
-      .setSubject(user.id)
-      .setJti(tokenId)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(this.key);
-    return { token, tokenId, expiresAt: new Date(expiresAt * 1000) };
+    return this.sign(user.id, { org: user.organization_id, role: user.role }, { typ: 'JWT', audience: SESSION_AUDIENCE, ttlSeconds: this.ttlSeconds });
   }
 
   /** An OAuth access token for a grant (the token endpoint's `access_token`). */
   async issueOAuthAccess(user: { id: string; organization_id: string; role: Role }, access: OAuthAccess): Promise<IssuedSession> {
+    const claims = { org: user.organization_id, role: user.role, scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId };
+    return this.sign(user.id, claims, { typ: 'at+jwt', audience: OAUTH_AUDIENCE, ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS });
+  }
+
+  /** Signs a token for `subject` with a fresh id, issued now and expiring `ttlSeconds` later. */
+  private async sign(subject: string, claims: JWTPayload, options: { typ: string; audience: string; ttlSeconds: number }): Promise<IssuedSession> {
     const issuedAt = Math.floor(this.clock().getTime() / 1000);
-    const expiresAt = issuedAt + OAUTH_ACCESS_TOKEN_TTL_SECONDS;
+    const expiresAt = issuedAt + options.ttlSeconds;
     const tokenId = randomUUID();
-    const token = await new SignJWT({ org: user.organization_id, role: user.role, scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId })
-      .setProtectedHeader({ alg: SESSION_ALGORITHM, typ: 'at+jwt' })
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: SESSION_ALGORITHM, typ: options.typ })
       .setIssuer(SESSION_ISSUER)
-      .setAudience(OAUTH_AUDIENCE)
-      .setSubject(user.id)
+      .setAudience(options.audience)
+      .setSubject(subject)
       .setJti(tokenId)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
