@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { blockingKeyFields, buildCandidateQuery, DEFAULT_DEDUP_CONFIG, decideDuplicate, type DedupLead, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import { LeadRepository, LEADS_COLLECTION } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
-import { deployment, enginesOption, option, percentile } from './support/service';
+import { deployment, enginesOption, option, percentile, runBenchmark } from './support/service';
 
 const SMALL = option('small', 10_000);
 const LARGE = option('large', 1_000_000);
@@ -188,10 +188,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

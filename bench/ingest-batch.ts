@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import type { EventLog } from '@leadstream/ports';
-import { deployment, enginesOption, freePort, option, post, seedTenant, startService, uniqueSubmission, verifyStored } from './support/service';
+import { deployment, enginesOption, freePort, option, post, seedTenant, startService, uniqueSubmission, runBenchmark, verifyStored } from './support/service';
 
 const LEADS = option('leads', 10_000);
 const CONCURRENCY = option('concurrency', 4);
@@ -132,10 +132,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -22,6 +22,7 @@ import {
   openLoop,
   option,
   post,
+  runBenchmark,
   seedTenant,
   startChild,
   startService,
@@ -105,10 +106,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -18,6 +18,7 @@ import type { EventLog } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openKafkaLog } from '@leadstream/engine-kafka';
+import { runBenchmark } from './support/service';
 
 const { Kafka, Partitioners, logLevel } = kafkajs;
 
@@ -191,10 +192,4 @@ async function main(): Promise<void> {
   console.log(`embedded / bare kafkajs     = ${ratio(results[0]!)} (target >= 1.0)`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -280,3 +280,14 @@ export function uniqueSubmission(run: string, i: number): Record<string, unknown
 }
 
 export const fixed = (value: number, digits = 0): string => value.toFixed(digits);
+
+/** Runs a benchmark's main and exits: 0 when it finishes, 1 with the error printed when it throws. */
+export function runBenchmark(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
