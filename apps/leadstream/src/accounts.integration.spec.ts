@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { jsonClient } from './test-support/json-client';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-accounts-'));
 let server: CliProcess;
@@ -26,15 +27,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = jsonClient(() => base);
 
 const errorCode = (response: { body: Record<string, unknown> }): unknown => (response.body['error'] as { code?: unknown } | undefined)?.code;
 

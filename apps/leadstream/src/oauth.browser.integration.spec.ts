@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { jsonClient } from './test-support/json-client';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/oauth-consent.png';
@@ -41,15 +42,7 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
   let owner: string;
   let client: { id: string; secret: string };
 
-  async function call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-  }
+  const call = jsonClient(() => base);
 
   async function token(fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${base}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
