@@ -64,17 +64,18 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
       expect(response.status).toBe(201);
       leadIds.push(String(((await response.json()) as Record<string, unknown>)['lead_id']));
     }
-    // The answer comes with the decision; enrichment (which makes the lead active) may still run.
+    // The answer comes with the decision; enrichment (which makes the lead active) may still run,
+    // for up to 30 s on Kafka while a consumer group forms (CI once needed more than 10 s).
     for (const id of leadIds) {
       let lead: Record<string, unknown> = {};
-      for (let i = 0; i < 200 && lead['enrichment_status'] !== 'completed'; i++) {
+      for (let i = 0; i < 600 && lead['enrichment_status'] !== 'completed'; i++) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
         const status = await fetch(`${base}/api/leads/${id}/status`, { headers: { authorization: `Bearer ${String(key.body['key'])}` } });
         lead = (await status.json()) as Record<string, unknown>;
       }
       expect(lead).toMatchObject({ status: 'accepted', enrichment_status: 'completed' });
     }
-  });
+  }, 120_000);
 
   it('exports them: POST answers processing, GET reaches completed, the download is the CSV', async () => {
     const requested = await call('POST', '/api/leads/export', { format: 'csv', filters: { status: 'active' }, fields: ['id', 'email', 'first_name', 'last_name', 'program_interest', 'status'] });
