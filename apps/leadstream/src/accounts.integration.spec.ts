@@ -77,7 +77,10 @@ describe('accounts on leadstream start', () => {
       if (!token) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(token).toBeDefined();
-    expect(server.lines.some((line) => line.msg.startsWith('mail written to the outbox'))).toBe(true);
+    // The server logs after writing the file, and its log line reaches us through a pipe: wait for it.
+    const logged = (): boolean => server.lines.some((line) => line.msg.startsWith('mail written to the outbox'));
+    for (let i = 0; i < 100 && !logged(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logged()).toBe(true);
     expect(JSON.stringify(server.lines)).not.toContain(token);
 
     expect((await call('POST', '/api/auth/reset-password', { token, new_password: 'Fresh1Pass' })).status).toBe(200);
