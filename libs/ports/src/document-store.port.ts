@@ -84,6 +84,20 @@ export interface UpdateResult {
   upsertedId: string | null;
 }
 
+/** One operation of a bulkWrite, in the driver's own shape. */
+export type BulkWriteOperation<T extends StoredDocument> =
+  | { insertOne: { document: T } }
+  | { updateOne: { filter: Filter; update: Update; upsert?: boolean } };
+
+export interface BulkWriteResult {
+  insertedCount: number;
+  /** Update operations whose filter matched a document. */
+  matchedCount: number;
+  modifiedCount: number;
+  /** Update operations with upsert that inserted. */
+  upsertedCount: number;
+}
+
 export interface IndexSpec {
   keys: Record<string, 1 | -1>;
   name?: string;
@@ -105,6 +119,11 @@ export interface Collection<T extends StoredDocument> {
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Atomic read-modify-write; with a version in the filter this is a compare-and-set. */
   findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
+  /**
+   * Many writes in one request, in order, stopping at the first failing one (MongoDB's ordered
+   * bulkWrite). Not atomic on MongoDB: operations before a failure stay applied.
+   */
+  bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult>;
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   createIndex(spec: IndexSpec): Promise<void>;

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EventLog, partitionForKey } from '@leadstream/ports';
 import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
-import { DataDirLockedError, openEmbeddedLog } from './index';
+import Database from 'better-sqlite3';
+import { DataDirLockedError, EmbeddedLog, openEmbeddedLog, type SharedConnection } from './index';
 
 const engineEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
 
@@ -214,5 +215,119 @@ describe('embedded event log', () => {
     // a's batch was committed, so b starts after it.
     expect(events).toEqual(['a:1:start', 'a:1:end', 'b:2']);
     await log.close();
+  });
+});
+
+/** The store's side of a shared connection, as the embedded document store provides it. */
+function sharedConnection(file: string): SharedConnection & { close(): void } {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  return {
+    db,
+    transaction: <R>(work: () => R): R => (db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate()),
+    close: () => db.close(),
+  };
+}
+
+eventLogContract('embedded, sharing the document store connection', async () => {
+  const dataDir = tempDir();
+  let shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+  let log: EventLog = await openEmbeddedLog({ dataDir, shared });
+  return {
+    log,
+    reopen: async () => {
+      await log.close();
+      shared.close();
+      shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+      log = await openEmbeddedLog({ dataDir, shared });
+      return log;
+    },
+    cleanup: async () => {
+      await log.close();
+      shared.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('embedded event log on a shared connection', () => {
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('commits records and offsets with the caller transaction, and forgets them when it rolls back', async () => {
+    const dataDir = tempDir();
+    const shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+    const log = EmbeddedLog.open({ dataDir, shared });
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      shared.db.exec('CREATE TABLE docs (id TEXT PRIMARY KEY)');
+      const rolledBack = log.beginTransaction();
+      expect(() =>
+        shared.transaction(() => {
+          shared.db.prepare('INSERT INTO docs VALUES (?)').run('lost');
+          rolledBack.produce('t', [{ key: 'k', value: 'lost' }]);
+          rolledBack.commitOffset('g', 't', 0, 1);
+          throw new Error('the batch failed');
+        }),
+      ).toThrow('the batch failed');
+      const committed = log.beginTransaction();
+      shared.transaction(() => {
+        shared.db.prepare('INSERT INTO docs VALUES (?)').run('kept');
+        committed.produce('t', [{ key: 'k', value: 'kept' }]);
+        committed.commitOffset('g', 't', 0, 7);
+      });
+      committed.published();
+      expect(shared.db.prepare('SELECT id FROM docs').pluck().all()).toEqual(['kept']);
+      expect(log.read('t', 0, 0, 10).map((record) => [record.offset, record.value])).toEqual([['0', 'kept']]);
+      expect(log.committed('g', 't', 0)).toBe(7);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
+  it('moves a log kept in its own file into the shared database once, records and offsets included', async () => {
+    const dataDir = tempDir();
+    const before = await openEmbeddedLog({ dataDir });
+    await before.ensureTopics([{ topic: 't', partitions: 2 }]);
+    await before.produce('t', [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'a', value: '3' }]);
+    const consumer = before.consumer({ groupId: 'g', topics: ['t'] });
+    const seen: string[] = [];
+    await consumer.start(async (batch) => {
+      seen.push(...batch.records.map((record) => record.value));
+    });
+    await until('the three records are consumed', () => seen.length === 3);
+    await before.close();
+
+    const shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+    const after = EmbeddedLog.open({ dataDir, shared });
+    try {
+      expect(await after.partitionCount('t')).toBe(2);
+      const values = [0, 1].flatMap((partition) => after.read('t', partition, 0, 10).map((record) => record.value));
+      expect(values.sort()).toEqual(['1', '2', '3']);
+      const used = [0, 1].filter((partition) => after.endOffset('t', partition) > 0);
+      expect(used.length).toBeGreaterThan(0);
+      for (const partition of used) expect(after.committed('g', 't', partition)).toBe(after.endOffset('t', partition));
+      await after.produce('t', [{ key: 'a', value: '4' }]);
+      // Offsets continue after the moved records: key a's partition reads 1, 3, 4 in order, at 0, 1, 2, ...
+      const partitionOfA = after.read('t', partitionForKey('a', 2), 0, 10);
+      expect(partitionOfA.filter((record) => record.key === 'a').map((record) => record.value)).toEqual(['1', '3', '4']);
+      expect(partitionOfA.map((record) => record.offset)).toEqual(partitionOfA.map((_, index) => String(index)));
+    } finally {
+      await after.close();
+      shared.close();
+    }
+    // Opened again: nothing is moved twice.
+    const shared2 = sharedConnection(join(dataDir, 'documents.sqlite'));
+    const again = EmbeddedLog.open({ dataDir, shared: shared2 });
+    try {
+      const partitionOfA = partitionForKey('a', 2);
+      expect(again.read('t', partitionOfA, 0, 10).filter((record) => record.key === 'a').map((record) => record.value)).toEqual(['1', '3', '4']);
+      expect([0, 1].flatMap((partition) => again.read('t', partition, 0, 10)).length).toBe(4);
+    } finally {
+      await again.close();
+      shared2.close();
+    }
   });
 });

@@ -23,11 +23,21 @@ import {
 import { ConsumerGroup, tp } from './consumer-group';
 import { lockDataDir } from './data-dir-lock';
 import { type ConsumerHost, EmbeddedConsumer } from './embedded-consumer';
-import { decodeHeaders, encodeHeaders, LogStore, type RecordRow } from './log-store';
+import { decodeHeaders, encodeHeaders, LogStore, OWN_TABLES, SHARED_TABLES, type RecordRow } from './log-store';
 
 /** The part of a pino logger this engine uses. */
 export interface EmbeddedLogLogger {
   info(obj: object, msg?: string): void;
+}
+
+/**
+ * A connection the log shares with the embedded document store (EmbeddedStore fits), so that
+ * documents, records and consumer offsets can commit in one transaction.
+ */
+export interface SharedConnection {
+  readonly db: Database.Database;
+  /** Runs `work` in one write transaction (a savepoint inside an open one). */
+  transaction<R>(work: () => R): R;
 }
 
 export interface EmbeddedLogOptions {
@@ -35,6 +45,22 @@ export interface EmbeddedLogOptions {
   logger?: EmbeddedLogLogger;
   /** NORMAL (default) survives a process crash; FULL also a machine crash. */
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Keep the log's tables in this connection's database instead of `dataDir/event-log.sqlite`
+   * (which then only holds the data-dir lock). A log kept in its own file before is moved in once.
+   */
+  shared?: SharedConnection;
+}
+
+/**
+ * Appends and offset commits that ride on a transaction the caller has open on the shared
+ * connection. Call `published()` once that transaction has committed: only then do consumers
+ * see the records. A transaction that rolls back is simply forgotten.
+ */
+export interface LogTransaction {
+  produce(topic: string, records: ProduceRecord[]): RecordMetadata[];
+  commitOffset(groupId: string, topic: string, partition: number, nextOffset: number): void;
+  published(): void;
 }
 
 interface TopicInfo {
@@ -57,10 +83,15 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   private memberCount = 0;
   private closed = false;
 
+  /** Offsets committed by this process, to skip writing the same one again. */
+  private readonly committedHere = new Map<string, number>();
+
   private constructor(
     private readonly db: Database.Database,
     private readonly store: LogStore,
     private readonly unlock: () => void,
+    private readonly write: <R>(work: () => R) => R,
+    private readonly lockDb: Database.Database | undefined,
   ) {
     for (const t of store.topics()) this.topics.set(t.topic, { partitions: t.partitions, delayMs: t.delayMs });
     for (const e of store.endOffsets()) this.ends.set(tp(e.topic, e.partition), e.end);
@@ -69,15 +100,24 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   static open(options: EmbeddedLogOptions): EmbeddedLog {
     mkdirSync(options.dataDir, { recursive: true });
     // timeout 0: a locked dir must fail at once with a clear message, not wait.
-    const db = new Database(join(options.dataDir, 'event-log.sqlite'), { timeout: 0 });
+    const own = new Database(join(options.dataDir, 'event-log.sqlite'), { timeout: 0 });
     try {
-      const unlock = lockDataDir(db, options.dataDir);
-      db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
-      const log = new EmbeddedLog(db, new LogStore(db), unlock);
-      options.logger?.info({ dataDir: options.dataDir, topics: log.topics.size }, 'embedded event log opened');
+      const unlock = lockDataDir(own, options.dataDir);
+      own.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+      const ownStore = new LogStore(own, OWN_TABLES);
+      let log: EmbeddedLog;
+      if (options.shared) {
+        const shared = options.shared;
+        const store = new LogStore(shared.db, SHARED_TABLES);
+        if (store.isEmpty() && !ownStore.isEmpty()) moveLog(ownStore, store, shared, own, options.logger);
+        log = new EmbeddedLog(shared.db, store, unlock, (work) => shared.transaction(work), own);
+      } else {
+        log = new EmbeddedLog(own, ownStore, unlock, (work) => own.transaction(work).immediate(), undefined);
+      }
+      options.logger?.info({ dataDir: options.dataDir, topics: log.topics.size, shared: options.shared !== undefined }, 'embedded event log opened');
       return log;
     } catch (error) {
-      db.close();
+      own.close();
       throw error;
     }
   }
@@ -89,7 +129,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         throw new RangeError(`topic ${spec.topic}: partition count must be a positive integer`);
       }
       if (this.topics.has(spec.topic)) continue; // like Kafka: an existing topic keeps its partitions
-      this.store.createTopic(spec);
+      this.write(() => this.store.createTopic(spec));
       this.topics.set(spec.topic, { partitions: spec.partitions, delayMs: spec.delayMs });
     }
   }
@@ -100,28 +140,49 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
     this.assertOpen();
-    const { partitions } = this.topic(topic);
-    const now = Date.now();
-    // Offsets are taken from a copy and published only after the transaction commits.
-    const ends = new Map<number, number>();
-    const rows: RecordRow[] = records.map((r) => {
-      const partition = this.partitioner(topic, r.key, partitions);
-      const offset = ends.get(partition) ?? this.endOffset(topic, partition);
-      ends.set(partition, offset + 1);
-      return {
-        topic,
-        partition,
-        offset,
-        key: r.key ?? null,
-        value: r.value,
-        headers: encodeHeaders(r.headers),
-        timestamp: r.timestamp ?? now,
-      };
-    });
-    this.store.append(rows);
-    for (const [partition, end] of ends) this.ends.set(tp(topic, partition), end);
-    for (const consumer of this.consumers) if (consumer.topics.includes(topic)) consumer.notifyProduced();
-    return rows.map((r) => ({ topic, partition: r.partition, offset: String(r.offset) }));
+    const transaction = this.beginTransaction();
+    const metadata = this.write(() => transaction.produce(topic, records));
+    transaction.published();
+    return metadata;
+  }
+
+  /**
+   * Appends and offset commits for a transaction the caller holds open on the shared connection
+   * (see LogTransaction). Offsets are taken from a copy and published only after the commit.
+   */
+  beginTransaction(): LogTransaction {
+    this.assertOpen();
+    const ends = new Map<string, number>();
+    const commits = new Map<string, { groupId: string; topic: string; partition: number; nextOffset: number }>();
+    const touched = new Set<string>();
+    return {
+      produce: (topic, records) => {
+        const { partitions } = this.topic(topic);
+        const now = Date.now();
+        const rows: RecordRow[] = records.map((r) => {
+          const partition = this.partitioner(topic, r.key, partitions);
+          const key = tp(topic, partition);
+          const offset = ends.get(key) ?? this.endOffset(topic, partition);
+          ends.set(key, offset + 1);
+          return { topic, partition, offset, key: r.key ?? null, value: r.value, headers: encodeHeaders(r.headers), timestamp: r.timestamp ?? now };
+        });
+        this.store.append(rows);
+        touched.add(topic);
+        return rows.map((r) => ({ topic, partition: r.partition, offset: String(r.offset) }));
+      },
+      commitOffset: (groupId, topic, partition, nextOffset) => {
+        this.store.commit(groupId, topic, partition, nextOffset);
+        commits.set(`${groupId}\u0000${tp(topic, partition)}`, { groupId, topic, partition, nextOffset });
+      },
+      published: () => {
+        for (const [key, end] of ends) this.ends.set(key, end);
+        for (const [key, commit] of commits) {
+          this.committedHere.set(key, commit.nextOffset);
+          this.groups.get(commit.groupId)?.positions.set(tp(commit.topic, commit.partition), commit.nextOffset);
+        }
+        for (const consumer of this.consumers) if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
+      },
+    };
   }
 
   consumer(options: ConsumerOptions): EmbeddedConsumer {
@@ -134,11 +195,21 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     this.db.prepare('SELECT 1').get();
   }
 
+  /** Whether the log's tables live in the document store's database (one transaction for both). */
+  get sharesConnection(): boolean {
+    return this.lockDb !== undefined;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await Promise.all([...this.consumers].map((c) => c.stop()));
     this.closed = true;
-    this.db.close();
+    if (this.lockDb) {
+      // The shared connection belongs to the store, which closes it.
+      this.lockDb.close();
+    } else {
+      this.db.close();
+    }
     this.unlock();
   }
 
@@ -171,7 +242,11 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   }
 
   commit(groupId: string, topic: string, partition: number, nextOffset: number): void {
-    this.store.commit(groupId, topic, partition, nextOffset);
+    // A stage that committed its offset inside its batch transaction needs no second commit.
+    const key = `${groupId}\u0000${tp(topic, partition)}`;
+    if (this.committedHere.get(key) === nextOffset) return;
+    this.write(() => this.store.commit(groupId, topic, partition, nextOffset));
+    this.committedHere.set(key, nextOffset);
   }
 
   group(groupId: string): ConsumerGroup {
@@ -204,4 +279,26 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   private assertOpen(): void {
     if (this.closed) throw new Error('the embedded event log is closed');
   }
+}
+
+/** Moves a log kept in its own file (before logs shared the store's database) into the shared one, once. */
+function moveLog(from: LogStore, to: LogStore, shared: SharedConnection, own: Database.Database, logger: EmbeddedLogLogger | undefined): void {
+  let moved = 0;
+  shared.transaction(() => {
+    for (const topic of from.topics()) to.createTopic(topic);
+    let rows: RecordRow[] = [];
+    for (const row of from.allRecords()) {
+      rows.push(row);
+      if (rows.length >= 1_000) {
+        to.append(rows);
+        moved += rows.length;
+        rows = [];
+      }
+    }
+    to.append(rows);
+    moved += rows.length;
+    for (const c of from.allCommitted()) to.commit(c.groupId, c.topic, c.partition, c.nextOffset);
+  });
+  own.transaction(() => from.dropAll())();
+  logger?.info({ records: moved }, 'embedded event log moved into the document store database');
 }

@@ -1,2 +1,2 @@
-export { openEmbeddedLog, EmbeddedLog, type EmbeddedLogOptions, type EmbeddedLogLogger } from './embedded-log';
+export { openEmbeddedLog, EmbeddedLog, type EmbeddedLogOptions, type EmbeddedLogLogger, type LogTransaction, type SharedConnection } from './embedded-log';
 export { DataDirLockedError } from './data-dir-lock';

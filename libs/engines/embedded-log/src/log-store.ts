@@ -5,15 +5,26 @@
 import type Database from 'better-sqlite3';
 import type { Headers, TopicSpec } from '@leadstream/ports';
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS topics (
+/** Table names: plain in the log's own database, prefixed when the log lives in the store's database. */
+export interface LogTables {
+  topics: string;
+  records: string;
+  committed: string;
+}
+
+export const OWN_TABLES: LogTables = { topics: 'topics', records: 'records', committed: 'committed_offsets' };
+/** In the document store's database (whose reserved prefix is `_leadstream`). */
+export const SHARED_TABLES: LogTables = { topics: '_leadstream_log_topics', records: '_leadstream_log_records', committed: '_leadstream_log_committed_offsets' };
+
+const schema = (t: LogTables): string => `
+  CREATE TABLE IF NOT EXISTS ${t.topics} (
     name TEXT PRIMARY KEY,
     partitions INTEGER NOT NULL,
     delay_ms INTEGER
   );
   -- One row per record; the key is its position in the log. WITHOUT ROWID keeps each row inside
   -- the primary-key b-tree, so a batch read is one range scan.
-  CREATE TABLE IF NOT EXISTS records (
+  CREATE TABLE IF NOT EXISTS ${t.records} (
     topic TEXT NOT NULL,
     partition_id INTEGER NOT NULL,
     log_offset INTEGER NOT NULL,
@@ -24,7 +35,7 @@ const SCHEMA = `
     PRIMARY KEY (topic, partition_id, log_offset)
   ) WITHOUT ROWID;
   -- next_offset is Kafka's committed offset: the offset of the next record the group will read.
-  CREATE TABLE IF NOT EXISTS committed_offsets (
+  CREATE TABLE IF NOT EXISTS ${t.committed} (
     group_id TEXT NOT NULL,
     topic TEXT NOT NULL,
     partition_id INTEGER NOT NULL,
@@ -76,35 +87,61 @@ export class LogStore {
   private readonly insertTopicStatement: Database.Statement;
   private readonly appendAll: (rows: RecordRow[]) => void;
 
-  constructor(private readonly db: Database.Database) {
-    db.exec(SCHEMA);
+  constructor(
+    private readonly db: Database.Database,
+    private readonly tables: LogTables = OWN_TABLES,
+  ) {
+    db.exec(schema(tables));
     this.insertRecord = db.prepare(
-      'INSERT INTO records (topic, partition_id, log_offset, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO ${tables.records} (topic, partition_id, log_offset, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectRecords = db.prepare(
-      `SELECT log_offset, key, value, headers, timestamp FROM records
+      `SELECT log_offset, key, value, headers, timestamp FROM ${tables.records}
        WHERE topic = ? AND partition_id = ? AND log_offset >= ? ORDER BY log_offset LIMIT ?`,
     );
     this.upsertCommitted = db.prepare(
-      `INSERT INTO committed_offsets (group_id, topic, partition_id, next_offset) VALUES (?, ?, ?, ?)
+      `INSERT INTO ${tables.committed} (group_id, topic, partition_id, next_offset) VALUES (?, ?, ?, ?)
        ON CONFLICT (group_id, topic, partition_id) DO UPDATE SET next_offset = excluded.next_offset`,
     );
     this.selectCommitted = db
-      .prepare('SELECT next_offset FROM committed_offsets WHERE group_id = ? AND topic = ? AND partition_id = ?')
+      .prepare(`SELECT next_offset FROM ${tables.committed} WHERE group_id = ? AND topic = ? AND partition_id = ?`)
       .pluck();
     this.insertTopicStatement = db.prepare(
-      'INSERT INTO topics (name, partitions, delay_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+      `INSERT INTO ${tables.topics} (name, partitions, delay_ms) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`,
     );
-    // One transaction per produce call: one WAL commit however many records it carries.
-    this.appendAll = db.transaction((rows: RecordRow[]) => {
+    // Called inside the engine's write transaction: one commit however many records it carries.
+    this.appendAll = (rows: RecordRow[]) => {
       for (const r of rows) {
         this.insertRecord.run(r.topic, r.partition, r.offset, r.key, r.value, r.headers, r.timestamp);
       }
-    });
+    };
+  }
+
+  /** Whether this database holds any topic (a fresh shared database does not). */
+  isEmpty(): boolean {
+    return this.db.prepare(`SELECT count(*) FROM ${this.tables.topics}`).pluck().get() === 0;
+  }
+
+  /** Every record, in log order, for copying a log into another database. */
+  *allRecords(): IterableIterator<RecordRow> {
+    const rows = this.db
+      .prepare(`SELECT topic, partition_id, log_offset, key, value, headers, timestamp FROM ${this.tables.records} ORDER BY topic, partition_id, log_offset`)
+      .iterate() as IterableIterator<{ topic: string; partition_id: number; log_offset: number; key: string | null; value: string; headers: string | null; timestamp: number }>;
+    for (const r of rows) yield { topic: r.topic, partition: r.partition_id, offset: r.log_offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp };
+  }
+
+  allCommitted(): Array<{ groupId: string; topic: string; partition: number; nextOffset: number }> {
+    const rows = this.db.prepare(`SELECT group_id, topic, partition_id, next_offset FROM ${this.tables.committed}`).all() as Array<{ group_id: string; topic: string; partition_id: number; next_offset: number }>;
+    return rows.map((r) => ({ groupId: r.group_id, topic: r.topic, partition: r.partition_id, nextOffset: r.next_offset }));
+  }
+
+  /** Empties this log's tables (after its content moved to the shared database). */
+  dropAll(): void {
+    this.db.exec(`DELETE FROM ${this.tables.records}; DELETE FROM ${this.tables.committed}; DELETE FROM ${this.tables.topics};`);
   }
 
   topics(): StoredTopic[] {
-    const rows = this.db.prepare('SELECT name, partitions, delay_ms FROM topics').all() as Array<{
+    const rows = this.db.prepare(`SELECT name, partitions, delay_ms FROM ${this.tables.topics}`).all() as Array<{
       name: string;
       partitions: number;
       delay_ms: number | null;
@@ -119,7 +156,7 @@ export class LogStore {
   /** The offset the next record of each partition gets, for partitions holding records. */
   endOffsets(): Array<{ topic: string; partition: number; end: number }> {
     const rows = this.db
-      .prepare('SELECT topic, partition_id, MAX(log_offset) AS last FROM records GROUP BY topic, partition_id')
+      .prepare(`SELECT topic, partition_id, MAX(log_offset) AS last FROM ${this.tables.records} GROUP BY topic, partition_id`)
       .all() as Array<{ topic: string; partition_id: number; last: number }>;
     return rows.map((r) => ({ topic: r.topic, partition: r.partition_id, end: r.last + 1 }));
   }

@@ -13,6 +13,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import {
   type BaseDocument,
+  type BulkWriteOperation,
+  type BulkWriteResult,
   type Collection,
   type DocValue,
   type Filter,
@@ -28,7 +30,7 @@ import { decodeDoc, encodeDoc, toJson } from './codec';
 import { type BindValue, compileFilter } from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
 import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, quoteIdent, sqliteIndexName, tableName } from './sql-names';
-import { type UniqueIndex, rethrowMapped } from './sqlite-errors';
+import { type UniqueIndex, mapSqliteError, rethrowMapped } from './sqlite-errors';
 import { type StatementCache } from './statement-cache';
 
 /** What a collection needs from the store that owns the connection. */
@@ -39,6 +41,8 @@ export interface CollectionHost {
   openReader(): Database.Database;
   closeReader(reader: Database.Database): void;
   recordIndex(collection: string, name: string, spec: IndexSpec): void;
+  /** Runs `work` in a write transaction (a savepoint inside an open one), counting commits. */
+  transaction<R>(work: () => R): R;
   indexesOf(collection: string): IndexSpec[];
 }
 
@@ -77,7 +81,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   async insertOne(doc: T): Promise<void> {
     const encoded = this.encodeNew(doc);
-    this.mapped(() => this.insertStatement().run({ id: doc._id, doc: encoded }));
+    this.transaction(() => this.insertStatement().run({ id: doc._id, doc: encoded }));
   }
 
   async insertMany(docs: T[]): Promise<void> {
@@ -174,15 +178,58 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     });
   }
 
+  async bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
+    const { result, failure } = this.transaction(() => this.bulkWriteWithin(operations));
+    if (failure !== undefined) throw failure as Error;
+    return result;
+  }
+
+  /**
+   * The operations applied in order on the caller's transaction (the store's `transaction`), with
+   * whether each update matched. Stops at the first failing operation and returns its error
+   * instead of throwing, so the caller decides whether the transaction rolls back.
+   */
+  bulkWriteWithin(operations: BulkWriteOperation<T>[]): { result: BulkWriteResult; matched: boolean[]; failure: unknown } {
+    const result: BulkWriteResult = { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+    const matched: boolean[] = [];
+    for (const operation of operations) {
+      try {
+        if ('insertOne' in operation) {
+          this.insertStatement().run({ id: operation.insertOne.document._id, doc: this.encodeNew(operation.insertOne.document) });
+          result.insertedCount++;
+          matched.push(true);
+          continue;
+        }
+        const { filter, update, upsert } = operation.updateOne;
+        validateUpdate(update);
+        const row = this.firstRow(filter, undefined);
+        if (row) {
+          result.matchedCount++;
+          if (this.rewrite(row, update)) result.modifiedCount++;
+          matched.push(true);
+        } else {
+          if (upsert) {
+            this.upsert(filter, update);
+            result.upsertedCount++;
+          }
+          matched.push(false);
+        }
+      } catch (error) {
+        return { result, matched, failure: mapSqliteError(this.name, error, this.uniqueIndexes) };
+      }
+    }
+    return { result, matched, failure: undefined };
+  }
+
   async deleteOne(filter: Filter): Promise<number> {
     const { sql, params } = compileFilter(filter, this.columns);
     const sub = `SELECT rowid FROM ${this.table} WHERE ${sql} LIMIT 1`;
-    return this.stmt(`DELETE FROM ${this.table} WHERE rowid = (${sub})`).run(...params).changes;
+    return this.transaction(() => this.stmt(`DELETE FROM ${this.table} WHERE rowid = (${sub})`).run(...params).changes);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const { sql, params } = compileFilter(filter, this.columns);
-    return this.stmt(`DELETE FROM ${this.table} WHERE ${sql}`).run(...params).changes;
+    return this.transaction(() => this.stmt(`DELETE FROM ${this.table} WHERE ${sql}`).run(...params).changes);
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
@@ -315,7 +362,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   private transaction<R>(run: () => R): R {
-    return this.mapped(() => this.host.db.transaction(run).immediate());
+    return this.mapped(() => this.host.transaction(run));
   }
 
   private encodeNew(doc: T): string {

@@ -38,7 +38,7 @@ function registerFunctions(db: Database.Database): void {
   db.function(REGEX_FUNCTION, { deterministic: true }, createRegexFunction());
 }
 
-export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
   mkdirSync(options.dataDir, { recursive: true });
   const store = new EmbeddedStore(join(options.dataDir, FILE_NAME), options);
   options.logger?.info({ dataDir: options.dataDir }, 'embedded document store opened');
@@ -51,7 +51,12 @@ interface TtlIndex {
   expireAfterSeconds: number;
 }
 
-class EmbeddedStore implements DocumentStore, CollectionHost {
+/**
+ * The store's connection also serves as the connection of the embedded event log when both are
+ * embedded (engines.ts), so that one transaction can hold a stage batch's documents, its output
+ * records and its consumer offsets (DESIGN.md section 5).
+ */
+export class EmbeddedStore implements DocumentStore, CollectionHost {
   readonly engine = 'embedded' as const;
   readonly db: Database.Database;
   readonly statements: StatementCache;
@@ -60,6 +65,7 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
   private readonly timer: NodeJS.Timeout;
   private readonly checkpointer: BackgroundCheckpointer | undefined;
   private closed = false;
+  private commitCount = 0;
 
   constructor(
     private readonly file: string,
@@ -98,6 +104,29 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
     return collection as unknown as Collection<T>;
   }
 
+  /** The collection with its synchronous batch writes, for work inside `transaction`. */
+  embeddedCollection<T extends StoredDocument = BaseDocument>(name: string): EmbeddedCollection<T & BaseDocument> {
+    return this.collection<T>(name) as unknown as EmbeddedCollection<T & BaseDocument>;
+  }
+
+  /**
+   * Runs `work` in one write transaction on this connection: BEGIN IMMEDIATE, COMMIT when it
+   * returns, ROLLBACK when it throws. Inside an open transaction it is a savepoint of that one.
+   * Synchronous (better-sqlite3): nothing else in the process runs in between.
+   */
+  transaction<R>(work: () => R): R {
+    this.assertOpen();
+    if (this.db.inTransaction) return this.db.transaction(work)();
+    const result = this.db.transaction(work).immediate();
+    this.commitCount++;
+    return result;
+  }
+
+  /** Write transactions committed by this connection since it opened (benchmarks: commits per lead). */
+  get commits(): number {
+    return this.commitCount;
+  }
+
   async sweepExpired(): Promise<number> {
     this.assertOpen();
     let deleted = 0;
@@ -108,7 +137,7 @@ class EmbeddedStore implements DocumentStore, CollectionHost {
       // Only dates expire (a TTL index ignores other values); the cutoff is a date, so `< cutoff` and
       // `>= char(1)` together select dates older than it.
       const sql = `DELETE FROM ${tableName(ttl.collection)} WHERE ${field} < ? AND ${field} >= ${DATE_LOW_SQL}`;
-      deleted += this.statements.get(sql).run(cutoff).changes;
+      deleted += this.transaction(() => this.statements.get(sql).run(cutoff).changes);
     }
     return deleted;
   }

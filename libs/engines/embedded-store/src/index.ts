@@ -1,1 +1,2 @@
-export { openEmbeddedStore, type EmbeddedStoreOptions, type EmbeddedStoreLogger } from './embedded-store';
+export { openEmbeddedStore, EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedStoreLogger } from './embedded-store';
+export { type EmbeddedCollection } from './embedded-collection';

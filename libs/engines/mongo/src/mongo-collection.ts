@@ -5,6 +5,8 @@
  */
 import {
   type BaseDocument,
+  type BulkWriteOperation,
+  type BulkWriteResult,
   DuplicateKeyError,
   type Collection,
   type Filter,
@@ -121,6 +123,17 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
       }),
     );
     return result as T | null;
+  }
+
+  async bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
+    if (operations.length === 0) return { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+    const driverOperations = operations.map((operation) =>
+      'insertOne' in operation
+        ? { insertOne: { document: operation.insertOne.document } }
+        : { updateOne: { filter: asFilter(operation.updateOne.filter), update: asUpdate(operation.updateOne.update), upsert: operation.updateOne.upsert ?? false } },
+    );
+    const result = await mapped(this.name, () => this.driver.bulkWrite(driverOperations as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: true }));
+    return { insertedCount: result.insertedCount, matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedCount: result.upsertedCount };
   }
 
   async deleteOne(filter: Filter): Promise<number> {

@@ -294,6 +294,41 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.find({})).toEqual([{ _id: 'id-1', email: 'a@x.edu', seen: 1 }]);
       });
 
+      it('bulkWrite applies inserts, compare-and-set updates and upserts in order, counting each kind', async () => {
+        const c = coll<BaseDocument>('bulk');
+        await c.insertOne({ _id: 'a', v: 1, version: 1 });
+        const result = await c.bulkWrite([
+          { insertOne: { document: { _id: 'b', v: 2, version: 1 } } },
+          { updateOne: { filter: { _id: 'a', version: 1 }, update: { $set: { v: 10, version: 2 } } } },
+          // The version moved on: this compare-and-set matches nothing and changes nothing.
+          { updateOne: { filter: { _id: 'a', version: 1 }, update: { $set: { v: 99, version: 2 } } } },
+          { updateOne: { filter: { _id: 'c' }, update: { $setOnInsert: { v: 3 } }, upsert: true } },
+          { updateOne: { filter: { _id: 'c' }, update: { $setOnInsert: { v: 4 } }, upsert: true } },
+        ]);
+        expect(result).toEqual({ insertedCount: 1, matchedCount: 2, modifiedCount: 1, upsertedCount: 1 });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'a', v: 10, version: 2 },
+          { _id: 'b', v: 2, version: 1 },
+          { _id: 'c', v: 3 },
+        ]);
+      });
+
+      it('bulkWrite stops at a duplicate key, keeping the operations before it', async () => {
+        const c = coll<BaseDocument>('bulk_dup');
+        await c.insertOne({ _id: 'x', v: 0 });
+        await expect(
+          c.bulkWrite([
+            { insertOne: { document: { _id: 'y', v: 1 } } },
+            { insertOne: { document: { _id: 'x', v: 2 } } },
+            { insertOne: { document: { _id: 'z', v: 3 } } },
+          ]),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'x', v: 0 },
+          { _id: 'y', v: 1 },
+        ]);
+      });
+
       it('findOneAndUpdate returns the new document, or the old one when asked', async () => {
         const c = coll<BaseDocument>('foau');
         await c.insertOne({ _id: 'f', n: 1 });
