@@ -5,14 +5,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAnalytics } from '@leadstream/engine-clickhouse';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { EmbeddedLog } from '@leadstream/engine-embedded-log';
+import { type EmbeddedStore, openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openExportFileStore } from '@leadstream/engine-files';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { ReadinessCheck } from '@leadstream/http';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
+import { AtomicBatchWriter, type BatchWriter, OutboxBatchWriter } from '@leadstream/worker';
 import type { Config } from './config';
 
 export interface Engines {
@@ -21,6 +22,11 @@ export interface Engines {
   analytics: Analytics;
   /** Finished export files: GridFS beside MongoDB, DATA_DIR/exports beside the embedded store. */
   exportFiles: ExportFileStore;
+  /**
+   * How pipeline stages commit a batch: one SQLite transaction when the log and the store are
+   * both embedded (they share one database), a transactional outbox otherwise.
+   */
+  writer: BatchWriter;
   readiness: ReadinessCheck[];
   close(): Promise<void>;
 }
@@ -46,24 +52,42 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
   const readiness: ReadinessCheck[] = [];
   try {
+    // The store opens first: an embedded log keeps its tables in the embedded store's database
+    // (one transaction per stage batch), and closes before it (closing runs in reverse).
+    let store = unused<DocumentStore>('document store');
+    let embeddedStore: EmbeddedStore | undefined;
+    if (needs.store) {
+      const raw = config.mongodb
+        ? await openMongoStore({ uri: config.mongodb.uri, dbName: config.mongodb.dbName, logger: logger.child({ engine: 'mongodb' }) })
+        : (embeddedStore = await openEmbeddedStore({ dataDir: join(config.dataDir, 'store'), logger: logger.child({ engine: 'embedded-store' }) }));
+      store = raw;
+      opened.push({ name: 'document store', close: () => raw.close() });
+      readiness.push({ name: `store:${raw.engine}`, check: () => raw.ping() });
+      if (embeddedStore) {
+        const counted = embeddedStore;
+        metrics.sqliteCommitSource = () => counted.commits;
+      }
+    }
     let log = unused<EventLog>('event log');
+    let embeddedLog: EmbeddedLog | undefined;
     if (needs.log) {
       const raw = config.kafka
         ? await openKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger: logger.child({ engine: 'kafka' }) })
-        : await openEmbeddedLog({ dataDir: join(config.dataDir, 'log'), logger: logger.child({ engine: 'embedded-log' }) });
+        : (embeddedLog = EmbeddedLog.open({
+            dataDir: join(config.dataDir, 'log'),
+            logger: logger.child({ engine: 'embedded-log' }),
+            ...(embeddedStore ? { shared: embeddedStore } : {}),
+          }));
       log = instrumentEventLog(prefixEventLog(raw, config.topicPrefix), metrics);
       opened.push({ name: 'event log', close: () => raw.close() });
       readiness.push({ name: `log:${raw.engine}`, check: () => raw.ping() });
     }
-    let store = unused<DocumentStore>('document store');
-    if (needs.store) {
-      const raw = config.mongodb
-        ? await openMongoStore({ uri: config.mongodb.uri, dbName: config.mongodb.dbName, logger: logger.child({ engine: 'mongodb' }) })
-        : await openEmbeddedStore({ dataDir: join(config.dataDir, 'store'), logger: logger.child({ engine: 'embedded-store' }) });
-      store = raw;
-      opened.push({ name: 'document store', close: () => raw.close() });
-      readiness.push({ name: `store:${raw.engine}`, check: () => raw.ping() });
-    }
+    const writer: BatchWriter =
+      embeddedLog?.sharesConnection && embeddedStore
+        ? new AtomicBatchWriter({ store: embeddedStore, log: embeddedLog, topicPrefix: config.topicPrefix, metrics })
+        : needs.log && needs.store
+          ? new OutboxBatchWriter(store, log)
+          : unused<BatchWriter>('batch writer');
     let exportFiles = unused<ExportFileStore>('export file store');
     if (needs.store) {
       const raw = await openExportFileStore(config.mongodb ? { engine: 'gridfs', ...config.mongodb } : { engine: 'filesystem', dataDir: config.dataDir });
@@ -86,6 +110,7 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       store,
       analytics,
       exportFiles,
+      writer,
       readiness,
       async close() {
         for (const engine of opened.reverse()) {

@@ -1,2 +1,3 @@
 export * from './stages';
 export * from './exports';
+export * from './batch';

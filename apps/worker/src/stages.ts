@@ -1,23 +1,31 @@
-import { createDal, CustomFieldRepository, DedupRepository, ExportRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
-import type { DocumentStore, EventLog, ExportFileStore, LogRecord, MxResolver } from '@leadstream/ports';
+import { createDal, CustomFieldRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
+import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
+import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
+import type { BatchWriter } from './batch/batch-write';
+import { type ConfigSource, uncachedConfig } from './batch/config-source';
 import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './exports';
-import { activityHandler } from './pipeline/activity.stage';
-import { dedupHandler } from './pipeline/dedup.stage';
-import { enrichHandler } from './pipeline/enrich.stage';
-import { LeadActorStore } from './pipeline/lead-actor-store';
-import { TOPICS } from './pipeline/outputs';
-import { validateHandler } from './pipeline/validate.stage';
+import { activityStage } from './pipeline/activity.stage';
+import { dedupStage } from './pipeline/dedup.stage';
+import { enrichStage } from './pipeline/enrich.stage';
+import { validateStage } from './pipeline/validate.stage';
 
 export interface StageDependencies {
   log: EventLog;
   store: DocumentStore;
+  /** Commits each batch's writes, outputs and offset (engines.ts picks the atomic or the outbox one). */
+  writer: BatchWriter;
+  /** Configuration, cached until it changes (the runtime's ConfigCache); the store itself when absent. */
+  config?: ConfigSource;
+  /** Which failures are worth retrying without end (an outage) rather than dead-lettering. */
+  isTransient: (error: unknown) => boolean;
   metrics: Metrics;
   logger: Logger;
   /** Undefined when MX checks are off for the process. */
   mx: MxResolver | undefined;
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
+  isStopping?: () => boolean;
   now?: () => Date;
 }
 
@@ -27,51 +35,49 @@ export interface StageFactory {
   create(deps: StageDependencies): ConsumerRunner;
 }
 
-function stage(name: string, topic: string, handler: (deps: StageDependencies) => (record: LogRecord) => Promise<void>): StageFactory {
+/** A stage that consumes batch at a time through BatchStageHandler (every stage but export). */
+function batchStage(name: string, build: (deps: StageDependencies) => BatchStage): StageFactory {
   return {
     name,
     create(deps) {
-      const handle = handler(deps);
-      return new ConsumerRunner({
-        log: deps.log,
-        groupId: name,
-        topics: [topic],
+      const stage = build(deps);
+      const logger = deps.logger.child({ stage: stage.name });
+      const handler = new BatchStageHandler(stage, {
+        writer: deps.writer,
+        logger,
         metrics: deps.metrics,
-        logger: deps.logger.child({ stage: name }),
-        eachRecord: handle,
+        isTransient: deps.isTransient,
+        ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
       });
+      return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: [stage.topic], metrics: deps.metrics, logger, eachBatch: handler.handle });
     },
   };
-}
-
-function actorsOf(deps: StageDependencies): LeadActorStore {
-  return new LeadActorStore(new LeadRepository(deps.store), deps.log, deps.now);
 }
 
 /** The stages this build can run, by name, in pipeline order. */
 export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
   [
-    stage('validate', TOPICS.submitted, (deps) => {
-      const dal = createDal(deps.store);
-      return validateHandler({
-        actors: actorsOf(deps),
-        organizations: dal.organizations,
-        customFields: new CustomFieldRepository(deps.store),
-        mx: deps.mx,
-        ...(deps.now ? { now: deps.now } : {}),
-      });
-    }),
-    stage('dedup', TOPICS.validated, (deps) =>
-      dedupHandler({
-        actors: actorsOf(deps),
+    batchStage('validate', (deps) =>
+      validateStage({
         leads: new LeadRepository(deps.store),
-        dedup: new DedupRepository(deps.store),
-        vendors: createDal(deps.store).vendors,
+        organizations: createDal(deps.store).organizations,
+        customFields: new CustomFieldRepository(deps.store),
+        config: deps.config ?? uncachedConfig,
+        mx: deps.mx,
         ...(deps.now ? { now: deps.now } : {}),
       }),
     ),
-    stage('enrich', TOPICS.unique, (deps) => enrichHandler(actorsOf(deps), deps.now)),
-    stage('activity', TOPICS.events, (deps) => activityHandler(new LeadActivityRepository(deps.store))),
+    batchStage('dedup', (deps) =>
+      dedupStage({
+        leads: new LeadRepository(deps.store),
+        dedup: new DedupRepository(deps.store),
+        vendors: createDal(deps.store).vendors,
+        config: deps.config ?? uncachedConfig,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+    ),
+    batchStage('enrich', (deps) => enrichStage(new LeadRepository(deps.store), deps.now)),
+    batchStage('activity', () => activityStage()),
     {
       name: 'export',
       create(deps: StageDependencies): ConsumerRunner {

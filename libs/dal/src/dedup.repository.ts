@@ -1,5 +1,5 @@
 import { DEFAULT_DEDUP_CONFIG, type DedupConfig, type DedupLogEntry, type TenantContext } from '@leadstream/domain';
-import type { Collection, DocumentStore } from '@leadstream/ports';
+import type { BaseDocument, BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
 
 export const DEDUP_CONFIGS_COLLECTION = 'dedup_configs';
 export const DEDUP_LOG_COLLECTION = 'dedup_log';
@@ -21,6 +21,19 @@ export interface DedupLogDocument extends DedupLogEntry {
 
 /** The deduplication configuration of a tenant (spec 2.17) and its decision log (spec 4.10). */
 export class DedupRepository {
+  static readonly LOG_COLLECTION = DEDUP_LOG_COLLECTION;
+
+  /** The write of `record` as a bulk operation, for a stage batch that writes everything at once. */
+  static recordOperation(tenant: TenantContext, leadId: string, entry: DedupLogEntry): BulkWriteOperation<BaseDocument> {
+    return {
+      updateOne: {
+        filter: { _id: `dedup_${leadId}`, organization_id: tenant.organizationId, environment: tenant.environment },
+        update: { $setOnInsert: { ...(entry as unknown as Record<string, never>), organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId } },
+        upsert: true,
+      },
+    };
+  }
+
   private readonly configs: Collection<DedupConfigDocument>;
   private readonly log: Collection<DedupLogDocument>;
 
@@ -56,11 +69,7 @@ export class DedupRepository {
 
   /** One entry per decision; keyed by the lead so a redelivered message does not log twice. */
   async record(tenant: TenantContext, leadId: string, entry: DedupLogEntry): Promise<void> {
-    await this.log.updateOne(
-      { _id: `dedup_${leadId}` },
-      { $setOnInsert: { ...(entry as unknown as Record<string, never>), organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId } },
-      { upsert: true },
-    );
+    await this.log.bulkWrite([DedupRepository.recordOperation(tenant, leadId, entry) as BulkWriteOperation<DedupLogDocument>]);
   }
 
   async recent(tenant: TenantContext, limit: number): Promise<DedupLogDocument[]> {

@@ -1,5 +1,5 @@
 import type { TenantContext } from '@leadstream/domain';
-import { DuplicateKeyError, type Collection, type DocumentStore } from '@leadstream/ports';
+import { DuplicateKeyError, type BulkWriteOperation, type Collection, type DocumentStore, type BaseDocument } from '@leadstream/ports';
 
 export const LEAD_ACTIVITY_COLLECTION = 'lead_activity';
 
@@ -18,6 +18,14 @@ export interface LeadActivityEntry {
 }
 
 export class LeadActivityRepository {
+  static readonly COLLECTION = LEAD_ACTIVITY_COLLECTION;
+
+  /** Recording an entry as a bulk operation: an upsert keyed by the event id, so a repeat changes nothing. */
+  static recordOperation(entry: LeadActivityEntry): BulkWriteOperation<BaseDocument> {
+    const { _id, ...rest } = entry;
+    return { updateOne: { filter: { _id, organization_id: entry.organization_id, environment: entry.environment }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
+  }
+
   private readonly entries: Collection<LeadActivityEntry>;
 
   constructor(store: DocumentStore) {

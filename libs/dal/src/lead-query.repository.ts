@@ -55,13 +55,14 @@ export class LeadQueryRepository {
   async writeIfUnchanged(tenant: TenantContext, id: string, expectedVersion: number, set: Partial<LeadRecord>, outbox: OutboxEntry[]): Promise<LeadRecord | null> {
     return this.leads.findOneAndUpdate(
       { _id: id, ...tenantFilter(tenant), version: expectedVersion },
-      { $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never }, $inc: { version: 1 } },
+      // outbox_at lets the outbox sweeper produce what a crash before clearOutbox left behind.
+      { $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never, outbox_at: outbox.length > 0 ? new Date().toISOString() : null }, $inc: { version: 1 } },
     );
   }
 
-  /** Marks the outbox of `version` produced; a no-op when the lead moved on since. */
-  async clearOutbox(id: string, version: number): Promise<void> {
-    await this.leads.updateOne({ _id: id, version }, { $set: { outbox: [] } });
+  /** Marks the outbox of `version` produced; a no-op when the lead moved on since, or belongs to another tenant. */
+  async clearOutbox(tenant: TenantContext, id: string, version: number): Promise<void> {
+    await this.leads.updateOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version }, { $set: { outbox: [], outbox_at: null } });
   }
 }
 

@@ -1,9 +1,9 @@
 import type { DedupCandidateQuery, LeadRecord, TenantContext } from '@leadstream/domain';
-import type { Collection, DocumentStore, Filter, Update } from '@leadstream/ports';
+import type { Collection, DocumentStore, Filter } from '@leadstream/ports';
 
 export const LEADS_COLLECTION = 'leads';
 
-/** One output of a stage, kept with the lead's state until it is produced (transactional outbox). */
+/** One output kept with the lead's state until it is produced (transactional outbox). */
 export interface OutboxEntry {
   topic: string;
   key: string;
@@ -47,11 +47,13 @@ export class LeadRepository {
     for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower', 'phone_digits']) {
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}` });
     }
+    // Outboxes a crash left behind (Kafka + MongoDB only), for the outbox sweeper.
+    await leads.createIndex({ keys: { outbox_at: 1 }, name: 'outbox_at' });
     // Sandbox leads disappear 24 h after creation.
     await leads.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }
 
-  /** Inserts a lead just received. A redelivered submission finds the lead already there. */
+  /** Inserts a lead (tests and tools; the pipeline writes leads through its batch writer). */
   async insert(lead: LeadRecord): Promise<void> {
     await this.leads.insertOne(lead);
   }
@@ -60,43 +62,10 @@ export class LeadRepository {
     return this.leads.findOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment });
   }
 
-  /**
-   * Applies a stage's transition if nobody wrote the lead since `expectedVersion`. Returns the new
-   * document, or null when the version moved (the caller reloads and decides again).
-   */
-  async applyStageWrite(
-    tenant: TenantContext,
-    id: string,
-    expectedVersion: number,
-    messageId: string,
-    set: Partial<LeadRecord>,
-    outbox: OutboxEntry[],
-  ): Promise<LeadRecord | null> {
-    const update: Update = {
-      $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never },
-      $inc: { version: 1 },
-      $push: { applied_messages: messageId },
-    };
-    return this.leads.findOneAndUpdate(
-      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version: expectedVersion },
-      update,
-    );
-  }
-
-  /** Marks the outbox of `version` as produced; a no-op when a later stage already moved on. */
-  async clearOutbox(id: string, version: number): Promise<void> {
-    await this.leads.updateOne({ _id: id, version }, { $set: { outbox: [] } });
-  }
-
-  /**
-   * Applies a merge patch (dedup action `merge`) to the original lead. Not a stage write of the
-   * original's actor: it changes data fields only, so it bumps the version to keep stage writes honest.
-   */
-  async mergeInto(tenant: TenantContext, id: string, patch: Record<string, unknown>, at: string): Promise<void> {
-    await this.leads.updateOne(
-      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment },
-      { $set: { ...(patch as Record<string, never>), updated_at: at }, $inc: { version: 1 } },
-    );
+  /** The leads of the tenant among `ids`, in one read (a stage batch's prefetch: `$in` on `_id`). */
+  async findManyById(tenant: TenantContext, ids: readonly string[]): Promise<LeadRecord[]> {
+    if (ids.length === 0) return [];
+    return this.leads.find({ _id: { $in: [...ids] }, organization_id: tenant.organizationId, environment: tenant.environment });
   }
 
   /**

@@ -56,6 +56,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Where the embedded store's commit count comes from, when this process has one (engines.ts sets it). */
+  sqliteCommitSource: (() => number) | undefined;
+
+  readonly sqliteCommits = new Gauge({
+    name: 'leadstream_sqlite_commits',
+    help: 'Write transactions committed by the embedded engines since the process started (benchmarks: commits per lead)',
+    registers: [this.registry],
+    collect: () => {
+      if (this.sqliteCommitSource) this.sqliteCommits.set(this.sqliteCommitSource());
+    },
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'leadstream_' });
   }

@@ -68,7 +68,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
     const byTopic = new Map<string, OutboxEntry[]>();
     for (const entry of lead.outbox) byTopic.set(entry.topic, [...(byTopic.get(entry.topic) ?? []), entry]);
     for (const [topic, records] of byTopic) await deps.log.produce(topic, records.map(({ key, value }) => ({ key, value })));
-    await deps.queries.clearOutbox(lead._id, lead.version);
+    await deps.queries.clearOutbox({ organizationId: lead.organization_id, environment: lead.environment }, lead._id, lead.version);
   };
 
   /**

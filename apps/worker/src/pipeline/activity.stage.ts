@@ -2,9 +2,13 @@
  * Activity stage: consumes leads.events and keeps the lead activity log (spec 2.3). The entry's
  * id is the event's id, so a redelivered event is recorded once.
  */
-import type { LeadActivityRepository } from '@leadstream/dal';
+import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
+import { type CollectionWrites, emptyBatchWrite } from '../batch/batch-write';
+import { deadLetter } from '../batch/lead-stage';
+import { TOPICS } from './outputs';
 
 const DESCRIPTIONS: Record<string, string> = {
   'lead.created': 'Lead received',
@@ -46,23 +50,48 @@ function metadataOf(message: LeadEventMessage): Record<string, unknown> {
   }
 }
 
-export function activityHandler(activity: LeadActivityRepository) {
-  return async (record: Pick<LogRecord, 'value' | 'offset'>): Promise<void> => {
-    const message = parseLeadEvent(JSON.parse(record.value));
-    const description = DESCRIPTIONS[message.event];
-    const leadId = leadIdOf(message);
-    if (!description || !leadId) return;
-    await activity.record({
-      _id: message.id,
-      organization_id: message.organization_id,
-      environment: message.environment,
-      lead_id: leadId,
-      event: message.event,
-      timestamp: message.timestamp,
-      // Events of one lead share a partition (keyed by lead id): the offset orders entries of one instant.
-      sequence: Number(record.offset),
-      description,
-      metadata: metadataOf(message),
-    });
+/**
+ * Every lead event of the batch as one upsert per entry, keyed by the event id: a redelivered
+ * event changes nothing. Committed with the consumer offset (one transaction on the embedded engines).
+ */
+export function activityStage(): BatchStage {
+  return {
+    name: 'activity',
+    topic: TOPICS.events,
+    async process(records: LogRecord[]): Promise<StageBatchResult> {
+      const write = emptyBatchWrite();
+      const operations: CollectionWrites['operations'] = [];
+      for (const record of records) {
+        let message: LeadEventMessage;
+        try {
+          message = parseLeadEvent(JSON.parse(record.value));
+        } catch (error) {
+          write.records.push(deadLetter(record, `not a lead event: ${error instanceof Error ? error.message : String(error)}`));
+          continue;
+        }
+        const entry = entryOf(message, record);
+        if (entry) operations.push(LeadActivityRepository.recordOperation(entry));
+      }
+      if (operations.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations });
+      return { write, handled: records.length };
+    },
+  };
+}
+
+function entryOf(message: LeadEventMessage, record: Pick<LogRecord, 'offset'>): LeadActivityEntry | undefined {
+  const description = DESCRIPTIONS[message.event];
+  const leadId = leadIdOf(message);
+  if (!description || !leadId) return undefined;
+  return {
+    _id: message.id,
+    organization_id: message.organization_id,
+    environment: message.environment,
+    lead_id: leadId,
+    event: message.event,
+    timestamp: message.timestamp,
+    // Events of one lead share a partition (keyed by lead id): the offset orders entries of one instant.
+    sequence: Number(record.offset),
+    description,
+    metadata: metadataOf(message),
   };
 }

@@ -9,12 +9,13 @@ import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadst
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { describe, expect, it } from 'vitest';
+import { uncachedConfig } from '../batch/config-source';
 import { useEmbeddedEngines } from '../test-support/embedded-engines';
-import { dedupHandler } from './dedup.stage';
-import { enrichHandler } from './enrich.stage';
-import { LeadActorStore } from './lead-actor-store';
+import { driveStage } from '../test-support/stage-driver';
+import { dedupStage } from './dedup.stage';
+import { enrichStage } from './enrich.stage';
 import { TOPICS } from './outputs';
-import { validateHandler } from './validate.stage';
+import { validateStage } from './validate.stage';
 
 const engines = useEmbeddedEngines('dedup-actions');
 
@@ -27,13 +28,12 @@ async function pipeline(action: DedupAction) {
   const dedup = new DedupRepository(engines.store);
   await dedup.saveConfig(tenant, { ...DEFAULT_DEDUP_CONFIG, action }, new Date());
   const leads = new LeadRepository(engines.store);
-  const actors = new LeadActorStore(leads, engines.log);
   const stages = {
-    validate: validateHandler({ actors, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), mx: undefined }),
-    dedup: dedupHandler({ actors, leads, dedup, vendors: dal.vendors }),
-    enrich: enrichHandler(actors),
+    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), config: uncachedConfig, mx: undefined }), engines.writer),
+    dedup: driveStage(dedupStage({ leads, dedup, vendors: dal.vendors, config: uncachedConfig }), engines.writer),
+    enrich: driveStage(enrichStage(leads), engines.writer),
   };
-  let seen = { validated: 0, unique: 0, decisions: 0 };
+  let seen = { submitted: 0, validated: 0, unique: 0, decisions: 0 };
 
   async function submit(submission: Record<string, unknown>): Promise<{ decision: LeadDecisionMessage; lead: LeadRecord | null }> {
     const message: LeadCommandMessage = {
@@ -47,13 +47,15 @@ async function pipeline(action: DedupAction) {
       submitted_at: new Date().toISOString(),
       submission,
     };
-    await stages.validate({ value: JSON.stringify(message), key: 'k' });
+    await engines.log.produce(TOPICS.submitted, [{ key: 'k', value: JSON.stringify(message) }]);
+    const submitted = (await readTopic(engines.log, TOPICS.submitted)).slice(seen.submitted);
+    await stages.validate.handle(submitted);
     const validated = (await readTopic(engines.log, TOPICS.validated)).slice(seen.validated);
-    for (const record of validated) await stages.dedup(record);
+    await stages.dedup.handle(validated);
     const unique = (await readTopic(engines.log, TOPICS.unique)).slice(seen.unique);
-    for (const record of unique) await stages.enrich(record);
+    await stages.enrich.handle(unique);
     const decisions = (await readTopic(engines.log, TOPICS.decisions)).slice(seen.decisions);
-    seen = { validated: seen.validated + validated.length, unique: seen.unique + unique.length, decisions: seen.decisions + decisions.length };
+    seen = { submitted: seen.submitted + submitted.length, validated: seen.validated + validated.length, unique: seen.unique + unique.length, decisions: seen.decisions + decisions.length };
     expect(decisions).toHaveLength(1);
     return { decision: JSON.parse(decisions[0]?.value ?? '{}') as LeadDecisionMessage, lead: await leads.findById(tenant, message.lead_id) };
   }
@@ -82,6 +84,21 @@ describe('dedup actions through the pipeline', () => {
     expect(second.lead).toMatchObject({ status: 'duplicate', duplicate_of: first.lead?._id });
     const merged = await leads.findById(tenant, first.lead?._id ?? '');
     expect(merged).toMatchObject({ status: 'active', last_name: 'Jones', phone: '+14155552671', first_name: 'Sam', source: 'fair-2026' });
+  });
+
+  it('merge: the original keeps its search and blocking fields current, and a third lead with the merged phone is caught', async () => {
+    const { submit, leads, tenant } = await pipeline('merge');
+    const first = await submit(original);
+    const before = await leads.findById(tenant, first.lead?._id ?? '');
+    await submit(repeat);
+    const merged = await leads.findById(tenant, first.lead?._id ?? '');
+    // Written through the batch's compare-and-set write: its version moved on.
+    expect(merged?.version).toBe((before?.version ?? 0) + 1);
+    expect(merged).toMatchObject({ phone_digits: '4155552671', last_name_lower: 'jones' });
+    expect(merged?.bk_phone).toEqual(expect.any(String));
+    expect(merged?.bk_name).toEqual(expect.any(String));
+    const third = await submit({ email: 'sjones@other-school.edu', first_name: 'Sam', last_name: 'Jones', phone: '(415) 555-2671' });
+    expect(third.decision).toMatchObject({ outcome: 'merged', lead_id: first.lead?._id });
   });
 
   it('link-to-existing: accepted, active, pointing at the original', async () => {

@@ -1,51 +1,129 @@
 /**
  * Dedup stage: consumes leads.validated, keyed by tenant and normalized email, so two identical
  * leads arriving together are decided one after the other and cannot both pass. Candidates come
- * from the indexed blocking keys inside the window (never a scan). Every decision is logged.
+ * from the indexed blocking keys inside the window (never a scan), read for the whole batch
+ * before any decision. A lead that shares a blocking key with one that became unique earlier in
+ * the same batch waits until that one is stored (the batch is cut there), so it sees it as a
+ * candidate. Every decision is logged; a merge changes the original through the batch's own
+ * version-checked write, with its search and blocking fields recomputed.
  */
-import { findDuplicate, toDedupLead, type DedupRepository, type LeadRepository, type VendorRepository } from '@leadstream/dal';
-import { mergeLeads, type DedupDecision, type LeadRecord } from '@leadstream/domain';
-import type { LogRecord } from '@leadstream/ports';
-import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
-import type { LeadActorStore, StageDecision } from './lead-actor-store';
-import { tenantOf } from './lead-actor-store';
+import { DedupRepository, toDedupLead, type LeadRepository, type VendorRepository } from '@leadstream/dal';
+import {
+  buildCandidateQuery,
+  decideDuplicate,
+  mergeLeads,
+  withDerivedFields,
+  type DedupConfig,
+  type DedupDecision,
+  type DedupLead,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
+import type { LeadCommandMessage } from '@leadstream/schemas';
+import type { BatchStage } from '../batch/batch-stage';
+import type { OutputRecord } from '../batch/batch-write';
+import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
+import type { LeadBatch } from '../batch/lead-batch';
+import { advance, configVersionOf, deadLetter, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
 
 export interface DedupStageDependencies {
-  actors: LeadActorStore;
-  leads: LeadRepository;
-  dedup: Pick<DedupRepository, 'getConfig' | 'record'>;
+  leads: Pick<LeadRepository, 'findManyById' | 'findDedupCandidates'>;
+  dedup: Pick<DedupRepository, 'getConfig'>;
   vendors: Pick<VendorRepository, 'findById'>;
+  config: ConfigSource;
   now?: () => Date;
 }
 
-export function dedupHandler(deps: DedupStageDependencies) {
-  const now = deps.now ?? (() => new Date());
-
-  return async (record: Pick<LogRecord, 'value'>): Promise<void> => {
-    const message = parseLeadCommand(JSON.parse(record.value));
-    const tenant = tenantOf(message);
-    await deps.actors.apply(message, async (lead) => {
-      const at = now();
-      const config = await deps.dedup.getConfig(tenant);
-      const { decision, original } = await findDuplicate(deps, tenant, toDedupLead(lead, null), config, at);
-      await deps.dedup.record(tenant, lead._id, decision.log);
-      return transitionFor(message, lead, decision, original, at.toISOString(), deps.leads);
-    });
-  };
+interface DedupContext {
+  configs: Map<string, DedupConfig>;
+  groups: Map<string, string | null>;
+  /** Stored candidates of each command, by message id. */
+  candidates: Map<string, LeadRecord[]>;
+  /** Blocking keys (per tenant) of the leads that became unique in this batch so far. */
+  uniqueKeys: Set<string>;
+  at: Date;
 }
 
-async function transitionFor(
-  message: LeadCommandMessage,
-  lead: LeadRecord,
-  decision: DedupDecision,
-  original: LeadRecord | undefined,
-  at: string,
-  leads: LeadRepository,
-): Promise<StageDecision> {
+const CANDIDATE_CONCURRENCY = 8;
+
+export function dedupStage(deps: DedupStageDependencies): BatchStage {
+  const now = deps.now ?? (() => new Date());
+  const tenantKey = (tenant: TenantContext): string => `${tenant.organizationId}:${tenant.environment}`;
+
+  return leadStage<DedupContext>({
+    name: 'dedup',
+    topic: TOPICS.validated,
+    leads: deps.leads,
+    async prefetch(messages, batch) {
+      const at = now();
+      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const configs = new Map<string, DedupConfig>();
+      const tenants = new Map(messages.map((message) => [tenantKey(tenantOf(message)), tenantOf(message)]));
+      await Promise.all(
+        [...tenants].map(async ([key, tenant]) => {
+          configs.set(key, await deps.config.get(tenant.organizationId, 'dedup-settings', () => deps.dedup.getConfig(tenant), versions.get(tenant.organizationId)));
+        }),
+      );
+      const groups = new Map<string, string | null>();
+      const groupOf = async (tenant: TenantContext, vendorId: string | null): Promise<void> => {
+        if (!vendorId || groups.has(vendorId)) return;
+        groups.set(vendorId, null);
+        const vendor = await deps.config.get(tenant.organizationId, `vendor:${vendorId}`, () => deps.vendors.findById(tenant, vendorId), versions.get(tenant.organizationId));
+        groups.set(vendorId, vendor?.group ?? null);
+      };
+      const candidates = new Map<string, LeadRecord[]>();
+      await mapBounded(messages, CANDIDATE_CONCURRENCY, async (message) => {
+        const tenant = tenantOf(message);
+        const lead = batch.get(tenant, message.lead_id);
+        if (!lead || lead.applied_messages.includes(message.message_id)) return;
+        await groupOf(tenant, lead.vendor_id);
+        const config = configs.get(tenantKey(tenant))!;
+        const query = buildCandidateQuery({ incoming: subjectOf(lead, groups), config, vendorId: lead.vendor_id, now: at });
+        const found = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
+        for (const candidate of found) await groupOf(tenant, candidate.vendor_id);
+        candidates.set(message.message_id, found);
+      });
+      return { configs, groups, candidates, uniqueKeys: new Set(), at };
+    },
+    decide(message, lead, context, batch, write, record) {
+      if (!lead) {
+        write.records.push(deadLetter(record, `lead ${message.lead_id} not found (deleted, expired or never created)`));
+        return 'decided';
+      }
+      const tenant = tenantOf(message);
+      const keys = blockingKeysOf(tenant, lead);
+      if (keys.some((key) => context.uniqueKeys.has(key))) return 'stop';
+      const config = context.configs.get(tenantKey(tenant))!;
+      // Candidates as this batch has them (an original merged earlier in the batch is read from it).
+      const stored = context.candidates.get(message.message_id) ?? [];
+      const candidates = stored.map((candidate) => batch.get(tenant, candidate._id) ?? candidate);
+      const dedupCandidates: DedupLead[] = candidates.map((candidate) => toDedupLead(candidate, context.groups.get(candidate.vendor_id ?? '') ?? null));
+      const decision = decideDuplicate({ incoming: subjectOf(lead, context.groups), candidates: dedupCandidates, config, vendorId: lead.vendor_id, now: context.at });
+      write.documents.push({ collection: DedupRepository.LOG_COLLECTION, operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)] });
+      const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
+      const unique = apply(message, lead, decision, original, context.at.toISOString(), batch);
+      if (unique) for (const key of keys) context.uniqueKeys.add(key);
+      return 'decided';
+    },
+  });
+}
+
+function subjectOf(lead: LeadRecord, groups: Map<string, string | null>): DedupLead {
+  return toDedupLead(lead, groups.get(lead.vendor_id ?? '') ?? null);
+}
+
+function blockingKeysOf(tenant: TenantContext, lead: LeadRecord): string[] {
+  const prefix = `${tenant.organizationId}:${tenant.environment}`;
+  return (['bk_email', 'bk_phone', 'bk_name'] as const).flatMap((field) => (typeof lead[field] === 'string' ? [`${prefix}:${field}:${lead[field]}`] : []));
+}
+
+/** Puts the lead's transition (and a merge into the original) in the batch; returns whether the lead passes as unique. */
+function apply(message: LeadCommandMessage, lead: LeadRecord, decision: DedupDecision, original: LeadRecord | undefined, at: string, batch: LeadBatch): boolean {
   const next = nextStageOutput(TOPICS.unique, lead._id, message, 'dedup');
   if (!decision.duplicate || decision.action === 'allow') {
-    return { event: { type: 'UNIQUE' }, set: { dedup_status: 'unique' }, outputs: [next] };
+    batch.put(advance(lead, message, { type: 'UNIQUE' }, { dedup_status: 'unique' }, at), [next]);
+    return true;
   }
   const match = { duplicateOf: decision.matchedLeadId, similarityScore: decision.similarityScore };
   const duplicateEvent = eventOutput(
@@ -57,40 +135,47 @@ async function transitionFor(
   const linked: Partial<LeadRecord> = { duplicate_of: decision.matchedLeadId, similarity_score: decision.similarityScore };
   switch (decision.action) {
     case 'reject':
-      return {
-        event: { type: 'DUPLICATE_REJECTED', ...match },
-        set: { ...linked, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' },
-        outputs: [
-          duplicateEvent,
-          decisionOutput({
-            correlation_id: message.correlation_id,
-            lead_id: lead._id,
-            outcome: 'duplicate',
-            decided_at: at,
-            email: lead.email,
-            duplicate_of: decision.matchedLeadId,
-            similarity_score: decision.similarityScore,
-            matched_fields: decision.matchedFields,
-          }),
-        ],
-      };
+      batch.put(advance(lead, message, { type: 'DUPLICATE_REJECTED', ...match }, { ...linked, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' }, at), [
+        duplicateEvent,
+        decisionOutput({
+          correlation_id: message.correlation_id,
+          lead_id: lead._id,
+          outcome: 'duplicate',
+          decided_at: at,
+          email: lead.email,
+          duplicate_of: decision.matchedLeadId,
+          similarity_score: decision.similarityScore,
+          matched_fields: decision.matchedFields,
+        }),
+      ]);
+      return false;
     case 'merge': {
-      const outputs = [duplicateEvent];
-      if (original) {
-        const { patch, changes } = mergeLeads(original, { ...lead, created_at: lead.submitted_at });
-        if (Object.keys(changes).length > 0) {
-          await leads.mergeInto({ organizationId: lead.organization_id, environment: lead.environment }, original._id, patch, at);
-          outputs.push(eventOutput(original, 'lead.updated', { lead: { id: original._id, email: original.email, phone: patch.phone ?? original.phone, updated_at: at }, changes }, at));
-        }
-      }
-      outputs.push(
+      if (original) mergeIntoOriginal(original, lead, at, batch);
+      batch.put(advance(lead, message, { type: 'DUPLICATE_MERGED', ...match }, { ...linked, dedup_status: 'duplicate', processed_at: at }, at), [
+        duplicateEvent,
         decisionOutput({ correlation_id: message.correlation_id, lead_id: decision.matchedLeadId, outcome: 'merged', decided_at: at, email: lead.email, duplicate_of: decision.matchedLeadId }),
-      );
-      return { event: { type: 'DUPLICATE_MERGED', ...match }, set: { ...linked, dedup_status: 'duplicate', processed_at: at }, outputs };
+      ]);
+      return false;
     }
     case 'link-to-existing':
-      return { event: { type: 'DUPLICATE_LINKED', ...match }, set: { ...linked, dedup_status: 'unique' }, outputs: [duplicateEvent, next] };
+      batch.put(advance(lead, message, { type: 'DUPLICATE_LINKED', ...match }, { ...linked, dedup_status: 'unique' }, at), [duplicateEvent, next]);
+      return true;
     case 'flag':
-      return { event: { type: 'DUPLICATE_FLAGGED', ...match }, set: { ...linked, dedup_status: 'unique', flags: [...new Set([...lead.flags, 'manual_review' as const, 'possible_duplicate' as const])] }, outputs: [duplicateEvent, next] };
+      batch.put(
+        advance(lead, message, { type: 'DUPLICATE_FLAGGED', ...match }, { ...linked, dedup_status: 'unique', flags: [...new Set([...lead.flags, 'manual_review' as const, 'possible_duplicate' as const])] }, at),
+        [duplicateEvent, next],
+      );
+      return true;
   }
 }
+
+/** Action merge: the original takes the patch through the same version-checked batch write as every lead change. */
+function mergeIntoOriginal(original: LeadRecord, lead: LeadRecord, at: string, batch: LeadBatch): void {
+  batch.load(original);
+  const { patch, changes } = mergeLeads(original, { ...lead, created_at: lead.submitted_at });
+  if (Object.keys(changes).length === 0) return;
+  const merged = withDerivedFields({ ...original, ...(patch as Partial<LeadRecord>), updated_at: at });
+  const updated: OutputRecord = eventOutput(original, 'lead.updated', { lead: { id: original._id, email: merged.email, phone: merged.phone, updated_at: at }, changes }, at);
+  batch.put(merged, [updated]);
+}
+

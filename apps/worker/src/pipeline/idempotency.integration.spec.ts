@@ -1,51 +1,96 @@
 /**
- * Effectively-once stages (DESIGN.md section 5), on both engine pairs: a stage that receives the
- * same message twice changes nothing and emits nothing; a stage that crashed after storing its
- * transition but before producing its outputs produces them, once, when the message comes again.
+ * Effectively-once stages (DESIGN.md section 5, issue 8), on both engine pairs: the same batch
+ * delivered twice changes nothing and produces nothing new; a batch cut by a crash at any point
+ * between its writes and its produce is consumed again and every lead, event and activity entry
+ * exists exactly once. (Kafka + FerretDB run when infra is up: `npm run infra:up`.)
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDal, CustomFieldRepository, DedupRepository, LeadRepository } from '@leadstream/dal';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
-import type { DocumentStore, EventLog } from '@leadstream/ports';
+import type { Collection, DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { prefixEventLog } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dedupHandler } from './dedup.stage';
-import { enrichHandler } from './enrich.stage';
-import { LeadActorStore } from './lead-actor-store';
+import type { BatchStage } from '../batch/batch-stage';
+import type { BatchWriter } from '../batch/batch-write';
+import { uncachedConfig } from '../batch/config-source';
+import { OutboxBatchWriter } from '../batch/outbox-batch-writer';
+import { OutboxSweeper } from '../batch/outbox-sweeper';
+import { openEmbeddedEngines } from '../test-support/embedded-engines';
+import { driveStage } from '../test-support/stage-driver';
+import { activityStage } from './activity.stage';
+import { dedupStage } from './dedup.stage';
+import { enrichStage } from './enrich.stage';
 import { TOPICS } from './outputs';
-import { validateHandler } from './validate.stage';
+import { validateStage } from './validate.stage';
+import { pino } from 'pino';
 
 interface Engines {
   log: EventLog;
   store: DocumentStore;
+  writer: BatchWriter;
+  /** A writer over engines that fail once at `point` (null: the embedded writer fails inside its transaction). */
+  faulty(point: CrashPoint): BatchWriter;
   close: () => Promise<void>;
 }
+
+/** Where a batch's commit is cut: before anything, after the documents, after the leads, after the produce. */
+type CrashPoint = 'documents' | 'leads' | 'produce' | 'clear';
 
 const kafka = lookupInfra('KAFKA_BROKERS');
 const mongodb = lookupInfra('MONGODB_URI');
 
+class Crash extends Error {}
+
+/** The store, failing the first bulkWrite of `collection` that matches. */
+function failingStore(store: DocumentStore, collection: string, nth: number): DocumentStore {
+  let calls = 0;
+  return {
+    engine: store.engine,
+    sweepExpired: () => store.sweepExpired(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    collection<T extends { _id: string }>(name: string): Collection<T> {
+      const inner = store.collection<T>(name);
+      if (name !== collection) return inner;
+      return new Proxy(inner, {
+        get(target, property, receiver) {
+          if (property !== 'bulkWrite') return Reflect.get(target, property, receiver) as unknown;
+          return async (operations: Parameters<Collection<T>['bulkWrite']>[0]) => {
+            calls++;
+            if (calls === nth) throw new Crash(`crash at bulkWrite ${nth} of ${name}`);
+            return target.bulkWrite(operations);
+          };
+        },
+      });
+    },
+  };
+}
+
 const pairs: Array<[string, () => Promise<Engines>]> = [
   [
-    'embedded log and store',
+    'embedded log and store (one transaction)',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
-      const log = await openEmbeddedLog({ dataDir: join(dir, 'log') });
-      const store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
+      const engines = await openEmbeddedEngines(dir, 2);
       return {
-        log,
-        store,
+        log: engines.log,
+        store: engines.store,
+        writer: engines.writer,
+        // Whatever the point, the transaction fails after its writes began: nothing of it stays.
+        faulty: () => ({
+          atomic: true,
+          commit: (write, position) =>
+            engines.writer.commit({ ...write, documents: [...write.documents, { collection: 'leads', operations: [{ insertOne: { document: { _id: write.leads[0]?.lead._id ?? 'x' } } }] }] }, position),
+        }),
         close: async () => {
-          await log.close();
-          await store.close();
+          await engines.close();
           rmSync(dir, { recursive: true, force: true });
         },
       };
@@ -56,14 +101,36 @@ if (kafka.value && mongodb.value) {
   const brokers = kafka.value.split(',');
   const uri = mongodb.value;
   pairs.push([
-    'Kafka and FerretDB',
+    'Kafka and FerretDB (outbox)',
     async () => {
       const suffix = randomUUID().slice(0, 8);
       const log = prefixEventLog(await openKafkaLog({ brokers, clientId: 'idempotency-test' }), `idem-${suffix}.`);
+      await log.ensureTopics([...Object.values(TOPICS), 'leads.submitted.dlq', 'leads.validated.dlq'].map((topic) => ({ topic, partitions: 2 })));
       const store = await openMongoStore({ uri, dbName: `idem_${suffix}` });
       return {
         log,
         store,
+        writer: new OutboxBatchWriter(store, log),
+        faulty(point) {
+          if (point === 'produce') {
+            let failed = false;
+            const flaky: EventLog = {
+              ...log,
+              engine: log.engine,
+              produce: async (topic, records) => {
+                if (!failed) {
+                  failed = true;
+                  throw new Crash('crash at produce');
+                }
+                return log.produce(topic, records);
+              },
+            };
+            return new OutboxBatchWriter(store, flaky);
+          }
+          if (point === 'documents') return new OutboxBatchWriter(failingStore(store, 'leads', 1), log);
+          // 'leads': the leads write itself; 'clear': the second leads bulkWrite, after the produce.
+          return new OutboxBatchWriter(failingStore(store, 'leads', point === 'leads' ? 1 : 2), log);
+        },
         close: async () => {
           await log.close();
           await store.close();
@@ -82,13 +149,23 @@ async function setUp(open: () => Promise<Engines>) {
   const engines = await open();
   opened.push(engines);
   const { log, store } = engines;
-  await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 2 })));
   const dal = createDal(store);
   const organization = await dal.organizations.create({ name: 'Idempotent University' });
   const tenant = { organizationId: organization.id, environment: 'live' as const };
   const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
   const leads = new LeadRepository(store);
-  return { log, store, dal, tenant, vendor, leads };
+  const stages = (writer: BatchWriter) => ({
+    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), config: uncachedConfig, mx: undefined }), writer),
+    dedup: driveStage(dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }), writer),
+    enrich: driveStage(enrichStage(leads), writer),
+    activity: driveStage(activityStage(), writer),
+  });
+  const submit = async (count: number): Promise<LeadCommandMessage[]> => {
+    const messages = Array.from({ length: count }, () => submitted(tenant.organizationId, vendor.id, `ada.${randomUUID().slice(0, 8)}@example.edu`));
+    await log.produce(TOPICS.submitted, messages.map((message) => ({ key: `live:${tenant.organizationId}:${message.lead_id}`, value: JSON.stringify(message) })));
+    return messages;
+  };
+  return { ...engines, dal, tenant, vendor, leads, stages, submit };
 }
 
 function submitted(organizationId: string, vendorId: string, email: string): LeadCommandMessage {
@@ -105,68 +182,87 @@ function submitted(organizationId: string, vendorId: string, email: string): Lea
   };
 }
 
+/** Every lead has exactly one event id per kind, one activity entry per event, one decision. */
+async function expectExactlyOnce(setup: Awaited<ReturnType<typeof setUp>>, messages: LeadCommandMessage[]): Promise<void> {
+  const { log, store, leads, tenant } = setup;
+  const activity = new LeadActivityRepository(store);
+  const events = (await readTopic(log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id: string } } });
+  const decisions = (await readTopic(log, TOPICS.decisions)).map((record) => JSON.parse(record.value) as { lead_id: string; outcome: string });
+  for (const message of messages) {
+    const lead = await leads.findById(tenant, message.lead_id);
+    expect(lead?.status).toBe('active');
+    expect(lead?.applied_messages).toHaveLength(3);
+    expect(lead?.outbox).toEqual([]);
+    const mine = events.filter((event) => (event.data.lead_id ?? event.data.lead?.id) === message.lead_id);
+    const idsByKind = new Map<string, Set<string>>();
+    for (const event of mine) idsByKind.set(event.event, new Set([...(idsByKind.get(event.event) ?? []), event.id]));
+    expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({ 'lead.created': 1, 'lead.validated': 1, 'lead.accepted': 1 });
+    expect(new Set(decisions.filter((decision) => decision.lead_id === message.lead_id).map((decision) => decision.outcome))).toEqual(new Set(['accepted']));
+    const entries = await activity.forLead(tenant, message.lead_id);
+    // lead.accepted has no activity entry of its own (spec 2.3 lists what the timeline shows).
+    expect(entries.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.validated']);
+  }
+  expect(await readTopic(log, TOPICS.unique).then((records) => new Set(records.map((record) => record.value)).size)).toBe(messages.length);
+}
+
+/** Runs the whole pipeline over what each topic holds. */
+async function runPipeline(setup: Awaited<ReturnType<typeof setUp>>, writer: BatchWriter): Promise<void> {
+  const stages = setup.stages(writer);
+  await stages.validate.handle(await readTopic(setup.log, TOPICS.submitted));
+  await stages.dedup.handle(await readTopic(setup.log, TOPICS.validated));
+  await stages.enrich.handle(await readTopic(setup.log, TOPICS.unique));
+  await stages.activity.handle(await readTopic(setup.log, TOPICS.events));
+}
+
+/** A crash: the stage decides a batch and its commit dies at the injected point; nothing commits the consumer offset. */
+async function crashDuring(stage: BatchStage, writer: BatchWriter, records: LogRecord[]): Promise<void> {
+  const byPartition = new Map<number, LogRecord[]>();
+  for (const record of records) byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record]);
+  const [partition, batch] = [...byPartition][0]!;
+  const { write, handled } = await stage.process(batch);
+  await expect(writer.commit(write, { groupId: stage.name, topic: stage.topic, partition, nextOffset: Number(batch[handled - 1]!.offset) + 1 })).rejects.toThrow();
+}
+
 describe.each(pairs)('pipeline stages on %s', (_name, open) => {
-  it('apply a redelivered message once: no second write, no second output', async () => {
-    const { log, store, dal, tenant, vendor, leads } = await setUp(open);
-    const actors = new LeadActorStore(leads, log);
-    const validate = validateHandler({ actors, organizations: dal.organizations, customFields: new CustomFieldRepository(store), mx: undefined });
-    const dedup = dedupHandler({ actors, leads, dedup: new DedupRepository(store), vendors: dal.vendors });
-    const enrich = enrichHandler(actors);
-
-    const message = submitted(tenant.organizationId, vendor.id, `ada.${randomUUID().slice(0, 6)}@example.edu`);
-    const key = `live:${tenant.organizationId}:x`;
-    await validate({ value: JSON.stringify(message), key });
-    await validate({ value: JSON.stringify(message), key });
-    const [validated] = await readTopic(log, TOPICS.validated);
-    expect(validated).toBeDefined();
-    await dedup({ value: validated?.value ?? '' });
-    await dedup({ value: validated?.value ?? '' });
-    const [unique] = await readTopic(log, TOPICS.unique);
-    await enrich({ value: unique?.value ?? '' });
-    const afterOnce = await leads.findById(tenant, message.lead_id);
-    await enrich({ value: unique?.value ?? '' });
-    const afterTwice = await leads.findById(tenant, message.lead_id);
-
-    expect(afterTwice?.status).toBe('active');
-    expect(afterTwice?.version).toBe(afterOnce?.version);
-    expect(afterTwice?.applied_messages).toHaveLength(3);
-    expect(await readTopic(log, TOPICS.validated)).toHaveLength(1);
-    expect(await readTopic(log, TOPICS.unique)).toHaveLength(1);
-    const decisions = await readTopic(log, TOPICS.decisions);
-    expect(decisions.map((record) => JSON.parse(record.value).outcome)).toEqual(['accepted']);
-    const events = (await readTopic(log, TOPICS.events)).map((record) => JSON.parse(record.value).event).sort();
-    expect(events).toEqual(['lead.accepted', 'lead.created', 'lead.validated']);
+  it('the same batch delivered twice changes nothing and produces nothing new', async () => {
+    const setup = await setUp(open);
+    const messages = await setup.submit(4);
+    await runPipeline(setup, setup.writer);
+    const versions = await Promise.all(messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version));
+    const counts = { validated: (await readTopic(setup.log, TOPICS.validated)).length, events: (await readTopic(setup.log, TOPICS.events)).length };
+    await runPipeline(setup, setup.writer);
+    expect(await Promise.all(messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version))).toEqual(versions);
+    expect((await readTopic(setup.log, TOPICS.validated)).length).toBe(counts.validated);
+    expect((await readTopic(setup.log, TOPICS.events)).length).toBe(counts.events);
+    await expectExactlyOnce(setup, messages);
   });
 
-  it('produce the stored outputs once when the stage crashed between its write and its produce', async () => {
-    const { log, store, dal, tenant, vendor, leads } = await setUp(open);
-    let failNextProduce = true;
-    const flaky: EventLog = {
-      ...log,
-      engine: log.engine,
-      produce: async (topic, records) => {
-        if (failNextProduce) {
-          failNextProduce = false;
-          throw new Error('broker went away');
-        }
-        return log.produce(topic, records);
-      },
-    };
-    const validate = validateHandler({
-      actors: new LeadActorStore(leads, flaky),
-      organizations: dal.organizations,
-      customFields: new CustomFieldRepository(store),
-      mx: undefined,
+  for (const point of ['documents', 'leads', 'produce', 'clear'] as const) {
+    it(`a batch cut by a crash (${point}) is consumed again and everything exists exactly once`, async () => {
+      const setup = await setUp(open);
+      const messages = await setup.submit(4);
+      const crashing = setup.faulty(point);
+      // Validate (no documents but leads) and dedup (its decision log is a document write) both crash once.
+      await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), config: uncachedConfig, mx: undefined }), crashing, await readTopic(setup.log, TOPICS.submitted));
+      await setup.stages(setup.writer).validate.handle(await readTopic(setup.log, TOPICS.submitted));
+      await crashDuring(dedupStage({ leads: setup.leads, dedup: new DedupRepository(setup.store), vendors: setup.dal.vendors, config: uncachedConfig }), setup.faulty(point), await readTopic(setup.log, TOPICS.validated));
+      // After the crash, the consumer reads the same records again.
+      await runPipeline(setup, setup.writer);
+      await expectExactlyOnce(setup, messages);
     });
-    const message = submitted(tenant.organizationId, vendor.id, `grace.${randomUUID().slice(0, 6)}@example.edu`);
-    await expect(validate({ value: JSON.stringify(message), key: 'k' })).rejects.toThrow('broker went away');
-    const stored = await leads.findById(tenant, message.lead_id);
-    expect(stored?.outbox.length).toBeGreaterThan(0);
-    expect(await readTopic(log, TOPICS.validated)).toHaveLength(0);
+  }
 
-    await validate({ value: JSON.stringify(message), key: 'k' });
-    await validate({ value: JSON.stringify(message), key: 'k' });
-    expect(await readTopic(log, TOPICS.validated)).toHaveLength(1);
-    expect((await leads.findById(tenant, message.lead_id))?.outbox).toEqual([]);
+  it('the outbox sweeper produces outputs a crash left behind for a lead whose message never comes again', async () => {
+    const setup = await setUp(open);
+    if (setup.writer.atomic) return; // nothing is ever left behind: one transaction
+    const [message] = await setup.submit(1);
+    await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), config: uncachedConfig, mx: undefined }), setup.faulty('produce'), await readTopic(setup.log, TOPICS.submitted));
+    expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox.length).toBeGreaterThan(0);
+    const later = new Date(Date.now() + 60_000);
+    const sweeper = new OutboxSweeper({ store: setup.store, log: setup.log, logger: pino({ level: 'silent' }), now: () => later });
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await sweeper.sweep()).toBe(0);
+    expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox).toEqual([]);
+    expect(await readTopic(setup.log, TOPICS.validated)).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { LeadRecord } from '@leadstream/domain';
-import type { OutboxEntry } from '@leadstream/dal';
+import type { OutputRecord } from '../batch/batch-write';
+import { nextMessage } from '../batch/lead-stage';
 import type { LeadEventMessage, LeadEventName, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { newId } from './ids';
 
@@ -13,7 +14,7 @@ export const TOPICS = {
 } as const;
 
 /** A domain event on leads.events (the spec's envelope, section 6.2), keyed by lead id. */
-export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutboxEntry {
+export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutputRecord {
   const message: LeadEventMessage = {
     schema_version: 1,
     id: newId('evt'),
@@ -27,24 +28,19 @@ export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | '
 }
 
 /** The decision the waiting api instance answers with, keyed by correlation id. */
-export function decisionOutput(decision: Omit<LeadDecisionMessage, 'schema_version'>): OutboxEntry {
+export function decisionOutput(decision: Omit<LeadDecisionMessage, 'schema_version'>): OutputRecord {
   const message: LeadDecisionMessage = { schema_version: 1, ...decision };
   return { topic: TOPICS.decisions, key: decision.correlation_id, value: JSON.stringify(message) };
 }
 
 /** The message that hands the lead to the next stage, keyed by lead id from here on (DESIGN.md section 4). */
-export function nextStageOutput(topic: string, key: string, from: LeadCommandMessage, stage: string): OutboxEntry {
-  const message: LeadCommandMessage = {
-    schema_version: 1,
-    message_id: `${from.message_id}>${stage}`,
-    correlation_id: from.correlation_id,
-    lead_id: from.lead_id,
-    organization_id: from.organization_id,
-    environment: from.environment,
-    vendor_id: from.vendor_id,
-    submitted_at: from.submitted_at,
-  };
-  return { topic, key, value: JSON.stringify(message) };
+export function nextStageOutput(topic: string, key: string, from: LeadCommandMessage, stage: string): OutputRecord {
+  return { topic, key, value: JSON.stringify(nextMessage(from, stage)) };
+}
+
+/** The key of leads.submitted and leads.validated: tenant and normalized email, so decisions about one person are serialized. */
+export function submissionKey(message: Pick<LeadCommandMessage, 'organization_id' | 'environment'>, lead: Pick<LeadRecord, 'dedup_key'>): string {
+  return `${message.environment}:${message.organization_id}:${lead.dedup_key}`;
 }
 
 /** The lead as lead.created carries it (spec 6.2), plus vendor_id for receivers that route by vendor. */

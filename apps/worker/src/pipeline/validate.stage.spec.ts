@@ -7,10 +7,11 @@ import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/da
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import { describe, expect, it } from 'vitest';
+import { uncachedConfig } from '../batch/config-source';
 import { useEmbeddedEngines } from '../test-support/embedded-engines';
-import { LeadActorStore } from './lead-actor-store';
+import { driveStage } from '../test-support/stage-driver';
 import { TOPICS } from './outputs';
-import { validateHandler } from './validate.stage';
+import { validateStage } from './validate.stage';
 
 const engines = useEmbeddedEngines('validate-stage');
 
@@ -22,13 +23,10 @@ describe('validate stage', () => {
     const submittedAt = new Date('2026-11-22T08:00:00.000Z');
     const stageRunsAt = new Date(submittedAt.getTime() + 10_000);
     const leads = new LeadRepository(engines.store);
-    const validate = validateHandler({
-      actors: new LeadActorStore(leads, engines.log, () => stageRunsAt),
-      organizations: dal.organizations,
-      customFields: new CustomFieldRepository(engines.store),
-      mx: undefined,
-      now: () => stageRunsAt,
-    });
+    const validate = driveStage(
+      validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), config: uncachedConfig, mx: undefined, now: () => stageRunsAt }),
+      engines.writer,
+    );
     const message: LeadCommandMessage = {
       schema_version: 1,
       message_id: `msg_${randomUUID().replace(/-/g, '')}`,
@@ -40,7 +38,8 @@ describe('validate stage', () => {
       submitted_at: submittedAt.toISOString(),
       submission: { email: 'speedy@example.edu', form_started_at: new Date(submittedAt.getTime() - 400).toISOString() },
     };
-    await validate({ value: JSON.stringify(message), key: 'k' });
+    await engines.log.produce(TOPICS.submitted, [{ key: 'k', value: JSON.stringify(message) }]);
+    await validate.handle(await readTopic(engines.log, TOPICS.submitted));
     const [decision] = await readTopic(engines.log, TOPICS.decisions);
     expect(JSON.parse(decision?.value ?? '{}')).toMatchObject({ outcome: 'rejected', reason: 'bot_detected', rule_id: 'validation.bot_timing' });
     expect(await leads.findById(tenant, message.lead_id)).toMatchObject({ status: 'rejected', rejection_reason: 'bot_detected', processed_at: stageRunsAt.toISOString() });

@@ -3,7 +3,7 @@
  * validation rules of spec 7.4 with the organization's settings, and either hands the lead to
  * deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a rule.
  */
-import type { CustomFieldRepository, OrganizationRepository } from '@leadstream/dal';
+import type { CustomFieldRepository, LeadRepository, OrganizationRepository } from '@leadstream/dal';
 import {
   advanceLead,
   blockingKeyFields,
@@ -21,51 +21,87 @@ import {
   type ValidationVerdict,
 } from '@leadstream/domain';
 import type { MxResolver } from '@leadstream/ports';
-import type { LogRecord } from '@leadstream/ports';
-import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
-import type { LeadActorStore } from './lead-actor-store';
-import { decisionOutput, eventOutput, leadCreatedPayload, nextStageOutput, TOPICS } from './outputs';
-import { TtlCache } from './ttl-cache';
+import type { LeadCommandMessage } from '@leadstream/schemas';
+import type { BatchStage } from '../batch/batch-stage';
+import type { OutputRecord } from '../batch/batch-write';
+import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
+import { configVersionOf, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
+import { decisionOutput, eventOutput, leadCreatedPayload, nextStageOutput, submissionKey, TOPICS } from './outputs';
 
 const SANDBOX_RETENTION_MS = 24 * 3_600_000;
 
 export interface ValidateStageDependencies {
-  actors: LeadActorStore;
+  leads: Pick<LeadRepository, 'findManyById'>;
   organizations: Pick<OrganizationRepository, 'get'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
+  config: ConfigSource;
   /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
   mx: MxResolver | undefined;
   now?: () => Date;
 }
 
-export function validateHandler(deps: ValidateStageDependencies) {
-  const now = deps.now ?? (() => new Date());
-  const settingsCache = new TtlCache<ValidationSettings>(5_000);
-  const fieldsCache = new TtlCache<Awaited<ReturnType<CustomFieldRepository['list']>>>(5_000);
-
-  return async (record: Pick<LogRecord, 'value' | 'key'>): Promise<void> => {
-    const key = record.key;
-    const message = parseLeadCommand(JSON.parse(record.value));
-    const tenant = { organizationId: message.organization_id, environment: message.environment };
-    const settings = await settingsCache.get(`${tenant.organizationId}:${tenant.environment}`, async () => {
-      const organization = await deps.organizations.get(tenant);
-      return organization?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS;
-    });
-    const customFields = await fieldsCache.get(tenant.organizationId, () => deps.customFields.list(tenant.organizationId));
-    const submission = (message.submission ?? {}) as unknown as LeadSubmission;
-    const mx = await lookupMx(deps.mx, settings, submission.email);
-    const at = now();
-    // Time rules (form timing) measure up to when the api received the submission, not to when
-    // this stage got to it: a backed-up pipeline must not make every form look slow.
-    const verdict = validateLead({ submission, settings, customFields, mx, now: new Date(message.submitted_at) });
-    const lead = buildLead(message, submission, verdict, at);
-    await deps.actors.create(message, { ...lead, outbox: outputsFor(message, key, lead, verdict, at.toISOString()) });
-  };
+interface ValidateContext {
+  settings: Map<string, ValidationSettings>;
+  customFields: Map<string, CustomFieldDefinitions>;
+  mx: Map<string, MxAnswer>;
 }
 
-async function lookupMx(resolver: MxResolver | undefined, settings: ValidationSettings, email: string | undefined): Promise<MxAnswer | undefined> {
-  const domain = resolver && settings.mx_check && typeof email === 'string' ? emailDomain(email) : undefined;
-  return resolver && domain ? resolver.lookup(domain) : undefined;
+type CustomFieldDefinitions = Awaited<ReturnType<CustomFieldRepository['list']>>;
+
+/** How many MX look-ups of one batch run at once. */
+const MX_CONCURRENCY = 16;
+
+export function validateStage(deps: ValidateStageDependencies): BatchStage {
+  const now = deps.now ?? (() => new Date());
+  return leadStage<ValidateContext>({
+    name: 'validate',
+    topic: TOPICS.submitted,
+    leads: deps.leads,
+    async prefetch(messages) {
+      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const settings = new Map<string, ValidationSettings>();
+      const customFields = new Map<string, CustomFieldDefinitions>();
+      await Promise.all(
+        [...new Map(messages.map((message) => [`${message.organization_id}:${message.environment}`, tenantOf(message)])).entries()].map(async ([key, tenant]) => {
+          const minVersion = versions.get(tenant.organizationId);
+          settings.set(
+            key,
+            await deps.config.get(tenant.organizationId, `validation-settings:${tenant.environment}`, async () => (await deps.organizations.get(tenant))?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS, minVersion),
+          );
+          customFields.set(tenant.organizationId, await deps.config.get(tenant.organizationId, 'custom-fields', () => deps.customFields.list(tenant.organizationId), minVersion));
+        }),
+      );
+      // MX look-ups for the distinct domains that need one, in parallel with a bound.
+      const domains = new Set<string>();
+      for (const message of messages) {
+        const tenantSettings = settings.get(`${message.organization_id}:${message.environment}`);
+        const email = (message.submission as { email?: unknown } | undefined)?.email;
+        const domain = deps.mx && tenantSettings?.mx_check && typeof email === 'string' ? emailDomain(email) : undefined;
+        if (domain) domains.add(domain);
+      }
+      const mx = new Map<string, MxAnswer>();
+      const resolver = deps.mx;
+      if (resolver) {
+        const answers = await mapBounded([...domains], MX_CONCURRENCY, (domain) => resolver.lookup(domain));
+        [...domains].forEach((domain, index) => mx.set(domain, answers[index]!));
+      }
+      return { settings, customFields, mx };
+    },
+    decide(message, existing, context, batch) {
+      if (existing) throw new Error(`lead ${message.lead_id} exists already and did not come from this submission`);
+      const settings = context.settings.get(`${message.organization_id}:${message.environment}`) ?? DEFAULT_VALIDATION_SETTINGS;
+      const submission = (message.submission ?? {}) as unknown as LeadSubmission;
+      const domain = typeof submission.email === 'string' ? emailDomain(submission.email) : undefined;
+      const mx = settings.mx_check && domain ? context.mx.get(domain) : undefined;
+      const at = now();
+      // Time rules (form timing) measure up to when the api received the submission, not to when
+      // this stage got to it: a backed-up pipeline must not make every form look slow.
+      const verdict = validateLead({ submission, settings, customFields: context.customFields.get(message.organization_id) ?? [], mx, now: new Date(message.submitted_at) });
+      const lead = buildLead(message, submission, verdict, at);
+      batch.put({ ...lead, applied_messages: [message.message_id] }, outputsFor(message, lead, verdict, at.toISOString()));
+      return 'decided';
+    },
+  });
 }
 
 function text(value: unknown): string | null {
@@ -142,14 +178,14 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
   };
 }
 
-function outputsFor(message: LeadCommandMessage, key: string | null, lead: LeadRecord, verdict: ValidationVerdict, at: string): LeadRecord['outbox'] {
+function outputsFor(message: LeadCommandMessage, lead: LeadRecord, verdict: ValidationVerdict, at: string): OutputRecord[] {
   const created = eventOutput(lead, 'lead.created', leadCreatedPayload(lead), at);
   if (verdict.outcome === 'accepted') {
     return [
       created,
       eventOutput(lead, 'lead.validated', { lead_id: lead._id, validation_rules: verdict.rulesApplied, warnings: verdict.warnings, flags: verdict.flags }, at),
       // Same key as leads.submitted: deduplication stays serialized per person.
-      nextStageOutput(TOPICS.validated, key ?? lead.dedup_key, message, 'validate'),
+      nextStageOutput(TOPICS.validated, submissionKey(message, lead), message, 'validate'),
     ];
   }
   const rejected = eventOutput(

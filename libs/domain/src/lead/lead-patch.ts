@@ -143,3 +143,13 @@ export function applyLeadPatch(lead: LeadRecord, patch: LeadPatch): AppliedLeadP
   }
   return { set: set, changes };
 }
+
+/**
+ * The lead with the copies derived from its fields recomputed: search copies, blocking keys and
+ * the dedup key. Every change of email, phone or names (a patch, a dedup merge) goes through it,
+ * so search and deduplication keep finding the lead.
+ */
+export function withDerivedFields<T extends LeadRecord>(lead: T): T {
+  const keys = blockingKeyFields(lead);
+  return { ...lead, ...leadSearchFields(lead), bk_email: keys.email, bk_phone: keys.phone, bk_name: keys.name, dedup_key: lead.email ? normalizeEmail(lead.email) : '' };
+}

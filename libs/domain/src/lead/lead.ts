@@ -68,7 +68,14 @@ export interface LeadRecord {
   version: number;
   /** Ids of the pipeline messages already applied, so a redelivered message changes nothing. */
   applied_messages: string[];
-  /** Outputs of the last applied message not yet confirmed produced (transactional outbox). */
+  /**
+   * Outputs of the last batch write not yet confirmed produced (transactional outbox). Used only
+   * where the store and the log are different systems; the embedded engines commit both at once.
+   */
   outbox: Array<{ topic: string; key: string; value: string }>;
+  /** When the outbox was filled (null when empty): the outbox sweeper flushes ones left behind by a crash. */
+  outbox_at?: string | null;
+  /** Id of the batch write that stored this state, to tell whose compare-and-set won. */
+  write_id?: string;
   [key: string]: unknown;
 }

@@ -1,0 +1,74 @@
+/**
+ * The embedded engines' BatchWriter: the log lives in the store's database, so a batch's lead
+ * states, documents, output records and consumer offset commit in one SQLite transaction. There
+ * is no outbox: either everything of the batch is there after a crash, or nothing is and the
+ * batch is consumed again.
+ */
+import type { EmbeddedLog } from '@leadstream/engine-embedded-log';
+import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
+import { LEADS_COLLECTION } from '@leadstream/dal';
+import type { BaseDocument, BulkWriteOperation } from '@leadstream/ports';
+import type { Metrics } from '@leadstream/runtime';
+import { type BatchWrite, type BatchWriter, type ConsumerPosition, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+
+export interface AtomicBatchWriterOptions {
+  store: EmbeddedStore;
+  /** The raw embedded log, opened on the store's connection (EmbeddedLog.sharesConnection). */
+  log: EmbeddedLog;
+  /** TOPIC_PREFIX: the raw log sees prefixed topics and groups. */
+  topicPrefix: string;
+  /** Counts what the batches produce (the instrumented log does it for every other produce). */
+  metrics?: Pick<Metrics, 'messagesProduced'>;
+}
+
+export class AtomicBatchWriter implements BatchWriter {
+  readonly atomic = true;
+
+  constructor(private readonly options: AtomicBatchWriterOptions) {
+    if (!options.log.sharesConnection) throw new Error('AtomicBatchWriter needs an embedded log opened on the store connection');
+  }
+
+  async commit(write: BatchWrite, position: ConsumerPosition): Promise<void> {
+    const { store, log, topicPrefix } = this.options;
+    const transaction = log.beginTransaction();
+    const produced: Array<[string, number]> = [];
+    store.transaction(() => {
+      for (const { collection, operations } of write.documents) {
+        const { failure } = store.embeddedCollection(collection).bulkWriteWithin(operations);
+        if (failure !== undefined) throw failure as Error;
+      }
+      this.writeLeads(write);
+      const byTopic = new Map<string, BatchWrite['records']>();
+      for (const record of [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)]) {
+        byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
+      }
+      for (const [topic, records] of byTopic) {
+        transaction.produce(topicPrefix + topic, records.map((record) => ({ key: record.key, value: record.value, ...('headers' in record && record.headers ? { headers: record.headers } : {}) })));
+        produced.push([topic, records.length]);
+      }
+      transaction.commitOffset(topicPrefix + position.groupId, topicPrefix + position.topic, position.partition, position.nextOffset);
+    });
+    transaction.published();
+    for (const [topic, count] of produced) this.options.metrics?.messagesProduced.inc({ topic }, count);
+  }
+
+  private writeLeads(write: BatchWrite): void {
+    if (write.leads.length === 0 && write.pendingOutboxes.length === 0) return;
+    const operations: BulkWriteOperation<BaseDocument>[] = write.leads.map(({ lead, previous }) =>
+      previous === null
+        ? { updateOne: { filter: leadFilter(lead), update: { $setOnInsert: { ...withoutId(lead), outbox: [] } }, upsert: true } }
+        : { updateOne: { filter: leadFilter(previous, previous.version), update: leadChanges(previous, { ...lead, outbox: [] }) } },
+    );
+    // Leads stored by an outbox writer earlier (the store was shared with Kafka before): their outputs go out now.
+    for (const lead of write.pendingOutboxes) {
+      operations.push({ updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } } });
+    }
+    const { matched, failure } = this.options.store.embeddedCollection(LEADS_COLLECTION).bulkWriteWithin(operations);
+    if (failure !== undefined) throw failure as Error;
+    const conflicts = write.leads.filter(({ previous }, index) => (previous === null ? matched[index] : !matched[index])).map(({ lead }) => lead._id);
+    const offset = write.leads.length;
+    conflicts.push(...write.pendingOutboxes.filter((_, index) => !matched[offset + index]).map((lead) => lead._id));
+    // Throwing rolls the whole transaction back: the batch is read and decided again.
+    if (conflicts.length > 0) throw new WriteConflictError(conflicts);
+  }
+}

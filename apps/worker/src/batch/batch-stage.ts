@@ -1,0 +1,132 @@
+/**
+ * How a pipeline stage consumes (DESIGN.md section 5, issue 8): a batch of one partition at a
+ * time, in three steps inside `process` (prefetch, decide each record in memory, collect every
+ * write), then one commit through the BatchWriter.
+ *
+ * Failures:
+ * - a lead written meanwhile by someone else (WriteConflictError): the batch is decided again on
+ *   fresh state;
+ * - a transient failure of the store or the log (connection lost, broker not leader, busy): the
+ *   batch is retried with backoff for as long as the process runs, and never dead-lettered;
+ * - any other failure: the records are retried one at a time, so the one that fails the same way
+ *   every time goes to `<topic>.dlq` alone (after `maxAttempts`) and the others pass.
+ */
+import type { Batch, LogRecord } from '@leadstream/ports';
+import { deadLetterTopic, type Logger, type Metrics } from '@leadstream/runtime';
+import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
+
+export interface StageBatchResult {
+  write: BatchWrite;
+  /**
+   * How many of the records (from the first) the write covers. A stage may stop early (the dedup
+   * stage does when a record must see an earlier one of the batch stored first); the runner
+   * commits, then hands it the rest.
+   */
+  handled: number;
+}
+
+export interface BatchStage {
+  /** The stage name, also its consumer group. */
+  readonly name: string;
+  readonly topic: string;
+  process(records: LogRecord[]): Promise<StageBatchResult>;
+}
+
+export interface BatchStageHandlerOptions {
+  writer: BatchWriter;
+  logger: Logger;
+  metrics: Metrics;
+  isTransient: (error: unknown) => boolean;
+  /** Attempts of a record that fails the same way every time before it is dead-lettered. */
+  maxAttempts?: number;
+  /** Base of the exponential backoff between attempts, capped at maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** True once the process is stopping: transient retries give up so the batch stays uncommitted. */
+  isStopping?: () => boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const MAX_CONFLICT_RETRIES = 20;
+
+export class BatchStageHandler {
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    private readonly stage: BatchStage,
+    private readonly options: BatchStageHandlerOptions,
+  ) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** The consumer's batch handler. */
+  readonly handle = async (batch: Batch): Promise<void> => {
+    let rest = batch.records;
+    while (rest.length > 0) {
+      const handled = await this.handleSome(batch, rest);
+      rest = rest.slice(handled);
+    }
+  };
+
+  private async handleSome(batch: Batch, records: LogRecord[]): Promise<number> {
+    const { maxAttempts = 3 } = this.options;
+    let failures = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { write, handled } = await this.stage.process(records);
+        if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
+        await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
+        return handled;
+      } catch (error) {
+        if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {
+          this.options.logger.debug({ stage: this.stage.name, leads: error.leadIds }, 'leads changed meanwhile; deciding the batch again');
+          continue;
+        }
+        if (this.options.isTransient(error)) {
+          if (this.options.isStopping?.()) throw error;
+          this.options.logger.warn({ stage: this.stage.name, attempt, err: error }, 'transient failure; retrying the batch');
+          await this.sleep(this.backoff(attempt));
+          continue;
+        }
+        if (records.length > 1) return this.handleOneByOne(batch, records);
+        failures++;
+        if (failures < maxAttempts) {
+          await this.sleep(this.backoff(failures));
+          continue;
+        }
+        await this.deadLetter(batch, records[0]!, error);
+        return 1;
+      }
+    }
+  }
+
+  /** Isolates the record that fails: every record alone, in order. */
+  private async handleOneByOne(batch: Batch, records: LogRecord[]): Promise<number> {
+    for (const record of records) await this.handleSome(batch, [record]);
+    return records.length;
+  }
+
+  private async deadLetter(batch: Batch, record: LogRecord, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.options.logger.error({ stage: this.stage.name, topic: record.topic, partition: record.partition, offset: record.offset, err: error }, 'dead-lettering record');
+    const write = emptyBatchWrite();
+    write.records.push({
+      topic: deadLetterTopic(batch.topic),
+      key: record.key,
+      value: record.value,
+      headers: { ...record.headers, 'x-dlq-reason': reason.slice(0, 500), 'x-dlq-source': `${batch.topic}/${record.partition}/${record.offset}` },
+    });
+    await this.options.writer.commit(write, this.position(batch, record));
+    this.options.metrics.deadLettered.inc({ topic: batch.topic });
+  }
+
+  private position(batch: Batch, last: LogRecord): { groupId: string; topic: string; partition: number; nextOffset: number } {
+    return { groupId: this.stage.name, topic: batch.topic, partition: batch.partition, nextOffset: Number(last.offset) + 1 };
+  }
+
+  private backoff(attempt: number): number {
+    const { backoffMs = 100, maxBackoffMs = 10_000 } = this.options;
+    const exponential = Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1));
+    return exponential / 2 + Math.random() * (exponential / 2);
+  }
+}

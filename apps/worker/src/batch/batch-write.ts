@@ -1,0 +1,103 @@
+/**
+ * What one consumer batch of a stage writes (DESIGN.md section 5): lead states with their outputs,
+ * other documents, records to produce, and the consumer position the batch ends at. A BatchWriter
+ * commits it, at once on the embedded engines (one SQLite transaction), or with a transactional
+ * outbox where the store and the log are different systems.
+ */
+import type { LeadRecord } from '@leadstream/domain';
+import type { BaseDocument, BulkWriteOperation } from '@leadstream/ports';
+
+/** One record to produce (a lead's output, an event, a dead letter). */
+export interface OutputRecord {
+  topic: string;
+  key: string | null;
+  value: string;
+  headers?: Record<string, string>;
+}
+
+/** A lead's new state, written only if nobody wrote the lead since `previous` was read. */
+export interface LeadWrite {
+  /** The state to store; `version` is one more than the previous state's (1 for a new lead). */
+  lead: LeadRecord;
+  /** The state as read, or null when the batch creates the lead. */
+  previous: LeadRecord | null;
+  /** What the lead's transitions in this batch produce, once the state is stored. */
+  outputs: OutputRecord[];
+}
+
+/** Idempotent writes of one collection (upserts keyed by id): repeating them changes nothing. */
+export interface CollectionWrites {
+  collection: string;
+  operations: BulkWriteOperation<BaseDocument>[];
+}
+
+export interface BatchWrite {
+  leads: LeadWrite[];
+  documents: CollectionWrites[];
+  /** Records that belong to no lead state (activity has none; dead letters; a left-over outbox). */
+  records: OutputRecord[];
+  /** Leads already stored whose outbox still holds outputs (a crash between store and produce). */
+  pendingOutboxes: LeadRecord[];
+}
+
+/** Where the consumer resumes after this batch: the offset after its last record. */
+export interface ConsumerPosition {
+  groupId: string;
+  topic: string;
+  partition: number;
+  nextOffset: number;
+}
+
+/** A lead's version moved between the batch's read and its write: the batch is decided again. */
+export class WriteConflictError extends Error {
+  readonly code = 'WRITE_CONFLICT' as const;
+  constructor(readonly leadIds: string[]) {
+    super(`leads written meanwhile by someone else: ${leadIds.slice(0, 5).join(', ')}${leadIds.length > 5 ? ', ...' : ''}`);
+    this.name = 'WriteConflictError';
+  }
+}
+
+export interface BatchWriter {
+  /** True when documents, records and the consumer position commit in one transaction. */
+  readonly atomic: boolean;
+  /** Commits the batch; throws WriteConflictError (nothing of the leads in conflict is stored) or an engine error. */
+  commit(write: BatchWrite, position: ConsumerPosition): Promise<void>;
+}
+
+export function emptyBatchWrite(): BatchWrite {
+  return { leads: [], documents: [], records: [], pendingOutboxes: [] };
+}
+
+/** The `$set`/`$unset` that turns `previous` into `next`, top-level fields only. */
+export function leadChanges(previous: LeadRecord, next: LeadRecord): { $set: Record<string, never>; $unset?: Record<string, true> } {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, true> = {};
+  for (const [field, value] of Object.entries(next)) {
+    if (field === '_id') continue;
+    if (value === undefined) {
+      if (previous[field] !== undefined) unset[field] = true;
+      continue;
+    }
+    if (!sameJson(previous[field], value)) set[field] = value;
+  }
+  for (const field of Object.keys(previous)) if (!(field in next) && field !== '_id') unset[field] = true;
+  return Object.keys(unset).length > 0 ? { $set: set as Record<string, never>, $unset: unset } : { $set: set as Record<string, never> };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The lead without its `_id`, for $setOnInsert. */
+export function withoutId(lead: LeadRecord): Record<string, never> {
+  const { _id: _ignored, ...rest } = lead;
+  return rest as unknown as Record<string, never>;
+}
+
+export function leadFilter(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, version?: number): Record<string, string | number> {
+  const filter: Record<string, string | number> = { _id: lead._id, organization_id: lead.organization_id, environment: lead.environment };
+  if (version !== undefined) filter['version'] = version;
+  return filter;
+}

@@ -1,0 +1,87 @@
+/**
+ * The leads one stage batch works on, in memory: read once (one `$in` per tenant), advanced by
+ * each message in order, written once. A lead changed by several messages of the batch is written
+ * once, with all their outputs in order.
+ */
+import { randomUUID } from 'node:crypto';
+import type { LeadRecord, TenantContext } from '@leadstream/domain';
+import type { LeadRepository } from '@leadstream/dal';
+import type { BatchWrite, LeadWrite, OutputRecord } from './batch-write';
+
+interface Entry {
+  previous: LeadRecord | null;
+  current: LeadRecord;
+  outputs: OutputRecord[];
+  changed: boolean;
+  /** Outputs a crash left in the stored lead's outbox: produced with this batch. */
+  leftover: OutputRecord[];
+}
+
+export class LeadBatch {
+  /** Stamped on every lead this batch writes, to tell whose compare-and-set won (OutboxBatchWriter). */
+  readonly writeId = randomUUID();
+  private readonly entries = new Map<string, Entry>();
+
+  /** Reads the leads of the given ids, grouped by tenant (one query per tenant). */
+  static async prefetch(leads: Pick<LeadRepository, 'findManyById'>, wanted: Array<{ tenant: TenantContext; id: string }>): Promise<LeadBatch> {
+    const batch = new LeadBatch();
+    const byTenant = new Map<string, { tenant: TenantContext; ids: Set<string> }>();
+    for (const { tenant, id } of wanted) {
+      const key = `${tenant.organizationId}\u0000${tenant.environment}`;
+      const group = byTenant.get(key) ?? { tenant, ids: new Set<string>() };
+      group.ids.add(id);
+      byTenant.set(key, group);
+    }
+    const found = await Promise.all([...byTenant.values()].map(({ tenant, ids }) => leads.findManyById(tenant, [...ids])));
+    for (const lead of found.flat()) batch.load(lead);
+    return batch;
+  }
+
+  /** Adds a lead read by the stage (a prefetched lead, or a dedup original found as a candidate). */
+  load(lead: LeadRecord): void {
+    if (this.entries.has(lead._id)) return;
+    this.entries.set(lead._id, {
+      previous: lead,
+      current: lead,
+      outputs: [],
+      changed: false,
+      leftover: lead.outbox.map((entry) => ({ topic: entry.topic, key: entry.key, value: entry.value })),
+    });
+  }
+
+  /** The lead's state as this batch has it so far (null: not stored and not created yet). */
+  get(tenant: TenantContext, id: string): LeadRecord | null {
+    const lead = this.entries.get(id)?.current;
+    // Tenant check: a message never touches another tenant's lead, whatever its id says.
+    return lead && lead.organization_id === tenant.organizationId && lead.environment === tenant.environment ? lead : null;
+  }
+
+  /** Records the lead's next state and what that transition produces. */
+  put(next: LeadRecord, outputs: OutputRecord[]): void {
+    const entry = this.entries.get(next._id);
+    if (entry) {
+      entry.current = next;
+      entry.outputs.push(...outputs);
+      entry.changed = true;
+    } else {
+      this.entries.set(next._id, { previous: null, current: next, outputs: [...outputs], changed: true, leftover: [] });
+    }
+  }
+
+  /** The leads to write and the left-over outboxes to flush, for the batch writer. */
+  toWrite(write: BatchWrite): void {
+    const leads: LeadWrite[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.changed) {
+        leads.push({
+          lead: { ...entry.current, version: (entry.previous?.version ?? 0) + 1, write_id: this.writeId, outbox: [], outbox_at: null },
+          previous: entry.previous,
+          outputs: [...entry.leftover, ...entry.outputs],
+        });
+      } else if (entry.previous && entry.leftover.length > 0) {
+        write.pendingOutboxes.push(entry.previous);
+      }
+    }
+    write.leads.push(...leads);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The shape every lead stage shares (validate, dedup, enrich and the stages to come): parse the
+ * batch's lead commands, read their leads at once, prefetch what the decisions need, then decide
+ * each command in order on the lead as the batch has it. A command the lead has applied already
+ * (a redelivery) changes nothing and produces nothing new.
+ */
+import type { LeadRepository } from '@leadstream/dal';
+import { advanceLead, leadStatusOf, type LeadActorEvent, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import type { LogRecord } from '@leadstream/ports';
+import { deadLetterTopic } from '@leadstream/runtime';
+import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
+import type { BatchStage, StageBatchResult } from './batch-stage';
+import { type BatchWrite, emptyBatchWrite, type OutputRecord } from './batch-write';
+import { LeadBatch } from './lead-batch';
+
+/** What `decide` tells the batch: the command is decided, or it must wait for the batch so far to be stored. */
+export type DecideResult = 'decided' | 'stop';
+
+export interface LeadStageSpec<Context> {
+  name: string;
+  topic: string;
+  leads: Pick<LeadRepository, 'findManyById'>;
+  /** Everything the decisions need beyond the leads: configuration, look-ups (in parallel, bounded). */
+  prefetch(messages: LeadCommandMessage[], batch: LeadBatch): Promise<Context>;
+  /** Decides one command in memory: `batch.put` the lead's next state and outputs, add documents to `write`. */
+  decide(message: LeadCommandMessage, lead: LeadRecord | null, context: Context, batch: LeadBatch, write: BatchWrite, record: LogRecord): DecideResult;
+}
+
+export function tenantOf(message: Pick<LeadCommandMessage, 'organization_id' | 'environment'>): TenantContext {
+  return { organizationId: message.organization_id, environment: message.environment };
+}
+
+/** A record that can never be handled, to `<topic>.dlq` with the reason. */
+export function deadLetter(record: LogRecord, reason: string): OutputRecord {
+  return {
+    topic: deadLetterTopic(record.topic),
+    key: record.key,
+    value: record.value,
+    headers: { ...record.headers, 'x-dlq-reason': reason.slice(0, 500), 'x-dlq-source': `${record.topic}/${record.partition}/${record.offset}` },
+  };
+}
+
+export function leadStage<Context>(spec: LeadStageSpec<Context>): BatchStage {
+  return {
+    name: spec.name,
+    topic: spec.topic,
+    async process(records: LogRecord[]): Promise<StageBatchResult> {
+      const write = emptyBatchWrite();
+      const unreadable = new Map<number, OutputRecord>();
+      const messages: Array<LeadCommandMessage | undefined> = records.map((record, index) => {
+        try {
+          return parseLeadCommand(JSON.parse(record.value));
+        } catch (error) {
+          unreadable.set(index, deadLetter(record, `not a lead command: ${error instanceof Error ? error.message : String(error)}`));
+          return undefined;
+        }
+      });
+      const parsed = messages.filter((message): message is LeadCommandMessage => message !== undefined);
+      const batch = await LeadBatch.prefetch(spec.leads, parsed.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+      const context = await spec.prefetch(parsed, batch);
+      let handled = records.length;
+      for (let index = 0; index < records.length; index++) {
+        const message = messages[index];
+        if (!message) continue;
+        const lead = batch.get(tenantOf(message), message.lead_id);
+        if (lead?.applied_messages.includes(message.message_id)) continue;
+        if (spec.decide(message, lead, context, batch, write, records[index]!) === 'stop') {
+          handled = index;
+          break;
+        }
+      }
+      if (handled === 0) throw new Error(`stage ${spec.name} stopped before its first record`);
+      // Unreadable records after a stop come again with the rest of the batch.
+      for (const [index, letter] of unreadable) if (index < handled) write.records.push(letter);
+      batch.toWrite(write);
+      return { write, handled };
+    },
+  };
+}
+
+/** Runs `work` over `items` with at most `limit` at a time, keeping results in order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+/** A lead command message handed to the next stage (keyed by lead id from dedup on). */
+export function nextMessage(from: LeadCommandMessage, stage: string): LeadCommandMessage {
+  return {
+    schema_version: 1,
+    message_id: `${from.message_id}>${stage}`,
+    correlation_id: from.correlation_id,
+    lead_id: from.lead_id,
+    organization_id: from.organization_id,
+    environment: from.environment,
+    vendor_id: from.vendor_id,
+    submitted_at: from.submitted_at,
+    ...configVersionOf(from),
+  };
+}
+
+/** The configuration version the api stamped on the command (issue 8: configuration that is never stale). */
+export function configVersionOf(message: LeadCommandMessage): { config_version?: number } {
+  const version = (message as { config_version?: unknown }).config_version;
+  return typeof version === 'number' ? { config_version: version } : {};
+}
+
+/**
+ * The lead after one command: the actor's transition, its status, the fields the stage sets, and
+ * the command's id among the applied ones (a redelivery then changes nothing).
+ */
+export function advance(lead: LeadRecord, message: Pick<LeadCommandMessage, 'message_id'>, event: LeadActorEvent, set: Partial<LeadRecord>, at: string): LeadRecord {
+  const actor = advanceLead(lead.actor, event);
+  return { ...lead, ...set, actor, status: leadStatusOf(actor.state), updated_at: at, applied_messages: [...lead.applied_messages, message.message_id] };
+}

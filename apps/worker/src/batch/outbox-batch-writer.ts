@@ -1,0 +1,93 @@
+/**
+ * The BatchWriter where the store and the log are different systems (Kafka and MongoDB, or any
+ * mix): a transactional outbox. The batch's lead states are stored with their outputs in one
+ * bulkWrite, the outputs are produced (one produce per topic), then the outboxes are cleared in
+ * one bulkWrite. A crash after the store write leaves outputs in an outbox: the batch's
+ * redelivery produces them (the messages are already applied), and so does the OutboxSweeper for
+ * leads whose messages never come again. Outputs may go out twice; consumers are idempotent.
+ */
+import { LEADS_COLLECTION } from '@leadstream/dal';
+import type { LeadRecord } from '@leadstream/domain';
+import type { BulkWriteOperation, Collection, DocumentStore, EventLog, ProduceRecord } from '@leadstream/ports';
+import { type BatchWrite, type BatchWriter, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+
+export class OutboxBatchWriter implements BatchWriter {
+  readonly atomic = false;
+  private readonly leads: Collection<LeadRecord>;
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly log: EventLog,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.leads = store.collection<LeadRecord>(LEADS_COLLECTION);
+  }
+
+  async commit(write: BatchWrite): Promise<void> {
+    // Idempotent documents first: a retry after a conflict writes them again, changing nothing.
+    for (const { collection, operations } of write.documents) {
+      if (operations.length > 0) await this.store.collection(collection).bulkWrite(operations);
+    }
+    const stored = await this.writeLeads(write);
+    const outputs = [...stored.flatMap((lead) => lead.outbox), ...write.pendingOutboxes.flatMap((lead) => lead.outbox), ...write.records];
+    await produceByTopic(this.log, outputs);
+    await clearOutboxes(this.leads, [...stored, ...write.pendingOutboxes]);
+    if (stored.length < write.leads.length) {
+      const storedIds = new Set(stored.map((lead) => lead._id));
+      throw new WriteConflictError(write.leads.filter(({ lead }) => !storedIds.has(lead._id)).map(({ lead }) => lead._id));
+    }
+  }
+
+  /** Stores the leads with their outputs in the outbox; returns the ones whose compare-and-set won. */
+  private async writeLeads(write: BatchWrite): Promise<LeadRecord[]> {
+    if (write.leads.length === 0) return [];
+    const at = this.now().toISOString();
+    const withOutbox = write.leads.map(({ lead, previous, outputs }) => ({
+      previous,
+      lead: { ...lead, outbox: outputs.map(toOutboxEntry), outbox_at: outputs.length > 0 ? at : null } satisfies LeadRecord,
+    }));
+    const operations: BulkWriteOperation<LeadRecord>[] = withOutbox.map(({ lead, previous }) =>
+      previous === null
+        ? { updateOne: { filter: leadFilter(lead), update: { $setOnInsert: withoutId(lead) }, upsert: true } }
+        : { updateOne: { filter: leadFilter(previous, previous.version), update: leadChanges(previous, lead) } },
+    );
+    const inserts = withOutbox.filter(({ previous }) => previous === null).length;
+    const result = await this.leads.bulkWrite(operations);
+    if (result.upsertedCount === inserts && result.matchedCount === withOutbox.length - inserts) return withOutbox.map(({ lead }) => lead);
+    // Some compare-and-set lost (rare): read back which writes are the stored state.
+    const byTenant = new Map<string, string[]>();
+    for (const { lead } of withOutbox) {
+      const key = `${lead.organization_id}\u0000${lead.environment}`;
+      byTenant.set(key, [...(byTenant.get(key) ?? []), lead._id]);
+    }
+    const current = new Map<string, LeadRecord>();
+    for (const [key, ids] of byTenant) {
+      const [organizationId, environment] = key.split('\u0000') as [string, string];
+      for (const lead of await this.leads.find({ _id: { $in: ids }, organization_id: organizationId, environment })) current.set(lead._id, lead);
+    }
+    return withOutbox.filter(({ lead }) => current.get(lead._id)?.write_id === lead.write_id).map(({ lead }) => lead);
+  }
+}
+
+function toOutboxEntry(record: OutputRecord): LeadRecord['outbox'][number] {
+  return { topic: record.topic, key: record.key ?? '', value: record.value };
+}
+
+/** One produce per topic, records in their order. */
+export async function produceByTopic(log: EventLog, records: ReadonlyArray<{ topic: string; key: string | null; value: string; headers?: Record<string, string> }>): Promise<void> {
+  const byTopic = new Map<string, ProduceRecord[]>();
+  for (const record of records) {
+    const list = byTopic.get(record.topic) ?? [];
+    list.push({ key: record.key === '' ? null : record.key, value: record.value, ...(record.headers ? { headers: record.headers } : {}) });
+    byTopic.set(record.topic, list);
+  }
+  await Promise.all([...byTopic].map(([topic, list]) => log.produce(topic, list)));
+}
+
+/** Marks the outboxes produced, where the lead still holds the state that filled them. */
+export async function clearOutboxes(leads: Collection<LeadRecord>, stored: LeadRecord[]): Promise<void> {
+  const operations: BulkWriteOperation<LeadRecord>[] = stored
+    .filter((lead) => lead.outbox.length > 0)
+    .map((lead) => ({ updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } } }));
+  if (operations.length > 0) await leads.bulkWrite(operations);
+}

@@ -1,0 +1,67 @@
+/**
+ * Produces outputs left in lead outboxes by a crash between a batch's store write and its produce
+ * (OutboxBatchWriter), for leads whose message is never delivered again: the crashed batch was
+ * committed by nobody, so usually its redelivery flushes them first; this catches the rest (a
+ * consumer group reset, a record skipped by an operator). Outputs may go out twice; consumers
+ * are idempotent. Only used where the store and the log are different systems.
+ */
+import { LEADS_COLLECTION } from '@leadstream/dal';
+import type { LeadRecord } from '@leadstream/domain';
+import type { Collection, DocumentStore, EventLog } from '@leadstream/ports';
+import type { Logger } from '@leadstream/runtime';
+import { clearOutboxes, produceByTopic } from './outbox-batch-writer';
+
+export interface OutboxSweeperOptions {
+  store: DocumentStore;
+  log: EventLog;
+  logger: Logger;
+  /** An outbox older than this is swept (a live batch clears its own within milliseconds). Default 30 s. */
+  minAgeMs?: number;
+  intervalMs?: number;
+  now?: () => Date;
+}
+
+export class OutboxSweeper {
+  private readonly leads: Collection<LeadRecord>;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(private readonly options: OutboxSweeperOptions) {
+    this.leads = options.store.collection<LeadRecord>(LEADS_COLLECTION);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((error: unknown) => {
+          this.options.logger.warn({ err: error }, 'outbox sweep failed; trying again later');
+          return 0;
+        })
+        .finally(() => (this.running = undefined));
+    }, this.options.intervalMs ?? 10_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass: produces and clears every outbox older than minAgeMs. Returns how many leads it flushed. */
+  async sweep(): Promise<number> {
+    const now = (this.options.now ?? (() => new Date()))();
+    const cutoff = new Date(now.getTime() - (this.options.minAgeMs ?? 30_000)).toISOString();
+    let flushed = 0;
+    for (;;) {
+      // Maintenance across tenants: the read is tenant-blind, every write names the lead's tenant.
+      const stale = await this.leads.find({ outbox_at: { $lt: cutoff } }, { limit: 500 });
+      if (stale.length === 0) return flushed;
+      await produceByTopic(this.options.log, stale.flatMap((lead) => lead.outbox));
+      await clearOutboxes(this.leads, stale);
+      flushed += stale.length;
+      this.options.logger.info({ leads: stale.length }, 'flushed outboxes left behind');
+      if (stale.length < 500) return flushed;
+    }
+  }
+}
