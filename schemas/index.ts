@@ -10,6 +10,7 @@ import leadSubmissionSchema from './requests/lead-submission.schema.json' with {
 import leadCommandSchema from './messages/lead-command.schema.json' with { type: 'json' };
 import leadDecisionSchema from './messages/lead-decision.schema.json' with { type: 'json' };
 import exportRequestSchema from './messages/export-request.schema.json' with { type: 'json' };
+import configChangedSchema from './messages/config-changed.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -64,6 +65,11 @@ export interface LeadCommandMessage {
   submitted_at: string;
   /** Only on leads.submitted: the submission as the vendor sent it (schema-checked). */
   submission?: Record<string, unknown>;
+  /**
+   * The organization's configuration version the producer knew (ConfigCache.version); a stage
+   * passes it to ConfigCache.get as minVersion, so it never decides with older configuration.
+   */
+  config_version?: number;
 }
 
 export type DecisionOutcome = 'accepted' | 'invalid' | 'rejected' | 'duplicate' | 'merged';
@@ -100,6 +106,19 @@ export interface ExportRequestMessage {
 }
 
 export const parseExportRequestMessage = checker<ExportRequestMessage>('export-request', ajv.compile(exportRequestSchema));
+
+/** A change of an organization's configuration, on config.changed (keyed by organization id). */
+export interface ConfigChangedMessage {
+  schema_version: 1;
+  organization_id: string;
+  /** The organization's configuration version after the change (config_versions in the store). */
+  version: number;
+  /** What changed, for logs: `api_keys`, `vendors`, `custom_fields`, `dedup`, `settings`... */
+  what: string;
+  changed_at: string;
+}
+
+export const parseConfigChanged = checker<ConfigChangedMessage>('config-changed', ajv.compile(configChangedSchema));
 
 /** Field-level problems of a request body, in the spec's `details` shape (section 7.1). */
 export interface BodyProblem {
