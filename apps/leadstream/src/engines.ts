@@ -56,7 +56,10 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
     // (one transaction per stage batch), and closes before it (closing runs in reverse).
     let store = unused<DocumentStore>('document store');
     let embeddedStore: EmbeddedStore | undefined;
-    if (needs.store) {
+    // The embedded log lives in the embedded store's database: a role that needs only the log
+    // (the projector) opens the store too, so every role sees the same log.
+    const embeddedLogInStore = needs.log && !config.kafka && !config.mongodb;
+    if (needs.store || embeddedLogInStore) {
       const raw = config.mongodb
         ? await openMongoStore({ uri: config.mongodb.uri, dbName: config.mongodb.dbName, logger: logger.child({ engine: 'mongodb' }) })
         : (embeddedStore = await openEmbeddedStore({ dataDir: join(config.dataDir, 'store'), logger: logger.child({ engine: 'embedded-store' }) }));
@@ -124,6 +127,33 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
     };
   } catch (error) {
     for (const engine of opened.reverse()) await engine.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The embedded log of a data dir as `leadstream start` keeps it (its tables in the store's
+ * database), for tools and tests that read it while no server runs. Closing it also closes the
+ * store connection it opened.
+ */
+export async function openEmbeddedLogOf(dataDir: string): Promise<EventLog> {
+  const store = await openEmbeddedStore({ dataDir: join(dataDir, 'store') });
+  try {
+    const log = EmbeddedLog.open({ dataDir: join(dataDir, 'log'), shared: store });
+    return {
+      engine: log.engine,
+      ensureTopics: (specs) => log.ensureTopics(specs),
+      partitionCount: (topic) => log.partitionCount(topic),
+      produce: (topic, records) => log.produce(topic, records),
+      consumer: (options) => log.consumer(options),
+      ping: () => log.ping(),
+      close: async () => {
+        await log.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
     throw error;
   }
 }

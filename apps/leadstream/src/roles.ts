@@ -13,7 +13,7 @@ import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
 import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
-import { resolveStages, STAGES } from '@leadstream/worker';
+import { isTransientError, OutboxSweeper, resolveStages, STAGES } from '@leadstream/worker';
 import { parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
 import { listen } from './http-server';
@@ -85,7 +85,14 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
   }
   for (const factory of stageFactories) {
-    await startRunner(`stage ${factory.name}`, factory.create({ log: engines.log, store: engines.store, exportFiles: engines.exportFiles, metrics, logger, mx }));
+    const deps = { log: engines.log, store: engines.store, writer: engines.writer, isTransient: isTransientError, exportFiles: engines.exportFiles, metrics, logger, mx, isStopping: () => lifecycle.isStopping };
+    await startRunner(`stage ${factory.name}`, factory.create(deps));
+  }
+  if (stageFactories.length > 0 && !engines.writer.atomic) {
+    // Outputs a crash left in lead outboxes, for leads whose message never comes again.
+    const sweeper = new OutboxSweeper({ store: engines.store, log: engines.log, logger: logger.child({ part: 'outbox-sweeper' }) });
+    sweeper.start();
+    lifecycle.onStop('outbox sweeper', () => sweeper.stop());
   }
 
   if (role === 'start' || role === 'api') {

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAnalytics } from '@leadstream/engine-clickhouse';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import type { EventLog } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
@@ -17,6 +16,7 @@ import { prefixEventLog } from '@leadstream/runtime';
 import type { LeadEventMessage } from '@leadstream/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { openEmbeddedLogOf } from './engines';
 
 const EVENTS = 30_000;
 const PARTITIONS = 3;
@@ -29,7 +29,7 @@ interface Setup {
 const kafka = lookupInfra('KAFKA_BROKERS');
 
 const setups: Array<[string, (dataDir: string) => Setup]> = [
-  ['embedded log', (dataDir) => ({ env: { DATA_DIR: dataDir }, openLog: () => openEmbeddedLog({ dataDir: join(dataDir, 'log') }) })],
+  ['embedded log', (dataDir) => ({ env: { DATA_DIR: dataDir }, openLog: () => openEmbeddedLogOf(dataDir) })],
 ];
 if (kafka.value) {
   const brokers = kafka.value;

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
@@ -15,6 +14,7 @@ import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { prefixEventLog } from '@leadstream/runtime';
 import { MongoClient } from 'mongodb';
+import { openEmbeddedLogOf } from '../engines';
 
 export interface EngineSetup {
   /** Environment for the `leadstream` processes of this setup. */
@@ -31,7 +31,7 @@ function embedded(name: string): EngineSetup {
   return {
     env: { DATA_DIR: dataDir },
     openStore: () => openEmbeddedStore({ dataDir: join(dataDir, 'store') }),
-    openLog: () => openEmbeddedLog({ dataDir: join(dataDir, 'log') }),
+    openLog: () => openEmbeddedLogOf(dataDir),
     readWhileRunning: false,
     cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
   };

@@ -4,3 +4,4 @@ export { AtomicBatchWriter } from './atomic-batch-writer';
 export { OutboxBatchWriter } from './outbox-batch-writer';
 export { OutboxSweeper } from './outbox-sweeper';
 export { type ConfigSource, uncachedConfig } from './config-source';
+export { isTransientError } from './transient';
