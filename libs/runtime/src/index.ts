@@ -5,3 +5,4 @@ export * from './consumer-runner';
 export * from './instrumented-log';
 export * from './topics';
 export * from './prefixed-log';
+export * from './config-cache';

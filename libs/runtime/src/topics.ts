@@ -24,6 +24,8 @@ export function pipelineTopics(partitions: number): TopicSpec[] {
     'leads.events',
     'webhooks.deliveries',
     'exports.requests',
+    // ConfigCache: every process drops an organization's cached configuration on a newer version.
+    'config.changed',
   ].map((topic) => ({ topic, partitions }));
   const retries = WEBHOOK_RETRY_STEPS.map((step) => ({ topic: `webhooks.retry.${step.name}`, partitions, delayMs: step.delayMs }));
   return [...plain, ...retries];
