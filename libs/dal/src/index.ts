@@ -3,6 +3,7 @@ export * from './organization.repository';
 export * from './vendor.repository';
 export * from './api-key.repository';
 export * from './rate-limiter';
+export * from './memory-rate-limiter';
 export * from './indexes';
 export * from './dal';
 export * from './lead.repository';

@@ -30,6 +30,22 @@ export interface RateLimitDecision {
   window: number;
 }
 
+/** What both limiters implement, and what the routes use. */
+export type RequestLimiter = Pick<RateLimiter, 'consume'>;
+
+/** The decision on the `count`-th request of the fixed window starting at `windowStart` (ms). */
+export function windowDecision(count: number, limit: number, windowStart: number, now: Date, windowSeconds: number): RateLimitDecision {
+  const windowEnd = windowStart + windowSeconds * 1000;
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt: windowEnd / 1000,
+    retryAfter: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
+    window: windowSeconds,
+  };
+}
+
 interface RateLimitWindowDocument {
   _id: string;
   scope: string;
@@ -60,14 +76,7 @@ export class RateLimiter {
       window_start: new Date(windowStart),
       expires_at: new Date(windowEnd),
     });
-    return {
-      allowed: count <= limit,
-      limit,
-      remaining: Math.max(0, limit - count),
-      resetAt: windowEnd / 1000,
-      retryAfter: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)),
-      window: this.windowSeconds,
-    };
+    return windowDecision(count, limit, windowStart, now, this.windowSeconds);
   }
 
   private async increment(id: string, fields: Omit<RateLimitWindowDocument, '_id' | 'count'>): Promise<number> {
