@@ -46,6 +46,13 @@ function line(name: string, result: LoadResult): void {
   );
 }
 
+/** The service's leadstream_sqlite_commits (embedded engines only). */
+async function sqliteCommits(url: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const match = /^leadstream_sqlite_commits (\d+)/m.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
 function leadIdsOf(answers: Answer[]): string[] {
   return answers.filter((answer) => answer.status >= 200 && answer.status < 300).map((answer) => String((JSON.parse(answer.body) as { lead_id?: unknown }).lead_id));
 }
@@ -82,9 +89,17 @@ async function main(): Promise<void> {
     try {
       const send = (): Promise<Answer> => post(`${service.url}/api/v1/leads/ingest`, tenant.key, JSON.stringify(uniqueSubmission(run, counter++)));
       answers.push(...(await closedLoop(send, CONCURRENCY, WARMUP_MS)).answers);
+      const commitsBefore = await sqliteCommits(service.url);
       full = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
       answers.push(...full.answers);
       line(`leadstream (${engines})`, full);
+      // Let the pipeline finish the phase's leads (activity, projector) before counting.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const commitsAfter = await sqliteCommits(service.url);
+      if (commitsBefore !== undefined && commitsAfter !== undefined) {
+        const accepted = full.answers.filter((answer) => answer.status === 201).length;
+        console.log(`SQLite commits per accepted lead at steady state: ${((commitsAfter - commitsBefore) / Math.max(1, accepted)).toFixed(2)} (target <= 3)`);
+      }
       half = await openLoop(send, Math.max(1, Math.floor(full.rps / 2)), SECONDS * 1000);
       answers.push(...half.answers);
       line(`leadstream at half rate (${Math.floor(full.rps / 2)}/s, open)`, half);
