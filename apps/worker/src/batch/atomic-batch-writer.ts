@@ -7,9 +7,9 @@
 import type { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { LEADS_COLLECTION } from '@leadstream/dal';
-import type { BaseDocument, BulkWriteOperation } from '@leadstream/ports';
+import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
-import { type BatchWrite, type BatchWriter, type ConsumerPosition, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+import { type BatchWrite, type BatchWriter, type ConsumerPosition, leadChanges, leadFilter, WriteConflictError } from './batch-write';
 
 export interface AtomicBatchWriterOptions {
   store: EmbeddedStore;
@@ -56,7 +56,7 @@ export class AtomicBatchWriter implements BatchWriter {
     if (write.leads.length === 0 && write.pendingOutboxes.length === 0) return;
     const operations: BulkWriteOperation<BaseDocument>[] = write.leads.map(({ lead, previous }) =>
       previous === null
-        ? { updateOne: { filter: leadFilter(lead), update: { $setOnInsert: { ...withoutId(lead), outbox: [] } }, upsert: true } }
+        ? { insertOne: { document: { ...lead, outbox: [] } as unknown as BaseDocument } }
         : { updateOne: { filter: leadFilter(previous, previous.version), update: leadChanges(previous, { ...lead, outbox: [] }) } },
     );
     // Leads stored by an outbox writer earlier (the store was shared with Kafka before): their outputs go out now.
@@ -64,8 +64,10 @@ export class AtomicBatchWriter implements BatchWriter {
       operations.push({ updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } } });
     }
     const { matched, failure } = this.options.store.embeddedCollection(LEADS_COLLECTION).bulkWriteWithin(operations);
+    // A lead this batch creates exists already: created meanwhile (a redelivery raced this batch).
+    if (failure instanceof DuplicateKeyError && failure.index === '_id_' && matched.length < write.leads.length) throw new WriteConflictError([write.leads[matched.length]!.lead._id]);
     if (failure !== undefined) throw failure as Error;
-    const conflicts = write.leads.filter(({ previous }, index) => (previous === null ? matched[index] : !matched[index])).map(({ lead }) => lead._id);
+    const conflicts = write.leads.filter((_, index) => !matched[index]).map(({ lead }) => lead._id);
     const offset = write.leads.length;
     conflicts.push(...write.pendingOutboxes.filter((_, index) => !matched[offset + index]).map((lead) => lead._id));
     // Throwing rolls the whole transaction back: the batch is read and decided again.

@@ -26,7 +26,7 @@ import {
   type UpdateResult,
 } from '@leadstream/ports';
 import { applyUpdate, seedFromFilter, validateUpdate } from './apply-update';
-import { decodeDoc, encodeDoc, toJson } from './codec';
+import { decodeDoc, toJson } from './codec';
 import { type BindValue, compileFilter } from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
 import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, quoteIdent, sqliteIndexName, tableName } from './sql-names';
@@ -80,19 +80,19 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async insertOne(doc: T): Promise<void> {
-    const encoded = this.encodeNew(doc);
-    this.transaction(() => this.insertStatement().run({ id: doc._id, doc: encoded }));
+    const row = this.newRow(doc);
+    this.transaction(() => this.insertStatement().run(row));
   }
 
   async insertMany(docs: T[]): Promise<void> {
-    const encoded = docs.map((doc) => [doc._id, this.encodeNew(doc)] as const);
+    const rows = docs.map((doc) => this.newRow(doc));
     const insert = this.insertStatement();
     // Ordered, like MongoDB's default: documents before a failing one stay stored.
     let failure: unknown;
     this.transaction(() => {
-      for (const [id, doc] of encoded) {
+      for (const row of rows) {
         try {
-          insert.run({ id, doc });
+          insert.run(row);
         } catch (error) {
           failure = error;
           return;
@@ -195,7 +195,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     for (const operation of operations) {
       try {
         if ('insertOne' in operation) {
-          this.insertStatement().run({ id: operation.insertOne.document._id, doc: this.encodeNew(operation.insertOne.document) });
+          this.insertStatement().run(this.newRow(operation.insertOne.document));
           result.insertedCount++;
           matched.push(true);
           continue;
@@ -316,7 +316,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (paths.length === 0) return;
     const stale = paths.map((path) => `NEW.${indexColumn(path)} IS NOT ${jsonExtract(path, 'NEW.doc')}`).join(' OR ');
     const sets = paths.map((path) => `${indexColumn(path)} = ${jsonExtract(path, 'NEW.doc')}`).join(', ');
-    const body = `WHEN ${stale} BEGIN UPDATE ${this.table} SET ${sets} WHERE rowid = NEW.rowid; END`;
+    // A process that knows every column (it wrote them) skips the check, and its json_extract
+    // calls, with one function call; a process that knows fewer (opened the collection before an
+    // index was added) repairs them.
+    const known = `${KNOWN_COLUMNS_FUNCTION}(${sqlString(this.name)})`;
+    const body = `WHEN ${known} < ${paths.length} AND (${stale}) BEGIN UPDATE ${this.table} SET ${sets} WHERE rowid = NEW.rowid; END`;
     for (const [suffix, event] of [['insert', 'AFTER INSERT'], ['update', 'AFTER UPDATE OF doc']] as const) {
       const name = quoteIdent(`${this.name}$index_columns_${suffix}`);
       const sql = `CREATE TRIGGER ${name} ${event} ON ${this.table} ${body}`;
@@ -340,34 +344,53 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     this.insertSql = undefined;
   }
 
-  /** INSERT of a document with its index columns computed from its text. Named parameters: id, doc. */
+  /** INSERT of a document with its index columns. Named parameters: id, doc, c0, c1, ... (newRow). */
   private insertStatement(): Database.Statement {
     if (this.insertSql === undefined) {
       const paths = [...this.columns];
       const names = paths.map((path) => `, ${indexColumn(path)}`).join('');
-      const values = paths.map((path) => `, ${jsonExtract(path, '@doc')}`).join('');
+      const values = paths.map((_, index) => `, @c${index}`).join('');
       this.insertSql = `INSERT INTO ${this.table} (id, doc${names}) VALUES (@id, @doc${values})`;
     }
     return this.stmt(this.insertSql);
   }
 
-  /** `, "f:a" = json_extract(@doc, '$."a"')` for a changed field (built once per field). */
+  /**
+   * The parameters of insertStatement: the document's text and each index column's value, taken
+   * from the stored JSON form in JS as json_extract would give it (SQLite parsing the text once
+   * per indexed field cost more than the index writes themselves).
+   */
+  private newRow(doc: T): Record<string, string | number | null> {
+    if (typeof doc._id !== 'string' || doc._id === '') throw new TypeError(`${this.name}: every document needs a string _id`);
+    const json = toJson(doc);
+    const row: Record<string, string | number | null> = { id: doc._id, doc: JSON.stringify(json) };
+    let index = 0;
+    for (const path of this.columns) row[`c${index++}`] = extractedValue(json, path);
+    return row;
+  }
+
+  /** `, "f:a" = @c3` for a changed field (built once per field). */
   private setColumnSql(path: string): string {
     let sql = this.setColumnSqlByPath.get(path);
     if (sql === undefined) {
-      sql = `, ${indexColumn(path)} = ${jsonExtract(path, '@doc')}`;
+      sql = `, ${indexColumn(path)} = @${this.columnParam(path)}`;
       this.setColumnSqlByPath.set(path, sql);
     }
     return sql;
   }
 
-  private transaction<R>(run: () => R): R {
-    return this.mapped(() => this.host.transaction(run));
+  /** The named parameter of an index column's value (c0, c1, ... in column order). */
+  private columnParam(path: string): string {
+    return `c${[...this.columns].indexOf(path)}`;
   }
 
-  private encodeNew(doc: T): string {
-    if (typeof doc._id !== 'string' || doc._id === '') throw new TypeError(`${this.name}: every document needs a string _id`);
-    return encodeDoc(doc);
+  /** How many index columns this process knows for the collection (the repair triggers ask). */
+  get knownColumns(): number {
+    return this.columns.size;
+  }
+
+  private transaction<R>(run: () => R): R {
+    return this.mapped(() => this.host.transaction(run));
   }
 
   private selectSql(filter: Filter, options: FindOptions): { sql: string; params: BindValue[] } {
@@ -393,12 +416,15 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   /** Applies the update to a stored row; returns the new document, or null when nothing changed. */
   private rewrite(row: Row, update: Update, current = decodeDoc<T>(row.doc)): T | null {
     const next = applyUpdate(current, update, { inserting: false });
-    const encoded = encodeDoc(next);
+    const json = toJson(next);
+    const encoded = JSON.stringify(json);
     if (encoded === row.doc) return null;
     // Only the index columns whose field changed are set, so only their indexes are rewritten.
     const changed = [...this.columns].filter((path) => !sameValue(valueAt(current, path), valueAt(next, path)));
     const sets = changed.map((path) => this.setColumnSql(path)).join('');
-    this.stmt(`UPDATE ${this.table} SET doc = @doc${sets} WHERE rowid = @rowid`).run({ doc: encoded, rowid: row.rowid });
+    const params: Record<string, string | number | null> = { doc: encoded, rowid: row.rowid };
+    for (const path of changed) params[this.columnParam(path)] = extractedValue(json, path);
+    this.stmt(`UPDATE ${this.table} SET doc = @doc${sets} WHERE rowid = @rowid`).run(params);
     return next;
   }
 
@@ -407,9 +433,32 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (typeof doc._id !== 'string') {
       throw new TypeError(`${this.name}: an upsert needs a string _id in the filter or in $setOnInsert`);
     }
-    this.insertStatement().run({ id: doc._id, doc: encodeDoc(doc) });
+    this.insertStatement().run(this.newRow(doc));
     return doc;
   }
+}
+
+/** The SQL function the repair triggers call: index columns the writing connection's process knows. */
+export const KNOWN_COLUMNS_FUNCTION = 'leadstream_known_columns';
+
+function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * What json_extract returns for a path of the stored JSON form: text, a number, 1/0 for
+ * booleans, NULL for null or missing, and JSON text for arrays and objects.
+ */
+function extractedValue(json: unknown, path: string): string | number | null {
+  let value: unknown = json;
+  for (const segment of path.split('.')) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return JSON.stringify(value);
 }
 
 /** The value at a dotted path of a decoded document (undefined when a segment is missing). */

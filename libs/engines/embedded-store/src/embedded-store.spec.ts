@@ -137,8 +137,10 @@ describe('embedded document store', () => {
       await leads.updateMany({ org: 'o1' }, { $unset: { email: '' } });
       await leads.findOneAndUpdate({ _id: 'c' }, { $set: { status: 'won', at: new Date(1_700_000_100_000) } });
       await leads.updateOne({ _id: 'd' }, { $set: { status: 'new', email: 'd@x.edu' }, $setOnInsert: { org: 'o3' } }, { upsert: true });
-      // Another process that opened the collection before the indexes existed writes no columns.
+      // Another process that opened the collection before the indexes existed writes no columns
+      // (and knows none of them: what its store answers the repair triggers).
       const other = new Database(join(dataDir, 'documents.sqlite'));
+      other.function('leadstream_known_columns', (_collection: unknown) => 0);
       other.prepare(`INSERT INTO leads (id, doc) VALUES ('e', ?)`).run(JSON.stringify({ _id: 'e', org: 'o4', status: 'new', email: 'e@x.edu', address: { city: 'Oslo' } }));
       other.prepare(`UPDATE leads SET doc = ? WHERE id = 'c'`).run(JSON.stringify({ _id: 'c', org: 'o2', status: 'lost', email: 'c2@x.edu' }));
       other.close();

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec, type StoredDocument } from '@leadstream/ports';
 import { DATE_LOW_SQL, DATE_TAG } from './codec';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, BackgroundCheckpointer } from './background-checkpointer';
-import { EmbeddedCollection, type CollectionHost } from './embedded-collection';
+import { EmbeddedCollection, KNOWN_COLUMNS_FUNCTION, type CollectionHost } from './embedded-collection';
 import { REGEX_FUNCTION, createRegexFunction } from './filter-to-sql';
 import { assertSafeName, fieldExpr, tableName } from './sql-names';
 import { StatementCache } from './statement-cache';
@@ -78,6 +78,7 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
     const background = (options.checkpointIntervalMs ?? 100) > 0;
     if (background) this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     registerFunctions(this.db);
+    this.db.function(KNOWN_COLUMNS_FUNCTION, { deterministic: false }, (name: unknown) => this.collections.get(String(name))?.knownColumns ?? 0);
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
       collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
     this.statements = new StatementCache(this.db);
