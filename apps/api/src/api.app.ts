@@ -1,17 +1,19 @@
-import { accessLog, errorHandler, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
-import { DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import { accessLog, errorHandler, limitJsonDepth, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
+import { CustomFieldRepository, DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
-import type { Metrics } from '@leadstream/runtime';
+import type { ConfigCache, Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
+import { CachedConfig } from './config/cached-config';
+import { CoalescingProducer } from './ingestion/coalescing-producer';
 import type { DecisionWaiter } from './ingestion/decision-waiter';
 import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
 import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
 import { exportsRouter } from './exports/exports.routes';
-import { mountOAuth } from './oauth/oauth.app';
+import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 
 export interface ApiDependencies {
@@ -25,6 +27,12 @@ export interface ApiDependencies {
   /** Largest accepted request body (spec is silent; see docs/decisions.md). */
   bodyLimit?: string;
   dal: Dal;
+  /**
+   * The process's configuration cache, started (subscribed to config.changed) by whoever builds
+   * the app: keys, vendors and settings are served from it, and every configuration write of the
+   * routes calls its `changed`.
+   */
+  configCache: ConfigCache;
   leads: LeadRepository;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
@@ -47,7 +55,8 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
   app.use(errorHandler(deps.logger));
-  app.use(requireJsonBody());
+  // Non-JSON bodies are 415 before they are read; forms only where OAuth takes them (docs/decisions.md).
+  app.use(requireJsonBody({ formPaths: OAUTH_FORM_PATHS }));
   app.use(
     koaBody({
       json: true,
@@ -62,22 +71,35 @@ export function createApiApp(deps: ApiDependencies): Koa {
       },
     }),
   );
+  app.use(limitJsonDepth());
   const ops = opsRoutes(deps.readiness, deps.metrics, deps.isStopping);
   app.use(ops.routes());
   app.use(ops.allowedMethods());
-  const ingestion = ingestionRouter({ dal: deps.dal, leads: deps.leads, receipts: new SubmissionReceiptRepository(deps.store), log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  const customFields = new CustomFieldRepository(deps.store);
+  const config = new CachedConfig(deps.configCache, { apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, organizations: deps.dal.organizations, customFields });
+  // Lead commands of concurrent requests share one produce per event-loop tick.
+  const submissions = new CoalescingProducer(deps.log);
+  const ingestion = ingestionRouter({
+    dal: deps.dal,
+    config,
+    leads: deps.leads,
+    receipts: new SubmissionReceiptRepository(deps.store),
+    submissions,
+    waiter: deps.waiter,
+    decisionTimeoutMs: deps.decisionTimeoutMs,
+  });
   app.use(ingestion.routes());
   app.use(ingestion.allowedMethods());
-  const vendorPortal = vendorPortalRouter({ dal: deps.dal, reports: new VendorReportRepository(deps.store) });
+  const vendorPortal = vendorPortalRouter({ dal: deps.dal, config, reports: new VendorReportRepository(deps.store) });
   app.use(vendorPortal.routes());
   app.use(vendorPortal.allowedMethods());
-  const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts);
+  const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts, deps.configCache);
   mountAccounts(app, accounts);
   mountOAuth(app, deps.store, accounts);
-  const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors });
+  const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors, configCache: deps.configCache });
   app.use(dedup.routes());
   app.use(dedup.allowedMethods());
-  mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, config, customFields, log: deps.log, submissions, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
   if (deps.exports) {
     const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
     app.use(exportsApi.routes());

@@ -1,18 +1,19 @@
 /**
  * The API test server the feature test supports (accounts, exports) build on: the production
  * `createApiApp` on 127.0.0.1:0 over the embedded log, and the embedded store unless the test
- * brings one, in the caller's temp dir.
+ * brings one, in the caller's temp dir. Wired as `leadstream start` wires the api on the embedded
+ * engines: a started ConfigCache, and rate-limit counters in memory.
  */
 import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { AccountTokenRepository, createDal, ensureIndexes, LeadRepository, SessionRepository, UserRepository, type Dal } from '@leadstream/dal';
+import { AccountTokenRepository, createDal, ensureIndexes, LeadRepository, MemoryRateLimiter, SessionRepository, UserRepository, type Dal } from '@leadstream/dal';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { nodeHandler } from '@leadstream/http';
 import type { Analytics, DocumentStore, EventLog, Mailer } from '@leadstream/ports';
-import { Metrics } from '@leadstream/runtime';
+import { ConfigCache, Metrics } from '@leadstream/runtime';
 import type Koa from 'koa';
 import { pino } from 'pino';
 import type { AccountsConfig } from './accounts/accounts.context';
@@ -55,6 +56,7 @@ export interface ApiTestServer {
   store: DocumentStore;
   log: EventLog;
   dal: Dal;
+  configCache: ConfigCache;
   mailer: Mailer;
   close(): Promise<void>;
 }
@@ -66,16 +68,21 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
   await log.ensureTopics([...LEAD_TOPICS, ...(options.topics ?? [])].map((topic) => ({ topic, partitions: 1 })));
   await ensureIndexes(store);
   for (const repository of [UserRepository, SessionRepository, AccountTokenRepository, ...(options.repositories ?? [])]) await repository.ensureIndexes(store);
-  const dal = createDal(store);
+  const logger = pino({ level: 'silent' });
+  // One process holds the embedded log: its rate-limit counters can live in memory.
+  const dal: Dal = { ...createDal(store), ...(log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) };
+  const configCache = new ConfigCache({ log, store, logger });
+  await configCache.start();
   const app = createApiApp({
     log,
     store,
     analytics: noAnalytics,
-    logger: pino({ level: 'silent' }),
+    logger,
     metrics: new Metrics(),
     readiness: [],
     isStopping: () => false,
     dal,
+    configCache,
     leads: new LeadRepository(store),
     waiter: new DecisionWaiter(log),
     decisionTimeoutMs: 1_000,
@@ -91,9 +98,11 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     store,
     log,
     dal,
+    configCache,
     mailer,
     async close() {
       await new Promise((resolve) => server.close(resolve));
+      await configCache.stop();
       await log.close();
       if (!options.store) await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -6,13 +6,13 @@
 import { join } from 'node:path';
 import { createApiApp, DecisionWaiter } from '@leadstream/api';
 import { RATE_LIMITS } from '@leadstream/domain';
-import { createDal, LeadRepository } from '@leadstream/dal';
+import { createDal, LeadRepository, MemoryRateLimiter } from '@leadstream/dal';
 import { createMxResolver } from '@leadstream/engine-dns';
 import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
-import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
+import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
 import { isTransientError, OutboxSweeper, resolveStages, STAGES } from '@leadstream/worker';
 import { parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
@@ -101,8 +101,14 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     lifecycle.onStop('decision waiter', () => waiter.stop());
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox'), logger });
     lifecycle.onStop('mailer', () => mailer.close());
+    // Keys, vendors and settings are cached until config.changed says otherwise (never on a timer).
+    const configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
+    await configCache.start();
+    lifecycle.onStop('config cache', () => configCache.stop());
     const app = createApiApp({
-      dal: createDal(engines.store),
+      // On the embedded engines this process alone serves the data directory: rate-limit counters live in memory.
+      dal: { ...createDal(engines.store), ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) },
+      configCache,
       leads: new LeadRepository(engines.store),
       waiter,
       decisionTimeoutMs: config.decisionTimeoutMs,

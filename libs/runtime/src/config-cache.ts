@@ -43,6 +43,26 @@ interface ConfigVersionDocument {
   changed_at: Date;
 }
 
+/**
+ * Raises the organization's configuration version in the store by one and returns the new one.
+ * `ConfigCache.changed` does this and then tells the processes; a writer that cannot reach the
+ * log (the admin CLI beside a server on the embedded engines) does only this.
+ */
+export async function bumpConfigVersion(store: DocumentStore, organizationId: string, what: string, now = new Date()): Promise<number> {
+  const versions = store.collection<ConfigVersionDocument>(CONFIG_VERSIONS_COLLECTION);
+  const bump = () => versions.findOneAndUpdate({ _id: organizationId }, { $inc: { version: 1 }, $set: { what, changed_at: now } }, { upsert: true, returnDocument: 'after' });
+  let doc: ConfigVersionDocument | null;
+  try {
+    doc = await bump();
+  } catch (error) {
+    // Two first changes of an organization can both try to insert; the loser increments now.
+    if (!(error instanceof DuplicateKeyError)) throw error;
+    doc = await bump();
+  }
+  if (!doc) throw new Error(`config version of ${organizationId} was not returned after an upsert`);
+  return doc.version;
+}
+
 interface OrganizationEntries {
   /** The newest version this process knows (0 until one is learned). */
   version: number;
@@ -134,22 +154,7 @@ export class ConfigCache {
    */
   async changed(organizationId: string, what: string): Promise<number> {
     const now = new Date();
-    const bump = () =>
-      this.versions.findOneAndUpdate(
-        { _id: organizationId },
-        { $inc: { version: 1 }, $set: { what, changed_at: now } },
-        { upsert: true, returnDocument: 'after' },
-      );
-    let doc: ConfigVersionDocument | null;
-    try {
-      doc = await bump();
-    } catch (error) {
-      // Two first changes of an organization can both try to insert; the loser increments now.
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      doc = await bump();
-    }
-    if (!doc) throw new Error(`config version of ${organizationId} was not returned after an upsert`);
-    const version = doc.version;
+    const version = await bumpConfigVersion(this.options.store, organizationId, what, now);
     this.drop(organizationId, version);
     const message: ConfigChangedMessage = parseConfigChanged({ schema_version: 1, organization_id: organizationId, version, what, changed_at: now.toISOString() });
     await this.options.log.produce(CONFIG_CHANGED_TOPIC, [{ key: organizationId, value: JSON.stringify(message), headers: { [SOURCE_HEADER]: this.instanceId } }]);

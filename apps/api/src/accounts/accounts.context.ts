@@ -5,6 +5,7 @@
 import { AccountTokenRepository, type Dal, OAuthGrantRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import { RATE_LIMITS, type User } from '@leadstream/domain';
 import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
+import type { ConfigCache } from '@leadstream/runtime';
 import type { Logger } from 'pino';
 import { SessionGuard } from '../auth/session.middleware';
 import { SessionTokens } from '../auth/session-tokens';
@@ -32,12 +33,14 @@ export interface AccountsContext {
   mailer: Mailer;
   log: EventLog;
   logger: Logger;
+  /** Told after every configuration write (keys, vendors, organization settings). */
+  configCache: Pick<ConfigCache, 'changed'>;
   appUrl: string;
   authRateLimit: number;
   clock: () => Date;
 }
 
-export function createAccountsContext(store: DocumentStore, dal: Dal, log: EventLog, logger: Logger, config: AccountsConfig): AccountsContext {
+export function createAccountsContext(store: DocumentStore, dal: Dal, log: EventLog, logger: Logger, config: AccountsConfig, configCache: Pick<ConfigCache, 'changed'>): AccountsContext {
   const clock = config.clock ?? (() => new Date());
   const users = new UserRepository(store);
   const sessions = new SessionRepository(store);
@@ -52,6 +55,7 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     mailer: config.mailer,
     log,
     logger,
+    configCache,
     appUrl: config.appUrl.replace(/\/+$/, ''),
     authRateLimit: config.rateLimits.authentication,
     clock,

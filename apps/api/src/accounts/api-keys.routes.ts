@@ -61,6 +61,7 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
       { vendorId: input.vendor_id, name: input.name, permissions: input.permissions, ipRestrictions: input.ip_restrictions, rateLimit: input.rate_limit },
       context.clock(),
     );
+    await context.configCache.changed(organizationId, 'api_keys');
     ctx.status = 201;
     ctx.body = { ...apiKeyResource(issued.apiKey), key: issued.key };
   });
@@ -77,6 +78,7 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     const patch = readApiKeyPatch(ctx.request.body);
     const updated = await apiKeys.update(tenant, key.id, patch);
     if (!updated) throw notFound();
+    await context.configCache.changed(tenant.organizationId, 'api_keys');
     ctx.body = apiKeyResource(updated);
   });
 
@@ -84,12 +86,14 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     const { key, tenant } = await findKey(apiKeys, ctx.state.tenant.organizationId, id(ctx.params));
     const rotated = await apiKeys.rotate(tenant, key.id, context.clock());
     if (!rotated) throw notFound();
+    await context.configCache.changed(tenant.organizationId, 'api_keys');
     ctx.body = { new_key: rotated.key, message: 'API key rotated: the old key remains valid for 24 hours' };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/api-keys/:id', permission: 'api_keys:write' }, async (ctx) => {
     const { key, tenant } = await findKey(apiKeys, ctx.state.tenant.organizationId, id(ctx.params));
     await apiKeys.revoke(tenant, key.id, context.clock());
+    await context.configCache.changed(tenant.organizationId, 'api_keys');
     ctx.status = 204;
   });
 

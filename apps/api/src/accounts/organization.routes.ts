@@ -43,6 +43,7 @@ export function organizationRouter(context: AccountsContext): UserRouter {
       context.clock(),
     );
     if (!updated) throw notFound();
+    await context.configCache.changed(ctx.state.tenant.organizationId, 'settings');
     ctx.body = organizationResource(updated);
   });
 
@@ -52,6 +53,7 @@ export function organizationRouter(context: AccountsContext): UserRouter {
     // Keys first: from here on no vendor can submit. Then the record, then the people.
     await apiKeys.revokeAll(tenant.organizationId, {}, now);
     if (!(await organizations.markDeleted(tenant, now))) throw notFound();
+    await context.configCache.changed(tenant.organizationId, 'organization');
     await context.users.deleteAll(tenant);
     ctx.status = 204;
   });

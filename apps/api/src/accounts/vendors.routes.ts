@@ -59,6 +59,7 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
   defineRoute(router, { method: 'POST', path: '/api/vendors', permission: 'vendors:write' }, async (ctx) => {
     const input = readVendor(ctx.request.body);
     const vendor = await vendors.create(ctx.state.tenant, input, context.clock());
+    await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
     ctx.status = 201;
     ctx.body = vendorResource(vendor);
   });
@@ -76,6 +77,7 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
     const now = context.clock();
     const vendor = await vendors.update(ctx.state.tenant, before.id, input, now);
     if (!vendor) throw notFound();
+    await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
     if (vendor.enabled !== before.enabled) await emit(context, ctx.state.tenant, vendor, now);
     ctx.body = vendorResource(vendor);
   });
@@ -86,6 +88,7 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
     // Its keys would be refused anyway (unknown vendor); revoking says so in the key list too.
     await apiKeys.revokeAll(ctx.state.tenant.organizationId, { vendorId: vendor.id }, context.clock());
     await vendors.delete(ctx.state.tenant, vendor.id);
+    await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
     ctx.status = 204;
   });
 
@@ -97,8 +100,11 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
       const now = context.clock();
       const vendor = before.enabled === enabled ? before : await vendors.setEnabled(ctx.state.tenant, before.id, enabled, now);
       if (!vendor) throw notFound();
-      // Only a change is an event: enabling an enabled vendor says nothing new.
-      if (before.enabled !== enabled) await emit(context, ctx.state.tenant, vendor, now);
+      // Only a change is an event (and a configuration change): enabling an enabled vendor says nothing new.
+      if (before.enabled !== enabled) {
+        await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
+        await emit(context, ctx.state.tenant, vendor, now);
+      }
       ctx.body = vendorResource(vendor);
     });
   }

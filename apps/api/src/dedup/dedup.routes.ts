@@ -7,6 +7,7 @@
  */
 import { findDuplicate, type DedupRepository, type LeadRepository, type VendorRepository } from '@leadstream/dal';
 import { DomainError, parseDedupConfigUpdate, toCheckDuplicateResult } from '@leadstream/domain';
+import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
 export interface DedupRoutesDependencies {
@@ -14,6 +15,8 @@ export interface DedupRoutesDependencies {
   dedup: Pick<DedupRepository, 'getConfig' | 'saveConfig' | 'recent'>;
   leads: Pick<LeadRepository, 'findDedupCandidates'>;
   vendors: Pick<VendorRepository, 'findById'>;
+  /** A saved configuration is announced, so the next lead is deduplicated with it. */
+  configCache: Pick<ConfigCache, 'changed'>;
   clock?: () => Date;
 }
 
@@ -50,6 +53,7 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
     const parsed = parseDedupConfigUpdate(ctx.request.body, current);
     if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid deduplication configuration', parsed.details);
     await deps.dedup.saveConfig(ctx.state.tenant, parsed.config, clock());
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'dedup');
     ctx.body = { data: parsed.config };
   });
 

@@ -9,10 +9,11 @@
 import Router from '@koa/router';
 import type { Dal, LeadRepository, SubmissionReceiptRepository } from '@leadstream/dal';
 import type { LeadRecord, TenantContext } from '@leadstream/domain';
-import type { EventLog } from '@leadstream/ports';
 import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
 import type { Context } from 'koa';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
+import type { CachedConfig } from '../config/cached-config';
+import type { Produce } from './coalescing-producer';
 import type { DecisionWaiter } from './decision-waiter';
 import { submitLeads, type SubmitOutcome } from './lead-submit';
 
@@ -20,9 +21,12 @@ export { SUBMITTED_TOPIC } from './lead-submit';
 
 export interface IngestionDependencies {
   dal: Dal;
+  /** Keys and vendors of authentication, from the configuration cache. */
+  config: CachedConfig;
   leads: LeadRepository;
   receipts: SubmissionReceiptRepository;
-  log: EventLog;
+  /** Where lead commands go: the log, through the per-tick CoalescingProducer. */
+  submissions: Produce;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
   clock?: () => Date;
@@ -36,9 +40,9 @@ type Outcome = SubmitOutcome;
 export function ingestionRouter(deps: IngestionDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, clock }, permission);
+  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, permission);
 
-  const submitDeps = { receipts: deps.receipts, log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
+  const submitDeps = { receipts: deps.receipts, log: deps.submissions, configCache: deps.config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
   const submit = (ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> =>
     submitLeads(submitDeps, ctx.state.tenant, ctx.state.vendorId, bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
 

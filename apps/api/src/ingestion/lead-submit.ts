@@ -5,16 +5,20 @@
  */
 import type { SubmissionReceiptRepository } from '@leadstream/dal';
 import { normalizeEmail, type TenantContext } from '@leadstream/domain';
-import type { EventLog } from '@leadstream/ports';
+import type { ConfigCache } from '@leadstream/runtime';
 import type { BodyProblem, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { randomUUID } from 'node:crypto';
+import type { Produce } from './coalescing-producer';
 import type { DecisionWaiter } from './decision-waiter';
 
 export const SUBMITTED_TOPIC = 'leads.submitted';
 
 export interface LeadSubmitDependencies {
   receipts: Pick<SubmissionReceiptRepository, 'record'>;
-  log: EventLog;
+  /** The log, or a CoalescingProducer in front of it (one produce per tick for concurrent submissions). */
+  log: Produce;
+  /** Stamps each command with the organization's configuration version this process knows. */
+  configCache: Pick<ConfigCache, 'version'>;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
   clock: () => Date;
@@ -41,6 +45,8 @@ export const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
  */
 export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantContext, vendorId: string, items: readonly SubmissionItem[]): Promise<SubmitOutcome[]> {
   const submittedAt = deps.clock().toISOString();
+  // Stages reload the organization's configuration when they know an older version than this.
+  const configVersion = await deps.configCache.version(tenant.organizationId);
   const outcomes: Array<Promise<SubmitOutcome>> = [];
   const records: Array<{ key: string; value: string }> = [];
   const correlationIds: string[] = [];
@@ -60,6 +66,7 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
       vendor_id: vendorId,
       submitted_at: submittedAt,
       submission: submission as Record<string, unknown>,
+      config_version: configVersion,
     };
     correlationIds.push(command.correlation_id);
     const leadId = command.lead_id;

@@ -10,11 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { CustomFieldNameTakenError, type CustomFieldRepository } from '@leadstream/dal';
 import { DomainError, parseCustomFieldCreate, parseCustomFieldUpdate } from '@leadstream/domain';
+import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
 export interface CustomFieldRoutesDependencies {
   guard: SessionGuard;
   customFields: CustomFieldRepository;
+  /** Every write is announced, so the next lead is validated with it. */
+  configCache: Pick<ConfigCache, 'changed'>;
   clock?: () => Date;
 }
 
@@ -41,6 +44,7 @@ export function customFieldsRouter(deps: CustomFieldRoutesDependencies): UserRou
       }
       throw error;
     }
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
     ctx.status = 201;
     ctx.body = { data: { id, name: parsed.value.name, label: parsed.value.label, type: parsed.value.type, created_at: at } };
   });
@@ -54,11 +58,13 @@ export function customFieldsRouter(deps: CustomFieldRoutesDependencies): UserRou
     if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', parsed.details);
     const updated = await deps.customFields.update(organizationId, id, parsed.value, clock().toISOString());
     if (!updated) throw notFound();
+    await deps.configCache.changed(organizationId, 'custom_fields');
     ctx.body = { data: updated };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/enrichment/custom-fields/:id', permission: 'rules:write' }, async (ctx) => {
     if (!(await deps.customFields.delete(ctx.state.tenant.organizationId, String(ctx.params['id'])))) throw notFound();
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
     ctx.status = 204;
   });
 

@@ -1,8 +1,10 @@
 /** Mounts the leads and custom-field routers of the user API on the app. */
-import { CustomFieldRepository, LeadActivityRepository, LeadQueryRepository, SubmissionReceiptRepository, type Dal } from '@leadstream/dal';
+import { type CustomFieldRepository, LeadActivityRepository, LeadQueryRepository, SubmissionReceiptRepository, type Dal } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
+import type { CachedConfig } from '../config/cached-config';
+import type { Produce } from '../ingestion/coalescing-producer';
 import type { DecisionWaiter } from '../ingestion/decision-waiter';
 import { customFieldsRouter } from './custom-fields.routes';
 import { leadsRouter } from './leads.routes';
@@ -11,26 +13,32 @@ export interface LeadsMountDependencies {
   guard: SessionGuard;
   store: DocumentStore;
   dal: Dal;
+  /** Vendors, organization settings and custom fields as the routes read them: from the configuration cache. */
+  config: CachedConfig;
+  customFields: CustomFieldRepository;
   log: EventLog;
+  /** Lead commands: the log through the per-tick CoalescingProducer. */
+  submissions: Produce;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
   clock?: () => Date;
 }
 
 export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
-  const customFields = new CustomFieldRepository(deps.store);
+  const { config, customFields } = deps;
   const leads = leadsRouter({
     guard: deps.guard,
     store: deps.store,
-    dal: deps.dal,
+    dal: { rateLimiter: deps.dal.rateLimiter, vendors: config.vendors, organizations: { get: (tenant) => config.organization(tenant) } },
     queries: new LeadQueryRepository(deps.store),
     activity: new LeadActivityRepository(deps.store),
-    customFields,
+    customFields: { list: (organizationId) => config.customFields(organizationId) },
     log: deps.log,
-    submit: { receipts: new SubmissionReceiptRepository(deps.store), log: deps.log, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
+    configCache: config.cache,
+    submit: { receipts: new SubmissionReceiptRepository(deps.store), log: deps.submissions, configCache: config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const fields = customFieldsRouter({ guard: deps.guard, customFields, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const fields = customFieldsRouter({ guard: deps.guard, customFields, configCache: config.cache, ...(deps.clock ? { clock: deps.clock } : {}) });
   for (const router of [leads, fields]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

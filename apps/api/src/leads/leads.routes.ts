@@ -11,7 +11,7 @@
  * A lead of another organization, or a deleted one, is LEAD_NOT_FOUND everywhere.
  */
 import type { CustomFieldRepository, Dal, LeadActivityRepository, LeadQueryRepository, OutboxEntry } from '@leadstream/dal';
-import { ensureManualEntryVendor } from '@leadstream/dal';
+import { ensureManualEntryVendor, manualEntryVendorId } from '@leadstream/dal';
 import {
   applyLeadPatch,
   DEFAULT_VALIDATION_SETTINGS,
@@ -24,6 +24,7 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
+import type { ConfigCache } from '@leadstream/runtime';
 import { checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
 import type { ParameterizedContext } from 'koa';
 import { defineRoute, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
@@ -36,12 +37,15 @@ export const MAX_BULK_IDS = 100;
 export interface LeadsRoutesDependencies {
   guard: SessionGuard;
   store: DocumentStore;
-  dal: Pick<Dal, 'organizations' | 'vendors' | 'rateLimiter'>;
+  /** Organizations and vendors are read through the configuration cache (leads.app). */
+  dal: { organizations: Pick<Dal['organizations'], 'get'>; vendors: Pick<Dal['vendors'], 'findById'>; rateLimiter: Dal['rateLimiter'] };
   queries: LeadQueryRepository;
   activity: Pick<LeadActivityRepository, 'forLead'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
   log: EventLog;
   submit: Omit<LeadSubmitDependencies, 'clock'>;
+  /** Told when the route creates the organization's manual-entry vendor (a configuration write). */
+  configCache: Pick<ConfigCache, 'changed'>;
   clock?: () => Date;
 }
 
@@ -59,6 +63,14 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   const router = new UserRouter(deps.guard);
   const submitDeps: LeadSubmitDependencies = { ...deps.submit, clock };
 
+  /** The manual-entry vendor's id, created (and announced as a configuration change) on first use. */
+  const manualEntryVendor = async (tenant: TenantContext): Promise<string> => {
+    const id = manualEntryVendorId(tenant.organizationId);
+    if (await deps.dal.vendors.findById(tenant, id)) return id;
+    await ensureManualEntryVendor(deps.store, tenant, clock());
+    await deps.configCache.changed(tenant.organizationId, 'vendors');
+    return id;
+  };
   const vendorName = async (tenant: TenantContext, vendorId: string): Promise<string | null> => (await deps.dal.vendors.findById(tenant, vendorId))?.name ?? null;
   const detail = async (tenant: TenantContext, lead: LeadRecord): Promise<Record<string, unknown>> => leadDetail(lead, await vendorName(tenant, lead.vendor_id));
 
@@ -200,7 +212,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
       details.push({ field: 'vendor_id', message: 'vendor_id is not a vendor of your organization' });
     }
     if (details.length > 0) throw invalid(details, 'Validation failed');
-    const vendor = typeof vendorId === 'string' ? vendorId : await ensureManualEntryVendor(deps.store, tenant, clock());
+    const vendor = typeof vendorId === 'string' ? vendorId : await manualEntryVendor(tenant);
     const item = { submission: typeof program === 'string' ? { ...submission, program } : submission, problems: [] };
     const [outcome] = await submitLeads(submitDeps, tenant, vendor, [item]);
     if (!outcome || outcome.kind === 'invalid') throw invalid(outcome?.details ?? [], 'Validation failed');

@@ -13,9 +13,12 @@ import { DomainError, type ErrorDetail } from '@leadstream/domain';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { apiKeyAuth, perApiKey, rateLimit, type ApiKeyAuthState } from '../auth';
+import type { CachedConfig } from '../config/cached-config';
 
 export interface VendorPortalDependencies {
   dal: Dal;
+  /** Keys and vendors of authentication, from the configuration cache. */
+  config: CachedConfig;
   reports: VendorReportRepository;
   clock?: () => Date;
 }
@@ -71,7 +74,7 @@ function cell(value: string | null): string {
 export function vendorPortalRouter(deps: VendorPortalDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = apiKeyAuth<object>({ apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, clock }, 'read');
+  const auth = apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, 'read');
   const general = rateLimit<ApiKeyAuthState>('general_api', deps.dal.rateLimiter, perApiKey, { clock });
   const exportLimit = rateLimit<ApiKeyAuthState>('export', deps.dal.rateLimiter, perApiKey, { clock });
 

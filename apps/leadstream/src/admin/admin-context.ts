@@ -5,10 +5,18 @@
  * The embedded store is a SQLite file in WAL mode without an exclusive lock (only the embedded
  * event log locks DATA_DIR/log), so these commands work beside a running `leadstream start` on
  * the same DATA_DIR. Should the store ever be locked, the command says so and how to proceed.
+ *
+ * A command that writes configuration (keys, vendors) announces it like the api does
+ * (ConfigCache, issue 8 point 4): on Kafka it bumps the organization's configuration version and
+ * publishes config.changed, so running processes drop what they cached. On the embedded engines
+ * the log belongs to the running server, so the command only bumps the version in the store; the
+ * server never needs more for what these commands write, because they only create keys and
+ * vendors, which no process can have cached (a key is looked up by a hash nobody knew, a vendor
+ * by a new id). A running server keeps the version it knew until its next change or restart.
  */
 import { createDal, ensureIndexes, type Dal } from '@leadstream/dal';
 import { DomainError } from '@leadstream/domain';
-import { Metrics } from '@leadstream/runtime';
+import { bumpConfigVersion, CONFIG_CHANGED_TOPIC, ConfigCache, Metrics } from '@leadstream/runtime';
 import { destination, pino } from 'pino';
 import { ConfigError, parseConfig } from '../config';
 import { openEngines } from '../engines';
@@ -28,13 +36,26 @@ function isLocked(error: unknown): boolean {
   return typeof code === 'string' && LOCKED_CODES.has(code);
 }
 
-export async function withDal<T>(run: (dal: Dal) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+/** Announces a configuration write of an organization (`what`: `api_keys`, `vendors`...). */
+export type ConfigChanged = (organizationId: string, what: string) => Promise<void>;
+
+export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   const config = parseConfig(env);
   const logger = pino({ level: 'warn', base: { role: 'admin' } }, destination(2));
-  const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), { store: true });
+  // Kafka can take a produce from anyone; the embedded log is the running server's alone.
+  const publish = config.kafka !== undefined;
+  const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), { store: true, log: publish });
   try {
     await ensureIndexes(engines.store);
-    return await run(createDal(engines.store));
+    const changed: ConfigChanged = publish
+      ? async (organizationId, what) => {
+          await engines.log.ensureTopics([{ topic: CONFIG_CHANGED_TOPIC, partitions: config.topicPartitions }]);
+          await new ConfigCache({ log: engines.log, store: engines.store, logger }).changed(organizationId, what);
+        }
+      : async (organizationId, what) => {
+          await bumpConfigVersion(engines.store, organizationId, what);
+        };
+    return await run(createDal(engines.store), changed);
   } finally {
     await engines.close();
   }

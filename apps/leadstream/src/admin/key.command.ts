@@ -47,10 +47,12 @@ export function keyCommand(): Command {
         const name = options.name.trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
         const tenant: TenantContext = { organizationId: options.org, environment: options.sandbox ? 'sandbox' : 'live' };
-        const issued = await withDal(async (dal) => {
+        const issued = await withDal(async (dal, changed) => {
           if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
           if (!(await dal.vendors.findById(tenant, options.vendor))) throw new AdminInputError(`vendor ${options.vendor} not found in organization ${options.org}`);
-          return dal.apiKeys.create(tenant, { vendorId: options.vendor, name, permissions, ipRestrictions, rateLimit });
+          const created = await dal.apiKeys.create(tenant, { vendorId: options.vendor, name, permissions, ipRestrictions, rateLimit });
+          await changed(options.org, 'api_keys');
+          return created;
         });
         const { apiKey } = issued;
         print(

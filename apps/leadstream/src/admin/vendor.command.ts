@@ -32,11 +32,13 @@ export function vendorCommand(): Command {
         const name = options.name.trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
         if (options.email !== undefined && !EMAIL.test(options.email)) throw new AdminInputError(`--email is not an email address: "${options.email}"`);
-        const created = await withDal(async (dal) => {
+        const created = await withDal(async (dal, changed) => {
           // Vendors serve both environments; the environment here only completes the context.
           const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
           if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
-          return dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null });
+          const vendor = await dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null });
+          await changed(options.org, 'vendors');
+          return vendor;
         });
         print(options.json, created, [created.id]);
       }),
