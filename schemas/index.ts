@@ -2,6 +2,7 @@
  * Compiled JSON Schemas. Values are checked at the edges (routes, consumers) with these; inside,
  * the code trusts the types.
  */
+import { customFieldsLimitProblems } from '@leadstream/domain';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
@@ -145,7 +146,16 @@ function bodyChecker(validate: ValidateFunction): (value: unknown) => BodyProble
   return (value) => (validate(value) ? [] : bodyProblems(validate.errors ?? []));
 }
 
-/** Problems of a lead submission body (empty when valid). */
-export const checkLeadSubmission = bodyChecker(ajv.compile(leadSubmissionSchema));
+const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema));
+
+/**
+ * Problems of a lead submission body (empty when valid): the schema's, then how deep and how large
+ * its custom_fields are, which JSON Schema cannot bound (issue 8 point 7).
+ */
+export function checkLeadSubmission(value: unknown): BodyProblem[] {
+  const problems = checkLeadSubmissionSchema(value);
+  const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
+  return [...problems, ...customFieldsLimitProblems(customFields)];
+}
 /** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));

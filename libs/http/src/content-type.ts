@@ -2,16 +2,27 @@ import { DomainError } from '@leadstream/domain';
 import type { Middleware } from 'koa';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+export interface RequireJsonBodyOptions {
+  /** Paths (exact) that take an HTML form instead, e.g. the OAuth token endpoint. */
+  formPaths?: readonly string[];
+}
 
 /**
- * A request that sends a body must send JSON (or a form, for the OAuth token endpoint). Anything
- * else is answered 415 in the path's convention instead of being read as an empty body.
+ * A request that sends a body must send JSON; only the paths in `formPaths` may send a form.
+ * Anything else, a form included, is answered 415 in the path's convention before the body is
+ * read, so it is never read as a lead or as an empty body. A body sent chunked (no Content-Length)
+ * counts as a body.
  */
-export function requireJsonBody(): Middleware {
+export function requireJsonBody(options: RequireJsonBodyOptions = {}): Middleware {
+  const formPaths = new Set(options.formPaths ?? []);
   return async (ctx, next) => {
-    const hasBody = WITH_BODY.has(ctx.method) && (ctx.request.length ?? 0) > 0;
-    if (hasBody && !ctx.is('application/json', 'application/*+json', 'application/x-www-form-urlencoded')) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
+    const hasBody = WITH_BODY.has(ctx.method) && ((ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '');
+    if (hasBody) {
+      const types = formPaths.has(ctx.path) ? [...JSON_TYPES, FORM_TYPE] : JSON_TYPES;
+      if (!ctx.is(types)) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
     }
     await next();
   };

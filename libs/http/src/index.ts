@@ -6,3 +6,4 @@ export * from './ops.routes';
 export * from './ops-app';
 export * from './node-handler';
 export * from './content-type';
+export * from './json-depth';

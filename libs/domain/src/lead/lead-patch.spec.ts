@@ -15,6 +15,14 @@ describe('lead patch', () => {
     expect(set).toMatchObject({ email_lower: 'b@example.edu', phone_digits: '4155550199', bk_phone: '4155550199' });
   });
 
+  it('refuses a custom field value nested deeper than 10 levels, as ingestion does', () => {
+    const withProfile = { ...context, customFields: [{ name: 'profile', type: 'object' as const, required: false }] };
+    const nest = (levels: number): unknown => (levels === 0 ? 1 : { a: nest(levels - 1) });
+    expect(parseLeadPatch({ custom_fields: { profile: nest(10) } }, withProfile).ok).toBe(true);
+    const parsed = parseLeadPatch({ custom_fields: { profile: nest(11) } }, withProfile);
+    expect(parsed.ok ? [] : parsed.details).toEqual([{ field: 'custom_fields.profile', message: 'custom_fields.profile must not nest deeper than 10 levels' }]);
+  });
+
   it('refuses unknown and bookkeeping fields', () => {
     const parsed = parseLeadPatch({ version: 9, actor: {}, status: 'archived' }, context);
     expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual(['version', 'actor']);

@@ -9,6 +9,7 @@ import { blockingKeyFields, normalizeEmail } from '../dedup/normalize';
 import { checkCustomFields, type CustomFieldDefinition } from '../validation/custom-fields';
 import { parseEmail } from '../validation/email-syntax';
 import { normalizePhone } from '../validation/phone';
+import { customFieldsLimitProblems } from '../validation/json-nesting';
 import type { CustomFieldValue } from './lead-submission';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from './lead';
 import { leadSearchFields } from './lead-search';
@@ -85,6 +86,7 @@ export function parseLeadPatch(body: unknown, context: LeadPatchContext): LeadPa
       else {
         const values = value as Record<string, CustomFieldValue>;
         details.push(...checkCustomFields(values, context.customFields, { onlyGiven: true }).map(({ field: name, message }) => ({ field: name, message })));
+        details.push(...customFieldsLimitProblems(values));
         patch.custom_fields = values;
       }
     } else {

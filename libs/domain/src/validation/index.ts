@@ -9,3 +9,4 @@ export * from './custom-fields';
 export * from './required-fields';
 export * from './validate-lead';
 export * from './custom-field-definition';
+export * from './json-nesting';

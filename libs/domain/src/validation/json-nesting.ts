@@ -1,0 +1,62 @@
+/**
+ * Limits on how deep and how large JSON values may be (issue 8 point 7): checked at the edge, so a
+ * value the pipeline, the store (SQLite's JSON functions stop at 1,000 levels) or JSON.stringify
+ * (recursive, a stack overflow past a few thousand levels) cannot handle is refused with a 400,
+ * never accepted and then lost.
+ */
+import type { ErrorDetail } from '../errors';
+
+/** How many levels a custom field's value may nest (`{"a":{"b":1}}` nests 2). */
+export const MAX_CUSTOM_FIELD_DEPTH = 10;
+/** The most characters a lead's custom_fields may take as JSON. */
+export const MAX_CUSTOM_FIELDS_JSON_LENGTH = 65_536;
+
+type PathSegment = string | number;
+
+/**
+ * The path to the first array or object that sits deeper than `maxDepth` levels in `value` (a
+ * container `value` is level 1), or undefined when it nests no deeper. The walk never descends past
+ * `maxDepth + 1` levels, so a value of any depth is safe to check.
+ */
+export function pathBeyondDepth(value: unknown, maxDepth: number): PathSegment[] | undefined {
+  const path: PathSegment[] = [];
+  const walk = (node: unknown, level: number): boolean => {
+    if (typeof node !== 'object' || node === null) return false;
+    if (level > maxDepth) return true;
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) {
+        path.push(index);
+        if (walk(node[index], level + 1)) return true;
+        path.pop();
+      }
+      return false;
+    }
+    for (const key of Object.keys(node)) {
+      path.push(key);
+      if (walk((node as Record<string, unknown>)[key], level + 1)) return true;
+      path.pop();
+    }
+    return false;
+  };
+  return walk(value, 1) ? path : undefined;
+}
+
+/**
+ * Depth and size problems of a submission's `custom_fields` (type problems are the schema's):
+ * each field named whose value nests deeper than MAX_CUSTOM_FIELD_DEPTH, else custom_fields when
+ * its JSON is longer than MAX_CUSTOM_FIELDS_JSON_LENGTH.
+ */
+export function customFieldsLimitProblems(customFields: unknown): ErrorDetail[] {
+  if (typeof customFields !== 'object' || customFields === null || Array.isArray(customFields)) return [];
+  const problems: ErrorDetail[] = [];
+  for (const [name, value] of Object.entries(customFields)) {
+    if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) {
+      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels` });
+    }
+  }
+  // Only measured when every value is shallow: JSON.stringify recurses.
+  if (problems.length === 0 && JSON.stringify(customFields).length > MAX_CUSTOM_FIELDS_JSON_LENGTH) {
+    problems.push({ field: 'custom_fields', message: `custom_fields must be at most ${MAX_CUSTOM_FIELDS_JSON_LENGTH} characters of JSON` });
+  }
+  return problems;
+}
