@@ -64,9 +64,9 @@ export class ExportRepository {
     );
   }
 
-  /** Marks the outbox of `version` as produced; a no-op when a later write moved on. */
-  async clearOutbox(id: string, version: number): Promise<void> {
-    await this.exports.updateOne({ _id: id, version }, { $set: { outbox: [] } });
+  /** Marks the outbox of `version` as produced; a no-op when a later write moved on or the export is another tenant's. */
+  async clearOutbox(tenant: TenantContext, id: string, version: number): Promise<void> {
+    await this.exports.updateOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version }, { $set: { outbox: [] } });
   }
 
   /** Completed exports whose files are past their lifetime, oldest first. */
@@ -77,9 +77,13 @@ export class ExportRepository {
   /**
    * Moves the lease of the generation that holds `version`; false when the export moved on
    * (another process restarted it), which tells the holder to stop. Leaves the version alone.
+   * Like every write here, it is filtered by the tenant: an id alone never reaches another's export.
    */
-  async renewLease(id: string, version: number, until: Date): Promise<boolean> {
-    const result = await this.exports.updateOne({ _id: id, version, status: 'processing' }, { $set: { lease_until: until } });
+  async renewLease(tenant: TenantContext, id: string, version: number, until: Date): Promise<boolean> {
+    const result = await this.exports.updateOne(
+      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version, status: 'processing' },
+      { $set: { lease_until: until } },
+    );
     return result.matchedCount === 1;
   }
 

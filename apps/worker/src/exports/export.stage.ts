@@ -178,7 +178,7 @@ export class ExportWorker {
     const lost = new AbortController();
     const lease = setInterval(() => {
       const until = new Date(this.now().getTime() + this.leaseMs);
-      this.deps.exports.renewLease(started._id, started.version, until).then(
+      this.deps.exports.renewLease(tenantOf(started), started._id, started.version, until).then(
         (held) => {
           if (!held) lost.abort();
         },
@@ -202,7 +202,7 @@ export class ExportWorker {
     } catch (error) {
       if (stop.aborted) {
         // Stopping, or another process took the export over: leave the outcome to whoever holds it.
-        if (signal.aborted) await this.deps.exports.renewLease(started._id, started.version, new Date(0)).catch(() => false);
+        if (signal.aborted) await this.deps.exports.renewLease(tenantOf(started), started._id, started.version, new Date(0)).catch(() => false);
         this.deps.logger.info({ export_id: started._id }, 'export generation stopped before the end');
         return;
       }
@@ -253,6 +253,6 @@ export class ExportWorker {
     for (const [topic, entries] of byTopic) {
       await this.deps.log.produce(topic, entries.map((entry) => ({ key: entry.key, value: entry.value })));
     }
-    await this.deps.exports.clearOutbox(record._id, record.version);
+    await this.deps.exports.clearOutbox(tenantOf(record), record._id, record.version);
   }
 }
