@@ -62,10 +62,16 @@ export class LeadRepository {
     return this.leads.findOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment });
   }
 
-  /** The leads of the tenant among `ids`, in one read (a stage batch's prefetch: `$in` on `_id`). */
+  /**
+   * The leads of the tenant among `ids`, in one read (a stage batch's prefetch). The filter is
+   * `$in` on `_id` alone, which every engine answers from the primary key (FerretDB included);
+   * with the tenant fields in the filter SQLite picked a tenant index and walked all of the
+   * tenant's leads. The tenant is checked on what comes back, so no other tenant's lead leaves.
+   */
   async findManyById(tenant: TenantContext, ids: readonly string[]): Promise<LeadRecord[]> {
     if (ids.length === 0) return [];
-    return this.leads.find({ _id: { $in: [...ids] }, organization_id: tenant.organizationId, environment: tenant.environment });
+    const found = await this.leads.find({ _id: { $in: [...ids] } });
+    return found.filter((lead) => lead.organization_id === tenant.organizationId && lead.environment === tenant.environment);
   }
 
   /**

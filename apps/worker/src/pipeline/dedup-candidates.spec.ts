@@ -72,3 +72,20 @@ describe('LeadRepository.findDedupCandidates', () => {
     expect((await leads.findDedupCandidates(tenant, query)).map((lead) => lead._id)).toEqual(['lead_000003']);
   });
 });
+
+describe('LeadRepository.findManyById (a stage batch prefetch)', () => {
+  it('reads by primary key and returns only the tenant\u2019s leads, whatever ids are asked for', async () => {
+    const leads = new LeadRepository(store);
+    const now = new Date();
+    await store.collection<LeadRecord>('leads').insertMany([
+      stored(1, {}, now),
+      stored(2, {}, now),
+      stored(3, { organization_id: 'org_other' }, now),
+      stored(4, { environment: 'sandbox' }, now),
+    ]);
+    const found = await leads.findManyById(tenant, ['lead_000001', 'lead_000002', 'lead_000003', 'lead_000004', 'lead_missing']);
+    expect(found.map((lead) => lead._id).sort()).toEqual(['lead_000001', 'lead_000002']);
+    // The filter the repository sends is answered from the primary key, not a tenant index.
+    expect(await store.collection('leads').explainIndexes({ _id: { $in: ['lead_000001', 'lead_000002'] } })).toEqual(['_id_']);
+  });
+});
