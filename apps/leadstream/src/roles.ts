@@ -84,8 +84,29 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     metrics.dnsAvailable.set(1);
     engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
   }
+  // Keys, vendors, settings, custom fields and dedup settings are cached until a change is known
+  // (config.changed, or a newer version stamped on a command), never on a timer. One per process,
+  // shared by the stages and the api.
+  let configCache: ConfigCache | undefined;
+  if (stageFactories.length > 0 || role === 'start' || role === 'api') {
+    configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
+    await configCache.start();
+    const started = configCache;
+    lifecycle.onStop('config cache', () => started.stop());
+  }
   for (const factory of stageFactories) {
-    const deps = { log: engines.log, store: engines.store, writer: engines.writer, isTransient: isTransientError, exportFiles: engines.exportFiles, metrics, logger, mx, isStopping: () => lifecycle.isStopping };
+    const deps = {
+      log: engines.log,
+      store: engines.store,
+      writer: engines.writer,
+      ...(configCache ? { config: configCache } : {}),
+      isTransient: isTransientError,
+      exportFiles: engines.exportFiles,
+      metrics,
+      logger,
+      mx,
+      isStopping: () => lifecycle.isStopping,
+    };
     await startRunner(`stage ${factory.name}`, factory.create(deps));
   }
   if (stageFactories.length > 0 && !engines.writer.atomic) {
@@ -101,10 +122,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     lifecycle.onStop('decision waiter', () => waiter.stop());
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox'), logger });
     lifecycle.onStop('mailer', () => mailer.close());
-    // Keys, vendors and settings are cached until config.changed says otherwise (never on a timer).
-    const configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
-    await configCache.start();
-    lifecycle.onStop('config cache', () => configCache.stop());
+    if (!configCache) throw new Error('the api needs the configuration cache');
     const app = createApiApp({
       // On the embedded engines this process alone serves the data directory: rate-limit counters live in memory.
       dal: { ...createDal(engines.store), ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) },
