@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './admin';
 import { ConfigError } from './config';
-import { runDemo, type DemoOptions } from './demo/demo';
+import { DemoRefusedError, runDemo, type DemoOptions } from './demo/demo';
 import { runRole, type Role, type RoleOptions } from './roles';
 
 const program = new Command()
@@ -48,7 +48,8 @@ program
     try {
       await runDemo(options, process.env);
     } catch (error) {
-      process.stderr.write(`leadstream demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      const text = error instanceof DemoRefusedError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`leadstream demo: ${text}\n`);
       process.exit(error instanceof ConfigError ? 2 : 1);
     }
   });

@@ -1,15 +1,24 @@
-/** `leadstream demo` as a user runs it: a fresh DATA_DIR, every outcome shown, exit code 0. */
+/**
+ * `leadstream demo` as a user runs it: a fresh DATA_DIR, every outcome shown, exit code 0; beside
+ * a running server on the same DATA_DIR, one line and exit code 1 with nothing written.
+ */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COLLECTIONS } from '@leadstream/dal';
+import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CliProcess } from '../test-support/cli-process';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const busyDataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-busy-'));
+afterAll(() => {
+  for (const dir of [dataDir, busyDataDir]) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('leadstream demo', () => {
   it('seeds, streams 60 leads to itself, prints every outcome and exits 0', async () => {
@@ -41,5 +50,26 @@ describe('leadstream demo', () => {
     expect(statusOf('sandbox disposable')).toEqual(['422']);
     expect(rows.filter((row) => row.includes('application (live)') && / 201 /.test(row)).length).toBeGreaterThan(10);
     expect(stdout).toMatch(/summary by outcome[\s\S]*accepted\s+\d+[\s\S]*duplicate\s+2[\s\S]*total\s+60/);
+  }, 180_000);
+
+  it('beside a running server on the same DATA_DIR, says so in one line, exits 1 and writes no organization', async () => {
+    const server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: busyDataDir });
+    try {
+      await server.waitFor((line) => line.msg === 'ready', 120_000);
+      const demo = CliProcess.start(['demo'], { HOST: '127.0.0.1', DATA_DIR: busyDataDir });
+      expect(await demo.exited).toEqual({ code: 1, signal: null });
+      expect(demo.errorOutput).toMatch(/^leadstream demo: DATA_DIR \S+ is in use by another process \(pid \d+\).*nothing was written.*\n$/);
+      expect(demo.errorOutput.trimEnd().split('\n')).toHaveLength(1);
+      expect(demo.output).toBe('');
+    } finally {
+      server.kill('SIGTERM');
+      expect(await server.exited, server.errorOutput).toEqual({ code: 0, signal: null });
+    }
+    const store = await openEmbeddedStore({ dataDir: join(busyDataDir, 'store') });
+    try {
+      expect(await store.collection(COLLECTIONS.organizations).countDocuments({})).toBe(0);
+    } finally {
+      await store.close();
+    }
   }, 180_000);
 });

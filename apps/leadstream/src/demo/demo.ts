@@ -7,11 +7,14 @@
  */
 import { createServer } from 'node:net';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createDal, type Dal } from '@leadstream/dal';
 import type { TenantContext } from '@leadstream/domain';
+import { DataDirLockedError, EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { Metrics } from '@leadstream/runtime';
 import { destination, pino } from 'pino';
-import { parseConfig } from '../config';
+import { parseConfig, type Config } from '../config';
 import { openEngines } from '../engines';
 import { ensureAllIndexes } from '../indexes';
 import { runRole } from '../roles';
@@ -55,6 +58,35 @@ async function seed(dal: Dal): Promise<Seeded> {
   };
 }
 
+/** The demo cannot run here; its message is the one line `leadstream demo` prints before exiting 1. */
+export class DemoRefusedError extends Error {
+  override readonly name = 'DemoRefusedError';
+}
+
+/**
+ * On the embedded engines the service needs DATA_DIR's lock (the embedded log's), so a demo beside
+ * a running server must stop before it seeds anything. Takes the lock and returns its release:
+ * held while seeding, given back just before the service opens the log in this same process.
+ * Kafka has no such lock.
+ */
+function lockDataDirForSeeding(config: Config): () => Promise<void> {
+  if (config.kafka) return async () => {};
+  const logDir = join(config.dataDir, 'log');
+  try {
+    const probe = EmbeddedLog.open({ dataDir: logDir });
+    return () => probe.close();
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    let holder = 'another process';
+    try {
+      holder = `another process (${readFileSync(join(logDir, 'LOCK'), 'utf8').trim()})`;
+    } catch {
+      // The LOCK file only names the holder; the lock itself is SQLite's.
+    }
+    throw new DemoRefusedError(`DATA_DIR ${config.dataDir} is in use by ${holder}, such as a running leadstream start; nothing was written. Stop it, or run the demo with another DATA_DIR.`);
+  }
+}
+
 const write = (text = ''): void => {
   process.stdout.write(`${text}\n`);
 };
@@ -78,14 +110,20 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
   const demoEnv: NodeJS.ProcessEnv = { ...env, PORT: String(port), LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn', MX_CHECK: env['MX_CHECK'] ?? 'off' };
   const config = parseConfig(demoEnv);
 
-  // Seed before the service opens DATA_DIR: only the store is needed.
-  const engines = await openEngines(config, pino({ level: 'warn' }, destination(2)), new Metrics({ defaultMetrics: false }), { store: true });
+  // Seed before the service opens DATA_DIR (only the store is needed), but only once DATA_DIR is
+  // known to be free: beside a running server the demo would seed and then fail on the lock.
+  const release = lockDataDirForSeeding(config);
   let seeded: Seeded;
   try {
-    await ensureAllIndexes(engines.store);
-    seeded = await seed(createDal(engines.store));
+    const engines = await openEngines(config, pino({ level: 'warn' }, destination(2)), new Metrics({ defaultMetrics: false }), { store: true });
+    try {
+      await ensureAllIndexes(engines.store);
+      seeded = await seed(createDal(engines.store));
+    } finally {
+      await engines.close();
+    }
   } finally {
-    await engines.close();
+    await release();
   }
 
   await runRole('start', {}, demoEnv);
