@@ -263,6 +263,9 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
     expect(await sweeper.sweep()).toBe(1);
     expect(await sweeper.sweep()).toBe(0);
     expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox).toEqual([]);
-    expect(await readTopic(setup.log, TOPICS.validated)).toHaveLength(1);
+    // The crashed produce may have sent some topics already: outputs go out at least once, with one message id.
+    const validated = await readTopic(setup.log, TOPICS.validated);
+    expect(validated.length).toBeGreaterThan(0);
+    expect(new Set(validated.map((record) => (JSON.parse(record.value) as { message_id: string }).message_id))).toEqual(new Set([`${message!.message_id}>validate`]));
   });
 });
