@@ -65,6 +65,12 @@ export interface ConsumerOptions {
   fromBeginning?: boolean;
   /** Largest batch handed to the handler at once. */
   maxBatchSize?: number;
+  /**
+   * False for a member that never resumes (a group unique to one process that starts at the end,
+   * such as the api's decision reader): its offsets are never committed, saving a write per
+   * batch. Defaults to true.
+   */
+  commitOffsets?: boolean;
 }
 
 export type ConsumerState = 'idle' | 'running' | 'stopping' | 'stopped' | 'crashed';

@@ -90,7 +90,7 @@ export class ConfigCache {
     const { log, logger } = this.options;
     // Boot creates it with the pipeline's partition count (pipelineTopics); this only fills a gap.
     await log.ensureTopics([{ topic: CONFIG_CHANGED_TOPIC, partitions: 1 }]);
-    const consumer = log.consumer({ groupId: `config-cache.${this.instanceId}`, topics: [CONFIG_CHANGED_TOPIC], fromBeginning: false });
+    const consumer = log.consumer({ groupId: `config-cache.${this.instanceId}`, topics: [CONFIG_CHANGED_TOPIC], fromBeginning: false, commitOffsets: false });
     this.consumer = consumer;
     await consumer.start(async (batch) => this.consume(batch));
     this.listening = true;

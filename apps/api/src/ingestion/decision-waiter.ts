@@ -25,7 +25,7 @@ export class DecisionWaiter {
 
   /** Joins the instance's own group, positioned at the end of the topic. */
   async start(): Promise<void> {
-    this.consumer = this.log.consumer({ groupId: `api-decisions.${this.instanceId}`, topics: [DECISIONS_TOPIC], fromBeginning: false });
+    this.consumer = this.log.consumer({ groupId: `api-decisions.${this.instanceId}`, topics: [DECISIONS_TOPIC], fromBeginning: false, commitOffsets: false });
     await this.consumer.start(async (batch: Batch) => {
       for (const record of batch.records) {
         let decision: LeadDecisionMessage;

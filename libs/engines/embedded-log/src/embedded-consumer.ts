@@ -137,7 +137,7 @@ export class EmbeddedConsumer implements Consumer {
     try {
       await handler(batch);
       const nextOffset = Number(batch.records[batch.records.length - 1]!.offset) + 1;
-      this.host.commit(group.groupId, batch.topic, batch.partition, nextOffset);
+      if (this.options.commitOffsets !== false) this.host.commit(group.groupId, batch.topic, batch.partition, nextOffset);
       group.positions.set(tp(batch.topic, batch.partition), nextOffset);
     } finally {
       // On a throw the claim goes back uncommitted: the next owner reads the batch again.

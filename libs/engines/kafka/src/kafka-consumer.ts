@@ -272,7 +272,7 @@ export class KafkaLogConsumer implements Consumer {
         }
         const last = chunk[chunk.length - 1]!.offset;
         payload.resolveOffset(last);
-        commits.commit((BigInt(last) + 1n).toString());
+        if (this.options.commitOffsets !== false) commits.commit((BigInt(last) + 1n).toString());
         await payload.heartbeat();
         next = end;
       }

@@ -76,7 +76,7 @@ export function eventLogContract(
       target: EventLog,
       groupId: string,
       topics: string[],
-      extra: { maxBatchSize?: number } = {},
+      extra: { maxBatchSize?: number; commitOffsets?: boolean } = {},
     ): Promise<{ consumer: Consumer; records: LogRecord[]; seenAt: number[] }> {
       const consumer = target.consumer({ groupId, topics, fromBeginning: true, ...extra });
       consumers.push(consumer);
@@ -234,6 +234,20 @@ export function eventLogContract(
       // Nothing lost, nothing from before the commit again.
       expect(new Set(values(second.records))).toEqual(new Set(after.map((r) => r.value)));
       expect(second.records).toHaveLength(after.length);
+    });
+
+    it('commits nothing for a member that asks not to (commitOffsets: false): the group starts over', async () => {
+      const topic = unique('nocommit');
+      const groupId = unique('nocommit');
+      await log.ensureTopics([{ topic, partitions: 2 }]);
+      const sent = messages('sent', 12);
+      await log.produce(topic, sent);
+      const first = await collect(log, groupId, [topic], { commitOffsets: false });
+      await waitFor('every record', () => first.records.length >= sent.length);
+      await first.consumer.stop();
+      const second = await collect(log, groupId, [topic]);
+      await waitFor('every record again', () => second.records.length >= sent.length);
+      expect(new Set(values(second.records))).toEqual(new Set(sent.map((r) => r.value)));
     });
 
     it('delivers a batch again to the next consumer after its handler threw', async () => {
