@@ -25,7 +25,8 @@ export interface EmbeddedEngines {
 export async function openEmbeddedEngines(dir: string, partitions = 1): Promise<EmbeddedEngines & { close(): Promise<void> }> {
   const store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
   const log = EmbeddedLog.open({ dataDir: join(dir, 'log'), shared: store });
-  await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions })));
+  // Every pipeline topic with its dead-letter topic (the consumer runner creates those in production).
+  await log.ensureTopics(Object.values(TOPICS).flatMap((topic) => [topic, `${topic}.dlq`]).map((topic) => ({ topic, partitions })));
   const writer = new AtomicBatchWriter({ store, log, topicPrefix: '' });
   return {
     log,

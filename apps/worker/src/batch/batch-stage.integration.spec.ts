@@ -1,0 +1,102 @@
+/**
+ * Failures of a batch stage (issue 8 point 6), on both engine pairs: a transient failure of the
+ * store or the log is retried until it passes and never dead-letters a valid lead; a record that
+ * fails the same way every time goes alone to `<topic>.dlq`, and the records around it pass.
+ */
+import { randomUUID } from 'node:crypto';
+import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/dal';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
+import type { LeadCommandMessage } from '@leadstream/schemas';
+import Database from 'better-sqlite3';
+import { MongoNetworkError } from 'mongodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOPICS } from '../pipeline/outputs';
+import { validateStage } from '../pipeline/validate.stage';
+import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
+import { driveStage } from '../test-support/stage-driver';
+import type { BatchWriter } from './batch-write';
+import { uncachedConfig } from './config-source';
+import { isTransientError } from './transient';
+
+const opened: EnginePair[] = [];
+afterEach(async () => {
+  for (const pair of opened.splice(0)) await pair.close();
+});
+
+/** better-sqlite3's own error for a database another connection holds the write lock of. */
+function sqliteBusy(): Error {
+  return new Database.SqliteError('database is locked', 'SQLITE_BUSY');
+}
+
+/** The writer, failing its first `times` commits with the engine's own kind of transient error. */
+function flaky(writer: BatchWriter, times: number, engine: string): BatchWriter & { failures: number } {
+  const wrapped = {
+    atomic: writer.atomic,
+    failures: 0,
+    async commit(...args: Parameters<BatchWriter['commit']>) {
+      if (wrapped.failures < times) {
+        wrapped.failures++;
+        throw engine === 'embedded' ? sqliteBusy() : new MongoNetworkError('connection 4 to 127.0.0.1:27018 closed');
+      }
+      return writer.commit(...args);
+    },
+  };
+  return wrapped;
+}
+
+function command(organizationId: string, vendorId: string, overrides: Partial<LeadCommandMessage> = {}): LeadCommandMessage {
+  return {
+    schema_version: 1,
+    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+    correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
+    lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
+    organization_id: organizationId,
+    environment: 'live',
+    vendor_id: vendorId,
+    submitted_at: new Date().toISOString(),
+    submission: { email: `grace.${randomUUID().slice(0, 8)}@example.edu`, first_name: 'Grace' },
+    ...overrides,
+  };
+}
+
+describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, open) => {
+  async function setUp() {
+    const pair = await open();
+    opened.push(pair);
+    const dal = createDal(pair.store);
+    const organization = await dal.organizations.create({ name: 'Failing University' });
+    const tenant = { organizationId: organization.id, environment: 'live' as const };
+    const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
+    const leads = new LeadRepository(pair.store);
+    const stage = validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(pair.store), config: uncachedConfig, mx: undefined });
+    return { ...pair, tenant, vendor, leads, stage };
+  }
+
+  it('retries a transient failure until it passes and dead-letters nothing', async () => {
+    const setup = await setUp();
+    const messages = [command(setup.tenant.organizationId, setup.vendor.id), command(setup.tenant.organizationId, setup.vendor.id)];
+    await setup.log.produce(TOPICS.submitted, messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) })));
+    const writer = flaky(setup.writer, 5, setup.log.engine);
+    await driveStage(setup.stage, writer, { isTransient: isTransientError }).handle(await readTopic(setup.log, TOPICS.submitted));
+    expect(writer.failures).toBe(5);
+    for (const message of messages) expect((await setup.leads.findById(setup.tenant, message.lead_id))?.status).toBe('new');
+    expect(await readTopic(setup.log, `${TOPICS.submitted}.dlq`)).toHaveLength(0);
+  });
+
+  it('dead-letters the one record that fails every time, alone, and lets the others pass', async () => {
+    const setup = await setUp();
+    const first = command(setup.tenant.organizationId, setup.vendor.id);
+    // A second submission claiming the first one's lead id: deciding it fails every time.
+    const poison = command(setup.tenant.organizationId, setup.vendor.id, { lead_id: first.lead_id });
+    const last = command(setup.tenant.organizationId, setup.vendor.id);
+    const notJson = { key: 'k', value: '{"truncated": ' };
+    await setup.log.produce(TOPICS.submitted, [first, poison, last].map((message) => ({ key: 'same-key', value: JSON.stringify(message) })));
+    await setup.log.produce(TOPICS.submitted, [{ ...notJson, key: 'same-key' }]);
+    await driveStage(setup.stage, setup.writer, { isTransient: isTransientError }).handle(await readTopic(setup.log, TOPICS.submitted));
+    for (const message of [first, last]) expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([message.message_id]);
+    const letters = await readTopic(setup.log, `${TOPICS.submitted}.dlq`);
+    expect(letters.map((letter) => letter.value).sort()).toEqual([JSON.stringify(poison), notJson.value].sort());
+    expect(letters.find((letter) => letter.value === JSON.stringify(poison))?.headers['x-dlq-reason']).toContain('exists already');
+    expect(letters.find((letter) => letter.value === notJson.value)?.headers['x-dlq-reason']).toContain('not a lead command');
+  });
+});
