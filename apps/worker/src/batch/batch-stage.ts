@@ -73,9 +73,15 @@ export class BatchStageHandler {
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
       try {
+        const started = performance.now();
         const { write, handled } = await this.stage.process(records);
         if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
+        const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
+        this.options.logger.debug(
+          { stage: this.stage.name, partition: batch.partition, records: handled, leads: write.leads.length, decideMs: Math.round(decided - started), commitMs: Math.round(performance.now() - decided) },
+          'batch committed',
+        );
         return handled;
       } catch (error) {
         if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {

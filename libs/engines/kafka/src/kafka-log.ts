@@ -36,7 +36,10 @@ const DEFAULT_TUNING: KafkaConsumerTuning = {
   heartbeatInterval: 1_000,
   rebalanceTimeout: 10_000,
   maxWaitTimeInMs: 250,
-  partitionsConsumedConcurrently: 1,
+  // A member handles the batches of its partitions side by side (each partition still in order):
+  // a stage's batch waits on the store and the broker, and one partition at a time left every
+  // other partition's leads queued behind those round trips.
+  partitionsConsumedConcurrently: 16,
 };
 
 export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> {

@@ -40,8 +40,11 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   await client.connect();
   const fromUri = client.options.dbName;
   const db = client.db(options.dbName ?? (fromUri && fromUri !== 'test' ? fromUri : 'leadstream'));
-  options.logger?.info({ db: db.databaseName }, 'mongodb document store opened');
-  return new MongoStore(client, db, options);
+  // FerretDB answers buildInfo with its own version; it scans a collection for `_id: {$in}`.
+  const buildInfo = await db.admin().command({ buildInfo: 1 }).catch(() => ({}) as Document);
+  const ferretDb = typeof (buildInfo as { ferretdbVersion?: unknown }).ferretdbVersion === 'string';
+  options.logger?.info({ db: db.databaseName, ferretDb }, 'mongodb document store opened');
+  return new MongoStore(client, db, options, ferretDb);
 }
 
 class MongoStore implements DocumentStore, MongoCollectionHost {
@@ -54,6 +57,8 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly options: MongoStoreOptions,
+    /** True on FerretDB: lookups by a list of ids are sent as one equality query per id (mongo-collection.ts). */
+    readonly idListAsLookups = false,
   ) {
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
