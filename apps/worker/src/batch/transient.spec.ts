@@ -13,7 +13,9 @@ describe('isTransientError', () => {
     expect(isTransientError(new MongoNetworkTimeoutError('connection timed out'))).toBe(true);
     expect(isTransientError(new KafkaJSConnectionError('Connection error: ECONNREFUSED'))).toBe(true);
     expect(isTransientError(new KafkaJSNumberOfRetriesExceeded(new Error('leader not available'), { retryCount: 5, retryTime: 3000 }))).toBe(true);
-    expect(isTransientError(new KafkaJSProtocolError({ message: 'This server is not the leader for that topic-partition', type: 'NOT_LEADER_FOR_PARTITION', code: 6, retriable: true }))).toBe(true);
+    // What kafkajs raises for NOT_LEADER_FOR_PARTITION (its error table marks the code retriable).
+    const notLeader = Object.assign(new KafkaJSProtocolError('This server is not the leader for that topic-partition'), { type: 'NOT_LEADER_FOR_PARTITION', code: 6, retriable: true });
+    expect(isTransientError(notLeader)).toBe(true);
     expect(isTransientError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toBe(true);
     expect(isTransientError(new Error('write failed', { cause: new MongoNetworkError('connection reset') }))).toBe(true);
   });

@@ -52,7 +52,7 @@ function idList(filter: Filter): string[] | undefined {
   const operators = Object.keys(condition);
   const values = (condition as { $in?: unknown }).$in;
   if (operators.length !== 1 || !Array.isArray(values) || !values.every((value) => typeof value === 'string')) return undefined;
-  return [...new Set(values as string[])];
+  return [...new Set(values)];
 }
 
 function findOptions(options: FindOptions): { sort?: Document; skip?: number; limit?: number } {

@@ -41,7 +41,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   const fromUri = client.options.dbName;
   const db = client.db(options.dbName ?? (fromUri && fromUri !== 'test' ? fromUri : 'leadstream'));
   // FerretDB answers buildInfo with its own version; it scans a collection for `_id: {$in}`.
-  const buildInfo = await db.admin().command({ buildInfo: 1 }).catch(() => ({}) as Document);
+  const buildInfo = await db.admin().command({ buildInfo: 1 }).catch(() => ({}));
   const ferretDb = typeof (buildInfo as { ferretdbVersion?: unknown }).ferretdbVersion === 'string';
   options.logger?.info({ db: db.databaseName, ferretDb }, 'mongodb document store opened');
   return new MongoStore(client, db, options, ferretDb);
