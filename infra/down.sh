@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stop the servers started by infra/up.sh: exactly the processes whose PIDs are recorded in
-# infra/.run/*.pid (SIGTERM, then SIGKILL after a timeout). Never fails when nothing is running.
+# infra/.run/*.pid (SIGTERM, or SIGINT for PostgreSQL's fast shutdown; SIGKILL after a timeout). Never fails when nothing is running.
 # Data and logs stay in infra/.run/ until the next fresh start (up.sh wipes them then).
 set -euo pipefail
 
@@ -26,9 +26,10 @@ alive() {
   [[ "$state" != "Z" ]]
 }
 
-# stop NAME PATTERN: PATTERN must occur in the process's command line (guards against PID reuse).
+# stop NAME PATTERN [SIGNAL]: PATTERN must occur in the process's command line (guards against PID
+# reuse). SIGNAL defaults to TERM.
 stop() {
-  local name="$1" pattern="$2" pidfile="$RUN_DIR/$1.pid" pid i cmdline
+  local name="$1" pattern="$2" sig="${3:-TERM}" pidfile="$RUN_DIR/$1.pid" pid i cmdline
   if [[ ! -f "$pidfile" ]]; then
     log "$name: not running (no pid file)"
     return 0
@@ -45,8 +46,8 @@ stop() {
     rm -f "$pidfile"
     return 0
   fi
-  log "$name: stopping pid $pid (SIGTERM)"
-  kill -TERM "$pid" 2>/dev/null || true
+  log "$name: stopping pid $pid (SIG$sig)"
+  kill "-$sig" "$pid" 2>/dev/null || true
   for ((i = 0; i < STOP_TIMEOUT * 5; i++)); do
     alive "$pid" || break
     sleep 0.2
@@ -60,7 +61,10 @@ stop() {
   log "$name: stopped"
 }
 
-# FerretDB first (quick), then Kafka (controlled shutdown takes a few seconds).
+# FerretDB first (quick; it is PostgreSQL's only client), then PostgreSQL (SIGINT = fast shutdown:
+# rolls back open transactions, checkpoints, exits; SIGTERM would wait for clients to leave), then
+# Kafka (controlled shutdown takes a few seconds).
 stop ferretdb ferretdb || true
+stop postgres "$RUN_DIR/postgres/data" INT || true
 stop kafka kafka.Kafka || true
 exit 0

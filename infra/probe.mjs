@@ -5,7 +5,8 @@
 //
 // kafka: kafkajs admin().listTopics(); with --warm also asks for a consumer group's coordinator,
 //        which makes the broker create __consumer_offsets now rather than in the first test.
-// mongodb: the official driver's { ping: 1 }.
+// mongodb: the official driver's { ping: 1 }, then { listDatabases: 1 }, which FerretDB answers from
+//          its backend (PostgreSQL), so a FerretDB whose backend is down does not count as up.
 // Falls back to a bare TCP connect (with a warning) when node_modules is not installed yet.
 import net from 'node:net';
 
@@ -95,6 +96,7 @@ async function probeMongo(uri) {
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });
+    await client.db('admin').command({ listDatabases: 1, nameOnly: true });
   } finally {
     await client.close();
   }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Start real servers for tests as local processes on loopback (no Docker): a single-node Kafka
-# (KRaft, combined broker+controller) and FerretDB v1 with the SQLite backend.
-# Installs what is missing first (Kafka jars from Maven Central, FerretDB built with Go), all cached
-# under ${LEADSTREAM_CACHE:-~/.cache/leadstream}. Idempotent: servers that are already running and
+# (KRaft, combined broker+controller) and FerretDB v1 on its PostgreSQL backend (a private
+# PostgreSQL cluster in infra/.run/postgres, on its own loopback port).
+# Installs what is missing first (Kafka jars from Maven Central and FerretDB built with Go, both
+# cached under ${LEADSTREAM_CACHE:-~/.cache/leadstream}; Debian's `postgresql` package with apt-get
+# when no PostgreSQL server binaries are found). Idempotent: servers that are already running and
 # answering are left alone. Writes infra/.run/infra.env. See infra/README.md.
 set -euo pipefail
 
@@ -14,6 +16,10 @@ KAFKA_PORT="${LEADSTREAM_KAFKA_PORT:-19092}"
 KAFKA_CONTROLLER_PORT="${LEADSTREAM_KAFKA_CONTROLLER_PORT:-$((KAFKA_PORT + 1))}"
 KAFKA_HEAP="${LEADSTREAM_KAFKA_HEAP:--Xmx768m -Xms256m}"
 FERRETDB_PORT="${LEADSTREAM_FERRETDB_PORT:-27018}"
+# Not 5432, so a system PostgreSQL (Debian's package may start one) never clashes with ours.
+POSTGRES_PORT="${LEADSTREAM_POSTGRES_PORT:-15432}"
+# initdb and postgres refuse to run as root: as root the cluster belongs to this OS user.
+POSTGRES_OS_USER="${LEADSTREAM_POSTGRES_USER:-postgres}"
 FERRETDB_VERSION="v1.24.2"
 START_TIMEOUT="${LEADSTREAM_INFRA_TIMEOUT:-180}" # seconds per server
 
@@ -24,6 +30,9 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
 MONGODB_URI="mongodb://127.0.0.1:$FERRETDB_PORT/"
+# Trust authentication, loopback only (pg_hba.conf in start_postgres): a throw-away test cluster.
+POSTGRES_URL="postgres://postgres@127.0.0.1:$POSTGRES_PORT/ferretdb"
+PG_BIN="" # set by install_postgres
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -155,7 +164,7 @@ ferretdb_ok() {
 install_ferretdb() {
   if ferretdb_ok; then return 0; fi
   need go "Go is required to build FerretDB $FERRETDB_VERSION"
-  log "building FerretDB $FERRETDB_VERSION (SQLite backend) into $FERRETDB_BIN; takes a few minutes the first time"
+  log "building FerretDB $FERRETDB_VERSION into $FERRETDB_BIN; takes a few minutes the first time"
   # `go install ...@v1.24.2` fails behind our proxy (403 on the @v/list deprecation lookup), so
   # download the module explicitly. The module zip lacks the generated build/version/version.txt
   # (the binary would panic at startup), so build from a writable copy with that file added.
@@ -175,6 +184,52 @@ install_ferretdb() {
   mv "$FERRETDB_BIN.tmp.$$" "$FERRETDB_BIN"
   ferretdb_ok || die "built $FERRETDB_BIN but '$FERRETDB_BIN --version' does not report $FERRETDB_VERSION"
 }
+
+# pg_bindir: LEADSTREAM_PG_BIN, or the newest /usr/lib/postgresql/<ver>/bin with server binaries.
+pg_bindir() {
+  if [[ -n "${LEADSTREAM_PG_BIN:-}" ]]; then
+    if [[ -x "$LEADSTREAM_PG_BIN/initdb" && -x "$LEADSTREAM_PG_BIN/postgres" ]]; then echo "$LEADSTREAM_PG_BIN"; fi
+    return 0
+  fi
+  local d
+  for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5,5 -rn); do
+    if [[ -x "$d/initdb" && -x "$d/postgres" && -x "$d/pg_isready" && -x "$d/psql" ]]; then
+      echo "$d"
+      return 0
+    fi
+  done
+}
+
+install_postgres() {
+  PG_BIN="$(pg_bindir)"
+  if [[ -z "$PG_BIN" ]]; then
+    [[ -z "${LEADSTREAM_PG_BIN:-}" ]] || die "LEADSTREAM_PG_BIN=$LEADSTREAM_PG_BIN has no initdb/postgres"
+    [[ "$(id -u)" == 0 ]] || die "PostgreSQL server binaries not found in /usr/lib/postgresql/*/bin: run 'sudo apt-get install -y postgresql' (or set LEADSTREAM_PG_BIN)"
+    need apt-get "PostgreSQL is missing and this is not Debian/Ubuntu: install PostgreSQL 13+ and set LEADSTREAM_PG_BIN"
+    log "installing Debian's postgresql package with apt-get"
+    local aptlog="$RUN_DIR/apt-postgresql.log"
+    { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } </dev/null >"$aptlog" 2>&1 || {
+      show_log "$aptlog"
+      die "apt-get install postgresql failed (log: $aptlog)"
+    }
+    PG_BIN="$(pg_bindir)"
+    [[ -n "$PG_BIN" ]] || die "postgresql installed but no /usr/lib/postgresql/*/bin/initdb found"
+  fi
+  if [[ "$(id -u)" == 0 ]]; then
+    need setpriv "util-linux's setpriv runs PostgreSQL as $POSTGRES_OS_USER"
+    if ! id -u "$POSTGRES_OS_USER" >/dev/null 2>&1; then
+      log "creating system user $POSTGRES_OS_USER to own the PostgreSQL cluster"
+      useradd --system --no-create-home --shell /usr/sbin/nologin "$POSTGRES_OS_USER" ||
+        die "could not create user $POSTGRES_OS_USER"
+    fi
+    AS_PG=(setpriv "--reuid=$POSTGRES_OS_USER" "--regid=$(id -g "$POSTGRES_OS_USER")" --init-groups --)
+  fi
+}
+
+# As root, the prefix that runs a command as the cluster's owner. setpriv execs (no extra process),
+# so a PID recorded before it is the server's own.
+AS_PG=()
 
 # ---------------------------------------------------------------------------------------------
 # start
@@ -266,27 +321,113 @@ EOF
   log "kafka is up (pid $(cat "$RUN_DIR/kafka.pid"))"
 }
 
-start_ferretdb() {
-  if pid_alive ferretdb ferretdb; then
-    if probe mongodb "$MONGODB_URI"; then
-      log "ferretdb already running (pid $(cat "$RUN_DIR/ferretdb.pid")) on $MONGODB_URI"
+pg_ready() { "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -t 3 </dev/null; }
+
+# Set when this run creates the cluster: a FerretDB still running from before caches the metadata
+# of the old one and must restart.
+POSTGRES_FRESH=0
+
+start_postgres() {
+  local pgdir="$RUN_DIR/postgres"
+  local data="$pgdir/data"
+  if pid_alive postgres "$data"; then
+    if pg_ready; then
+      log "postgres already running (pid $(cat "$RUN_DIR/postgres.pid")) on 127.0.0.1:$POSTGRES_PORT"
       return 0
     fi
-    log "ferretdb (pid $(cat "$RUN_DIR/ferretdb.pid")) is running but not answering; restarting"
-    stop_pid ferretdb ferretdb
+    log "postgres (pid $(cat "$RUN_DIR/postgres.pid")) is running but not answering; restarting"
+    stop_pid postgres "$data"
+  fi
+  rm -f "$RUN_DIR/postgres.pid"
+  port_in_use "$POSTGRES_PORT" && die "port 127.0.0.1:$POSTGRES_PORT is already in use by a process infra/ did not start (set LEADSTREAM_POSTGRES_PORT)"
+
+  rm -rf "$pgdir" # fresh start: wipe data
+  mkdir -p "$pgdir"
+  if ((${#AS_PG[@]})); then
+    chown "$POSTGRES_OS_USER:" "$pgdir"
+    "${AS_PG[@]}" test -w "$pgdir" ||
+      die "user $POSTGRES_OS_USER cannot write $pgdir (is a parent directory not searchable by others?); set LEADSTREAM_RUN_DIR"
+  fi
+
+  log "creating a private cluster ($("$PG_BIN/postgres" --version)) in $data"
+  # Run from the cluster directory: its owner may not be allowed into the caller's.
+  (cd "$pgdir" && "${AS_PG[@]}" "$PG_BIN/initdb" -D "$data" -U postgres --auth=trust \
+    --encoding=UTF8 --locale=C) >"$pgdir/initdb.log" 2>&1 || {
+    show_log "$pgdir/initdb.log"
+    die "initdb failed (log: $pgdir/initdb.log)"
+  }
+  # TCP on loopback only; no Unix socket (a system cluster owns /var/run/postgresql).
+  cat >"$data/pg_hba.conf" <<HBA
+# generated by infra/up.sh: a throw-away test cluster, reachable from loopback only
+host all all 127.0.0.1/32 trust
+HBA
+  cat >>"$data/postgresql.conf" <<CONF
+
+# ---- generated by infra/up.sh
+listen_addresses = '127.0.0.1'
+port = $POSTGRES_PORT
+unix_socket_directories = ''
+# FerretDB opens a pool of up to 50 connections; headroom for psql and a second FerretDB.
+max_connections = 200
+shared_buffers = 256MB
+log_min_messages = warning
+log_line_prefix = '%m [%p] '
+CONF
+
+  log "starting postgres on 127.0.0.1:$POSTGRES_PORT"
+  (cd "$pgdir" && start_detached postgres "$pgdir/postgres.log" "${AS_PG[@]}" "$PG_BIN/postgres" -D "$data")
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until pg_ready; do
+    if ! pid_alive postgres "$data"; then
+      show_log "$pgdir/postgres.log"
+      die "postgres exited during startup (log: $pgdir/postgres.log)"
+    fi
+    if ((SECONDS >= deadline)); then
+      show_log "$pgdir/postgres.log"
+      die "postgres did not answer within ${START_TIMEOUT}s (log: $pgdir/postgres.log)"
+    fi
+    sleep 0.2
+  done
+  "$PG_BIN/psql" -X -q -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -v ON_ERROR_STOP=1 \
+    -c 'CREATE DATABASE ferretdb' </dev/null >>"$pgdir/initdb.log" 2>&1 || {
+    show_log "$pgdir/initdb.log"
+    die "could not create database ferretdb (log: $pgdir/initdb.log)"
+  }
+  POSTGRES_FRESH=1
+  log "postgres is up (pid $(cat "$RUN_DIR/postgres.pid"))"
+}
+
+start_ferretdb() {
+  # The command line names the backend's URL: a FerretDB started by an older up.sh (SQLite backend)
+  # or for another cluster is replaced.
+  local url_flag="--postgresql-url=$POSTGRES_URL"
+  if pid_alive ferretdb ferretdb; then
+    if ! pid_alive ferretdb "$url_flag"; then
+      log "ferretdb (pid $(cat "$RUN_DIR/ferretdb.pid")) runs on another backend; restarting it on postgresql"
+      stop_pid ferretdb ferretdb
+    elif ((POSTGRES_FRESH)); then
+      log "ferretdb (pid $(cat "$RUN_DIR/ferretdb.pid")) served the previous postgres cluster; restarting it"
+      stop_pid ferretdb ferretdb
+    elif probe mongodb "$MONGODB_URI"; then
+      log "ferretdb already running (pid $(cat "$RUN_DIR/ferretdb.pid")) on $MONGODB_URI"
+      return 0
+    else
+      log "ferretdb (pid $(cat "$RUN_DIR/ferretdb.pid")) is running but not answering; restarting"
+      stop_pid ferretdb ferretdb
+    fi
   fi
   rm -f "$RUN_DIR/ferretdb.pid"
   port_in_use "$FERRETDB_PORT" && die "port 127.0.0.1:$FERRETDB_PORT is already in use by a process infra/ did not start (set LEADSTREAM_FERRETDB_PORT)"
 
   local fdir="$RUN_DIR/ferretdb"
-  rm -rf "$fdir" # fresh start: wipe data
-  mkdir -p "$fdir/data" "$fdir/state"
+  rm -rf "$fdir" # the data is in postgres; only FerretDB's state file and log live here
+  mkdir -p "$fdir/state"
 
-  log "starting ferretdb $FERRETDB_VERSION (sqlite) on $MONGODB_URI"
+  log "starting ferretdb $FERRETDB_VERSION (postgresql backend) on $MONGODB_URI"
   start_detached ferretdb "$fdir/ferretdb.log" \
     "$FERRETDB_BIN" \
-    --handler=sqlite \
-    "--sqlite-url=file:$fdir/data/" \
+    --handler=postgresql \
+    "$url_flag" \
     "--state-dir=$fdir/state" \
     "--listen-addr=127.0.0.1:$FERRETDB_PORT" \
     --debug-addr=- \
@@ -301,7 +442,9 @@ start_ferretdb() {
 
 install_kafka
 install_ferretdb
+install_postgres
 start_kafka
+start_postgres
 start_ferretdb
 
 cat >"$RUN_DIR/infra.env.tmp" <<EOF
