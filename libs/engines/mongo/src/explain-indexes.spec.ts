@@ -29,6 +29,7 @@ describe('duplicateIndexName', () => {
   it('reads the index from MongoDB and FerretDB messages', () => {
     expect(duplicateIndexName('E11000 duplicate key error collection: db.leads index: org_email dup key: { org: "o" }')).toBe('org_email');
     expect(duplicateIndexName("constraint failed: UNIQUE constraint failed: index 'run_x_unique_f10c3da3_org_email' (2067)")).toBe('org_email');
+    expect(duplicateIndexName('ERROR: duplicate key value violates unique constraint "coll_x_addc9090_org_email_514d4ede_idx" (SQLSTATE 23505)')).toBe('org_email');
     expect(duplicateIndexName('E11000 duplicate key error collection: db.leads')).toBeNull();
   });
 });
