@@ -3,16 +3,15 @@
  * store or the log is retried until it passes and never dead-letters a valid lead; a record that
  * fails the same way every time goes alone to `<topic>.dlq`, and the records around it pass.
  */
-import { randomUUID } from 'node:crypto';
 import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import type { LeadCommandMessage } from '@leadstream/schemas';
 import Database from 'better-sqlite3';
 import { MongoNetworkError } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOPICS } from '../pipeline/outputs';
 import { validateStage } from '../pipeline/validate.stage';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
+import { leadCommand } from '../test-support/lead-command';
 import { driveStage } from '../test-support/stage-driver';
 import type { BatchWriter } from './batch-write';
 import { uncachedConfig } from './config-source';
@@ -44,21 +43,6 @@ function flaky(writer: BatchWriter, times: number, engine: string): BatchWriter 
   return wrapped;
 }
 
-function command(organizationId: string, vendorId: string, overrides: Partial<LeadCommandMessage> = {}): LeadCommandMessage {
-  return {
-    schema_version: 1,
-    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-    correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
-    lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
-    organization_id: organizationId,
-    environment: 'live',
-    vendor_id: vendorId,
-    submitted_at: new Date().toISOString(),
-    submission: { email: `grace.${randomUUID().slice(0, 8)}@example.edu`, first_name: 'Grace' },
-    ...overrides,
-  };
-}
-
 describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, open) => {
   async function setUp() {
     const pair = await open();
@@ -74,7 +58,7 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
 
   it('retries a transient failure until it passes and dead-letters nothing', async () => {
     const setup = await setUp();
-    const messages = [command(setup.tenant.organizationId, setup.vendor.id), command(setup.tenant.organizationId, setup.vendor.id)];
+    const messages = [leadCommand(setup.tenant.organizationId, setup.vendor.id), leadCommand(setup.tenant.organizationId, setup.vendor.id)];
     await setup.log.produce(TOPICS.submitted, messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) })));
     const writer = flaky(setup.writer, 5, setup.log.engine);
     await driveStage(setup.stage, writer, { isTransient: isTransientError }).handle(await readTopic(setup.log, TOPICS.submitted));
@@ -85,10 +69,10 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
 
   it('dead-letters the one record that fails every time, alone, and lets the others pass', async () => {
     const setup = await setUp();
-    const first = command(setup.tenant.organizationId, setup.vendor.id);
+    const first = leadCommand(setup.tenant.organizationId, setup.vendor.id);
     // A second submission claiming the first one's lead id: deciding it fails every time.
-    const poison = command(setup.tenant.organizationId, setup.vendor.id, { lead_id: first.lead_id });
-    const last = command(setup.tenant.organizationId, setup.vendor.id);
+    const poison = leadCommand(setup.tenant.organizationId, setup.vendor.id, { lead_id: first.lead_id });
+    const last = leadCommand(setup.tenant.organizationId, setup.vendor.id);
     const notJson = { key: 'k', value: '{"truncated": ' };
     await setup.log.produce(TOPICS.submitted, [first, poison, last].map((message) => ({ key: 'same-key', value: JSON.stringify(message) })));
     await setup.log.produce(TOPICS.submitted, [{ ...notJson, key: 'same-key' }]);

@@ -4,7 +4,6 @@
  * between its writes and its produce is consumed again and every lead, event and activity entry
  * exists exactly once. (Kafka + FerretDB run when infra is up: `npm run infra:up`.)
  */
-import { randomUUID } from 'node:crypto';
 import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
@@ -15,6 +14,7 @@ import type { BatchWriter } from '../batch/batch-write';
 import { uncachedConfig } from '../batch/config-source';
 import { OutboxSweeper } from '../batch/outbox-sweeper';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
+import { leadCommand } from '../test-support/lead-command';
 import { driveStage } from '../test-support/stage-driver';
 import { activityStage } from './activity.stage';
 import { dedupStage } from './dedup.stage';
@@ -45,25 +45,11 @@ async function setUp(open: () => Promise<EnginePair>) {
     activity: driveStage(activityStage(), writer),
   });
   const submit = async (count: number): Promise<LeadCommandMessage[]> => {
-    const messages = Array.from({ length: count }, () => submitted(tenant.organizationId, vendor.id, `ada.${randomUUID().slice(0, 8)}@example.edu`));
+    const messages = Array.from({ length: count }, () => leadCommand(tenant.organizationId, vendor.id));
     await log.produce(TOPICS.submitted, messages.map((message) => ({ key: `live:${tenant.organizationId}:${message.lead_id}`, value: JSON.stringify(message) })));
     return messages;
   };
   return { ...engines, dal, tenant, vendor, leads, stages, submit };
-}
-
-function submitted(organizationId: string, vendorId: string, email: string): LeadCommandMessage {
-  return {
-    schema_version: 1,
-    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-    correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
-    lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
-    organization_id: organizationId,
-    environment: 'live',
-    vendor_id: vendorId,
-    submitted_at: new Date().toISOString(),
-    submission: { email, first_name: 'Ada', last_name: 'Lovelace' },
-  };
 }
 
 /** Every lead has exactly one event id per kind, one activity entry per event, one decision. */
