@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
-import type { EventLog } from '@leadstream/ports';
+import { type EventLog, partitionForKey } from '@leadstream/ports';
+import { Kafka, logLevel } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
 import { openKafkaLog } from './index';
 
 const kafka = lookupInfra('KAFKA_BROKERS');
@@ -27,3 +30,41 @@ eventLogContract(
       }
     : undefined,
 );
+
+describe.skipIf(!brokers)('Kafka event log partitions', () => {
+  it('reads a topic\u2019s partition count again after partitionRefreshMs, so keys reach partitions added to a live topic', async () => {
+    let now = 1_000_000;
+    // kafkajs's producer ages its own metadata on the real clock (metadataMaxAge = partitionRefreshMs).
+    const log = await openKafkaLog({ brokers: brokers!, clientId: 'partition-refresh', partitionRefreshMs: 300, now: () => now });
+    const admin = new Kafka({ brokers: brokers!.split(','), clientId: 'partition-refresh-admin', logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    try {
+      const topic = `partition-refresh-${randomUUID().slice(0, 8)}`;
+      await log.ensureTopics([{ topic, partitions: 1 }]);
+      // A key whose murmur2 partition is 2 or 3 once the topic has 4 partitions.
+      const key = Array.from({ length: 100 }, (_, i) => `key-${i}`).find((candidate) => partitionForKey(candidate, 4) >= 2)!;
+      expect((await log.produce(topic, [{ key, value: 'before' }]))[0]?.partition).toBe(0);
+      await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
+      // Within the refresh interval the count held is used.
+      expect((await log.produce(topic, [{ key, value: 'cached' }]))[0]?.partition).toBe(0);
+      now += 301;
+      expect(await log.partitionCount(topic)).toBe(4);
+      // Until the producer's metadata has caught up, a produce fails as retriable (writing nothing).
+      const deadline = Date.now() + 15_000;
+      let landed: number | undefined;
+      while (landed === undefined) {
+        try {
+          landed = (await log.produce(topic, [{ key, value: 'after' }]))[0]?.partition;
+        } catch (error) {
+          expect(error).toMatchObject({ retriable: true });
+          if (Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+      expect(landed).toBe(partitionForKey(key, 4));
+    } finally {
+      await admin.disconnect();
+      await log.close();
+    }
+  });
+});

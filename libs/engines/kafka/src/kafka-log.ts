@@ -29,6 +29,13 @@ export interface KafkaLogOptions {
   logger?: KafkaLogLogger;
   /** Group timings; the defaults favour quick rebalances (tests, small deployments). */
   consumer?: Partial<KafkaConsumerTuning>;
+  /**
+   * How long a topic's partition count is trusted before it is read again (partitions can be
+   * added to a live topic; keys then move, as with Kafka's own producer). Default 30 s.
+   */
+  partitionRefreshMs?: number;
+  /** The clock the refresh reads (tests). */
+  now?: () => number;
 }
 
 const DEFAULT_TUNING: KafkaConsumerTuning = {
@@ -61,6 +68,9 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
     retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+    // The producer's own view of the partitions ages like ours (partitionCount), so a partition
+    // added to a live topic becomes writable within one refresh interval.
+    metadataMaxAge: options.partitionRefreshMs ?? 30_000,
   });
   await admin.connect();
   try {
@@ -69,12 +79,12 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
     await admin.disconnect();
     throw error;
   }
-  return new KafkaLog(kafka, admin, producer, { ...DEFAULT_TUNING, ...options.consumer });
+  return new KafkaLog(kafka, admin, producer, { ...DEFAULT_TUNING, ...options.consumer }, options.partitionRefreshMs ?? 30_000, options.now ?? Date.now);
 }
 
 export class KafkaLog implements EventLog {
   readonly engine = 'kafka' as const;
-  private readonly partitionCounts = new Map<string, number>();
+  private readonly partitionCounts = new Map<string, { count: number; readAt: number }>();
   private readonly delays = new Map<string, number>();
   private readonly consumers = new Set<KafkaLogConsumer>();
   private readonly partitioner = createPartitioner();
@@ -85,6 +95,8 @@ export class KafkaLog implements EventLog {
     private readonly admin: Admin,
     private readonly producer: Producer,
     private readonly tuning: KafkaConsumerTuning,
+    private readonly partitionRefreshMs = 30_000,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async ensureTopics(specs: TopicSpec[]): Promise<void> {
@@ -124,18 +136,29 @@ export class KafkaLog implements EventLog {
     }
   }
 
+  /** The topic's partition count, read again once it is older than partitionRefreshMs. */
   async partitionCount(topic: string): Promise<number> {
-    let count = this.partitionCounts.get(topic);
-    if (count === undefined) {
-      const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
-      count = topics[0]?.partitions.length ?? 0;
-      if (count === 0) throw new Error(`unknown topic ${topic}: create it with ensureTopics first`);
-      this.partitionCounts.set(topic, count);
-    }
+    const cached = this.partitionCounts.get(topic);
+    if (cached !== undefined && this.now() - cached.readAt < this.partitionRefreshMs) return cached.count;
+    const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+    const count = topics[0]?.partitions.length ?? 0;
+    if (count === 0) throw new Error(`unknown topic ${topic}: create it with ensureTopics first`);
+    this.partitionCounts.set(topic, { count, readAt: this.now() });
     return count;
   }
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
+    try {
+      return await this.produceOnce(topic, records);
+    } catch (error) {
+      // The count we hold may be stale (the topic was recreated, or changed meanwhile): read it again and retry once.
+      if ((error as { type?: string }).type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error;
+      this.partitionCounts.delete(topic);
+      return this.produceOnce(topic, records);
+    }
+  }
+
+  private async produceOnce(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
     if (records.length === 0) return [];
     const partitions = await this.partitionCount(topic);
     const now = Date.now();
@@ -152,7 +175,14 @@ export class KafkaLog implements EventLog {
     return messages.map((m) => {
       const partition = m.partition!;
       const offset = nextOffset.get(partition);
-      if (offset === undefined) throw new Error(`Kafka returned no offset for ${topic}/${partition}`);
+      if (offset === undefined) {
+        // kafkajs writes nothing to a partition its metadata does not know yet (just added):
+        // retriable, the producer's metadata catches up within partitionRefreshMs.
+        throw Object.assign(new Error(`Kafka returned no offset for ${topic}/${partition}: the producer does not know that partition yet`), {
+          type: 'UNKNOWN_TOPIC_OR_PARTITION',
+          retriable: true,
+        });
+      }
       nextOffset.set(partition, offset + 1n);
       return { topic, partition, offset: offset.toString() };
     });
