@@ -88,6 +88,10 @@ function report(name: string, error: unknown): number {
     write([error.message, ...(error.details ?? []).map((detail) => `  ${detail.field}: ${detail.message}`)].join('\n'));
     return 2;
   }
+  if ((error as { code?: unknown } | null)?.code === 'DATA_DIR_LOCKED') {
+    write('the embedded event log in DATA_DIR belongs to the running leadstream server: stop it first, or run against Kafka (KAFKA_BROKERS).');
+    return 1;
+  }
   if (isLocked(error)) {
     write('the document store in DATA_DIR is locked by another process. Stop the running leadstream server first, or run server and command against MongoDB (MONGODB_URI).');
     return 1;
