@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       // Let the pipeline finish the phase's leads (activity, projector) before counting.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const commitsAfter = await sqliteCommits(service.url);
-      if (commitsBefore !== undefined && commitsAfter !== undefined) {
+      if (engines === 'embedded' && commitsBefore !== undefined && commitsAfter !== undefined) {
         const accepted = full.answers.filter((answer) => answer.status === 201).length;
         console.log(`SQLite commits per accepted lead at steady state: ${((commitsAfter - commitsBefore) / Math.max(1, accepted)).toFixed(2)} (target <= 3)`);
       }
