@@ -6,3 +6,4 @@ export * from './instrumented-log';
 export * from './topics';
 export * from './prefixed-log';
 export * from './config-cache';
+export * from './transient-errors';
