@@ -15,7 +15,7 @@ import { leadCommand } from '../test-support/lead-command';
 import { driveStage } from '../test-support/stage-driver';
 import type { BatchWriter } from './batch-write';
 import { uncachedConfig } from './config-source';
-import { isTransientError } from './transient';
+import { isTransientError } from '@leadstream/runtime';
 
 const opened: EnginePair[] = [];
 afterEach(async () => {

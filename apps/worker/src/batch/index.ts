@@ -4,4 +4,3 @@ export { AtomicBatchWriter } from './atomic-batch-writer';
 export { OutboxBatchWriter } from './outbox-batch-writer';
 export { OutboxSweeper } from './outbox-sweeper';
 export { type ConfigSource, uncachedConfig } from './config-source';
-export { isTransientError } from './transient';
