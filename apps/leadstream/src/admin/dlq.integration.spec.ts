@@ -1,7 +1,7 @@
 /**
  * `leadstream dlq list|replay` as an operator runs them, on each engine set: a dead letter is
  * listed with its reason and source, replayed onto its topic once, and a second replay queues
- * nothing. On the embedded engines, beside a running server, the command says to stop it.
+ * nothing; `--offset` replays only the named dead letters, and `--all` then only the others. On the embedded engines, beside a running server, the command says to stop it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -101,6 +101,60 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
     } finally {
       await check.close();
     }
+  });
+
+  it('replays only the dead letters named by --offset, each once, and --all the rest', async () => {
+    const setup = makeSetup();
+    const log = await setup.openLog();
+    let first: string;
+    let second: string;
+    try {
+      await log.ensureTopics([
+        { topic: 'leads.validated', partitions: 2 },
+        { topic: 'leads.validated.dlq', partitions: 2 },
+      ]);
+      const sent = await log.produce('leads.validated.dlq', [
+        { key: 'live:org:ada@example.edu', value: '{"message_id":"msg_1"}', headers: { 'x-dlq-reason': 'boom 1', 'x-dlq-source': 'leads.validated/0/7' } },
+        { key: 'live:org:bob@example.edu', value: '{"message_id":"msg_2"}', headers: { 'x-dlq-reason': 'boom 2', 'x-dlq-source': 'leads.validated/1/9' } },
+      ]);
+      [first, second] = sent.map((meta) => `${meta.partition}/${meta.offset}`) as [string, string];
+    } finally {
+      await log.close();
+    }
+
+    const one = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', second, '--json');
+    expect(one.code, one.err).toBe(0);
+    expect(JSON.parse(one.out)).toMatchObject({ replayed: 1, replays: [{ from: second }], replayed_before: [] });
+
+    const listed = await run(setup, 'dlq', 'list', '--topic', 'leads.validated');
+    expect(listed.code, listed.err).toBe(0);
+    const lines = listed.out.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.find((line) => line.startsWith(`${first}  `))).toMatch(/^\d+\/\d+ {2}from leads\.validated\/0\/7 {2}reason: boom 1 {2}key: live:org:ada@example\.edu {2}\{"message_id":"msg_1"\}$/);
+    expect(lines.find((line) => line.startsWith(`${second}  `))).toContain('  replayed to ');
+
+    const again = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', second);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out.split('\n')).toEqual(['replayed 0 dead letters to leads.validated', `replayed before, not again: ${second}`]);
+
+    const rest = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--all');
+    expect(rest.out).toBe('replayed 1 dead letter to leads.validated');
+
+    const check = await setup.openLog();
+    try {
+      const requeued = await readTopic(check, 'leads.validated');
+      expect(requeued.map((record) => record.headers['x-dlq-replayed-from']).sort()).toEqual([first, second].sort());
+      expect(requeued.map((record) => record.value).sort()).toEqual(['{"message_id":"msg_1"}', '{"message_id":"msg_2"}']);
+    } finally {
+      await check.close();
+    }
+
+    const unknown = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', '1/999');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('leadstream dlq replay: no dead letter at 1/999 on leads.validated.dlq (see dlq list)');
+    const malformed = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', 'latest');
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toBe('leadstream dlq replay: --offset latest: give a dead letter\'s partition/offset as `dlq list` prints it, e.g. 0/12');
   });
 
   it('names an unknown topic in one line', async () => {
