@@ -37,6 +37,30 @@ export class LeadBatch {
     return batch;
   }
 
+  /**
+   * Ids of leads whose outbox another writer filled moments ago and is still producing (its clear
+   * has not landed yet): a stage must not write them now. On a server whose conditional updates
+   * are not atomic (FerretDB reads, modifies and writes whole documents) that writer's clear and
+   * this batch's write can both apply, and the later one undoes the other. `applied`: the message
+   * ids of this batch, whose own left-over outbox (a redelivery after a crash) is not in flight.
+   */
+  inFlight(now: number, windowMs: number, applied: ReadonlySet<string>): string[] {
+    const ids: string[] = [];
+    for (const [id, entry] of this.entries) {
+      const lead = entry.previous;
+      if (!lead || lead.outbox.length === 0 || !lead.outbox_at) continue;
+      if (lead.applied_messages.some((messageId) => applied.has(messageId))) continue;
+      if (now - Date.parse(lead.outbox_at) < windowMs) ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Replaces leads read before any decision with a fresh read of them (after waiting out an in-flight outbox). */
+  refresh(leads: LeadRecord[]): void {
+    for (const lead of leads) this.entries.delete(lead._id);
+    for (const lead of leads) this.load(lead);
+  }
+
   /** Adds a lead read by the stage (a prefetched lead, or a dedup original found as a candidate). */
   load(lead: LeadRecord): void {
     if (this.entries.has(lead._id)) return;
@@ -47,6 +71,11 @@ export class LeadBatch {
       changed: false,
       leftover: lead.outbox.map((entry) => ({ topic: entry.topic, key: entry.key, value: entry.value })),
     });
+  }
+
+  /** Every lead the batch holds, as read. */
+  all(): LeadRecord[] {
+    return [...this.entries.values()].flatMap((entry) => (entry.previous ? [entry.previous] : []));
   }
 
   /** The lead's state as this batch has it so far (null: not stored and not created yet). */

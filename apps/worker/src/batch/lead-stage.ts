@@ -57,6 +57,7 @@ export function leadStage<Context>(spec: LeadStageSpec<Context>): BatchStage {
       });
       const parsed = messages.filter((message): message is LeadCommandMessage => message !== undefined);
       const batch = await LeadBatch.prefetch(spec.leads, parsed.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+      await waitForInFlightOutboxes(spec.leads, batch, parsed);
       const context = await spec.prefetch(parsed, batch);
       let handled = records.length;
       for (let index = 0; index < records.length; index++) {
@@ -76,6 +77,29 @@ export function leadStage<Context>(spec: LeadStageSpec<Context>): BatchStage {
       return { write, handled };
     },
   };
+}
+
+/** How long an outbox is taken to belong to a writer still producing it; older ones are left-overs of a crash. */
+const OUTBOX_IN_FLIGHT_MS = 5_000;
+const OUTBOX_POLL_MS = 10;
+
+/**
+ * Waits until no lead of the batch has an outbox another writer is still producing (only with a
+ * transactional outbox, Kafka + MongoDB; the embedded engines never keep one). The message that
+ * reaches this stage is one of that writer's outputs, so its clear follows within milliseconds;
+ * a crash leaves the outbox, which after OUTBOX_IN_FLIGHT_MS this batch carries and produces.
+ */
+async function waitForInFlightOutboxes(leads: Pick<LeadRepository, 'findManyById'>, batch: LeadBatch, messages: LeadCommandMessage[]): Promise<void> {
+  const applied = new Set(messages.map((message) => message.message_id));
+  const started = Date.now();
+  for (;;) {
+    const waiting = batch.inFlight(Date.now(), OUTBOX_IN_FLIGHT_MS, applied);
+    if (waiting.length === 0 || Date.now() - started > OUTBOX_IN_FLIGHT_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, OUTBOX_POLL_MS));
+    const again = messages.filter((message) => waiting.includes(message.lead_id));
+    const fresh = await LeadBatch.prefetch(leads, again.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+    batch.refresh(fresh.all());
+  }
 }
 
 /** Runs `work` over `items` with at most `limit` at a time, keeping results in order. */
