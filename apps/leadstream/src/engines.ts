@@ -47,7 +47,12 @@ function unused<T extends object>(name: string): T {
   });
 }
 
-export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }): Promise<Engines> {
+/** Engines opened elsewhere: the log the pipeline thread lends to the main thread of `start`. */
+export interface ProvidedEngines {
+  log?: EventLog;
+}
+
+export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }, provided: ProvidedEngines = {}): Promise<Engines> {
   mkdirSync(config.dataDir, { recursive: true });
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
   const readiness: ReadinessCheck[] = [];
@@ -73,7 +78,12 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
     }
     let log = unused<EventLog>('event log');
     let embeddedLog: EmbeddedLog | undefined;
-    if (needs.log) {
+    if (provided.log) {
+      const lent = provided.log;
+      log = lent;
+      opened.push({ name: 'event log', close: () => lent.close() });
+      readiness.push({ name: `log:${lent.engine}`, check: () => lent.ping() });
+    } else if (needs.log) {
       const raw = config.kafka
         ? await openKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger: logger.child({ engine: 'kafka' }) })
         : (embeddedLog = EmbeddedLog.open({

@@ -19,6 +19,11 @@ function action(role: Role) {
         process.stderr.write(`leadstream: configuration error: ${error.message}\n`);
         process.exit(2);
       }
+      // An expected refusal gets one line, no stack trace (the pipeline thread reports it with its code).
+      if ((error as { code?: unknown } | null)?.code === 'DATA_DIR_LOCKED') {
+        process.stderr.write(`leadstream ${role}: DATA_DIR is locked: ${(error as Error).message}\n`);
+        process.exit(1);
+      }
       process.stderr.write(`leadstream ${role}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     }

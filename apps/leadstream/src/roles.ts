@@ -7,17 +7,18 @@ import { join } from 'node:path';
 import { createApiApp, DecisionWaiter } from '@leadstream/api';
 import { RATE_LIMITS } from '@leadstream/domain';
 import { createDal, LeadRepository, MemoryRateLimiter } from '@leadstream/dal';
-import { createMxResolver } from '@leadstream/engine-dns';
 import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
-import { ConfigCache, createLogger, isTransientError, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
-import { OutboxSweeper, resolveStages, STAGES } from '@leadstream/worker';
+import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
+import { resolveStages } from '@leadstream/worker';
 import { parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
 import { listen } from './http-server';
 import { ensureAllIndexes } from './indexes';
+import { startPipeline } from './pipeline';
+import { startPipelineThread } from './pipeline-host/pipeline-host';
 import { resolveJwtSecret } from './secrets';
 
 export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
@@ -44,16 +45,28 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   lifecycle.handleSignals();
 
-  const stageFactories = role === 'worker' ? resolveStages(options.stages ?? []) : role === 'start' ? [...STAGES.values()] : [];
-  const engines = await openEngines(config, logger, metrics, NEEDS[role]);
+  // `start` runs every stage in a pipeline thread (the second core) and the API, the projector and
+  // chDB here; on the embedded engines the thread owns the log and lends it to this thread.
+  const pipelineThread = role === 'start' ? await startPipelineThread(env, !config.kafka) : undefined;
+  const stageFactories = role === 'worker' ? resolveStages(options.stages ?? []) : [];
+  const needs: EngineNeeds = pipelineThread?.log ? { store: true, analytics: true } : NEEDS[role];
+  const engines = await openEngines(config, logger, metrics, needs, pipelineThread?.log ? { log: pipelineThread.log } : {});
   lifecycle.onStop('engines', () => engines.close());
+  if (pipelineThread) {
+    // Stops after everything that uses its log (hooks run newest first), before the engines close.
+    lifecycle.onStop('pipeline thread', () => pipelineThread.stop());
+    metrics.addRemote(pipelineThread.metrics);
+    // The thread's checks that this thread has no twin of (its DNS state, its log on Kafka...).
+    for (const check of pipelineThread.readiness) if (!engines.readiness.some((own) => own.name === check.name)) engines.readiness.push(check);
+    void pipelineThread.crashed.then((reason) => crash(logger, lifecycle, reason));
+  }
   logger.info(
-    { log: NEEDS[role].log ? engines.log.engine : null, store: NEEDS[role].store ? engines.store.engine : null, analytics: NEEDS[role].analytics ? engines.analytics.engine : null, dataDir: config.dataDir },
+    { log: engines.log.engine, store: needs.store ? engines.store.engine : null, analytics: needs.analytics ? engines.analytics.engine : null, pipelineThread: pipelineThread !== undefined, dataDir: config.dataDir },
     'engines open',
   );
 
-  if (NEEDS[role].store) await ensureAllIndexes(engines.store);
-  if (NEEDS[role].analytics) {
+  if (needs.store) await ensureAllIndexes(engines.store);
+  if (needs.analytics) {
     const applied = await engines.analytics.migrate(analyticsMigrations);
     if (applied.length > 0) logger.info({ applied }, 'analytics migrations applied');
   }
@@ -74,46 +87,14 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   if (role === 'start' || role === 'projector') {
     await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger }));
   }
-  const mx = config.mxCheck && stageFactories.length > 0
-    ? createMxResolver({ ...(config.dnsServers ? { servers: config.dnsServers } : {}), timeoutMs: config.mxTimeoutMs, onHealthChange: (available) => {
-        metrics.dnsAvailable.set(available ? 1 : 0);
-        logger.warn({ available }, 'DNS availability changed');
-      } })
-    : undefined;
-  if (mx) {
-    metrics.dnsAvailable.set(1);
-    engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
-  }
-  // Keys, vendors, settings, custom fields and dedup settings are cached until a change is known
-  // (config.changed, or a newer version stamped on a command), never on a timer. One per process,
-  // shared by the stages and the api.
+  await startPipeline({ config, engines, logger, metrics, lifecycle, stages: stageFactories, startRunner });
+  // The api's own cache of keys, vendors and settings (the stages have theirs).
   let configCache: ConfigCache | undefined;
-  if (stageFactories.length > 0 || role === 'start' || role === 'api') {
+  if (role === 'start' || role === 'api') {
     configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
     await configCache.start();
     const started = configCache;
     lifecycle.onStop('config cache', () => started.stop());
-  }
-  for (const factory of stageFactories) {
-    const deps = {
-      log: engines.log,
-      store: engines.store,
-      writer: engines.writer,
-      ...(configCache ? { config: configCache } : {}),
-      isTransient: isTransientError,
-      exportFiles: engines.exportFiles,
-      metrics,
-      logger,
-      mx,
-      isStopping: () => lifecycle.isStopping,
-    };
-    await startRunner(`stage ${factory.name}`, factory.create(deps));
-  }
-  if (stageFactories.length > 0 && !engines.writer.atomic) {
-    // Outputs a crash left in lead outboxes, for leads whose message never comes again.
-    const sweeper = new OutboxSweeper({ store: engines.store, log: engines.log, logger: logger.child({ part: 'outbox-sweeper' }) });
-    sweeper.start();
-    lifecycle.onStop('outbox sweeper', () => sweeper.stop());
   }
 
   if (role === 'start' || role === 'api') {

@@ -77,6 +77,8 @@ describe('leadstream start on the embedded engines', () => {
       const exit = await second.exited;
       expect(exit.code).toBe(1);
       expect(second.errorOutput).toMatch(/lock/i);
+      // One line, no stack trace.
+      expect(second.errorOutput.trim().split('\n')).toHaveLength(1);
     } finally {
       await stop(process);
     }

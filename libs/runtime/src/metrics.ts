@@ -1,4 +1,7 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+
+/** Another registry's metrics, as `getMetricsAsJSON` gives them (the pipeline thread's). */
+export type RemoteMetrics = () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 
 /**
  * The Prometheus metrics of one process. A registry per process (not the global one) so tests
@@ -72,8 +75,17 @@ export class Metrics {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'leadstream_' });
   }
 
-  render(): Promise<string> {
-    return this.registry.metrics();
+  private readonly remotes: RemoteMetrics[] = [];
+
+  /** Adds another thread's metrics to what /metrics shows: counters and gauges summed with this registry's. */
+  addRemote(source: RemoteMetrics): void {
+    this.remotes.push(source);
+  }
+
+  async render(): Promise<string> {
+    if (this.remotes.length === 0) return this.registry.metrics();
+    const remote = await Promise.all(this.remotes.map((source) => source().catch(() => [])));
+    return AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...remote]).metrics();
   }
 
   get contentType(): string {

@@ -1,0 +1,125 @@
+/**
+ * Starts the pipeline thread of `leadstream start` and talks to it: the log it serves (embedded
+ * engines), its metrics, its stop, and its crash (which stops the whole process so a supervisor
+ * restarts it).
+ */
+import { Worker } from 'node:worker_threads';
+import type { ReadinessCheck } from '@leadstream/http';
+import type { EventLog } from '@leadstream/ports';
+import type { RemoteMetrics } from '@leadstream/runtime';
+import { connectEventLog } from './log-bridge';
+import type { PipelineThreadData } from './pipeline-thread';
+
+export interface PipelineThread {
+  /** The log the thread serves, when it owns it (embedded engines). */
+  readonly log: EventLog | undefined;
+  readonly metrics: RemoteMetrics;
+  /** The thread's readiness checks (by name), each asked of the thread when /readyz runs. */
+  readonly readiness: ReadinessCheck[];
+  /** Resolves with a reason when the thread fails after start (a consumer crashed, the thread died). */
+  readonly crashed: Promise<string>;
+  /** Drains the stages, commits, closes the thread's engines, and ends the thread. */
+  stop(): Promise<void>;
+}
+
+/** Raised when the thread could not start (a locked data dir, a bad configuration): the thread's error, name and code. */
+export class PipelineStartError extends Error {
+  constructor(
+    message: string,
+    readonly code: unknown,
+    name: string,
+  ) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: boolean): Promise<PipelineThread> {
+  const data: PipelineThreadData = { env: { ...env }, serveLog };
+  const worker = new Worker(new URL('./pipeline-thread.boot.mjs', import.meta.url), { workerData: data });
+  let reportCrash!: (reason: string) => void;
+  const crashed = new Promise<string>((resolve) => (reportCrash = resolve));
+  let stopping = false;
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  void exited.then((code) => {
+    if (!stopping) reportCrash(`the pipeline thread exited (code ${code})`);
+  });
+
+  const checkNames = await new Promise<string[]>((resolve, reject) => {
+    const onMessage = (message: { kind?: string; message?: string; code?: unknown; name?: string; checks?: string[] }): void => {
+      if (message.kind === 'host.ready') {
+        worker.off('message', onMessage);
+        resolve(message.checks ?? []);
+      } else if (message.kind === 'host.failed') {
+        worker.off('message', onMessage);
+        stopping = true;
+        void worker.terminate();
+        reject(new PipelineStartError(message.message ?? 'the pipeline thread failed to start', message.code, message.name ?? 'Error'));
+      }
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+  });
+  worker.on('error', (error) => reportCrash(`the pipeline thread failed: ${error.message}`));
+  worker.on('message', (message: { kind?: string; part?: string }) => {
+    if (message.kind === 'host.crashed') reportCrash(`${message.part ?? 'a stage'} crashed in the pipeline thread`);
+  });
+
+  let nextMetrics = 0;
+  const metrics: RemoteMetrics = () =>
+    new Promise((resolve) => {
+      const id = nextMetrics++;
+      const onMessage = (message: { kind?: string; id?: number; metrics?: Awaited<ReturnType<RemoteMetrics>> }): void => {
+        if (message.kind !== 'host.metrics.reply' || message.id !== id) return;
+        worker.off('message', onMessage);
+        resolve(message.metrics ?? []);
+      };
+      worker.on('message', onMessage);
+      worker.postMessage({ kind: 'host.metrics', id });
+    });
+
+  type CheckResult = { name: string; ok: boolean; error?: string; details: Record<string, unknown> };
+  let nextReadiness = 0;
+  const askReadiness = (): Promise<CheckResult[]> =>
+    new Promise((resolve) => {
+      const id = nextReadiness++;
+      const onMessage = (message: { kind?: string; id?: number; checks?: CheckResult[] }): void => {
+        if (message.kind !== 'host.readiness.reply' || message.id !== id) return;
+        worker.off('message', onMessage);
+        resolve(message.checks ?? []);
+      };
+      worker.on('message', onMessage);
+      worker.postMessage({ kind: 'host.readiness', id });
+    });
+  const lastDetails = new Map<string, Record<string, unknown>>();
+  const readiness: ReadinessCheck[] = checkNames.map((name) => ({
+    name,
+    check: async () => {
+      const result = (await askReadiness()).find((entry) => entry.name === name);
+      lastDetails.set(name, result?.details ?? {});
+      if (!result?.ok) throw new Error(result?.error ?? `the pipeline thread has no check ${name}`);
+    },
+    details: () => lastDetails.get(name) ?? {},
+  }));
+
+  return {
+    log: serveLog ? connectEventLog(worker, 'embedded', exited) : undefined,
+    metrics,
+    readiness,
+    crashed,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const stopped = new Promise<void>((resolve) => {
+        const onMessage = (message: { kind?: string }): void => {
+          if (message.kind === 'host.stopped') resolve();
+        };
+        worker.on('message', onMessage);
+        void exited.then(() => resolve());
+      });
+      worker.postMessage({ kind: 'host.stop' });
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The pipeline thread of `leadstream start` (issue 8 point 5): every stage runs here, on the
+ * second core, while the main thread serves HTTP. It opens the engines the stages need; on the
+ * embedded engines it owns the event log (and the store connection the log shares) and serves
+ * the log to the main thread over the worker channel (log-bridge.ts).
+ *
+ * Messages from the main thread: `host.stop` (drain, commit, close, answer `host.stopped`),
+ * `host.metrics` (this thread's metrics as JSON). To it: `host.ready`, `host.failed`,
+ * `host.crashed` (a stage's consumer died: the process must restart).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner } from '@leadstream/runtime';
+import { STAGES } from '@leadstream/worker';
+import { parseConfig } from '../config';
+import { openEngines } from '../engines';
+import { ensureAllIndexes } from '../indexes';
+import { startPipeline } from '../pipeline';
+import { serveEventLog, type Channel } from './log-bridge';
+
+export interface PipelineThreadData {
+  env: Record<string, string | undefined>;
+  /** Serve the log to the main thread (the embedded log belongs to this thread alone). */
+  serveLog: boolean;
+}
+
+const port = parentPort as unknown as Channel & { postMessage(message: unknown): void };
+const data = workerData as PipelineThreadData;
+
+async function main(): Promise<void> {
+  const config = parseConfig(data.env as NodeJS.ProcessEnv);
+  const logger = createLogger({ level: config.logLevel, role: 'pipeline' });
+  // The main thread's registry has the process metrics; this one adds the stages' (summed on /metrics).
+  const metrics = new Metrics({ defaultMetrics: false });
+  const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
+  const engines = await openEngines(config, logger, metrics, { log: true, store: true });
+  lifecycle.onStop('engines', () => engines.close());
+  await ensureAllIndexes(engines.store);
+  await engines.log.ensureTopics(pipelineTopics(config.topicPartitions));
+  if (data.serveLog) {
+    const stopServing = serveEventLog(engines.log, port);
+    lifecycle.onStop('log bridge', stopServing);
+  }
+  await startPipeline({
+    config,
+    engines,
+    logger,
+    metrics,
+    lifecycle,
+    stages: [...STAGES.values()],
+    startRunner: async (name: string, runner: ConsumerRunner) => {
+      await runner.start();
+      lifecycle.onStop(name, () => runner.stop());
+      runner.done.catch(() => {
+        if (!lifecycle.isStopping) port.postMessage({ kind: 'host.crashed', part: name });
+      });
+    },
+  });
+  port.on('message', (message: unknown) => {
+    const request = message as { kind?: string; id?: number };
+    if (request.kind === 'host.stop') {
+      void lifecycle.stop('the main thread is stopping').then(() => port.postMessage({ kind: 'host.stopped' }));
+    } else if (request.kind === 'host.readiness') {
+      // This thread's checks (the DNS state of MX look-ups among them), for the main thread's /readyz.
+      void Promise.all(
+        engines.readiness.map(async (check) => {
+          try {
+            await check.check();
+            return { name: check.name, ok: true, details: check.details?.() ?? {} };
+          } catch (error) {
+            return { name: check.name, ok: false, error: error instanceof Error ? error.message : String(error), details: check.details?.() ?? {} };
+          }
+        }),
+      ).then((checks) => port.postMessage({ kind: 'host.readiness.reply', id: request.id, checks }));
+    } else if (request.kind === 'host.metrics') {
+      void metrics.registry.getMetricsAsJSON().then((json) => port.postMessage({ kind: 'host.metrics.reply', id: request.id, metrics: json }));
+    }
+  });
+  port.postMessage({ kind: 'host.ready', checks: engines.readiness.map((check) => check.name) });
+}
+
+main().catch((error: unknown) => {
+  const shape = error as { message?: unknown; code?: unknown; name?: unknown };
+  port.postMessage({ kind: 'host.failed', message: String(shape?.message ?? error), code: shape?.code, name: typeof shape?.name === 'string' ? shape.name : 'Error' });
+});
