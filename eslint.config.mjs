@@ -46,6 +46,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript entry points (the pipeline thread's tsx bootstrap) have no type information.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
     // Tests may poke at internals with loose types, but never float promises.
     files: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/unbound-method': 'off' },

@@ -27,7 +27,7 @@ const port = parentPort as unknown as Channel & { postMessage(message: unknown):
 const data = workerData as PipelineThreadData;
 
 async function main(): Promise<void> {
-  const config = parseConfig(data.env as NodeJS.ProcessEnv);
+  const config = parseConfig(data.env);
   const logger = createLogger({ level: config.logLevel, role: 'pipeline' });
   // The main thread's registry has the process metrics; this one adds the stages' (summed on /metrics).
   const metrics = new Metrics({ defaultMetrics: false });
