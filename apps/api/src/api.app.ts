@@ -1,12 +1,11 @@
 import { accessLog, errorHandler, limitJsonDepth, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
 import { CustomFieldRepository, DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
-import type { ConfigCache, Metrics } from '@leadstream/runtime';
+import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { CachedConfig } from './config/cached-config';
-import { CoalescingProducer } from './ingestion/coalescing-producer';
 import type { DecisionWaiter } from './ingestion/decision-waiter';
 import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';

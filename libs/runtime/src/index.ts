@@ -7,3 +7,4 @@ export * from './topics';
 export * from './prefixed-log';
 export * from './config-cache';
 export * from './transient-errors';
+export * from './coalescing-producer';

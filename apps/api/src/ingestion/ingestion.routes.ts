@@ -13,7 +13,7 @@ import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@
 import type { Context } from 'koa';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
-import type { Produce } from './coalescing-producer';
+import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
 import { submitLeads, type SubmitOutcome } from './lead-submit';
 

@@ -8,7 +8,7 @@ import { normalizeEmail, type TenantContext } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { BodyProblem, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { randomUUID } from 'node:crypto';
-import type { Produce } from './coalescing-producer';
+import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
 
 export const SUBMITTED_TOPIC = 'leads.submitted';

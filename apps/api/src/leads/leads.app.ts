@@ -4,7 +4,7 @@ import type { DocumentStore, EventLog } from '@leadstream/ports';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
-import type { Produce } from '../ingestion/coalescing-producer';
+import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from '../ingestion/decision-waiter';
 import { customFieldsRouter } from './custom-fields.routes';
 import { leadsRouter } from './leads.routes';

@@ -6,6 +6,7 @@
  * the API thread's handler (the real consumer, its group and its offsets live beside the log).
  */
 import type { Assignment, Batch, BatchHandler, Consumer, ConsumerOptions, ConsumerState, EventLog, ProduceRecord, RecordMetadata, TopicSpec } from '@leadstream/ports';
+import { CoalescingProducer } from '@leadstream/runtime';
 
 /** What both ends of a worker_threads channel offer (a Worker, a MessagePort, parentPort). */
 export interface Channel {
@@ -54,6 +55,8 @@ function isMessage(value: unknown): value is Message {
 /** Serves `log` to the other end of `channel`. Returns a function that stops every consumer it made. */
 export function serveEventLog(log: EventLog, channel: Channel): () => Promise<void> {
   const consumers = new Map<number, Consumer>();
+  // Produce calls that arrive while this thread is busy with a batch are sent as one (one commit).
+  const producer = new CoalescingProducer(log);
   const pendingAcks = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
   const post = (message: Message): void => channel.postMessage(message);
@@ -62,7 +65,7 @@ export function serveEventLog(log: EventLog, channel: Channel): () => Promise<vo
   const run = async (call: Call): Promise<unknown> => {
     switch (call.op) {
       case 'produce':
-        return log.produce(call.topic, call.records);
+        return producer.produce(call.topic, call.records);
       case 'ensureTopics':
         return log.ensureTopics(call.specs);
       case 'partitionCount':
