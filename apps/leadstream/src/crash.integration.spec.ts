@@ -26,12 +26,7 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
     await ensureAllIndexes(store);
     await store.close();
     const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', ...setup.env };
-    const cli = async (...args: string[]): Promise<string> => {
-      const command = CliProcess.start(args, { ...env, LOG_LEVEL: 'warn' });
-      const exit = await command.exited;
-      if (exit.code !== 0) throw new Error(`leadstream ${args.join(' ')}: ${command.errorOutput}`);
-      return command.output.trim();
-    };
+    const cli = (...args: string[]): Promise<string> => CliProcess.output(args, env);
     const first = CliProcess.start(['start'], env);
     const base = String((await first.waitFor((line) => line.msg === 'api listening', 120_000))['url']);
     await first.waitFor((line) => line.msg === 'ready');

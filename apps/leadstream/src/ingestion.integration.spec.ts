@@ -26,12 +26,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   const accepted: string[] = [];
 
   /** Runs `leadstream <args>` (the admin CLI) against the same engines and returns its stdout. */
-  async function cli(...args: string[]): Promise<string> {
-    const command = CliProcess.start(args, { LOG_LEVEL: 'warn', ...setup.env });
-    const exit = await command.exited;
-    if (exit.code !== 0) throw new Error(`leadstream ${args.join(' ')} exited ${exit.code}: ${command.errorOutput}`);
-    return command.output.trim();
-  }
+  const cli = (...args: string[]): Promise<string> => CliProcess.output(args, setup.env);
 
   beforeAll(async () => {
     const store = await setup.openStore();

@@ -56,6 +56,14 @@ export class CliProcess {
     return new CliProcess(child);
   }
 
+  /** Runs `leadstream <args>` to its end (warnings only) and returns its stdout; a non-zero exit throws with its stderr. */
+  static async output(args: string[], env: Record<string, string>): Promise<string> {
+    const command = CliProcess.start(args, { ...env, LOG_LEVEL: 'warn' });
+    const exit = await command.exited;
+    if (exit.code !== 0) throw new Error(`leadstream ${args.join(' ')} exited ${exit.code}: ${command.errorOutput}`);
+    return command.output.trim();
+  }
+
   private accept(raw: string): void {
     let line: LogLine;
     try {

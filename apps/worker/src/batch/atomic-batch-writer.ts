@@ -9,7 +9,7 @@ import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
-import { type BatchWrite, type BatchWriter, type ConsumerPosition, leadChanges, leadFilter, WriteConflictError } from './batch-write';
+import { type BatchWrite, type BatchWriter, type ConsumerPosition, groupByTopic, leadChanges, leadFilter, WriteConflictError } from './batch-write';
 
 export interface AtomicBatchWriterOptions {
   store: EmbeddedStore;
@@ -38,12 +38,9 @@ export class AtomicBatchWriter implements BatchWriter {
         if (failure !== undefined) throw failure as Error;
       }
       this.writeLeads(write);
-      const byTopic = new Map<string, BatchWrite['records']>();
-      for (const record of [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)]) {
-        byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
-      }
-      for (const [topic, records] of byTopic) {
-        transaction.produce(topicPrefix + topic, records.map((record) => ({ key: record.key, value: record.value, ...('headers' in record && record.headers ? { headers: record.headers } : {}) })));
+      const outputs = [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)];
+      for (const [topic, records] of groupByTopic(outputs)) {
+        transaction.produce(topicPrefix + topic, records);
         produced.push([topic, records.length]);
       }
       transaction.commitOffset(topicPrefix + position.groupId, topicPrefix + position.topic, position.partition, position.nextOffset);

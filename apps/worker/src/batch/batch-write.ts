@@ -5,7 +5,7 @@
  * outbox where the store and the log are different systems.
  */
 import type { LeadRecord } from '@leadstream/domain';
-import type { BaseDocument, BulkWriteOperation } from '@leadstream/ports';
+import type { BaseDocument, BulkWriteOperation, ProduceRecord } from '@leadstream/ports';
 
 /** One record to produce (a lead's output, an event, a dead letter). */
 export interface OutputRecord {
@@ -62,6 +62,17 @@ export interface BatchWriter {
   readonly atomic: boolean;
   /** Commits the batch; throws WriteConflictError (nothing of the leads in conflict is stored) or an engine error. */
   commit(write: BatchWrite, position: ConsumerPosition): Promise<void>;
+}
+
+/** Records grouped by topic, in their order: one produce per topic. */
+export function groupByTopic(records: Iterable<OutputRecord>): Map<string, ProduceRecord[]> {
+  const byTopic = new Map<string, ProduceRecord[]>();
+  for (const record of records) {
+    let list = byTopic.get(record.topic);
+    if (!list) byTopic.set(record.topic, (list = []));
+    list.push({ key: record.key, value: record.value, ...(record.headers ? { headers: record.headers } : {}) });
+  }
+  return byTopic;
 }
 
 export function emptyBatchWrite(): BatchWrite {

@@ -8,8 +8,8 @@
  */
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
-import type { BulkWriteOperation, Collection, DocumentStore, EventLog, ProduceRecord } from '@leadstream/ports';
-import { type BatchWrite, type BatchWriter, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+import type { BulkWriteOperation, Collection, DocumentStore, EventLog } from '@leadstream/ports';
+import { type BatchWrite, type BatchWriter, groupByTopic, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
 
 export class OutboxBatchWriter implements BatchWriter {
   readonly atomic = false;
@@ -74,14 +74,8 @@ function toOutboxEntry(record: OutputRecord): LeadRecord['outbox'][number] {
 }
 
 /** One produce per topic, records in their order. */
-export async function produceByTopic(log: EventLog, records: ReadonlyArray<{ topic: string; key: string | null; value: string; headers?: Record<string, string> }>): Promise<void> {
-  const byTopic = new Map<string, ProduceRecord[]>();
-  for (const record of records) {
-    const list = byTopic.get(record.topic) ?? [];
-    list.push({ key: record.key === '' ? null : record.key, value: record.value, ...(record.headers ? { headers: record.headers } : {}) });
-    byTopic.set(record.topic, list);
-  }
-  await Promise.all([...byTopic].map(([topic, list]) => log.produce(topic, list)));
+export async function produceByTopic(log: EventLog, records: Iterable<OutputRecord>): Promise<void> {
+  await Promise.all([...groupByTopic(records)].map(([topic, list]) => log.produce(topic, list)));
 }
 
 /** Marks the outboxes produced, where the lead still holds the state that filled them. */
