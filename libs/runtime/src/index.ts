@@ -8,3 +8,4 @@ export * from './prefixed-log';
 export * from './config-cache';
 export * from './transient-errors';
 export * from './coalescing-producer';
+export * from './outbound-http';

@@ -1,0 +1,74 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkTarget, nonPublicAddressReason, sendOutbound } from './outbound-http';
+
+describe('outbound HTTP', () => {
+  let server: http.Server;
+  let port = 0;
+  const seen: Array<{ method: string | undefined; url: string | undefined; body: string; host: string | undefined }> = [];
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        seen.push({ method: request.method, url: request.url, body, host: request.headers.host });
+        if (request.url === '/redirect') response.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+        else if (request.url === '/hang') return; // never answers
+        else if (request.url === '/big') response.writeHead(200).end('x'.repeat(100_000));
+        else if (request.url === '/fail') response.writeHead(500).end('broken');
+        else response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends JSON and reports the status when insecure targets are allowed', async () => {
+    const result = await sendOutbound({ url: `http://127.0.0.1:${port}/hook`, method: 'POST', body: { a: 1 } }, { timeoutMs: 5_000, allowInsecureTargets: true });
+    expect(result).toMatchObject({ ok: true, status: 200, body: '{"ok":true}' });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/hook', body: '{"a":1}' });
+  });
+
+  it('refuses http and non-public addresses by default, before connecting', async () => {
+    const before = seen.length;
+    expect(await sendOutbound({ url: `http://127.0.0.1:${port}/hook`, method: 'POST' }, { timeoutMs: 5_000 })).toMatchObject({ ok: false, code: 'TARGET_REFUSED', error: 'the target must use https' });
+    const resolved = await sendOutbound({ url: `https://hooks.example.test:${port}/`, method: 'POST' }, { timeoutMs: 5_000, resolve: async () => ['8.8.4.4', '10.0.0.7'] });
+    expect(resolved).toMatchObject({ ok: false, code: 'TARGET_REFUSED', error: expect.stringContaining('10.0.0.7 is a private address') });
+    expect(seen.length).toBe(before);
+  });
+
+  it('connects to the address it checked, not to a second resolution', async () => {
+    let calls = 0;
+    const result = await sendOutbound(
+      { url: `http://hooks.example.test:${port}/pinned`, method: 'GET' },
+      { timeoutMs: 5_000, allowInsecureTargets: true, resolve: async () => (calls++ === 0 ? ['127.0.0.1'] : ['192.0.2.1']) },
+    );
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    expect(calls).toBe(1);
+    expect(seen.at(-1)).toMatchObject({ url: '/pinned', host: `hooks.example.test:${port}` });
+  });
+
+  it('does not follow redirects, stops at the timeout and reads a bounded body', async () => {
+    const options = { timeoutMs: 5_000, allowInsecureTargets: true, maxResponseBytes: 1_000 };
+    expect(await sendOutbound({ url: `http://127.0.0.1:${port}/redirect`, method: 'GET' }, options)).toMatchObject({ ok: false, status: 302, code: 'HTTP_ERROR' });
+    expect(await sendOutbound({ url: `http://127.0.0.1:${port}/fail`, method: 'GET' }, options)).toMatchObject({ ok: false, status: 500, code: 'HTTP_ERROR' });
+    const big = await sendOutbound({ url: `http://127.0.0.1:${port}/big`, method: 'GET' }, options);
+    expect(big.ok && big.body.length).toBe(1_000);
+    expect(await sendOutbound({ url: `http://127.0.0.1:${port}/hang`, method: 'GET' }, { ...options, timeoutMs: 200 })).toMatchObject({ ok: false, status: null, code: 'TIMEOUT' });
+  });
+
+  it('classifies addresses', async () => {
+    expect(nonPublicAddressReason('8.8.8.8')).toBeNull();
+    expect(nonPublicAddressReason('169.254.169.254')).toContain('linkLocal');
+    expect(nonPublicAddressReason('::ffff:127.0.0.1')).toContain('loopback');
+    expect(nonPublicAddressReason('fd00::1')).toContain('uniqueLocal');
+    expect(await checkTarget('https://user:pw@example.com/', {})).toEqual({ ok: false, error: 'the target may not carry credentials in its URL' });
+    expect(await checkTarget('ftp://example.com/', {})).toEqual({ ok: false, error: 'the target must use https' });
+  });
+});
