@@ -43,10 +43,10 @@ export const VALIDATION_RULES = [
   'mx',
   'email_typo',
 ] as const;
-export type ValidationRule = (typeof VALIDATION_RULES)[number];
+export type BuiltInValidationRule = (typeof VALIDATION_RULES)[number];
 
 /** The stable `rule_id` of a refusal (422 body, activity log). */
-export function validationRuleId(rule: ValidationRule): string {
+export function validationRuleId(rule: BuiltInValidationRule): string {
   return `validation.${rule}`;
 }
 
@@ -65,10 +65,10 @@ export interface ValidateLeadInput {
 export function validateLead(input: ValidateLeadInput): ValidationVerdict {
   const { settings, customFields, mx, now } = input;
   const lead = trimTextFields(input.submission);
-  const rulesApplied: ValidationRule[] = [];
+  const rulesApplied: BuiltInValidationRule[] = [];
   const warnings: ErrorDetail[] = [];
   const flags = new Set<LeadFlag>();
-  const reject = (rule: ValidationRule, reason: RejectionReason, message: string): ValidationVerdict => ({
+  const reject = (rule: BuiltInValidationRule, reason: RejectionReason, message: string): ValidationVerdict => ({
     outcome: 'rejected',
     reason,
     ruleId: validationRuleId(rule),
