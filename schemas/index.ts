@@ -12,6 +12,7 @@ import leadCommandSchema from './messages/lead-command.schema.json' with { type:
 import leadDecisionSchema from './messages/lead-decision.schema.json' with { type: 'json' };
 import exportRequestSchema from './messages/export-request.schema.json' with { type: 'json' };
 import configChangedSchema from './messages/config-changed.schema.json' with { type: 'json' };
+import enrichmentRulesExportSchema from './requests/enrichment-rules-export.schema.json' with { type: 'json' };
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -159,3 +160,6 @@ export function checkLeadSubmission(value: unknown): BodyProblem[] {
 }
 /** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));
+
+/** The exported enrichment rules document (its structure; every rule is checked again by the domain on import). */
+export const parseEnrichmentRulesDocument = checker<Record<string, unknown>>('enrichment-rules-export', ajv.compile(enrichmentRulesExportSchema));

@@ -12,3 +12,8 @@ export * from './exports';
 export * from './lead/lead-search';
 export * from './lead/lead-list-query';
 export * from './lead/lead-patch';
+export * from './rules';
+export * from './formula';
+export * from './validation-rules';
+export * from './lookup-tables';
+export * from './enrichment';

@@ -10,3 +10,4 @@ export * from './required-fields';
 export * from './validate-lead';
 export * from './custom-field-definition';
 export * from './json-nesting';
+export * from './validate-with-rules';

@@ -1,0 +1,4 @@
+export * from './enrich-lead';
+export * from './lookup-map';
+export * from './rule-formulas';
+export * from './recalculate';

@@ -1,0 +1,72 @@
+/**
+ * How rules name lead fields (spec 2.6): a top-level field of spec 2.1 (`email`, `utm_source`),
+ * or a dotted path into `custom_fields`, `enrichment_data` or `calculated_fields`
+ * (`custom_fields.gpa`). Reading a missing path gives undefined; writing creates the objects on
+ * the way. Subjects are never changed in place.
+ */
+
+/** A lead as rules see it: spec 2.1 fields at the top, and the nested objects. */
+export type RuleSubject = Record<string, unknown>;
+
+export const RULE_TOP_FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'status',
+  'source',
+  'vendor_id',
+  'program',
+  'program_interest',
+  'ip_address',
+  'user_agent',
+  'landing_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+] as const;
+
+/** Objects a path may reach into. */
+export const RULE_NESTED_ROOTS = ['custom_fields', 'enrichment_data', 'calculated_fields'] as const;
+
+/** Fields an action may write: everything but identity, status and request metadata; nested: custom_fields and enrichment_data. */
+export const RULE_WRITABLE_TOP_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+
+const PATH = /^[a-z_][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$|^[a-z_][a-z0-9_]*$/;
+
+/** Why a path cannot name a field, or null. `forWrite` also refuses read-only fields. */
+export function fieldPathProblem(path: unknown, forWrite = false): string | null {
+  if (typeof path !== 'string' || path.length === 0 || path.length > 200 || !PATH.test(path)) return 'must be a field name such as email or custom_fields.gpa';
+  const [root, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    if (!(RULE_TOP_FIELDS as readonly string[]).includes(root!)) return `${path} is not a lead field`;
+    if (forWrite && !(RULE_WRITABLE_TOP_FIELDS as readonly string[]).includes(root!)) return `${path} cannot be changed by a rule`;
+    return null;
+  }
+  if (!(RULE_NESTED_ROOTS as readonly string[]).includes(root!)) return `${root} has no fields; nested paths start with custom_fields., enrichment_data. or calculated_fields.`;
+  if (forWrite && root === 'calculated_fields') return 'calculated fields are computed by their formulas, not set by rules';
+  return null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function getFieldValue(subject: Readonly<RuleSubject>, path: string): unknown {
+  let current: unknown = subject;
+  for (const part of path.split('.')) {
+    if (!isObject(current) || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
+    current = current[part];
+  }
+  return current;
+}
+
+export function setFieldValue(subject: Readonly<RuleSubject>, path: string, value: unknown): RuleSubject {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) return { ...subject, [head!]: value };
+  const child = subject[head!];
+  return { ...subject, [head!]: setFieldValue(isObject(child) ? child : {}, rest.join('.'), value) };
+}

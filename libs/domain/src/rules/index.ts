@@ -1,0 +1,6 @@
+export * from './field-path';
+export * from './condition';
+export * from './rule-action';
+export * from './run-rules';
+export * from './enrichment-rule';
+export * from './rules-document';

@@ -1,0 +1,2 @@
+export * from './validation-rule';
+export * from './apply-validation-rules';
