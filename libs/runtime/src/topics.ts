@@ -24,9 +24,22 @@ export function pipelineTopics(partitions: number): TopicSpec[] {
     'leads.events',
     'webhooks.deliveries',
     'exports.requests',
+    // Webhook actions of enrichment rules, sent by the rule-webhook stage.
+    'rules.webhooks',
+    // Recalculation jobs of calculated fields, run by the recalculate stage.
+    'calculations.requests',
     // ConfigCache: every process drops an organization's cached configuration on a newer version.
     'config.changed',
   ].map((topic) => ({ topic, partitions }));
   const retries = WEBHOOK_RETRY_STEPS.map((step) => ({ topic: `webhooks.retry.${step.name}`, partitions, delayMs: step.delayMs }));
   return [...plain, ...retries];
+}
+
+/** Recalculation jobs of calculated fields (the API produces, the recalculate stage consumes; keyed by organization id). */
+export const CALCULATION_REQUESTS_TOPIC = 'calculations.requests';
+
+export interface CalculationRequestMessage {
+  schema_version: 1;
+  job_id: string;
+  organization_id: string;
 }
