@@ -35,6 +35,10 @@ export interface Config {
   mailFrom: string;
   /** Base URL of the web app, for links in mails (reset password, invitations). */
   appUrl: string;
+  /** Outbound calls to organizations' URLs (rule webhooks): http and non-public addresses allowed. Development and tests only. */
+  allowInsecureTargets: boolean;
+  /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
+  ruleWebhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -136,6 +140,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: text(env, 'MAIL_FROM') ?? 'LeadStream <no-reply@localhost>',
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
+    allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
+    ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
   };
 }
 

@@ -2,6 +2,7 @@ import { CustomFieldRepository, DedupRepository, SubmissionReceiptRepository, en
 import { AccountTokenRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { ExportRepository } from '@leadstream/dal';
+import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 
 /** Every index of every repository; idempotent, run at each start of a process that uses the store. */
@@ -19,4 +20,9 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await OAuthGrantRepository.ensureIndexes(store);
   await OAuthConsentRepository.ensureIndexes(store);
   await ExportRepository.ensureIndexes(store);
+  await EnrichmentRuleRepository.ensureIndexes(store);
+  await RuleMatchRepository.ensureIndexes(store);
+  await LookupTableRepository.ensureIndexes(store);
+  await CalculatedFieldRepository.ensureIndexes(store);
+  await ValidationRuleRepository.ensureIndexes(store);
 }

@@ -52,6 +52,7 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
       metrics,
       logger,
       mx,
+      outbound: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.ruleWebhookTimeoutMs },
       isStopping: () => lifecycle.isStopping,
     });
     await startRunner(`stage ${factory.name}`, runner);

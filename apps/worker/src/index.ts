@@ -1,3 +1,4 @@
 export * from './stages';
 export * from './exports';
 export * from './batch';
+export { enrichStage } from './pipeline/enrich.stage';

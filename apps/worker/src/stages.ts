@@ -1,4 +1,4 @@
-import { createDal, CustomFieldRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
+import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentConfigReader, ValidationRuleRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
@@ -8,6 +8,8 @@ import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './export
 import { activityStage } from './pipeline/activity.stage';
 import { dedupStage } from './pipeline/dedup.stage';
 import { enrichStage } from './pipeline/enrich.stage';
+import { recalculateStage } from './pipeline/recalculate.stage';
+import { ruleWebhookStage } from './pipeline/rule-webhook.stage';
 import { validateStage } from './pipeline/validate.stage';
 
 export interface StageDependencies {
@@ -23,6 +25,8 @@ export interface StageDependencies {
   logger: Logger;
   /** Undefined when MX checks are off for the process. */
   mx: MxResolver | undefined;
+  /** Calls to organizations' URLs (rule webhooks): time limit, and whether http and non-public targets are allowed (tests). */
+  outbound?: { allowInsecureTargets: boolean; timeoutMs: number };
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;
@@ -62,6 +66,7 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         leads: new LeadRepository(deps.store),
         organizations: createDal(deps.store).organizations,
         customFields: new CustomFieldRepository(deps.store),
+        validationRules: new ValidationRuleRepository(deps.store),
         config: deps.config ?? uncachedConfig,
         mx: deps.mx,
         ...(deps.now ? { now: deps.now } : {}),
@@ -76,7 +81,13 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         ...(deps.now ? { now: deps.now } : {}),
       }),
     ),
-    batchStage('enrich', (deps) => enrichStage(new LeadRepository(deps.store), deps.now)),
+    batchStage('enrich', (deps) =>
+      enrichStage({ leads: new LeadRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), config: deps.config ?? uncachedConfig, ...(deps.now ? { now: deps.now } : {}) }),
+    ),
+    batchStage('recalculate', (deps) =>
+      recalculateStage({ jobs: new CalculationJobRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), ...(deps.now ? { now: deps.now } : {}) }),
+    ),
+    batchStage('rule-webhook', (deps) => ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) })),
     batchStage('activity', () => activityStage()),
     {
       name: 'export',

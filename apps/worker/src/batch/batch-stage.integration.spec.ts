@@ -3,7 +3,7 @@
  * store or the log is retried until it passes and never dead-letters a valid lead; a record that
  * fails the same way every time goes alone to `<topic>.dlq`, and the records around it pass.
  */
-import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/dal';
+import { createDal, CustomFieldRepository, LeadRepository, ValidationRuleRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import Database from 'better-sqlite3';
 import { MongoNetworkError } from 'mongodb';
@@ -52,7 +52,7 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     const tenant = { organizationId: organization.id, environment: 'live' as const };
     const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
     const leads = new LeadRepository(pair.store);
-    const stage = validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(pair.store), config: uncachedConfig, mx: undefined });
+    const stage = validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(pair.store), validationRules: new ValidationRuleRepository(pair.store), config: uncachedConfig, mx: undefined });
     return { ...pair, tenant, vendor, leads, stage };
   }
 

@@ -4,7 +4,7 @@
  * duplicate_of; flag accepts for manual review; allow accepts. Real embedded engines, real stages.
  */
 import { randomUUID } from 'node:crypto';
-import { createDal, CustomFieldRepository, DedupRepository, LeadRepository } from '@leadstream/dal';
+import { createDal, CustomFieldRepository, DedupRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';
 import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
@@ -29,9 +29,9 @@ async function pipeline(action: DedupAction) {
   await dedup.saveConfig(tenant, { ...DEFAULT_DEDUP_CONFIG, action }, new Date());
   const leads = new LeadRepository(engines.store);
   const stages = {
-    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), config: uncachedConfig, mx: undefined }), engines.writer),
+    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), validationRules: new ValidationRuleRepository(engines.store), config: uncachedConfig, mx: undefined }), engines.writer),
     dedup: driveStage(dedupStage({ leads, dedup, vendors: dal.vendors, config: uncachedConfig }), engines.writer),
-    enrich: driveStage(enrichStage(leads), engines.writer),
+    enrich: driveStage(enrichStage({ leads, enrichment: new EnrichmentConfigReader(engines.store), config: uncachedConfig }), engines.writer),
   };
   let seen = { submitted: 0, validated: 0, unique: 0, decisions: 0 };
 

@@ -1,40 +1,193 @@
 /**
- * Enrich stage: consumes leads.unique. Enrichment rules arrive with their own issue; until then
- * the stage applies none and completes the lead: status active, lead.accepted, and the decision
- * the waiting request answers 201 with.
+ * Enrich stage: consumes leads.unique. Runs the organization's enrichment rules and calculated
+ * fields on each lead (`enrichLead`, the same function POST /api/enrichment/test answers with),
+ * then either rejects the lead (a `reject` action: 422 with the rule's id and reason) or
+ * completes it: fields changed, flags for manual review, status active, lead.enriched when
+ * anything changed, lead.accepted, and the decision the waiting request answers 201 with.
+ * Rule matches are stored with the lead (the rules' stats); rule webhooks go to
+ * `rules.webhooks`, sent by their own stage, so a slow target never holds a lead.
  */
-import type { LeadRepository } from '@leadstream/dal';
+import { type EnrichmentConfigReader, RuleMatchRepository, type LeadRepository } from '@leadstream/dal';
+import { applyEnrichment, enrichLead, ruleSubjectOf, withDerivedFields, type EnrichmentConfig, type EnrichmentOutcome, type LeadFlag, type LeadRecord } from '@leadstream/domain';
+import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { BatchStage } from '../batch/batch-stage';
-import { advance, deadLetter, leadStage } from '../batch/lead-stage';
+import type { BatchWrite, OutputRecord } from '../batch/batch-write';
+import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
+import { advance, configVersionOf, deadLetter, leadStage } from '../batch/lead-stage';
+import { newId } from './ids';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
 
-export function enrichStage(leads: Pick<LeadRepository, 'findManyById'>, now: () => Date = () => new Date()): BatchStage {
-  return leadStage<undefined>({
+export const RULE_WEBHOOKS_TOPIC = 'rules.webhooks';
+
+export interface EnrichStageDependencies {
+  leads: Pick<LeadRepository, 'findManyById'>;
+  enrichment: Pick<EnrichmentConfigReader, 'read'>;
+  config: ConfigSource;
+  now?: () => Date;
+}
+
+/** A rule webhook to send, as it travels on rules.webhooks (keyed by lead id). */
+export interface RuleWebhookMessage {
+  schema_version: 1;
+  id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  lead_id: string;
+  rule_id: string;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown> | null;
+  created_at: string;
+}
+
+export function enrichStage(deps: EnrichStageDependencies): BatchStage {
+  const now = deps.now ?? (() => new Date());
+  return leadStage<Map<string, EnrichmentConfig>>({
     name: 'enrich',
     topic: TOPICS.unique,
-    leads,
-    prefetch: async () => undefined,
-    decide(message, lead, _context, batch, write, record) {
+    leads: deps.leads,
+    async prefetch(messages) {
+      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const configs = new Map<string, EnrichmentConfig>();
+      await Promise.all(
+        [...versions.keys()].map(async (organizationId) => {
+          configs.set(organizationId, await deps.config.get(organizationId, 'enrichment', () => deps.enrichment.read(organizationId), versions.get(organizationId)));
+        }),
+      );
+      return configs;
+    },
+    decide(message, lead, configs, batch, write, record) {
       if (!lead) {
         write.records.push(deadLetter(record, `lead ${message.lead_id} not found (deleted, expired or never created)`));
         return 'decided';
       }
-      const at = now().toISOString();
-      batch.put(advance(lead, message, { type: 'ENRICHED' }, { enrichment_status: 'completed', processed_at: at }, at), [
-        decisionOutput({
-          correlation_id: message.correlation_id,
-          lead_id: lead._id,
-          outcome: 'accepted',
-          decided_at: at,
-          email: lead.email,
-          warnings: lead.warnings,
-          flags: lead.flags,
-          ...(lead.duplicate_of ? { duplicate_of: lead.duplicate_of } : {}),
-        }),
-        eventOutput(lead, 'lead.accepted', { lead_id: lead._id, vendor_id: lead.vendor_id, status: 'active', flags: lead.flags, accepted_at: at }, at),
-        nextStageOutput(TOPICS.enriched, lead._id, message, 'enrich'),
-      ]);
+      const at = now();
+      const config = configs.get(lead.organization_id);
+      const outcome = config ? enrichLead(ruleSubjectOf(lead), config, at) : undefined;
+      if (outcome) recordMatches(write, lead, outcome, at.toISOString());
+      if (outcome?.run.final_outcome === 'rejected') {
+        batch.put(...rejected(lead, message, outcome, at.toISOString()));
+      } else {
+        batch.put(...accepted(lead, message, outcome, at.toISOString()));
+      }
       return 'decided';
     },
+  });
+}
+
+function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: EnrichmentOutcome | undefined, at: string): [LeadRecord, OutputRecord[]] {
+  const ruleFlags = outcome?.run.flags ?? [];
+  const flags: LeadFlag[] = ruleFlags.length > 0 && !lead.flags.includes('manual_review') ? [...lead.flags, 'manual_review'] : lead.flags;
+  const enriched = outcome ? withDerivedFields(applyEnrichment(lead, outcome)) : lead;
+  const reviewFlags = [...((lead['review_flags'] as unknown[] | undefined) ?? []), ...ruleFlags];
+  const next = advance(
+    enriched,
+    message,
+    { type: 'ENRICHED' },
+    { enrichment_status: 'completed', processed_at: at, flags, validation_status: flags.length > 0 ? 'flagged' : enriched.validation_status, ...(ruleFlags.length > 0 ? { review_flags: reviewFlags } : {}) },
+    at,
+  );
+  const outputs: OutputRecord[] = [];
+  const changes = outcome ? changesOf(lead, next, outcome) : {};
+  if (outcome && (Object.keys(changes).length > 0 || ruleFlags.length > 0)) {
+    outputs.push(
+      eventOutput(
+        next,
+        'lead.enriched',
+        {
+          lead_id: next._id,
+          rule_id: outcome.run.changes[0]?.rule_id ?? ruleFlags[0]?.rule_id ?? null,
+          rule_ids: outcome.run.matched_rule_ids,
+          changes,
+          flags: ruleFlags,
+          calculation_errors: outcome.calculationErrors,
+        },
+        at,
+      ),
+    );
+  }
+  outputs.push(
+    decisionOutput({
+      correlation_id: message.correlation_id,
+      lead_id: next._id,
+      outcome: 'accepted',
+      decided_at: at,
+      email: next.email,
+      warnings: next.warnings,
+      flags: next.flags,
+      ...(next.duplicate_of ? { duplicate_of: next.duplicate_of } : {}),
+    }),
+    eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id, status: 'active', flags: next.flags, accepted_at: at }, at),
+    ...webhookOutputs(next, outcome, at),
+    nextStageOutput(TOPICS.enriched, next._id, message, 'enrich'),
+  );
+  return [next, outputs];
+}
+
+function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: EnrichmentOutcome, at: string): [LeadRecord, OutputRecord[]] {
+  const ruleId = outcome.run.rejected_by ?? 'enrichment';
+  const reason = outcome.run.rejection_reason ?? 'Rejected by an enrichment rule';
+  const next = advance(
+    lead,
+    message,
+    { type: 'ENRICHMENT_REJECTED', ruleId, message: reason },
+    { enrichment_status: 'completed', processed_at: at, rejection_reason: 'failed_custom_rule', rule_id: ruleId },
+    at,
+  );
+  return [
+    next,
+    [
+      eventOutput(
+        next,
+        'lead.rejected',
+        { lead_id: next._id, lead: { email: next.email, first_name: next.first_name, rejected_at: at }, rejection_reason: 'failed_custom_rule', rule_id: ruleId, message: reason },
+        at,
+      ),
+      decisionOutput({ correlation_id: message.correlation_id, lead_id: next._id, outcome: 'rejected', decided_at: at, email: next.email, reason: 'failed_custom_rule', rule_id: ruleId, message: reason }),
+      ...webhookOutputs(next, outcome, at),
+    ],
+  ];
+}
+
+/** Field by field, what enrichment changed on the stored lead (the `changes` of lead.enriched and its activity entry). */
+function changesOf(before: LeadRecord, after: LeadRecord, outcome: EnrichmentOutcome): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const entry of outcome.run.changes) {
+    for (const [path, change] of Object.entries(entry.changes)) {
+      changes[path] = { from: changes[path]?.from ?? change.from, to: change.to };
+    }
+  }
+  const beforeCalculated = (before['calculated_fields'] ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries((after['calculated_fields'] ?? {}) as Record<string, unknown>)) {
+    if (beforeCalculated[name] !== value) changes[`calculated_fields.${name}`] = { from: beforeCalculated[name] ?? null, to: value };
+  }
+  return changes;
+}
+
+function recordMatches(write: BatchWrite, lead: LeadRecord, outcome: EnrichmentOutcome, at: string): void {
+  if (outcome.run.matched_rule_ids.length === 0) return;
+  write.documents.push({
+    collection: RuleMatchRepository.COLLECTION,
+    operations: outcome.run.matched_rule_ids.map((ruleId) => RuleMatchRepository.recordOperation({ organization_id: lead.organization_id, rule_id: ruleId, lead_id: lead._id, matched_at: at })),
+  });
+}
+
+function webhookOutputs(lead: LeadRecord, outcome: EnrichmentOutcome | undefined, at: string): OutputRecord[] {
+  return (outcome?.run.webhooks ?? []).map((webhook) => {
+    const message: RuleWebhookMessage = {
+      schema_version: 1,
+      id: newId('rwh'),
+      organization_id: lead.organization_id,
+      environment: lead.environment,
+      lead_id: lead._id,
+      rule_id: webhook.rule_id,
+      url: webhook.url,
+      method: webhook.method,
+      headers: webhook.headers,
+      body: webhook.body,
+      created_at: at,
+    };
+    return { topic: RULE_WEBHOOKS_TOPIC, key: lead._id, value: JSON.stringify(message) };
   });
 }

@@ -4,7 +4,7 @@
  * between its writes and its produce is consumed again and every lead, event and activity entry
  * exists exactly once. (Kafka + FerretDB run when infra is up: `npm run infra:up`.)
  */
-import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage } from '@leadstream/schemas';
@@ -39,9 +39,9 @@ async function setUp(open: () => Promise<EnginePair>) {
   const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
   const leads = new LeadRepository(store);
   const stages = (writer: BatchWriter) => ({
-    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), config: uncachedConfig, mx: undefined }), writer),
+    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }), writer),
     dedup: driveStage(dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }), writer),
-    enrich: driveStage(enrichStage(leads), writer),
+    enrich: driveStage(enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }), writer),
     activity: driveStage(activityStage(), writer),
   });
   const submit = async (count: number): Promise<LeadCommandMessage[]> => {
@@ -113,7 +113,7 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
       const messages = await setup.submit(4);
       const crashing = setup.faulty(point);
       // Validate (no documents but leads) and dedup (its decision log is a document write) both crash once.
-      await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), config: uncachedConfig, mx: undefined }), crashing, await readTopic(setup.log, TOPICS.submitted));
+      await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), validationRules: new ValidationRuleRepository(setup.store), config: uncachedConfig, mx: undefined }), crashing, await readTopic(setup.log, TOPICS.submitted));
       await setup.stages(setup.writer).validate.handle(await readTopic(setup.log, TOPICS.submitted));
       await crashDuring(dedupStage({ leads: setup.leads, dedup: new DedupRepository(setup.store), vendors: setup.dal.vendors, config: uncachedConfig }), setup.faulty(point), await readTopic(setup.log, TOPICS.validated));
       // After the crash, the consumer reads the same records again.
@@ -126,7 +126,7 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
     const setup = await setUp(open);
     if (setup.writer.atomic) return; // nothing is ever left behind: one transaction
     const [message] = await setup.submit(1);
-    await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), config: uncachedConfig, mx: undefined }), setup.faulty('produce'), await readTopic(setup.log, TOPICS.submitted));
+    await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), validationRules: new ValidationRuleRepository(setup.store), config: uncachedConfig, mx: undefined }), setup.faulty('produce'), await readTopic(setup.log, TOPICS.submitted));
     expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox.length).toBeGreaterThan(0);
     const later = new Date(Date.now() + 60_000);
     const sweeper = new OutboxSweeper({ store: setup.store, log: setup.log, logger: pino({ level: 'silent' }), now: () => later });

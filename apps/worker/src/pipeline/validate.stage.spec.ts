@@ -3,7 +3,7 @@
  * the submission, so a lead that waited in a backed-up pipeline is judged as it was sent.
  */
 import { randomUUID } from 'node:crypto';
-import { createDal, CustomFieldRepository, LeadRepository } from '@leadstream/dal';
+import { createDal, CustomFieldRepository, LeadRepository, ValidationRuleRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ describe('validate stage', () => {
     const stageRunsAt = new Date(submittedAt.getTime() + 10_000);
     const leads = new LeadRepository(engines.store);
     const validate = driveStage(
-      validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), config: uncachedConfig, mx: undefined, now: () => stageRunsAt }),
+      validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), validationRules: new ValidationRuleRepository(engines.store), config: uncachedConfig, mx: undefined, now: () => stageRunsAt }),
       engines.writer,
     );
     const message: LeadCommandMessage = {

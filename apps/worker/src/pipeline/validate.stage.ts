@@ -1,9 +1,10 @@
 /**
  * Validate stage: consumes leads.submitted. Creates the lead (its actor starts here), runs the
- * validation rules of spec 7.4 with the organization's settings, and either hands the lead to
+ * validation rules of spec 7.4 with the organization's settings, then its custom validation rules
+ * (spec 2.18, `validateWithRules`), and either hands the lead to
  * deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a rule.
  */
-import type { CustomFieldRepository, LeadRepository, OrganizationRepository } from '@leadstream/dal';
+import type { CustomFieldRepository, LeadRepository, OrganizationRepository, ValidationRuleRepository } from '@leadstream/dal';
 import {
   advanceLead,
   blockingKeyFields,
@@ -13,10 +14,11 @@ import {
   leadStatusOf,
   normalizeEmail,
   startLead,
-  validateLead,
+  validateWithRules,
   type LeadRecord,
   type LeadSubmission,
   type MxAnswer,
+  type ValidationRule,
   type ValidationSettings,
   type ValidationVerdict,
 } from '@leadstream/domain';
@@ -34,6 +36,8 @@ export interface ValidateStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;
   organizations: Pick<OrganizationRepository, 'get'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
+  /** The organization's custom validation rules (spec 2.18), run after the built-in ones. */
+  validationRules: Pick<ValidationRuleRepository, 'list'>;
   config: ConfigSource;
   /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
   mx: MxResolver | undefined;
@@ -43,6 +47,7 @@ export interface ValidateStageDependencies {
 interface ValidateContext {
   settings: Map<string, ValidationSettings>;
   customFields: Map<string, CustomFieldDefinitions>;
+  validationRules: Map<string, ValidationRule[]>;
   mx: Map<string, MxAnswer>;
 }
 
@@ -61,6 +66,7 @@ export function validateStage(deps: ValidateStageDependencies): BatchStage {
       const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
       const settings = new Map<string, ValidationSettings>();
       const customFields = new Map<string, CustomFieldDefinitions>();
+      const validationRules = new Map<string, ValidationRule[]>();
       await Promise.all(
         [...new Map(messages.map((message) => [`${message.organization_id}:${message.environment}`, tenantOf(message)])).entries()].map(async ([key, tenant]) => {
           const minVersion = versions.get(tenant.organizationId);
@@ -69,6 +75,7 @@ export function validateStage(deps: ValidateStageDependencies): BatchStage {
             await deps.config.get(tenant.organizationId, `validation-settings:${tenant.environment}`, async () => (await deps.organizations.get(tenant))?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS, minVersion),
           );
           customFields.set(tenant.organizationId, await deps.config.get(tenant.organizationId, 'custom-fields', () => deps.customFields.list(tenant.organizationId), minVersion));
+          validationRules.set(tenant.organizationId, await deps.config.get(tenant.organizationId, 'validation-rules', () => deps.validationRules.list(tenant.organizationId), minVersion));
         }),
       );
       // MX look-ups for the distinct domains that need one, in parallel with a bound.
@@ -85,7 +92,7 @@ export function validateStage(deps: ValidateStageDependencies): BatchStage {
         const answers = await mapBounded([...domains], MX_CONCURRENCY, (domain) => resolver.lookup(domain));
         [...domains].forEach((domain, index) => mx.set(domain, answers[index]!));
       }
-      return { settings, customFields, mx };
+      return { settings, customFields, validationRules, mx };
     },
     decide(message, existing, context, batch) {
       if (existing) throw new Error(`lead ${message.lead_id} exists already and did not come from this submission`);
@@ -96,7 +103,14 @@ export function validateStage(deps: ValidateStageDependencies): BatchStage {
       const at = now();
       // Time rules (form timing) measure up to when the api received the submission, not to when
       // this stage got to it: a backed-up pipeline must not make every form look slow.
-      const verdict = validateLead({ submission, settings, customFields: context.customFields.get(message.organization_id) ?? [], mx, now: new Date(message.submitted_at) });
+      const { verdict } = validateWithRules({
+        submission,
+        settings,
+        customFields: context.customFields.get(message.organization_id) ?? [],
+        rules: context.validationRules.get(message.organization_id) ?? [],
+        mx,
+        now: new Date(message.submitted_at),
+      });
       const lead = buildLead(message, submission, verdict, at);
       batch.put({ ...lead, applied_messages: [message.message_id] }, outputsFor(message, lead, verdict, at.toISOString()));
       return 'decided';
