@@ -11,6 +11,7 @@ import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
 import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
+import { mountRules } from './rules/rules.app';
 import { exportsRouter } from './exports/exports.routes';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
@@ -99,6 +100,14 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(dedup.routes());
   app.use(dedup.allowedMethods());
   mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, config, customFields, log: deps.log, submissions, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  mountRules(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    log: deps.log,
+    customFields: { list: (organizationId) => config.customFields(organizationId) },
+    validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
+    configCache: deps.configCache,
+  });
   if (deps.exports) {
     const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
     app.use(exportsApi.routes());

@@ -22,7 +22,15 @@ export function leadListItem(lead: LeadRecord): View {
   return pick(lead, LEAD_LIST_FIELDS, null);
 }
 
-/** A lead with every field of spec 2.1 (get, create, update). */
+/**
+ * A lead with every field of spec 2.1 (get, create, update), plus what rules added: calculated
+ * values by name, the flags, and the reasons rules flagged it for review (docs/enrichment-rules.md).
+ */
 export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
-  return pick(lead, LEAD_DETAIL_FIELDS, vendorName);
+  return {
+    ...pick(lead, LEAD_DETAIL_FIELDS, vendorName),
+    calculated_fields: lead['calculated_fields'] ?? {},
+    flags: lead.flags ?? [],
+    review_flags: lead['review_flags'] ?? [],
+  };
 }

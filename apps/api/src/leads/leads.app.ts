@@ -1,5 +1,5 @@
 /** Mounts the leads and custom-field routers of the user API on the app. */
-import { type CustomFieldRepository, LeadActivityRepository, LeadQueryRepository, SubmissionReceiptRepository, type Dal } from '@leadstream/dal';
+import { type CustomFieldRepository, EnrichmentConfigReader, LeadActivityRepository, LeadQueryRepository, SubmissionReceiptRepository, type Dal } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
@@ -26,6 +26,7 @@ export interface LeadsMountDependencies {
 
 export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
   const { config, customFields } = deps;
+  const enrichment = new EnrichmentConfigReader(deps.store);
   const leads = leadsRouter({
     guard: deps.guard,
     store: deps.store,
@@ -35,6 +36,7 @@ export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
     customFields: { list: (organizationId) => config.customFields(organizationId) },
     log: deps.log,
     configCache: config.cache,
+    calculations: (organizationId) => enrichment.read(organizationId),
     submit: { receipts: new SubmissionReceiptRepository(deps.store), log: deps.submissions, configCache: config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });

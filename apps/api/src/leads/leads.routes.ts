@@ -13,6 +13,10 @@
 import type { CustomFieldRepository, Dal, LeadActivityRepository, LeadQueryRepository, OutboxEntry } from '@leadstream/dal';
 import { ensureManualEntryVendor, manualEntryVendorId } from '@leadstream/dal';
 import {
+  changedPaths,
+  fieldsAffectedBy,
+  recalculateLead,
+  type EnrichmentConfig,
   applyLeadPatch,
   DEFAULT_VALIDATION_SETTINGS,
   DomainError,
@@ -46,6 +50,8 @@ export interface LeadsRoutesDependencies {
   submit: Omit<LeadSubmitDependencies, 'clock'>;
   /** Told when the route creates the organization's manual-entry vendor (a configuration write). */
   configCache: Pick<ConfigCache, 'changed'>;
+  /** The organization's calculated fields and lookup tables, to recompute values a patch makes stale. */
+  calculations?: (organizationId: string) => Promise<Pick<EnrichmentConfig, 'calculatedFields' | 'lookupTables'>>;
   clock?: () => Date;
 }
 
@@ -109,12 +115,18 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
     throw new DomainError('SERVICE_UNAVAILABLE', 'The lead is being changed by others; try again');
   };
 
-  const updateLead = (tenant: TenantContext, id: string, patch: LeadPatch) =>
-    write(tenant, id, (lead, at) => {
+  const updateLead = async (tenant: TenantContext, id: string, patch: LeadPatch) => {
+    // Calculated fields that read a changed field are computed again in the same write (spec 2.10).
+    const calculations = deps.calculations ? await deps.calculations(tenant.organizationId) : undefined;
+    return write(tenant, id, (lead, at) => {
       const { set, changes } = applyLeadPatch(lead, patch);
       if (Object.keys(changes).length === 0) return null;
-      return { set: { ...set, updated_at: at }, event: (next) => leadUpdatedEvent(next, changes, at) };
+      const affected = calculations ? fieldsAffectedBy(changedPaths(changes), calculations.calculatedFields) : [];
+      const recalculated = calculations && affected.length > 0 ? recalculateLead({ lead: { ...lead, ...set }, fields: calculations.calculatedFields, lookupTables: calculations.lookupTables, only: affected, now: new Date(at) }) : null;
+      const allChanges = recalculated ? { ...changes, calculated_fields: { old: lead['calculated_fields'] ?? null, new: recalculated.values } } : changes;
+      return { set: { ...set, ...(recalculated ? { calculated_fields: recalculated.values } : {}), updated_at: at }, event: (next) => leadUpdatedEvent(next, allChanges, at) };
     });
+  };
 
   const deleteLead = (tenant: TenantContext, id: string) =>
     write(tenant, id, (_lead, at) => ({ set: { deleted_at: at, updated_at: at }, event: (next) => leadDeletedEvent(next, at) }));

@@ -1,0 +1,179 @@
+/**
+ * Enrichment rules of the user API (spec 2.5-2.7a, 4.7):
+ *   GET    /api/enrichment/rules            {data:[rule]} in the order they run
+ *   POST   /api/enrichment/rules            201 {data:{id,name,priority,enabled,created_at}}
+ *   GET    /api/enrichment/rules/export     the versioned rules document (download)
+ *   POST   /api/enrichment/rules/import     201 {data:{imported, rules:[...], ids:{old:new}}}; adds, never replaces
+ *   POST   /api/enrichment/rules/reorder    {rules:[{id,priority}]} → {data:[rule]}
+ *   GET    /api/enrichment/rules/:id        {data: rule with stats {total_matches, last_30_days}}
+ *   PATCH  /api/enrichment/rules/:id        {data:{id,name,priority,enabled,updated_at}}
+ *   DELETE /api/enrichment/rules/:id        204
+ *   POST   /api/enrichment/test             {results, final_outcome, rejection_reason} (2.7a); creates nothing
+ * Every write is announced through the ConfigCache, so the next lead runs with it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EnrichmentConfigReader, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, CustomFieldRepository } from '@leadstream/dal';
+import {
+  DomainError,
+  enrichLead,
+  exportRulesDocument,
+  parseEnrichmentRuleCreate,
+  parseEnrichmentRulePatch,
+  parseRuleReorder,
+  parseRulesImport,
+  ruleFormulaProblems,
+  ruleSubjectOf,
+  type EnrichmentRuleSettings,
+  type ErrorDetail,
+} from '@leadstream/domain';
+import type { ConfigCache } from '@leadstream/runtime';
+import { parseEnrichmentRulesDocument, SchemaError } from '@leadstream/schemas';
+import { defineRoute, UserRouter, type SessionGuard } from '../auth';
+
+export interface EnrichmentRuleRoutesDependencies {
+  guard: SessionGuard;
+  rules: EnrichmentRuleRepository;
+  matches: Pick<RuleMatchRepository, 'stats'>;
+  lookupTables: Pick<LookupTableRepository, 'list'>;
+  customFields: Pick<CustomFieldRepository, 'list'>;
+  enrichment: Pick<EnrichmentConfigReader, 'read'>;
+  configCache: Pick<ConfigCache, 'changed'>;
+  clock?: () => Date;
+}
+
+const notFound = (): DomainError => new DomainError('NOT_FOUND', 'Enrichment rule not found');
+const invalid = (details: ErrorDetail[]): DomainError => new DomainError('VALIDATION_ERROR', 'Invalid enrichment rule', details);
+
+export function ruleId(): string {
+  return `rule_${randomUUID().replace(/-/g, '')}`;
+}
+
+export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): UserRouter {
+  const clock = deps.clock ?? (() => new Date());
+  const router = new UserRouter(deps.guard);
+
+  /** What rule parsing checks names against: the organization's custom fields and lookup tables. */
+  async function known(organizationId: string) {
+    const [customFields, tables] = await Promise.all([deps.customFields.list(organizationId), deps.lookupTables.list(organizationId)]);
+    return { customFields, lookupTables: new Set(tables.map((table) => table.name)) };
+  }
+
+  function checked(parsed: { ok: true; value: EnrichmentRuleSettings } | { ok: false; details: ErrorDetail[] }, prefix = ''): EnrichmentRuleSettings {
+    if (!parsed.ok) throw invalid(parsed.details);
+    const problems = ruleFormulaProblems(parsed.value, prefix);
+    if (problems.length > 0) throw invalid(problems);
+    return parsed.value;
+  }
+
+  defineRoute(router, { method: 'GET', path: '/api/enrichment/rules', permission: 'rules:read' }, async (ctx) => {
+    ctx.body = { data: await deps.rules.list(ctx.state.tenant.organizationId) };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/enrichment/rules', permission: 'rules:write' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    const settings = checked(parseEnrichmentRuleCreate(ctx.request.body, await known(organizationId)));
+    const rule = await deps.rules.create(organizationId, ruleId(), settings, clock().toISOString());
+    await deps.configCache.changed(organizationId, 'enrichment_rules');
+    ctx.status = 201;
+    ctx.body = { data: { id: rule.id, name: rule.name, priority: rule.priority, enabled: rule.enabled, created_at: rule.created_at } };
+  });
+
+  defineRoute(router, { method: 'GET', path: '/api/enrichment/rules/export', permission: 'rules:read' }, async (ctx) => {
+    const at = clock().toISOString();
+    ctx.set('Content-Disposition', `attachment; filename="enrichment-rules-${at.slice(0, 10)}.json"`);
+    ctx.body = exportRulesDocument(await deps.rules.list(ctx.state.tenant.organizationId), at);
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/enrichment/rules/import', permission: 'rules:write' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    try {
+      parseEnrichmentRulesDocument(ctx.request.body);
+    } catch (error) {
+      if (error instanceof SchemaError) throw invalid(schemaDetails(error));
+      throw error;
+    }
+    const parsed = parseRulesImport(ctx.request.body, await known(organizationId));
+    if (!parsed.ok) throw invalid(parsed.details);
+    const problems = parsed.value.flatMap((settings, index) => ruleFormulaProblems(settings, `rules[${index}].`));
+    if (problems.length > 0) throw invalid(problems);
+    const originalIds = ((ctx.request.body as { rules: Array<{ id?: unknown }> }).rules ?? []).map((rule) => (typeof rule.id === 'string' ? rule.id : null));
+    const records = parsed.value.map((settings) => ({ id: ruleId(), settings }));
+    const created = await deps.rules.createMany(organizationId, records, clock().toISOString());
+    await deps.configCache.changed(organizationId, 'enrichment_rules');
+    const ids: Record<string, string> = {};
+    originalIds.forEach((original, index) => {
+      if (original) ids[original] = records[index]!.id;
+    });
+    ctx.status = 201;
+    ctx.body = { data: { imported: created.length, rules: created.map((rule) => ({ id: rule.id, name: rule.name, priority: rule.priority, enabled: rule.enabled, created_at: rule.created_at })), ids } };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/enrichment/rules/reorder', permission: 'rules:write' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    const parsed = parseRuleReorder(ctx.request.body);
+    if (!parsed.ok) throw invalid(parsed.details);
+    const unknown = await deps.rules.reorder(organizationId, parsed.value, clock().toISOString());
+    if (unknown.length > 0) throw new DomainError('NOT_FOUND', `Enrichment rule not found: ${unknown.join(', ')}`);
+    await deps.configCache.changed(organizationId, 'enrichment_rules');
+    ctx.body = { data: await deps.rules.list(organizationId) };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/enrichment/test', permission: 'rules:read' }, async (ctx) => {
+    const body = ctx.request.body as { lead_data?: unknown } | undefined;
+    const leadData = body?.lead_data;
+    const extra = body && typeof body === 'object' ? Object.keys(body).filter((key) => key !== 'lead_data') : [];
+    if (typeof leadData !== 'object' || leadData === null || Array.isArray(leadData) || extra.length > 0) {
+      throw new DomainError('VALIDATION_ERROR', 'Invalid request', [
+        ...(typeof leadData !== 'object' || leadData === null || Array.isArray(leadData) ? [{ field: 'lead_data', message: 'lead_data is required: an object of lead fields' }] : []),
+        ...extra.map((key) => ({ field: key, message: `${key} is not a field of this request (lead_data)` })),
+      ]);
+    }
+    const config = await deps.enrichment.read(ctx.state.tenant.organizationId);
+    const { run } = enrichLead(ruleSubjectOf(leadData), config, clock());
+    ctx.body = { results: run.results, final_outcome: run.final_outcome, rejection_reason: run.rejection_reason };
+  });
+
+  defineRoute(router, { method: 'GET', path: '/api/enrichment/rules/:id', permission: 'rules:read' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    const rule = await deps.rules.find(organizationId, String(ctx.params['id']));
+    if (!rule) throw notFound();
+    ctx.body = { data: { ...rule, stats: await deps.matches.stats(organizationId, rule.id, clock()) } };
+  });
+
+  defineRoute(router, { method: 'PATCH', path: '/api/enrichment/rules/:id', permission: 'rules:write' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    const id = String(ctx.params['id']);
+    const current = await deps.rules.find(organizationId, id);
+    if (!current) throw notFound();
+    const settings = checked(parseEnrichmentRulePatch(ctx.request.body, current, await known(organizationId)));
+    const updated = await deps.rules.update(organizationId, id, settings, clock().toISOString());
+    if (!updated) throw notFound();
+    await deps.configCache.changed(organizationId, 'enrichment_rules');
+    ctx.body = { data: { id: updated.id, name: updated.name, priority: updated.priority, enabled: updated.enabled, updated_at: updated.updated_at } };
+  });
+
+  defineRoute(router, { method: 'DELETE', path: '/api/enrichment/rules/:id', permission: 'rules:write' }, async (ctx) => {
+    const organizationId = ctx.state.tenant.organizationId;
+    if (!(await deps.rules.delete(organizationId, String(ctx.params['id'])))) throw notFound();
+    await deps.configCache.changed(organizationId, 'enrichment_rules');
+    ctx.status = 204;
+  });
+
+  return router;
+}
+
+/** ajv's errors as `{field, message}` with dotted paths (`rules[0].name`). */
+export function schemaDetails(error: SchemaError): ErrorDetail[] {
+  return error.errors.map((entry) => {
+    const path = entry.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+      .join('')
+      .replace(/^\./, '');
+    const missing = entry.keyword === 'required' ? String((entry.params as { missingProperty?: string }).missingProperty) : undefined;
+    const extra = entry.keyword === 'additionalProperties' ? String((entry.params as { additionalProperty?: string }).additionalProperty) : undefined;
+    const field = [path, missing ?? extra].filter(Boolean).join(path && (missing ?? extra) ? '.' : '') || '(body)';
+    return { field, message: `${field} ${entry.message ?? 'is invalid'}` };
+  });
+}

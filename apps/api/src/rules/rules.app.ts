@@ -1,0 +1,74 @@
+/** Mounts the rules routers of the user API: enrichment rules and their test, lookup tables, calculated fields, validation rules. */
+import {
+  CalculatedFieldRepository,
+  CalculationJobRepository,
+  type CustomFieldRepository,
+  EnrichmentConfigReader,
+  EnrichmentRuleRepository,
+  LeadActivityRepository,
+  LeadQueryRepository,
+  LookupTableRepository,
+  RuleMatchRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
+import type { TenantContext, ValidationSettings } from '@leadstream/domain';
+import type { DocumentStore, EventLog } from '@leadstream/ports';
+import type { ConfigCache } from '@leadstream/runtime';
+import type Koa from 'koa';
+import type { SessionGuard } from '../auth';
+import { calculatedFieldsRouter } from './calculated-fields.routes';
+import { enrichmentRulesRouter } from './enrichment-rules.routes';
+import { lookupTablesRouter } from './lookup-tables.routes';
+import { validationRulesRouter } from './validation-rules.routes';
+
+export interface RulesMountDependencies {
+  guard: SessionGuard;
+  store: DocumentStore;
+  log: Pick<EventLog, 'produce'>;
+  customFields: Pick<CustomFieldRepository, 'list'>;
+  validationSettings: (tenant: TenantContext) => Promise<ValidationSettings | undefined>;
+  configCache: Pick<ConfigCache, 'changed'>;
+  clock?: () => Date;
+}
+
+export function mountRules(app: Koa, deps: RulesMountDependencies): void {
+  const clock = deps.clock ? { clock: deps.clock } : {};
+  const lookupTables = new LookupTableRepository(deps.store);
+  const calculatedFields = new CalculatedFieldRepository(deps.store);
+  const routers = [
+    enrichmentRulesRouter({
+      guard: deps.guard,
+      rules: new EnrichmentRuleRepository(deps.store),
+      matches: new RuleMatchRepository(deps.store),
+      lookupTables,
+      customFields: deps.customFields,
+      enrichment: new EnrichmentConfigReader(deps.store),
+      configCache: deps.configCache,
+      ...clock,
+    }),
+    lookupTablesRouter({ guard: deps.guard, lookupTables, configCache: deps.configCache, ...clock }),
+    calculatedFieldsRouter({
+      guard: deps.guard,
+      calculatedFields,
+      lookupTables,
+      jobs: new CalculationJobRepository(deps.store),
+      leads: new LeadQueryRepository(deps.store),
+      activity: new LeadActivityRepository(deps.store),
+      log: deps.log,
+      configCache: deps.configCache,
+      ...clock,
+    }),
+    validationRulesRouter({
+      guard: deps.guard,
+      validationRules: new ValidationRuleRepository(deps.store),
+      customFields: deps.customFields,
+      validationSettings: deps.validationSettings,
+      configCache: deps.configCache,
+      ...clock,
+    }),
+  ];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+}
