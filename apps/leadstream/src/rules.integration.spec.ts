@@ -43,14 +43,18 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     return data(await admin('GET', `/api/leads/${id}`, undefined, 200));
   }
 
-  /** Waits for something the pipeline does after answering (activity, a rule webhook, a background job). */
-  async function eventually<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  /**
+   * Waits for something the pipeline does after answering (activity, a rule webhook, a background
+   * job). Polls twice a second: the lead routes allow 200 requests a minute, and on Kafka a
+   * consumer group's first assignment can take tens of seconds.
+   */
+  async function eventually<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await read();
       if (value !== undefined) return value;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
 
@@ -136,7 +140,7 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     const stored = await lead(id);
     expect(stored).toMatchObject({ first_name: 'Ada', enrichment_data: { state: 'CA', tier: 'honors' }, review_flags: [expect.objectContaining({ reason: 'call first', severity: 'high' })] });
     const enriched = await eventually(async () => (await activity(id)).find((entry) => entry['event'] === 'lead.enriched'), 'the lead.enriched activity entry');
-    expect(enriched['metadata']).toMatchObject({ rule_id: expect.stringMatching(/^rule_/), changes: { 'enrichment_data.state': { to: 'CA' }, first_name: { from: 'ada', to: 'Ada' } } });
+    expect(enriched['metadata']).toMatchObject({ rule_id: expect.stringMatching(/^rule_/), changes: { enrichment_data: { old: {}, new: { state: 'CA', tier: 'honors' } }, first_name: { old: 'ada', new: 'Ada' } } });
     const ruleId = String((enriched['metadata'] as { rule_id: string }).rule_id);
     expect(data(await admin('GET', `/api/enrichment/rules/${ruleId}`, undefined, 200))['stats']).toEqual({ total_matches: 1, last_30_days: 1 });
   });

@@ -78,18 +78,20 @@ export function enrichStage(deps: EnrichStageDependencies): BatchStage {
 
 function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: EnrichmentOutcome | undefined, at: string): [LeadRecord, OutputRecord[]] {
   const ruleFlags = outcome?.run.flags ?? [];
-  const flags: LeadFlag[] = ruleFlags.length > 0 && !lead.flags.includes('manual_review') ? [...lead.flags, 'manual_review'] : lead.flags;
+  // A lead stored before flags existed has none (and FerretDB may hand back a missing array).
+  const current: LeadFlag[] = lead.flags ?? [];
+  const flags: LeadFlag[] = ruleFlags.length > 0 && !current.includes('manual_review') ? [...current, 'manual_review'] : current;
   const enriched = outcome ? withDerivedFields(applyEnrichment(lead, outcome)) : lead;
   const reviewFlags = [...((lead['review_flags'] as unknown[] | undefined) ?? []), ...ruleFlags];
   const next = advance(
     enriched,
     message,
     { type: 'ENRICHED' },
-    { enrichment_status: 'completed', processed_at: at, flags, validation_status: flags.length > 0 ? 'flagged' : enriched.validation_status, ...(ruleFlags.length > 0 ? { review_flags: reviewFlags } : {}) },
+    { enrichment_status: 'completed', processed_at: at, flags, validation_status: ruleFlags.length > 0 ? 'flagged' : enriched.validation_status, ...(ruleFlags.length > 0 ? { review_flags: reviewFlags } : {}) },
     at,
   );
   const outputs: OutputRecord[] = [];
-  const changes = outcome ? changesOf(lead, next, outcome) : {};
+  const changes = outcome ? changesOf(lead, next) : {};
   if (outcome && (Object.keys(changes).length > 0 || ruleFlags.length > 0)) {
     outputs.push(
       eventOutput(
@@ -150,17 +152,20 @@ function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
   ];
 }
 
-/** Field by field, what enrichment changed on the stored lead (the `changes` of lead.enriched and its activity entry). */
-function changesOf(before: LeadRecord, after: LeadRecord, outcome: EnrichmentOutcome): Record<string, { from: unknown; to: unknown }> {
-  const changes: Record<string, { from: unknown; to: unknown }> = {};
-  for (const entry of outcome.run.changes) {
-    for (const [path, change] of Object.entries(entry.changes)) {
-      changes[path] = { from: changes[path]?.from ?? change.from, to: change.to };
-    }
-  }
-  const beforeCalculated = (before['calculated_fields'] ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries((after['calculated_fields'] ?? {}) as Record<string, unknown>)) {
-    if (beforeCalculated[name] !== value) changes[`calculated_fields.${name}`] = { from: beforeCalculated[name] ?? null, to: value };
+/** Fields of the stored lead that enrichment may change; nested objects compare whole. */
+const ENRICHABLE_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'custom_fields', 'enrichment_data', 'calculated_fields'] as const;
+
+/**
+ * What enrichment changed, as `{field: {old, new}}` like lead.updated: top-level fields only, the
+ * objects (custom_fields, enrichment_data, calculated_fields) old and new as a whole, since stored
+ * documents cannot hold keys with dots (docs/store.md).
+ */
+function changesOf(before: LeadRecord, after: LeadRecord): Record<string, { old: unknown; new: unknown }> {
+  const changes: Record<string, { old: unknown; new: unknown }> = {};
+  for (const field of ENRICHABLE_FIELDS) {
+    const old = before[field] ?? (field === 'calculated_fields' ? {} : null);
+    const next = after[field] ?? (field === 'calculated_fields' ? {} : null);
+    if (JSON.stringify(old) !== JSON.stringify(next)) changes[field] = { old, new: next };
   }
   return changes;
 }

@@ -210,7 +210,9 @@ class Parser {
   /** Whether a "-" here starts a negative number (after an operator or at the start) rather than being text. */
   private expectsOperand(): boolean {
     const last = this.tokens.at(-1);
-    return !last || (last.type === 'op' && last.value !== ')');
+    if (!last) return true;
+    if (last.type === 'op') return last.value !== ')';
+    return last.type === 'ident' && ['if', 'elsif', 'contains'].includes(last.value);
   }
 
   private peek(): Token {

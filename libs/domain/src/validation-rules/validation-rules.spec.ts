@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyValidationRules } from './apply-validation-rules';
+import { parseValidationRuleCreate, parseValidationRulePatch, type ValidationRule, type ValidationRuleSettings } from './validation-rule';
+
+const at = '2026-11-24T00:00:00.000Z';
+let next = 0;
+function rule(settings: Partial<ValidationRuleSettings> & Pick<ValidationRuleSettings, 'field' | 'rule_type' | 'condition'>): ValidationRule {
+  next++;
+  return { id: `vrule_${next}`, name: `Rule ${next}`, value: null, action: 'reject', message: `rule ${next} fired`, priority: 10, enabled: true, created_at: at, updated_at: at, ...settings };
+}
+
+function outcome(rules: ValidationRule[], submission: Record<string, unknown>) {
+  const result = applyValidationRules(rules, submission);
+  return { errors: result.errors.map((e) => e.rule_id), warnings: result.warnings.map((w) => w.rule_id), flags: result.flags.map((f) => f.rule_id), valid: result.valid };
+}
+
+describe('rule types', () => {
+  it.each([
+    [rule({ field: 'phone', rule_type: 'required', condition: 'present' }), { email: 'a@b.edu' }, false],
+    [rule({ field: 'phone', rule_type: 'required', condition: 'present' }), { email: 'a@b.edu', phone: '+14155552671' }, true],
+    [rule({ field: 'custom_fields.zip', rule_type: 'format', condition: 'matches', value: '^\\d{5}$' }), { custom_fields: { zip: '9021' } }, false],
+    [rule({ field: 'custom_fields.zip', rule_type: 'format', condition: 'not_matches', value: '^0' }), { custom_fields: { zip: '01234' } }, false],
+    [rule({ field: 'referrer', rule_type: 'format', condition: 'is_url' }), { referrer: 'not a url' }, false],
+    [rule({ field: 'custom_fields.start', rule_type: 'format', condition: 'is_date' }), { custom_fields: { start: '2026-09-01' } }, true],
+    [rule({ field: 'first_name', rule_type: 'length', condition: 'between', value: [2, 5] }), { first_name: 'Alexandra' }, false],
+    [rule({ field: 'first_name', rule_type: 'length', condition: 'min', value: 2 }), { first_name: 'Al' }, true],
+    [rule({ field: 'custom_fields.gpa', rule_type: 'range', condition: 'between', value: [0, 4] }), { custom_fields: { gpa: 4.3 } }, false],
+    [rule({ field: 'custom_fields.start', rule_type: 'range', condition: 'min', value: '2026-01-01' }), { custom_fields: { start: '2025-12-31' } }, false],
+    [rule({ field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: ['google', 'facebook'] }), { utm_source: 'Google' }, true],
+    [rule({ field: 'utm_source', rule_type: 'blacklist', condition: 'not_in', value: ['spam'] }), { utm_source: 'SPAM' }, false],
+    [rule({ field: 'first_name', rule_type: 'blacklist', condition: 'contains_any', value: ['test', 'asdf'] }), { first_name: 'Testy' }, false],
+    [rule({ field: 'custom_fields.grad_year', rule_type: 'comparison', condition: 'greater_than', value: { field: 'custom_fields.birth_year' } }), { custom_fields: { grad_year: 1999, birth_year: 2001 } }, false],
+    [rule({ field: 'custom_fields.start', rule_type: 'comparison', condition: 'after', value: '2026-01-01' }), { custom_fields: { start: '2026-09-01' } }, true],
+  ])('%#: passes = %s', (validationRule, submission, passes) => {
+    expect(outcome([validationRule], submission).valid).toBe(passes);
+  });
+
+  it('skips an absent field unless the rule is required', () => {
+    expect(outcome([rule({ field: 'custom_fields.zip', rule_type: 'format', condition: 'matches', value: '^\\d{5}$' })], {}).valid).toBe(true);
+  });
+});
+
+describe('actions and order', () => {
+  it('rejects, flags and warns, every rule evaluated in priority order', () => {
+    const warn = rule({ field: 'first_name', rule_type: 'length', condition: 'min', value: 3, action: 'warn', priority: 1 });
+    const flag = rule({ field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: ['google'], action: 'flag', priority: 2 });
+    const rejectLater = rule({ field: 'phone', rule_type: 'required', condition: 'present', priority: 5 });
+    const rejectFirst = rule({ field: 'custom_fields.zip', rule_type: 'required', condition: 'present', priority: 3 });
+    expect(outcome([rejectLater, flag, warn, rejectFirst], { first_name: 'Al', utm_source: 'bing' })).toEqual({ errors: [rejectFirst.id, rejectLater.id], warnings: [warn.id], flags: [flag.id], valid: false });
+  });
+
+  it('transforms when the check holds, and later rules see the change; disabled rules do not run', () => {
+    const lower = rule({ field: 'utm_source', rule_type: 'format', condition: 'matches', value: '[A-Z]', action: 'transform', transform: 'lowercase', priority: 1 });
+    const allowed = rule({ field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: ['google'], priority: 2 });
+    const off = rule({ field: 'email', rule_type: 'required', condition: 'present', enabled: false });
+    const result = applyValidationRules([allowed, lower, off], { utm_source: 'GOOGLE' });
+    expect(result.submission).toEqual({ utm_source: 'google' });
+    expect(result.valid).toBe(true);
+    expect(result.applied).toEqual([lower.id, allowed.id]);
+    expect(applyValidationRules([rule({ field: 'phone', rule_type: 'format', condition: 'is_phone', action: 'transform', transform: 'digits_only' })], { phone: '(415) 555-2671' }).submission).toEqual({ phone: '4155552671' });
+  });
+
+  it('cannot be stalled by a catastrophic pattern', () => {
+    expect(outcome([rule({ field: 'first_name', rule_type: 'format', condition: 'matches', value: '^(a+)+$' })], { first_name: `${'a'.repeat(50_000)}!` }).valid).toBe(false);
+  });
+});
+
+describe('parsing rules', () => {
+  it('takes a rule with defaults and names every problem', () => {
+    expect(parseValidationRuleCreate({ name: 'Zip', field: 'custom_fields.zip', rule_type: 'format', condition: 'matches', value: '^\\d{5}$', action: 'reject', message: 'zip must have 5 digits' })).toEqual({
+      ok: true,
+      value: { name: 'Zip', field: 'custom_fields.zip', rule_type: 'format', condition: 'matches', value: '^\\d{5}$', action: 'reject', message: 'zip must have 5 digits', priority: 100, enabled: true },
+    });
+    const bad = parseValidationRuleCreate({ name: 'x', field: 'password', rule_type: 'format', condition: 'between', action: 'explode', message: '', priority: 1.5, extra: 1 });
+    expect(bad.ok ? [] : bad.details.map((detail) => detail.field)).toEqual(['extra', 'field', 'condition', 'action', 'message', 'priority']);
+    const regex = parseValidationRuleCreate({ name: 'x', field: 'email', rule_type: 'format', condition: 'matches', value: '([', action: 'reject', message: 'm' });
+    expect(regex.ok ? [] : regex.details.map((detail) => detail.field)).toEqual(['value']);
+    const transform = parseValidationRuleCreate({ name: 'x', field: 'email', rule_type: 'format', condition: 'is_email', action: 'transform', message: 'm' });
+    expect(transform.ok ? [] : transform.details.map((detail) => detail.field)).toEqual(['transform']);
+  });
+
+  it('patches over the current rule', () => {
+    const current = parseValidationRuleCreate({ name: 'Short', field: 'first_name', rule_type: 'length', condition: 'min', value: 2, action: 'warn', message: 'short' });
+    if (!current.ok) throw new Error('refused');
+    expect(parseValidationRulePatch({ value: 3, priority: 1 }, current.value)).toEqual({ ok: true, value: { ...current.value, value: 3, priority: 1 } });
+    expect(parseValidationRulePatch({ condition: 'in' }, current.value).ok).toBe(false);
+  });
+
+  it('never throws on arbitrary bodies, and parsed rules never throw on arbitrary submissions', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), (body) => {
+        const parsed = parseValidationRuleCreate(body);
+        expect(parsed.ok || parsed.details.length > 0).toBe(true);
+      }),
+    );
+    const rules = [
+      rule({ field: 'first_name', rule_type: 'length', condition: 'between', value: [1, 3] }),
+      rule({ field: 'custom_fields.x', rule_type: 'comparison', condition: 'before', value: { field: 'custom_fields.y' } }),
+      rule({ field: 'utm_source', rule_type: 'blacklist', condition: 'contains_any', value: ['a'] }),
+      rule({ field: 'phone', rule_type: 'format', condition: 'is_phone', action: 'transform', transform: 'titlecase' }),
+    ];
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('first_name', 'utm_source', 'phone', 'custom_fields'), fc.jsonValue({ maxDepth: 2 })), (submission) => {
+        applyValidationRules(rules, submission);
+      }),
+    );
+  });
+});
