@@ -56,7 +56,23 @@ export function positionOf(source: string, at: number): { line: number; column: 
   return { line, column };
 }
 
+/**
+ * Formulas are parsed once per distinct source: a stage evaluates the same few formulas on every
+ * lead. Trees are never changed after parsing, so sharing them is safe. Bounded: cleared when full.
+ */
+const parsed = new Map<string, FormulaParse>();
+const PARSE_CACHE_LIMIT = 1_000;
+
 export function parseFormula(source: string): FormulaParse {
+  const cached = parsed.get(source);
+  if (cached) return cached;
+  const result = parseUncached(source);
+  if (parsed.size >= PARSE_CACHE_LIMIT) parsed.clear();
+  parsed.set(source, result);
+  return result;
+}
+
+function parseUncached(source: string): FormulaParse {
   try {
     return { ok: true, ast: new Parser(source).template() };
   } catch (error) {
