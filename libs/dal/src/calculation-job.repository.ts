@@ -50,6 +50,11 @@ export class CalculationJobRepository {
     return { id: _id, ...rest };
   }
 
+  /** The organization's most recent jobs, newest first. */
+  async recent(organizationId: string, limit = 20): Promise<CalculationJob[]> {
+    return (await this.jobs.find({ organization_id: organizationId }, { sort: { created_at: -1 }, limit })).map(({ _id, ...rest }) => ({ id: _id, ...rest }));
+  }
+
   async progress(id: string, set: Partial<Omit<CalculationJob, 'id' | 'organization_id'>>): Promise<void> {
     await this.jobs.updateOne({ _id: id }, { $set: set });
   }

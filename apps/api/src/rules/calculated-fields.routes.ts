@@ -3,6 +3,7 @@
  *   GET/POST /api/calculated-fields, GET/PATCH/DELETE /api/calculated-fields/:id (config-resource.routes.ts)
  *   POST /api/calculated-fields/recalculate-all      202 {data: job}: every field of every lead, in the background
  *   POST /api/calculated-fields/:id/recalculate      202 {data: job}: this field (and the fields that use it)
+ *   GET  /api/calculated-fields/jobs                 {data:[job]}: the 20 most recent, newest first
  *   GET  /api/calculated-fields/jobs/:id             {data: job} with progress
  *   POST /api/calculated-fields/:id/snapshot         {lead_id} → 201 {data:{lead_id, field, value, snapshot_at, activity_id}}
  * A formula change of a field with `recalculate_on_change` starts a job as well.
@@ -19,7 +20,7 @@ export interface CalculatedFieldRoutesDependencies {
   guard: SessionGuard;
   calculatedFields: CalculatedFieldRepository;
   lookupTables: Pick<LookupTableRepository, 'list'>;
-  jobs: Pick<CalculationJobRepository, 'create' | 'find'>;
+  jobs: Pick<CalculationJobRepository, 'create' | 'find' | 'recent'>;
   leads: Pick<LeadQueryRepository, 'findVisible'>;
   activity: Pick<LeadActivityRepository, 'record'>;
   log: Pick<EventLog, 'produce'>;
@@ -63,6 +64,10 @@ export function calculatedFieldsRouter(deps: CalculatedFieldRoutesDependencies):
   defineRoute(router, { method: 'POST', path: '/api/calculated-fields/recalculate-all', permission: 'rules:write' }, async (ctx) => {
     ctx.status = 202;
     ctx.body = { data: jobView(await startJob(ctx.state.tenant.organizationId, null, 'manual')) };
+  });
+
+  defineRoute(router, { method: 'GET', path: '/api/calculated-fields/jobs', permission: 'rules:read' }, async (ctx) => {
+    ctx.body = { data: (await deps.jobs.recent(ctx.state.tenant.organizationId)).map(jobView) };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/calculated-fields/jobs/:id', permission: 'rules:read' }, async (ctx) => {

@@ -222,6 +222,19 @@ describe('calculated fields', () => {
     expect(shown.body['data']).toMatchObject({ id: job.id, status: 'queued', fields: null });
     expect((await owner.call('GET', '/api/calculated-fields/jobs/calcjob_nope')).status).toBe(404);
   });
+
+  it('starts a job when the formula of a field that asks for it changes, and only then', async () => {
+    const created = await owner.call('POST', '/api/calculated-fields', { name: 'initials', label: 'Initials', formula: '{{first_name | first}}', type: 'text', recalculate_on_change: true });
+    const id = String((created.body['data'] as { id: string }).id);
+    const jobs = async () => (await owner.call('GET', '/api/calculated-fields/jobs')).body['data'] as Array<{ fields: string[] | null; reason: string }>;
+    const before = (await jobs()).length;
+    expect((await owner.call('PATCH', `/api/calculated-fields/${id}`, { label: 'First initial' })).status).toBe(200);
+    expect((await jobs()).length).toBe(before);
+    expect((await owner.call('PATCH', `/api/calculated-fields/${id}`, { formula: '{{first_name | first}}{{last_name | first}}' })).status).toBe(200);
+    const after = await jobs();
+    expect(after.length).toBe(before + 1);
+    expect(after[0]).toMatchObject({ fields: ['initials'], reason: 'formula_changed', status: 'queued' });
+  });
 });
 
 describe('validation rules', () => {

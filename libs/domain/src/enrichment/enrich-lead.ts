@@ -74,7 +74,7 @@ export function enrichLead(subject: RuleSubject, config: EnrichmentConfig, now: 
   const first = computeCalculatedFields(fields, subject, context);
   const run = runRules(config.rules, withCalculated(subject, first.values), {
     lookupTables: context.lookupTables,
-    calculate: (formula, current) => calculate(formula, current, 'text', context),
+    calculate: (formula, current, field) => calculate(formula, current, calculateTypeOf(field, config.customFieldTypes), context),
   });
   if (run.final_outcome === 'rejected' || run.changes.length === 0) {
     return { run, subject: run.subject, calculated: first.values, calculationErrors: first.errors };

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculate, evaluateFormula, type FormulaContext, type FormulaType } from './evaluate-formula';
 import { formulaLimitProblems, formulaLookupTables, formulaReferences, printFormula } from './formula-analysis';
+import type { FormulaAst } from './formula-ast';
 import { parseFormula } from './parse-formula';
 
 const context: FormulaContext = { now: new Date('2026-11-24T15:30:00Z'), lookupTables: new Map([['programs', { BSN: 'Nursing', MBA: 'Business' }]]) };
@@ -172,7 +173,7 @@ describe('properties', () => {
 });
 
 /** Adjacent text nodes are one text once printed; compare trees with them merged. */
-function mergeText(nodes: ReturnType<typeof parseFormula> extends { ok: true; ast: infer A } ? A : never): unknown[] {
+function mergeText(nodes: FormulaAst): unknown[] {
   const merged: unknown[] = [];
   for (const node of nodes) {
     const last = merged.at(-1) as { kind?: string; value?: string } | undefined;

@@ -75,7 +75,7 @@ describe('properties', () => {
   it('never throws on any subject and any leaf', () => {
     fc.assert(
       fc.property(subjects, leaves, (subject, condition) => {
-        evaluateLeaf(condition as ConditionLeaf, subject);
+        evaluateLeaf(condition, subject);
       }),
     );
   });

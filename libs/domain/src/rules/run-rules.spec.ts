@@ -217,7 +217,7 @@ describe('properties', () => {
     const subject = fc.dictionary(fc.constantFrom('email', 'first_name', 'custom_fields', 'enrichment_data'), fc.jsonValue({ maxDepth: 3 }));
     fc.assert(
       fc.property(subject, (lead) => {
-        runRules([{ ...parsed.value, id: 'r', created_at: at, updated_at: at }], lead as Record<string, unknown>, context);
+        runRules([{ ...parsed.value, id: 'r', created_at: at, updated_at: at }], lead, context);
       }),
     );
   });
