@@ -24,13 +24,13 @@ export function leadListItem(lead: LeadRecord): View {
 
 /**
  * A lead with every field of spec 2.1 (get, create, update), plus what rules added: calculated
- * values by name, the flags, and the reasons rules flagged it for review (docs/enrichment-rules.md).
+ * values by name, and why rules flagged it for review (docs/enrichment-rules.md). The pipeline's
+ * own `flags` stay internal; `validation_status` "flagged" tells a lead is marked.
  */
 export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
   return {
     ...pick(lead, LEAD_DETAIL_FIELDS, vendorName),
     calculated_fields: lead['calculated_fields'] ?? {},
-    flags: lead.flags ?? [],
     review_flags: lead['review_flags'] ?? [],
   };
 }
