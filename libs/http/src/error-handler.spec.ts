@@ -53,6 +53,7 @@ beforeAll(async () => {
   app.use(koaBody({ jsonLimit: '1kb', jsonStrict: true }));
   app.use(ops.routes());
   app.use(router.routes());
+  app.use(router.allowedMethods());
   server = createServer(nodeHandler(app));
   await new Promise<void>((resolve) => {
     server.listen(0, '127.0.0.1', resolve);
@@ -68,6 +69,16 @@ const post = (path: string, body: string, headers: Record<string, string> = { 'c
   fetch(`${base}${path}`, { method: 'POST', body, headers });
 
 describe('error handling', () => {
+  it('answers a method a path does not take with 405 in the error format, keeping Allow (not plain text)', async () => {
+    const user = await fetch(`${base}/api/leads`, { method: 'DELETE' });
+    expect(user.status).toBe(405);
+    expect(user.headers.get('allow')).toBe('POST');
+    expect(await user.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } });
+    const ingestion = await fetch(`${base}/api/v1/leads/ingest`, { method: 'GET' });
+    expect(ingestion.status).toBe(405);
+    expect(await ingestion.json()).toMatchObject({ success: false, error: 'Method not allowed' });
+  });
+
   it('answers a domain error in the user convention with its code and details', async () => {
     const response = await post('/api/leads', '{}');
     expect(response.status).toBe(400);

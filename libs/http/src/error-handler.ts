@@ -45,7 +45,8 @@ const SAFE_MESSAGES: Partial<Record<ErrorCode, string>> = {
 /**
  * Turns every thrown error into the spec's error body for the path's convention (section 7.1).
  * Domain errors keep their code and message; anything else becomes a generic message, so no
- * stack trace or internal text ever reaches a client. Unmatched routes get a clean 404.
+ * stack trace or internal text ever reaches a client. Unmatched routes get a clean 404, and a
+ * known path called with another method a 405 in the same format.
  */
 export function errorHandler(logger: Logger): Middleware<RequestIdState> {
   return async (ctx, next) => {
@@ -56,10 +57,19 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
     let extra: Record<string, unknown> | undefined;
     try {
       await next();
-      if (ctx.status !== 404 || ctx.body !== undefined) return;
-      status = 404;
-      code = 'NOT_FOUND';
-      message = SAFE_MESSAGES.NOT_FOUND ?? 'Resource not found';
+      if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
+        // The routers' allowedMethods answer a known path with another method in plain text;
+        // the answer keeps its status and Allow header and gets the path's error format.
+        status = 405;
+        code = 'METHOD_NOT_ALLOWED';
+        message = SAFE_MESSAGES.METHOD_NOT_ALLOWED ?? 'Method not allowed';
+      } else if (ctx.status !== 404 || ctx.body !== undefined) {
+        return;
+      } else {
+        status = 404;
+        code = 'NOT_FOUND';
+        message = SAFE_MESSAGES.NOT_FOUND ?? 'Resource not found';
+      }
     } catch (error) {
       if (isDomainError(error)) {
         code = error.code;

@@ -152,6 +152,12 @@ describe('enrichment rules', () => {
     await owner.call('DELETE', `/api/enrichment/rules/${data.ids[ruleId]}`);
   });
 
+  it('answers a method the path does not take with a 405 in the error format', async () => {
+    const response = await owner.call('PUT', '/api/enrichment/rules', {});
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } });
+  });
+
   it('reorders rules by priority', async () => {
     const second = await owner.call('POST', '/api/enrichment/rules', { ...stateRule, name: 'Second', priority: 50 });
     const secondId = String((second.body['data'] as { id: string }).id);
