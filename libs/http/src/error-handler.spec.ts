@@ -95,6 +95,17 @@ describe('error handling', () => {
     expect(typeof body.error).toBe('string');
   });
 
+  it('refuses a __proto__ key as a forbidden key naming it, not as invalid JSON', async () => {
+    const user = await post('/api/leads', '{"email":"a@b.edu","custom_fields":{"__proto__":{"admin":true}}}');
+    expect(user.status).toBe(400);
+    expect(await user.json()).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: 'The request body has a key that is not allowed', details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }] },
+    });
+    const ingestion = await post('/api/v1/leads/ingest', '{"__proto__":{"x":1},"email":"a@b.edu"}');
+    expect(ingestion.status).toBe(400);
+    expect(await ingestion.json()).toMatchObject({ success: false, error: 'The request body has a key that is not allowed', details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }] });
+  });
+
   it('answers a body that is not JSON with 415 in the path\'s convention', async () => {
     const ingestion = await post('/api/v1/leads/ingest', 'email=a@b.co', { 'content-type': 'text/plain' });
     expect(ingestion.status).toBe(415);

@@ -12,6 +12,11 @@ interface HttpLikeError {
   type?: string;
 }
 
+/** @hapi/bourne (under koa-body) throws this for a `__proto__` key anywhere in the body. */
+function isForbiddenKey(error: unknown): boolean {
+  return error instanceof SyntaxError && error.message === 'Object contains forbidden prototype property';
+}
+
 function codeForStatus(status: number): ErrorCode {
   switch (status) {
     case 400:
@@ -85,6 +90,11 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
         if (status < 400 || status > 599) status = 500;
         code = codeForStatus(status);
         message = SAFE_MESSAGES[code] ?? 'Request failed';
+        if (status === 400 && isForbiddenKey(error)) {
+          // The JSON parser refuses `__proto__` keys (prototype poisoning): valid JSON, refused key.
+          message = 'The request body has a key that is not allowed';
+          details = [{ field: '__proto__', message: '__proto__ is not allowed as a key' }];
+        }
         if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
       }
     }
