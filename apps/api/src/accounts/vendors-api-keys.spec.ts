@@ -113,6 +113,8 @@ describe('API keys', () => {
 
     const sandbox = await owner.call('POST', '/api/api-keys', { name: 'Test', vendor_id: vendorId, environment: 'sandbox' });
     expect(String(sandbox.body['key'])).toMatch(/^vk_test_/);
+    // The default the CLI has too: a key that can submit and read back the status_url of a 202.
+    expect(sandbox.body['permissions']).toEqual(['read', 'write']);
 
     const list = await owner.call('GET', '/api/api-keys');
     const text = JSON.stringify(list.body);

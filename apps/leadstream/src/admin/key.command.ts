@@ -3,7 +3,7 @@
  * full key is printed once and cannot be shown again (only its hash is stored; spec 5 rule 3).
  */
 import { Command } from 'commander';
-import { parsePermissions, validateIpRestrictions, type TenantContext } from '@leadstream/domain';
+import { DEFAULT_API_KEY_PERMISSIONS, parsePermissions, validateIpRestrictions, type TenantContext } from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 
 interface KeyCreateOptions {
@@ -35,7 +35,7 @@ export function keyCommand(): Command {
     .requiredOption('--vendor <id>', 'vendor id')
     .option('--name <name>', 'key name', 'default')
     .option('--sandbox', 'issue a sandbox key (vk_test_) instead of a production key (vk_live_)')
-    .option('--permissions <list>', 'comma-separated: read, write', 'read,write')
+    .option('--permissions <list>', 'comma-separated: read, write', DEFAULT_API_KEY_PERMISSIONS.join(','))
     .option('--ip <list>', 'comma-separated IP addresses or CIDR ranges allowed to use the key (default: any)')
     .option('--rate-limit <n>', 'requests per minute, replacing the default limits')
     .option('--json', 'print the key and its record as JSON')

@@ -7,7 +7,7 @@
  * with other problems the answer is one VALIDATION_ERROR listing all of them (docs/decisions.md).
  */
 import { DomainError } from '../errors';
-import { API_KEY_PERMISSIONS, type ApiKeyPermission } from '../api-keys/api-key';
+import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from '../api-keys/api-key';
 import { parsePermissions } from '../api-keys/api-key-checks';
 import { validateIpRestrictions } from '../api-keys/ip-restrictions';
 import type { Environment } from '../tenant';
@@ -239,7 +239,7 @@ export function readApiKeyRequest(raw: unknown): ApiKeyRequest {
   problems.onlyKnown(body, ['name', 'vendor_id', 'permissions', 'ip_restrictions', 'rate_limit', 'environment']);
   const name = text(body, 'name', problems, { min: 1, max: 100 });
   const vendorId = text(body, 'vendor_id', problems, { min: 1, max: 100 });
-  const permissions = body['permissions'] === undefined ? (['write'] as ApiKeyPermission[]) : permissionsOf(body, problems);
+  const permissions = body['permissions'] === undefined ? [...DEFAULT_API_KEY_PERMISSIONS] : permissionsOf(body, problems);
   const ips = ipRestrictionsOf(body, problems) ?? [];
   const rateLimit = body['rate_limit'] === null ? undefined : integer(body, 'rate_limit', problems, { min: 1, max: API_KEY_RATE_LIMIT_MAX });
   const environment = oneOf(body, 'environment', ['live', 'sandbox'] as const, problems) ?? 'live';

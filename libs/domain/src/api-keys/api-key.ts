@@ -8,6 +8,11 @@ import type { Environment } from '../tenant';
 
 export type ApiKeyPermission = 'read' | 'write';
 export const API_KEY_PERMISSIONS: readonly ApiKeyPermission[] = ['read', 'write'];
+/**
+ * Permissions of a key created without a list, by the API and the CLI alike: submit leads and read
+ * them back (the `status_url` of a 202 needs read). Narrow a key with an explicit list.
+ */
+export const DEFAULT_API_KEY_PERMISSIONS: readonly ApiKeyPermission[] = ['read', 'write'];
 
 /** The stored key record; the secret itself is never part of it. */
 export interface ApiKey {
