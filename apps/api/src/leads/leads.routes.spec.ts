@@ -288,7 +288,10 @@ describe('POST /api/leads/bulk-update and bulk-delete', () => {
     const ids = [...mine.map((lead) => lead._id), foreignId, 'lead_unknown'];
     const { status, body } = await owner.call('POST', '/api/leads/bulk-update', { ids, updates: { status: 'archived' } });
     expect(status).toBe(200);
-    expect(body['data']).toMatchObject({
+    // The body of the spec's table (4.6), not wrapped in data.
+    expect(body['data']).toBeUndefined();
+    expect(body).toMatchObject({
+      success: true,
       updated: 2,
       failed: 2,
       results: [
@@ -305,7 +308,8 @@ describe('POST /api/leads/bulk-update and bulk-delete', () => {
 
     const deleted = await owner.call('POST', '/api/leads/bulk-delete', { lead_ids: ids });
     expect(deleted.status).toBe(200);
-    expect(deleted.body['data']).toMatchObject({ deleted: 2, failed: 2 });
+    expect(deleted.body).toMatchObject({ success: true, deleted: 2, failed: 2 });
+    expect(deleted.body['data']).toBeUndefined();
     expect(await server.store.collection<LeadRecord>('leads').findOne({ _id: foreignId })).toMatchObject({ deleted_at: null, version: 1 });
   });
 

@@ -159,7 +159,8 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
       results.push(outcome ? { id, success: true } : { id, success: false, error: { code: 'LEAD_NOT_FOUND', message: 'Lead not found' } });
     }
     const updated = results.filter((result) => result.success).length;
-    ctx.body = { data: { results, updated, failed: results.length - updated } };
+    // The spec's body (4.6): a processed request is `success: true`; each id reports its own outcome.
+    ctx.body = { success: true, updated, failed: results.length - updated, results };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/leads/bulk-delete', permission: 'leads:write', rateLimit: 'bulk_operations' }, async (ctx) => {
@@ -170,7 +171,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
       results.push(outcome ? { id, success: true } : { id, success: false, error: { code: 'LEAD_NOT_FOUND', message: 'Lead not found' } });
     }
     const deleted = results.filter((result) => result.success).length;
-    ctx.body = { data: { results, deleted, failed: results.length - deleted } };
+    ctx.body = { success: true, deleted, failed: results.length - deleted, results };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/leads/:id', permission: 'leads:read', rateLimit: 'get_lead' }, async (ctx) => {
