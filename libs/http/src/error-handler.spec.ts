@@ -39,6 +39,12 @@ beforeAll(async () => {
   };
   router.post('/api/v1/leads/bulk-ingest', rateLimited);
   router.get('/api/leads/lead_1', rateLimited);
+  router.get('/api/leads/:id/status', () => {
+    throw new DomainError('API_KEY_INVALID', 'Invalid API key');
+  });
+  router.get('/api/leads/:id', () => {
+    throw new DomainError('TOKEN_INVALID', 'Invalid token');
+  });
   router.get('/api/boom', () => {
     throw new Error('secret internal detail at /srv/db.ts:42');
   });
@@ -93,6 +99,17 @@ describe('error handling', () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     expect(typeof body.error).toBe('string');
+  });
+
+  it('answers every error of the vendor status path in the ingestion convention, and the lead path in the user one', async () => {
+    const status = await fetch(`${base}/api/leads/lead_1/status`);
+    expect(status.status).toBe(401);
+    expect(await status.json()).toMatchObject({ success: false, error: 'Invalid API key', code: 'API_KEY_INVALID' });
+    const sandbox = await fetch(`${base}/sandbox/api/leads/lead_1/status`);
+    expect(sandbox.status).toBe(404);
+    expect(await sandbox.json()).toMatchObject({ success: false });
+    const lead = await fetch(`${base}/api/leads/lead_2`);
+    expect(await lead.json()).toEqual({ error: { code: 'TOKEN_INVALID', message: 'Invalid token' } });
   });
 
   it('refuses a __proto__ key as a forbidden key naming it, not as invalid JSON', async () => {

@@ -36,7 +36,8 @@ const FUNNEL_TEXT: Partial<Record<number, string>> = {
 /** Which of the spec's three response conventions a path answers in (section 7.1). */
 export type Convention = 'user' | 'ingestion' | 'funnel';
 
-const INGESTION_PATH = /^(\/sandbox)?\/api\/(v1\/|leads\/inbound(\/|$)|vendor-portal\/)/;
+/** Vendor (API key) paths: ingestion, the vendor portal, and a submission's status under /api/leads. */
+const INGESTION_PATH = /^(\/sandbox)?\/api\/(v1\/|leads\/inbound(\/|$)|vendor-portal\/|leads\/[^/]+\/status\/?$)/;
 const FUNNEL_PATH = /^(\/sandbox)?\/api\/(vendor-funnel-links|analytics\/funnel)(\/|$)/;
 
 export function conventionFor(path: string): Convention {

@@ -113,7 +113,7 @@ describe('keys, vendors and settings from the configuration cache', () => {
     await server.configCache.changed(live.organizationId, 'api_keys');
     const next = await status(created.key);
     expect(next.status).toBe(401);
-    expect(await next.json()).toMatchObject({ error: { code: 'API_KEY_REVOKED' } });
+    expect(await next.json()).toMatchObject({ success: false, code: 'API_KEY_REVOKED' });
   });
 
   it("refuses a disabled vendor's key on the next request", async () => {
