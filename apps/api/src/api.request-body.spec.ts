@@ -10,7 +10,7 @@
  */
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from './accounts/accounts.test-support';
+import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from './accounts/accounts.test-support';
 
 let server: AccountsTestServer;
 let owner: Awaited<ReturnType<typeof UserApi.owner>>;
@@ -47,12 +47,12 @@ beforeAll(async () => {
   server = await startAccountsServer();
   owner = await UserApi.owner(server.url, 'body.owner@example.edu', 'Body College');
   const vendor = await owner.call('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry' });
-  const vendorId = String((vendor.body['data'] as Record<string, unknown> | undefined)?.['id'] ?? vendor.body['id']);
+  const vendorId = String(dataOf(vendor)['id']);
   const live = await owner.call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId, permissions: ['read', 'write'] });
   const sandbox = await owner.call('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendorId, permissions: ['read', 'write'], environment: 'sandbox' });
   expect([live.status, sandbox.status]).toEqual([201, 201]);
-  liveKey = String(live.body['key']);
-  sandboxKey = String(sandbox.body['key']);
+  liveKey = String(dataOf(live)['key']);
+  sandboxKey = String(dataOf(sandbox)['key']);
 }, 30_000);
 
 afterAll(async () => {

@@ -52,7 +52,7 @@ describe('accounts on leadstream start', () => {
     expect(refreshed.status).toBe(200);
     const second = String(refreshed.body['token']);
     expect(errorCode(await call('GET', '/api/organization', undefined, first))).toBe('TOKEN_INVALID');
-    expect((await call('GET', '/api/organization', undefined, second)).body).toMatchObject({ name: 'Black Box College' });
+    expect((await call('GET', '/api/organization', undefined, second)).body['data']).toMatchObject({ name: 'Black Box College' });
     expect((await call('POST', '/api/auth/logout', undefined, second)).status).toBe(204);
     expect(errorCode(await call('GET', '/api/organization', undefined, second))).toBe('TOKEN_INVALID');
     owner = String(registered.body['token']);
@@ -94,11 +94,11 @@ describe('accounts on leadstream start', () => {
   it('creates a vendor and an API key through the user API, and the key ingests a lead', async () => {
     const vendor = await call('POST', '/api/vendors', { name: 'Open House Forms', type: 'inquiry' }, owner);
     expect(vendor.status).toBe(201);
-    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: vendor.body['id'], permissions: ['write'] }, owner);
+    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: (vendor.body['data'] as { id: string }).id, permissions: ['write'] }, owner);
     expect(key.status).toBe(201);
     const response = await fetch(`${base}/api/v1/leads/ingest`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${String(key.body['key'])}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'grace.hopper@example.edu', first_name: 'Grace', last_name: 'Hopper', form_started_at: new Date(Date.now() - 30_000).toISOString() }),
     });
     expect(response.status).toBe(201);

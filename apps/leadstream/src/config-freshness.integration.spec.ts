@@ -32,12 +32,12 @@ describe.each(setups)('configuration freshness on the %s', (_name, makeSetup) =>
   }
 
   async function newVendor(): Promise<string> {
-    return String((await admin('POST', '/api/vendors', { name: `Vendor ${randomUUID().slice(0, 6)}`, type: 'inquiry' }, 201))['id']);
+    return String(((await admin('POST', '/api/vendors', { name: `Vendor ${randomUUID().slice(0, 6)}`, type: 'inquiry' }, 201))['data'] as { id: string }).id);
   }
 
   async function newKey(vendorId: string): Promise<{ id: string; key: string }> {
-    const body = await admin('POST', '/api/api-keys', { name: `key ${randomUUID().slice(0, 6)}`, vendor_id: vendorId, permissions: ['read', 'write'] }, 201);
-    return { id: String(body['id']), key: String(body['key']) };
+    const body = (await admin('POST', '/api/api-keys', { name: `key ${randomUUID().slice(0, 6)}`, vendor_id: vendorId, permissions: ['read', 'write'] }, 201))['data'] as { id: string; key: string };
+    return { id: body.id, key: body.key };
   }
 
   /** One lead through vendor ingestion; a fresh email unless one is given. */

@@ -53,12 +53,12 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   it('ingests leads through an API key of the organization', async () => {
     const vendor = await call('POST', '/api/vendors', { name: 'Open House Forms', type: 'inquiry' });
     expect(vendor.status).toBe(201);
-    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: vendor.body['id'], permissions: ['read', 'write'] });
+    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: (vendor.body['data'] as { id: string }).id, permissions: ['read', 'write'] });
     expect(key.status).toBe(201);
     for (const [first, last] of [['Grace', 'Hopper'], ['Alan', 'Turing'], ['Katherine', 'Johnson']] as const) {
       const response = await fetch(`${base}/api/v1/leads/ingest`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${String(key.body['key'])}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ email: `${first.toLowerCase()}.${last.toLowerCase()}@example.edu`, first_name: first, last_name: last, program_interest: 'Mathematics', form_started_at: new Date(Date.now() - 30_000).toISOString() }),
       });
       expect(response.status).toBe(201);
@@ -70,7 +70,7 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
       let lead: Record<string, unknown> = {};
       for (let i = 0; i < 600 && lead['enrichment_status'] !== 'completed'; i++) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        const status = await fetch(`${base}/api/leads/${id}/status`, { headers: { authorization: `Bearer ${String(key.body['key'])}` } });
+        const status = await fetch(`${base}/api/leads/${id}/status`, { headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}` } });
         lead = (await status.json()) as Record<string, unknown>;
       }
       expect(lead).toMatchObject({ status: 'accepted', enrichment_status: 'completed' });

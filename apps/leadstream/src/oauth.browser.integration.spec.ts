@@ -94,7 +94,8 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
     expect((await call('POST', '/api/vendors', { name: 'Open House Forms', type: 'inquiry' }, owner)).status).toBe(201);
     const created = await call('POST', '/api/oauth/clients', { name: 'Campus CRM', redirect_uris: [`${appBase}/callback`] }, owner);
     expect(created.status).toBe(201);
-    client = { id: String(created.body['id']), secret: String(created.body['client_secret']) };
+    const clientRecord = created.body['data'] as { id: string; client_secret: string };
+    client = { id: clientRecord.id, secret: clientRecord.client_secret };
   }, 180_000);
 
   afterAll(async () => {

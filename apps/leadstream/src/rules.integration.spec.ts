@@ -89,8 +89,8 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     const registered = await call('POST', '/api/auth/register', { email: `owner.${randomUUID().slice(0, 6)}@college.edu`, password: 'Passw0rd!', first_name: 'Olive', last_name: 'Owner', organization_name: 'Rules College' });
     expect(registered.status).toBe(201);
     owner = String(registered.body['token']);
-    const vendor = await admin('POST', '/api/vendors', { name: 'Fair vendor', type: 'inquiry' }, 201);
-    key = String((await admin('POST', '/api/api-keys', { name: 'fair', vendor_id: vendor['id'], permissions: ['read', 'write'] }, 201))['key']);
+    const vendor = data(await admin('POST', '/api/vendors', { name: 'Fair vendor', type: 'inquiry' }, 201));
+    key = String(data(await admin('POST', '/api/api-keys', { name: 'fair', vendor_id: vendor['id'], permissions: ['read', 'write'] }, 201))['key']);
     await admin('POST', '/api/enrichment/custom-fields', { name: 'zip', label: 'Zip', type: 'string' }, 201);
     await admin('POST', '/api/enrichment/custom-fields', { name: 'gpa', label: 'GPA', type: 'number' }, 201);
   }, 240_000);

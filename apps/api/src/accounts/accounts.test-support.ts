@@ -90,6 +90,13 @@ export class UserApi {
     if (created.status !== 201) throw new Error(`create ${role}: ${created.status} ${JSON.stringify(created.body)}`);
     const login = await this.call('POST', '/api/auth/login', { email, password }, undefined);
     if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
-    return Object.assign(new UserApi(this.base, String(login.body['token'])), { userId: String(created.body['id']) });
+    return Object.assign(new UserApi(this.base, String(login.body['token'])), { userId: String(dataOf(created)['id']) });
   }
+}
+
+/** The `{data}` of a user-API success body; fails the test when the body has another shape. */
+export function dataOf(response: { status: number; body: Record<string, unknown> }): Record<string, unknown> {
+  const data = response.body['data'];
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`expected {data: {...}}, got ${response.status} ${JSON.stringify(response.body)}`);
+  return data as Record<string, unknown>;
 }

@@ -63,7 +63,7 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     );
     await context.configCache.changed(organizationId, 'api_keys');
     ctx.status = 201;
-    ctx.body = { ...apiKeyResource(issued.apiKey), key: issued.key };
+    ctx.body = { data: { ...apiKeyResource(issued.apiKey), key: issued.key } };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/api-keys', permission: 'api_keys:read' }, async (ctx) => {
@@ -79,7 +79,7 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     const updated = await apiKeys.update(tenant, key.id, patch);
     if (!updated) throw notFound();
     await context.configCache.changed(tenant.organizationId, 'api_keys');
-    ctx.body = apiKeyResource(updated);
+    ctx.body = { data: apiKeyResource(updated) };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/api-keys/:id/rotate', permission: 'api_keys:write' }, async (ctx) => {

@@ -61,7 +61,7 @@ describe('POST /api/auth/register', () => {
     expect(body['user']).toEqual({ id: expect.stringMatching(/^usr_/), email: 'ann@state.edu', first_name: 'Ann', last_name: 'Lee', role: 'owner', organization_id: expect.stringMatching(/^org_/) });
     const organization = await api.call('GET', '/api/organization', undefined, String(body['token']));
     expect(organization.status).toBe(200);
-    expect(organization.body).toMatchObject({ id: (body['user'] as { organization_id: string }).organization_id, name: 'State University' });
+    expect(organization.body['data']).toMatchObject({ id: (body['user'] as { organization_id: string }).organization_id, name: 'State University' });
   });
 
   it('refuses a registered email, in any letter case, with 409 EMAIL_ALREADY_REGISTERED', async () => {

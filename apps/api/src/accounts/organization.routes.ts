@@ -30,7 +30,7 @@ export function organizationRouter(context: AccountsContext): UserRouter {
   defineRoute(router, { method: 'GET', path: '/api/organization', permission: 'organization:read' }, async (ctx) => {
     const organization = await organizations.get(ctx.state.tenant);
     if (!organization) throw notFound();
-    ctx.body = organizationResource(organization);
+    ctx.body = { data: organizationResource(organization) };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/organization', permission: 'organization:write' }, async (ctx) => {
@@ -44,7 +44,7 @@ export function organizationRouter(context: AccountsContext): UserRouter {
     );
     if (!updated) throw notFound();
     await context.configCache.changed(ctx.state.tenant.organizationId, 'settings');
-    ctx.body = organizationResource(updated);
+    ctx.body = { data: organizationResource(updated) };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/organization', permission: 'organization:delete' }, async (ctx) => {

@@ -3,7 +3,7 @@
  * id of organization B on every route with an id, and B's resources stay as they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
+import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
 
 let server: AccountsTestServer;
 let a: UserApi;
@@ -15,8 +15,8 @@ beforeAll(async () => {
   a = await UserApi.owner(server.url, 'owner@a.edu', 'College A');
   b = await UserApi.owner(server.url, 'owner@b.edu', 'College B');
   ids.user = (await b.member('staff@b.edu', 'manager')).userId;
-  ids.vendor = String((await b.call('POST', '/api/vendors', { name: 'B Leads', type: 'inquiry' })).body['id']);
-  ids.apiKey = String((await b.call('POST', '/api/api-keys', { name: 'B key', vendor_id: ids.vendor, permissions: ['write'] })).body['id']);
+  ids.vendor = String(dataOf(await b.call('POST', '/api/vendors', { name: 'B Leads', type: 'inquiry' }))['id']);
+  ids.apiKey = String(dataOf(await b.call('POST', '/api/api-keys', { name: 'B key', vendor_id: ids.vendor, permissions: ['write'] }))['id']);
 });
 
 afterAll(async () => {
@@ -45,8 +45,8 @@ describe('org A cannot reach org B by id', () => {
   });
 
   it('left B untouched, and lists show only the own organization', async () => {
-    expect((await b.call('GET', `/api/users/${ids.user}`)).body).toMatchObject({ role: 'manager' });
-    expect((await b.call('GET', `/api/vendors/${ids.vendor}`)).body).toMatchObject({ name: 'B Leads', enabled: true });
+    expect((await b.call('GET', `/api/users/${ids.user}`)).body['data']).toMatchObject({ role: 'manager' });
+    expect((await b.call('GET', `/api/vendors/${ids.vendor}`)).body['data']).toMatchObject({ name: 'B Leads', enabled: true });
     const keys = (await b.call('GET', '/api/api-keys')).body['data'] as Array<Record<string, unknown>>;
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ id: ids.apiKey, enabled: true, expires_at: null });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingMailer, startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
+import { CapturingMailer, dataOf, startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
 
 let server: AccountsTestServer;
 let mailer: CapturingMailer;
@@ -21,17 +21,17 @@ describe('users CRUD', () => {
   it('creates, lists, reads, changes and deletes users', async () => {
     const created = await owner.call('POST', '/api/users', { email: 'Mia@users.edu', password: 'Passw0rd!', first_name: 'Mia', last_name: 'Stone', role: 'manager' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ email: 'Mia@users.edu', role: 'manager', status: 'active', organization_id: owner.organizationId });
-    expect(created.body).not.toHaveProperty('password_hash');
-    const id = String(created.body['id']);
+    expect(created.body['data']).toMatchObject({ email: 'Mia@users.edu', role: 'manager', status: 'active', organization_id: owner.organizationId });
+    expect(created.body['data']).not.toHaveProperty('password_hash');
+    const id = String(dataOf(created)['id']);
 
     const list = await owner.call('GET', '/api/users');
     expect((list.body['data'] as Array<{ email: string }>).map((user) => user.email)).toEqual(['owner@users.edu', 'Mia@users.edu']);
     expect(JSON.stringify(list.body)).not.toContain('scrypt');
-    expect((await owner.call('GET', `/api/users/${id}`)).body).toMatchObject({ id, first_name: 'Mia' });
+    expect((await owner.call('GET', `/api/users/${id}`)).body['data']).toMatchObject({ id, first_name: 'Mia' });
 
     const patched = await owner.call('PATCH', `/api/users/${id}`, { last_name: 'Rivers', role: 'viewer' });
-    expect(patched).toMatchObject({ status: 200, body: { last_name: 'Rivers', role: 'viewer' } });
+    expect(patched).toMatchObject({ status: 200, body: { data: { last_name: 'Rivers', role: 'viewer' } } });
     expect(code(await owner.call('PATCH', `/api/users/${id}`, { role: 'emperor' }))).toBe('VALIDATION_ERROR');
 
     expect((await owner.call('DELETE', `/api/users/${id}`)).status).toBe(204);
@@ -67,8 +67,8 @@ describe('role rules', () => {
     expect(code(await admin.call('PATCH', `/api/users/${admin.userId}`, { role: 'owner' }))).toBe('INSUFFICIENT_PERMISSIONS');
     expect(code(await owner.call('PATCH', `/api/users/${owner.userId}`, { role: 'admin' }))).toBe('INSUFFICIENT_PERMISSIONS');
     expect(code(await owner.call('DELETE', `/api/users/${owner.userId}`))).toBe('INSUFFICIENT_PERMISSIONS');
-    expect((await owner.call('PATCH', `/api/users/${owner.userId}`, { first_name: 'Olga' })).body).toMatchObject({ first_name: 'Olga', role: 'owner' });
-    expect((await owner.call('PATCH', `/api/users/${secondOwner.userId}`, { role: 'admin' })).body).toMatchObject({ role: 'admin' });
+    expect((await owner.call('PATCH', `/api/users/${owner.userId}`, { first_name: 'Olga' })).body['data']).toMatchObject({ first_name: 'Olga', role: 'owner' });
+    expect((await owner.call('PATCH', `/api/users/${secondOwner.userId}`, { role: 'admin' })).body['data']).toMatchObject({ role: 'admin' });
   });
 });
 
@@ -77,7 +77,7 @@ describe('invitations', () => {
     const sent = mailer.sent.length;
     const invited = await owner.call('POST', '/api/users/invite', { email: 'new.hire@users.edu', role: 'manager', first_name: 'Nia' });
     expect(invited.status).toBe(201);
-    expect(invited.body).toMatchObject({ email: 'new.hire@users.edu', role: 'manager', status: 'invited', invitation_expires_at: expect.any(String) });
+    expect(invited.body['data']).toMatchObject({ email: 'new.hire@users.edu', role: 'manager', status: 'invited', invitation_expires_at: expect.any(String) });
     const token = await mailer.tokenFor('new.hire@users.edu', 'accept-invite', sent);
     expect(mailer.sent.at(-1)?.text).toContain('https://app.test/accept-invite?token=');
 

@@ -69,7 +69,7 @@ export function usersRouter(context: AccountsContext): UserRouter {
       clock(),
     );
     ctx.status = 201;
-    ctx.body = toUserResource(user);
+    ctx.body = { data: toUserResource(user) };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/users/invite', permission: 'users:write' }, async (ctx) => {
@@ -102,13 +102,13 @@ export function usersRouter(context: AccountsContext): UserRouter {
       throw new DomainError('SERVICE_UNAVAILABLE', 'The invitation mail could not be sent; try again later');
     }
     ctx.status = 201;
-    ctx.body = { ...toUserResource(user), invitation_expires_at: expiresAt.toISOString() };
+    ctx.body = { data: { ...toUserResource(user), invitation_expires_at: expiresAt.toISOString() } };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/users/:id', permission: 'users:read' }, async (ctx) => {
     const user = await users.findById(ctx.state.tenant, ctx.params['id'] ?? '');
     if (!user) throw notFound();
-    ctx.body = toUserResource(user);
+    ctx.body = { data: toUserResource(user) };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/users/:id', permission: 'users:write' }, async (ctx) => {
@@ -123,7 +123,7 @@ export function usersRouter(context: AccountsContext): UserRouter {
     }
     const updated = await users.update(ctx.state.tenant, target.id, patch, clock());
     if (!updated) throw notFound();
-    ctx.body = toUserResource(updated);
+    ctx.body = { data: toUserResource(updated) };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/users/:id', permission: 'users:write' }, async (ctx) => {

@@ -2,7 +2,7 @@ import { hashApiKey, checkKeyUsable } from '@leadstream/domain';
 import type { Consumer } from '@leadstream/ports';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
+import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
 
 let server: AccountsTestServer;
 let owner: UserApi & { organizationId: string };
@@ -40,7 +40,7 @@ describe('vendors', () => {
   it('creates, reads, replaces, lists and deletes a vendor', async () => {
     const created = await owner.call('POST', '/api/vendors', { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.com' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({
+    expect(created.body['data']).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name: 'Acme Leads',
       type: 'inquiry',
@@ -50,10 +50,10 @@ describe('vendors', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const id = String(created.body['id']);
+    const id = String(dataOf(created)['id']);
     expect((await owner.call('GET', `/api/vendors/${id}`)).body).toEqual(created.body);
     const replaced = await owner.call('PUT', `/api/vendors/${id}`, { name: 'Acme Apply', type: 'application' });
-    expect(replaced.body).toMatchObject({ name: 'Acme Apply', type: 'application', group: null, contact_email: null });
+    expect(replaced.body['data']).toMatchObject({ name: 'Acme Apply', type: 'application', group: null, contact_email: null });
     expect((await owner.call('GET', '/api/vendors')).body['data']).toHaveLength(1);
     expect((await owner.call('DELETE', `/api/vendors/${id}`)).status).toBe(204);
     expect((await owner.call('GET', `/api/vendors/${id}`)).status).toBe(404);
@@ -67,15 +67,15 @@ describe('vendors', () => {
 
   it('disable and enable emit vendor.disabled and vendor.enabled once per change; a disabled vendor’s keys get 403', async () => {
     const vendor = await owner.call('POST', '/api/vendors', { name: 'Switchable', type: 'inquiry' });
-    const id = String(vendor.body['id']);
-    const key = String((await owner.call('POST', '/api/api-keys', { name: 'k', vendor_id: id })).body['key']);
+    const id = String(dataOf(vendor)['id']);
+    const key = String(dataOf(await owner.call('POST', '/api/api-keys', { name: 'k', vendor_id: id }))['key']);
 
-    expect((await owner.call('POST', `/api/vendors/${id}/disable`)).body).toMatchObject({ enabled: false });
-    expect((await owner.call('POST', `/api/vendors/${id}/disable`)).body).toMatchObject({ enabled: false });
+    expect((await owner.call('POST', `/api/vendors/${id}/disable`)).body['data']).toMatchObject({ enabled: false });
+    expect((await owner.call('POST', `/api/vendors/${id}/disable`)).body['data']).toMatchObject({ enabled: false });
     const refused = await ingest(key);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ success: false, error: 'Vendor is disabled', code: 'INSUFFICIENT_PERMISSIONS' });
-    expect((await owner.call('POST', `/api/vendors/${id}/enable`)).body).toMatchObject({ enabled: true });
+    expect((await owner.call('POST', `/api/vendors/${id}/enable`)).body['data']).toMatchObject({ enabled: true });
 
     const mine = await eventually(() => {
       const found = events.filter((event) => (event.data['vendor'] as { id: string }).id === id);
@@ -100,28 +100,28 @@ describe('API keys', () => {
   let vendorId: string;
 
   beforeAll(async () => {
-    vendorId = String((await owner.call('POST', '/api/vendors', { name: 'Keyed', type: 'application' })).body['id']);
+    vendorId = String(dataOf(await owner.call('POST', '/api/vendors', { name: 'Keyed', type: 'application' }))['id']);
   });
 
   it('shows the full key once at creation and never the hash', async () => {
     const created = await owner.call('POST', '/api/api-keys', { name: 'Website', vendor_id: vendorId, permissions: ['read', 'write'], ip_restrictions: ['10.0.0.0/8'], rate_limit: 120 });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Website', vendor_id: vendorId, environment: 'live', permissions: ['read', 'write'], ip_restrictions: ['10.0.0.0/8'], rate_limit: 120, enabled: true, last_used_at: null });
-    const key = String(created.body['key']);
+    expect(created.body['data']).toMatchObject({ name: 'Website', vendor_id: vendorId, environment: 'live', permissions: ['read', 'write'], ip_restrictions: ['10.0.0.0/8'], rate_limit: 120, enabled: true, last_used_at: null });
+    const key = String(dataOf(created)['key']);
     expect(key).toMatch(/^vk_live_[0-9A-Za-z]{32}$/);
-    expect(created.body['key_preview']).toBe(`vk_live_${key.slice(8, 12)}…${key.slice(-4)}`);
+    expect(dataOf(created)['key_preview']).toBe(`vk_live_${key.slice(8, 12)}…${key.slice(-4)}`);
 
     const sandbox = await owner.call('POST', '/api/api-keys', { name: 'Test', vendor_id: vendorId, environment: 'sandbox' });
-    expect(String(sandbox.body['key'])).toMatch(/^vk_test_/);
+    expect(String(dataOf(sandbox)['key'])).toMatch(/^vk_test_/);
     // The default the CLI has too: a key that can submit and read back the status_url of a 202.
-    expect(sandbox.body['permissions']).toEqual(['read', 'write']);
+    expect(dataOf(sandbox)['permissions']).toEqual(['read', 'write']);
 
     const list = await owner.call('GET', '/api/api-keys');
     const text = JSON.stringify(list.body);
     expect(text).not.toContain(key);
     expect(text).not.toContain(hashApiKey(key));
     expect(text).not.toContain('key_hash');
-    const listed = (list.body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === created.body['id']);
+    const listed = (list.body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === dataOf(created)['id']);
     expect(Object.keys(listed ?? {}).sort()).toEqual(['created_at', 'enabled', 'environment', 'expires_at', 'id', 'ip_restrictions', 'key_preview', 'last_used_at', 'name', 'permissions', 'rate_limit', 'vendor_id']);
   });
 
@@ -133,11 +133,11 @@ describe('API keys', () => {
 
   it('changes a key, rotates it with a 24-hour overlap and revokes it', async () => {
     const created = await owner.call('POST', '/api/api-keys', { name: 'Rotating', vendor_id: vendorId });
-    const id = String(created.body['id']);
-    const oldKey = String(created.body['key']);
+    const id = String(dataOf(created)['id']);
+    const oldKey = String(dataOf(created)['key']);
 
     const patched = await owner.call('PATCH', `/api/api-keys/${id}`, { name: 'Renamed', enabled: false, permissions: ['read'], ip_restrictions: ['127.0.0.1'] });
-    expect(patched.body).toMatchObject({ name: 'Renamed', enabled: false, permissions: ['read'], ip_restrictions: ['127.0.0.1'] });
+    expect(patched.body['data']).toMatchObject({ name: 'Renamed', enabled: false, permissions: ['read'], ip_restrictions: ['127.0.0.1'] });
     expect(await (await ingest(oldKey)).json()).toMatchObject({ code: 'API_KEY_INVALID' });
     await owner.call('PATCH', `/api/api-keys/${id}`, { enabled: true, permissions: ['write'], ip_restrictions: [] });
 
@@ -164,13 +164,13 @@ describe('API keys', () => {
 describe('organization', () => {
   it('reads and patches the name and validation settings, refusing bad settings with details', async () => {
     const current = await owner.call('GET', '/api/organization');
-    expect(current.body).toMatchObject({ name: 'Vendor College', plan: 'education', settings: { validation: { allow_disposable_emails: false, mx_check: true } } });
+    expect(current.body['data']).toMatchObject({ name: 'Vendor College', plan: 'education', settings: { validation: { allow_disposable_emails: false, mx_check: true } } });
     const patched = await owner.call('PATCH', '/api/organization', {
       name: 'Vendor University',
       settings: { validation: { allow_disposable_emails: true, default_phone_country: 'gb', required_fields: ['phone'], bot_detection: { flag_below_ms: 5000 } } },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({
+    expect(patched.body['data']).toMatchObject({
       name: 'Vendor University',
       settings: { validation: { allow_disposable_emails: true, mx_check: true, default_phone_country: 'GB', required_fields: ['phone'], bot_detection: { flag_below_ms: 5000, reject_below_ms: 1000, honeypot: true } } },
     });
@@ -183,14 +183,14 @@ describe('organization', () => {
       'settings.validation.extra',
       'settings.validation.mx_check',
     ]);
-    expect((await owner.call('GET', '/api/organization')).body).toMatchObject({ name: 'Vendor University' });
+    expect((await owner.call('GET', '/api/organization')).body['data']).toMatchObject({ name: 'Vendor University' });
   });
 
   it('DELETE (owner only) removes the users, revokes the keys and frees the emails', async () => {
     const doomed = await UserApi.owner(server.url, 'owner@doomed.edu', 'Doomed College');
     const admin = await doomed.member('admin@doomed.edu', 'admin');
-    const vendor = String((await doomed.call('POST', '/api/vendors', { name: 'V', type: 'inquiry' })).body['id']);
-    const key = String((await doomed.call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor })).body['key']);
+    const vendor = String(dataOf(await doomed.call('POST', '/api/vendors', { name: 'V', type: 'inquiry' }))['id']);
+    const key = String(dataOf(await doomed.call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }))['key']);
     expect((await admin.call('DELETE', '/api/organization')).status).toBe(403);
     expect((await doomed.call('DELETE', '/api/organization')).status).toBe(204);
     expect((await doomed.call('GET', '/api/organization')).body).toMatchObject({ error: { code: 'TOKEN_INVALID' } });

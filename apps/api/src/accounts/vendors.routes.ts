@@ -61,13 +61,13 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
     const vendor = await vendors.create(ctx.state.tenant, input, context.clock());
     await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
     ctx.status = 201;
-    ctx.body = vendorResource(vendor);
+    ctx.body = { data: vendorResource(vendor) };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/vendors/:id', permission: 'vendors:read' }, async (ctx) => {
     const vendor = await vendors.findById(ctx.state.tenant, id(ctx.params));
     if (!vendor) throw notFound();
-    ctx.body = vendorResource(vendor);
+    ctx.body = { data: vendorResource(vendor) };
   });
 
   defineRoute(router, { method: 'PUT', path: '/api/vendors/:id', permission: 'vendors:write' }, async (ctx) => {
@@ -79,7 +79,7 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
     if (!vendor) throw notFound();
     await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
     if (vendor.enabled !== before.enabled) await emit(context, ctx.state.tenant, vendor, now);
-    ctx.body = vendorResource(vendor);
+    ctx.body = { data: vendorResource(vendor) };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/vendors/:id', permission: 'vendors:write' }, async (ctx) => {
@@ -105,7 +105,7 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
         await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
         await emit(context, ctx.state.tenant, vendor, now);
       }
-      ctx.body = vendorResource(vendor);
+      ctx.body = { data: vendorResource(vendor) };
     });
   }
 

@@ -73,7 +73,7 @@ beforeAll(async () => {
   viewer = await owner.member('leads.viewer@example.edu', 'viewer');
   const vendor = await owner.call('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry' });
   expect(vendor.status).toBe(201);
-  vendorId = String((vendor.body['data'] as Record<string, unknown> | undefined)?.['id'] ?? vendor.body['id']);
+  vendorId = String((vendor.body['data'] as { id: string }).id);
   seeded = await insert(
     storedLead({ email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace', phone: '+14155552671', status: 'active', source: 'web', program: 'MBA', created_at: ago(50) }),
     storedLead({ email: 'alan.turing@example.edu', first_name: 'Alan', last_name: 'Turing', phone: '+14155550000', status: 'contacted', source: 'fair', program: 'MSc', created_at: ago(40) }),
@@ -345,7 +345,7 @@ describe('POST /api/leads/bulk-update and bulk-delete', () => {
 describe('POST /api/leads: checks made before the pipeline', () => {
   it('refuses unknown fields, a missing email and a vendor of another organization with 400 details', async () => {
     const foreignVendor = await other.call('POST', '/api/vendors', { name: 'Theirs', type: 'inquiry' });
-    const theirId = String((foreignVendor.body['data'] as Record<string, unknown> | undefined)?.['id'] ?? foreignVendor.body['id']);
+    const theirId = String((foreignVendor.body['data'] as { id: string }).id);
     const { status, body } = await owner.call('POST', '/api/leads', { first_name: 'No', colour: 'red', vendor_id: theirId, program: 7 });
     expect(status).toBe(400);
     const fields = (body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field);

@@ -25,7 +25,7 @@ export function oauthClientsRouter(context: OAuthContext): UserRouter {
     const input = readOAuthClientRequest(ctx.request.body);
     const { client, clientSecret } = await clients.create(ctx.state.tenant, input, ctx.state.user.id, clock());
     ctx.status = 201;
-    ctx.body = { ...oauthClientResource(client), ...(clientSecret ? { client_secret: clientSecret } : {}) };
+    ctx.body = { data: { ...oauthClientResource(client), ...(clientSecret ? { client_secret: clientSecret } : {}) } };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/oauth/clients', permission: 'oauth_clients:read' }, async (ctx) => {

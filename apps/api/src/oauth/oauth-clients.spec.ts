@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { OAUTH_CLIENTS_COLLECTION, OAuthClientRepository } from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
 
 let server: AccountsTestServer;
 let owner: UserApi;
@@ -22,23 +22,23 @@ describe('POST /api/oauth/clients', () => {
   it('registers a confidential client and shows its secret once; only the SHA-256 hash is stored', async () => {
     const created = await owner.call('POST', '/api/oauth/clients', { name: 'CRM Connector', redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'CRM Connector', redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'], public: false });
-    expect(created.body['id']).toMatch(/^oac_[A-Za-z0-9]{24}$/);
-    const secret = String(created.body['client_secret']);
+    expect(created.body['data']).toMatchObject({ name: 'CRM Connector', redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'], public: false });
+    expect(dataOf(created)['id']).toMatch(/^oac_[A-Za-z0-9]{24}$/);
+    const secret = String(dataOf(created)['client_secret']);
     expect(secret).toMatch(/^ocs_[A-Za-z0-9]{43}$/);
-    const stored = await server.store.collection(OAUTH_CLIENTS_COLLECTION).findOne({ _id: String(created.body['id']) });
+    const stored = await server.store.collection(OAUTH_CLIENTS_COLLECTION).findOne({ _id: String(dataOf(created)['id']) });
     expect(stored?.['secret_hash']).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(secret);
 
     const listed = await owner.call('GET', '/api/oauth/clients');
     expect(listed.status).toBe(200);
     const data = listed.body['data'] as Array<Record<string, unknown>>;
-    expect(data.find((client) => client['id'] === created.body['id'])).toEqual({
-      id: created.body['id'],
+    expect(data.find((client) => client['id'] === dataOf(created)['id'])).toEqual({
+      id: dataOf(created)['id'],
       name: 'CRM Connector',
       redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'],
       public: false,
-      created_at: created.body['created_at'],
+      created_at: dataOf(created)['created_at'],
     });
     expect(JSON.stringify(listed.body)).not.toContain('secret');
   });
@@ -46,8 +46,8 @@ describe('POST /api/oauth/clients', () => {
   it('registers a public client without a secret', async () => {
     const created = await owner.call('POST', '/api/oauth/clients', { name: 'Mobile App', redirect_uris: ['http://localhost:5173/callback'], public: true });
     expect(created.status).toBe(201);
-    expect(created.body['public']).toBe(true);
-    expect(created.body).not.toHaveProperty('client_secret');
+    expect(dataOf(created)['public']).toBe(true);
+    expect(created.body['data']).not.toHaveProperty('client_secret');
   });
 
   it.each([
@@ -83,7 +83,7 @@ describe('tenant isolation', () => {
   it("an organization neither sees nor deletes another organization's clients (404)", async () => {
     const other = await UserApi.owner(server.url, 'owner@other-org.edu', 'Other College');
     const mine = await owner.call('POST', '/api/oauth/clients', { name: 'Mine', redirect_uris: ['https://mine.example.com/cb'] });
-    const id = String(mine.body['id']);
+    const id = String(dataOf(mine)['id']);
     const theirs = await other.call('GET', '/api/oauth/clients');
     expect(theirs.body).toEqual({ data: [] });
     expect(await other.call('DELETE', `/api/oauth/clients/${id}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });

@@ -5,7 +5,7 @@
  */
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
 import { authorize, authorizeQuery, csrfTokenOf, page, pkcePair, signIn, tokenRequest, type AuthorizeParameters } from './oauth.test-support';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -24,8 +24,8 @@ beforeAll(async () => {
   await OAuthConsentRepository.ensureIndexes(server.store);
   owner = await UserApi.owner(base, 'owner@flow.edu', 'Flow University');
   const created = await owner.call('POST', '/api/oauth/clients', { name: 'Flow CRM', redirect_uris: [REDIRECT, 'https://crm.example.com/cb'] });
-  confidential = { id: String(created.body['id']), secret: String(created.body['client_secret']) };
-  publicClient = String((await owner.call('POST', '/api/oauth/clients', { name: 'Flow SPA', redirect_uris: [REDIRECT], public: true })).body['id']);
+  confidential = { id: String(dataOf(created)['id']), secret: String(dataOf(created)['client_secret']) };
+  publicClient = String(dataOf(await owner.call('POST', '/api/oauth/clients', { name: 'Flow SPA', redirect_uris: [REDIRECT], public: true }))['id']);
 });
 
 afterAll(async () => {
@@ -290,7 +290,7 @@ describe('POST /api/oauth/token', () => {
 
   it('deleting the client ends its grants: tokens stop working and its credentials are refused', async () => {
     const created = await owner.call('POST', '/api/oauth/clients', { name: 'Short Lived', redirect_uris: [REDIRECT] });
-    const client = { id: String(created.body['id']), secret: String(created.body['client_secret']) };
+    const client = { id: String(dataOf(created)['id']), secret: String(dataOf(created)['client_secret']) };
     const landed = await authorize(base, params({ client_id: client.id }), 'owner@flow.edu');
     const tokens = await tokenRequest(base, { grant_type: 'authorization_code', code: landed.searchParams.get('code') ?? '', redirect_uri: REDIRECT }, client);
     const api = new UserApi(base, String(tokens.body['access_token']));
