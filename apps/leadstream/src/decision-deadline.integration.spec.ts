@@ -39,6 +39,17 @@ describe('a decision that misses its deadline', () => {
     const pending = await fetch(`${base}${body.status_url}`, { headers: { authorization: `Bearer ${key}` } });
     expect(pending.status).toBe(200);
     expect(await pending.json()).toMatchObject({ id: body.lead_id, status: 'processing', processed_at: null });
+    // The user API's create-lead answers its 202 in its own envelope: {data}, nothing beside it.
+    const registered = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@deadline.edu', password: 'Passw0rd!', first_name: 'Dee', last_name: 'Line', organization_name: 'Deadline Two' }),
+    });
+    const token = ((await registered.json()) as { token: string }).token;
+    const created = await fetch(`${base}/api/leads`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'typed.in@example.edu' }) });
+    expect(created.status).toBe(202);
+    const createdBody = (await created.json()) as { data: { id: string } };
+    expect(createdBody).toEqual({ data: { id: expect.stringMatching(/^lead_/), status: 'processing', status_url: `/api/leads/${createdBody.data.id}` } });
     api.kill('SIGTERM');
     expect((await api.exited).code).toBe(0);
 

@@ -168,7 +168,7 @@ describe.each(setups)('leads API on the %s', (_name, makeEnv) => {
       expect(duplicate.body).toEqual({ error: { code: 'DUPLICATE_LEAD', message: expect.any(String), duplicate_of: firstId } });
       const disposable = await call('POST', '/api/leads', { email: 'someone@mailinator.com' });
       expect(disposable.status).toBe(422);
-      expect(disposable.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', reason: 'disposable_email', rule_id: 'validation.disposable_email', details: [{ field: 'email' }] } });
+      expect(disposable.body).toMatchObject({ error: { code: 'LEAD_REJECTED', reason: 'disposable_email', rule_id: 'validation.disposable_email', details: [{ field: 'email' }] } });
     });
 
     it('updates a lead: custom field rules hold, and the activity log records lead.updated with its changes', async () => {

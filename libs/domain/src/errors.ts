@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'EXPORT_EXPIRED',
   'EXPORT_NOT_READY',
+  'LEAD_REJECTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

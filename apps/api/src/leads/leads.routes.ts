@@ -231,7 +231,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
     if (!outcome || outcome.kind === 'invalid') throw invalid(outcome?.details ?? [], 'Validation failed');
     if (outcome.kind === 'pending') {
       ctx.status = 202;
-      ctx.body = { data: { id: outcome.leadId, status: 'processing', status_url: `/api/leads/${outcome.leadId}` }, message: 'Lead received; its processing has not finished yet' };
+      ctx.body = { data: { id: outcome.leadId, status: 'processing', status_url: `/api/leads/${outcome.leadId}` } };
       return;
     }
     await answerDecision(ctx, outcome.decision);
@@ -253,9 +253,10 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
         throw invalid(decision.details ?? [], 'Validation failed');
       case 'rejected':
         ctx.status = 422;
+        // Like the spec's 409 body carries duplicate_of, the 422 carries the reason and rule id.
         ctx.body = {
           error: {
-            code: 'VALIDATION_ERROR',
+            code: 'LEAD_REJECTED',
             message: decision.message ?? 'Lead rejected by a validation rule',
             details: [{ field: fieldOfRule(decision.rule_id), message: decision.message ?? 'rejected' }],
             reason: decision.reason ?? null,
