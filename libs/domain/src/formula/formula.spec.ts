@@ -133,6 +133,19 @@ describe('properties', () => {
     );
   });
 
+  it('refuses a formula exactly when it nests more than 5 conditionals or calls lookup more than 3 times', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 6 }), fc.string({ maxLength: 10 }).filter((text) => !text.includes('{') && !text.includes('}')), (depth, lookups, filler) => {
+        const body = `${filler}${'{{lookup "t" x}}'.repeat(lookups)}`;
+        const source = '{{if a}}'.repeat(depth) + body + '{{/if}}'.repeat(depth);
+        const parsed = parseFormula(source);
+        if (!parsed.ok) throw new Error(parsed.error.message);
+        const problems = formulaLimitProblems(source, parsed.ast);
+        expect(problems.length).toBe((depth > 5 ? 1 : 0) + (lookups > 3 ? 1 : 0));
+      }),
+    );
+  });
+
   it('text without tags comes back unchanged', () => {
     fc.assert(
       fc.property(fc.string().filter((text) => !text.includes('{{')), (text) => {
