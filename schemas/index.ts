@@ -2,7 +2,7 @@
  * Compiled JSON Schemas. Values are checked at the edges (routes, consumers) with these; inside,
  * the code trusts the types.
  */
-import { customFieldsLimitProblems } from '@leadstream/domain';
+import { customFieldsLimitProblems, parseEmail } from '@leadstream/domain';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
@@ -139,9 +139,16 @@ function bodyProblems(errors: ErrorObject[]): BodyProblem[] {
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
       return { field: path ? `${path}.${extra}` : extra, message: `${extra} is not a known field` };
     }
+    if (error.keyword === 'type') {
+      const expected = String((error.params as { type: string }).type);
+      return { field: path || '(body)', message: `${path || 'body'} must be ${TYPE_WORDS[expected] ?? expected}` };
+    }
     return { field: path || '(body)', message: `${path || 'body'} ${error.message ?? 'is invalid'}` };
   });
 }
+
+/** JSON Schema types as a user reads them ("phone must be text", not "must be string"). */
+const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null' };
 
 function bodyChecker(validate: ValidateFunction): (value: unknown) => BodyProblem[] {
   return (value) => (validate(value) ? [] : bodyProblems(validate.errors ?? []));
@@ -155,8 +162,11 @@ const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema))
  */
 export function checkLeadSubmission(value: unknown): BodyProblem[] {
   const problems = checkLeadSubmissionSchema(value);
-  const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
-  return [...problems, ...customFieldsLimitProblems(customFields)];
+  const body = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown; email?: unknown }) : {};
+  // The email's syntax too, so one answer lists every invalid field (the stage checks it again).
+  const email = typeof body.email === 'string' && body.email.trim() !== '' && !problems.some((problem) => problem.field === 'email') ? parseEmail(body.email) : undefined;
+  const emailProblem = email && !email.ok ? [{ field: 'email', message: `email ${email.message}` }] : [];
+  return [...problems, ...emailProblem, ...customFieldsLimitProblems(body.custom_fields)];
 }
 /** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));

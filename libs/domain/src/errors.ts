@@ -56,3 +56,14 @@ export class DomainError extends Error {
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }
+
+/**
+ * Lower layers describe a problem as a fragment ("is required", "must be text") beside its field;
+ * answers name the field first ("email is required"), so every detail reads alone and in one
+ * style. Messages that already start with a name are left as they are.
+ */
+const FRAGMENT = /^(is|are|must|has|have|needs|cannot|should|was|may|does) /;
+
+export function describeDetail(detail: ErrorDetail): ErrorDetail {
+  return FRAGMENT.test(detail.message) ? { field: detail.field, message: `${detail.field} ${detail.message}` } : detail;
+}

@@ -45,6 +45,9 @@ beforeAll(async () => {
   router.get('/api/leads/:id', () => {
     throw new DomainError('TOKEN_INVALID', 'Invalid token');
   });
+  router.post('/api/fragment', () => {
+    throw new DomainError('VALIDATION_ERROR', 'Invalid vendor', [{ field: 'vendor_id', message: 'is not a vendor of this organization' }, { field: 'name', message: 'name is required' }]);
+  });
   router.get('/api/boom', () => {
     throw new Error('secret internal detail at /srv/db.ts:42');
   });
@@ -110,6 +113,14 @@ describe('error handling', () => {
     expect(await sandbox.json()).toMatchObject({ success: false });
     const lead = await fetch(`${base}/api/leads/lead_2`);
     expect(await lead.json()).toEqual({ error: { code: 'TOKEN_INVALID', message: 'Invalid token' } });
+  });
+
+  it('words every detail with its field first, whichever layer found it', async () => {
+    const response = await post('/api/fragment', '{}');
+    expect(((await response.json()) as { error: { details: unknown } }).error.details).toEqual([
+      { field: 'vendor_id', message: 'vendor_id is not a vendor of this organization' },
+      { field: 'name', message: 'name is required' },
+    ]);
   });
 
   it('refuses a __proto__ key as a forbidden key naming it, not as invalid JSON', async () => {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@leadstream/domain';
+import { describeDetail, type ErrorCode } from '@leadstream/domain';
 
 /** The one table from error code to HTTP status (spec section 7.2 and 7.3). */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -63,7 +63,8 @@ function userExtra(extra: Record<string, unknown> | undefined): Record<string, u
 
 /** Builds the error body of the path's convention. */
 export function errorBody(convention: Convention, input: ErrorBodyInput): Record<string, unknown> {
-  const { status, code, message, details, requestId, extra } = input;
+  const { status, code, message, requestId, extra } = input;
+  const details = input.details?.map(describeDetail);
   switch (convention) {
     case 'user':
       return { error: { code, message, ...(details ? { details } : {}), ...userExtra(extra) } };

@@ -57,6 +57,6 @@ describe('org A cannot reach org B by id', () => {
 
   it('refuses to make a key for a vendor of another organization', async () => {
     const response = await a.call('POST', '/api/api-keys', { name: 'k', vendor_id: ids.vendor });
-    expect(response).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'vendor_id', message: 'is not a vendor of this organization' }] } } });
+    expect(response).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'vendor_id', message: 'vendor_id is not a vendor of this organization' }] } } });
   });
 });

@@ -8,7 +8,7 @@
  */
 import Router from '@koa/router';
 import type { Dal, LeadRepository, SubmissionReceiptRepository } from '@leadstream/dal';
-import type { LeadRecord, TenantContext } from '@leadstream/domain';
+import { describeDetail, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
 import type { Context } from 'koa';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
@@ -52,7 +52,7 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
     if (!outcome) return;
     if (outcome.kind === 'invalid') {
       ctx.status = 400;
-      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details };
+      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details.map(describeDetail) };
       return;
     }
     if (outcome.kind === 'pending') {
@@ -76,7 +76,7 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
     const problems = checkLeadBatch(ctx.request.body);
     if (problems.length > 0) {
       ctx.status = 400;
-      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: problems };
+      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: problems.map(describeDetail) };
       return;
     }
     const leads = (ctx.request.body as { leads: unknown[] }).leads;
@@ -126,13 +126,13 @@ export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): 
         message: decision.outcome === 'merged' ? `Lead merged into existing lead ${decision.lead_id}` : 'Lead accepted',
         timestamp,
       };
-      if (decision.warnings?.length) body['warnings'] = decision.warnings;
+      if (decision.warnings?.length) body['warnings'] = decision.warnings.map(describeDetail);
       if (decision.flags?.length) body['flags'] = decision.flags;
       if (decision.duplicate_of) body['duplicate_of'] = decision.duplicate_of;
       return { status: 201, body };
     }
     case 'invalid':
-      return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: decision.details ?? [] } };
+      return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: (decision.details ?? []).map(describeDetail) } };
     case 'rejected':
       return { status: 422, body: { success: false, error: 'Lead rejected', reason: decision.reason, rule_id: decision.rule_id, message: decision.message } };
     case 'duplicate':
@@ -161,7 +161,7 @@ interface BatchResult {
 
 function batchResult(index: number, outcome: Outcome): BatchResult {
   if (outcome.kind === 'invalid') {
-    return { index, success: false, ...(outcome.email ? { email: outcome.email } : {}), error: 'Validation failed', details: outcome.details };
+    return { index, success: false, ...(outcome.email ? { email: outcome.email } : {}), error: 'Validation failed', details: outcome.details.map(describeDetail) };
   }
   if (outcome.kind === 'pending') return { index, success: true, lead_id: outcome.leadId, email: outcome.email, status: 'processing' };
   const { decision } = outcome;
@@ -171,7 +171,7 @@ function batchResult(index: number, outcome: Outcome): BatchResult {
     case 'merged':
       return { index, success: true, lead_id: decision.lead_id, email, ...(decision.flags?.length ? { flags: decision.flags } : {}) };
     case 'invalid':
-      return { index, success: false, email, error: 'Validation failed', details: decision.details ?? [] };
+      return { index, success: false, email, error: 'Validation failed', details: (decision.details ?? []).map(describeDetail) };
     case 'rejected':
       return { index, success: false, email, error: `Lead rejected: ${decision.reason ?? 'rule'}`, reason: decision.reason, rule_id: decision.rule_id };
     case 'duplicate':
