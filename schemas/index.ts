@@ -2,7 +2,7 @@
  * Compiled JSON Schemas. Values are checked at the edges (routes, consumers) with these; inside,
  * the code trusts the types.
  */
-import { customFieldsLimitProblems, parseEmail } from '@leadstream/domain';
+import { customFieldsLimitProblems } from '@leadstream/domain';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
@@ -162,11 +162,8 @@ const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema))
  */
 export function checkLeadSubmission(value: unknown): BodyProblem[] {
   const problems = checkLeadSubmissionSchema(value);
-  const body = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown; email?: unknown }) : {};
-  // The email's syntax too, so one answer lists every invalid field (the stage checks it again).
-  const email = typeof body.email === 'string' && body.email.trim() !== '' && !problems.some((problem) => problem.field === 'email') ? parseEmail(body.email) : undefined;
-  const emailProblem = email && !email.ok ? [{ field: 'email', message: `email ${email.message}` }] : [];
-  return [...problems, ...emailProblem, ...customFieldsLimitProblems(body.custom_fields)];
+  const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
+  return [...problems, ...customFieldsLimitProblems(customFields)];
 }
 /** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));
