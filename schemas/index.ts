@@ -2,7 +2,7 @@
  * Compiled JSON Schemas. Values are checked at the edges (routes, consumers) with these; inside,
  * the code trusts the types.
  */
-import { customFieldsLimitProblems } from '@leadstream/domain';
+import { customFieldsLimitProblems, describeDetail, parseEmail } from '@leadstream/domain';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
@@ -161,9 +161,21 @@ const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema))
  * its custom_fields are, which JSON Schema cannot bound (issue 8 point 7).
  */
 export function checkLeadSubmission(value: unknown): BodyProblem[] {
-  const problems = checkLeadSubmissionSchema(value);
   const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
-  return [...problems, ...customFieldsLimitProblems(customFields)];
+  const problems = [...checkLeadSubmissionSchema(value), ...customFieldsLimitProblems(customFields)];
+  return problems.length > 0 ? [...problems, ...emailSyntaxProblems(value, problems)] : problems;
+}
+
+/**
+ * When the edge refuses a body anyway, its 400 also names a malformed email, so one answer lists
+ * every invalid field. A body whose only problem is the email's syntax passes the edge: the
+ * validate stage stores it as an `invalid_email` lead, which vendor reports count (spec 4.5).
+ */
+function emailSyntaxProblems(value: unknown, problems: BodyProblem[]): BodyProblem[] {
+  const email = typeof value === 'object' && value !== null ? (value as { email?: unknown }).email : undefined;
+  if (typeof email !== 'string' || problems.some((problem) => problem.field === 'email')) return [];
+  const parsed = parseEmail(email);
+  return parsed.ok ? [] : [describeDetail({ field: 'email', message: parsed.message })];
 }
 /** Problems of a batch body's envelope; items are checked one by one with checkLeadSubmission. */
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));

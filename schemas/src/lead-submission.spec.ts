@@ -6,6 +6,15 @@ describe('checkLeadSubmission (the edge check of every ingestion path)', () => {
     expect(checkLeadSubmission({ email: 'ann@college.edu', phone: 12 })).toEqual([{ field: 'phone', message: 'phone must be text' }]);
   });
 
+  it('names every invalid field of a refused body at once, the email too', () => {
+    expect(checkLeadSubmission({ email: 'not-an-email', phone: 12 })).toEqual([
+      { field: 'phone', message: 'phone must be text' },
+      { field: 'email', message: 'email must be an email address like name@example.com' },
+    ]);
+    // An email that is only malformed passes the edge: the validate stage stores it as invalid_email.
+    expect(checkLeadSubmission({ email: 'not-an-email', phone: '+1 415 555 2671' })).toEqual([]);
+  });
+
   it('says what is missing or unknown', () => {
     expect(checkLeadSubmission({ first_name: 'Ann', colour: 'red' })).toEqual([
       { field: 'email', message: 'email is required' },
