@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import { DomainError } from '@leadstream/domain';
@@ -86,6 +86,27 @@ describe('error handling', () => {
     const ingestion = await fetch(`${base}/api/v1/leads/ingest`, { method: 'GET' });
     expect(ingestion.status).toBe(405);
     expect(await ingestion.json()).toMatchObject({ success: false, error: 'Method not allowed' });
+  });
+
+  it('answers a method no router implements (TRACE) with the same 405 on a known path, and 404 elsewhere, never 501', async () => {
+    const trace = (path: string): Promise<{ status: number; allow: string | undefined; body: unknown }> =>
+      new Promise((resolve, reject) => {
+        const request = httpRequest(`${base}${path}`, { method: 'TRACE' }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers['allow'], body: JSON.parse(text) as unknown }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    const known = await trace('/api/leads');
+    expect(known).toEqual({ status: 405, allow: 'POST', body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } } });
+    const ingestion = await trace('/api/v1/leads/ingest');
+    expect(ingestion.status).toBe(405);
+    expect(ingestion.body).toMatchObject({ success: false, error: 'Method not allowed' });
+    const unknown = await trace('/api/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.allow).toBeUndefined();
   });
 
   it('answers a domain error in the user convention with its code and details', async () => {

@@ -47,6 +47,21 @@ const SAFE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Internal server error',
 };
 
+interface MatchingRouter {
+  match(path: string, method: string): { path: Array<{ methods: string[] }> };
+}
+
+/** The methods the app's routers take on a path (what an Allow header lists). */
+function allowedMethods(app: { middleware: unknown[] }, path: string): string[] {
+  const methods = new Set<string>();
+  for (const middleware of app.middleware) {
+    const router = (middleware as { router?: MatchingRouter }).router;
+    if (!router) continue;
+    for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) methods.add(method);
+  }
+  return [...methods];
+}
+
 /**
  * Turns every thrown error into the spec's error body for the path's convention (section 7.1).
  * Domain errors keep their code and message; anything else becomes a generic message, so no
@@ -62,7 +77,16 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
     let extra: Record<string, unknown> | undefined;
     try {
       await next();
-      if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
+      if (ctx.status === 501 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
+        // A method no router implements (TRACE, CONNECT, ...): on a known path it is a 405 like
+        // any other method the path does not take, on an unknown path a 404.
+        const allowed = allowedMethods(ctx.app, ctx.path);
+        if (allowed.length > 0) ctx.set('Allow', allowed.join(', '));
+        else ctx.remove('Allow');
+        status = allowed.length > 0 ? 405 : 404;
+        code = allowed.length > 0 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND';
+        message = SAFE_MESSAGES[code] ?? 'Request failed';
+      } else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
         // The routers' allowedMethods answer a known path with another method in plain text;
         // the answer keeps its status and Allow header and gets the path's error format.
         status = 405;
