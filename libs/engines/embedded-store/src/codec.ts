@@ -2,12 +2,15 @@
  * Documents are stored as JSON text. JSON has no date type, so a Date is written as a tagged
  * string: DATE_TAG followed by `toISOString()`. The tag (U+0001) sorts below every other
  * non-empty string, so all dates form one contiguous range of text values, ordered by time, and
- * range filters can keep dates and strings apart with plain comparisons. Strings that start with
- * the tag are refused on write, so a tagged value is always a date.
+ * range filters can keep dates and strings apart with plain comparisons. Text that starts with
+ * the tag, or with the escape (U+0002), is stored behind one more escape, so a tagged value is
+ * always a date and any text a client sends is stored as it came. (Only the order of texts that
+ * begin with those two control characters differs from plain code-point order.)
  */
 import { type BaseDocument, type DocValue, type Scalar } from '@leadstream/ports';
 
 export const DATE_TAG = '\u0001';
+export const ESCAPE = '\u0002';
 /** SQL for the bounds of the date range: dates are `>= DATE_LOW AND < DATE_HIGH`. */
 export const DATE_LOW_SQL = 'char(1)';
 export const DATE_HIGH_SQL = 'char(2)';
@@ -15,7 +18,12 @@ export const DATE_HIGH_SQL = 'char(2)';
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 function encodeString(value: string): string {
-  if (value.startsWith(DATE_TAG)) throw new TypeError('strings may not start with U+0001 (reserved for dates)');
+  return value.startsWith(DATE_TAG) || value.startsWith(ESCAPE) ? ESCAPE + value : value;
+}
+
+function decodeString(value: string): string | Date {
+  if (value.startsWith(DATE_TAG)) return new Date(value.slice(1));
+  if (value.startsWith(ESCAPE)) return value.slice(1);
   return value;
 }
 
@@ -37,9 +45,7 @@ export function encodeDoc(doc: BaseDocument): string {
 }
 
 export function decodeDoc<T>(text: string): T {
-  return JSON.parse(text, (_key, value: unknown) =>
-    typeof value === 'string' && value.startsWith(DATE_TAG) ? new Date(value.slice(1)) : value,
-  ) as T;
+  return JSON.parse(text, (_key, value: unknown) => (typeof value === 'string' ? decodeString(value) : value)) as T;
 }
 
 /**

@@ -80,9 +80,19 @@ describe('embedded document store', () => {
     });
   });
 
-  it('refuses strings that would read back as dates', async () => {
-    await withStore(async (store) => {
-      await expect(store.collection('x').insertOne({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' })).rejects.toThrow(/reserved/);
+  it('stores text that looks like a tagged date behind an escape: it reads back as text, and $regex sees the text', async () => {
+    await withStore(async (store, dataDir) => {
+      await store.collection('x').insertOne({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' });
+      expect(await store.collection('x').findOne({ _id: 'a' })).toEqual({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' });
+      expect(await store.collection('x').countDocuments({ s: { $regex: '^\u00012024' } })).toBe(1);
+      await store.close();
+      const raw = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
+      try {
+        const row = raw.prepare('SELECT doc FROM "x"').get() as { doc: string } | undefined;
+        expect(JSON.parse(row?.doc ?? 'null')).toEqual({ _id: 'a', s: '\u0002\u00012024-01-01T00:00:00.000Z' });
+      } finally {
+        raw.close();
+      }
     });
   });
 

@@ -13,7 +13,7 @@
  * filter's shape, not its values, and prepared statements can be cached by text.
  */
 import { type FieldOperators, type Filter, type Scalar } from '@leadstream/ports';
-import { DATE_HIGH_SQL, DATE_LOW_SQL, DATE_TAG, bindScalar } from './codec';
+import { DATE_HIGH_SQL, DATE_LOW_SQL, DATE_TAG, ESCAPE, bindScalar } from './codec';
 import { fieldExpr, fieldTypeExpr, jsonPathLiteral } from './sql-names';
 
 export type BindValue = string | number | null;
@@ -167,6 +167,7 @@ export function createRegexFunction(): (value: unknown, pattern: string, options
   const cache = new Map<string, RegExp>();
   return (value, pattern, options) => {
     if (typeof value !== 'string' || value.startsWith(DATE_TAG)) return 0;
+    const text = value.startsWith(ESCAPE) ? value.slice(1) : value;
     const key = `${options}/${pattern}`;
     let re = cache.get(key);
     if (!re) {
@@ -174,6 +175,6 @@ export function createRegexFunction(): (value: unknown, pattern: string, options
       re = new RegExp(pattern, options);
       cache.set(key, re);
     }
-    return re.test(value) ? 1 : 0;
+    return re.test(text) ? 1 : 0;
   };
 }

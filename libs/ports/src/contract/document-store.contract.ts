@@ -181,6 +181,19 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.findOne({ _id: 'r2' })).toBeNull();
       });
 
+      it('keeps any text, control characters first included, as text: stored, found by equality, not a date', async () => {
+        const c = coll<BaseDocument>('control_text');
+        const texts = ['\u0001', '\u00012024-05-06T07:08:09.010Z', '\u0002x', '\u0002\u0001y'];
+        await c.insertMany(texts.map((text, index) => ({ _id: `t${index}`, text, nested: { text } })));
+        for (const [index, text] of texts.entries()) {
+          expect(await c.findOne({ text })).toEqual({ _id: `t${index}`, text, nested: { text } });
+          expect(await c.findOne({ 'nested.text': text }), text).toMatchObject({ _id: `t${index}` });
+        }
+        await c.updateOne({ _id: 't0' }, { $set: { text: '\u0001updated' } });
+        expect((await c.findOne({ _id: 't0' }))?.['text']).toBe('\u0001updated');
+        expect(await c.countDocuments({ text: { $gte: new Date('2000-01-01T00:00:00.000Z') } })).toBe(0);
+      });
+
       it('insertMany stores every document; find by _id returns each', async () => {
         const c = coll<Person>('many');
         await c.insertMany(PEOPLE);
