@@ -2,6 +2,7 @@ import { isDomainError, type ErrorCode } from '@leadstream/domain';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { conventionFor, errorBody, HTTP_STATUS } from './error-mapping';
+import { pathMethods } from './route-methods';
 import type { RequestIdState } from './request-id';
 
 /** Errors raised by body parsing and other Koa plumbing carry an HTTP status but no code. */
@@ -47,21 +48,6 @@ const SAFE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   INTERNAL_ERROR: 'Internal server error',
 };
 
-interface MatchingRouter {
-  match(path: string, method: string): { path: Array<{ methods: string[] }> };
-}
-
-/** The methods the app's routers take on a path (what an Allow header lists). */
-function allowedMethods(app: { middleware: unknown[] }, path: string): string[] {
-  const methods = new Set<string>();
-  for (const middleware of app.middleware) {
-    const router = (middleware as { router?: MatchingRouter }).router;
-    if (!router) continue;
-    for (const layer of router.match(path, 'GET').path) for (const method of layer.methods) methods.add(method);
-  }
-  return [...methods];
-}
-
 /**
  * Turns every thrown error into the spec's error body for the path's convention (section 7.1).
  * Domain errors keep their code and message; anything else becomes a generic message, so no
@@ -80,7 +66,7 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
       if (ctx.status === 501 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
         // A method no router implements (TRACE, CONNECT, ...): on a known path it is a 405 like
         // any other method the path does not take, on an unknown path a 404.
-        const allowed = allowedMethods(ctx.app, ctx.path);
+        const allowed = pathMethods(ctx.app, ctx.path);
         if (allowed.length > 0) ctx.set('Allow', allowed.join(', '));
         else ctx.remove('Allow');
         status = allowed.length > 0 ? 405 : 404;

@@ -7,3 +7,4 @@ export * from './ops-app';
 export * from './node-handler';
 export * from './content-type';
 export * from './json-depth';
+export * from './route-methods';
