@@ -39,6 +39,10 @@ export interface Config {
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
   ruleWebhookTimeoutMs: number;
+  /** Development and tests: answers that contradict the OpenAPI document become 500s naming the contradiction. */
+  checkResponses: boolean;
+  /** Every rate limit of spec 8 times this (RATE_LIMIT_SCALE, default 1): for a gateway in front, or load and fuzz runs. */
+  rateLimitScale: number;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +146,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
+    checkResponses: oneOf(env, 'CHECK_RESPONSES', 'off', ['on', 'off'] as const) === 'on',
+    rateLimitScale: integer(env, 'RATE_LIMIT_SCALE', 1, 1, 100_000),
   };
 }
 

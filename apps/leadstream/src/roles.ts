@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createApiApp, DecisionWaiter } from '@leadstream/api';
 import { RATE_LIMITS } from '@leadstream/domain';
-import { createDal, LeadRepository, MemoryRateLimiter } from '@leadstream/dal';
+import { createDal, LeadRepository, MemoryRateLimiter, ScaledRateLimiter, type Dal } from '@leadstream/dal';
 import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
@@ -106,7 +106,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     if (!configCache) throw new Error('the api needs the configuration cache');
     const app = createApiApp({
       // On the embedded engines this process alone serves the data directory: rate-limit counters live in memory.
-      dal: { ...createDal(engines.store), ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) },
+      dal: withRateLimitScale({ ...createDal(engines.store), ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) }, config.rateLimitScale),
       configCache,
       leads: new LeadRepository(engines.store),
       waiter,
@@ -120,6 +120,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       readiness: engines.readiness,
       isStopping: () => lifecycle.isStopping,
       bodyLimit: config.bodyLimit,
+      checkResponses: config.checkResponses,
       accounts: {
         jwtSecret: resolveJwtSecret(config, logger),
         appUrl: config.appUrl,
@@ -151,4 +152,9 @@ function crash(logger: Logger, lifecycle: Lifecycle, part: string): void {
   logger.fatal({ part }, 'a consumer crashed: stopping the process so a supervisor can restart it');
   process.exitCode = 1;
   void lifecycle.stop(`${part} crashed`).then(() => process.exit(1));
+}
+
+/** The dal with every rate limit scaled (RATE_LIMIT_SCALE); the spec's limits at scale 1. */
+function withRateLimitScale(dal: Dal, scale: number): Dal {
+  return scale === 1 ? dal : { ...dal, rateLimiter: new ScaledRateLimiter(dal.rateLimiter, scale) };
 }

@@ -30,3 +30,4 @@ export * from './calculated-field.repository';
 export * from './validation-rule.repository';
 export * from './enrichment-config';
 export * from './calculation-job.repository';
+export * from './scaled-rate-limiter';
