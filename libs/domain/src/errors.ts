@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'EXPORT_EXPIRED',
   'EXPORT_NOT_READY',
   'LEAD_REJECTED',
+  'ALREADY_EXISTS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -25,6 +25,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   EXPORT_EXPIRED: 410,
   EXPORT_NOT_READY: 409,
+  ALREADY_EXISTS: 409,
 };
 
 /** Texts the funnel API uses for its fixed errors (spec 7.1). */

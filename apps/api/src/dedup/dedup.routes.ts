@@ -67,7 +67,11 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
   });
 
   defineRoute(router, { method: 'GET', path: '/api/dedup/log', permission: 'dedup:read' }, async (ctx) => {
-    const limit = Math.min(100, Math.max(1, Number(ctx.query['limit'] ?? 20) || 20));
+    const raw = ctx.query['limit'];
+    const limit = raw === undefined ? 20 : Number(raw);
+    if (typeof raw !== 'undefined' && (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || limit < 1 || limit > 100)) {
+      throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', [{ field: 'limit', message: 'limit must be an integer from 1 to 100' }]);
+    }
     const entries = await deps.dedup.recent(ctx.state.tenant, limit);
     ctx.body = {
       data: entries.map((entry) => ({

@@ -40,7 +40,7 @@ export function customFieldsRouter(deps: CustomFieldRoutesDependencies): UserRou
       await deps.customFields.create({ _id: id, organization_id: ctx.state.tenant.organizationId, ...parsed.value, created_at: at, updated_at: at });
     } catch (error) {
       if (error instanceof CustomFieldNameTakenError) {
-        throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', [{ field: 'name', message: `a custom field named ${parsed.value.name} already exists` }]);
+        throw new DomainError('ALREADY_EXISTS', 'A custom field with this name already exists', [{ field: 'name', message: `a custom field named ${parsed.value.name} already exists` }]);
       }
       throw error;
     }

@@ -44,7 +44,7 @@ export function defineConfigResource<Settings extends object>(router: UserRouter
   const invalid = (details: ErrorDetail[]) => new DomainError('VALIDATION_ERROR', `Invalid ${resource.label.toLowerCase()}`, details);
   const nameTaken = (error: unknown) =>
     error instanceof ConfigNameTakenError && resource.uniqueField
-      ? invalid([{ field: resource.uniqueField, message: `a ${resource.label.toLowerCase()} named ${error.value} already exists` }])
+      ? new DomainError('ALREADY_EXISTS', `A ${resource.label.toLowerCase()} with this name already exists`, [{ field: resource.uniqueField, message: `a ${resource.label.toLowerCase()} named ${error.value} already exists` }])
       : error;
 
   defineRoute(router, { method: 'GET', path: resource.path, permission: 'rules:read' }, async (ctx) => {

@@ -187,8 +187,8 @@ describe('lookup tables', () => {
     expect(created.body['data']).toMatchObject({ name: 'programs', description: 'Codes', mappings: { BSN: 'Nursing' } });
     expect((await owner.call('GET', '/api/enrichment/lookup-tables')).body['data']).toEqual(expect.arrayContaining([expect.objectContaining({ id: table.id })]));
     const taken = await owner.call('POST', '/api/enrichment/lookup-tables', { name: 'programs', mappings: {} });
-    expect(taken.status).toBe(400);
-    expect((taken.body['error'] as { details: Array<{ field: string }> }).details).toEqual([{ field: 'name', message: expect.stringContaining('already exists') }]);
+    expect(taken.status).toBe(409);
+    expect(taken.body['error']).toMatchObject({ code: 'ALREADY_EXISTS', details: [{ field: 'name', message: expect.stringContaining('already exists') }] });
     const patched = await owner.call('PATCH', `/api/enrichment/lookup-tables/${table.id}`, { mappings: { MBA: 'Business' } });
     expect(patched.body['data']).toMatchObject({ mappings: { MBA: 'Business' } });
     expect((await owner.call('DELETE', `/api/enrichment/lookup-tables/${table.id}`)).status).toBe(204);

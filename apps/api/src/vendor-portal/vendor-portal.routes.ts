@@ -38,7 +38,9 @@ export function parseUtcDate(raw: string): Date | null {
   const match = DATE.exec(raw);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC, which reads the years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   // Date.UTC rolls 2025-02-30 over to March: a date that does not round-trip does not exist.
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
 }
@@ -52,7 +54,8 @@ function queryText(ctx: Context, name: string): string | undefined {
 }
 
 function dateParam(ctx: Context, name: string): Date | undefined {
-  const raw = queryText(ctx, name);
+  // Absent means the default; present but empty (`?date=`) is not a date.
+  const raw = ctx.query[name] === '' ? '' : queryText(ctx, name);
   if (raw === undefined) return undefined;
   const date = parseUtcDate(raw);
   if (!date) throw invalid([{ field: name, message: `${name} must be a date as YYYY-MM-DD` }]);

@@ -49,6 +49,7 @@ export interface Registration {
 export function readRegistration(raw: unknown): Registration {
   const body = asBody(raw);
   const problems = new Problems();
+  problems.onlyKnown(body, ['email', 'password', 'first_name', 'last_name', 'organization_name']);
   const address = email(body, 'email', problems);
   const password = newPassword(body, 'password', problems);
   const first = text(body, 'first_name', problems, NAME);
@@ -70,6 +71,7 @@ export interface Credentials {
 export function readLogin(raw: unknown): Credentials {
   const body = asBody(raw);
   const problems = new Problems();
+  problems.onlyKnown(body, ['email', 'password']);
   const address = secret(body, 'email', problems, 254);
   const password = secret(body, 'password', problems, PASSWORD_MAX_LENGTH);
   problems.throwIfAny();
@@ -79,6 +81,7 @@ export function readLogin(raw: unknown): Credentials {
 export function readForgotPassword(raw: unknown): { email: string } {
   const body = asBody(raw);
   const problems = new Problems();
+  problems.onlyKnown(body, ['email']);
   const address = email(body, 'email', problems);
   problems.throwIfAny();
   return { email: address! };
@@ -87,6 +90,7 @@ export function readForgotPassword(raw: unknown): { email: string } {
 export function readResetPassword(raw: unknown): { token: string; new_password: string } {
   const body = asBody(raw);
   const problems = new Problems();
+  problems.onlyKnown(body, ['token', 'new_password']);
   const token = secret(body, 'token', problems, 200);
   const password = newPassword(body, 'new_password', problems);
   finish(problems, 'new_password', password.weakness);
@@ -103,6 +107,7 @@ export interface InvitationAcceptance {
 export function readAcceptInvite(raw: unknown): InvitationAcceptance {
   const body = asBody(raw);
   const problems = new Problems();
+  problems.onlyKnown(body, ['token', 'password', 'first_name', 'last_name']);
   const token = secret(body, 'token', problems, 200);
   const password = newPassword(body, 'password', problems);
   const first = text(body, 'first_name', problems, { ...NAME, required: false });

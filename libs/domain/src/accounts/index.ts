@@ -4,3 +4,4 @@ export * from './user';
 export * from './account-requests';
 export * from './organization-patch';
 export * from './oauth';
+export { BLANK, trimBlank } from './input';

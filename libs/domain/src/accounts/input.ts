@@ -36,7 +36,23 @@ export class Problems {
   }
 }
 
-/** A trimmed string of `min`-`max` characters; undefined (with a problem) when absent or wrong. */
+/**
+ * The blank characters a text is trimmed of: JavaScript's white space plus the four information
+ * separators and NEL, which other platforms (Python's `str.isspace`) also count as space. The
+ * published schemas use the same class (schemas/api/json-schema.ts), so a client validating with
+ * any regular-expression engine agrees with the server on what "blank" means.
+ */
+export const BLANK = '\\s\\x1c-\\x1f\\x85\\ufeff';
+const EDGE_BLANKS = new RegExp(`^[${BLANK}]+|[${BLANK}]+$`, 'gu');
+
+export function trimBlank(value: string): string {
+  return value.replace(EDGE_BLANKS, '');
+}
+
+/**
+ * A string of at most `max` characters as sent, with `min` or more once trimmed; the trimmed
+ * value, or undefined (with a problem) when absent or wrong.
+ */
 export function text(body: Body, field: string, problems: Problems, options: { min: number; max: number; required?: boolean }): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) {
@@ -47,8 +63,8 @@ export function text(body: Body, field: string, problems: Problems, options: { m
     problems.add(field, 'must be a string');
     return undefined;
   }
-  const trimmed = value.trim();
-  if (trimmed.length < options.min || trimmed.length > options.max) {
+  const trimmed = trimBlank(value);
+  if (trimmed.length < options.min || value.length > options.max) {
     problems.add(field, trimmed.length === 0 && options.min > 0 ? 'is required' : `must be ${options.min}-${options.max} characters`);
     return undefined;
   }
@@ -66,8 +82,8 @@ export function email(body: Body, field: string, problems: Problems, required = 
     return undefined;
   }
   const parsed = parseEmail(value);
-  if (!parsed.ok) {
-    problems.add(field, parsed.message === 'is required' ? 'is required' : 'must be a valid email address');
+  if (!parsed.ok || trimBlank(value) !== value) {
+    problems.add(field, !parsed.ok && parsed.message === 'is required' ? 'is required' : 'must be a valid email address');
     return undefined;
   }
   return parsed.email;
@@ -109,7 +125,8 @@ export function stringList(body: Body, field: string, problems: Problems, option
     problems.add(name, `must have at most ${options.maxItems} entries`);
     return undefined;
   }
-  const items = (value as string[]).map((item) => item.trim());
+  // Entries are taken as sent (not trimmed): the published schema states them exactly.
+  const items = value as string[];
   const bad = options.pattern ? items.filter((item) => !options.pattern?.test(item)) : [];
   if (bad.length > 0) {
     problems.add(name, `invalid entries: ${bad.join(', ')}`);

@@ -3,6 +3,7 @@
  * redirect URIs, client registration input and the secrets' shapes. No I/O here; the routes in
  * apps/api/src/oauth and the repositories in libs/dal do the rest.
  */
+import { trimBlank } from './input';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../api-keys/api-key';
 import { DomainError, type ErrorDetail } from '../errors';
@@ -144,8 +145,8 @@ export function readOAuthClientRequest(body: unknown): OAuthClientRequest {
   for (const key of Object.keys(input)) {
     if (!['name', 'redirect_uris', 'public'].includes(key)) details.push({ field: key, message: 'is not a known field' });
   }
-  const name = typeof input['name'] === 'string' ? input['name'].trim() : '';
-  if (name.length < 2 || name.length > 100) details.push({ field: 'name', message: 'is required, 2-100 characters' });
+  const name = typeof input['name'] === 'string' ? trimBlank(input['name']) : '';
+  if (name.length < 2 || (input['name'] as string).length > 100) details.push({ field: 'name', message: 'is required, 2-100 characters' });
   const uris = input['redirect_uris'];
   const redirectUris: string[] = [];
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {

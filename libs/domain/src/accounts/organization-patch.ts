@@ -14,7 +14,7 @@ export interface OrganizationPatch {
 }
 
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-const COUNTRY = /^[A-Z]{2}$/;
+const COUNTRY = /^[A-Za-z]{2}$/;
 const MAX_DELAY_MS = 60 * 60 * 1000;
 
 function object(body: Body, field: string, problems: Problems, name: string): Body | undefined {
@@ -36,8 +36,9 @@ function readValidation(input: Body, current: ValidationSettings, problems: Prob
   const mx = bool(input, 'mx_check', problems, prefix);
   if (mx !== undefined) next.mx_check = mx;
   if (input['default_phone_country'] !== undefined) {
-    const country = typeof input['default_phone_country'] === 'string' ? input['default_phone_country'].trim().toUpperCase() : '';
-    if (COUNTRY.test(country)) next.default_phone_country = country;
+    // Either letter case, nothing around it ('gb' is GB).
+    const country = typeof input['default_phone_country'] === 'string' ? input['default_phone_country'] : '';
+    if (COUNTRY.test(country)) next.default_phone_country = country.toUpperCase();
     else problems.add(`${prefix}default_phone_country`, 'must be an ISO 3166 alpha-2 country code such as US');
   }
   const required = stringList(input, 'required_fields', problems, { maxItems: 50, pattern: FIELD_NAME, prefix });

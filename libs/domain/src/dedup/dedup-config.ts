@@ -1,3 +1,4 @@
+import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 
 /** Deduplication configuration (spec 2.17), as served by `GET /api/dedup` and changed by `POST /api/dedup`. */
@@ -207,7 +208,7 @@ function parseVendorOverrides(value: unknown, details: ErrorDetail[]): Record<st
   const overrides: Record<string, DedupVendorOverride> = {};
   for (const [vendorId, raw] of Object.entries(value)) {
     const at = `vendor_overrides.${vendorId}`;
-    if (vendorId.trim() === '') {
+    if (trimBlank(vendorId) === '') {
       details.push({ field: 'vendor_overrides', message: 'vendor id must not be empty' });
       continue;
     }

@@ -3,6 +3,7 @@
  * computed in (a field may use another by name; cycles are refused naming them, and chains may be
  * at most 5 fields deep), computing them over a lead, and which fields a change makes stale.
  */
+import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { RULE_TOP_FIELDS } from '../rules/field-path';
 import { formulaLimitProblems, formulaLookupTables, formulaReferences } from './formula-analysis';
@@ -60,8 +61,8 @@ function parseField(body: Record<string, unknown>, base: CalculatedFieldSettings
   }
   if (creating || 'label' in body) {
     const label = body['label'];
-    if (typeof label !== 'string' || label.trim() === '' || label.length > 100) details.push({ field: 'label', message: 'label is required: text of 1-100 characters' });
-    else value.label = label.trim();
+    if (typeof label !== 'string' || trimBlank(label) === '' || label.length > 100) details.push({ field: 'label', message: 'label is required: text of 1-100 characters' });
+    else value.label = trimBlank(label);
   }
   if (creating || 'type' in body) {
     const type = body['type'];

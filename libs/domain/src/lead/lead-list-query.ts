@@ -157,7 +157,7 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
 
   const search = values['search']?.trim();
   if (search !== undefined && search !== '') {
-    if (search.length > MAX_SEARCH) details.push({ field: 'search', message: `search must be at most ${MAX_SEARCH} characters` });
+    if ((values['search'] ?? '').length > MAX_SEARCH) details.push({ field: 'search', message: `search must be at most ${MAX_SEARCH} characters` });
     else query.search = parseLeadSearch(search);
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, query };

@@ -6,6 +6,7 @@
  * no ordering operator between a text field and a value that is neither a number nor a date,
  * groups at most 10 deep and 100 wide, 1-20 actions.
  */
+import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { compileCustomFieldPattern } from '../validation/custom-fields';
 import { asInstant, asNumber, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
@@ -61,8 +62,8 @@ function parseRule(body: Record<string, unknown>, base: EnrichmentRuleSettings, 
   const has = (key: string) => creating || key in body;
   if (has('name')) {
     const name = body['name'];
-    if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) details.push({ field: 'name', message: `name is required: text of 1-${MAX_NAME} characters` });
-    else value.name = name.trim();
+    if (typeof name !== 'string' || trimBlank(name) === '' || name.length > MAX_NAME) details.push({ field: 'name', message: `name is required: text of 1-${MAX_NAME} characters` });
+    else value.name = trimBlank(name);
   }
   if ('description' in body) {
     const description = body['description'];
@@ -168,7 +169,7 @@ function isScalarOrNull(value: unknown): boolean {
 }
 
 function nonEmptyText(value: unknown, max = MAX_TEXT): value is string {
-  return typeof value === 'string' && value.trim() !== '' && value.length <= max;
+  return typeof value === 'string' && trimBlank(value) !== '' && value.length <= max;
 }
 
 function actionProblems(action: unknown, path: string, known: KnownNames): ErrorDetail[] {

@@ -20,6 +20,7 @@
  * holds, e.g. "utm_source matches [A-Z] → lowercase"). Only `required` looks at a missing or
  * empty field; the others skip it.
  */
+import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { asInstant, asNumber } from '../rules/condition';
 import { compileCustomFieldPattern } from '../validation/custom-fields';
@@ -93,7 +94,7 @@ function parseRule(body: Record<string, unknown>, current: ValidationRuleSetting
     .map((key) => ({ field: key, message: `${key} is not a validation rule field (${KEYS.join(', ')})` }));
   const merged = { ...(current ?? {}), ...body } as Record<string, unknown>;
   const name = merged['name'];
-  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) details.push({ field: 'name', message: 'name is required: text of 1-200 characters' });
+  if (typeof name !== 'string' || trimBlank(name) === '' || name.length > 200) details.push({ field: 'name', message: 'name is required: text of 1-200 characters' });
   const fieldProblem = validationFieldProblem(merged['field']);
   if (fieldProblem) details.push({ field: 'field', message: fieldProblem });
   const ruleType = merged['rule_type'];
@@ -114,7 +115,7 @@ function parseRule(body: Record<string, unknown>, current: ValidationRuleSetting
   }
   if (action !== 'transform' && transform !== undefined) details.push({ field: 'transform', message: 'transform is only for rules whose action is transform' });
   const message = merged['message'];
-  if (typeof message !== 'string' || message.trim() === '' || message.length > 500) details.push({ field: 'message', message: 'message is required: text of 1-500 characters, shown to the vendor' });
+  if (typeof message !== 'string' || trimBlank(message) === '' || message.length > 500) details.push({ field: 'message', message: 'message is required: text of 1-500 characters, shown to the vendor' });
   const priority = merged['priority'] ?? 100;
   if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 1_000_000) details.push({ field: 'priority', message: 'priority must be a whole number from 0 to 1000000 (lower runs first)' });
   const enabled = merged['enabled'] ?? true;
@@ -123,7 +124,7 @@ function parseRule(body: Record<string, unknown>, current: ValidationRuleSetting
   return {
     ok: true,
     value: {
-      name: (name as string).trim(),
+      name: trimBlank(name as string),
       field: merged['field'] as string,
       rule_type: ruleType as ValidationRuleType,
       condition: condition as string,

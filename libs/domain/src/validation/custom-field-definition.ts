@@ -3,6 +3,7 @@
  * changes label, required, default_value and validation. `name` and `type` are fixed once created:
  * leads already hold values under that name and of that type.
  */
+import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import type { CustomFieldValue } from '../lead/lead-submission';
 import {
@@ -75,8 +76,8 @@ function mergeSettings(current: CustomFieldSettings, body: Record<string, unknow
   const next: CustomFieldSettings = { ...current };
   if ('label' in body) {
     const label = body['label'];
-    if (typeof label !== 'string' || label.trim() === '' || label.length > MAX_LABEL) details.push({ field: 'label', message: `label must be a non-empty string of at most ${MAX_LABEL} characters` });
-    else next.label = label.trim();
+    if (typeof label !== 'string' || trimBlank(label) === '' || label.length > MAX_LABEL) details.push({ field: 'label', message: `label must be a non-empty string of at most ${MAX_LABEL} characters` });
+    else next.label = trimBlank(label);
   }
   if ('required' in body) {
     if (typeof body['required'] !== 'boolean') details.push({ field: 'required', message: 'required must be true or false' });
