@@ -122,33 +122,9 @@ export interface ConfigChangedMessage {
 
 export const parseConfigChanged = checker<ConfigChangedMessage>('config-changed', ajv.compile(configChangedSchema));
 
-/** Field-level problems of a request body, in the spec's `details` shape (section 7.1). */
-export interface BodyProblem {
-  field: string;
-  message: string;
-}
+import { bodyProblems, type BodyProblem } from './api/body-problems';
 
-function bodyProblems(errors: ErrorObject[]): BodyProblem[] {
-  return errors.map((error) => {
-    const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    if (error.keyword === 'required') {
-      const missing = (error.params as { missingProperty: string }).missingProperty;
-      return { field: path ? `${path}.${missing}` : missing, message: `${missing} is required` };
-    }
-    if (error.keyword === 'additionalProperties') {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      return { field: path ? `${path}.${extra}` : extra, message: `${extra} is not a known field` };
-    }
-    if (error.keyword === 'type') {
-      const expected = String((error.params as { type: string }).type);
-      return { field: path || '(body)', message: `${path || 'body'} must be ${TYPE_WORDS[expected] ?? expected}` };
-    }
-    return { field: path || '(body)', message: `${path || 'body'} ${error.message ?? 'is invalid'}` };
-  });
-}
-
-/** JSON Schema types as a user reads them ("phone must be text", not "must be string"). */
-const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null' };
+export type { BodyProblem } from './api/body-problems';
 
 function bodyChecker(validate: ValidateFunction): (value: unknown) => BodyProblem[] {
   return (value) => (validate(value) ? [] : bodyProblems(validate.errors ?? []));
@@ -182,3 +158,7 @@ export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));
 
 /** The exported enrichment rules document (its structure; every rule is checked again by the domain on import). */
 export const parseEnrichmentRulesDocument = checker<Record<string, unknown>>('enrichment-rules-export', ajv.compile(enrichmentRulesExportSchema));
+
+/** The HTTP API: its operations, the OpenAPI 3.1 document built from them, and the answer checker. */
+export { operations, type Operation, type Auth, type Convention } from './api/operations';
+export { buildOpenApiDocument, findOperation, requestProblems, responseProblems, errorStatuses, openApiPath } from './api/openapi';

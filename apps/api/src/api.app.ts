@@ -1,4 +1,4 @@
-import { accessLog, errorHandler, limitJsonDepth, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
+import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
 import { CustomFieldRepository, DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
@@ -15,6 +15,8 @@ import { mountRules } from './rules/rules.app';
 import { exportsRouter } from './exports/exports.routes';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
+import { docsRouters } from './docs/docs.routes';
+import { responseConformance } from './docs/response-conformance';
 
 export interface ApiDependencies {
   log: EventLog;
@@ -40,6 +42,11 @@ export interface ApiDependencies {
   trustProxy?: boolean;
   /** The user API's accounts layer: session signing secret, mailer, links, limits. */
   accounts: AccountsConfig;
+  /**
+   * Tests: check every answer against the OpenAPI document (schemas/api); an answer that
+   * contradicts it is replaced by a 500 naming the contradiction, so the test that caused it fails.
+   */
+  checkResponses?: boolean;
   /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
   exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
 }
@@ -54,6 +61,8 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.silent = true;
   app.use(requestId());
   app.use(accessLog(deps.logger, deps.metrics));
+  // Outside the error handler, so error answers are checked too.
+  if (deps.checkResponses) app.use(responseConformance());
   app.use(errorHandler(deps.logger));
   // Non-JSON bodies are 415 before they are read; forms only where OAuth takes them (docs/decisions.md).
   app.use(requireJsonBody({ formPaths: OAUTH_FORM_PATHS }));
@@ -72,6 +81,8 @@ export function createApiApp(deps: ApiDependencies): Koa {
     }),
   );
   app.use(limitJsonDepth());
+  // OPTIONS and methods a path does not take are answered from the mounted routes (Allow).
+  app.use(methodRouting());
   const ops = opsRoutes(deps.readiness, deps.metrics, deps.isStopping);
   app.use(ops.routes());
   app.use(ops.allowedMethods());
@@ -108,6 +119,11 @@ export function createApiApp(deps: ApiDependencies): Koa {
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
   });
+  const docs = docsRouters(accounts.guard);
+  app.use(docs.api.routes());
+  app.use(docs.api.allowedMethods());
+  app.use(docs.pages.routes());
+  app.use(docs.pages.allowedMethods());
   if (deps.exports) {
     const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
     app.use(exportsApi.routes());

@@ -74,6 +74,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
   const configCache = new ConfigCache({ log, store, logger });
   await configCache.start();
   const app = createApiApp({
+    checkResponses: true,
     log,
     store,
     analytics: noAnalytics,

@@ -47,10 +47,13 @@ export class CliProcess {
     }));
   }
 
-  /** Starts `leadstream <args>` with only the given environment (plus PATH and HOME). */
+  /**
+   * Starts `leadstream <args>` with only the given environment (plus PATH and HOME). Every answer
+   * of a service under test is checked against the OpenAPI document (CHECK_RESPONSES=on).
+   */
   static start(args: string[], env: Record<string, string>): CliProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHECK_RESPONSES: 'on', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new CliProcess(child);

@@ -1,0 +1,245 @@
+/**
+ * The named schemas of the HTTP API (OpenAPI `components.schemas`): the resources of spec section
+ * 2 as the routes answer them, and the error bodies of section 7.1. Response objects list the keys
+ * that are always present; clients must ignore keys they do not know.
+ */
+import { anyObject, array, bool, dateTime, int, nullable, num, obj, oneOfValues, record, ref, str, type JsonSchema } from './json-schema';
+
+export const LEAD_STATUSES = ['new', 'active', 'contacted', 'qualified', 'converted', 'rejected', 'duplicate', 'archived'] as const;
+export const ROLES = ['owner', 'admin', 'manager', 'viewer', 'vendor'] as const;
+
+const detail = obj({ field: str(), message: str() }, ['field', 'message']);
+const nullableText = nullable(str());
+const timestamps = { created_at: dateTime(), updated_at: dateTime() };
+
+const leadSummaryFields = {
+  id: str(),
+  email: str(),
+  first_name: nullableText,
+  last_name: nullableText,
+  phone: nullableText,
+  status: oneOfValues(LEAD_STATUSES),
+  source: nullableText,
+  vendor_id: nullableText,
+  program: nullableText,
+  program_interest: nullableText,
+  ip_address: nullableText,
+  user_agent: nullableText,
+  utm_source: nullableText,
+  utm_medium: nullableText,
+  utm_campaign: nullableText,
+  custom_fields: anyObject(),
+  enrichment_data: anyObject(),
+  ...timestamps,
+};
+
+export const componentSchemas: Record<string, JsonSchema> = {
+  ErrorDetail: detail,
+  AnyJson: {
+    description: 'Any JSON value; objects at any depth may not have a `__proto__` key, which the JSON parser refuses (prototype poisoning).',
+    anyOf: [
+      { type: ['string', 'number', 'boolean', 'null'] },
+      { type: 'array', items: ref('AnyJson') },
+      { type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: ref('AnyJson') },
+    ],
+  },
+  UserError: {
+    ...obj(
+      {
+        error: obj(
+          {
+            code: str({ description: 'One of the codes of spec 7.2, or a code this service adds (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...).' }),
+            message: str(),
+            details: array(ref('ErrorDetail')),
+            retry_after: int({ minimum: 0, description: 'On 429: seconds until the window resets.' }),
+          },
+          ['code', 'message'],
+        ),
+      },
+      ['error'],
+    ),
+    description: 'The user API error body (spec 7.1).',
+  },
+  IngestionError: {
+    ...obj({ success: { const: false }, error: str(), code: str(), details: array(ref('ErrorDetail')), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
+    description: 'The ingestion API error body (spec 7.1, 4.4): extra keys per case.',
+  },
+  OAuthError: obj({ error: str(), error_description: str() }, ['error']),
+  PageMeta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }), totalPages: int({ minimum: 0 }) }, ['page', 'limit', 'total', 'totalPages']),
+
+  UserSummary: record({ id: str(), email: str(), first_name: str(), last_name: str(), role: oneOfValues(ROLES), organization_id: str() }),
+  Session: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user', 'expires_at']),
+  Registered: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user']),
+  RefreshedSession: record({ token: str(), expires_at: dateTime() }),
+  Message: record({ message: str() }),
+  User: obj(
+    {
+      id: str(),
+      email: str(),
+      first_name: str(),
+      last_name: str(),
+      role: oneOfValues(ROLES),
+      organization_id: str(),
+      status: oneOfValues(['active', 'invited']),
+      last_login_at: nullable(dateTime()),
+      invitation_expires_at: dateTime(),
+      ...timestamps,
+    },
+    ['id', 'email', 'first_name', 'last_name', 'role', 'organization_id', 'status', 'last_login_at', 'created_at', 'updated_at'],
+  ),
+  Organization: record({ id: str(), name: str(), plan: str(), settings: obj({ validation: anyObject() }), ...timestamps }),
+
+  Vendor: record({ id: str(), name: str(), type: oneOfValues(['inquiry', 'application']), enabled: bool(), group: nullableText, contact_email: nullableText, ...timestamps }),
+  ApiKey: record({
+    id: str(),
+    name: str(),
+    key_preview: str(),
+    vendor_id: str(),
+    environment: oneOfValues(['live', 'sandbox']),
+    permissions: array(oneOfValues(['read', 'write'])),
+    ip_restrictions: array(str()),
+    rate_limit: nullable(int()),
+    enabled: bool(),
+    created_at: dateTime(),
+    last_used_at: nullable(dateTime()),
+    expires_at: nullable(dateTime()),
+  }),
+  CreatedApiKey: { allOf: [ref('ApiKey'), obj({ key: str({ description: 'The full key: shown only in this answer.' }) }, ['key'])] },
+  RotatedApiKey: record({ new_key: str(), message: str() }),
+  OAuthClient: record({ id: str(), name: str(), redirect_uris: array(str()), public: bool(), created_at: dateTime() }),
+  CreatedOAuthClient: { allOf: [ref('OAuthClient'), obj({ client_secret: str() })] },
+  OAuthToken: obj({ access_token: str(), token_type: { const: 'Bearer' }, expires_in: int(), refresh_token: str(), scope: str() }, ['access_token', 'token_type', 'expires_in']),
+
+  LeadSummary: record(leadSummaryFields),
+  Lead: record({
+    ...leadSummaryFields,
+    vendor_name: nullableText,
+    landing_page: nullableText,
+    referrer: nullableText,
+    utm_term: nullableText,
+    utm_content: nullableText,
+    validation_status: str(),
+    duplicate_of: nullableText,
+    crm_sync_status: str(),
+    crm_id: nullableText,
+    crm_synced_at: nullable(dateTime()),
+    deleted_at: nullable(dateTime()),
+    calculated_fields: anyObject(),
+    review_flags: array(anyObject()),
+  }),
+  ActivityEntry: obj({ id: str(), event: str(), timestamp: dateTime(), description: str(), metadata: anyObject() }, ['id', 'event', 'timestamp']),
+  BulkResult: obj({ id: str(), success: bool(), error: obj({ code: str(), message: str() }) }, ['id', 'success']),
+  ExportStarted: record({ export_id: str(), status: str(), download_url: { type: 'null' }, estimated_completion: dateTime() }),
+  Export: obj(
+    {
+      export_id: str(),
+      status: oneOfValues(['processing', 'completed', 'failed', 'expired']),
+      format: str(),
+      download_url: nullableText,
+      estimated_completion: nullable(dateTime()),
+      expires_at: nullable(dateTime()),
+      row_count: nullable(int()),
+      created_at: dateTime(),
+      completed_at: nullable(dateTime()),
+    },
+    ['export_id', 'status', 'download_url'],
+  ),
+  LeadSubmissionAccepted: obj(
+    { success: { const: true }, lead_id: str(), message: str(), timestamp: dateTime(), warnings: array(ref('ErrorDetail')), flags: array(str()), duplicate_of: str() },
+    ['success', 'lead_id', 'message', 'timestamp'],
+  ),
+  LeadSubmissionPending: record({ success: { const: true }, lead_id: str(), status: { const: 'processing' }, message: str(), status_url: str(), timestamp: dateTime() }),
+  LeadBatchResult: obj(
+    {
+      success: bool(),
+      total: int({ minimum: 0 }),
+      accepted: int({ minimum: 0 }),
+      rejected: int({ minimum: 0 }),
+      results: array(
+        obj(
+          { index: int({ minimum: 0 }), success: bool(), lead_id: str(), email: str(), error: str(), details: array(ref('ErrorDetail')), duplicate_of: str(), status: str(), status_url: str() },
+          ['index', 'success'],
+        ),
+      ),
+      timestamp: dateTime(),
+    },
+    ['success', 'total', 'accepted', 'rejected', 'results', 'timestamp'],
+  ),
+  ProcessingStatus: obj(
+    {
+      id: str(),
+      status: str(),
+      submitted_at: nullable(dateTime()),
+      processed_at: nullable(dateTime()),
+      validation_status: nullableText,
+      enrichment_status: nullableText,
+      crm_sync_status: nullableText,
+      crm_id: nullableText,
+      rejection_reason: str(),
+      rule_id: nullableText,
+      duplicate_of: str(),
+    },
+    ['id', 'status'],
+  ),
+  VendorDailyStats: record({ date: str({ format: 'date' }), submitted: int(), accepted: int(), rejected: int(), pending: int(), acceptance_rate: num({ minimum: 0, maximum: 1 }) }),
+  VendorMonthlySummary: record({
+    year: int(),
+    month: int({ minimum: 1, maximum: 12 }),
+    submitted: int(),
+    accepted: int(),
+    rejected: int(),
+    pending: int(),
+    acceptance_rate: num({ minimum: 0, maximum: 1 }),
+    rejection_breakdown: obj({ invalid_email: int(), duplicate: int(), missing_field: int(), other: int() }, ['invalid_email', 'duplicate', 'missing_field', 'other']),
+  }),
+
+  CustomField: obj({ id: str(), name: str(), label: str(), type: str(), required: bool(), validation: nullable(anyObject()), created_at: dateTime() }, ['id', 'name', 'label', 'type', 'created_at']),
+  EnrichmentRuleSummary: obj({ id: str(), name: str(), priority: int(), enabled: bool(), created_at: dateTime(), updated_at: dateTime() }, ['id', 'name', 'priority', 'enabled']),
+  EnrichmentRule: obj(
+    { id: str(), name: str(), description: nullableText, priority: int(), enabled: bool(), conditions: anyObject(), actions: array(anyObject()), stats: anyObject(), ...timestamps },
+    ['id', 'name', 'priority', 'enabled', 'conditions', 'actions', 'created_at', 'updated_at'],
+  ),
+  EnrichmentRulesDocument: obj({ format: { const: 'leadstream.enrichment-rules' }, version: { const: 1 }, exported_at: dateTime(), rules: array(anyObject()) }, ['format', 'version', 'rules']),
+  EnrichmentRulesImported: obj({ imported: int(), rules: array(ref('EnrichmentRuleSummary')), ids: obj({}, [], { additionalProperties: str() }) }, ['imported', 'rules', 'ids']),
+  EnrichmentTestResult: obj(
+    {
+      results: array(obj({ rule_id: str(), rule_name: str(), priority: int(), matched: bool(), actions_taken: array(anyObject()), processing_stopped: bool(), reason: str() }, ['rule_id', 'rule_name', 'matched'])),
+      final_outcome: str(),
+      rejection_reason: nullableText,
+    },
+    ['results', 'final_outcome'],
+  ),
+  LookupTable: record({ id: str(), name: str(), description: nullableText, mappings: obj({}, [], { additionalProperties: str() }), ...timestamps }),
+  CalculatedField: record({ id: str(), name: str(), label: str(), formula: str(), type: str(), recalculate_on_change: bool(), description: nullableText, ...timestamps }),
+  CalculationJob: record({
+    id: str(),
+    fields: nullable(array(str())),
+    reason: str(),
+    status: oneOfValues(['queued', 'running', 'completed', 'failed']),
+    processed: int(),
+    updated: int(),
+    total: nullable(int()),
+    error: nullableText,
+    created_at: dateTime(),
+    started_at: nullable(dateTime()),
+    completed_at: nullable(dateTime()),
+  }),
+  CalculatedSnapshot: obj({ lead_id: str(), field: str(), value: {}, error: str(), snapshot_at: dateTime(), activity_id: str() }, ['lead_id', 'field', 'value', 'snapshot_at', 'activity_id']),
+  ValidationRule: obj(
+    { id: str(), name: str(), field: str(), rule_type: str(), condition: nullableText, value: {}, action: str(), message: nullableText, priority: int(), enabled: bool(), ...timestamps },
+    ['id', 'name', 'field', 'rule_type', 'action', 'priority', 'enabled', 'created_at', 'updated_at'],
+  ),
+  ValidationCheckResult: record({ valid: bool(), warnings: array(ref('ErrorDetail')), errors: array(ref('ErrorDetail')) }),
+  DedupConfig: obj(
+    { enabled: bool(), threshold: num(), window_hours: nullable(num()), action: str(), match_fields: array(anyObject()), combination: str(), scope: str(), vendor_overrides: anyObject() },
+    ['enabled', 'threshold', 'window_hours', 'action', 'match_fields'],
+  ),
+  DedupLogEntry: obj(
+    { lead_id: str(), timestamp: dateTime(), incoming_lead: anyObject(), matched_lead_id: nullableText, match_fields: anyObject(), final_score: num(), threshold: num(), action_taken: str(), reason: nullableText },
+    ['timestamp', 'action_taken'],
+  ),
+  DuplicateCheckResult: obj(
+    { is_duplicate: bool(), matched_lead_id: str(), similarity_score: num(), match_details: obj({ email: nullable(num()), name: nullable(num()) }) },
+    ['is_duplicate'],
+  ),
+};
