@@ -36,12 +36,7 @@ const leadSummaryFields = {
 export const componentSchemas: Record<string, JsonSchema> = {
   ErrorDetail: detail,
   AnyJson: {
-    description: 'Any JSON value; objects at any depth may not have a `__proto__` key, which the JSON parser refuses (prototype poisoning).',
-    anyOf: [
-      { type: ['string', 'number', 'boolean', 'null'] },
-      { type: 'array', items: ref('AnyJson') },
-      { type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: ref('AnyJson') },
-    ],
+    description: 'Any JSON value. No object of a request, at any depth, may have a `__proto__` key: the JSON parser refuses it (prototype poisoning).',
   },
   UserError: {
     ...obj(

@@ -1,0 +1,6007 @@
+/* eslint-disable */
+// Generated from schemas/openapi.json by libs/client/scripts/write-api-types.ts (npm run openapi). Do not edit.
+
+export interface paths {
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API keys (without their secret)
+         * @description Permission: `api_keys:read`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create a vendor API key (the key is shown once); permissions default to read and write
+         * @description Permission: `api_keys:write`.
+         *
+         *     Beyond this schema the service checks that each IP restriction is an IPv4 or IPv6 address or CIDR range, and that vendor_id names a vendor of the organization; a request that fails those checks is answered 400.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key
+         * @description Permission: `api_keys:write`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename, enable or disable a key, change its permissions or IP restrictions
+         * @description Permission: `api_keys:write`.
+         *
+         *     Beyond this schema the service checks that each IP restriction is an IPv4 or IPv6 address or CIDR range; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api/api-keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new key; the old one stays valid for 24 hours
+         * @description Permission: `api_keys:write`.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: set a password and sign in
+         * @description Beyond this schema the service checks that the token is an invitation still valid (400 INVALID_RESET_TOKEN otherwise); a request that fails those checks is answered 400.
+         */
+        post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/forgot-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a password reset link (always succeeds) */
+        post: operations["forgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the current session */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new session token for the current one */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register a user and a new organization (the user is its owner) */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset token
+         * @description Beyond this schema the service checks that the token is a reset token still valid (400 INVALID_RESET_TOKEN otherwise, spec 4.1); a request that fails those checks is answered 400.
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every calculated field
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listCalculatedFields"];
+        put?: never;
+        /**
+         * Create a calculated field
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks the formula's grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
+         */
+        post: operations["createCalculatedField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One calculated field
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getCalculatedField"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a calculated field
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteCalculatedField"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a calculated field
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks the formula's grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateCalculatedField"];
+        trace?: never;
+    };
+    "/api/calculated-fields/{id}/recalculate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute one field on every lead (a background job)
+         * @description Permission: `rules:write`.
+         */
+        post: operations["recalculateField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store a lead's current value of the field in its activity log
+         * @description Permission: `rules:write`.
+         */
+        post: operations["snapshotCalculatedField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent recalculation jobs
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listCalculationJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One recalculation job
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getCalculationJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculated-fields/recalculate-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recompute every calculated field on every lead (a background job)
+         * @description Permission: `rules:write`.
+         */
+        post: operations["recalculateAllFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dedup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deduplication configuration
+         * @description Permission: `dedup:read`.
+         */
+        get: operations["getDedupConfig"];
+        put?: never;
+        /**
+         * Change the deduplication configuration
+         * @description Permission: `dedup:write`.
+         *
+         *     Beyond this schema the service checks the match fields and their algorithms, and weights that sum to 1 when the combination is weighted (with the current settings for what the body leaves out); a request that fails those checks is answered 400.
+         */
+        post: operations["updateDedupConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dedup/check-duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Would this lead be a duplicate?
+         * @description Permission: `leads:read`.
+         *
+         *     Beyond this schema the service checks that the body names an email, a phone, or a first and last name; a request that fails those checks is answered 400.
+         */
+        post: operations["checkDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dedup/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent deduplication decisions
+         * @description Permission: `dedup:read`.
+         */
+        get: operations["dedupLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom field definitions
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listCustomFields"];
+        put?: never;
+        /**
+         * Define a custom field
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that the validation settings suit the type (a valid RE2 pattern, consistent bounds); a request that fails those checks is answered 400.
+         */
+        post: operations["createCustomField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/custom-fields/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom field definition
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteCustomField"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a custom field definition
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that the validation settings suit the type (a valid RE2 pattern, consistent bounds); a request that fails those checks is answered 400.
+         */
+        patch: operations["updateCustomField"];
+        trace?: never;
+    };
+    "/api/enrichment/lookup-tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every lookup table
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listLookupTables"];
+        put?: never;
+        /**
+         * Create a lookup table
+         * @description Permission: `rules:write`.
+         */
+        post: operations["createLookupTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/lookup-tables/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One lookup table
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getLookupTable"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lookup table
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteLookupTable"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a lookup table
+         * @description Permission: `rules:write`.
+         */
+        patch: operations["updateLookupTable"];
+        trace?: never;
+    };
+    "/api/enrichment/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Enrichment rules in priority order
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listEnrichmentRules"];
+        put?: never;
+        /**
+         * Create an enrichment rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks each condition's field path and operator, each action's fields, formulas and lookup tables; a request that fails those checks is answered 400.
+         */
+        post: operations["createEnrichmentRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One rule with its match statistics
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getEnrichmentRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a rule (permanent)
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteEnrichmentRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks each condition's field path and operator, each action's fields, formulas and lookup tables; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateEnrichmentRule"];
+        trace?: never;
+    };
+    "/api/enrichment/rules/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All rules as a document that import takes
+         * @description Permission: `rules:read`.
+         */
+        get: operations["exportEnrichmentRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/rules/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add the rules of an exported document (existing rules are kept)
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks every rule as on creation: each condition's field path and operator, each action's fields, formulas and lookup tables; a request that fails those checks is answered 400.
+         */
+        post: operations["importEnrichmentRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/rules/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the priorities of several rules at once
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that no rule id is listed twice; a request that fails those checks is answered 400.
+         */
+        post: operations["reorderEnrichmentRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the rules on a lead without storing anything
+         * @description Permission: `rules:read`.
+         */
+        post: operations["testEnrichmentRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An export and its progress
+         * @description Permission: `leads:read`.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished export's file
+         * @description Permission: `leads:read`.
+         */
+        get: operations["downloadExportUnderApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leads, filtered, sorted and paged
+         * @description Permission: `leads:read`.
+         *
+         *     Beyond this schema the service checks that start_date and end_date are ISO 8601 dates or date-times, start_date before end_date; a request that fails those checks is answered 400.
+         */
+        get: operations["listLeads"];
+        put?: never;
+        /**
+         * Create a lead (it goes through the same pipeline as a vendor submission)
+         * @description Permission: `leads:write`.
+         *
+         *     Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4), and that vendor_id names a vendor of the organization; a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         */
+        post: operations["createLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One lead
+         * @description Permission: `leads:read`.
+         */
+        get: operations["getLead"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead (soft delete)
+         * @description Permission: `leads:write`.
+         */
+        delete: operations["deleteLead"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a lead
+         * @description Permission: `leads:write`.
+         *
+         *     Beyond this schema the service checks the email's syntax, the phone (a real number of its country) and custom field definitions; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateLead"];
+        trace?: never;
+    };
+    "/api/leads/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's activity timeline
+         * @description Permission: `leads:read`.
+         */
+        get: operations["leadActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{lead_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A submitted lead's processing status */
+        get: operations["leadProcessingStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete up to 100 leads
+         * @description Permission: `leads:write`.
+         */
+        post: operations["bulkDeleteLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply one change to up to 100 leads
+         * @description Permission: `leads:write`.
+         *
+         *     Beyond this schema the service checks the phone (a real number of its country) and custom field definitions; a request that fails those checks is answered 400.
+         */
+        post: operations["bulkUpdateLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an export of the leads matching the filters
+         * @description Permission: `leads:read`.
+         *
+         *     Beyond this schema the service checks that start_date and end_date are ISO 8601 dates or date-times, and that no field is listed twice; a request that fails those checks is answered 400.
+         */
+        post: operations["exportLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit one lead
+         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         */
+        post: operations["submitLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/inbound/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit up to 100 leads */
+        post: operations["submitLeadBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth clients of the organization
+         * @description Permission: `oauth_clients:read`.
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Register an OAuth client (the secret is shown once)
+         * @description Permission: `oauth_clients:write`.
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth client and revoke its tokens
+         * @description Permission: `oauth_clients:write`.
+         */
+        delete: operations["deleteOAuthClient"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The token endpoint under /api */
+        post: operations["oauthTokenUnderApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document (the page at /docs renders it) */
+        get: operations["openApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization and its settings
+         * @description Permission: `organization:read`.
+         */
+        get: operations["getOrganization"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the organization and everything in it (owner only)
+         * @description Permission: `organization:delete`.
+         */
+        delete: operations["deleteOrganization"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename the organization or change its validation settings
+         * @description Permission: `organization:write`.
+         *
+         *     Beyond this schema the service checks that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out); a request that fails those checks is answered 400.
+         */
+        patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Users of the organization
+         * @description Permission: `users:read`.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Add a user with a password
+         * @description Permission: `users:write`.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user
+         * @description Permission: `users:read`.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user
+         * @description Permission: `users:write`.
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's name or role
+         * @description Permission: `users:write`.
+         *
+         *     Beyond this schema the service checks that the body changes at least one of first_name, last_name and role (null leaves a field as it is); a request that fails those checks is answered 400.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/users/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a user by email
+         * @description Permission: `users:write`.
+         */
+        post: operations["inviteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/bulk-ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Submit up to 100 leads (versioned path) */
+        post: operations["bulkIngestLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit one lead (versioned path)
+         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         */
+        post: operations["ingestLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every validation rule
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listValidationRules"];
+        put?: never;
+        /**
+         * Create a validation rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action; a request that fails those checks is answered 400.
+         */
+        post: operations["createValidationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/validation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One validation rule
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getValidationRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a validation rule
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteValidationRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a validation rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateValidationRule"];
+        trace?: never;
+    };
+    "/api/validation/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the validation rules on lead fields without storing anything
+         * @description Permission: `rules:read`.
+         */
+        post: operations["checkValidation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-portal/daily-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vendor's submissions of one day (today by default) */
+        get: operations["vendorDailyStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-portal/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The vendor's submissions as CSV
+         * @description Beyond this schema the service checks that start_date is not after end_date; a request that fails those checks is answered 400.
+         */
+        get: operations["vendorExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-portal/leads/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A submitted lead's processing status */
+        get: operations["vendorPortalLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-portal/summary/{year}/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vendor's submissions of one month */
+        get: operations["vendorMonthlySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Vendors
+         * @description Permission: `vendors:read`.
+         */
+        get: operations["listVendors"];
+        put?: never;
+        /**
+         * Add a vendor
+         * @description Permission: `vendors:write`.
+         */
+        post: operations["createVendor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One vendor
+         * @description Permission: `vendors:read`.
+         */
+        get: operations["getVendor"];
+        /**
+         * Replace a vendor (absent optional fields become null)
+         * @description Permission: `vendors:write`.
+         */
+        put: operations["replaceVendor"];
+        post?: never;
+        /**
+         * Delete a vendor
+         * @description Permission: `vendors:write`.
+         */
+        delete: operations["deleteVendor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendors/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse the vendor's leads
+         * @description Permission: `vendors:write`.
+         */
+        post: operations["disableVendor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendors/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the vendor's leads again
+         * @description Permission: `vendors:write`.
+         */
+        post: operations["enableVendor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finished export's file (the spec's host-relative address)
+         * @description Permission: `leads:read`.
+         */
+        get: operations["downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange an authorization code or a refresh token for tokens (RFC 6749) */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ActivityEntry: {
+            description?: string;
+            event: string;
+            id: string;
+            metadata?: Record<string, never>;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        /** @description Any JSON value. No object of a request, at any depth, may have a `__proto__` key: the JSON parser refuses it (prototype poisoning). */
+        AnyJson: unknown;
+        ApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            /** @enum {string} */
+            environment: "live" | "sandbox";
+            /** Format: date-time */
+            expires_at: string | null;
+            id: string;
+            ip_restrictions: string[];
+            key_preview: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            name: string;
+            permissions: ("read" | "write")[];
+            rate_limit: number | null;
+            vendor_id: string;
+        };
+        BulkResult: {
+            error?: {
+                code?: string;
+                message?: string;
+            };
+            id: string;
+            success: boolean;
+        };
+        CalculatedField: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            formula: string;
+            id: string;
+            label: string;
+            name: string;
+            recalculate_on_change: boolean;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CalculatedSnapshot: {
+            activity_id: string;
+            error?: string;
+            field: string;
+            lead_id: string;
+            /** Format: date-time */
+            snapshot_at: string;
+            value: unknown;
+        };
+        CalculationJob: {
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            error: string | null;
+            fields: string[] | null;
+            id: string;
+            processed: number;
+            reason: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            total: number | null;
+            updated: number;
+        };
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The full key: shown only in this answer. */
+            key: string;
+        };
+        CreatedOAuthClient: components["schemas"]["OAuthClient"] & {
+            client_secret?: string;
+        };
+        CustomField: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            label: string;
+            name: string;
+            required?: boolean;
+            type: string;
+            validation?: Record<string, never> | null;
+        };
+        DedupConfig: {
+            action: string;
+            combination?: string;
+            enabled: boolean;
+            match_fields: Record<string, never>[];
+            scope?: string;
+            threshold: number;
+            vendor_overrides?: Record<string, never>;
+            window_hours: number | null;
+        };
+        DedupLogEntry: {
+            action_taken: string;
+            final_score?: number;
+            incoming_lead?: Record<string, never>;
+            lead_id?: string;
+            match_fields?: Record<string, never>;
+            matched_lead_id?: string | null;
+            reason?: string | null;
+            threshold?: number;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        DuplicateCheckResult: {
+            is_duplicate: boolean;
+            match_details?: {
+                email?: number | null;
+                name?: number | null;
+            };
+            matched_lead_id?: string;
+            similarity_score?: number;
+        };
+        EnrichmentRule: {
+            actions: Record<string, never>[];
+            conditions: Record<string, never>;
+            /** Format: date-time */
+            created_at: string;
+            description?: string | null;
+            enabled: boolean;
+            id: string;
+            name: string;
+            priority: number;
+            stats?: Record<string, never>;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EnrichmentRulesDocument: {
+            /** Format: date-time */
+            exported_at?: string;
+            /** @constant */
+            format: "leadstream.enrichment-rules";
+            rules: Record<string, never>[];
+            /** @constant */
+            version: 1;
+        };
+        EnrichmentRulesImported: {
+            ids: {
+                [key: string]: string;
+            };
+            imported: number;
+            rules: components["schemas"]["EnrichmentRuleSummary"][];
+        };
+        EnrichmentRuleSummary: {
+            /** Format: date-time */
+            created_at?: string;
+            enabled: boolean;
+            id: string;
+            name: string;
+            priority: number;
+            /** Format: date-time */
+            updated_at?: string;
+        };
+        EnrichmentTestResult: {
+            final_outcome: string;
+            rejection_reason?: string | null;
+            results: {
+                actions_taken?: Record<string, never>[];
+                matched: boolean;
+                priority?: number;
+                processing_stopped?: boolean;
+                reason?: string;
+                rule_id: string;
+                rule_name: string;
+            }[];
+        };
+        ErrorDetail: {
+            field: string;
+            message: string;
+        };
+        Export: {
+            /** Format: date-time */
+            completed_at?: string | null;
+            /** Format: date-time */
+            created_at?: string;
+            download_url: string | null;
+            /** Format: date-time */
+            estimated_completion?: string | null;
+            /** Format: date-time */
+            expires_at?: string | null;
+            export_id: string;
+            format?: string;
+            row_count?: number | null;
+            /** @enum {string} */
+            status: "processing" | "completed" | "failed" | "expired";
+        };
+        ExportStarted: {
+            download_url: null;
+            /** Format: date-time */
+            estimated_completion: string;
+            export_id: string;
+            status: string;
+        };
+        /** @description The ingestion API error body (spec 7.1, 4.4): extra keys per case. */
+        IngestionError: {
+            code?: string;
+            details?: components["schemas"]["ErrorDetail"][];
+            error: string;
+            retry_after?: number;
+            /** @constant */
+            success: false;
+        };
+        Lead: {
+            calculated_fields: Record<string, never>;
+            /** Format: date-time */
+            created_at: string;
+            crm_id: string | null;
+            crm_sync_status: string;
+            /** Format: date-time */
+            crm_synced_at: string | null;
+            custom_fields: Record<string, never>;
+            /** Format: date-time */
+            deleted_at: string | null;
+            duplicate_of: string | null;
+            email: string;
+            enrichment_data: Record<string, never>;
+            first_name: string | null;
+            id: string;
+            ip_address: string | null;
+            landing_page: string | null;
+            last_name: string | null;
+            phone: string | null;
+            program: string | null;
+            program_interest: string | null;
+            referrer: string | null;
+            review_flags: Record<string, never>[];
+            source: string | null;
+            /** @enum {string} */
+            status: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+            /** Format: date-time */
+            updated_at: string;
+            user_agent: string | null;
+            utm_campaign: string | null;
+            utm_content: string | null;
+            utm_medium: string | null;
+            utm_source: string | null;
+            utm_term: string | null;
+            validation_status: string;
+            vendor_id: string | null;
+            vendor_name: string | null;
+        };
+        LeadBatchResult: {
+            accepted: number;
+            rejected: number;
+            results: {
+                details?: components["schemas"]["ErrorDetail"][];
+                duplicate_of?: string;
+                email?: string;
+                error?: string;
+                index: number;
+                lead_id?: string;
+                status?: string;
+                status_url?: string;
+                success: boolean;
+            }[];
+            success: boolean;
+            /** Format: date-time */
+            timestamp: string;
+            total: number;
+        };
+        LeadSubmissionAccepted: {
+            duplicate_of?: string;
+            flags?: string[];
+            lead_id: string;
+            message: string;
+            /** @constant */
+            success: true;
+            /** Format: date-time */
+            timestamp: string;
+            warnings?: components["schemas"]["ErrorDetail"][];
+        };
+        LeadSubmissionPending: {
+            lead_id: string;
+            message: string;
+            /** @constant */
+            status: "processing";
+            status_url: string;
+            /** @constant */
+            success: true;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        LeadSummary: {
+            /** Format: date-time */
+            created_at: string;
+            custom_fields: Record<string, never>;
+            email: string;
+            enrichment_data: Record<string, never>;
+            first_name: string | null;
+            id: string;
+            ip_address: string | null;
+            last_name: string | null;
+            phone: string | null;
+            program: string | null;
+            program_interest: string | null;
+            source: string | null;
+            /** @enum {string} */
+            status: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+            /** Format: date-time */
+            updated_at: string;
+            user_agent: string | null;
+            utm_campaign: string | null;
+            utm_medium: string | null;
+            utm_source: string | null;
+            vendor_id: string | null;
+        };
+        LookupTable: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            id: string;
+            mappings: {
+                [key: string]: string;
+            };
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Message: {
+            message: string;
+        };
+        OAuthClient: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            public: boolean;
+            redirect_uris: string[];
+        };
+        OAuthError: {
+            error: string;
+            error_description?: string;
+        };
+        OAuthToken: {
+            access_token: string;
+            expires_in: number;
+            refresh_token?: string;
+            scope?: string;
+            /** @constant */
+            token_type: "Bearer";
+        };
+        Organization: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name: string;
+            plan: string;
+            settings: {
+                validation?: Record<string, never>;
+            };
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PageMeta: {
+            limit: number;
+            page: number;
+            total: number;
+            totalPages: number;
+        };
+        ProcessingStatus: {
+            crm_id?: string | null;
+            crm_sync_status?: string | null;
+            duplicate_of?: string;
+            enrichment_status?: string | null;
+            id: string;
+            /** Format: date-time */
+            processed_at?: string | null;
+            rejection_reason?: string;
+            rule_id?: string | null;
+            status: string;
+            /** Format: date-time */
+            submitted_at?: string | null;
+            validation_status?: string | null;
+        };
+        RefreshedSession: {
+            /** Format: date-time */
+            expires_at: string;
+            token: string;
+        };
+        Registered: {
+            /** Format: date-time */
+            expires_at?: string;
+            token: string;
+            user: components["schemas"]["UserSummary"];
+        };
+        RotatedApiKey: {
+            message: string;
+            new_key: string;
+        };
+        Session: {
+            /** Format: date-time */
+            expires_at: string;
+            token: string;
+            user: components["schemas"]["UserSummary"];
+        };
+        User: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            first_name: string;
+            id: string;
+            /** Format: date-time */
+            invitation_expires_at?: string;
+            /** Format: date-time */
+            last_login_at: string | null;
+            last_name: string;
+            organization_id: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "manager" | "viewer" | "vendor";
+            /** @enum {string} */
+            status: "active" | "invited";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description The user API error body (spec 7.1). */
+        UserError: {
+            error: {
+                /** @description One of the codes of spec 7.2, or a code this service adds (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...). */
+                code: string;
+                details?: components["schemas"]["ErrorDetail"][];
+                message: string;
+                /** @description On 429: seconds until the window resets. */
+                retry_after?: number;
+            };
+        };
+        UserSummary: {
+            email: string;
+            first_name: string;
+            id: string;
+            last_name: string;
+            organization_id: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "manager" | "viewer" | "vendor";
+        };
+        ValidationCheckResult: {
+            errors: components["schemas"]["ErrorDetail"][];
+            valid: boolean;
+            warnings: components["schemas"]["ErrorDetail"][];
+        };
+        ValidationRule: {
+            action: string;
+            condition?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            field: string;
+            id: string;
+            message?: string | null;
+            name: string;
+            priority: number;
+            rule_type: string;
+            /** Format: date-time */
+            updated_at: string;
+            value?: unknown;
+        };
+        Vendor: {
+            contact_email: string | null;
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            group: string | null;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "inquiry" | "application";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        VendorDailyStats: {
+            acceptance_rate: number;
+            accepted: number;
+            /** Format: date */
+            date: string;
+            pending: number;
+            rejected: number;
+            submitted: number;
+        };
+        VendorMonthlySummary: {
+            acceptance_rate: number;
+            accepted: number;
+            month: number;
+            pending: number;
+            rejected: number;
+            rejection_breakdown: {
+                duplicate: number;
+                invalid_email: number;
+                missing_field: number;
+                other: number;
+            };
+            submitted: number;
+            year: number;
+        };
+    };
+    responses: {
+        /** @description Invalid input: `details` names every invalid field */
+        IngestionError400: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Missing or invalid authentication */
+        IngestionError401: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Insufficient permissions (or a request from outside the key’s IP restrictions) */
+        IngestionError403: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Not found */
+        IngestionError404: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Conflict (duplicate, or the resource is in use) */
+        IngestionError409: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description The request body is larger than the service accepts */
+        IngestionError413: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description The request body must be application/json */
+        IngestionError415: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Rejected by a business rule */
+        IngestionError422: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Rate limited: wait `Retry-After` seconds */
+        IngestionError429: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Server error: back off and retry */
+        IngestionError500: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Service unavailable: back off and retry */
+        IngestionError503: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IngestionError"];
+            };
+        };
+        /** @description Invalid input: `details` names every invalid field */
+        OAuthError400: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description Missing or invalid authentication */
+        OAuthError401: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description The request body is larger than the service accepts */
+        OAuthError413: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description The request body must be application/json */
+        OAuthError415: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description Rate limited: wait `Retry-After` seconds */
+        OAuthError429: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description Server error: back off and retry */
+        OAuthError500: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description Service unavailable: back off and retry */
+        OAuthError503: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"] | components["schemas"]["UserError"];
+            };
+        };
+        /** @description Invalid input: `details` names every invalid field */
+        UserError400: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Missing or invalid authentication */
+        UserError401: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Insufficient permissions (or a request from outside the key’s IP restrictions) */
+        UserError403: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Not found */
+        UserError404: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Conflict (duplicate, or the resource is in use) */
+        UserError409: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Gone: the export download expired */
+        UserError410: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description The request body is larger than the service accepts */
+        UserError413: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description The request body must be application/json */
+        UserError415: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Rejected by a business rule */
+        UserError422: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Rate limited: wait `Retry-After` seconds */
+        UserError429: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Server error: back off and retry */
+        UserError500: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+        /** @description Service unavailable: back off and retry */
+        UserError503: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description Requests allowed in the window (limited endpoints) */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the window (limited endpoints) */
+        "X-RateLimit-Remaining": number;
+        /** @description When the window resets, unix seconds (limited endpoints) */
+        "X-RateLimit-Reset": number;
+        /** @description The id of this request, in logs too */
+        "X-Request-ID": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    environment?: "live" | "sandbox" | null;
+                    ip_restrictions?: string[];
+                    name: string;
+                    permissions?: ("read" | "write")[];
+                    rate_limit?: number | null;
+                    vendor_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    ip_restrictions?: string[];
+                    name?: string | null;
+                    permissions?: ("read" | "write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedApiKey"];
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    acceptInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string | null;
+                    last_name?: string | null;
+                    password: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    forgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshedSession"];
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    organization_name: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registered"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    new_password: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listCalculatedFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculatedField"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createCalculatedField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    formula: string;
+                    label: string;
+                    name: string;
+                    recalculate_on_change?: boolean;
+                    /** @enum {string} */
+                    type: "text" | "number" | "boolean" | "date";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculatedField"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getCalculatedField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculatedField"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteCalculatedField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateCalculatedField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    formula?: string;
+                    label?: string;
+                    name?: string;
+                    recalculate_on_change?: boolean;
+                    /** @enum {string} */
+                    type?: "text" | "number" | "boolean" | "date";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculatedField"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    recalculateField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculationJob"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    snapshotCalculatedField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculatedSnapshot"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listCalculationJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculationJob"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getCalculationJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculationJob"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    recalculateAllFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CalculationJob"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getDedupConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DedupConfig"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateDedupConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "reject" | "merge" | "link-to-existing" | "flag" | "allow";
+                    /** @enum {string} */
+                    combination?: "and" | "or" | "weighted";
+                    enabled?: boolean;
+                    match_fields?: {
+                        /** @enum {string} */
+                        algorithm: "exact" | "levenshtein" | "jaro_winkler" | "soundex" | "email_normalized" | "phone_digits";
+                        field: ("email" | "phone" | "first_name" | "last_name" | "name") | string;
+                        weight?: number;
+                    }[];
+                    /** @enum {string} */
+                    scope?: "all_vendors" | "within_vendor" | "vendor_group";
+                    threshold?: number;
+                    vendor_overrides?: {
+                        [key: string]: {
+                            /** @enum {string} */
+                            action?: "reject" | "merge" | "link-to-existing" | "flag" | "allow";
+                            threshold?: number;
+                            window_hours?: (1 | 24 | 168 | 720) | ("all" | null);
+                        };
+                    };
+                    window_hours?: (1 | 24 | 168 | 720) | ("all" | null);
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DedupConfig"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    checkDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                    first_name?: string;
+                    last_name?: string;
+                    phone?: string;
+                    vendor_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateCheckResult"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    dedupLog: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DedupLogEntry"][];
+                        meta?: {
+                            limit?: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listCustomFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomField"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    name: string;
+                    required?: boolean;
+                    /** @enum {string} */
+                    type: "string" | "number" | "boolean" | "date" | "array" | "object";
+                    validation?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateCustomField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    label?: string;
+                    required?: boolean;
+                    validation?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listLookupTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LookupTable"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createLookupTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    mappings: {
+                        [key: string]: string;
+                    };
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LookupTable"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getLookupTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LookupTable"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteLookupTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateLookupTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    mappings?: {
+                        [key: string]: string;
+                    };
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LookupTable"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listEnrichmentRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRule"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createEnrichmentRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    }[];
+                    conditions: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: {
+                            [key: string]: components["schemas"]["AnyJson"];
+                        }[];
+                    };
+                    description?: string | null;
+                    enabled?: boolean;
+                    name: string;
+                    priority: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRuleSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getEnrichmentRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRule"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteEnrichmentRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateEnrichmentRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actions?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    }[];
+                    conditions?: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: {
+                            [key: string]: components["schemas"]["AnyJson"];
+                        }[];
+                    };
+                    description?: string | null;
+                    enabled?: boolean;
+                    name?: string;
+                    priority?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRuleSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    exportEnrichmentRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrichmentRulesDocument"];
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    importEnrichmentRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    exported_at?: string;
+                    /** @constant */
+                    format: "leadstream.enrichment-rules";
+                    rules: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    }[];
+                    /** @constant */
+                    version: 1;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRulesImported"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    reorderEnrichmentRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        id: string;
+                        priority: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EnrichmentRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    testEnrichmentRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_data: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrichmentTestResult"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    downloadExportUnderApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            410: components["responses"]["UserError410"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listLeads: {
+        parameters: {
+            query?: {
+                end_date?: string;
+                limit?: number;
+                page?: number;
+                program?: string;
+                /** @description Matches email, name and phone */
+                search?: string;
+                /** @description Empty: created_at */
+                sortBy?: "id" | "email" | "first_name" | "last_name" | "phone" | "status" | "source" | "vendor_id" | "program" | "program_interest" | "ip_address" | "user_agent" | "utm_source" | "utm_medium" | "utm_campaign" | "created_at" | "updated_at" | "";
+                /** @description Empty: desc */
+                sortOrder?: "asc" | "desc" | "";
+                source?: string;
+                start_date?: string;
+                /** @description Empty: every status */
+                status?: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived" | "";
+                vendor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadSummary"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_fields?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                    email: string;
+                    first_name?: string;
+                    ip_address?: string;
+                    landing_page?: string;
+                    last_name?: string;
+                    phone?: string;
+                    program?: string;
+                    program_interest?: string;
+                    referrer?: string;
+                    source?: string;
+                    user_agent?: string;
+                    utm_campaign?: string;
+                    utm_content?: string;
+                    utm_medium?: string;
+                    utm_source?: string;
+                    utm_term?: string;
+                    vendor_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            status?: string;
+                            status_url?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_fields?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                    email?: string;
+                    first_name?: string | null;
+                    ip_address?: string | null;
+                    landing_page?: string | null;
+                    last_name?: string | null;
+                    phone?: string | null;
+                    program?: string | null;
+                    program_interest?: string | null;
+                    referrer?: string | null;
+                    source?: string | null;
+                    /** @enum {string} */
+                    status?: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+                    user_agent?: string | null;
+                    utm_campaign?: string | null;
+                    utm_content?: string | null;
+                    utm_medium?: string | null;
+                    utm_source?: string | null;
+                    utm_term?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Lead"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    leadActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ActivityEntry"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    leadProcessingStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessingStatus"];
+                };
+            };
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            404: components["responses"]["IngestionError404"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    bulkDeleteLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: number;
+                        failed: number;
+                        results?: components["schemas"]["BulkResult"][];
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    bulkUpdateLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_ids: string[];
+                    updates: {
+                        custom_fields?: {
+                            [key: string]: components["schemas"]["AnyJson"];
+                        };
+                        first_name?: string | null;
+                        ip_address?: string | null;
+                        landing_page?: string | null;
+                        last_name?: string | null;
+                        phone?: string | null;
+                        program?: string | null;
+                        program_interest?: string | null;
+                        referrer?: string | null;
+                        source?: string | null;
+                        /** @enum {string} */
+                        status?: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+                        user_agent?: string | null;
+                        utm_campaign?: string | null;
+                        utm_content?: string | null;
+                        utm_medium?: string | null;
+                        utm_source?: string | null;
+                        utm_term?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        failed: number;
+                        results: components["schemas"]["BulkResult"][];
+                        success: boolean;
+                        updated: number;
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    exportLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fields?: ("id" | "email" | "first_name" | "last_name" | "phone" | "status" | "source" | "vendor_id" | "program" | "program_interest" | "ip_address" | "user_agent" | "landing_page" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "custom_fields" | "enrichment_data" | "validation_status" | "duplicate_of" | "crm_sync_status" | "crm_id" | "crm_synced_at" | "created_at" | "updated_at")[] | null;
+                    filters?: {
+                        end_date?: string;
+                        program?: string;
+                        search?: string;
+                        source?: string;
+                        start_date?: string;
+                        /** @enum {string} */
+                        status?: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+                        vendor_id?: string;
+                    } | null;
+                    /** @enum {string|null} */
+                    format?: "csv" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportStarted"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    submitLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_fields?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                    email: string;
+                    first_name?: string;
+                    /** Format: date-time */
+                    form_started_at?: string;
+                    ip_address?: string;
+                    landing_page?: string;
+                    last_name?: string;
+                    phone?: string;
+                    program_interest?: string;
+                    referrer?: string;
+                    source?: string;
+                    user_agent?: string;
+                    utm_campaign?: string;
+                    utm_content?: string;
+                    utm_medium?: string;
+                    utm_source?: string;
+                    utm_term?: string;
+                    website?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadSubmissionAccepted"];
+                };
+            };
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadSubmissionPending"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            409: components["responses"]["IngestionError409"];
+            413: components["responses"]["IngestionError413"];
+            415: components["responses"]["IngestionError415"];
+            422: components["responses"]["IngestionError422"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    submitLeadBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    leads: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadBatchResult"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            413: components["responses"]["IngestionError413"];
+            415: components["responses"]["IngestionError415"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OAuthClient"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    public?: boolean | null;
+                    redirect_uris: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedOAuthClient"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    oauthTokenUnderApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    client_id?: string;
+                    client_secret?: string;
+                    code?: string;
+                    code_verifier?: string;
+                    /** @enum {string} */
+                    grant_type: "authorization_code" | "refresh_token";
+                    redirect_uri?: string;
+                    refresh_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthToken"];
+                };
+            };
+            400: components["responses"]["OAuthError400"];
+            401: components["responses"]["OAuthError401"];
+            413: components["responses"]["OAuthError413"];
+            415: components["responses"]["OAuthError415"];
+            429: components["responses"]["OAuthError429"];
+            500: components["responses"]["OAuthError500"];
+            503: components["responses"]["OAuthError503"];
+        };
+    };
+    openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        info: Record<string, never>;
+                        openapi: string;
+                        paths: Record<string, never>;
+                    };
+                };
+            };
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    settings?: {
+                        validation?: {
+                            allow_disposable_emails?: boolean;
+                            bot_detection?: {
+                                flag_below_ms?: number;
+                                /** @enum {string|null} */
+                                high_risk_ip_action?: "reject" | "flag" | "allow" | null;
+                                high_risk_ips?: string[];
+                                honeypot?: boolean;
+                                reject_below_ms?: number;
+                            };
+                            default_phone_country?: string;
+                            mx_check?: boolean;
+                            required_fields?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    first_name: string;
+                    last_name: string;
+                    password: string;
+                    /** @enum {string} */
+                    role: "admin" | "manager" | "viewer" | "vendor";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string | null;
+                    last_name?: string | null;
+                    /** @enum {string|null} */
+                    role?: "admin" | "manager" | "viewer" | "vendor" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    inviteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    first_name?: string | null;
+                    last_name?: string | null;
+                    /** @enum {string} */
+                    role: "admin" | "manager" | "viewer" | "vendor";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    bulkIngestLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    leads: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadBatchResult"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            413: components["responses"]["IngestionError413"];
+            415: components["responses"]["IngestionError415"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    ingestLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    custom_fields?: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                    email: string;
+                    first_name?: string;
+                    /** Format: date-time */
+                    form_started_at?: string;
+                    ip_address?: string;
+                    landing_page?: string;
+                    last_name?: string;
+                    phone?: string;
+                    program_interest?: string;
+                    referrer?: string;
+                    source?: string;
+                    user_agent?: string;
+                    utm_campaign?: string;
+                    utm_content?: string;
+                    utm_medium?: string;
+                    utm_source?: string;
+                    utm_term?: string;
+                    website?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadSubmissionAccepted"];
+                };
+            };
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadSubmissionPending"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            409: components["responses"]["IngestionError409"];
+            413: components["responses"]["IngestionError413"];
+            415: components["responses"]["IngestionError415"];
+            422: components["responses"]["IngestionError422"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    listValidationRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ValidationRule"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createValidationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "reject" | "flag" | "transform" | "warn";
+                    condition?: string | null;
+                    enabled?: boolean;
+                    field: ("email" | "first_name" | "last_name" | "phone" | "program_interest" | "source" | "ip_address" | "user_agent" | "landing_page" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content") | string;
+                    message: string;
+                    name: string;
+                    priority?: number;
+                    /** @enum {string} */
+                    rule_type: "required" | "format" | "length" | "range" | "whitelist" | "blacklist" | "comparison";
+                    /** @enum {string} */
+                    transform?: "uppercase" | "lowercase" | "titlecase" | "trim" | "digits_only";
+                    value?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ValidationRule"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getValidationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ValidationRule"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteValidationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateValidationRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "reject" | "flag" | "transform" | "warn";
+                    condition?: string | null;
+                    enabled?: boolean;
+                    field?: ("email" | "first_name" | "last_name" | "phone" | "program_interest" | "source" | "ip_address" | "user_agent" | "landing_page" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content") | string;
+                    message?: string;
+                    name?: string;
+                    priority?: number;
+                    /** @enum {string} */
+                    rule_type?: "required" | "format" | "length" | "range" | "whitelist" | "blacklist" | "comparison";
+                    /** @enum {string} */
+                    transform?: "uppercase" | "lowercase" | "titlecase" | "trim" | "digits_only";
+                    value?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ValidationRule"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    checkValidation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: components["schemas"]["AnyJson"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationCheckResult"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    vendorDailyStats: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorDailyStats"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    vendorExport: {
+        parameters: {
+            query: {
+                end_date: string;
+                format?: "csv";
+                start_date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    vendorPortalLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProcessingStatus"];
+                };
+            };
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            404: components["responses"]["IngestionError404"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    vendorMonthlySummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                month: string;
+                year: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorMonthlySummary"];
+                };
+            };
+            400: components["responses"]["IngestionError400"];
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            404: components["responses"]["IngestionError404"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
+    listVendors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contact_email?: string | null;
+                    enabled?: boolean;
+                    group?: string | null;
+                    name: string;
+                    /** @enum {string} */
+                    type: "inquiry" | "application";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    replaceVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    contact_email?: string | null;
+                    enabled?: boolean;
+                    group?: string | null;
+                    name: string;
+                    /** @enum {string} */
+                    type: "inquiry" | "application";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    disableVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    enableVendor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Vendor"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            410: components["responses"]["UserError410"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    client_id?: string;
+                    client_secret?: string;
+                    code?: string;
+                    code_verifier?: string;
+                    /** @enum {string} */
+                    grant_type: "authorization_code" | "refresh_token";
+                    redirect_uri?: string;
+                    refresh_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthToken"];
+                };
+            };
+            400: components["responses"]["OAuthError400"];
+            401: components["responses"]["OAuthError401"];
+            413: components["responses"]["OAuthError413"];
+            415: components["responses"]["OAuthError415"];
+            429: components["responses"]["OAuthError429"];
+            500: components["responses"]["OAuthError500"];
+            503: components["responses"]["OAuthError503"];
+        };
+    };
+}
