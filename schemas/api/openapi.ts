@@ -53,6 +53,24 @@ function errorSchema(operation: Operation): JsonSchema {
   return ref('UserError');
 }
 
+/**
+ * A request schema that says what the edge refuses in every request: text containing U+0000
+ * (libs/http/src/nul-text.ts). Every string (without enum or const) gets `not: {pattern: NUL}`.
+ */
+export function withoutNul(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutNul);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = key === 'enum' || key === 'const' ? value : withoutNul(value);
+  const types = Array.isArray(out['type']) ? (out['type'] as unknown[]) : [out['type']];
+  if (types.includes('string') && !('enum' in out) && !('const' in out)) {
+    const nul = { pattern: '\\u0000' };
+    if ('not' in out) return { ...out, allOf: [...((out['allOf'] as unknown[]) ?? []), { not: nul }] };
+    return { ...out, not: nul };
+  }
+  return out;
+}
+
 /** `/api/leads/:id` → `/api/leads/{id}`. */
 export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -105,9 +123,11 @@ function operationObject(operation: Operation): JsonSchema {
     ...(description.length > 0 ? { description: description.join('\n\n') } : {}),
     ...(operation.semanticChecks ? { 'x-semantic-checks': operation.semanticChecks } : {}),
     security,
-    ...(pathParameters.length + (operation.query?.length ?? 0) > 0 ? { parameters: [...pathParameters, ...(operation.query ?? []).map((parameter) => ({ required: false, ...parameter }))] } : {}),
+    ...(pathParameters.length + (operation.query?.length ?? 0) > 0
+      ? { parameters: [...pathParameters, ...(operation.query ?? []).map((parameter) => ({ required: false, ...parameter, schema: withoutNul(parameter.schema) }))] }
+      : {}),
     ...(operation.requestBody
-      ? { requestBody: { required: true, content: { [operation.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: operation.requestBody } } } }
+      ? { requestBody: { required: true, content: { [operation.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: withoutNul(operation.requestBody) } } } }
       : {}),
     responses,
   };

@@ -60,7 +60,12 @@ export interface Operation {
 }
 
 /** An object of any keys but `__proto__`, which the JSON parser refuses (prototype poisoning). */
-const openObject = (extra: JsonSchema = {}): JsonSchema => ({ type: 'object', propertyNames: { not: { const: '__proto__' } }, additionalProperties: ref('AnyJson'), ...extra });
+const openObject = (extra: JsonSchema = {}): JsonSchema => ({
+  type: 'object',
+  propertyNames: { not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } },
+  additionalProperties: ref('AnyJson'),
+  ...extra,
+});
 
 
 /** A query enum whose empty value means the default. */
@@ -115,6 +120,7 @@ function leadFields(clearable: boolean): Record<string, JsonSchema> {
   fields['custom_fields'] = openObject({ maxProperties: 100 });
   return fields;
 }
+const LEAD_PROCESSING = 'A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).';
 const LEAD_CHECKS =
   'the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization\'s required fields, validation rules and custom field definitions, and bot signals (spec 7.4)';
 
@@ -157,7 +163,7 @@ const dedupConfigBody = body(
     combination: oneOfValues(DEDUP_COMBINATIONS),
     scope: oneOfValues(DEDUP_SCOPES),
     vendor_overrides: obj({}, [], {
-      propertyNames: { pattern: `[^${BLANK}]`, not: { const: '__proto__' } },
+      propertyNames: { pattern: `[^${BLANK}]`, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } },
       additionalProperties: body({ window_hours: dedupWindow, threshold: dedupThreshold, action: oneOfValues(DEDUP_ACTIONS) }),
     }),
   },
@@ -269,10 +275,10 @@ export const operations: Operation[] = [
     semanticChecks: 'that start_date and end_date are ISO 8601 dates or date-times, start_date before end_date',
   },
   { method: 'post', path: '/api/leads', operationId: 'createLead', tag: 'Leads', summary: 'Create a lead (it goes through the same pipeline as a vendor submission)', auth: 'session', convention: 'user', permission: 'leads:write', requestBody: body({ email: str({ minLength: 1, maxLength: 320 }), ...leadFields(false), vendor_id: str({ maxLength: 100 }) }, ['email']), responses: { 201: data(ref('Lead')), 202: data(obj({ id: str(), status: str(), status_url: str() }, ['id'])) }, errors: [400, 409, 422], semanticChecks: `${LEAD_CHECKS}, and that vendor_id names a vendor of the organization` },
-  { method: 'get', path: '/api/leads/:id', operationId: 'getLead', tag: 'Leads', summary: 'One lead', auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: data(ref('Lead')) }, errors: [404] },
+  { method: 'get', path: '/api/leads/:id', operationId: 'getLead', tag: 'Leads', summary: 'One lead', description: LEAD_PROCESSING, auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: data(ref('Lead')) }, errors: [404, 409] },
   { method: 'patch', path: '/api/leads/:id', operationId: 'updateLead', tag: 'Leads', summary: 'Change some fields of a lead', auth: 'session', convention: 'user', permission: 'leads:write', requestBody: body({ email: str({ minLength: 1, maxLength: 320 }), status: oneOfValues(LEAD_STATUSES), ...leadFields(true) }, [], { minProperties: 1 }), responses: { 200: data(ref('Lead')) }, errors: [400, 404, 409], semanticChecks: 'the email\'s syntax, the phone (a real number of its country) and custom field definitions' },
-  { method: 'delete', path: '/api/leads/:id', operationId: 'deleteLead', tag: 'Leads', summary: 'Delete a lead (soft delete)', auth: 'session', convention: 'user', permission: 'leads:write', responses: { 204: null }, errors: [404] },
-  { method: 'get', path: '/api/leads/:id/activity', operationId: 'leadActivity', tag: 'Leads', summary: "A lead's activity timeline", auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: dataList(ref('ActivityEntry')) }, errors: [404] },
+  { method: 'delete', path: '/api/leads/:id', operationId: 'deleteLead', tag: 'Leads', summary: 'Delete a lead (soft delete)', description: LEAD_PROCESSING, auth: 'session', convention: 'user', permission: 'leads:write', responses: { 204: null }, errors: [404, 409] },
+  { method: 'get', path: '/api/leads/:id/activity', operationId: 'leadActivity', tag: 'Leads', summary: "A lead's activity timeline", description: LEAD_PROCESSING, auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: dataList(ref('ActivityEntry')) }, errors: [404, 409] },
   { method: 'post', path: '/api/leads/bulk-update', operationId: 'bulkUpdateLeads', tag: 'Leads', summary: 'Apply one change to up to 100 leads', auth: 'session', convention: 'user', permission: 'leads:write', requestBody: body({ lead_ids: leadIds, updates: body({ status: oneOfValues(LEAD_STATUSES), ...leadFields(true) }, [], { minProperties: 1 }) }, ['lead_ids', 'updates']), semanticChecks: 'the phone (a real number of its country) and custom field definitions', responses: { 200: obj({ success: bool(), updated: int(), failed: int(), results: array(ref('BulkResult')) }, ['success', 'updated', 'failed', 'results']) }, errors: [400] },
   { method: 'post', path: '/api/leads/bulk-delete', operationId: 'bulkDeleteLeads', tag: 'Leads', summary: 'Delete up to 100 leads', auth: 'session', convention: 'user', permission: 'leads:write', requestBody: body({ lead_ids: leadIds }, ['lead_ids']), responses: { 200: obj({ success: bool(), deleted: int(), failed: int(), results: array(ref('BulkResult')) }, ['success', 'deleted', 'failed']) }, errors: [400] },
   { method: 'post', path: '/api/leads/export', operationId: 'exportLeads', tag: 'Exports', summary: 'Start an export of the leads matching the filters', auth: 'session', convention: 'user', permission: 'leads:read', requestBody: body({ format: nullable(oneOfValues(['csv'])), filters: nullable(body({ status: oneOfValues(LEAD_STATUSES), source: str({ minLength: 1, maxLength: 200 }), vendor_id: str({ minLength: 1, maxLength: 200 }), program: str({ minLength: 1, maxLength: 200 }), start_date: str({ minLength: 1 }), end_date: str({ minLength: 1 }), search: str({ minLength: 1, maxLength: 200 }) })), fields: nullable(array(oneOfValues(EXPORT_FIELDS), { minItems: 1, maxItems: EXPORT_FIELDS.length })) }), responses: { 200: ref('ExportStarted') }, errors: [400], semanticChecks: 'that start_date and end_date are ISO 8601 dates or date-times, and that no field is listed twice' },
@@ -294,7 +300,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/api/enrichment/rules/export', operationId: 'exportEnrichmentRules', tag: 'Enrichment', summary: 'All rules as a document that import takes', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: ref('EnrichmentRulesDocument') } },
   { method: 'post', path: '/api/enrichment/rules/import', operationId: 'importEnrichmentRules', tag: 'Enrichment', summary: 'Add the rules of an exported document (existing rules are kept)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ format: { const: 'leadstream.enrichment-rules' }, version: { const: 1 }, exported_at: str(), rules: array(openObject(), { maxItems: 1000 }) }, ['format', 'version', 'rules']), responses: { 201: data(ref('EnrichmentRulesImported')) }, errors: [400], semanticChecks: `every rule as on creation: ${RULE_CHECKS}` },
   { method: 'post', path: '/api/enrichment/test', operationId: 'testEnrichmentRules', tag: 'Enrichment', summary: 'Run the rules on a lead without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject() }, ['lead_data']), responses: { 200: ref('EnrichmentTestResult') }, errors: [400] },
-  ...configResource('/api/enrichment/lookup-tables', 'LookupTable', 'Lookup tables', 'lookup table', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), description: nullable(str({ maxLength: 1000 })), mappings: openObject({ propertyNames: { minLength: 1, maxLength: 200, not: { const: '__proto__' } }, additionalProperties: str({ maxLength: 1000 }), maxProperties: 10_000 }) }, ['name', 'mappings'])),
+  ...configResource('/api/enrichment/lookup-tables', 'LookupTable', 'Lookup tables', 'lookup table', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), description: nullable(str({ maxLength: 1000 })), mappings: openObject({ propertyNames: { minLength: 1, maxLength: 200, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } }, additionalProperties: str({ maxLength: 1000 }), maxProperties: 10_000 }) }, ['name', 'mappings'])),
 
   // 4.8 Calculated fields
   ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles'),

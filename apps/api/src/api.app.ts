@@ -1,4 +1,4 @@
-import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
+import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
 import { CustomFieldRepository, DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
@@ -81,6 +81,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
     }),
   );
   app.use(limitJsonDepth());
+  app.use(refuseNulText());
   // OPTIONS and methods a path does not take are answered from the mounted routes (Allow).
   app.use(methodRouting());
   const ops = opsRoutes(deps.readiness, deps.metrics, deps.isStopping);

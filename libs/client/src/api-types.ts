@@ -744,14 +744,18 @@ export interface paths {
         };
         /**
          * One lead
-         * @description Permission: `leads:read`.
+         * @description A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).
+         *
+         *     Permission: `leads:read`.
          */
         get: operations["getLead"];
         put?: never;
         post?: never;
         /**
          * Delete a lead (soft delete)
-         * @description Permission: `leads:write`.
+         * @description A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).
+         *
+         *     Permission: `leads:write`.
          */
         delete: operations["deleteLead"];
         options?: never;
@@ -774,7 +778,9 @@ export interface paths {
         };
         /**
          * A lead's activity timeline
-         * @description Permission: `leads:read`.
+         * @description A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).
+         *
+         *     Permission: `leads:read`.
          */
         get: operations["leadActivity"];
         put?: never;
@@ -4220,6 +4226,7 @@ export interface operations {
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -4250,6 +4257,7 @@ export interface operations {
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -4348,6 +4356,7 @@ export interface operations {
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];

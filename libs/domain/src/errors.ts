@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'EXPORT_NOT_READY',
   'LEAD_REJECTED',
   'ALREADY_EXISTS',
+  'LEAD_PROCESSING',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

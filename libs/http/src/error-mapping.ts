@@ -26,6 +26,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   EXPORT_EXPIRED: 410,
   EXPORT_NOT_READY: 409,
   ALREADY_EXISTS: 409,
+  LEAD_PROCESSING: 409,
 };
 
 /** Texts the funnel API uses for its fixed errors (spec 7.1). */

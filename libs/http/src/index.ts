@@ -8,3 +8,4 @@ export * from './node-handler';
 export * from './content-type';
 export * from './json-depth';
 export * from './route-methods';
+export * from './nul-text';

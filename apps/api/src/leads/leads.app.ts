@@ -27,6 +27,7 @@ export interface LeadsMountDependencies {
 export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
   const { config, customFields } = deps;
   const enrichment = new EnrichmentConfigReader(deps.store);
+  const receipts = new SubmissionReceiptRepository(deps.store);
   const leads = leadsRouter({
     guard: deps.guard,
     store: deps.store,
@@ -37,7 +38,8 @@ export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
     log: deps.log,
     configCache: config.cache,
     calculations: (organizationId) => enrichment.read(organizationId),
-    submit: { receipts: new SubmissionReceiptRepository(deps.store), log: deps.submissions, configCache: config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
+    submit: { receipts, log: deps.submissions, configCache: config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
+    receipts,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const fields = customFieldsRouter({ guard: deps.guard, customFields, configCache: config.cache, ...(deps.clock ? { clock: deps.clock } : {}) });

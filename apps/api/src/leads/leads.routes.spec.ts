@@ -352,4 +352,23 @@ describe('POST /api/leads: checks made before the pipeline', () => {
     expect(fields).toEqual(expect.arrayContaining(['email', 'colour', 'vendor_id', 'program']));
     expect((await viewer.call('POST', '/api/leads', { email: 'v@example.edu' })).status).toBe(403);
   });
+
+  it('answers 202 with the id when the pipeline has not decided in time, and that lead is 409 LEAD_PROCESSING (not 404) until it is stored', async () => {
+    // This test server runs no pipeline: no decision ever comes.
+    const accepted = await owner.call('POST', '/api/leads', { email: 'in.flight@example.edu' });
+    expect(accepted.status).toBe(202);
+    const data = accepted.body['data'] as { id: string; status: string; status_url: string };
+    expect(data).toMatchObject({ id: expect.stringMatching(/^lead_/) as unknown, status: 'processing' });
+    for (const [method, path] of [
+      ['GET', `/api/leads/${data.id}`],
+      ['GET', `/api/leads/${data.id}/activity`],
+      ['PATCH', `/api/leads/${data.id}`],
+      ['DELETE', `/api/leads/${data.id}`],
+    ] as const) {
+      const answer = await owner.call(method, path, method === 'PATCH' ? { first_name: 'Ina' } : undefined);
+      expect(answer.status, `${method} ${path}`).toBe(409);
+      expect((answer.body['error'] as { code: string }).code).toBe('LEAD_PROCESSING');
+    }
+    expect((await owner.call('GET', '/api/leads/lead_never_submitted')).status).toBe(404);
+  });
 });

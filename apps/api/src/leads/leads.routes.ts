@@ -10,7 +10,7 @@
  *   POST   /api/leads/bulk-delete      up to 100 leads (leads:write, bulk 20/min)
  * A lead of another organization, or a deleted one, is LEAD_NOT_FOUND everywhere.
  */
-import type { CustomFieldRepository, Dal, LeadActivityRepository, LeadQueryRepository, OutboxEntry } from '@leadstream/dal';
+import type { CustomFieldRepository, Dal, LeadActivityRepository, LeadQueryRepository, OutboxEntry, SubmissionReceiptRepository } from '@leadstream/dal';
 import { ensureManualEntryVendor, manualEntryVendorId } from '@leadstream/dal';
 import {
   changedPaths,
@@ -48,6 +48,8 @@ export interface LeadsRoutesDependencies {
   customFields: Pick<CustomFieldRepository, 'list'>;
   log: EventLog;
   submit: Omit<LeadSubmitDependencies, 'clock'>;
+  /** Receipts of submissions still in the pipeline: such a lead is 409 LEAD_PROCESSING, not 404. */
+  receipts: Pick<SubmissionReceiptRepository, 'find'>;
   /** Told when the route creates the organization's manual-entry vendor (a configuration write). */
   configCache: Pick<ConfigCache, 'changed'>;
   /** The organization's calculated fields and lookup tables, to recompute values a patch makes stale. */
@@ -174,9 +176,18 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
     ctx.body = { success: true, deleted, failed: results.length - deleted, results };
   });
 
+  /**
+   * Why a lead cannot be found: still in the pipeline (a 202 gave out its id and status_url; the
+   * lead is stored once it is decided), or not there at all.
+   */
+  const missing = async (tenant: TenantContext, id: string): Promise<DomainError> =>
+    (await deps.receipts.find(tenant, id))
+      ? new DomainError('LEAD_PROCESSING', 'The lead is still being processed; follow its status_url until it is decided')
+      : notFound();
+
   defineRoute(router, { method: 'GET', path: '/api/leads/:id', permission: 'leads:read', rateLimit: 'get_lead' }, async (ctx) => {
     const lead = await deps.queries.findVisible(ctx.state.tenant, String(ctx.params['id']));
-    if (!lead) throw notFound();
+    if (!lead) throw await missing(ctx.state.tenant, String(ctx.params['id']));
     ctx.body = { data: await detail(ctx.state.tenant, lead) };
   });
 
@@ -184,7 +195,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
     const tenant = ctx.state.tenant;
     const id = String(ctx.params['id']);
     // A missing lead is 404 even when the body is also wrong: the caller cannot fix the body for it.
-    if (!(await deps.queries.findVisible(tenant, id))) throw notFound();
+    if (!(await deps.queries.findVisible(tenant, id))) throw await missing(tenant, id);
     const parsed = parseLeadPatch(ctx.request.body, await patchContext(tenant));
     if (!parsed.ok) throw invalid(parsed.details, 'Validation failed');
     const outcome = await updateLead(tenant, id, parsed.patch);
@@ -194,14 +205,14 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
 
   defineRoute(router, { method: 'DELETE', path: '/api/leads/:id', permission: 'leads:write', rateLimit: 'update_lead' }, async (ctx) => {
     const outcome = await deleteLead(ctx.state.tenant, String(ctx.params['id']));
-    if (!outcome) throw notFound();
+    if (!outcome) throw await missing(ctx.state.tenant, String(ctx.params['id']));
     ctx.status = 204;
   });
 
   defineRoute(router, { method: 'GET', path: '/api/leads/:id/activity', permission: 'leads:read', rateLimit: 'get_lead' }, async (ctx) => {
     const tenant = ctx.state.tenant;
     const id = String(ctx.params['id']);
-    if (!(await deps.queries.findVisible(tenant, id))) throw notFound();
+    if (!(await deps.queries.findVisible(tenant, id))) throw await missing(tenant, id);
     const entries = await deps.activity.forLead(tenant, id);
     ctx.body = { data: entries.map((entry) => ({ id: entry._id, event: entry.event, timestamp: entry.timestamp, description: entry.description, metadata: entry.metadata })) };
   });
