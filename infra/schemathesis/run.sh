@@ -30,7 +30,7 @@ work="$(mktemp -d /tmp/leadstream-schemathesis-XXXXXX)"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 base="http://127.0.0.1:$port"
 
-server_env=(PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL="${SCHEMATHESIS_SERVER_LOG_LEVEL:-warn}" MX_CHECK=off RATE_LIMIT_SCALE=1000 CHECK_RESPONSES=off JWT_SECRET="schemathesis-run-secret-of-at-least-32-chars")
+server_env=(PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL="${SCHEMATHESIS_SERVER_LOG_LEVEL:-warn}" MX_CHECK=off RATE_LIMIT_SCALE=1000 DECISION_TIMEOUT_MS=1000 CHECK_RESPONSES=off JWT_SECRET="schemathesis-run-secret-of-at-least-32-chars")
 if [[ "$engines" == "kafka" ]]; then
   [[ -f infra/.run/infra.env ]] || { echo "infra/.run/infra.env is missing: run npm run infra:up first" >&2; exit 1; }
   # shellcheck disable=SC1091

@@ -33,11 +33,39 @@ const leadSummaryFields = {
   ...timestamps,
 };
 
+/** Text the edge takes: anything but U+0000 (libs/http/src/nul-text.ts). */
+const NUL = { pattern: '\\u0000' };
+
+/**
+ * Any JSON value inside an open object of a request (custom fields, lead data), as levels
+ * `AnyJson`, `AnyJson2`, ... `AnyJson10`: text without U+0000, keys without U+0000 and never
+ * `__proto__` (the JSON parser refuses it: prototype poisoning), and at most 10 levels deep (custom
+ * fields may not nest deeper). Levels rather than one recursive schema, so generated client types
+ * stay finite.
+ */
+function anyJsonLevels(base: string, listsInLists: boolean): Record<string, JsonSchema> {
+  const name = (level: number): string => (level === 1 ? base : `${base}${level}`);
+  const levels: Record<string, JsonSchema> = {};
+  for (let level = 1; level <= 10; level += 1) {
+    const scalars: JsonSchema[] = [{ type: ['number', 'boolean', 'null'] }, { type: 'string', not: NUL }];
+    const nested: JsonSchema[] =
+      level < 10
+        ? [
+            { type: 'array', items: listsInLists ? ref(name(level + 1)) : { not: { type: 'array' }, allOf: [ref(name(level + 1))] } },
+            { type: 'object', propertyNames: { not: { anyOf: [{ const: '__proto__' }, NUL] } }, additionalProperties: ref(name(level + 1)) },
+          ]
+        : [];
+    levels[name(level)] = { anyOf: [...scalars, ...nested], ...(level === 1 ? { description: 'Any JSON value, with the limits above.' } : {}) };
+  }
+  return levels;
+}
+
 export const componentSchemas: Record<string, JsonSchema> = {
   ErrorDetail: detail,
-  AnyJson: {
-    description: 'Any JSON value. No object of a request, at any depth, may have a `__proto__` key: the JSON parser refuses it (prototype poisoning).',
-  },
+  ...anyJsonLevels('AnyJson', true),
+  // A custom field's value is stored: no list directly inside a list (MongoDB-protocol servers on
+  // PostgreSQL, FerretDB, cannot store nested arrays; the edge refuses them on every engine).
+  ...anyJsonLevels('CustomFieldValue', false),
   UserError: {
     ...obj(
       {

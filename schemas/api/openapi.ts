@@ -65,8 +65,9 @@ export function withoutNul(schema: unknown): unknown {
   const types = Array.isArray(out['type']) ? (out['type'] as unknown[]) : [out['type']];
   if (types.includes('string') && !('enum' in out) && !('const' in out)) {
     const nul = { pattern: '\\u0000' };
-    if ('not' in out) return { ...out, allOf: [...((out['allOf'] as unknown[]) ?? []), { not: nul }] };
-    return { ...out, not: nul };
+    const text = 'not' in out ? { ...out, type: 'string', allOf: [...((out['allOf'] as unknown[]) ?? []), { not: nul }] } : { ...out, type: 'string', not: nul };
+    // Text or null: the rule on text stays on the text branch.
+    return types.includes('null') ? { anyOf: [text, { type: 'null' }] } : text;
   }
   return out;
 }

@@ -71,6 +71,9 @@ const openObject = (extra: JsonSchema = {}): JsonSchema => ({
 /** A query enum whose empty value means the default. */
 const orDefault = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values, ''] });
 
+/** A lead's custom fields: up to 100, values as `CustomFieldValue`. */
+const customFields = openObject({ maxProperties: 100, additionalProperties: ref('CustomFieldValue') });
+
 const page = { name: 'page', in: 'query', schema: int({ minimum: 1, maximum: 1_000_000, default: 1 }) } as const;
 const limit = { name: 'limit', in: 'query', schema: int({ minimum: 1, maximum: 100, default: 20 }) } as const;
 
@@ -117,7 +120,7 @@ const LEAD_TEXT_LIMITS: Record<string, number> = {
 function leadFields(clearable: boolean): Record<string, JsonSchema> {
   const fields: Record<string, JsonSchema> = {};
   for (const [name, max] of Object.entries(LEAD_TEXT_LIMITS)) fields[name] = clearable ? nullable(str({ maxLength: max })) : str({ maxLength: max });
-  fields['custom_fields'] = openObject({ maxProperties: 100 });
+  fields['custom_fields'] = customFields;
   return fields;
 }
 const LEAD_PROCESSING = 'A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).';
@@ -188,7 +191,7 @@ const ruleFields = {
 function inline(schema: Record<string, unknown>): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
   const properties = { ...(rest['properties'] as Record<string, JsonSchema>) };
-  if (properties['custom_fields']) properties['custom_fields'] = openObject({ maxProperties: 100 });
+  if (properties['custom_fields']) properties['custom_fields'] = customFields;
   if (properties['leads']) properties['leads'] = { ...properties['leads'], items: openObject() };
   return { ...rest, properties };
 }

@@ -15,6 +15,12 @@ describe('checkLeadSubmission (the edge check of every ingestion path)', () => {
     expect(checkLeadSubmission({ email: 'not-an-email', phone: '+1 415 555 2671' })).toEqual([]);
   });
 
+  it('refuses a custom field value with a list directly inside a list (no engine loses it after the 202)', () => {
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { scores: [[1, 2]], ok: [{ a: [1] }] } })).toEqual([
+      { field: 'custom_fields.scores', message: 'custom_fields.scores must not have a list directly inside a list' },
+    ]);
+  });
+
   it('says what is missing or unknown', () => {
     expect(checkLeadSubmission({ first_name: 'Ann', colour: 'red' })).toEqual([
       { field: 'email', message: 'email is required' },

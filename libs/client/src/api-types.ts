@@ -1416,8 +1416,35 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
-        /** @description Any JSON value. No object of a request, at any depth, may have a `__proto__` key: the JSON parser refuses it (prototype poisoning). */
-        AnyJson: unknown;
+        /** @description Any JSON value, with the limits above. */
+        AnyJson: (number | boolean | null) | string | components["schemas"]["AnyJson2"][] | {
+            [key: string]: components["schemas"]["AnyJson2"];
+        };
+        AnyJson2: (number | boolean | null) | string | components["schemas"]["AnyJson3"][] | {
+            [key: string]: components["schemas"]["AnyJson3"];
+        };
+        AnyJson3: (number | boolean | null) | string | components["schemas"]["AnyJson4"][] | {
+            [key: string]: components["schemas"]["AnyJson4"];
+        };
+        AnyJson4: (number | boolean | null) | string | components["schemas"]["AnyJson5"][] | {
+            [key: string]: components["schemas"]["AnyJson5"];
+        };
+        AnyJson5: (number | boolean | null) | string | components["schemas"]["AnyJson6"][] | {
+            [key: string]: components["schemas"]["AnyJson6"];
+        };
+        AnyJson6: (number | boolean | null) | string | components["schemas"]["AnyJson7"][] | {
+            [key: string]: components["schemas"]["AnyJson7"];
+        };
+        AnyJson7: (number | boolean | null) | string | components["schemas"]["AnyJson8"][] | {
+            [key: string]: components["schemas"]["AnyJson8"];
+        };
+        AnyJson8: (number | boolean | null) | string | components["schemas"]["AnyJson9"][] | {
+            [key: string]: components["schemas"]["AnyJson9"];
+        };
+        AnyJson9: (number | boolean | null) | string | components["schemas"]["AnyJson10"][] | {
+            [key: string]: components["schemas"]["AnyJson10"];
+        };
+        AnyJson10: (number | boolean | null) | string;
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -1500,6 +1527,35 @@ export interface components {
             type: string;
             validation?: Record<string, never> | null;
         };
+        /** @description Any JSON value, with the limits above. */
+        CustomFieldValue: (number | boolean | null) | string | components["schemas"]["CustomFieldValue2"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue2"];
+        };
+        CustomFieldValue2: (number | boolean | null) | string | components["schemas"]["CustomFieldValue3"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue3"];
+        };
+        CustomFieldValue3: (number | boolean | null) | string | components["schemas"]["CustomFieldValue4"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue4"];
+        };
+        CustomFieldValue4: (number | boolean | null) | string | components["schemas"]["CustomFieldValue5"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue5"];
+        };
+        CustomFieldValue5: (number | boolean | null) | string | components["schemas"]["CustomFieldValue6"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue6"];
+        };
+        CustomFieldValue6: (number | boolean | null) | string | components["schemas"]["CustomFieldValue7"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue7"];
+        };
+        CustomFieldValue7: (number | boolean | null) | string | components["schemas"]["CustomFieldValue8"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue8"];
+        };
+        CustomFieldValue8: (number | boolean | null) | string | components["schemas"]["CustomFieldValue9"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue9"];
+        };
+        CustomFieldValue9: (number | boolean | null) | string | components["schemas"]["CustomFieldValue10"][] | {
+            [key: string]: components["schemas"]["CustomFieldValue10"];
+        };
+        CustomFieldValue10: (number | boolean | null) | string;
         DedupConfig: {
             action: string;
             combination?: string;
@@ -4128,7 +4184,7 @@ export interface operations {
             content: {
                 "application/json": {
                     custom_fields?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["CustomFieldValue"];
                     };
                     email: string;
                     first_name?: string;
@@ -4276,7 +4332,7 @@ export interface operations {
             content: {
                 "application/json": {
                     custom_fields?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["CustomFieldValue"];
                     };
                     email?: string;
                     first_name?: string | null;
@@ -4450,7 +4506,7 @@ export interface operations {
                     lead_ids: string[];
                     updates: {
                         custom_fields?: {
-                            [key: string]: components["schemas"]["AnyJson"];
+                            [key: string]: components["schemas"]["CustomFieldValue"];
                         };
                         first_name?: string | null;
                         ip_address?: string | null;
@@ -4563,7 +4619,7 @@ export interface operations {
             content: {
                 "application/json": {
                     custom_fields?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["CustomFieldValue"];
                     };
                     email: string;
                     first_name?: string;
@@ -5242,7 +5298,7 @@ export interface operations {
             content: {
                 "application/json": {
                     custom_fields?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["CustomFieldValue"];
                     };
                     email: string;
                     first_name?: string;

@@ -30,8 +30,9 @@ function nulPath(value: unknown, path: string[]): string[] | undefined {
 
 export function refuseNulText(): Middleware {
   return async (ctx, next) => {
+    // JSON bodies only: form bodies are OAuth's token requests, whose unknown parameters are ignored (RFC 6749).
     const inQuery = nulPath(ctx.query, []);
-    const path = inQuery ?? nulPath(ctx.request.body, []);
+    const path = inQuery ?? (ctx.is('application/json') ? nulPath(ctx.request.body, []) : undefined);
     if (path) {
       const field = path.join('.') || '(body)';
       throw new DomainError('VALIDATION_ERROR', inQuery ? 'Invalid query parameters' : 'Validation failed', [{ field, message: `${field} must not contain the NUL character (U+0000)` }]);

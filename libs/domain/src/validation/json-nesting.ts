@@ -46,12 +46,25 @@ export function pathBeyondDepth(value: unknown, maxDepth: number): PathSegment[]
  * each field named whose value nests deeper than MAX_CUSTOM_FIELD_DEPTH, else custom_fields when
  * its JSON is longer than MAX_CUSTOM_FIELDS_JSON_LENGTH.
  */
+/**
+ * A list directly inside a list, at any depth (called on values already known to be shallow). The
+ * MongoDB-protocol servers on PostgreSQL (FerretDB) cannot store one, and a lead that cannot be
+ * stored would be lost after its 202: every engine refuses it at the edge.
+ */
+function hasListInList(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some((item) => Array.isArray(item) || hasListInList(item));
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasListInList);
+  return false;
+}
+
 export function customFieldsLimitProblems(customFields: unknown): ErrorDetail[] {
   if (typeof customFields !== 'object' || customFields === null || Array.isArray(customFields)) return [];
   const problems: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(customFields)) {
     if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) {
       problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels` });
+    } else if (hasListInList(value)) {
+      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not have a list directly inside a list` });
     }
   }
   // Only measured when every value is shallow: JSON.stringify recurses.
