@@ -287,6 +287,8 @@ export interface paths {
         /**
          * Store a lead's current value of the field in its activity log
          * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that lead_id names a lead of the organization; a request that fails those checks is answered 400.
          */
         post: operations["snapshotCalculatedField"];
         delete?: never;

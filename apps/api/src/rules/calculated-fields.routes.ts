@@ -92,7 +92,9 @@ export function calculatedFieldsRouter(deps: CalculatedFieldRoutesDependencies):
     const leadId = body?.lead_id;
     if (typeof leadId !== 'string' || leadId === '') throw new DomainError('VALIDATION_ERROR', 'Invalid request', [{ field: 'lead_id', message: 'lead_id is required: the lead whose value to record' }]);
     const lead = await deps.leads.findVisible(tenant, leadId);
-    if (!lead) throw new DomainError('LEAD_NOT_FOUND', 'Lead not found');
+    // The path names the field (404 when unknown); a lead the body names that is not there is a
+    // problem of the body.
+    if (!lead) throw new DomainError('VALIDATION_ERROR', 'Invalid request', [{ field: 'lead_id', message: 'lead_id is not a lead of your organization' }]);
     const at = clock();
     const tables = await deps.lookupTables.list(tenant.organizationId);
     const result = calculate(field.formula, ruleSubjectOf(lead), field.type, { now: at, lookupTables: new Map(tables.map((table) => [table.name, table.mappings])) });

@@ -219,7 +219,16 @@ describe('calculated fields', () => {
     expect(JSON.stringify(cycle.body)).toMatch(/a_field -> b_field -> a_field|b_field -> a_field -> b_field/);
   });
 
-  it('queues a recalculation job and shows it', async () => {
+  it('refuses a snapshot of a lead that is not there as a problem of the body (400), and of a field that is not there with 404', async () => {
+    const field = await owner.call('POST', '/api/calculated-fields', { name: 'snap_field', label: 'Snap', formula: '{{first_name}}', type: 'text' });
+    const fieldId = String((field.body['data'] as { id: string }).id);
+    const unknownLead = await owner.call('POST', `/api/calculated-fields/${fieldId}/snapshot`, { lead_id: 'lead_not_here' });
+    expect(unknownLead.status).toBe(400);
+    expect(unknownLead.body['error']).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'lead_id', message: 'lead_id is not a lead of your organization' }] });
+    expect((await owner.call('POST', '/api/calculated-fields/calc_not_here/snapshot', { lead_id: 'lead_not_here' })).status).toBe(404);
+  });
+
+    it('queues a recalculation job and shows it', async () => {
     const started = await owner.call('POST', '/api/calculated-fields/recalculate-all');
     expect(started.status).toBe(202);
     const job = started.body['data'] as { id: string; status: string };
