@@ -258,7 +258,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ['enabled', 'threshold', 'window_hours', 'action', 'match_fields'],
   ),
   DedupLogEntry: obj(
-    { lead_id: str(), timestamp: dateTime(), incoming_lead: anyObject(), matched_lead_id: nullableText, match_fields: anyObject(), final_score: num(), threshold: num(), action_taken: str(), reason: nullableText },
+    { lead_id: str(), timestamp: dateTime(), incoming_lead: anyObject(), matched_lead_id: nullableText, match_fields: anyObject(), final_score: nullable(num()), threshold: nullable(num()), action_taken: str(), reason: nullableText },
     ['timestamp', 'action_taken'],
   ),
   DuplicateCheckResult: obj(

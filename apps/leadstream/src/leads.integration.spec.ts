@@ -100,7 +100,8 @@ describe.each(setups)('leads API on the %s', (_name, makeEnv) => {
 
     it('refuses a duplicate name, a bad identifier, a default that breaks the rules, and a pattern RE2 cannot run', async () => {
       const duplicate = await call('POST', '/api/enrichment/custom-fields', { name: 'gpa', type: 'number' });
-      expect(duplicate.status).toBe(400);
+      expect(duplicate.status).toBe(409);
+      expect((duplicate.body['error'] as { code: string }).code).toBe('ALREADY_EXISTS');
       expect(fieldsOf(duplicate.body)).toEqual(['name']);
       expect(fieldsOf((await call('POST', '/api/enrichment/custom-fields', { name: 'Bad-Name', type: 'string' })).body)).toContain('name');
       expect(fieldsOf((await call('POST', '/api/enrichment/custom-fields', { name: 'level', type: 'number', default_value: 9, validation: { max: 5 } })).body)).toEqual(['default_value']);
@@ -127,6 +128,10 @@ describe.each(setups)('leads API on the %s', (_name, makeEnv) => {
       });
       expect(status, JSON.stringify(body)).toBe(201);
       const lead = data(body);
+      // The deduplication log has its decision, a first lead with no score (answers checked against the OpenAPI document).
+      const log = await call('GET', '/api/dedup/log?limit=5');
+      expect(log.status, JSON.stringify(log.body)).toBe(200);
+      expect((log.body['data'] as Array<Record<string, unknown>>).find((entry) => entry['lead_id'] === lead['id'])).toMatchObject({ matched_lead_id: null, final_score: null });
       expect(lead).toMatchObject({
         email: 'Maria.Garcia@example.edu',
         status: 'active',

@@ -442,7 +442,7 @@ export interface paths {
          * Define a custom field
          * @description Permission: `rules:write`.
          *
-         *     Beyond this schema the service checks that the validation settings suit the type (a valid RE2 pattern, consistent bounds); a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks that the validation settings suit the type (a valid RE2 pattern, consistent bounds) and that the default value passes them; a request that fails those checks is answered 400.
          */
         post: operations["createCustomField"];
         delete?: never;
@@ -472,7 +472,7 @@ export interface paths {
          * Change a custom field definition
          * @description Permission: `rules:write`.
          *
-         *     Beyond this schema the service checks that the validation settings suit the type (a valid RE2 pattern, consistent bounds); a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks that name and type stay as they are, that the validation settings suit the type (a valid RE2 pattern, consistent bounds) and that the default value passes them; a request that fails those checks is answered 400.
          */
         patch: operations["updateCustomField"];
         trace?: never;
@@ -1570,13 +1570,13 @@ export interface components {
         };
         DedupLogEntry: {
             action_taken: string;
-            final_score?: number;
+            final_score?: number | null;
             incoming_lead?: Record<string, never>;
             lead_id?: string;
             match_fields?: Record<string, never>;
             matched_lead_id?: string | null;
             reason?: string | null;
-            threshold?: number;
+            threshold?: number | null;
             /** Format: date-time */
             timestamp: string;
         };
@@ -3393,13 +3393,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    default_value?: components["schemas"]["AnyJson"];
                     label?: string;
                     name: string;
                     required?: boolean;
                     /** @enum {string} */
                     type: "string" | "number" | "boolean" | "date" | "array" | "object";
                     validation?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        enum?: components["schemas"]["AnyJson"][] | null;
+                        max?: number | null;
+                        min?: number | null;
+                        pattern?: string | null;
                     } | null;
                 };
             };
@@ -3473,10 +3477,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    default_value?: components["schemas"]["AnyJson"];
                     label?: string;
+                    name?: string;
                     required?: boolean;
+                    type?: string;
                     validation?: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        enum?: components["schemas"]["AnyJson"][] | null;
+                        max?: number | null;
+                        min?: number | null;
+                        pattern?: string | null;
                     } | null;
                 };
             };
