@@ -78,12 +78,13 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
         lead_id: entry.lead_id,
         timestamp: entry.timestamp,
         incoming_lead: entry.incoming_lead,
-        matched_lead_id: entry.matched_lead_id,
+        // Absent and null read the same from every store: always null in the answer.
+        matched_lead_id: entry.matched_lead_id ?? null,
         match_fields: entry.match_fields,
-        final_score: entry.final_score,
-        threshold: entry.threshold,
+        final_score: entry.final_score ?? null,
+        threshold: entry.threshold ?? null,
         action_taken: entry.action_taken,
-        reason: entry.reason,
+        reason: entry.reason ?? null,
       })),
       meta: { limit },
     };
