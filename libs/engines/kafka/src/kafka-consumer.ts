@@ -100,6 +100,7 @@ export class KafkaLogConsumer implements Consumer {
   private readonly client: KafkaJsConsumer;
   private readonly maxBatchSize: number;
   private readonly partitionsConsumedConcurrently: number;
+  private readonly heartbeatEveryMs: number;
   private current: ConsumerState = 'idle';
   private owned: Assignment[] = [];
   private failure: { error: unknown } | undefined;
@@ -125,6 +126,7 @@ export class KafkaLogConsumer implements Consumer {
       retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     });
     this.partitionsConsumedConcurrently = tuning.partitionsConsumedConcurrently;
+    this.heartbeatEveryMs = tuning.heartbeatInterval;
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
@@ -264,11 +266,17 @@ export class KafkaLogConsumer implements Consumer {
           continue;
         }
         const chunk = records.slice(next, end);
+        // A handler may take longer than the session timeout (a recalculation over many leads, a
+        // slow store): heartbeat while it runs, so the broker does not evict the member and end
+        // the process. A heartbeat refused during a rebalance is noticed at the next chunk.
+        const beating = setInterval(() => void payload.heartbeat().catch(() => undefined), this.heartbeatEveryMs);
         try {
           await handler({ topic, partition, records: chunk });
         } catch (error) {
           this.crash(error);
           return;
+        } finally {
+          clearInterval(beating);
         }
         const last = chunk[chunk.length - 1]!.offset;
         payload.resolveOffset(last);

@@ -31,6 +31,34 @@ eventLogContract(
     : undefined,
 );
 
+describe.skipIf(!brokers)('a handler that runs longer than the session timeout', () => {
+  it('keeps its member in the group (heartbeats while it runs): the batch commits and the consumer does not crash', async () => {
+    // The broker's session timeout is real time (6 s here): the handler must outlast it on the real clock.
+    const log = await openKafkaLog({ brokers: brokers!, clientId: 'long-handler' });
+    const topic = `long-handler-${randomUUID()}`;
+    const groupId = `long-handler-${randomUUID()}`;
+    try {
+      await log.ensureTopics([{ topic, partitions: 1 }]);
+      await log.produce(topic, [{ key: 'k', value: 'first' }]);
+      const seen: string[] = [];
+      const consumer = log.consumer({ groupId, topics: [topic], fromBeginning: true });
+      await consumer.start(async (batch) => {
+        for (const record of batch.records) seen.push(record.value);
+        if (seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 9_000));
+      });
+      await expect.poll(() => seen.length, { timeout: 15_000, interval: 200 }).toBe(1);
+      await log.produce(topic, [{ key: 'k', value: 'second' }]);
+      await expect.poll(() => seen, { timeout: 20_000, interval: 200 }).toEqual(['first', 'second']);
+      let crashed: unknown;
+      consumer.done.catch((error: unknown) => (crashed = error));
+      await consumer.stop();
+      expect(crashed).toBeUndefined();
+    } finally {
+      await log.close();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(!brokers)('Kafka event log partitions', () => {
   it('reads a topic\u2019s partition count again after partitionRefreshMs, so keys reach partitions added to a live topic', async () => {
     let now = 1_000_000;
