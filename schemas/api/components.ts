@@ -36,6 +36,9 @@ const leadSummaryFields = {
 /** Text the edge takes: anything but U+0000 (libs/http/src/nul-text.ts). */
 const NUL = { pattern: '\\u0000' };
 
+/** A key that is stored as a key: no `__proto__`, no U+0000, no '.', no leading '$'. */
+export const STORABLE_KEY: JsonSchema = { not: { anyOf: [{ const: '__proto__' }, NUL, { pattern: '\\.' }, { pattern: '^\\$' }] } };
+
 /**
  * Any JSON value inside an open object of a request (custom fields, lead data), as levels
  * `AnyJson`, `AnyJson2`, ... `AnyJson10`: text without U+0000, keys without U+0000 and never
@@ -52,7 +55,7 @@ function anyJsonLevels(base: string, listsInLists: boolean): Record<string, Json
       level < 10
         ? [
             { type: 'array', items: listsInLists ? ref(name(level + 1)) : { not: { type: 'array' }, allOf: [ref(name(level + 1))] } },
-            { type: 'object', propertyNames: { not: { anyOf: [{ const: '__proto__' }, NUL] } }, additionalProperties: ref(name(level + 1)) },
+            { type: 'object', propertyNames: listsInLists ? { not: { anyOf: [{ const: '__proto__' }, NUL] } } : STORABLE_KEY, additionalProperties: ref(name(level + 1)) },
           ]
         : [];
     levels[name(level)] = { anyOf: [...scalars, ...nested], ...(level === 1 ? { description: 'Any JSON value, with the limits above.' } : {}) };

@@ -7,7 +7,7 @@
 import leadSubmissionSchema from '../requests/lead-submission.schema.json' with { type: 'json' };
 import leadBatchSchema from '../requests/lead-batch.schema.json' with { type: 'json' };
 import { BLANK, CUSTOM_FIELD_TYPES, EXPORT_FIELDS, LEAD_SORT_FIELDS, DEDUP_ACTIONS, DEDUP_ALGORITHMS, DEDUP_COMBINATIONS, DEDUP_MAX_MATCH_FIELDS, DEDUP_SCOPES, DEDUP_STANDARD_FIELDS, DEDUP_WINDOW_HOURS, SUBMISSION_TEXT_FIELDS, VALIDATION_RULE_ACTIONS, VALIDATION_RULE_TYPES, VALIDATION_TRANSFORMS } from '@leadstream/domain';
-import { LEAD_STATUSES, ROLES } from './components';
+import { LEAD_STATUSES, ROLES, STORABLE_KEY } from './components';
 import { anyObject, array, body, bool, data, dataList, int, nullable, num, obj, oneOfValues, pagedList, ref, str, trimmedText, type JsonSchema } from './json-schema';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -72,7 +72,7 @@ const openObject = (extra: JsonSchema = {}): JsonSchema => ({
 const orDefault = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values, ''] });
 
 /** A lead's custom fields: up to 100, values as `CustomFieldValue`. */
-const customFields = openObject({ maxProperties: 100, additionalProperties: ref('CustomFieldValue') });
+const customFields = openObject({ maxProperties: 100, propertyNames: STORABLE_KEY, additionalProperties: ref('CustomFieldValue') });
 
 const customFieldValidation = nullable(body({ pattern: nullable(str({ minLength: 1 })), min: nullable(num()), max: nullable(num()), enum: nullable(array(ref('AnyJson'))) }));
 
@@ -168,7 +168,7 @@ const dedupConfigBody = body(
     combination: oneOfValues(DEDUP_COMBINATIONS),
     scope: oneOfValues(DEDUP_SCOPES),
     vendor_overrides: obj({}, [], {
-      propertyNames: { pattern: `[^${BLANK}]`, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } },
+      propertyNames: { pattern: `[^${BLANK}]`, ...STORABLE_KEY },
       additionalProperties: body({ window_hours: dedupWindow, threshold: dedupThreshold, action: oneOfValues(DEDUP_ACTIONS) }),
     }),
   },

@@ -21,6 +21,14 @@ describe('checkLeadSubmission (the edge check of every ingestion path)', () => {
     ]);
   });
 
+  it('refuses custom field keys a MongoDB-protocol server cannot store (a dot, a leading $), at any depth', () => {
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { 'a.b': 1 } })).toEqual([
+      { field: 'custom_fields.a.b', message: 'custom_fields.a.b has the key "a.b": keys may not contain \'.\' or start with \'$\'' },
+    ]);
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: [{ $where: 1 }] } })).toHaveLength(1);
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: { 'dollar$ok': 1 } } })).toEqual([]);
+  });
+
   it('says what is missing or unknown', () => {
     expect(checkLeadSubmission({ first_name: 'Ann', colour: 'red' })).toEqual([
       { field: 'email', message: 'email is required' },

@@ -45,6 +45,16 @@ describe('GET and POST /api/dedup', () => {
     await owner.call('POST', '/api/dedup', { threshold: 85, window_hours: 24, action: 'reject' });
   });
 
+  it('refuses a vendor override keyed by an id no store can keep as a key (a dot, a leading $) with 400, not a 500', async () => {
+    for (const key of ['a.b', '$vendor']) {
+      const answer = await owner.call('POST', '/api/dedup', { vendor_overrides: { [key]: { threshold: 90 } } });
+      expect(answer.status, key).toBe(400);
+      expect((answer.body['error'] as { details: Array<{ field: string; message: string }> }).details).toEqual([
+        { field: 'vendor_overrides', message: `vendor id ${JSON.stringify(key)} may not contain '.' or start with '$'` },
+      ]);
+    }
+  });
+
   it('refuses weights that do not sum to 1, and other bad values, with details', async () => {
     const weights = await owner.call('POST', '/api/dedup', {
       combination: 'weighted',

@@ -96,6 +96,7 @@ const CONFIG_KEYS = [
 ] as const;
 const MATCH_FIELD_KEYS = ['field', 'algorithm', 'weight'] as const;
 const OVERRIDE_KEYS = ['window_hours', 'threshold', 'action'] as const;
+const STORABLE_KEY = /^(?!\$)[^.]*$/;
 const CUSTOM_FIELD_PATTERN = /^custom_fields\.[A-Za-z0-9_-]+$/;
 
 export type DedupConfigParseResult = { ok: true; config: DedupConfig } | { ok: false; details: ErrorDetail[] };
@@ -210,6 +211,11 @@ function parseVendorOverrides(value: unknown, details: ErrorDetail[]): Record<st
     const at = `vendor_overrides.${vendorId}`;
     if (trimBlank(vendorId) === '') {
       details.push({ field: 'vendor_overrides', message: 'vendor id must not be empty' });
+      continue;
+    }
+    // Keys are stored as keys: no '.' and no leading '$' (MongoDB-protocol servers refuse them).
+    if (!STORABLE_KEY.test(vendorId)) {
+      details.push({ field: 'vendor_overrides', message: `vendor id ${JSON.stringify(vendorId)} may not contain '.' or start with '$'` });
       continue;
     }
     if (!isPlainObject(raw)) {

@@ -51,6 +51,25 @@ export function pathBeyondDepth(value: unknown, maxDepth: number): PathSegment[]
  * MongoDB-protocol servers on PostgreSQL (FerretDB) cannot store one, and a lead that cannot be
  * stored would be lost after its 202: every engine refuses it at the edge.
  */
+/**
+ * The first key (the field's name, or a key inside its value) that a MongoDB-protocol server
+ * refuses to store: one with '.' or a leading '$'. Refused at the edge, so no lead is lost after
+ * its 202 and every engine answers the same.
+ */
+function unstorableKey(name: string, value: unknown): string | undefined {
+  if (name.includes('.') || name.startsWith('$')) return name;
+  const inner = (node: unknown, depth: number): string | undefined => {
+    if (depth > MAX_CUSTOM_FIELD_DEPTH + 1 || typeof node !== 'object' || node === null) return undefined;
+    for (const [key, child] of Array.isArray(node) ? node.map((item, index) => [String(index), item] as const) : Object.entries(node)) {
+      if (!Array.isArray(node) && (key.includes('.') || key.startsWith('$'))) return key;
+      const found = inner(child, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return inner(value, 1);
+}
+
 function hasListInList(value: unknown): boolean {
   if (Array.isArray(value)) return value.some((item) => Array.isArray(item) || hasListInList(item));
   if (typeof value === 'object' && value !== null) return Object.values(value).some(hasListInList);
@@ -61,7 +80,10 @@ export function customFieldsLimitProblems(customFields: unknown): ErrorDetail[] 
   if (typeof customFields !== 'object' || customFields === null || Array.isArray(customFields)) return [];
   const problems: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(customFields)) {
-    if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) {
+    const key = unstorableKey(name, value);
+    if (key !== undefined) {
+      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} has the key ${JSON.stringify(key)}: keys may not contain '.' or start with '$'` });
+    } else if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) {
       problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels` });
     } else if (hasListInList(value)) {
       problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not have a list directly inside a list` });
