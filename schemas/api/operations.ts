@@ -6,7 +6,7 @@
  */
 import leadSubmissionSchema from '../requests/lead-submission.schema.json' with { type: 'json' };
 import leadBatchSchema from '../requests/lead-batch.schema.json' with { type: 'json' };
-import { BLANK, CUSTOM_FIELD_TYPES, EXPORT_FIELDS, LEAD_SORT_FIELDS, DEDUP_ACTIONS, DEDUP_ALGORITHMS, DEDUP_COMBINATIONS, DEDUP_MAX_MATCH_FIELDS, DEDUP_SCOPES, DEDUP_STANDARD_FIELDS, DEDUP_WINDOW_HOURS, SUBMISSION_TEXT_FIELDS, VALIDATION_RULE_ACTIONS, VALIDATION_RULE_TYPES, VALIDATION_TRANSFORMS } from '@leadstream/domain';
+import { BLANK, TEXT_FIELDS as LEAD_TEXT_FIELDS, CUSTOM_FIELD_TYPES, EXPORT_FIELDS, LEAD_SORT_FIELDS, DEDUP_ACTIONS, DEDUP_ALGORITHMS, DEDUP_COMBINATIONS, DEDUP_MAX_MATCH_FIELDS, DEDUP_SCOPES, DEDUP_STANDARD_FIELDS, DEDUP_WINDOW_HOURS, SUBMISSION_TEXT_FIELDS, VALIDATION_RULE_ACTIONS, VALIDATION_RULE_TYPES, VALIDATION_TRANSFORMS } from '@leadstream/domain';
 import { LEAD_STATUSES, ROLES, STORABLE_KEY } from './components';
 import { anyObject, array, body, bool, data, dataList, int, nullable, num, obj, oneOfValues, pagedList, ref, str, trimmedText, type JsonSchema } from './json-schema';
 
@@ -101,23 +101,8 @@ const ipRestrictions = array(str(), { maxItems: 100 });
 const IP_CHECKS = 'that each IP restriction is an IPv4 or IPv6 address or CIDR range';
 const leadIds = array(str({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 100 });
 
-const LEAD_TEXT_LIMITS: Record<string, number> = {
-  first_name: 100,
-  last_name: 100,
-  phone: 40,
-  source: 200,
-  program: 200,
-  program_interest: 200,
-  ip_address: 64,
-  user_agent: 1000,
-  landing_page: 2000,
-  referrer: 2000,
-  utm_source: 200,
-  utm_medium: 200,
-  utm_campaign: 200,
-  utm_term: 200,
-  utm_content: 200,
-};
+/** The lead text fields and their longest values (the domain's), and the phone as sent. */
+const LEAD_TEXT_LIMITS: Record<string, number> = { ...LEAD_TEXT_FIELDS, phone: 40 };
 /** The lead fields a user writes: text (null clears a field on update), and custom fields. */
 function leadFields(clearable: boolean): Record<string, JsonSchema> {
   const fields: Record<string, JsonSchema> = {};

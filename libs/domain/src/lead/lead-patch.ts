@@ -15,7 +15,8 @@ import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from './lead';
 import { leadSearchFields } from './lead-search';
 
 /** Text fields a user may change, with their longest value (the ingestion schema's limits). */
-const TEXT_FIELDS = {
+/** The longest text a user may write into each lead text field (the published schemas use it too). */
+export const TEXT_FIELDS = {
   first_name: 100,
   last_name: 100,
   source: 200,
