@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Prints one line per project from an `npm test` log (nx run-many over vitest): its test files and
+# tests, and the totals. Used by .ci/run so the end of the CI log says how many tests ran.
+set -euo pipefail
+log="${1:?usage: test-summary.sh <npm test log>}"
+sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+  /^> nx run [^ ]+:test/ { project = $4; sub(/:test$/, "", project); next }
+  /^ *Test Files / { files[project] = $0; sub(/^ *Test Files +/, "", files[project]); next }
+  /^ *Tests / {
+    line = $0; sub(/^ *Tests +/, "", line); tests[project] = line; order[++n] = project
+    for (i = 1; i <= NF; i++) {
+      if ($(i + 1) ~ /^passed/) passed += $i
+      if ($(i + 1) ~ /^failed/) failed += $i
+      if ($(i + 1) ~ /^skipped/) skipped += $i
+    }
+  }
+  END {
+    for (i = 1; i <= n; i++) printf "%-22s files: %-28s tests: %s\n", order[i], files[order[i]], tests[order[i]]
+    printf "total: %d projects ran tests; %d passed, %d failed, %d skipped\n", n, passed, failed, skipped
+  }'
