@@ -36,6 +36,12 @@ function required(form: Form, name: string): string {
   return value;
 }
 
+/**
+ * Whether a presented identifier could be one we issued: ours never hold U+0000, and a
+ * PostgreSQL-backed MongoDB server (FerretDB) fails on a query with it, so it is not looked up.
+ */
+const mayBeIssued = (value: string): boolean => !value.includes('\u0000');
+
 interface ClientCredentials {
   clientId: string;
   secret: string | undefined;
@@ -74,7 +80,8 @@ export function oauthTokenRouter(context: OAuthContext): UserRouter {
   const perAddress = rateLimit<UserSessionState>('authentication', dal.rateLimiter, (ctx) => ({ subject: `oauth-token:ip:${ctx.ip}`, limit: authRateLimit }), { clock });
 
   const authenticateClient = async (credentials: ClientCredentials): Promise<OAuthClient> => {
-    const client = credentials.clientId.length <= 100 ? await clients.findByClientId(credentials.clientId) : null;
+    const { clientId } = credentials;
+    const client = clientId.length <= 100 && mayBeIssued(clientId) ? await clients.findByClientId(clientId) : null;
     if (!client) throw new OAuthError('invalid_client', 'unknown client');
     if (client.public) {
       if (credentials.secret) throw new OAuthError('invalid_client', 'a public client has no secret');
@@ -103,7 +110,7 @@ export function oauthTokenRouter(context: OAuthContext): UserRouter {
     const redirectUri = required(form, 'redirect_uri');
     const verifier = field(form, 'code_verifier');
     const now = clock();
-    const redeemed = await grants.redeemCode(code, now);
+    const redeemed = mayBeIssued(code) ? await grants.redeemCode(code, now) : ({ kind: 'unknown' } as const);
     if (redeemed.kind === 'unknown') throw new OAuthError('invalid_grant', 'the authorization code is invalid');
     if (redeemed.kind === 'reused') {
       // Only the client the code was issued to may trigger the revocation (RFC 6749 4.1.2).
@@ -127,6 +134,7 @@ export function oauthTokenRouter(context: OAuthContext): UserRouter {
 
   const refreshToken = async (client: OAuthClient, form: Form): Promise<Record<string, unknown>> => {
     const presented = required(form, 'refresh_token');
+    if (!mayBeIssued(presented)) throw new OAuthError('invalid_grant', 'the refresh token is invalid');
     const requestedScope = field(form, 'scope');
     // A scope beyond the grant is refused before the token is spent, so the client can retry.
     const requested = requestedScope === undefined ? null : parseScope(requestedScope);
