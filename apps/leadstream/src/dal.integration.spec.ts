@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLLECTIONS, createDal, ensureIndexes, type Dal } from '@leadstream/dal';
+import { COLLECTIONS, createDal, ensureIndexes, LOOKUP_TABLES_COLLECTION, LookupTableRepository, type Dal } from '@leadstream/dal';
 import { checkKeyUsable, hashApiKey, type TenantContext } from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openMongoStore } from '@leadstream/engine-mongo';
@@ -161,6 +161,26 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
       const subject = `burst_${randomUUID()}`;
       const decisions = await Promise.all(Array.from({ length: 25 }, () => dal.rateLimiter.consume('create_lead', subject, 10, NOW)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+    });
+
+    it('keeps free-form JSON of configuration as text, and reads and replaces records written before in the field form', async () => {
+      const tables = new LookupTableRepository(harness.store);
+      const mappings = { 'St. Louis': 'MO', $x: 'y' };
+      const created = await tables.create(orgA.organizationId, `lt_${randomUUID()}`, { name: 'cities', description: null, mappings }, NOW.toISOString());
+      expect(created.mappings).toEqual(mappings);
+      expect(await tables.find(orgA.organizationId, created.id)).toEqual(created);
+      expect((await harness.store.collection(LOOKUP_TABLES_COLLECTION).findOne({ _id: created.id }))?.['mappings_json']).toBe(JSON.stringify(mappings));
+
+      // A wave-1 record: mappings stored as an object.
+      const oldId = `lt_${randomUUID()}`;
+      const at = NOW.toISOString();
+      await harness.store.collection(LOOKUP_TABLES_COLLECTION).insertOne({ _id: oldId, organization_id: orgA.organizationId, name: 'zips', description: null, mappings: { '90210': 'CA' }, created_at: at, updated_at: at });
+      expect((await tables.find(orgA.organizationId, oldId))?.mappings).toEqual({ '90210': 'CA' });
+      const replaced = await tables.update(orgA.organizationId, oldId, { mappings: { 'Washington D.C.': 'DC' } }, at);
+      expect(replaced?.mappings).toEqual({ 'Washington D.C.': 'DC' });
+      const stored = await harness.store.collection(LOOKUP_TABLES_COLLECTION).findOne({ _id: oldId });
+      expect(stored).not.toHaveProperty('mappings');
+      expect((await tables.byName(orgA.organizationId)).get('zips')).toEqual({ 'Washington D.C.': 'DC' });
     });
   });
 }

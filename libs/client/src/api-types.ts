@@ -3393,14 +3393,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    default_value?: components["schemas"]["AnyJson"];
+                    default_value?: components["schemas"]["CustomFieldValue"];
                     label?: string;
                     name: string;
                     required?: boolean;
                     /** @enum {string} */
                     type: "string" | "number" | "boolean" | "date" | "array" | "object";
                     validation?: {
-                        enum?: components["schemas"]["AnyJson"][] | null;
+                        enum?: ((number | boolean) | string)[] | null;
                         max?: number | null;
                         min?: number | null;
                         pattern?: string | null;
@@ -3477,13 +3477,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    default_value?: components["schemas"]["AnyJson"];
+                    default_value?: components["schemas"]["CustomFieldValue"];
                     label?: string;
                     name?: string;
                     required?: boolean;
                     type?: string;
                     validation?: {
-                        enum?: components["schemas"]["AnyJson"][] | null;
+                        enum?: ((number | boolean) | string)[] | null;
                         max?: number | null;
                         min?: number | null;
                         pattern?: string | null;

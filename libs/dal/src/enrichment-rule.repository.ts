@@ -10,7 +10,7 @@ export const ENRICHMENT_RULES_COLLECTION = 'enrichment_rules';
 
 export class EnrichmentRuleRepository extends OrganizationConfigRepository<EnrichmentRuleSettings> {
   constructor(store: DocumentStore) {
-    super(store, ENRICHMENT_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 });
+    super(store, ENRICHMENT_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 }, undefined, ['conditions', 'actions']);
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {

@@ -7,7 +7,7 @@ export const LOOKUP_TABLES_COLLECTION = 'lookup_tables';
 
 export class LookupTableRepository extends OrganizationConfigRepository<LookupTableSettings> {
   constructor(store: DocumentStore) {
-    super(store, LOOKUP_TABLES_COLLECTION, { name: 1 }, 'name');
+    super(store, LOOKUP_TABLES_COLLECTION, { name: 1 }, 'name', ['mappings']);
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {

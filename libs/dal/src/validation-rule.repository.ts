@@ -7,7 +7,7 @@ export const VALIDATION_RULES_COLLECTION = 'validation_rules';
 
 export class ValidationRuleRepository extends OrganizationConfigRepository<ValidationRuleSettings> {
   constructor(store: DocumentStore) {
-    super(store, VALIDATION_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 });
+    super(store, VALIDATION_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 }, undefined, ['value']);
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {

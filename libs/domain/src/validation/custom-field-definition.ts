@@ -6,6 +6,7 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import type { CustomFieldValue } from '../lead/lead-submission';
+import { customFieldValueProblem } from './json-nesting';
 import {
   compileCustomFieldPattern,
   CUSTOM_FIELD_TYPES,
@@ -91,7 +92,9 @@ function mergeSettings(current: CustomFieldSettings, body: Record<string, unknow
   if ('default_value' in body) next.default_value = (body['default_value'] ?? null) as CustomFieldValue;
   if (details.length === 0 && next.default_value !== null) {
     // The default must itself be a value the field accepts, or every lead created with it would be refused.
+    const unholdable = customFieldValueProblem(next.name, next.default_value);
     if (!matchesCustomFieldType(next.default_value, next.type)) details.push({ field: 'default_value', message: `default_value must be a value of type ${next.type}` });
+    else if (unholdable) details.push({ field: 'default_value', message: `default_value ${unholdable}` });
     else {
       const problem = customFieldRuleProblem(next.default_value, next.validation);
       if (problem) details.push({ field: 'default_value', message: `default_value ${problem}` });

@@ -42,4 +42,14 @@ describe('custom field validation rules (spec 2.8)', () => {
     expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual(['validation.pattern']);
     expect(parseCustomFieldCreate({ name: 'code', type: 'string', validation: { pattern: '^[a-z]+$' } }).ok).toBe(true);
   });
+
+  it('refuses a default value a lead could not hold as its custom field (a list in a list, an unstorable key)', () => {
+    const fieldsOf = (body: Record<string, unknown>): string[] => {
+      const parsed = parseCustomFieldCreate(body);
+      return parsed.ok ? [] : parsed.details.map((detail) => `${detail.field}: ${detail.message}`);
+    };
+    expect(fieldsOf({ name: 'grid', type: 'array', default_value: [[1]] })).toEqual(['default_value: default_value must not have a list directly inside a list']);
+    expect(fieldsOf({ name: 'meta', type: 'object', default_value: { inner: { 'a.b': 1 } } })).toEqual([`default_value: default_value has the key "a.b": keys may not contain '.' or start with '$'`]);
+    expect(fieldsOf({ name: 'tags', type: 'array', default_value: ['a', { b: [1] }] })).toEqual([]);
+  });
 });

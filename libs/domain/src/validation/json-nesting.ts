@@ -42,16 +42,6 @@ export function pathBeyondDepth(value: unknown, maxDepth: number): PathSegment[]
 }
 
 /**
- * Depth and size problems of a submission's `custom_fields` (type problems are the schema's):
- * each field named whose value nests deeper than MAX_CUSTOM_FIELD_DEPTH, else custom_fields when
- * its JSON is longer than MAX_CUSTOM_FIELDS_JSON_LENGTH.
- */
-/**
- * A list directly inside a list, at any depth (called on values already known to be shallow). The
- * MongoDB-protocol servers on PostgreSQL (FerretDB) cannot store one, and a lead that cannot be
- * stored would be lost after its 202: every engine refuses it at the edge.
- */
-/**
  * The first key (the field's name, or a key inside its value) that a MongoDB-protocol server
  * refuses to store: one with '.' or a leading '$'. Refused at the edge, so no lead is lost after
  * its 202 and every engine answers the same.
@@ -70,24 +60,41 @@ function unstorableKey(name: string, value: unknown): string | undefined {
   return inner(value, 1);
 }
 
+/**
+ * A list directly inside a list, at any depth (called on values already known to be shallow). The
+ * MongoDB-protocol servers on PostgreSQL (FerretDB) cannot store one, and a lead that cannot be
+ * stored would be lost after its 202: every engine refuses it at the edge.
+ */
 function hasListInList(value: unknown): boolean {
   if (Array.isArray(value)) return value.some((item) => Array.isArray(item) || hasListInList(item));
   if (typeof value === 'object' && value !== null) return Object.values(value).some(hasListInList);
   return false;
 }
 
+/**
+ * Why a lead could not hold `value` as the custom field `name` (an unstorable key, too deep, a
+ * list in a list), as the end of a sentence about it; undefined when it can. A custom field's
+ * default and allowed values are checked with it too, since they become leads' values.
+ */
+export function customFieldValueProblem(name: string, value: unknown): string | undefined {
+  const key = unstorableKey(name, value);
+  if (key !== undefined) return `has the key ${JSON.stringify(key)}: keys may not contain '.' or start with '$'`;
+  if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) return `must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels`;
+  if (hasListInList(value)) return 'must not have a list directly inside a list';
+  return undefined;
+}
+
+/**
+ * Depth and size problems of a submission's `custom_fields` (type problems are the schema's):
+ * each field named whose value a lead could not hold (customFieldValueProblem), else
+ * custom_fields when its JSON is longer than MAX_CUSTOM_FIELDS_JSON_LENGTH.
+ */
 export function customFieldsLimitProblems(customFields: unknown): ErrorDetail[] {
   if (typeof customFields !== 'object' || customFields === null || Array.isArray(customFields)) return [];
   const problems: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(customFields)) {
-    const key = unstorableKey(name, value);
-    if (key !== undefined) {
-      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} has the key ${JSON.stringify(key)}: keys may not contain '.' or start with '$'` });
-    } else if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) {
-      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels` });
-    } else if (hasListInList(value)) {
-      problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} must not have a list directly inside a list` });
-    }
+    const problem = customFieldValueProblem(name, value);
+    if (problem) problems.push({ field: `custom_fields.${name}`, message: `custom_fields.${name} ${problem}` });
   }
   // Only measured when every value is shallow: JSON.stringify recurses.
   if (problems.length === 0 && JSON.stringify(customFields).length > MAX_CUSTOM_FIELDS_JSON_LENGTH) {
