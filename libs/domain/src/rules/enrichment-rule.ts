@@ -9,6 +9,7 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { compileCustomFieldPattern } from '../validation/custom-fields';
+import { customFieldValueProblem } from '../validation/json-nesting';
 import { asInstant, asNumber, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
 import { fieldPathProblem } from './field-path';
 import { ACTION_TYPES, FLAG_SEVERITIES, TRANSFORMATIONS, WEBHOOK_METHODS, type RuleAction } from './rule-action';
@@ -186,7 +187,13 @@ function actionProblems(action: unknown, path: string, known: KnownNames): Error
       details.push(...unknownKeys(action, ['type', 'field', 'value'], `${path}.`));
       target('field');
       if (action['field'] === 'email') details.push({ field: `${path}.field`, message: 'email is the lead\'s identity; set_field cannot replace it (a transform can normalize it)' });
-      if (!('value' in action) || JSON.stringify(action['value'] ?? null).length > MAX_TEXT) details.push({ field: `${path}.value`, message: `value is required (at most ${MAX_TEXT} characters of JSON)` });
+      if (!('value' in action)) details.push({ field: `${path}.value`, message: `value is required (at most ${MAX_TEXT} characters of JSON)` });
+      else {
+        // The value lands on leads: it must be one a lead can hold, as a submitted custom field.
+        const unholdable = customFieldValueProblem(String(action['field']).split('.').pop() ?? '', action['value']);
+        if (unholdable) details.push({ field: `${path}.value`, message: `value ${unholdable}` });
+        else if (JSON.stringify(action['value'] ?? null).length > MAX_TEXT) details.push({ field: `${path}.value`, message: `value is required (at most ${MAX_TEXT} characters of JSON)` });
+      }
       break;
     case 'transform':
       details.push(...unknownKeys(action, ['type', 'field', 'transformation'], `${path}.`));

@@ -120,6 +120,16 @@ const valid = {
 };
 
 describe('parsing rules', () => {
+  it('refuses a set_field value no lead could hold (a list in a list, a key with a dot), as a submitted custom field is refused', () => {
+    const withValue = (value: unknown): string[] => {
+      const parsed = parseEnrichmentRuleCreate({ ...valid, actions: [{ type: 'set_field', field: 'enrichment_data.tier', value }] });
+      return parsed.ok ? [] : parsed.details.map((detail) => `${detail.field}: ${detail.message}`);
+    };
+    expect(withValue([[1]])).toEqual(['actions[0].value: value must not have a list directly inside a list']);
+    expect(withValue({ 'a.b': 1 })).toEqual([`actions[0].value: value has the key "a.b": keys may not contain '.' or start with '$'`]);
+    expect(withValue({ a: [1, { b: 2 }] })).toEqual([]);
+  });
+
   it('takes a valid rule with defaults', () => {
     expect(parseEnrichmentRuleCreate(valid)).toEqual({ ok: true, value: { ...valid, description: null, enabled: true } });
   });
