@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerAdminCommands } from './admin';
 import { ConfigError } from './config';
 import { DemoRefusedError, runDemo, type DemoOptions } from './demo/demo';
+import { STAGES, UnknownStageError } from '@leadstream/worker';
 import { runRole, type Role, type RoleOptions } from './roles';
 
 const program = new Command()
@@ -17,6 +18,10 @@ function action(role: Role) {
     } catch (error) {
       if (error instanceof ConfigError) {
         process.stderr.write(`leadstream: configuration error: ${error.message}\n`);
+        process.exit(2);
+      }
+      if (error instanceof UnknownStageError) {
+        process.stderr.write(`leadstream ${role}: ${error.message}\n`);
         process.exit(2);
       }
       // An expected refusal gets one line, no stack trace (the pipeline thread reports it with its code).
@@ -35,7 +40,8 @@ program.command('api').description('run the HTTP API only').action(action('api')
 program
   .command('worker')
   .description('run pipeline stages as consumer-group members')
-  .requiredOption('--stages <names>', 'comma-separated stage names', (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+  .requiredOption('--stages <names>', `comma-separated stage names: ${[...STAGES.keys()].join(', ')}`, (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
+  .addHelpText('after', '\nEach stage is a consumer group; run as many workers of a stage as its topics have partitions.\nExample: leadstream worker --stages validate,dedup,enrich')
   .action(action('worker'));
 program
   .command('projector')

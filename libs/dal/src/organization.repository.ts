@@ -58,6 +58,11 @@ export class OrganizationRepository {
     return organization;
   }
 
+  /** Every organization not deleted, oldest first: for operators (`leadstream org list`), not tenants. */
+  async listAll(): Promise<Organization[]> {
+    return (await this.collection.find({ deleted_at: null }, { sort: { created_at: 1, _id: 1 } })).map((doc) => toRecord<Organization>(doc));
+  }
+
   async get(tenant: TenantContext): Promise<Organization | null> {
     const doc = await this.collection.findOne({ _id: tenant.organizationId, deleted_at: null });
     return doc ? toRecord<Organization>(doc) : null;

@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDal, type Dal } from '@leadstream/dal';
-import { hashApiKey } from '@leadstream/domain';
+import { createDal, UserRepository, type Dal } from '@leadstream/dal';
+import { hashApiKey, passwordWeakness, verifyPassword } from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { DocumentStore } from '@leadstream/ports';
+import { STAGES } from '@leadstream/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
@@ -121,5 +122,63 @@ describe('leadstream org / vendor / key create', () => {
     expect((await leadstream('org', 'create', '--name', 'x')).code).toBe(2);
     expect((await leadstream('vendor', 'create', '--org', orgId, '--name', 'x', '--type', 'broker')).stderr).toContain('Allowed choices are inquiry, application');
     expect((await dal.apiKeys.list({ organizationId: orgId, environment: 'live' })).length).toBe(1);
+  });
+});
+
+describe('leadstream org create --owner-email / user create / org list / vendor list', () => {
+  const users = (): UserRepository => new UserRepository(store);
+
+  it('creates an organization with its owner, whose printed one-time password signs in', async () => {
+    const [orgId, userLine, emailLine, passwordLine, warning] = (await succeed('org', 'create', '--name', 'Hill College', '--owner-email', 'Dean@Hill.edu')).split('\n');
+    expect(orgId).toMatch(/^org_/);
+    const owner = await users().findByEmail('dean@hill.edu');
+    expect(owner).toMatchObject({ organization_id: orgId, role: 'owner', status: 'active', email: 'Dean@hill.edu' });
+    expect(userLine).toBe(`user: ${owner?.id} (owner)`);
+    expect(emailLine).toBe('email: Dean@hill.edu');
+    const password = (passwordLine ?? '').replace(/^password: /, '');
+    expect(passwordWeakness(password)).toBeNull();
+    expect(await verifyPassword(password, owner?.password_hash ?? '')).toBe(true);
+    expect(warning).toContain('only time');
+  });
+
+  it('refuses an owner email that is taken, leaving no organization behind', async () => {
+    const before = (await dal.organizations.listAll()).length;
+    const taken = await leadstream('org', 'create', '--name', 'Second Hill', '--owner-email', 'DEAN@hill.edu');
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('exists already');
+    expect((await dal.organizations.listAll()).length).toBe(before);
+  });
+
+  it('adds users with a role, as JSON, and names bad input', async () => {
+    const orgId = (await dal.organizations.listAll()).find((o) => o.name === 'Hill College')?.id ?? '';
+    const printed = JSON.parse(await succeed('user', 'create', '--org', orgId, '--email', 'viewer@hill.edu', '--role', 'viewer', '--first-name', 'Vi', '--last-name', 'Ewer', '--json')) as Record<string, unknown>;
+    expect(printed).toMatchObject({ organization_id: orgId, email: 'viewer@hill.edu', role: 'viewer', first_name: 'Vi', last_name: 'Ewer' });
+    expect(await verifyPassword(String(printed['password']), (await users().findByEmail('viewer@hill.edu'))?.password_hash ?? '')).toBe(true);
+    const badEmail = await leadstream('user', 'create', '--org', orgId, '--email', 'not-an-email');
+    expect(badEmail.code).toBe(2);
+    expect(badEmail.stderr).toContain('email: must be a valid email address');
+    expect((await leadstream('user', 'create', '--org', 'org_missing', '--email', 'x@hill.edu')).stderr).toContain('organization org_missing not found');
+    expect((await leadstream('user', 'create', '--org', orgId, '--email', 'v@hill.edu', '--role', 'vendor')).stderr).toContain('Allowed choices are owner, admin, manager, viewer');
+  });
+
+  it('lists organizations and vendors, as text and JSON', async () => {
+    const organizations = await dal.organizations.listAll();
+    expect((await succeed('org', 'list')).split('\n')).toEqual(organizations.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`));
+    expect((JSON.parse(await succeed('org', 'list', '--json')) as Array<{ id: string }>).map((o) => o.id)).toEqual(organizations.map((o) => o.id));
+    const hill = organizations.find((o) => o.name === 'Hill College')?.id ?? '';
+    expect(await succeed('vendor', 'list', '--org', hill)).toContain('no vendors yet');
+    const vendorId = await succeed('vendor', 'create', '--org', hill, '--name', 'Hill Inquiries', '--type', 'inquiry');
+    expect(await succeed('vendor', 'list', '--org', hill)).toBe(`${vendorId}  inquiry      enabled   Hill Inquiries`);
+    expect(JSON.parse(await succeed('vendor', 'list', '--org', hill, '--json'))).toMatchObject([{ id: vendorId, name: 'Hill Inquiries', type: 'inquiry' }]);
+  });
+});
+
+describe('leadstream worker', () => {
+  it('lists the stages in its help, and refuses an unknown stage in one line with exit code 2', async () => {
+    const help = await succeed('worker', '--help');
+    for (const stage of STAGES.keys()) expect(help).toContain(stage);
+    const unknown = await leadstream('worker', '--stages', 'validate,nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual([expect.stringContaining('unknown stage "nope"')]);
   });
 });

@@ -14,7 +14,7 @@
  * vendors, which no process can have cached (a key is looked up by a hash nobody knew, a vendor
  * by a new id). A running server keeps the version it knew until its next change or restart.
  */
-import { createDal, ensureIndexes, type Dal } from '@leadstream/dal';
+import { createDal, ensureIndexes, UserRepository, type Dal } from '@leadstream/dal';
 import { DomainError } from '@leadstream/domain';
 import { bumpConfigVersion, CONFIG_CHANGED_TOPIC, ConfigCache, Metrics } from '@leadstream/runtime';
 import { destination, pino } from 'pino';
@@ -39,7 +39,12 @@ function isLocked(error: unknown): boolean {
 /** Announces a configuration write of an organization (`what`: `api_keys`, `vendors`...). */
 export type ConfigChanged = (organizationId: string, what: string) => Promise<void>;
 
-export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+/** The users of the user API (not in Dal: the api's accounts layer builds its own). */
+export interface AdminExtras {
+  users: UserRepository;
+}
+
+export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged, extras: AdminExtras) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
   const config = parseConfig(env);
   const logger = pino({ level: 'warn', base: { role: 'admin' } }, destination(2));
   // Kafka can take a produce from anyone; the embedded log is the running server's alone.
@@ -47,6 +52,7 @@ export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged) => Prom
   const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), { store: true, log: publish });
   try {
     await ensureIndexes(engines.store);
+    await UserRepository.ensureIndexes(engines.store);
     const changed: ConfigChanged = publish
       ? async (organizationId, what) => {
           await engines.log.ensureTopics([{ topic: CONFIG_CHANGED_TOPIC, partitions: config.topicPartitions }]);
@@ -55,7 +61,7 @@ export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged) => Prom
       : async (organizationId, what) => {
           await bumpConfigVersion(engines.store, organizationId, what);
         };
-    return await run(createDal(engines.store), changed);
+    return await run(createDal(engines.store), changed, { users: new UserRepository(engines.store) });
   } finally {
     await engines.close();
   }

@@ -1,4 +1,7 @@
-/** `leadstream vendor create --org <id> --name <n> --type inquiry|application`: prints the vendor id. */
+/**
+ * `leadstream vendor create --org <id> --name <n> --type inquiry|application`: prints the vendor id.
+ * `leadstream vendor list --org <id>`: the organization's vendors (id, type, enabled, name).
+ */
 import { Command, Option } from 'commander';
 import { VENDOR_TYPES, type VendorType } from '@leadstream/dal';
 import type { TenantContext } from '@leadstream/domain';
@@ -41,6 +44,22 @@ export function vendorCommand(): Command {
           return vendor;
         });
         print(options.json, created, [created.id]);
+      }),
+    );
+  vendor
+    .command('list')
+    .description("list an organization's vendors: id, type, enabled or disabled, name")
+    .requiredOption('--org <id>', 'organization id (org_…)')
+    .option('--json', 'print the vendors as a JSON array')
+    .action(
+      adminAction('vendor list', async (options: { org: string; json?: boolean }) => {
+        const vendors = await withDal(async (dal) => {
+          const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
+          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
+          return dal.vendors.list(tenant);
+        });
+        const lines = vendors.map((v) => `${v.id}  ${v.type.padEnd(11)}  ${(v.enabled ? 'enabled' : 'disabled').padEnd(8)}  ${v.name}`);
+        print(options.json, vendors, lines.length === 0 ? [`no vendors yet: leadstream vendor create --org ${options.org} --name <name> --type inquiry`] : lines);
       }),
     );
   return vendor;
