@@ -5650,7 +5650,7 @@ export interface operations {
         parameters: {
             query: {
                 end_date: string;
-                format?: "csv";
+                format?: "csv" | "";
                 start_date: string;
             };
             header?: never;
