@@ -17,3 +17,4 @@ export * from './formula';
 export * from './validation-rules';
 export * from './lookup-tables';
 export * from './enrichment';
+export * from './funnel';

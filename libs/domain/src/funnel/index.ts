@@ -1,0 +1,3 @@
+export * from './funnel-link';
+export * from './funnel-period';
+export * from './funnel-figures';
