@@ -1,3 +1,4 @@
+import { normalizeEmail } from '@leadstream/domain';
 import type { LeadEventMessage } from '@leadstream/schemas';
 
 /** A row of the analytics table `lead_events`. */
@@ -10,6 +11,8 @@ export interface LeadEventRow {
   vendor_id: string;
   occurred_at: string;
   data: string;
+  /** lead.created: the submitter's email as deduplication normalizes it, which the funnel matches on; '' otherwise. */
+  email_key: string;
 }
 
 function field(value: unknown, key: string): string | undefined {
@@ -35,5 +38,6 @@ export function toLeadEventRow(message: LeadEventMessage): LeadEventRow {
     vendor_id: field(lead, 'vendor_id') ?? field(message.data, 'vendor_id') ?? '',
     occurred_at: toClickHouseTime(message.timestamp),
     data: JSON.stringify(message.data),
+    email_key: message.event === 'lead.created' ? normalizeEmail(field(lead, 'email') ?? '') : '',
   };
 }

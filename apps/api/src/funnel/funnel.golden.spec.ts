@@ -1,0 +1,218 @@
+/**
+ * Golden tests of the five funnel reports on chDB: a fixed set of projected events, and the answers
+ * computed by hand (below, next to the data). The events go through the projector's own row mapping,
+ * so the email normalization the funnel matches on is the projector's.
+ *
+ * Vendors: inquiry I1, I2; application A1, A2. Links: I1 -> A1 within 24 h, I2 -> A1 within 72 h
+ * (A2 is linked to nothing). Period 2025-06-01 .. 2025-06-03 (UTC days).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseFunnelPeriod, type FunnelPeriod } from '@leadstream/domain';
+import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
+import type { Analytics } from '@leadstream/ports';
+import { toLeadEventRow } from '@leadstream/projector';
+import type { LeadEventMessage } from '@leadstream/schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FunnelQueries } from './funnel.queries';
+import { FunnelReports, type NamedFunnelScope } from './funnel.reports';
+
+const ORG = 'org_golden';
+const I1 = '11111111-1111-4111-8111-111111111111';
+const I2 = '22222222-2222-4222-8222-222222222222';
+const A1 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const A2 = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+
+let sequence = 0;
+function submission(vendorId: string, email: string, at: string, options: { organizationId?: string; environment?: 'live' | 'sandbox'; id?: string } = {}): LeadEventMessage {
+  sequence += 1;
+  const leadId = `lead_${String(sequence).padStart(3, '0')}`;
+  return {
+    schema_version: 1,
+    id: options.id ?? `evt_${leadId}`,
+    event: 'lead.created',
+    timestamp: at,
+    organization_id: options.organizationId ?? ORG,
+    environment: options.environment ?? 'live',
+    data: { lead: { id: leadId, email, first_name: 'G', last_name: 'T', vendor_id: vendorId, created_at: at } },
+  };
+}
+
+const q1 = submission(I1, 'ann@x.edu', '2025-06-01T10:00:00.000Z');
+const EVENTS: LeadEventMessage[] = [
+  // Inquiries of the period: q1, q2, q3 (I1), q4, q5, q7 (I2). q6 is the day before.
+  q1,
+  submission(I1, 'Bob.Smith@gmail.com', '2025-06-01T12:00:00.000Z'), // q2
+  submission(I1, 'cat@x.edu', '2025-06-02T09:00:00.000Z'), // q3
+  submission(I2, 'dan@x.edu', '2025-06-02T10:00:00.000Z'), // q4
+  submission(I2, 'eve@x.edu', '2025-06-03T20:00:00.000Z'), // q5
+  submission(I1, 'fay@x.edu', '2025-05-31T23:00:00.000Z'), // q6, before the period
+  submission(I2, 'gus@x.edu', '2025-06-03T23:30:00.000Z'), // q7
+  // Applications.
+  submission(A1, 'ANN@x.edu', '2025-06-01T10:30:00.000Z'), // p1: q1 converts after 1800 s
+  submission(A1, 'bobsmith+apply@gmail.com', '2025-06-01T20:00:00.000Z'), // p2: q2 (same gmail address) after 28800 s
+  submission(A1, 'cat@x.edu', '2025-06-03T10:00:00.000Z'), // p3: 25 h after q3, beyond I1's 24 h
+  submission(A1, 'dan@x.edu', '2025-06-04T06:00:00.000Z'), // p4: q4 after 158400 s (44 h, within 72 h), after the period
+  submission(A2, 'eve@x.edu', '2025-06-03T21:00:00.000Z'), // p5: A2 is not linked
+  submission(A1, 'eve@x.edu', '2025-06-03T19:00:00.000Z'), // p6: before q5
+  submission(A1, 'gus@x.edu', '2025-06-04T01:00:00.000Z'), // p7: q7 after 5400 s, after the period
+  submission(A1, 'ann@x.edu', '2025-06-01T11:00:00.000Z'), // p8: ann applies again (q1's first stays p1)
+  // Not this funnel: another organization, the sandbox, and a redelivery of q1 (same event id).
+  submission(A1, 'cat@x.edu', '2025-06-02T09:30:00.000Z', { organizationId: 'org_other' }),
+  submission(I1, 'hal@x.edu', '2025-06-02T08:00:00.000Z', { environment: 'sandbox' }),
+  { ...q1 },
+];
+
+const scope: NamedFunnelScope = {
+  organizationId: ORG,
+  environment: 'live',
+  inquiryVendorIds: [I1, I2],
+  applicationVendorIds: [A1, A2],
+  links: [
+    { inquiryVendorId: I1, applicationVendorId: A1, timeWindowHours: 24 },
+    { inquiryVendorId: I2, applicationVendorId: A1, timeWindowHours: 72 },
+  ],
+  vendorNames: new Map([
+    [I1, 'Inquiry One'],
+    [I2, 'Inquiry Two'],
+    [A1, 'Applications'],
+    [A2, 'Other Applications'],
+  ]),
+};
+
+const PERIOD_VIEW = { start: '2025-06-01T00:00:00.000Z', end: '2025-06-03T23:59:59.999Z' };
+let period: FunnelPeriod;
+let dir: string;
+let analytics: Analytics;
+let reports: FunnelReports;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'leadstream-funnel-'));
+  analytics = await openAnalytics({ dataDir: dir });
+  await analytics.migrate(analyticsMigrations);
+  // Two inserts, so the redelivered q1 sits in another part until FINAL collapses it.
+  await analytics.insert('lead_events', EVENTS.slice(0, -1).map((event) => ({ ...toLeadEventRow(event) })));
+  await analytics.insert('lead_events', EVENTS.slice(-1).map((event) => ({ ...toLeadEventRow(event) })));
+  reports = new FunnelReports(new FunnelQueries(analytics));
+  const parsed = parseFunnelPeriod({ startDate: '2025-06-01', endDate: '2025-06-03' }, new Date('2025-06-05T00:00:00Z'));
+  if (!parsed.ok) throw new Error('period');
+  period = parsed.value;
+});
+
+afterAll(async () => {
+  await analytics?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('funnel reports on the golden events', () => {
+  it('overview: 6 inquiries, 6 applications in the period, 5 matched, 4 of 6 inquiries converted, on average after 48600 s', async () => {
+    // Matched applications: p1, p8 (q1), p2 (q2), p4 (q4), p7 (q7). Times: 1800, 28800, 158400, 5400.
+    expect(await reports.overview(scope, period)).toEqual({
+      period: PERIOD_VIEW,
+      totalInquiries: 6,
+      totalApplications: 6, // p1, p2, p3, p5, p6, p8 (p4 and p7 come after the period)
+      matchedApplications: 5,
+      conversionRate: 0.6667,
+      averageTimeToConvertSeconds: 48_600,
+      averageTimeToConvertFormatted: '13h 30m',
+    });
+  });
+
+  it('time to convert: one conversion in each of four buckets, median (5400 + 28800) / 2', async () => {
+    expect(await reports.timeToConvert(scope, period)).toEqual({
+      period: PERIOD_VIEW,
+      distribution: [
+        { bucket: '0-1hr', count: 1, percentage: 25 },
+        { bucket: '1-6hr', count: 1, percentage: 25 },
+        { bucket: '6-12hr', count: 1, percentage: 25 },
+        { bucket: '12-24hr', count: 0, percentage: 0 },
+        { bucket: '24hr+', count: 1, percentage: 25 },
+      ],
+      totalConversions: 4,
+      medianTimeToConvertSeconds: 17_100,
+      medianTimeToConvertFormatted: '4h 45m',
+    });
+  });
+
+  it('drop-offs at 2025-06-05: q3 (63 h old) and q5 (28 h old) never converted', async () => {
+    const now = new Date('2025-06-05T00:00:00Z');
+    expect(await reports.dropOffs(scope, period, 24, now)).toEqual({
+      period: PERIOD_VIEW,
+      totalDroppedInquiries: 2,
+      dropOffRate: 0.3333,
+      byVendor: [
+        { vendorId: I1, vendorName: 'Inquiry One', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+        { vendorId: I2, vendorName: 'Inquiry Two', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+      ],
+      byAge: [
+        { bucket: '24-48hr', count: 1 },
+        { bucket: '2-7days', count: 1 },
+        { bucket: '7days+', count: 0 },
+      ],
+    });
+    // At least 30 hours old: q5 (28 h) and q7 (24.5 h) are too young to count.
+    expect(await reports.dropOffs(scope, period, 30, now)).toMatchObject({
+      totalDroppedInquiries: 1,
+      dropOffRate: 0.25,
+      byVendor: [
+        { vendorId: I1, droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+        { vendorId: I2, droppedCount: 0, totalInquiries: 1, dropOffRate: 0 },
+      ],
+      byAge: [
+        { bucket: '24-48hr', count: 0 },
+        { bucket: '2-7days', count: 1 },
+        { bucket: '7days+', count: 0 },
+      ],
+    });
+  });
+
+  it('by vendor: each linked pair with its inquiries, conversions and average time', async () => {
+    expect(await reports.byVendor(scope, period)).toEqual({
+      period: PERIOD_VIEW,
+      vendorPairs: [
+        {
+          inquiryVendorId: I1,
+          inquiryVendorName: 'Inquiry One',
+          applicationVendorId: A1,
+          applicationVendorName: 'Applications',
+          inquiries: 3,
+          conversions: 2,
+          conversionRate: 0.6667,
+          averageTimeToConvertSeconds: 15_300,
+          averageTimeToConvertFormatted: '4h 15m',
+        },
+        {
+          inquiryVendorId: I2,
+          inquiryVendorName: 'Inquiry Two',
+          applicationVendorId: A1,
+          applicationVendorName: 'Applications',
+          inquiries: 3,
+          conversions: 2,
+          conversionRate: 0.6667,
+          averageTimeToConvertSeconds: 81_900,
+          averageTimeToConvertFormatted: '22h 45m',
+        },
+      ],
+    });
+  });
+
+  it('daily: every day of the period, conversions on the day of their inquiry', async () => {
+    expect(await reports.daily(scope, period)).toEqual({
+      period: PERIOD_VIEW,
+      daily: [
+        { date: '2025-06-01', inquiries: 2, applications: 3, conversions: 2, conversionRate: 1 },
+        { date: '2025-06-02', inquiries: 2, applications: 0, conversions: 1, conversionRate: 0.5 },
+        { date: '2025-06-03', inquiries: 2, applications: 3, conversions: 1, conversionRate: 0.5 },
+      ],
+    });
+  });
+
+  it('answers zeros and nulls for an organization without links or events', async () => {
+    const empty: NamedFunnelScope = { ...scope, organizationId: 'org_empty', links: [] };
+    expect(await reports.overview(empty, period)).toMatchObject({ totalInquiries: 0, matchedApplications: 0, conversionRate: 0, averageTimeToConvertSeconds: null, averageTimeToConvertFormatted: null });
+    expect(await reports.timeToConvert(empty, period)).toMatchObject({ totalConversions: 0, medianTimeToConvertSeconds: null });
+    expect(await reports.dropOffs(empty, period, 24, new Date('2025-06-05T00:00:00Z'))).toMatchObject({ totalDroppedInquiries: 0, byVendor: [] });
+    expect(await reports.byVendor(empty, period)).toMatchObject({ vendorPairs: [] });
+  });
+});
