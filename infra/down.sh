@@ -2,6 +2,10 @@
 # Stop the servers started by infra/up.sh: exactly the processes whose PIDs are recorded in
 # infra/.run/*.pid (SIGTERM, or SIGINT for PostgreSQL's fast shutdown; SIGKILL after a timeout). Never fails when nothing is running.
 # Data and logs stay in infra/.run/ until the next fresh start (up.sh wipes them then).
+#
+#   bash infra/down.sh                 # all of them; removes infra/.run/infra.env
+#   bash infra/down.sh clickhouse ...  # only these (kafka, ferretdb, postgres, clickhouse); removes
+#                                      # their variables from infra.env (postgres: FerretDB's too)
 set -euo pipefail
 
 INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -10,13 +14,31 @@ STOP_TIMEOUT="${LEADSTREAM_STOP_TIMEOUT:-30}" # seconds before SIGKILL
 
 log() { printf '[infra] %s\n' "$*" >&2; }
 
+SERVERS=(ferretdb postgres kafka clickhouse)
+selected=("$@")
+for name in "${selected[@]}"; do
+  [[ " ${SERVERS[*]} " == *" $name "* ]] || { log "unknown server '$name' (one of: ${SERVERS[*]})"; exit 2; }
+done
+# wanted NAME: true when NAME is to be stopped.
+wanted() { ((${#selected[@]} == 0)) || [[ " ${selected[*]} " == *" $1 "* ]]; }
+
 [[ -d "$RUN_DIR" ]] || { log "nothing to stop ($RUN_DIR does not exist)"; exit 0; }
 
 exec 9>"$RUN_DIR/.lock"
 flock -w 900 9 || log "warning: could not take $RUN_DIR/.lock; stopping anyway"
 
 # The tests must not think servers are up any more.
-rm -f "$RUN_DIR/infra.env"
+if ((${#selected[@]} == 0)); then
+  rm -f "$RUN_DIR/infra.env"
+elif [[ -f "$RUN_DIR/infra.env" ]]; then
+  gone=()
+  wanted kafka && gone+=(KAFKA_BROKERS)
+  { wanted ferretdb || wanted postgres; } && gone+=(MONGODB_URI)
+  wanted clickhouse && gone+=(CLICKHOUSE_URL)
+  pattern="^($(IFS='|'; echo "${gone[*]}"))="
+  grep -Ev "$pattern" "$RUN_DIR/infra.env" >"$RUN_DIR/infra.env.tmp" || true
+  mv "$RUN_DIR/infra.env.tmp" "$RUN_DIR/infra.env"
+fi
 
 # alive PID: exists and is not a zombie (an orphan's reaper may be slow).
 alive() {
@@ -63,8 +85,9 @@ stop() {
 
 # FerretDB first (quick; it is PostgreSQL's only client), then PostgreSQL (SIGINT = fast shutdown:
 # rolls back open transactions, checkpoints, exits; SIGTERM would wait for clients to leave), then
-# Kafka (controlled shutdown takes a few seconds).
-stop ferretdb ferretdb || true
-stop postgres "$RUN_DIR/postgres/data" INT || true
-stop kafka kafka.Kafka || true
+# Kafka (controlled shutdown takes a few seconds), then the ClickHouse stand-in (closes its engine).
+if wanted ferretdb; then stop ferretdb ferretdb || true; fi
+if wanted postgres; then stop postgres "$RUN_DIR/postgres/data" INT || true; fi
+if wanted kafka; then stop kafka kafka.Kafka || true; fi
+if wanted clickhouse; then stop clickhouse chdb-http/server.py || true; fi
 exit 0

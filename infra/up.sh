@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Start real servers for tests as local processes on loopback (no Docker): a single-node Kafka
-# (KRaft, combined broker+controller) and FerretDB v1 on its PostgreSQL backend (a private
-# PostgreSQL cluster in infra/.run/postgres, on its own loopback port).
-# Installs what is missing first (Kafka jars from Maven Central and FerretDB built with Go, both
-# cached under ${LEADSTREAM_CACHE:-~/.cache/leadstream}; Debian's `postgresql` package with apt-get
-# when no PostgreSQL server binaries are found). Idempotent: servers that are already running and
-# answering are left alone. Writes infra/.run/infra.env. See infra/README.md.
+# (KRaft, combined broker+controller), FerretDB v1 on its PostgreSQL backend (a private
+# PostgreSQL cluster in infra/.run/postgres, on its own loopback port), and "clickhouse": a test
+# stand-in speaking ClickHouse's HTTP interface over chdb-core (infra/chdb-http/server.py).
+# Installs what is missing first (Kafka jars from Maven Central, FerretDB built with Go and
+# chdb-core from PyPI in a virtualenv, all cached under ${LEADSTREAM_CACHE:-~/.cache/leadstream};
+# Debian's `postgresql` package with apt-get when no PostgreSQL server binaries are found).
+# Idempotent: servers that are already running and answering are left alone. Writes
+# infra/.run/infra.env. See infra/README.md.
 set -euo pipefail
 
 INFRA_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,17 +23,23 @@ POSTGRES_PORT="${LEADSTREAM_POSTGRES_PORT:-15432}"
 # initdb and postgres refuse to run as root: as root the cluster belongs to this OS user.
 POSTGRES_OS_USER="${LEADSTREAM_POSTGRES_USER:-postgres}"
 FERRETDB_VERSION="v1.24.2"
+CLICKHOUSE_PORT="${LEADSTREAM_CLICKHOUSE_PORT:-18123}"
 START_TIMEOUT="${LEADSTREAM_INFRA_TIMEOUT:-180}" # seconds per server
 
 KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$INFRA_DIR/kafka/pom.xml")"
 KAFKA_LIBS="$CACHE_DIR/kafka/$KAFKA_VERSION/libs"
 FERRETDB_BIN="$CACHE_DIR/bin/ferretdb"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+CHDB_REQUIREMENTS="$INFRA_DIR/chdb-http/requirements.txt"
+CHDB_VERSION="$(sed -n 's/^chdb-core==\([^[:space:]]*\).*/\1/p' "$CHDB_REQUIREMENTS")"
+CHDB_VENV="$CACHE_DIR/chdb-core-$CHDB_VERSION"
+CHDB_SERVER="$INFRA_DIR/chdb-http/server.py"
 
 KAFKA_BROKERS="127.0.0.1:$KAFKA_PORT"
 MONGODB_URI="mongodb://127.0.0.1:$FERRETDB_PORT/"
 # Trust authentication, loopback only (pg_hba.conf in start_postgres): a throw-away test cluster.
 POSTGRES_URL="postgres://postgres@127.0.0.1:$POSTGRES_PORT/ferretdb"
+CLICKHOUSE_URL="http://127.0.0.1:$CLICKHOUSE_PORT"
 PG_BIN="" # set by install_postgres
 
 log() { printf '[infra] %s\n' "$*" >&2; }
@@ -225,6 +233,28 @@ install_postgres() {
     fi
     AS_PG=(setpriv "--reuid=$POSTGRES_OS_USER" "--regid=$(id -g "$POSTGRES_OS_USER")" --init-groups --)
   fi
+}
+
+# chdb-core (ClickHouse's engine as a Python library, ~560 MB) in a virtualenv of its own;
+# `.complete` marks a finished install (a virtualenv cannot be built elsewhere and moved in).
+install_chdb() {
+  [[ -n "$CHDB_VERSION" ]] || die "could not read chdb-core==<version> from $CHDB_REQUIREMENTS"
+  if [[ -f "$CHDB_VENV/.complete" && -x "$CHDB_VENV/bin/python" ]]; then return 0; fi
+  need python3 "Python 3.9+ is required for the ClickHouse stand-in (chdb-core)"
+  log "installing chdb-core $CHDB_VERSION from PyPI into $CHDB_VENV"
+  rm -rf "$CHDB_VENV"
+  local piplog="$CACHE_DIR/chdb-core-pip.log"
+  # --no-deps: chdb-core's declared dependencies (pandas, pyarrow) serve only DataFrame and Arrow
+  # results in Python, which the stand-in never asks for (see requirements.txt).
+  { python3 -m venv "$CHDB_VENV" &&
+    "$CHDB_VENV/bin/pip" install --disable-pip-version-check --no-deps -r "$CHDB_REQUIREMENTS" &&
+    "$CHDB_VENV/bin/python" -c 'import chdb; print("chdb-core", chdb.__version__, "engine", chdb.engine_version)'; } \
+    </dev/null >"$piplog" 2>&1 || {
+    show_log "$piplog"
+    rm -rf "$CHDB_VENV"
+    die "installing chdb-core $CHDB_VERSION failed (is PyPI reachable? log: $piplog)"
+  }
+  touch "$CHDB_VENV/.complete"
 }
 
 # As root, the prefix that runs a command as the cluster's owner. setpriv execs (no extra process),
@@ -438,18 +468,71 @@ start_ferretdb() {
   log "ferretdb is up (pid $(cat "$RUN_DIR/ferretdb.pid"))"
 }
 
+# clickhouse_ready: /ping answers "Ok." and a query runs (the stand-in opens its engine before it
+# listens, so this is quick once the port is open).
+clickhouse_ready() {
+  "$CHDB_VENV/bin/python" - "$CLICKHOUSE_URL" <<'PY' >/dev/null 2>&1
+import sys, urllib.request
+url = sys.argv[1]
+assert urllib.request.urlopen(url + "/ping", timeout=3).read() == b"Ok.\n"
+assert urllib.request.urlopen(url + "/", data=b"SELECT 1", timeout=3).read() == b"1\n"
+PY
+}
+
+start_clickhouse() {
+  # The command line names the virtualenv: a stand-in running another chdb-core is replaced.
+  if pid_alive clickhouse chdb-http/server.py; then
+    if ! pid_alive clickhouse "$CHDB_VENV/bin/python"; then
+      log "clickhouse (pid $(cat "$RUN_DIR/clickhouse.pid")) runs another chdb-core; restarting it on $CHDB_VERSION"
+      stop_pid clickhouse chdb-http/server.py
+    elif clickhouse_ready; then
+      log "clickhouse already running (pid $(cat "$RUN_DIR/clickhouse.pid")) on $CLICKHOUSE_URL"
+      return 0
+    else
+      log "clickhouse (pid $(cat "$RUN_DIR/clickhouse.pid")) is running but not answering; restarting"
+      stop_pid clickhouse chdb-http/server.py
+    fi
+  fi
+  rm -f "$RUN_DIR/clickhouse.pid"
+  port_in_use "$CLICKHOUSE_PORT" && die "port 127.0.0.1:$CLICKHOUSE_PORT is already in use by a process infra/ did not start (set LEADSTREAM_CLICKHOUSE_PORT)"
+
+  local cdir="$RUN_DIR/clickhouse"
+  rm -rf "$cdir" # fresh start: wipe data
+  mkdir -p "$cdir"
+
+  log "starting clickhouse (test stand-in: chdb-core $CHDB_VERSION behind ClickHouse's HTTP interface) on $CLICKHOUSE_URL"
+  start_detached clickhouse "$cdir/clickhouse.log" \
+    "$CHDB_VENV/bin/python" "$CHDB_SERVER" --port "$CLICKHOUSE_PORT" --data "$cdir/data"
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until clickhouse_ready; do
+    if ! pid_alive clickhouse chdb-http/server.py; then
+      show_log "$cdir/clickhouse.log"
+      die "clickhouse exited during startup (log: $cdir/clickhouse.log)"
+    fi
+    if ((SECONDS >= deadline)); then
+      show_log "$cdir/clickhouse.log"
+      die "clickhouse did not answer within ${START_TIMEOUT}s (log: $cdir/clickhouse.log)"
+    fi
+    sleep 0.2
+  done
+  log "clickhouse is up (pid $(cat "$RUN_DIR/clickhouse.pid"))"
+}
+
 # ---------------------------------------------------------------------------------------------
 
 install_kafka
 install_ferretdb
 install_postgres
+install_chdb
 start_kafka
 start_postgres
 start_ferretdb
+start_clickhouse
 
 cat >"$RUN_DIR/infra.env.tmp" <<EOF
 KAFKA_BROKERS=$KAFKA_BROKERS
 MONGODB_URI=$MONGODB_URI
+CLICKHOUSE_URL=$CLICKHOUSE_URL
 EOF
 mv "$RUN_DIR/infra.env.tmp" "$RUN_DIR/infra.env"
 
