@@ -1,18 +1,20 @@
 /**
- * The analytics contract against a real ClickHouse server, each test in its own database.
+ * The analytics contract against a ClickHouse server over HTTP, each test in its own database.
  *
- * Runs only when CLICKHOUSE_URL is set. Unlike Kafka and MongoDB this suite skips even under
- * REQUIRE_INFRA=1: no ClickHouse server can be installed on our CI machines (no Docker, and Debian
- * ships only a 2018 release), and chDB, the same engine, runs the same contract in
- * chdb-analytics.spec.ts. A documented exception (docs/analytics.md), hence no lookupInfra here.
+ * The server is CLICKHOUSE_URL from the environment or infra/.run/infra.env. `npm run infra:up`
+ * starts infra/chdb-http, a test stand-in that speaks ClickHouse's HTTP interface over chdb-core
+ * (ClickHouse's engine as a Python library), because no ClickHouse server can be installed on our
+ * CI machines; with Docker, infra/docker-compose.yml runs a real one. Without a server this file
+ * skips with a printed reason, and under REQUIRE_INFRA=1 (CI) it fails.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { analyticsContract } from '@leadstream/ports/contract/analytics.contract';
+import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { AnalyticsBatcher } from './analytics-batcher';
 import { openAnalytics } from './clickhouse-analytics';
 
-const url = process.env['CLICKHOUSE_URL'];
+const { value: url, skipReason } = lookupInfra('CLICKHOUSE_URL');
 const username = process.env['CLICKHOUSE_USER'];
 const password = process.env['CLICKHOUSE_PASSWORD'];
 
@@ -35,9 +37,7 @@ if (url) {
     };
   });
 } else {
-  const reason = 'CLICKHOUSE_URL is not set; no ClickHouse server on this machine (chDB runs the same contract)';
-  console.warn(`[skip] ${reason}`);
   describe('analytics contract: clickhouse server', () => {
-    it.skip(reason, () => undefined);
+    it.skip(skipReason ?? 'CLICKHOUSE_URL is not set', () => undefined);
   });
 }
