@@ -72,7 +72,7 @@ describe('chdb analytics on disk', () => {
     };
 
     const first = await openOn(dataDir);
-    expect(await first.migrate(analyticsMigrations)).toEqual([1]);
+    expect(await first.migrate(analyticsMigrations)).toEqual(analyticsMigrations.map((migration) => migration.version));
     await first.insert(LEAD_EVENTS_TABLE, [event, { ...event, event_id: 'evt_2' }]);
     await first.close();
 
