@@ -91,6 +91,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
     description: 'The ingestion API error body (spec 7.1, 4.4): extra keys per case.',
   },
   OAuthError: obj({ error: str(), error_description: str() }, ['error']),
+  FunnelError: {
+    ...obj({ success: { const: false }, error: str(), details: { type: 'object', additionalProperties: str() }, requestId: str(), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
+    description: 'The funnel API error body (spec 7.1): `details` keyed by parameter on a 400, `requestId` on a 500.',
+  },
   PageMeta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }), totalPages: int({ minimum: 0 }) }, ['page', 'limit', 'total', 'totalPages']),
 
   UserSummary: record({ id: str(), email: str(), first_name: str(), last_name: str(), role: oneOfValues(ROLES), organization_id: str() }),
@@ -268,4 +272,52 @@ export const componentSchemas: Record<string, JsonSchema> = {
     { is_duplicate: bool(), matched_lead_id: str(), similarity_score: num(), match_details: obj({ email: nullable(num()), name: nullable(num()) }) },
     ['is_duplicate'],
   ),
+
+  // 4.11 Funnel (spec 2.15): ids are vendor UUIDs; rates are fractions, percentages 0-100.
+  FunnelLink: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), inquiryVendorName: str(), applicationVendorId: str({ format: 'uuid' }), applicationVendorName: str(), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
+  FunnelLinkCreated: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), applicationVendorId: str({ format: 'uuid' }), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
+  FunnelPeriod: record({ start: dateTime(), end: dateTime() }),
+  FunnelOverview: record({
+    period: ref('FunnelPeriod'),
+    totalInquiries: int({ minimum: 0 }),
+    totalApplications: int({ minimum: 0 }),
+    matchedApplications: int({ minimum: 0 }),
+    conversionRate: num({ minimum: 0, maximum: 1 }),
+    averageTimeToConvertSeconds: nullable(int({ minimum: 0 })),
+    averageTimeToConvertFormatted: nullable(str()),
+  }),
+  FunnelTimeToConvert: record({
+    period: ref('FunnelPeriod'),
+    distribution: array(record({ bucket: oneOfValues(['0-1hr', '1-6hr', '6-12hr', '12-24hr', '24hr+']), count: int({ minimum: 0 }), percentage: num({ minimum: 0, maximum: 100 }) })),
+    totalConversions: int({ minimum: 0 }),
+    medianTimeToConvertSeconds: nullable(int({ minimum: 0 })),
+    medianTimeToConvertFormatted: nullable(str()),
+  }),
+  FunnelDropOffs: record({
+    period: ref('FunnelPeriod'),
+    totalDroppedInquiries: int({ minimum: 0 }),
+    dropOffRate: num({ minimum: 0, maximum: 1 }),
+    byVendor: array(record({ vendorId: str(), vendorName: nullable(str()), droppedCount: int({ minimum: 0 }), totalInquiries: int({ minimum: 0 }), dropOffRate: num({ minimum: 0, maximum: 1 }) })),
+    byAge: array(record({ bucket: oneOfValues(['0-24hr', '24-48hr', '2-7days', '7days+']), count: int({ minimum: 0 }) })),
+  }),
+  FunnelByVendor: record({
+    period: ref('FunnelPeriod'),
+    vendorPairs: array(
+      record({
+        inquiryVendorId: str(),
+        inquiryVendorName: nullable(str()),
+        applicationVendorId: str(),
+        applicationVendorName: nullable(str()),
+        inquiries: int({ minimum: 0 }),
+        conversions: int({ minimum: 0 }),
+        conversionRate: num({ minimum: 0, maximum: 1 }),
+        averageTimeToConvertSeconds: nullable(int({ minimum: 0 })),
+        averageTimeToConvertFormatted: nullable(str()),
+      }),
+    ),
+  }),
+  FunnelDaily: record({
+    period: ref('FunnelPeriod'),
+    daily: array(record({ date: str({ format: 'date' }), inquiries: int({ minimum: 0 }), applications: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) })),
+  }),
 };

@@ -50,6 +50,7 @@ export function errorStatuses(operation: Operation): number[] {
 function errorSchema(operation: Operation): JsonSchema {
   if (operation.convention === 'ingestion') return ref('IngestionError');
   if (operation.convention === 'oauth') return { anyOf: [ref('OAuthError'), ref('UserError')] };
+  if (operation.convention === 'funnel') return ref('FunnelError');
   return ref('UserError');
 }
 
@@ -96,7 +97,7 @@ function responseObject(status: number, content: JsonSchema | null | { mediaType
   return { description, headers, content: { 'application/json': { schema: content } } };
 }
 
-const CONVENTION_NAMES: Record<Operation['convention'], string> = { user: 'User', ingestion: 'Ingestion', oauth: 'OAuth' };
+const CONVENTION_NAMES: Record<Operation['convention'], string> = { user: 'User', ingestion: 'Ingestion', funnel: 'Funnel', oauth: 'OAuth' };
 
 /** Error answers are shared components (`UserError401`, `IngestionError429`, ...). */
 const errorResponseName = (operation: Operation, status: number): string => `${CONVENTION_NAMES[operation.convention]}Error${status}`;
@@ -116,7 +117,7 @@ function operationObject(operation: Operation): JsonSchema {
     operation.permission && operation.permission !== 'authenticated' ? `Permission: \`${operation.permission}\`.` : undefined,
     operation.semanticChecks ? `Beyond this schema the service checks ${operation.semanticChecks}; a request that fails those checks is answered 400${operation.errors?.includes(422) ? ' (422 when a rule rejects the lead)' : ''}.` : undefined,
   ].filter(Boolean);
-  const security = operation.auth === 'session' ? [{ sessionToken: [] }] : operation.auth === 'apiKey' ? [{ apiKey: [] }] : [];
+  const security = { session: [{ sessionToken: [] }], apiKey: [{ apiKey: [] }], sessionOrApiKey: [{ sessionToken: [] }, { apiKey: [] }], none: [] }[operation.auth];
   return {
     operationId: operation.operationId,
     tags: [operation.tag],
@@ -159,6 +160,7 @@ export function buildOpenApiDocument(): JsonSchema {
         '',
         '- **User API** (`/api/...`, session token from `/api/auth/login`): success bodies are `{data}` (lists `{data, meta}`), errors `{error:{code, message, details?}}`.',
         '- **Ingestion API** (`/api/leads/inbound`, `/api/v1/leads/...`, `/api/vendor-portal/...`, vendor API key): bodies `{success, ...}`, errors `{success:false, error, code, ...}`. The same paths under `/sandbox` take `vk_test_` keys.',
+        '- **Funnel API** (`/api/vendor-funnel-links`, `/api/analytics/funnel/...`, session token or vendor API key): bodies `{success:true, data}`, errors `{success:false, error, details?, requestId?}` with `details` keyed by parameter.',
         '- Limited endpoints send `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`, and `Retry-After` on 429.',
       ].join('\n'),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },

@@ -12,11 +12,11 @@ import { anyObject, array, body, bool, data, dataList, int, nullable, num, obj, 
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Who may call: a user's session token (or OAuth token), a vendor API key, or anyone. */
-export type Auth = 'session' | 'apiKey' | 'none';
+/** Who may call: a user's session token (or OAuth token), a vendor API key, either (the funnel), or anyone. */
+export type Auth = 'session' | 'apiKey' | 'sessionOrApiKey' | 'none';
 
 /** Which error body the operation answers with (spec 7.1). */
-export type Convention = 'user' | 'ingestion' | 'oauth';
+export type Convention = 'user' | 'ingestion' | 'funnel' | 'oauth';
 
 export interface Parameter {
   name: string;
@@ -198,6 +198,29 @@ const ingestion = (path: string, operationId: string, summary: string, batch: bo
   errors: batch ? [400, 415] : [400, 409, 415, 422],
 });
 
+/** The funnel convention's success body (spec 4.11): `{success: true, data}`. */
+const funnelData = (schema: JsonSchema): JsonSchema => obj({ success: { const: true }, data: schema }, ['success', 'data']);
+
+/** A funnel report: GET /api/analytics/funnel/<path>?startDate&endDate[&...]. */
+function funnelReport(path: string, operationId: string, summary: string, component: string, extraQuery: Parameter[] = []): Operation {
+  const date = (name: string, meaning: string): Parameter => ({ name, in: 'query', schema: str({ maxLength: 40 }), description: `ISO 8601 date (a whole UTC day) or date-time with a time zone; default ${meaning}` });
+  return {
+    method: 'get',
+    path: `/api/analytics/funnel/${path}`,
+    operationId,
+    tag: 'Funnel',
+    summary,
+    auth: 'sessionOrApiKey',
+    convention: 'funnel',
+    permission: 'analytics:read',
+    sandbox: true,
+    query: [date('startDate', '30 days before today'), date('endDate', 'today'), ...extraQuery],
+    responses: { 200: funnelData(ref(component)) },
+    errors: [400],
+    semanticChecks: 'that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days',
+  };
+}
+
 export const operations: Operation[] = [
   { method: 'get', path: '/api/openapi.json', operationId: 'openApiDocument', tag: 'Reference', summary: 'This document (the page at /docs renders it)', auth: 'none', convention: 'user', responses: { 200: obj({ openapi: str(), info: anyObject(), paths: anyObject() }, ['openapi', 'info', 'paths']) } },
 
@@ -331,6 +354,17 @@ export const operations: Operation[] = [
   { method: 'patch', path: '/api/organization', operationId: 'updateOrganization', tag: 'Organization', summary: "Rename the organization or change its validation settings", auth: 'session', convention: 'user', permission: 'organization:write', requestBody: body({ name: optionalText(2, 100), settings: body({ validation: organizationValidation }) }, [], { minProperties: 1 }),
     semanticChecks: 'that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out)', responses: { 200: data(ref('Organization')) }, errors: [400] },
   { method: 'delete', path: '/api/organization', operationId: 'deleteOrganization', tag: 'Organization', summary: 'Delete the organization and everything in it (owner only)', auth: 'session', convention: 'user', permission: 'organization:delete', responses: { 204: null } },
+
+  // 4.11 Funnel: session token or vendor API key, the funnel convention, also under /sandbox.
+  { method: 'get', path: '/api/vendor-funnel-links', operationId: 'listFunnelLinks', tag: 'Funnel', summary: 'Funnel links with the vendor names (an API key sees those of its vendor)', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'analytics:read', sandbox: true, responses: { 200: funnelData(array(ref('FunnelLink'))) } },
+  { method: 'post', path: '/api/vendor-funnel-links', operationId: 'createFunnelLink', tag: 'Funnel', summary: 'Link an inquiry vendor to an application vendor', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'vendors:write', sandbox: true, requestBody: body({ inquiryVendorId: str({ format: 'uuid' }), applicationVendorId: str({ format: 'uuid' }), timeWindowHours: int({ minimum: 1, maximum: 8_760, default: 24 }) }, ['inquiryVendorId', 'applicationVendorId']), responses: { 201: funnelData(ref('FunnelLinkCreated')) }, errors: [400, 404], semanticChecks: 'that both vendors exist with the right types (404, 400), that the pair is not linked already (400), and that an API key links its own vendor (403)' },
+  { method: 'get', path: '/api/vendor-funnel-links/has-links', operationId: 'hasFunnelLinks', tag: 'Funnel', summary: 'Whether any funnel link exists', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'analytics:read', sandbox: true, responses: { 200: obj({ success: { const: true }, hasLinks: bool() }, ['success', 'hasLinks']) } },
+  { method: 'delete', path: '/api/vendor-funnel-links/:id', operationId: 'deleteFunnelLink', tag: 'Funnel', summary: 'Remove a funnel link', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'vendors:write', sandbox: true, responses: { 200: obj({ success: { const: true }, message: str() }, ['success', 'message']) }, errors: [404] },
+  funnelReport('overview', 'funnelOverview', 'Inquiries, applications, conversions and the average time to convert', 'FunnelOverview'),
+  funnelReport('time-to-convert', 'funnelTimeToConvert', 'How long conversions took, in buckets, with the median', 'FunnelTimeToConvert'),
+  funnelReport('drop-offs', 'funnelDropOffs', 'Inquiries at least minAgeHours old that did not convert, by vendor and age', 'FunnelDropOffs', [{ name: 'minAgeHours', in: 'query', schema: int({ minimum: 0, maximum: 8_760, default: 24 }) }]),
+  funnelReport('by-vendor', 'funnelByVendor', 'Conversions of each linked vendor pair', 'FunnelByVendor'),
+  funnelReport('daily', 'funnelDaily', 'Inquiries, applications and conversions per day (UTC)', 'FunnelDaily'),
 ];
 
 /** List, create, get, patch, delete of one kind of organization configuration (issue 9's generic resource). */

@@ -1,5 +1,5 @@
 import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
-import { CustomFieldRepository, DedupRepository, ExportRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
@@ -16,6 +16,7 @@ import { exportsRouter } from './exports/exports.routes';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 import { docsRouters } from './docs/docs.routes';
+import { funnelRouter } from './funnel/funnel.routes';
 import { responseConformance } from './docs/response-conformance';
 
 export interface ApiDependencies {
@@ -120,6 +121,9 @@ export function createApiApp(deps: ApiDependencies): Koa {
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
   });
+  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: new FunnelLinkRepository(deps.store), analytics: deps.analytics });
+  app.use(funnel.routes());
+  app.use(funnel.allowedMethods());
   const docs = docsRouters(accounts.guard);
   app.use(docs.api.routes());
   app.use(docs.api.allowedMethods());

@@ -48,6 +48,8 @@ export interface ApiTestServerOptions {
   clock?: () => Date;
   /** Mounts the export routes. */
   exports?: ApiDependencies['exports'];
+  /** An analytics engine for the routes that read it (the funnel); without it any use is a test bug. */
+  analytics?: Analytics;
 }
 
 export interface ApiTestServer {
@@ -77,7 +79,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     checkResponses: true,
     log,
     store,
-    analytics: noAnalytics,
+    analytics: options.analytics ?? noAnalytics,
     logger,
     metrics: new Metrics(),
     readiness: [],

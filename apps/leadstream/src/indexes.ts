@@ -1,7 +1,7 @@
 import { CustomFieldRepository, DedupRepository, SubmissionReceiptRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { AccountTokenRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
-import { ExportRepository } from '@leadstream/dal';
+import { ExportRepository, FunnelLinkRepository } from '@leadstream/dal';
 import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 
@@ -25,4 +25,5 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await LookupTableRepository.ensureIndexes(store);
   await CalculatedFieldRepository.ensureIndexes(store);
   await ValidationRuleRepository.ensureIndexes(store);
+  await FunnelLinkRepository.ensureIndexes(store);
 }

@@ -2,6 +2,116 @@
 // Generated from schemas/openapi.json by libs/client/scripts/write-api-types.ts (npm run openapi). Do not edit.
 
 export interface paths {
+    "/api/analytics/funnel/by-vendor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversions of each linked vendor pair
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["funnelByVendor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/funnel/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inquiries, applications and conversions per day (UTC)
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["funnelDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/funnel/drop-offs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inquiries at least minAgeHours old that did not convert, by vendor and age
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["funnelDropOffs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/funnel/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inquiries, applications, conversions and the average time to convert
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["funnelOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/funnel/time-to-convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long conversions took, in buckets, with the median
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["funnelTimeToConvert"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys": {
         parameters: {
             query?: never;
@@ -1206,6 +1316,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vendor-funnel-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Funnel links with the vendor names (an API key sees those of its vendor)
+         * @description Permission: `analytics:read`.
+         */
+        get: operations["listFunnelLinks"];
+        put?: never;
+        /**
+         * Link an inquiry vendor to an application vendor
+         * @description Permission: `vendors:write`.
+         *
+         *     Beyond this schema the service checks that both vendors exist with the right types (404, 400), that the pair is not linked already (400), and that an API key links its own vendor (403); a request that fails those checks is answered 400.
+         */
+        post: operations["createFunnelLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-funnel-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a funnel link
+         * @description Permission: `vendors:write`.
+         */
+        delete: operations["deleteFunnelLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-funnel-links/has-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether any funnel link exists
+         * @description Permission: `analytics:read`.
+         */
+        get: operations["hasFunnelLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vendor-portal/daily-stats": {
         parameters: {
             query?: never;
@@ -1669,6 +1845,110 @@ export interface components {
             export_id: string;
             status: string;
         };
+        FunnelByVendor: {
+            period: components["schemas"]["FunnelPeriod"];
+            vendorPairs: {
+                applicationVendorId: string;
+                applicationVendorName: string | null;
+                averageTimeToConvertFormatted: string | null;
+                averageTimeToConvertSeconds: number | null;
+                conversionRate: number;
+                conversions: number;
+                inquiries: number;
+                inquiryVendorId: string;
+                inquiryVendorName: string | null;
+            }[];
+        };
+        FunnelDaily: {
+            daily: {
+                applications: number;
+                conversionRate: number;
+                conversions: number;
+                /** Format: date */
+                date: string;
+                inquiries: number;
+            }[];
+            period: components["schemas"]["FunnelPeriod"];
+        };
+        FunnelDropOffs: {
+            byAge: {
+                /** @enum {string} */
+                bucket: "0-24hr" | "24-48hr" | "2-7days" | "7days+";
+                count: number;
+            }[];
+            byVendor: {
+                dropOffRate: number;
+                droppedCount: number;
+                totalInquiries: number;
+                vendorId: string;
+                vendorName: string | null;
+            }[];
+            dropOffRate: number;
+            period: components["schemas"]["FunnelPeriod"];
+            totalDroppedInquiries: number;
+        };
+        /** @description The funnel API error body (spec 7.1): `details` keyed by parameter on a 400, `requestId` on a 500. */
+        FunnelError: {
+            details?: {
+                [key: string]: string;
+            };
+            error: string;
+            requestId?: string;
+            retry_after?: number;
+            /** @constant */
+            success: false;
+        };
+        FunnelLink: {
+            /** Format: uuid */
+            applicationVendorId: string;
+            applicationVendorName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            inquiryVendorId: string;
+            inquiryVendorName: string;
+            timeWindowHours: number;
+        };
+        FunnelLinkCreated: {
+            /** Format: uuid */
+            applicationVendorId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            inquiryVendorId: string;
+            timeWindowHours: number;
+        };
+        FunnelOverview: {
+            averageTimeToConvertFormatted: string | null;
+            averageTimeToConvertSeconds: number | null;
+            conversionRate: number;
+            matchedApplications: number;
+            period: components["schemas"]["FunnelPeriod"];
+            totalApplications: number;
+            totalInquiries: number;
+        };
+        FunnelPeriod: {
+            /** Format: date-time */
+            end: string;
+            /** Format: date-time */
+            start: string;
+        };
+        FunnelTimeToConvert: {
+            distribution: {
+                /** @enum {string} */
+                bucket: "0-1hr" | "1-6hr" | "6-12hr" | "12-24hr" | "24hr+";
+                count: number;
+                percentage: number;
+            }[];
+            medianTimeToConvertFormatted: string | null;
+            medianTimeToConvertSeconds: number | null;
+            period: components["schemas"]["FunnelPeriod"];
+            totalConversions: number;
+        };
         /** @description The ingestion API error body (spec 7.1, 4.4): extra keys per case. */
         IngestionError: {
             code?: string;
@@ -1970,6 +2250,124 @@ export interface components {
         };
     };
     responses: {
+        /** @description Invalid input: `details` names every invalid field */
+        FunnelError400: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Missing or invalid authentication */
+        FunnelError401: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Insufficient permissions (or a request from outside the key’s IP restrictions) */
+        FunnelError403: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Not found */
+        FunnelError404: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description The request body is larger than the service accepts */
+        FunnelError413: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description The request body must be application/json */
+        FunnelError415: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Rate limited: wait `Retry-After` seconds */
+        FunnelError429: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Server error: back off and retry */
+        FunnelError500: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
+        /** @description Service unavailable: back off and retry */
+        FunnelError503: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FunnelError"];
+            };
+        };
         /** @description Invalid input: `details` names every invalid field */
         IngestionError400: {
             headers: {
@@ -2382,6 +2780,202 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    funnelByVendor: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelByVendor"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    funnelDaily: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelDaily"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    funnelDropOffs: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                minAgeHours?: number;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelDropOffs"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    funnelOverview: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelOverview"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    funnelTimeToConvert: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelTimeToConvert"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -5612,6 +6206,156 @@ export interface operations {
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
+        };
+    };
+    listFunnelLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelLink"][];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    createFunnelLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    applicationVendorId: string;
+                    /** Format: uuid */
+                    inquiryVendorId: string;
+                    /** @default 24 */
+                    timeWindowHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FunnelLinkCreated"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["FunnelError400"];
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            404: components["responses"]["FunnelError404"];
+            413: components["responses"]["FunnelError413"];
+            415: components["responses"]["FunnelError415"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    deleteFunnelLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            404: components["responses"]["FunnelError404"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
+        };
+    };
+    hasFunnelLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasLinks: boolean;
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            401: components["responses"]["FunnelError401"];
+            403: components["responses"]["FunnelError403"];
+            429: components["responses"]["FunnelError429"];
+            500: components["responses"]["FunnelError500"];
+            503: components["responses"]["FunnelError503"];
         };
     };
     vendorDailyStats: {

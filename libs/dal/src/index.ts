@@ -31,3 +31,4 @@ export * from './validation-rule.repository';
 export * from './enrichment-config';
 export * from './calculation-job.repository';
 export * from './scaled-rate-limiter';
+export * from './funnel-link.repository';

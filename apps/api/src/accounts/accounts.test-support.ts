@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DocumentStore, Mailer, MailMessage } from '@leadstream/ports';
-import { startApiTestServer, type ApiTestServer } from '../api.test-support';
+import { startApiTestServer, type ApiTestServer, type ApiTestServerOptions } from '../api.test-support';
 import type { AccountsConfig } from './accounts.context';
 
 export { TEST_JWT_SECRET } from '../api.test-support';
@@ -47,6 +47,8 @@ export interface AccountsTestOptions {
   /** An existing store (e.g. FerretDB); the test server then does not close it. */
   store?: DocumentStore;
   clock?: () => Date;
+  analytics?: ApiTestServerOptions['analytics'];
+  repositories?: ApiTestServerOptions['repositories'];
 }
 
 export async function startAccountsServer(options: AccountsTestOptions = {}): Promise<AccountsTestServer> {

@@ -92,16 +92,21 @@ export class SessionGuard {
       ctx.state.tenant = state.tenant;
       ctx.state.session = state.session;
       await limit(ctx, async () => {
-        const scopes: readonly string[] | undefined = state.session.oauth?.scopes;
-        if (scopes && (permission === 'authenticated' || !scopes.includes(permission))) {
-          throw new DomainError('INSUFFICIENT_PERMISSIONS', permission === 'authenticated' ? 'OAuth access tokens cannot be used on this route' : `The access token's scopes do not include '${permission}'`);
-        }
-        if (permission !== 'authenticated' && !hasPermission(state.user.role, permission)) {
-          throw new DomainError('INSUFFICIENT_PERMISSIONS', `Your role (${state.user.role}) lacks the '${permission}' permission`);
-        }
+        this.authorize(state, permission);
         await next();
       });
     };
+  }
+
+  /** Throws INSUFFICIENT_PERMISSIONS unless the user's role (and an OAuth token's scopes) include the permission. */
+  authorize(state: UserSessionState, permission: Permission | 'authenticated'): void {
+    const scopes: readonly string[] | undefined = state.session.oauth?.scopes;
+    if (scopes && (permission === 'authenticated' || !scopes.includes(permission))) {
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', permission === 'authenticated' ? 'OAuth access tokens cannot be used on this route' : `The access token's scopes do not include '${permission}'`);
+    }
+    if (permission !== 'authenticated' && !hasPermission(state.user.role, permission)) {
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', `Your role (${state.user.role}) lacks the '${permission}' permission`);
+    }
   }
 }
 
