@@ -1,17 +1,20 @@
 /**
- * Golden tests of the five funnel reports on chDB: a fixed set of projected events, and the answers
+ * Golden tests of the five funnel reports on chDB and on a ClickHouse server over HTTP
+ * (CLICKHOUSE_URL; infra/chdb-http in CI): a fixed set of projected events, and the answers
  * computed by hand (below, next to the data). The events go through the projector's own row mapping,
  * so the email normalization the funnel matches on is the projector's.
  *
  * Vendors: inquiry I1, I2; application A1, A2. Links: I1 -> A1 within 24 h, I2 -> A1 within 72 h
  * (A2 is linked to nothing). Period 2025-06-01 .. 2025-06-03 (UTC days).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFunnelPeriod, type FunnelPeriod } from '@leadstream/domain';
 import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
 import type { Analytics } from '@leadstream/ports';
+import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { toLeadEventRow } from '@leadstream/projector';
 import type { LeadEventMessage } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,14 +85,48 @@ const scope: NamedFunnelScope = {
 };
 
 const PERIOD_VIEW = { start: '2025-06-01T00:00:00.000Z', end: '2025-06-03T23:59:59.999Z' };
+
+interface Engine {
+  open(): Promise<Analytics>;
+  dispose(): Promise<void>;
+}
+
+function chdbEngine(): Engine {
+  const dir = mkdtempSync(join(tmpdir(), 'leadstream-funnel-'));
+  return { open: () => openAnalytics({ dataDir: dir }), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function serverEngine(url: string): Engine {
+  const database = `leadstream_funnel_${randomBytes(6).toString('hex')}`;
+  return {
+    open: () => openAnalytics({ url, database }),
+    dispose: async () => {
+      const admin = await openAnalytics({ url });
+      try {
+        await admin.command(`DROP DATABASE IF EXISTS ${database}`);
+      } finally {
+        await admin.close();
+      }
+    },
+  };
+}
+
+const server = lookupInfra('CLICKHOUSE_URL');
+const engines: Array<[string, (() => Engine) | undefined]> = [
+  ['chDB', chdbEngine],
+  ['a ClickHouse server', server.value ? () => serverEngine(server.value!) : undefined],
+];
+
+describe.each(engines)('funnel reports on the golden events (%s)', (_name, makeEngine) => {
 let period: FunnelPeriod;
-let dir: string;
+let engine: Engine;
 let analytics: Analytics;
 let reports: FunnelReports;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'leadstream-funnel-'));
-  analytics = await openAnalytics({ dataDir: dir });
+  if (!makeEngine) return;
+  engine = makeEngine();
+  analytics = await engine.open();
   await analytics.migrate(analyticsMigrations);
   // Two inserts, so the redelivered q1 sits in another part until FINAL collapses it.
   await analytics.insert('lead_events', EVENTS.slice(0, -1).map((event) => ({ ...toLeadEventRow(event) })));
@@ -102,10 +139,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await analytics?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await engine?.dispose();
 });
 
-describe('funnel reports on the golden events', () => {
+describe.skipIf(!makeEngine)('every report', () => {
   it('overview: 6 inquiries, 6 applications in the period, 5 matched, 4 of 6 inquiries converted, on average after 48600 s', async () => {
     // Matched applications: p1, p8 (q1), p2 (q2), p4 (q4), p7 (q7). Times: 1800, 28800, 158400, 5400.
     expect(await reports.overview(scope, period)).toEqual({
@@ -215,4 +252,5 @@ describe('funnel reports on the golden events', () => {
     expect(await reports.dropOffs(empty, period, 24, new Date('2025-06-05T00:00:00Z'))).toMatchObject({ totalDroppedInquiries: 0, byVendor: [] });
     expect(await reports.byVendor(empty, period)).toMatchObject({ vendorPairs: [] });
   });
+});
 });
