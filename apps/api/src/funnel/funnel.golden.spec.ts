@@ -43,6 +43,13 @@ function submission(vendorId: string, email: string, at: string, options: { orga
 }
 
 const q1 = submission(I1, 'ann@x.edu', '2025-06-01T10:00:00.000Z');
+const rejectedInquiry = submission(I1, 'zed@x.edu', '2025-06-02T11:00:00.000Z');
+
+/** The lead.rejected event validation emits after a submission's lead.created. */
+function rejection(created: LeadEventMessage): LeadEventMessage {
+  const lead = created.data['lead'] as Record<string, unknown>;
+  return { ...created, id: `${created.id}_rejected`, event: 'lead.rejected', data: { lead_id: lead['id'], lead: { email: lead['email'] }, rejection_reason: 'bot_detected', rule_id: null } };
+}
 const EVENTS: LeadEventMessage[] = [
   // Inquiries of the period: q1, q2, q3 (I1), q4, q5, q7 (I2). q6 is the day before.
   q1,
@@ -61,7 +68,10 @@ const EVENTS: LeadEventMessage[] = [
   submission(A1, 'eve@x.edu', '2025-06-03T19:00:00.000Z'), // p6: before q5
   submission(A1, 'gus@x.edu', '2025-06-04T01:00:00.000Z'), // p7: q7 after 5400 s, after the period
   submission(A1, 'ann@x.edu', '2025-06-01T11:00:00.000Z'), // p8: ann applies again (q1's first stays p1)
-  // Not this funnel: another organization, the sandbox, and a redelivery of q1 (same event id).
+  // Not this funnel: a rejected inquiry (a bot), another organization, the sandbox, and a redelivery of q1 (same event id).
+  rejectedInquiry,
+  rejection(rejectedInquiry),
+
   submission(A1, 'cat@x.edu', '2025-06-02T09:30:00.000Z', { organizationId: 'org_other' }),
   submission(I1, 'hal@x.edu', '2025-06-02T08:00:00.000Z', { environment: 'sandbox' }),
   { ...q1 },

@@ -4,7 +4,7 @@
  * included), with the vendor, the time and the normalized email (`email_key`).
  *
  * - An **inquiry** is a submission from an inquiry vendor of the scope, an **application** one from
- *   an application vendor.
+ *   an application vendor; submissions rejected by validation or a rule do not count.
  * - An inquiry **converts** when a link joins its vendor to an application vendor and that vendor
  *   sent an application of the same person (same `email_key`) no earlier than the inquiry and at
  *   most the link's window after it. Its time to convert is the time to the first such application.
@@ -43,13 +43,20 @@ function parameters(scope: FunnelScope, period: FunnelPeriod): QueryParams {
   };
 }
 
-/** Submissions of the tenant from the given vendors between two instants. */
+const TENANT = `organization_id = {organizationId:String} AND environment = {environment:String}`;
+
+/**
+ * Submissions of the tenant from the given vendors between two instants, but those rejected by
+ * validation or a rule (`lead.rejected`: invalid, disposable, bot, a rule's reject action).
+ * Duplicates stay: a person's application is a duplicate of their inquiry.
+ */
 const submissions = (vendors: string, until: string): string => `
   SELECT lead_id, vendor_id, email_key, occurred_at AS submitted_at
   FROM lead_events FINAL
-  WHERE organization_id = {organizationId:String} AND environment = {environment:String} AND event = 'lead.created'
+  WHERE ${TENANT} AND event = 'lead.created'
     AND occurred_at >= {start:DateTime64(3, 'UTC')} AND occurred_at < {${until}:DateTime64(3, 'UTC')}
-    AND vendor_id IN {${vendors}:Array(String)}`;
+    AND vendor_id IN {${vendors}:Array(String)}
+    AND lead_id NOT IN (SELECT lead_id FROM lead_events WHERE ${TENANT} AND event = 'lead.rejected' AND occurred_at >= {start:DateTime64(3, 'UTC')})`;
 
 /**
  * The common table expressions every report starts from: `inquiries` and `applications` of the
