@@ -119,7 +119,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ),
   Organization: record({ id: str(), name: str(), plan: str(), settings: obj({ validation: anyObject() }), ...timestamps }),
 
-  Vendor: record({ id: str(), name: str(), type: oneOfValues(['inquiry', 'application']), enabled: bool(), group: nullableText, contact_email: nullableText, ...timestamps }),
+  Vendor: record({ id: str(), name: str(), type: oneOfValues(['inquiry', 'application']), enabled: bool(), group: nullableText, contact_email: nullableText, cost_per_lead: nullable(num({ minimum: 0 })), ...timestamps }),
   ApiKey: record({
     id: str(),
     name: str(),

@@ -115,7 +115,7 @@ const LEAD_CHECKS =
   'the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization\'s required fields, validation rules and custom field definitions, and bot signals (spec 7.4)';
 
 const vendorBody = body(
-  { name: trimmedText(1, 200), type: oneOfValues(['inquiry', 'application']), group: nullable(trimmedText(1, 100)), contact_email: nullable(email), enabled: bool() },
+  { name: trimmedText(1, 200), type: oneOfValues(['inquiry', 'application']), group: nullable(trimmedText(1, 100)), contact_email: nullable(email), cost_per_lead: nullable(num({ minimum: 0, maximum: 100_000 })), enabled: bool() },
   ['name', 'type'],
 );
 const redirectUri = str({

@@ -2213,6 +2213,7 @@ export interface components {
         };
         Vendor: {
             contact_email: string | null;
+            cost_per_lead: number | null;
             /** Format: date-time */
             created_at: string;
             enabled: boolean;
@@ -6532,6 +6533,7 @@ export interface operations {
             content: {
                 "application/json": {
                     contact_email?: string | null;
+                    cost_per_lead?: number | null;
                     enabled?: boolean;
                     group?: string | null;
                     name: string;
@@ -6613,6 +6615,7 @@ export interface operations {
             content: {
                 "application/json": {
                     contact_email?: string | null;
+                    cost_per_lead?: number | null;
                     enabled?: boolean;
                     group?: string | null;
                     name: string;

@@ -31,6 +31,7 @@ export async function ensureManualEntryVendor(store: DocumentStore, tenant: Tena
     enabled: true,
     group: null,
     contact_email: null,
+    cost_per_lead: null,
     created_at: now,
     updated_at: now,
   };

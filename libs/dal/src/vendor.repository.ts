@@ -20,6 +20,8 @@ export interface Vendor {
   enabled: boolean;
   group: string | null;
   contact_email: string | null;
+  /** What a lead from the vendor costs, for vendor ROI; null when not set (and on vendors stored before it existed). */
+  cost_per_lead: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -29,10 +31,14 @@ export interface CreateVendorInput {
   type: VendorType;
   group?: string | null;
   contact_email?: string | null;
+  cost_per_lead?: number | null;
   enabled?: boolean;
 }
 
 type VendorDocument = Stored<Vendor>;
+
+/** Vendors stored before `cost_per_lead` existed read it as null. */
+const withDefaults = (vendor: Vendor): Vendor => ({ ...vendor, cost_per_lead: vendor.cost_per_lead ?? null });
 
 export class VendorRepository {
   private readonly collection: Collection<VendorDocument>;
@@ -50,6 +56,7 @@ export class VendorRepository {
       enabled: input.enabled ?? true,
       group: input.group ?? null,
       contact_email: input.contact_email ?? null,
+      cost_per_lead: input.cost_per_lead ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -59,20 +66,27 @@ export class VendorRepository {
 
   async findById(tenant: TenantContext, id: string): Promise<Vendor | null> {
     const doc = await this.collection.findOne({ _id: id, organization_id: tenant.organizationId });
-    return doc ? toRecord<Vendor>(doc) : null;
+    return doc ? withDefaults(toRecord<Vendor>(doc)) : null;
   }
 
   async list(tenant: TenantContext): Promise<Vendor[]> {
     const docs = await this.collection.find({ organization_id: tenant.organizationId }, { sort: { name: 1 } });
-    return docs.map((doc) => toRecord<Vendor>(doc));
+    return docs.map((doc) => withDefaults(toRecord<Vendor>(doc)));
   }
 
   /** PUT /vendors/:id: replaces the editable fields; null when the organization has no such vendor. */
   async update(tenant: TenantContext, id: string, input: CreateVendorInput, now = new Date()): Promise<Vendor | null> {
-    const set: Record<string, string | boolean | null | Date> = { name: input.name, type: input.type, group: input.group ?? null, contact_email: input.contact_email ?? null, updated_at: now };
+    const set: Record<string, string | number | boolean | null | Date> = {
+      name: input.name,
+      type: input.type,
+      group: input.group ?? null,
+      contact_email: input.contact_email ?? null,
+      cost_per_lead: input.cost_per_lead ?? null,
+      updated_at: now,
+    };
     if (input.enabled !== undefined) set['enabled'] = input.enabled;
     const doc = await this.collection.findOneAndUpdate({ _id: id, organization_id: tenant.organizationId }, { $set: set });
-    return doc ? toRecord<Vendor>(doc) : null;
+    return doc ? withDefaults(toRecord<Vendor>(doc)) : null;
   }
 
   /** DELETE /vendors/:id. Returns whether the organization had the vendor. */
@@ -86,6 +100,6 @@ export class VendorRepository {
       { _id: id, organization_id: tenant.organizationId },
       { $set: { enabled, updated_at: now } },
     );
-    return doc ? toRecord<Vendor>(doc) : null;
+    return doc ? withDefaults(toRecord<Vendor>(doc)) : null;
   }
 }

@@ -38,7 +38,7 @@ const ingest = (key: string): Promise<Response> =>
 
 describe('vendors', () => {
   it('creates, reads, replaces, lists and deletes a vendor', async () => {
-    const created = await owner.call('POST', '/api/vendors', { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.com' });
+    const created = await owner.call('POST', '/api/vendors', { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.com', cost_per_lead: 12.5 });
     expect(created.status).toBe(201);
     expect(created.body['data']).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -47,22 +47,23 @@ describe('vendors', () => {
       enabled: true,
       group: 'paid',
       contact_email: 'ops@acme.com',
+      cost_per_lead: 12.5,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
     const id = String(dataOf(created)['id']);
     expect((await owner.call('GET', `/api/vendors/${id}`)).body).toEqual(created.body);
     const replaced = await owner.call('PUT', `/api/vendors/${id}`, { name: 'Acme Apply', type: 'application' });
-    expect(replaced.body['data']).toMatchObject({ name: 'Acme Apply', type: 'application', group: null, contact_email: null });
+    expect(replaced.body['data']).toMatchObject({ name: 'Acme Apply', type: 'application', group: null, contact_email: null, cost_per_lead: null });
     expect((await owner.call('GET', '/api/vendors')).body['data']).toHaveLength(1);
     expect((await owner.call('DELETE', `/api/vendors/${id}`)).status).toBe(204);
     expect((await owner.call('GET', `/api/vendors/${id}`)).status).toBe(404);
   });
 
   it('answers invalid bodies with 400 VALIDATION_ERROR and details', async () => {
-    const response = await owner.call('POST', '/api/vendors', { name: '', type: 'partner', contact_email: 'nope', color: 'red' });
+    const response = await owner.call('POST', '/api/vendors', { name: '', type: 'partner', contact_email: 'nope', color: 'red', cost_per_lead: -1 });
     expect(response.status).toBe(400);
-    expect((response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['color', 'contact_email', 'name', 'type']);
+    expect((response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['color', 'contact_email', 'cost_per_lead', 'name', 'type']);
   });
 
   it('disable and enable emit vendor.disabled and vendor.enabled once per change; a disabled vendor’s keys get 403', async () => {

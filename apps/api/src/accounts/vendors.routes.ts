@@ -1,13 +1,13 @@
 /**
  * Vendors: the lead sources of an organization (spec 4.12 "Vendors"; payloads are ours):
  *   GET    /api/vendors               200 {data:[vendor]}
- *   POST   /api/vendors               201 vendor; body {name, type: inquiry|application, group?, contact_email?, enabled?}
+ *   POST   /api/vendors               201 vendor; body {name, type: inquiry|application, group?, contact_email?, cost_per_lead?, enabled?}
  *   GET    /api/vendors/:id           200 vendor
  *   PUT    /api/vendors/:id           200 vendor; the same body as POST (a replacement)
  *   DELETE /api/vendors/:id           204; the vendor's API keys are revoked
  *   POST   /api/vendors/:id/enable    200 vendor; emits vendor.enabled when it was disabled
  *   POST   /api/vendors/:id/disable   200 vendor; emits vendor.disabled when it was enabled
- * Vendor: {id (UUID), name, type, enabled, group, contact_email, created_at, updated_at}. The keys
+ * Vendor: {id (UUID), name, type, enabled, group, contact_email, cost_per_lead, created_at, updated_at}. The keys
  * of a disabled vendor get 403 INSUFFICIENT_PERMISSIONS 'Vendor is disabled' (api-key.middleware).
  */
 import { randomUUID } from 'node:crypto';
@@ -27,6 +27,7 @@ export function vendorResource(vendor: Vendor): Record<string, unknown> {
     enabled: vendor.enabled,
     group: vendor.group,
     contact_email: vendor.contact_email,
+    cost_per_lead: vendor.cost_per_lead,
     created_at: vendor.created_at.toISOString(),
     updated_at: vendor.updated_at.toISOString(),
   };

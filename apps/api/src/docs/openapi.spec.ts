@@ -74,7 +74,7 @@ describe('the OpenAPI document', () => {
     const getVendor = findOperation('GET', '/api/vendors/:id');
     expect(getVendor?.operationId).toBe('getVendor');
     if (!getVendor) return;
-    const vendor = { id: 'v1', name: 'Acme', type: 'inquiry', enabled: true, group: null, contact_email: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+    const vendor = { id: 'v1', name: 'Acme', type: 'inquiry', enabled: true, group: null, contact_email: null, cost_per_lead: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
     expect(responseProblems(getVendor, 200, { data: vendor })).toEqual([]);
     expect(responseProblems(getVendor, 200, vendor).join()).toMatch(/must have required property 'data'/);
     expect(responseProblems(getVendor, 200, { data: { ...vendor, enabled: 'yes' } }).join()).toMatch(/\/data\/enabled must be boolean/);

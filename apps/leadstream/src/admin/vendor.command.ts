@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { VENDOR_TYPES, type VendorType } from '@leadstream/dal';
-import type { TenantContext } from '@leadstream/domain';
+import { MAX_COST_PER_LEAD, type TenantContext } from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 
 interface VendorCreateOptions {
@@ -13,6 +13,7 @@ interface VendorCreateOptions {
   type: VendorType;
   group?: string;
   email?: string;
+  costPerLead?: string;
   json?: boolean;
 }
 
@@ -29,17 +30,20 @@ export function vendorCommand(): Command {
     .addOption(new Option('--type <type>', 'vendor type').choices([...VENDOR_TYPES]).makeOptionMandatory())
     .option('--group <group>', 'vendor group')
     .option('--email <email>', 'contact email')
+    .option('--cost-per-lead <amount>', 'what a lead from this vendor costs, for the vendor ROI report')
     .option('--json', 'print the vendor as JSON')
     .action(
       adminAction('vendor create', async (options: VendorCreateOptions) => {
         const name = options.name.trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
         if (options.email !== undefined && !EMAIL.test(options.email)) throw new AdminInputError(`--email is not an email address: "${options.email}"`);
+        const cost = options.costPerLead === undefined ? null : Number(options.costPerLead);
+        if (cost !== null && (!/^\d+(\.\d+)?$/.test(options.costPerLead ?? '') || cost > MAX_COST_PER_LEAD)) throw new AdminInputError(`--cost-per-lead must be an amount from 0 to ${MAX_COST_PER_LEAD}, got "${options.costPerLead}"`);
         const created = await withDal(async (dal, changed) => {
           // Vendors serve both environments; the environment here only completes the context.
           const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
           if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
-          const vendor = await dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null });
+          const vendor = await dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null, cost_per_lead: cost });
           await changed(options.org, 'vendors');
           return vendor;
         });

@@ -187,21 +187,30 @@ export interface VendorInput {
   type: VendorKind;
   group: string | null;
   contact_email: string | null;
+  /** What a lead from the vendor costs (any currency, the organization's), for vendor ROI; null when not set. */
+  cost_per_lead: number | null;
   enabled?: boolean;
 }
+
+/** The most a lead may cost: a sanity bound, not a business rule. */
+export const MAX_COST_PER_LEAD = 100_000;
 
 /** POST /vendors and PUT /vendors/:id (a full replacement: absent optional fields become null). */
 export function readVendor(raw: unknown): VendorInput {
   const body = asBody(raw);
   const problems = new Problems();
-  problems.onlyKnown(body, ['name', 'type', 'group', 'contact_email', 'enabled']);
+  problems.onlyKnown(body, ['name', 'type', 'group', 'contact_email', 'cost_per_lead', 'enabled']);
   const name = text(body, 'name', problems, { min: 1, max: 200 });
   const type = oneOf(body, 'type', VENDOR_KINDS, problems, { required: true });
   const group = text(body, 'group', problems, { min: 1, max: 100, required: false });
   const contact = email(body, 'contact_email', problems, false);
   const enabled = bool(body, 'enabled', problems);
+  const cost = body['cost_per_lead'];
+  if (cost !== undefined && cost !== null && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0 || cost > MAX_COST_PER_LEAD)) {
+    problems.add('cost_per_lead', `must be a number from 0 to ${MAX_COST_PER_LEAD}, or null`);
+  }
   problems.throwIfAny();
-  return { name: name!, type: type!, group: group ?? null, contact_email: contact ?? null, ...(enabled === undefined ? {} : { enabled }) };
+  return { name: name!, type: type!, group: group ?? null, contact_email: contact ?? null, cost_per_lead: typeof cost === 'number' ? cost : null, ...(enabled === undefined ? {} : { enabled }) };
 }
 
 export interface ApiKeyRequest {
