@@ -320,4 +320,53 @@ export const componentSchemas: Record<string, JsonSchema> = {
     period: ref('FunnelPeriod'),
     daily: array(record({ date: str({ format: 'date' }), inquiries: int({ minimum: 0 }), applications: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) })),
   }),
+
+  // General analytics (spec 4.12 names the paths; docs/analytics.md the bodies).
+  OutcomeCounts: record({ submitted: int({ minimum: 0 }), accepted: int({ minimum: 0 }), rejected: int({ minimum: 0 }), duplicates: int({ minimum: 0 }), pending: int({ minimum: 0 }), acceptanceRate: num({ minimum: 0, maximum: 1 }) }),
+  AnalyticsOverview: record({
+    period: ref('FunnelPeriod'),
+    totals: ref('OutcomeCounts'),
+    rejectionReasons: array(record({ reason: str(), count: int({ minimum: 0 }) })),
+    byVendor: array({ allOf: [ref('OutcomeCounts'), obj({ vendorId: nullable(str()), vendorName: nullable(str()) }, ['vendorId', 'vendorName'])] }),
+  }),
+  PeriodSummary: record({ submitted: int({ minimum: 0 }), accepted: int({ minimum: 0 }), acceptanceRate: num({ minimum: 0, maximum: 1 }), inquiries: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) }),
+  ExecutiveSummary: record({
+    period: ref('FunnelPeriod'),
+    previousPeriod: ref('FunnelPeriod'),
+    current: ref('PeriodSummary'),
+    previous: ref('PeriodSummary'),
+    change: record({ submitted: nullable(num()), accepted: nullable(num()), conversions: nullable(num()) }),
+  }),
+  SourcePerformance: record({
+    period: ref('FunnelPeriod'),
+    groupBy: oneOfValues(['source', 'utm_source', 'utm_medium', 'utm_campaign', 'program', 'vendor']),
+    rows: array({ allOf: [ref('OutcomeCounts'), obj({ value: nullable(str()), label: nullable(str()) }, ['value'])] }),
+  }),
+  ConversionFunnel: record({
+    period: ref('FunnelPeriod'),
+    stages: array(record({ stage: oneOfValues(['submitted', 'valid', 'accepted', 'converted']), count: int({ minimum: 0 }), rateFromPrevious: num({ minimum: 0 }), rateFromSubmitted: num({ minimum: 0 }) })),
+  }),
+  LeadVolumeTrend: record({
+    period: ref('FunnelPeriod'),
+    interval: oneOfValues(['day', 'week', 'month']),
+    points: array({ allOf: [ref('OutcomeCounts'), obj({ start: str({ format: 'date' }) }, ['start'])] }),
+  }),
+  VendorRoi: record({
+    period: ref('FunnelPeriod'),
+    vendors: array(
+      record({
+        vendorId: str(),
+        vendorName: str(),
+        type: oneOfValues(['inquiry', 'application']),
+        costPerLead: nullable(num({ minimum: 0 })),
+        submitted: int({ minimum: 0 }),
+        accepted: int({ minimum: 0 }),
+        conversions: int({ minimum: 0 }),
+        spend: nullable(num({ minimum: 0 })),
+        costPerSubmission: nullable(num({ minimum: 0 })),
+        costPerConversion: nullable(num({ minimum: 0 })),
+      }),
+    ),
+    totals: record({ spend: num({ minimum: 0 }), accepted: int({ minimum: 0 }), conversions: int({ minimum: 0 }), costPerConversion: nullable(num({ minimum: 0 })) }),
+  }),
 };

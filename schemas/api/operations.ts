@@ -201,9 +201,13 @@ const ingestion = (path: string, operationId: string, summary: string, batch: bo
 /** The funnel convention's success body (spec 4.11): `{success: true, data}`. */
 const funnelData = (schema: JsonSchema): JsonSchema => obj({ success: { const: true }, data: schema }, ['success', 'data']);
 
+const periodParameter = (name: string, meaning: string): Parameter => ({ name, in: 'query', schema: str({ maxLength: 40 }), description: `ISO 8601 date (a whole UTC day) or date-time with a time zone; default ${meaning}` });
+/** The period of the funnel and analytics reports. */
+const PERIOD_QUERY: Parameter[] = [periodParameter('startDate', '30 days before today'), periodParameter('endDate', 'today')];
+const PERIOD_CHECKS = 'that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days';
+
 /** A funnel report: GET /api/analytics/funnel/<path>?startDate&endDate[&...]. */
 function funnelReport(path: string, operationId: string, summary: string, component: string, extraQuery: Parameter[] = []): Operation {
-  const date = (name: string, meaning: string): Parameter => ({ name, in: 'query', schema: str({ maxLength: 40 }), description: `ISO 8601 date (a whole UTC day) or date-time with a time zone; default ${meaning}` });
   return {
     method: 'get',
     path: `/api/analytics/funnel/${path}`,
@@ -214,10 +218,28 @@ function funnelReport(path: string, operationId: string, summary: string, compon
     convention: 'funnel',
     permission: 'analytics:read',
     sandbox: true,
-    query: [date('startDate', '30 days before today'), date('endDate', 'today'), ...extraQuery],
+    query: [...PERIOD_QUERY, ...extraQuery],
     responses: { 200: funnelData(ref(component)) },
     errors: [400],
-    semanticChecks: 'that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days',
+    semanticChecks: PERIOD_CHECKS,
+  };
+}
+
+/** A general analytics report: GET /api/analytics<path>?startDate&endDate[&...] (user API). */
+function analyticsReport(path: string, operationId: string, summary: string, component: string, extraQuery: Parameter[] = []): Operation {
+  return {
+    method: 'get',
+    path: `/api/analytics${path}`,
+    operationId,
+    tag: 'Analytics',
+    summary,
+    auth: 'session',
+    convention: 'user',
+    permission: 'analytics:read',
+    query: [...PERIOD_QUERY, ...extraQuery],
+    responses: { 200: data(ref(component)) },
+    errors: [400],
+    semanticChecks: PERIOD_CHECKS,
   };
 }
 
@@ -365,6 +387,14 @@ export const operations: Operation[] = [
   funnelReport('drop-offs', 'funnelDropOffs', 'Inquiries at least minAgeHours old that did not convert, by vendor and age', 'FunnelDropOffs', [{ name: 'minAgeHours', in: 'query', schema: int({ minimum: 0, maximum: 8_760, default: 24 }) }]),
   funnelReport('by-vendor', 'funnelByVendor', 'Conversions of each linked vendor pair', 'FunnelByVendor'),
   funnelReport('daily', 'funnelDaily', 'Inquiries, applications and conversions per day (UTC)', 'FunnelDaily'),
+
+  // General analytics (spec 4.12: paths only; docs/analytics.md)
+  analyticsReport('', 'analyticsOverview', 'Submissions by outcome, rejection reasons and vendors', 'AnalyticsOverview'),
+  analyticsReport('/executive-summary', 'executiveSummary', 'This period against the previous one of the same length', 'ExecutiveSummary'),
+  analyticsReport('/source-performance', 'sourcePerformance', 'Submissions by outcome per source, UTM field, program or vendor', 'SourcePerformance', [{ name: 'groupBy', in: 'query', schema: orDefault(['source', 'utm_source', 'utm_medium', 'utm_campaign', 'program', 'vendor']) }]),
+  analyticsReport('/conversion-funnel', 'conversionFunnel', 'Submitted, valid, accepted, converted', 'ConversionFunnel'),
+  analyticsReport('/lead-volume-trend', 'leadVolumeTrend', 'Submissions by outcome per day, week or month', 'LeadVolumeTrend', [{ name: 'interval', in: 'query', schema: orDefault(['day', 'week', 'month']) }]),
+  analyticsReport('/vendor-roi', 'vendorRoi', "Each vendor's spend (cost per lead × accepted leads) against its conversions", 'VendorRoi'),
 ];
 
 /** List, create, get, patch, delete of one kind of organization configuration (issue 9's generic resource). */

@@ -17,6 +17,7 @@ import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 import { docsRouters } from './docs/docs.routes';
 import { funnelRouter } from './funnel/funnel.routes';
+import { analyticsRouter } from './analytics/analytics.routes';
 import { responseConformance } from './docs/response-conformance';
 
 export interface ApiDependencies {
@@ -121,9 +122,13 @@ export function createApiApp(deps: ApiDependencies): Koa {
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
   });
-  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: new FunnelLinkRepository(deps.store), analytics: deps.analytics });
+  const funnelLinks = new FunnelLinkRepository(deps.store);
+  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: funnelLinks, analytics: deps.analytics });
   app.use(funnel.routes());
   app.use(funnel.allowedMethods());
+  const analytics = analyticsRouter({ guard: accounts.guard, vendors: deps.dal.vendors, links: funnelLinks, analytics: deps.analytics });
+  app.use(analytics.routes());
+  app.use(analytics.allowedMethods());
   const docs = docsRouters(accounts.guard);
   app.use(docs.api.routes());
   app.use(docs.api.allowedMethods());

@@ -2,6 +2,72 @@
 // Generated from schemas/openapi.json by libs/client/scripts/write-api-types.ts (npm run openapi). Do not edit.
 
 export interface paths {
+    "/api/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Submissions by outcome, rejection reasons and vendors
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["analyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/conversion-funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Submitted, valid, accepted, converted
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["conversionFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/executive-summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This period against the previous one of the same length
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["executiveSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/analytics/funnel/by-vendor": {
         parameters: {
             query?: never;
@@ -104,6 +170,72 @@ export interface paths {
          *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
          */
         get: operations["funnelTimeToConvert"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/lead-volume-trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Submissions by outcome per day, week or month
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["leadVolumeTrend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/source-performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Submissions by outcome per source, UTM field, program or vendor
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["sourcePerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/vendor-roi": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each vendor's spend (cost per lead × accepted leads) against its conversions
+         * @description Permission: `analytics:read`.
+         *
+         *     Beyond this schema the service checks that startDate and endDate are dates or date-times, that startDate is before endDate, and that the period is at most 731 days; a request that fails those checks is answered 400.
+         */
+        get: operations["vendorRoi"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1594,6 +1726,18 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        AnalyticsOverview: {
+            byVendor: (components["schemas"]["OutcomeCounts"] & {
+                vendorId: string | null;
+                vendorName: string | null;
+            })[];
+            period: components["schemas"]["FunnelPeriod"];
+            rejectionReasons: {
+                count: number;
+                reason: string;
+            }[];
+            totals: components["schemas"]["OutcomeCounts"];
+        };
         /** @description Any JSON value, with the limits above. */
         AnyJson: (number | boolean | null) | string | components["schemas"]["AnyJson2"][] | {
             [key: string]: components["schemas"]["AnyJson2"];
@@ -1687,6 +1831,16 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed";
             total: number | null;
             updated: number;
+        };
+        ConversionFunnel: {
+            period: components["schemas"]["FunnelPeriod"];
+            stages: {
+                count: number;
+                rateFromPrevious: number;
+                rateFromSubmitted: number;
+                /** @enum {string} */
+                stage: "submitted" | "valid" | "accepted" | "converted";
+            }[];
         };
         CreatedApiKey: components["schemas"]["ApiKey"] & {
             /** @description The full key: shown only in this answer. */
@@ -1821,6 +1975,17 @@ export interface components {
         ErrorDetail: {
             field: string;
             message: string;
+        };
+        ExecutiveSummary: {
+            change: {
+                accepted: number | null;
+                conversions: number | null;
+                submitted: number | null;
+            };
+            current: components["schemas"]["PeriodSummary"];
+            period: components["schemas"]["FunnelPeriod"];
+            previous: components["schemas"]["PeriodSummary"];
+            previousPeriod: components["schemas"]["FunnelPeriod"];
         };
         Export: {
             /** Format: date-time */
@@ -2062,6 +2227,15 @@ export interface components {
             utm_source: string | null;
             vendor_id: string | null;
         };
+        LeadVolumeTrend: {
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            period: components["schemas"]["FunnelPeriod"];
+            points: (components["schemas"]["OutcomeCounts"] & {
+                /** Format: date */
+                start: string;
+            })[];
+        };
         LookupTable: {
             /** Format: date-time */
             created_at: string;
@@ -2109,11 +2283,27 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        OutcomeCounts: {
+            acceptanceRate: number;
+            accepted: number;
+            duplicates: number;
+            pending: number;
+            rejected: number;
+            submitted: number;
+        };
         PageMeta: {
             limit: number;
             page: number;
             total: number;
             totalPages: number;
+        };
+        PeriodSummary: {
+            acceptanceRate: number;
+            accepted: number;
+            conversionRate: number;
+            conversions: number;
+            inquiries: number;
+            submitted: number;
         };
         ProcessingStatus: {
             crm_id?: string | null;
@@ -2150,6 +2340,15 @@ export interface components {
             expires_at: string;
             token: string;
             user: components["schemas"]["UserSummary"];
+        };
+        SourcePerformance: {
+            /** @enum {string} */
+            groupBy: "source" | "utm_source" | "utm_medium" | "utm_campaign" | "program" | "vendor";
+            period: components["schemas"]["FunnelPeriod"];
+            rows: (components["schemas"]["OutcomeCounts"] & {
+                label?: string | null;
+                value: string | null;
+            })[];
         };
         User: {
             /** Format: date-time */
@@ -2248,6 +2447,28 @@ export interface components {
             };
             submitted: number;
             year: number;
+        };
+        VendorRoi: {
+            period: components["schemas"]["FunnelPeriod"];
+            totals: {
+                accepted: number;
+                conversions: number;
+                costPerConversion: number | null;
+                spend: number;
+            };
+            vendors: {
+                accepted: number;
+                conversions: number;
+                costPerConversion: number | null;
+                costPerLead: number | null;
+                costPerSubmission: number | null;
+                spend: number | null;
+                submitted: number;
+                /** @enum {string} */
+                type: "inquiry" | "application";
+                vendorId: string;
+                vendorName: string;
+            }[];
         };
     };
     responses: {
@@ -2781,6 +3002,117 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    analyticsOverview: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AnalyticsOverview"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    conversionFunnel: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ConversionFunnel"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    executiveSummary: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExecutiveSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
     funnelByVendor: {
         parameters: {
             query?: {
@@ -2975,6 +3307,119 @@ export interface operations {
             429: components["responses"]["FunnelError429"];
             500: components["responses"]["FunnelError500"];
             503: components["responses"]["FunnelError503"];
+        };
+    };
+    leadVolumeTrend: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                interval?: "day" | "week" | "month" | "";
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeadVolumeTrend"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    sourcePerformance: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                groupBy?: "source" | "utm_source" | "utm_medium" | "utm_campaign" | "program" | "vendor" | "";
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SourcePerformance"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    vendorRoi: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default today */
+                endDate?: string;
+                /** @description ISO 8601 date (a whole UTC day) or date-time with a time zone; default 30 days before today */
+                startDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VendorRoi"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
         };
     };
     listApiKeys: {

@@ -200,6 +200,11 @@ export class FunnelQueries {
     return this.analytics.query(`${FUNNEL_CTES} SELECT vendor_id AS vendorId, count() AS inquiries FROM inquiries GROUP BY vendor_id`, parameters(scope, period));
   }
 
+  /** Converted inquiries per inquiry vendor (vendor ROI, executive summary). */
+  async convertedByInquiryVendor(scope: FunnelScope, period: FunnelPeriod): Promise<Array<{ vendorId: string; conversions: number }>> {
+    return this.analytics.query(`${FUNNEL_CTES} SELECT inquiry_vendor_id AS vendorId, count() AS conversions FROM converted GROUP BY inquiry_vendor_id`, parameters(scope, period));
+  }
+
   /** Days (UTC) with any inquiry, application or conversion; the others are zero. */
   async daily(scope: FunnelScope, period: FunnelPeriod): Promise<DailyRow[]> {
     return this.analytics.query<DailyRow>(

@@ -17,13 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { FunnelLinkExistsError, type Dal, type FunnelLinkRepository } from '@leadstream/dal';
-import { DomainError, RATE_LIMITS, parseFunnelLinkCreate, parseFunnelPeriod, parseMinAgeHours, type ErrorDetail, type FunnelLink, type FunnelPeriod, type TenantContext } from '@leadstream/domain';
+import { DomainError, RATE_LIMITS, parseFunnelLinkCreate, parseFunnelPeriod, parseMinAgeHours, type ErrorDetail, type FunnelPeriod, type TenantContext } from '@leadstream/domain';
 import type { Analytics } from '@leadstream/ports';
 import type { Context, Middleware, Next } from 'koa';
 import { apiKeyAuth, environmentOfPath, rateLimit, type ApiKeyAuthState, type SessionGuard } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
 import { FunnelQueries } from './funnel.queries';
 import { FunnelReports, type NamedFunnelScope } from './funnel.reports';
+import { funnelScope, type ScopeWithLinks } from './funnel.scope';
 
 export interface FunnelRoutesDependencies {
   guard: SessionGuard;
@@ -93,32 +94,7 @@ export function funnelRouter(deps: FunnelRoutesDependencies): Router {
     };
   };
 
-  /** The caller's links (only those whose vendors still exist with the right types) and vendors. */
-  async function scopeOf(caller: FunnelCaller): Promise<NamedFunnelScope & { linkRecords: FunnelLink[] }> {
-    const vendors = await deps.dal.vendors.list(caller.tenant);
-    const byId = new Map(vendors.map((vendor) => [vendor.id, vendor]));
-    let links = (await deps.links.list(caller.tenant.organizationId)).filter(
-      (link) => byId.get(link.inquiryVendorId)?.type === 'inquiry' && byId.get(link.applicationVendorId)?.type === 'application',
-    );
-    let inquiryVendorIds = vendors.filter((vendor) => vendor.type === 'inquiry').map((vendor) => vendor.id);
-    let applicationVendorIds = vendors.filter((vendor) => vendor.type === 'application').map((vendor) => vendor.id);
-    const own = caller.vendorId;
-    if (own !== null) {
-      links = links.filter((link) => link.inquiryVendorId === own || link.applicationVendorId === own);
-      const involved = new Set([own, ...links.flatMap((link) => [link.inquiryVendorId, link.applicationVendorId])]);
-      inquiryVendorIds = inquiryVendorIds.filter((id) => involved.has(id));
-      applicationVendorIds = applicationVendorIds.filter((id) => involved.has(id));
-    }
-    return {
-      organizationId: caller.tenant.organizationId,
-      environment: caller.tenant.environment,
-      inquiryVendorIds,
-      applicationVendorIds,
-      links,
-      linkRecords: links,
-      vendorNames: new Map(vendors.map((vendor) => [vendor.id, vendor.name])),
-    };
-  }
+  const scopeOf = (caller: FunnelCaller): Promise<ScopeWithLinks> => funnelScope(deps.dal.vendors, deps.links, caller.tenant, caller.vendorId);
 
   /** The report's period (and, for drop-offs, minAgeHours): every problem of the query at once. */
   const reportQuery = (ctx: FunnelContext, withMinAge: boolean): { period: FunnelPeriod; minAgeHours: number } => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropOffAgeBuckets, formatDuration, fraction, parseFunnelLinkCreate, parseFunnelPeriod, parseMinAgeHours, percentage, periodDays, periodView } from './index';
+import { change, dropOffAgeBuckets, formatDuration, fraction, intervalStarts, parseAnalyticsQuery, parseFunnelLinkCreate, parseFunnelPeriod, parseMinAgeHours, percentage, periodDays, periodView, previousPeriod } from './index';
 
 const NOW = new Date('2025-06-15T13:45:00.000Z');
 const INQUIRY = '3f1b2c4d-1111-4222-8333-444455556666';
@@ -73,5 +73,25 @@ describe('figures', () => {
   it('adds a 0-24hr drop-off bucket only when younger inquiries can be dropped', () => {
     expect(dropOffAgeBuckets(24).map((bucket) => bucket.bucket)).toEqual(['24-48hr', '2-7days', '7days+']);
     expect(dropOffAgeBuckets(6).map((bucket) => bucket.bucket)).toEqual(['0-24hr', '24-48hr', '2-7days', '7days+']);
+  });
+});
+
+describe('parseAnalyticsQuery', () => {
+  it('defaults to days and the source, and names bad choices', () => {
+    expect(parseAnalyticsQuery({ startDate: '2025-06-01', endDate: '2025-06-30' }, NOW)).toMatchObject({ ok: true, value: { interval: 'day', groupBy: 'source' } });
+    const parsed = parseAnalyticsQuery({ startDate: 'x', interval: 'year', groupBy: 'colour' }, NOW);
+    expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual(['startDate', 'interval', 'groupBy']);
+  });
+
+  it('lists interval starts: days, weeks from Monday, months', () => {
+    const period = { start: new Date('2025-06-01T00:00:00Z'), end: new Date('2025-07-03T00:00:00Z') };
+    expect(intervalStarts(period, 'day')).toHaveLength(32);
+    expect(intervalStarts(period, 'week')).toEqual(['2025-05-26', '2025-06-02', '2025-06-09', '2025-06-16', '2025-06-23', '2025-06-30']);
+    expect(intervalStarts(period, 'month')).toEqual(['2025-06-01', '2025-07-01']);
+  });
+
+  it('compares with the previous period of the same length', () => {
+    expect(previousPeriod({ start: new Date('2025-06-11T00:00:00Z'), end: new Date('2025-06-21T00:00:00Z') })).toEqual({ start: new Date('2025-06-01T00:00:00Z'), end: new Date('2025-06-11T00:00:00Z') });
+    expect([change(15, 10), change(5, 10), change(3, 0)]).toEqual([0.5, -0.5, null]);
   });
 });
