@@ -47,6 +47,7 @@ program
   .command('projector')
   .description('project leads.events into the analytics engine')
   .option('--drain', 'exit once every partition has been consumed to its end')
+  .option('--rebuild', 'replay leads.events from the beginning into a fresh table, swap it in for lead_events, and exit (stop the running projectors first)')
   .action(action('projector'));
 program.command('migrate').description('apply analytics migrations and exit').action(action('migrate'));
 registerAdminCommands(program);

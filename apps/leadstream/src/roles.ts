@@ -10,7 +10,7 @@ import { createDal, LeadRepository, MemoryRateLimiter, ScaledRateLimiter, type D
 import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
-import { createProjector, LEAD_EVENTS_TOPIC } from '@leadstream/projector';
+import { createProjector, LEAD_EVENTS_TOPIC, rebuildProjection } from '@leadstream/projector';
 import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
 import { parseConfig, type Config } from './config';
@@ -28,6 +28,8 @@ export interface RoleOptions {
   stages?: string[];
   /** projector: exit once every partition is consumed to its end. */
   drain?: boolean;
+  /** projector: replay leads.events into a fresh table, swap it in, and exit. */
+  rebuild?: boolean;
 }
 
 const NEEDS: Record<Role, EngineNeeds> = {
@@ -76,6 +78,11 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   }
   if (role === 'projector') await engines.log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: config.topicPartitions }]);
   else await engines.log.ensureTopics(pipelineTopics(config.topicPartitions));
+  if (role === 'projector' && options.rebuild) {
+    await rebuildProjection({ log: engines.log, analytics: engines.analytics, metrics, logger });
+    await lifecycle.stop('rebuilt');
+    return;
+  }
 
   const runners: ConsumerRunner[] = [];
   const startRunner = async (name: string, runner: ConsumerRunner): Promise<void> => {

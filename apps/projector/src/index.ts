@@ -1,2 +1,3 @@
 export * from './projector';
 export * from './lead-event-row';
+export * from './rebuild';

@@ -12,6 +12,10 @@ export interface ProjectorDependencies {
   analytics: Analytics;
   metrics: Metrics;
   logger: Logger;
+  /** The table rows go to (a rebuild fills a fresh one); `lead_events` by default. */
+  table?: string;
+  /** The consumer group (a rebuild reads from the beginning under a group of its own). */
+  groupId?: string;
 }
 
 /**
@@ -22,6 +26,7 @@ export interface ProjectorDependencies {
  */
 export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
   const { log, analytics, metrics, logger } = deps;
+  const table = deps.table ?? 'lead_events';
 
   async function project(batch: Batch): Promise<void> {
     const rows: LeadEventRow[] = [];
@@ -44,7 +49,7 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
   async function insertWithRetry(rows: LeadEventRow[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await analytics.insert('lead_events', rows as unknown as Array<Record<string, unknown>>);
+        await analytics.insert(table, rows as unknown as Array<Record<string, unknown>>);
         return;
       } catch (error) {
         if (attempt >= 8) throw error;
@@ -54,5 +59,5 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
     }
   }
 
-  return new ConsumerRunner({ log, groupId: PROJECTOR_GROUP, topics: [LEAD_EVENTS_TOPIC], metrics, logger, eachBatch: project });
+  return new ConsumerRunner({ log, groupId: deps.groupId ?? PROJECTOR_GROUP, topics: [LEAD_EVENTS_TOPIC], metrics, logger, eachBatch: project });
 }
