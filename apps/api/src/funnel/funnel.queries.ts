@@ -144,14 +144,17 @@ export class FunnelQueries {
   constructor(private readonly analytics: Analytics) {}
 
   async overview(scope: FunnelScope, period: FunnelPeriod): Promise<OverviewRow> {
+    // The join (matches) runs once: ClickHouse inlines a CTE wherever it is named.
     const [row] = await this.analytics.query<OverviewRow>(
       `${FUNNEL_CTES}
       SELECT
         (SELECT count() FROM inquiries) AS totalInquiries,
         (SELECT count() FROM applications WHERE submitted_at < {end:DateTime64(3, 'UTC')}) AS totalApplications,
-        (SELECT uniqExact(application_id) FROM matches) AS matchedApplications,
-        (SELECT count() FROM converted) AS convertedInquiries,
-        (SELECT if(count() = 0, NULL, avg(seconds)) FROM converted) AS averageSeconds`,
+        m.matchedApplications AS matchedApplications, m.convertedInquiries AS convertedInquiries, m.averageSeconds AS averageSeconds
+      FROM (
+        SELECT length(groupUniqArrayArray(applications)) AS matchedApplications, count() AS convertedInquiries, if(count() = 0, NULL, avg(first)) AS averageSeconds
+        FROM (SELECT inquiry_id, min(seconds) AS first, groupUniqArray(application_id) AS applications FROM matches GROUP BY inquiry_id)
+      ) AS m`,
       parameters(scope, period),
     );
     return row!;
