@@ -65,7 +65,7 @@ describe('leadstream projector --rebuild', () => {
 
     const rebuild = CliProcess.start(['projector', '--rebuild'], env);
     const exit = await rebuild.exited;
-    expect(exit.code, rebuild.stderr).toBe(0);
+    expect(exit.code, rebuild.errorOutput).toBe(0);
     expect(await snapshot()).toEqual(live);
   });
 });

@@ -5,11 +5,12 @@
  * by itself unless `--keep-running`. MX checks are off unless MX_CHECK says otherwise, so the demo
  * works offline.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDal, type Dal } from '@leadstream/dal';
+import { createDal, FunnelLinkRepository, type Dal } from '@leadstream/dal';
 import type { TenantContext } from '@leadstream/domain';
 import { DataDirLockedError, EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { Metrics } from '@leadstream/runtime';
@@ -40,12 +41,14 @@ async function freePort(host: string): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-async function seed(dal: Dal): Promise<Seeded> {
+async function seed(dal: Dal, links: FunnelLinkRepository): Promise<Seeded> {
   const organization = await dal.organizations.create({ name: 'Demo State University', plan: 'education' });
   const live: TenantContext = { organizationId: organization.id, environment: 'live' };
   const sandbox: TenantContext = { organizationId: organization.id, environment: 'sandbox' };
   const inquiry = await dal.vendors.create(live, { name: 'CollegeSearch Leads', type: 'inquiry', group: null, contact_email: 'ops@collegesearch.example' });
   const application = await dal.vendors.create(live, { name: 'ApplyNow Partners', type: 'application', group: null, contact_email: 'team@applynow.example' });
+  // The funnel counts an application by someone who inquired within 72 hours as a conversion.
+  await links.create(organization.id, randomUUID(), { inquiryVendorId: inquiry.id, applicationVendorId: application.id, timeWindowHours: 72 }, new Date());
   const key = async (tenant: TenantContext, vendorId: string) =>
     (await dal.apiKeys.create(tenant, { vendorId, name: 'demo', permissions: ['read', 'write'], ipRestrictions: [], rateLimit: null })).key;
   return {
@@ -118,7 +121,7 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
     const engines = await openEngines(config, pino({ level: 'warn' }, destination(2)), new Metrics({ defaultMetrics: false }), { store: true });
     try {
       await ensureAllIndexes(engines.store);
-      seeded = await seed(createDal(engines.store));
+      seeded = await seed(createDal(engines.store), new FunnelLinkRepository(engines.store));
     } finally {
       await engines.close();
     }
@@ -159,6 +162,7 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
   write(`  ${cut('total', 34)} ${String(scenarios.length).padStart(4)}`);
   write();
   write(`vendor portal: curl -H 'Authorization: Bearer ${seeded.inquiryLive}' ${url}/api/vendor-portal/daily-stats`);
+  write(`funnel:        curl -H 'Authorization: Bearer ${seeded.inquiryLive}' ${url}/api/analytics/funnel/overview`);
 
   if (options.keepRunning) {
     write('the service keeps running (--keep-running); stop it with Ctrl-C');
