@@ -6,17 +6,13 @@
  * Vendors: inquiry V1 (10 a lead), V2 (no cost); application A1 (5 a lead). Link V1 -> A1 within
  * 24 h. Period: the week 2025-06-09 (Mon) .. 2025-06-15; the previous period is 06-02 .. 06-08.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseAnalyticsQuery, type AnalyticsQuery } from '@leadstream/domain';
-import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
+import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import type { Analytics } from '@leadstream/ports';
-import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { toLeadEventRow } from '@leadstream/projector';
 import type { LeadEventMessage } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAnalyticsEngines, type TestEngine } from '../analytics.test-support';
 import { FunnelQueries } from '../funnel/funnel.queries';
 import { AnalyticsQueries } from './analytics.queries';
 import { AnalyticsReports, type AnalyticsScope } from './analytics.reports';
@@ -82,35 +78,10 @@ function query(extra: Record<string, string> = {}): AnalyticsQuery {
   return parsed.value;
 }
 
-const server = lookupInfra('CLICKHOUSE_URL');
-const engines: Array<[string, (() => { open(): Promise<Analytics>; dispose(): Promise<void> }) | undefined]> = [
-  [
-    'chDB',
-    () => {
-      const dir = mkdtempSync(join(tmpdir(), 'leadstream-analytics-'));
-      return { open: () => openAnalytics({ dataDir: dir }), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    'a ClickHouse server',
-    server.value
-      ? () => {
-          const url = server.value!;
-          const database = `leadstream_analytics_${randomBytes(6).toString('hex')}`;
-          return {
-            open: () => openAnalytics({ url, database }),
-            dispose: async () => {
-              const admin = await openAnalytics({ url });
-              await admin.command(`DROP DATABASE IF EXISTS ${database}`).finally(() => admin.close());
-            },
-          };
-        }
-      : undefined,
-  ],
-];
+const engines = testAnalyticsEngines('analytics');
 
 describe.each(engines)('general analytics on the golden events (%s)', (_name, makeEngine) => {
-  let engine: ReturnType<NonNullable<typeof makeEngine>>;
+  let engine: TestEngine;
   let analytics: Analytics;
   let reports: AnalyticsReports;
 

@@ -7,17 +7,13 @@
  * Vendors: inquiry I1, I2; application A1, A2. Links: I1 -> A1 within 24 h, I2 -> A1 within 72 h
  * (A2 is linked to nothing). Period 2025-06-01 .. 2025-06-03 (UTC days).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseFunnelPeriod, type FunnelPeriod } from '@leadstream/domain';
-import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
+import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import type { Analytics } from '@leadstream/ports';
-import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { toLeadEventRow } from '@leadstream/projector';
 import type { LeadEventMessage } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAnalyticsEngines, type TestEngine } from '../analytics.test-support';
 import { FunnelQueries } from './funnel.queries';
 import { FunnelReports, type NamedFunnelScope } from './funnel.reports';
 
@@ -96,40 +92,11 @@ const scope: NamedFunnelScope = {
 
 const PERIOD_VIEW = { start: '2025-06-01T00:00:00.000Z', end: '2025-06-03T23:59:59.999Z' };
 
-interface Engine {
-  open(): Promise<Analytics>;
-  dispose(): Promise<void>;
-}
-
-function chdbEngine(): Engine {
-  const dir = mkdtempSync(join(tmpdir(), 'leadstream-funnel-'));
-  return { open: () => openAnalytics({ dataDir: dir }), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function serverEngine(url: string): Engine {
-  const database = `leadstream_funnel_${randomBytes(6).toString('hex')}`;
-  return {
-    open: () => openAnalytics({ url, database }),
-    dispose: async () => {
-      const admin = await openAnalytics({ url });
-      try {
-        await admin.command(`DROP DATABASE IF EXISTS ${database}`);
-      } finally {
-        await admin.close();
-      }
-    },
-  };
-}
-
-const server = lookupInfra('CLICKHOUSE_URL');
-const engines: Array<[string, (() => Engine) | undefined]> = [
-  ['chDB', chdbEngine],
-  ['a ClickHouse server', server.value ? () => serverEngine(server.value!) : undefined],
-];
+const engines = testAnalyticsEngines('funnel');
 
 describe.each(engines)('funnel reports on the golden events (%s)', (_name, makeEngine) => {
 let period: FunnelPeriod;
-let engine: Engine;
+let engine: TestEngine;
 let analytics: Analytics;
 let reports: FunnelReports;
 
