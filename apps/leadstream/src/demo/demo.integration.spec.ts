@@ -33,6 +33,7 @@ describe('leadstream demo', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/organization\s+org_/);
+    expect(stdout).toMatch(/owner sign-in\s+owner-\S+@demo-state\.example\.edu\s+password \S{20}\s/);
     expect(stdout).toMatch(/vk_live_\w+/);
     expect(stdout).toMatch(/vk_test_\w+/);
     expect(stdout).toMatch(/funnel: +curl -H 'Authorization: Bearer vk_live_\w+' http:\/\/\S+\/api\/analytics\/funnel\/overview/);

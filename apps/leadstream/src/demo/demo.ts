@@ -10,13 +10,14 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDal, FunnelLinkRepository, type Dal } from '@leadstream/dal';
+import { createDal, FunnelLinkRepository, UserRepository, type Dal } from '@leadstream/dal';
 import type { TenantContext } from '@leadstream/domain';
 import { DataDirLockedError, EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { Metrics } from '@leadstream/runtime';
 import { destination, pino } from 'pino';
 import { parseConfig, type Config } from '../config';
 import { openEngines } from '../engines';
+import { createUserWithPassword } from '../admin/user.command';
 import { ensureAllIndexes } from '../indexes';
 import { runRole } from '../roles';
 import { demoScenarios, type DemoKeys, type DemoLead } from './demo-leads';
@@ -28,6 +29,8 @@ export interface DemoOptions {
 
 interface Seeded extends DemoKeys {
   organizationId: string;
+  /** The organization's owner, who signs in to the user API with the generated password. */
+  owner: { email: string; password: string };
   inquiryVendorId: string;
   applicationVendorId: string;
 }
@@ -41,8 +44,11 @@ async function freePort(host: string): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
-async function seed(dal: Dal, links: FunnelLinkRepository): Promise<Seeded> {
+async function seed(dal: Dal, links: FunnelLinkRepository, users: UserRepository): Promise<Seeded> {
   const organization = await dal.organizations.create({ name: 'Demo State University', plan: 'education' });
+  // Emails are unique across organizations: each demo run's owner gets its own.
+  const ownerEmail = `owner-${organization.id.slice(4, 12).toLowerCase()}@demo-state.example.edu`;
+  const owner = await createUserWithPassword(users, { organizationId: organization.id, environment: 'live' }, { email: ownerEmail, role: 'owner', firstName: 'Demo', lastName: 'Owner' });
   const live: TenantContext = { organizationId: organization.id, environment: 'live' };
   const sandbox: TenantContext = { organizationId: organization.id, environment: 'sandbox' };
   const inquiry = await dal.vendors.create(live, { name: 'CollegeSearch Leads', type: 'inquiry', group: null, contact_email: 'ops@collegesearch.example' });
@@ -53,6 +59,7 @@ async function seed(dal: Dal, links: FunnelLinkRepository): Promise<Seeded> {
     (await dal.apiKeys.create(tenant, { vendorId, name: 'demo', permissions: ['read', 'write'], ipRestrictions: [], rateLimit: null })).key;
   return {
     organizationId: organization.id,
+    owner: { email: owner.user.email, password: owner.password },
     inquiryVendorId: inquiry.id,
     applicationVendorId: application.id,
     inquiryLive: await key(live, inquiry.id),
@@ -121,7 +128,7 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
     const engines = await openEngines(config, pino({ level: 'warn' }, destination(2)), new Metrics({ defaultMetrics: false }), { store: true });
     try {
       await ensureAllIndexes(engines.store);
-      seeded = await seed(createDal(engines.store), new FunnelLinkRepository(engines.store));
+      seeded = await seed(createDal(engines.store), new FunnelLinkRepository(engines.store), new UserRepository(engines.store));
     } finally {
       await engines.close();
     }
@@ -134,6 +141,7 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   write(`leadstream demo — service at ${url} (DATA_DIR ${config.dataDir})`);
   write(`organization         ${seeded.organizationId}`);
+  write(`owner sign-in        ${seeded.owner.email}  password ${seeded.owner.password}  (POST ${url}/api/auth/login)`);
   write(`inquiry vendor       ${seeded.inquiryVendorId}  live key    ${seeded.inquiryLive}`);
   write(`                     ${' '.repeat(seeded.inquiryVendorId.length)}  sandbox key ${seeded.inquirySandbox}`);
   write(`application vendor   ${seeded.applicationVendorId}  live key    ${seeded.applicationLive}`);
