@@ -1,3 +1,4 @@
+import { AnalyticsBatcher } from '@leadstream/engine-clickhouse';
 import type { Analytics, Batch, EventLog } from '@leadstream/ports';
 import { ConsumerRunner, deadLetterTopic, type Metrics } from '@leadstream/runtime';
 import { parseLeadEvent } from '@leadstream/schemas';
@@ -20,13 +21,16 @@ export interface ProjectorDependencies {
 
 /**
  * Consumes `leads.events` and writes each batch to `lead_events` before its offsets are
- * committed, so a committed event is always stored. A redelivered event (after a crash) carries
+ * committed, so a committed event is always stored. Batches go through an AnalyticsBatcher
+ * (`write`: resolved once stored), so the batches of partitions consumed at the same time share
+ * one insert (one part) instead of one each; alone, a batch is written at once (`maxDelayMs` 0). A redelivered event (after a crash) carries
  * the same event id and collapses in the ReplacingMergeTree. Records that fail their schema are
  * poison: they go to the dead-letter topic at once instead of blocking the partition.
  */
 export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
   const { log, analytics, metrics, logger } = deps;
   const table = deps.table ?? 'lead_events';
+  const batcher = new AnalyticsBatcher(analytics, { maxRows: 10_000, maxDelayMs: 0 });
 
   async function project(batch: Batch): Promise<void> {
     const rows: LeadEventRow[] = [];
@@ -49,7 +53,7 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
   async function insertWithRetry(rows: LeadEventRow[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await analytics.insert(table, rows as unknown as Array<Record<string, unknown>>);
+        await batcher.write(table, rows as unknown as Array<Record<string, unknown>>);
         return;
       } catch (error) {
         if (attempt >= 8) throw error;
