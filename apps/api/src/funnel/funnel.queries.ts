@@ -34,6 +34,7 @@ function parameters(scope: FunnelScope, period: FunnelPeriod): QueryParams {
     environment: scope.environment,
     inquiryVendors: scope.inquiryVendorIds,
     applicationVendors: scope.applicationVendorIds,
+    allVendors: [...scope.inquiryVendorIds, ...scope.applicationVendorIds],
     linkInquiry: scope.links.map((link) => link.inquiryVendorId),
     linkApplication: scope.links.map((link) => link.applicationVendorId),
     linkWindowSeconds: scope.links.map((link) => link.timeWindowHours * 3_600),
@@ -42,6 +43,12 @@ function parameters(scope: FunnelScope, period: FunnelPeriod): QueryParams {
     applicationsUntil: new Date(period.end.getTime() + longestWindowMs),
   };
 }
+
+/**
+ * Sent with every funnel statement. A redelivered event lands in the partition of its first
+ * delivery (same `occurred_at`), so FINAL need not merge across partitions.
+ */
+export const FINAL_SETTINGS = 'SETTINGS do_not_merge_across_partitions_select_final = 1';
 
 const TENANT = `organization_id = {organizationId:String} AND environment = {environment:String}`;
 
@@ -144,17 +151,20 @@ export class FunnelQueries {
   constructor(private readonly analytics: Analytics) {}
 
   async overview(scope: FunnelScope, period: FunnelPeriod): Promise<OverviewRow> {
-    // The join (matches) runs once: ClickHouse inlines a CTE wherever it is named.
+    // The join (matches) runs once, and the totals come from one scan: ClickHouse inlines a CTE
+    // wherever it is named.
     const [row] = await this.analytics.query<OverviewRow>(
       `${FUNNEL_CTES}
-      SELECT
-        (SELECT count() FROM inquiries) AS totalInquiries,
-        (SELECT count() FROM applications WHERE submitted_at < {end:DateTime64(3, 'UTC')}) AS totalApplications,
+      SELECT t.totalInquiries AS totalInquiries, t.totalApplications AS totalApplications,
         m.matchedApplications AS matchedApplications, m.convertedInquiries AS convertedInquiries, m.averageSeconds AS averageSeconds
       FROM (
+        SELECT countIf(vendor_id IN {inquiryVendors:Array(String)}) AS totalInquiries, countIf(vendor_id IN {applicationVendors:Array(String)}) AS totalApplications
+        FROM (${submissions('allVendors', 'end')})
+      ) AS t
+      CROSS JOIN (
         SELECT length(groupUniqArrayArray(applications)) AS matchedApplications, count() AS convertedInquiries, if(count() = 0, NULL, avg(first)) AS averageSeconds
         FROM (SELECT inquiry_id, min(seconds) AS first, groupUniqArray(application_id) AS applications FROM matches GROUP BY inquiry_id)
-      ) AS m`,
+      ) AS m ${FINAL_SETTINGS}`,
       parameters(scope, period),
     );
     return row!;
@@ -166,7 +176,7 @@ export class FunnelQueries {
       SELECT count() AS totalConversions,
         if(count() = 0, NULL, quantileExactInclusive(0.5)(seconds)) AS medianSeconds,
         ${bucketCounts('seconds', bounds)} AS counts
-      FROM converted`,
+      FROM converted ${FINAL_SETTINGS}`,
       parameters(scope, period),
     );
     return row!;
@@ -183,7 +193,7 @@ export class FunnelQueries {
       FROM inquiries AS i
       LEFT JOIN converted AS c ON c.inquiry_id = i.lead_id
       WHERE i.vendor_id IN (SELECT inquiry_vendor_id FROM links) AND ${age} >= {minAgeSeconds:UInt32}
-      GROUP BY i.vendor_id`,
+      GROUP BY i.vendor_id ${FINAL_SETTINGS}`,
       { ...parameters(scope, period), now, minAgeSeconds: minAgeHours * 3_600 },
     );
   }
@@ -193,19 +203,19 @@ export class FunnelQueries {
     return this.analytics.query<VendorPairRow>(
       `${FUNNEL_CTES}
       SELECT inquiry_vendor_id AS inquiryVendorId, application_vendor_id AS applicationVendorId, count() AS conversions, avg(seconds) AS averageSeconds
-      FROM conversions GROUP BY inquiry_vendor_id, application_vendor_id`,
+      FROM conversions GROUP BY inquiry_vendor_id, application_vendor_id ${FINAL_SETTINGS}`,
       parameters(scope, period),
     );
   }
 
   /** Inquiries per inquiry vendor in the period (the by-vendor report's denominators). */
   async inquiriesByVendor(scope: FunnelScope, period: FunnelPeriod): Promise<Array<{ vendorId: string; inquiries: number }>> {
-    return this.analytics.query(`${FUNNEL_CTES} SELECT vendor_id AS vendorId, count() AS inquiries FROM inquiries GROUP BY vendor_id`, parameters(scope, period));
+    return this.analytics.query(`${FUNNEL_CTES} SELECT vendor_id AS vendorId, count() AS inquiries FROM inquiries GROUP BY vendor_id ${FINAL_SETTINGS}`, parameters(scope, period));
   }
 
   /** Converted inquiries per inquiry vendor (vendor ROI, executive summary). */
   async convertedByInquiryVendor(scope: FunnelScope, period: FunnelPeriod): Promise<Array<{ vendorId: string; conversions: number }>> {
-    return this.analytics.query(`${FUNNEL_CTES} SELECT inquiry_vendor_id AS vendorId, count() AS conversions FROM converted GROUP BY inquiry_vendor_id`, parameters(scope, period));
+    return this.analytics.query(`${FUNNEL_CTES} SELECT inquiry_vendor_id AS vendorId, count() AS conversions FROM converted GROUP BY inquiry_vendor_id ${FINAL_SETTINGS}`, parameters(scope, period));
   }
 
   /** Days (UTC) with any inquiry, application or conversion; the others are zero. */
@@ -218,7 +228,7 @@ export class FunnelQueries {
         UNION ALL SELECT toDate(submitted_at), 0, 1, 0 FROM applications WHERE submitted_at < {end:DateTime64(3, 'UTC')}
         UNION ALL SELECT toDate(inquiry_at), 0, 0, 1 FROM converted
       )
-      GROUP BY day ORDER BY day`,
+      GROUP BY day ORDER BY day ${FINAL_SETTINGS}`,
       parameters(scope, period),
     );
   }
