@@ -326,6 +326,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   AnalyticsOverview: record({
     period: ref('FunnelPeriod'),
     totals: ref('OutcomeCounts'),
+    byStatus: array(record({ status: str(), count: int({ minimum: 0 }) })),
     rejectionReasons: array(record({ reason: str(), count: int({ minimum: 0 }) })),
     byVendor: array({ allOf: [ref('OutcomeCounts'), obj({ vendorId: nullable(str()), vendorName: nullable(str()) }, ['vendorId', 'vendorName'])] }),
   }),

@@ -1,8 +1,8 @@
 /**
  * `leadstream projector --rebuild` (issue 11): after `leadstream start` projected real leads, the
  * rebuild replays leads.events into a fresh table and swaps it in. Projection is idempotent: the
- * rebuilt table holds exactly the rows the live projector wrote, and a row the log never had (a
- * stand-in for a projection bug) is gone.
+ * rebuilt table holds exactly the rows the live projector wrote (and lead_status the same current
+ * statuses), and a row the log never had (a stand-in for a projection bug) is gone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,9 @@ async function snapshot(): Promise<unknown[]> {
   const analytics = await openAnalytics({ dataDir });
   try {
     await analytics.migrate(analyticsMigrations);
-    return await analytics.query('SELECT event_id, event, organization_id, environment, lead_id, vendor_id, toString(occurred_at) AS at, data, email_key FROM lead_events FINAL ORDER BY event_id');
+    const events = await analytics.query('SELECT event_id, event, organization_id, environment, lead_id, vendor_id, toString(occurred_at) AS at, data, email_key FROM lead_events FINAL ORDER BY event_id');
+    const statuses = await analytics.query('SELECT lead_id, status, version FROM lead_status FINAL ORDER BY lead_id');
+    return [...events, ...statuses.map((row) => ({ status: row }))];
   } finally {
     await analytics.close();
   }
@@ -61,7 +63,7 @@ describe('leadstream projector --rebuild', () => {
     const analytics = await openAnalytics({ dataDir });
     await analytics.insert('lead_events', [{ event_id: 'evt_bogus', event: 'lead.created', organization_id: 'org_x', environment: 'live', lead_id: 'lead_x', vendor_id: '', occurred_at: '2025-01-01 00:00:00.000', data: '{}', email_key: '' }]);
     await analytics.close();
-    expect((await snapshot()).length).toBe(live.length + 1);
+    expect((await snapshot()).length).toBe(live.length + 2); // the event, and the status it set
 
     const rebuild = CliProcess.start(['projector', '--rebuild'], env);
     const exit = await rebuild.exited;

@@ -10,6 +10,7 @@
  * that the rebuild did not already read, as long as the rebuild runs after it stopped. The log
  * must still hold every event (Kafka retention): the rebuild knows only what the log has.
  */
+import { LEAD_STATUS_SELECT, LEAD_STATUS_TABLE } from '@leadstream/engine-clickhouse';
 import type { Analytics, EventLog } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
 import type { Logger } from 'pino';
@@ -44,6 +45,10 @@ export async function rebuildProjection(deps: RebuildDependencies): Promise<numb
   const [counted] = await analytics.query<{ rows: number }>(`SELECT count() AS rows FROM ${REBUILD_TABLE} FINAL`);
   await analytics.command(`EXCHANGE TABLES lead_events AND ${REBUILD_TABLE}`);
   await analytics.command(`DROP TABLE ${REBUILD_TABLE}`);
+  // The current statuses follow the new events (the materialized view fires on inserts into
+  // lead_events only, and the rebuild inserted into its own table).
+  await analytics.command(`TRUNCATE TABLE ${LEAD_STATUS_TABLE}`);
+  await analytics.command(`INSERT INTO ${LEAD_STATUS_TABLE} ${LEAD_STATUS_SELECT}`);
   logger.info({ rows: counted?.rows ?? 0 }, 'rebuild: the new projection is in place');
   return counted?.rows ?? 0;
 }

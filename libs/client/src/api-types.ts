@@ -1727,6 +1727,10 @@ export interface components {
             timestamp: string;
         };
         AnalyticsOverview: {
+            byStatus: {
+                count: number;
+                status: string;
+            }[];
             byVendor: (components["schemas"]["OutcomeCounts"] & {
                 vendorId: string | null;
                 vendorName: string | null;

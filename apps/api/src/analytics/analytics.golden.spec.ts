@@ -47,6 +47,8 @@ lead('s5', V2, 'eve@x.edu', '2025-06-12T08:00:00.000Z', 'pending', { source: 'we
 lead('s6', V2, 'fay@x.edu', '2025-06-12T09:00:00.000Z', 'flagged', { source: 'web' });
 lead('s7', A1, 'ann@x.edu', '2025-06-09T15:00:00.000Z', 'duplicate'); // ann converts (V1 -> A1 after 5 h)
 lead('s8', A1, 'cat@x.edu', '2025-06-15T20:00:00.000Z', 'accepted'); // beyond cat's 24 h window
+// A user moves s3 on: its current status is what lead.updated says.
+event('lead.updated', 's3', '2025-06-16T09:00:00.000Z', { lead: { id: 's3', status: 'contacted', vendor_id: V1 }, changes: { status: { old: 'active', new: 'contacted' } } });
 // The previous period: 3 submissions, all accepted; gus converts.
 lead('p1', V1, 'gus@x.edu', '2025-06-03T10:00:00.000Z', 'accepted');
 lead('p2', V1, 'hal@x.edu', '2025-06-04T10:00:00.000Z', 'accepted');
@@ -104,6 +106,14 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
       expect(await reports.overview(scope, query().period)).toEqual({
         period: PERIOD_VIEW,
         totals: { submitted: 8, accepted: 4, rejected: 1, duplicates: 3, pending: 1, acceptanceRate: 0.5 },
+        // s1, s6, s8 active; s4, s7 duplicate (rejected by deduplication); s3 contacted; s5 new; s2 rejected.
+        byStatus: [
+          { status: 'active', count: 3 },
+          { status: 'duplicate', count: 2 },
+          { status: 'contacted', count: 1 },
+          { status: 'new', count: 1 },
+          { status: 'rejected', count: 1 },
+        ],
         rejectionReasons: [{ reason: 'disposable_email', count: 1 }],
         byVendor: [
           { vendorId: V1, vendorName: 'Vendor One', submitted: 3, accepted: 2, rejected: 1, duplicates: 0, pending: 0, acceptanceRate: 0.6667 },

@@ -87,6 +87,17 @@ export class AnalyticsQueries {
     return this.analytics.query(`${classified('vendor')} SELECT toString(${BUCKETS[interval]}) AS start, ${COUNTS} FROM classified GROUP BY start ORDER BY start`, this.params(tenant, period));
   }
 
+  /** The current status of the period's submissions (`lead_status`: what the pipeline or a user set last). */
+  async byStatus(tenant: AnalyticsTenant, period: FunnelPeriod): Promise<Array<{ status: string; count: number }>> {
+    return this.analytics.query(
+      `${classified('vendor')}
+      SELECT status, count() AS count FROM lead_status FINAL
+      WHERE ${TENANT} AND lead_id IN (SELECT lead_id FROM submitted)
+      GROUP BY status ORDER BY count DESC, status`,
+      this.params(tenant, period),
+    );
+  }
+
   /** Why submissions of the period were rejected, most frequent first. */
   async rejectionReasons(tenant: AnalyticsTenant, period: FunnelPeriod): Promise<Array<{ reason: string; count: number }>> {
     return this.analytics.query(

@@ -34,12 +34,18 @@ export class AnalyticsReports {
     private readonly funnel: FunnelQueries,
   ) {}
 
-  /** GET /api/analytics: totals, rejection reasons and the vendors' counts. */
+  /** GET /api/analytics: totals, current statuses, rejection reasons and the vendors' counts. */
   async overview(scope: AnalyticsScope, period: FunnelPeriod): Promise<Record<string, unknown>> {
-    const [totals, reasons, byVendor] = await Promise.all([this.queries.totals(scope, period), this.queries.rejectionReasons(scope, period), this.queries.byGroup(scope, period, 'vendor')]);
+    const [totals, statuses, reasons, byVendor] = await Promise.all([
+      this.queries.totals(scope, period),
+      this.queries.byStatus(scope, period),
+      this.queries.rejectionReasons(scope, period),
+      this.queries.byGroup(scope, period, 'vendor'),
+    ]);
     return {
       period: periodView(period),
       totals: withRate(totals),
+      byStatus: statuses,
       rejectionReasons: reasons,
       byVendor: byVendor.map((row) => ({ vendorId: row.value, vendorName: row.value === null ? null : (scope.vendorNames.get(row.value) ?? null), ...withRate(row) })),
     };

@@ -7,6 +7,30 @@ import type { Migration } from '@leadstream/ports';
 /** Table the projector writes every domain event of `leads.events` into. */
 export const LEAD_EVENTS_TABLE = 'lead_events';
 
+/** Each lead's current status (migration 3), kept by a materialized view over `lead_events`. */
+export const LEAD_STATUS_TABLE = 'lead_status';
+
+/**
+ * The rows of `lead_status` that events of `lead_events` produce: a status for every event that
+ * sets one (received `new`, `active` once accepted, `rejected`, `duplicate` when deduplication
+ * rejected or merged it, what a user set through `lead.updated`, `deleted`), versioned by time in
+ * milliseconds (times ten, plus one for all but lead.created, so a verdict of the same millisecond
+ * wins over the receipt). The materialized view and a rebuild use the same SELECT.
+ */
+export const LEAD_STATUS_SELECT = `SELECT organization_id, environment, lead_id,
+    multiIf(
+      event = 'lead.created', 'new',
+      event = 'lead.accepted', 'active',
+      event = 'lead.rejected', 'rejected',
+      event = 'lead.duplicate' AND JSONExtractString(data, 'action') IN ('reject', 'merge'), 'duplicate',
+      event = 'lead.updated', JSONExtractString(data, 'lead', 'status'),
+      event = 'lead.deleted', 'deleted',
+      '') AS status,
+    toUInt64(toUnixTimestamp64Milli(occurred_at)) * 10 + if(event = 'lead.created', 0, 1) AS version,
+    occurred_at AS updated_at
+  FROM lead_events
+  WHERE status != '' AND lead_id != ''`;
+
 export const analyticsMigrations: Migration[] = [
   {
     version: 1,
@@ -46,6 +70,26 @@ export const analyticsMigrations: Migration[] = [
       // of the common providers removed) on lead.created rows. Rows projected before this
       // migration read the default, the email lowercased and trimmed.
       `ALTER TABLE lead_events ADD COLUMN IF NOT EXISTS email_key String DEFAULT if(event = 'lead.created', lower(trim(JSONExtractString(data, 'lead', 'email'))), '')`,
+    ],
+  },
+  {
+    version: 3,
+    name: 'lead_status: the current status of each lead',
+    statements: [
+      // ReplacingMergeTree(version): a lead's row with the highest version is its current status;
+      // exact reads use FINAL. Redelivered events produce identical rows, so replays change nothing.
+      `CREATE TABLE IF NOT EXISTS lead_status (
+        organization_id String,
+        environment LowCardinality(String),
+        lead_id String,
+        status LowCardinality(String),
+        version UInt64,
+        updated_at DateTime64(3, 'UTC')
+      ) ENGINE = ReplacingMergeTree(version)
+      ORDER BY (organization_id, environment, lead_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS lead_status_mv TO lead_status AS ${LEAD_STATUS_SELECT}`,
+      // Events projected before this migration.
+      `INSERT INTO lead_status ${LEAD_STATUS_SELECT}`,
     ],
   },
 ];
