@@ -6,6 +6,7 @@ import { customFieldsLimitProblems, describeDetail, parseEmail } from '@leadstre
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import leadEventSchema from './messages/lead-event.schema.json' with { type: 'json' };
+import eventPayloadsSchema from './messages/event-payloads.schema.json' with { type: 'json' };
 import leadBatchSchema from './requests/lead-batch.schema.json' with { type: 'json' };
 import leadSubmissionSchema from './requests/lead-submission.schema.json' with { type: 'json' };
 import leadCommandSchema from './messages/lead-command.schema.json' with { type: 'json' };
@@ -53,6 +54,18 @@ function checker<T>(name: string, validate: ValidateFunction): (value: unknown) 
 }
 
 export const parseLeadEvent = checker<LeadEventMessage>('lead-event', ajv.compile(leadEventSchema));
+
+ajv.addSchema(eventPayloadsSchema);
+
+/**
+ * What is wrong with an event's `data` for its event name (event-payloads.schema.json), as
+ * messages; empty when it matches. Every event name of lead-event.schema.json has a definition.
+ */
+export function eventPayloadProblems(message: Pick<LeadEventMessage, 'event' | 'data'>): string[] {
+  const validate = ajv.getSchema(`${eventPayloadsSchema.$id}#/$defs/${message.event}`);
+  if (!validate) return [`no payload schema for ${message.event}`];
+  return validate(message.data) ? [] : (validate.errors ?? []).map((error) => `${message.event}${error.instancePath} ${error.message ?? 'is invalid'}`);
+}
 
 
 /** A pipeline message about one lead (leads.submitted and the stage topics after it). */
