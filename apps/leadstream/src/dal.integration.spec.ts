@@ -64,10 +64,20 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
       expect(vendor.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(await dal.vendors.findById(orgA, vendor.id)).toEqual(vendor);
       expect(await dal.vendors.findById(orgB, vendor.id)).toBeNull();
-      expect(await dal.vendors.setEnabled(orgB, vendor.id, false)).toBeNull();
+      const events = (next: { id: string; enabled: boolean }) => [{ topic: 'leads.events', key: next.id, value: `enabled=${next.enabled}` }];
+      expect(await dal.vendors.setEnabled(orgB, vendor.id, false, NOW, events)).toBeNull();
       expect((await dal.vendors.list(orgB)).map((v) => v.id)).not.toContain(vendor.id);
-      expect((await dal.vendors.setEnabled(orgA, vendor.id, false))?.enabled).toBe(false);
+      const changed = await dal.vendors.setEnabled(orgA, vendor.id, false, NOW, events);
+      expect(changed).toMatchObject({ vendor: { enabled: false }, outbox: [{ key: vendor.id, value: 'enabled=false' }], outboxAt: NOW.toISOString() });
+      expect(await dal.vendors.findById(orgA, vendor.id)).not.toHaveProperty('outbox');
+      // The same change again is no change, and no event.
+      expect(await dal.vendors.setEnabled(orgA, vendor.id, false, NOW, events)).toBeNull();
       expect((await dal.vendors.list(orgA)).map((v) => v.id)).toContain(vendor.id);
+      // Until produced and cleared, the outbox is there for the sweeper.
+      const later = new Date(NOW.getTime() + 60_000).toISOString();
+      expect((await dal.vendors.staleOutboxes(later, 10)).filter((stale) => stale.id === vendor.id)).toEqual([{ id: vendor.id, organizationId: orgA.organizationId, outbox: changed!.outbox, outboxAt: NOW.toISOString() }]);
+      await dal.vendors.clearOutbox(orgA, vendor.id, NOW.toISOString());
+      expect((await dal.vendors.staleOutboxes(later, 10)).filter((stale) => stale.id === vendor.id)).toEqual([]);
     });
 
     it('stores only the hash of a key and finds it by that hash', async () => {

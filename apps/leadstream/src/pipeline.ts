@@ -57,10 +57,10 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
     });
     await startRunner(`stage ${factory.name}`, runner);
   }
-  if (!engines.writer.atomic) {
-    // Outputs a crash left in lead outboxes, for leads whose message never comes again.
-    const sweeper = new OutboxSweeper({ store: engines.store, log: engines.log, logger: logger.child({ part: 'outbox-sweeper' }) });
-    sweeper.start();
-    lifecycle.onStop('outbox sweeper', () => sweeper.stop());
-  }
+  // Outputs a crash left in outboxes between a write and its produce: stage batches on Kafka +
+  // MongoDB (the embedded engines write those in one transaction), and the API's lead and vendor
+  // changes on every engine.
+  const sweeper = new OutboxSweeper({ store: engines.store, log: engines.log, logger: logger.child({ part: 'outbox-sweeper' }) });
+  sweeper.start();
+  lifecycle.onStop('outbox sweeper', () => sweeper.stop());
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS, toDocument, toRecord, type Stored } from './collections';
+import type { OutboxEntry } from './lead.repository';
 
 export type VendorType = 'inquiry' | 'application';
 export const VENDOR_TYPES: readonly VendorType[] = ['inquiry', 'application'];
@@ -35,10 +36,25 @@ export interface CreateVendorInput {
   enabled?: boolean;
 }
 
-type VendorDocument = Stored<Vendor>;
+/**
+ * A vendor as stored: the record, plus the events of its last state change until they are
+ * produced (an outbox, as leads have, so a crash between the write and the produce loses nothing:
+ * the OutboxSweeper produces what is older than a few seconds).
+ */
+type VendorDocument = Stored<Vendor> & { outbox?: OutboxEntry[]; outbox_at?: string | null };
+
+/** A vendor whose state change left events to produce. */
+export interface VendorWithOutbox {
+  vendor: Vendor;
+  outbox: OutboxEntry[];
+  outboxAt: string | null;
+}
 
 /** Vendors stored before `cost_per_lead` existed read it as null. */
-const withDefaults = (vendor: Vendor): Vendor => ({ ...vendor, cost_per_lead: vendor.cost_per_lead ?? null });
+const withDefaults = (vendor: Vendor): Vendor => {
+  const { outbox: _outbox, outbox_at: _at, ...rest } = vendor as Vendor & { outbox?: unknown; outbox_at?: unknown };
+  return { ...rest, cost_per_lead: vendor.cost_per_lead ?? null };
+};
 
 export class VendorRepository {
   private readonly collection: Collection<VendorDocument>;
@@ -94,12 +110,31 @@ export class VendorRepository {
     return (await this.collection.deleteOne({ _id: id, organization_id: tenant.organizationId })) === 1;
   }
 
-  /** Returns the vendor after the change, or null when the organization has no such vendor. */
-  async setEnabled(tenant: TenantContext, id: string, enabled: boolean, now = new Date()): Promise<Vendor | null> {
+  /**
+   * Enables or disables the vendor, with the events of the change in its outbox, in one write.
+   * Null when the organization has no such vendor or it is in that state already (so two
+   * concurrent requests make one change and one event).
+   */
+  async setEnabled(tenant: TenantContext, id: string, enabled: boolean, now: Date, events: (vendor: Vendor) => OutboxEntry[]): Promise<VendorWithOutbox | null> {
+    const current = await this.findById(tenant, id);
+    if (!current || current.enabled === enabled) return null;
+    const outbox = events({ ...current, enabled, updated_at: now });
+    const outboxAt = outbox.length > 0 ? now.toISOString() : null;
     const doc = await this.collection.findOneAndUpdate(
-      { _id: id, organization_id: tenant.organizationId },
-      { $set: { enabled, updated_at: now } },
+      { _id: id, organization_id: tenant.organizationId, enabled: !enabled },
+      { $set: { enabled, updated_at: now, outbox: outbox as unknown as never, outbox_at: outboxAt } },
     );
-    return doc ? withDefaults(toRecord<Vendor>(doc)) : null;
+    return doc ? { vendor: withDefaults(toRecord<Vendor>(doc)), outbox, outboxAt } : null;
+  }
+
+  /** Marks the outbox produced, unless a later change has filled it again. */
+  async clearOutbox(tenant: TenantContext, id: string, outboxAt: string): Promise<void> {
+    await this.collection.updateOne({ _id: id, organization_id: tenant.organizationId, outbox_at: outboxAt }, { $set: { outbox: [], outbox_at: null } });
+  }
+
+  /** Vendors (of any organization: maintenance) whose outbox is older than the cutoff. */
+  async staleOutboxes(cutoff: string, limit: number): Promise<Array<{ id: string; organizationId: string; outbox: OutboxEntry[]; outboxAt: string }>> {
+    const docs = await this.collection.find({ outbox_at: { $lt: cutoff } }, { limit });
+    return docs.map((doc) => ({ id: doc._id, organizationId: doc.organization_id, outbox: doc.outbox ?? [], outboxAt: String(doc.outbox_at) }));
   }
 }

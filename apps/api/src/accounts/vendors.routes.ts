@@ -53,6 +53,19 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
   const { vendors, apiKeys } = context.dal;
   const id = (params: Record<string, string | undefined>): string => params['id'] ?? '';
 
+  /**
+   * Enables or disables a vendor with its vendor.enabled/disabled event in the same write (the
+   * vendor's outbox), then produces it; a crash in between leaves it for the OutboxSweeper. Only a
+   * change is an event. Returns the changed vendor, or null when nothing changed.
+   */
+  const setEnabled = async (tenant: TenantContext, vendorId: string, enabled: boolean, now: Date): Promise<Vendor | null> => {
+    const changed = await vendors.setEnabled(tenant, vendorId, enabled, now, (next) => [{ topic: LEAD_EVENTS_TOPIC, key: next.id, value: JSON.stringify(vendorEvent(tenant, next, now)) }]);
+    if (!changed) return null;
+    await context.log.produce(LEAD_EVENTS_TOPIC, changed.outbox.map(({ key, value }) => ({ key, value })));
+    if (changed.outboxAt) await vendors.clearOutbox(tenant, changed.vendor.id, changed.outboxAt);
+    return changed.vendor;
+  };
+
   defineRoute(router, { method: 'GET', path: '/api/vendors', permission: 'vendors:read' }, async (ctx) => {
     ctx.body = { data: (await vendors.list(ctx.state.tenant)).map(vendorResource) };
   });
@@ -74,12 +87,13 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
   defineRoute(router, { method: 'PUT', path: '/api/vendors/:id', permission: 'vendors:write' }, async (ctx) => {
     const before = await vendors.findById(ctx.state.tenant, id(ctx.params));
     if (!before) throw notFound();
-    const input = readVendor(ctx.request.body);
+    const { enabled, ...fields } = readVendor(ctx.request.body);
     const now = context.clock();
-    const vendor = await vendors.update(ctx.state.tenant, before.id, input, now);
+    let vendor = await vendors.update(ctx.state.tenant, before.id, fields, now);
     if (!vendor) throw notFound();
+    // A change of `enabled` goes the way of enable/disable: with its event in the same write.
+    if (enabled !== undefined) vendor = (await setEnabled(ctx.state.tenant, vendor.id, enabled, now)) ?? vendor;
     await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
-    if (vendor.enabled !== before.enabled) await emit(context, ctx.state.tenant, vendor, now);
     ctx.body = { data: vendorResource(vendor) };
   });
 
@@ -95,29 +109,13 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
 
   for (const action of ['enable', 'disable'] as const) {
     defineRoute(router, { method: 'POST', path: `/api/vendors/:id/${action}`, permission: 'vendors:write' }, async (ctx) => {
-      const before = await vendors.findById(ctx.state.tenant, id(ctx.params));
-      if (!before) throw notFound();
-      const enabled = action === 'enable';
-      const now = context.clock();
-      const vendor = before.enabled === enabled ? before : await vendors.setEnabled(ctx.state.tenant, before.id, enabled, now);
+      const changed = await setEnabled(ctx.state.tenant, id(ctx.params), action === 'enable', context.clock());
+      if (changed) await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
+      const vendor = changed ?? (await vendors.findById(ctx.state.tenant, id(ctx.params)));
       if (!vendor) throw notFound();
-      // Only a change is an event (and a configuration change): enabling an enabled vendor says nothing new.
-      if (before.enabled !== enabled) {
-        await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
-        await emit(context, ctx.state.tenant, vendor, now);
-      }
       ctx.body = { data: vendorResource(vendor) };
     });
   }
 
   return router;
-}
-
-/**
- * Produced after the store write: a crash in between loses the event, not the change (no outbox
- * for vendor events yet; docs/decisions.md).
- */
-async function emit(context: AccountsContext, tenant: TenantContext, vendor: Vendor, at: Date): Promise<void> {
-  const event = vendorEvent(tenant, vendor, at);
-  await context.log.produce(LEAD_EVENTS_TOPIC, [{ key: vendor.id, value: JSON.stringify(event) }]);
 }

@@ -120,7 +120,7 @@ describe('keys, vendors and settings from the configuration cache', () => {
     const vendor = await dal.vendors.create(live, { name: 'Soon off', type: 'inquiry' });
     const { key } = await dal.apiKeys.create(live, { vendorId: vendor.id, name: 'k', permissions: ['read'], rateLimit: null });
     for (let i = 0; i < 3; i++) expect((await status(key)).status).toBe(404);
-    await dal.vendors.setEnabled(live, vendor.id, false);
+    await dal.vendors.setEnabled(live, vendor.id, false, new Date(), () => []);
     await server.configCache.changed(live.organizationId, 'vendors');
     expect((await status(key)).status).toBe(403);
   });

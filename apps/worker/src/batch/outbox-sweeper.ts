@@ -1,11 +1,11 @@
 /**
- * Produces outputs left in lead outboxes by a crash between a batch's store write and its produce
- * (OutboxBatchWriter), for leads whose message is never delivered again: the crashed batch was
- * committed by nobody, so usually its redelivery flushes them first; this catches the rest (a
- * consumer group reset, a record skipped by an operator). Outputs may go out twice; consumers
- * are idempotent. Only used where the store and the log are different systems.
+ * Produces outputs left in outboxes by a crash between a store write and its produce: in leads
+ * (a stage batch through OutboxBatchWriter whose message is never delivered again, or a user's
+ * change through the API) and in vendors (vendor.enabled/disabled). A crashed stage batch was
+ * committed by nobody, so usually its redelivery flushes it first; this catches the rest.
+ * Outputs may go out twice; consumers are idempotent.
  */
-import { LEADS_COLLECTION } from '@leadstream/dal';
+import { LEADS_COLLECTION, VendorRepository } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
 import type { Collection, DocumentStore, EventLog } from '@leadstream/ports';
 import type { Logger } from '@leadstream/runtime';
@@ -23,11 +23,13 @@ export interface OutboxSweeperOptions {
 
 export class OutboxSweeper {
   private readonly leads: Collection<LeadRecord>;
+  private readonly vendors: VendorRepository;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
 
   constructor(private readonly options: OutboxSweeperOptions) {
     this.leads = options.store.collection<LeadRecord>(LEADS_COLLECTION);
+    this.vendors = new VendorRepository(options.store);
   }
 
   start(): void {
@@ -48,10 +50,27 @@ export class OutboxSweeper {
     await this.running;
   }
 
-  /** One pass: produces and clears every outbox older than minAgeMs. Returns how many leads it flushed. */
+  /** One pass: produces and clears every outbox older than minAgeMs. Returns how many leads and vendors it flushed. */
   async sweep(): Promise<number> {
     const now = (this.options.now ?? (() => new Date()))();
     const cutoff = new Date(now.getTime() - (this.options.minAgeMs ?? 30_000)).toISOString();
+    return (await this.sweepVendors(cutoff)) + (await this.sweepLeads(cutoff));
+  }
+
+  private async sweepVendors(cutoff: string): Promise<number> {
+    let flushed = 0;
+    for (;;) {
+      const stale = await this.vendors.staleOutboxes(cutoff, 500);
+      if (stale.length === 0) return flushed;
+      await produceByTopic(this.options.log, stale.flatMap((vendor) => vendor.outbox));
+      for (const vendor of stale) await this.vendors.clearOutbox({ organizationId: vendor.organizationId, environment: 'live' }, vendor.id, vendor.outboxAt);
+      flushed += stale.length;
+      this.options.logger.info({ vendors: stale.length }, 'flushed vendor outboxes left behind');
+      if (stale.length < 500) return flushed;
+    }
+  }
+
+  private async sweepLeads(cutoff: string): Promise<number> {
     let flushed = 0;
     for (;;) {
       // Maintenance across tenants: the read is tenant-blind, every write names the lead's tenant.

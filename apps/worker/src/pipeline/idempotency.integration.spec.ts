@@ -138,4 +138,18 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
     expect(validated.length).toBeGreaterThan(0);
     expect(new Set(validated.map((record) => (JSON.parse(record.value) as { message_id: string }).message_id))).toEqual(new Set([`${message!.message_id}>validate`]));
   });
+
+  it('the outbox sweeper produces a vendor event a crash left between the write and its produce', async () => {
+    const setup = await setUp(open);
+    const at = new Date();
+    const event = (next: { id: string; enabled: boolean }) => [{ topic: TOPICS.events, key: next.id, value: JSON.stringify({ id: `evt_vendor_${next.id}`, event: next.enabled ? 'vendor.enabled' : 'vendor.disabled' }) }];
+    // The crash: the change and its event are written, the produce never happens.
+    expect(await setup.dal.vendors.setEnabled(setup.tenant, setup.vendor.id, false, at, event)).not.toBeNull();
+    const vendorEvents = async () => (await readTopic(setup.log, TOPICS.events)).filter((record) => record.key === setup.vendor.id).map((record) => JSON.parse(record.value) as { event: string });
+    expect(await vendorEvents()).toEqual([]);
+    const sweeper = new OutboxSweeper({ store: setup.store, log: setup.log, logger: pino({ level: 'silent' }), now: () => new Date(at.getTime() + 60_000) });
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await sweeper.sweep()).toBe(0);
+    expect(await vendorEvents()).toEqual([{ id: `evt_vendor_${setup.vendor.id}`, event: 'vendor.disabled' }]);
+  });
 });
