@@ -29,14 +29,16 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
     updated,
     'lead.updated',
     {
+      // `?? null`: a MongoDB-protocol server (FerretDB) may leave a null field out of the document it
+      // returns, and the payload names every field (schemas/messages/event-payloads.schema.json).
       lead: {
         id: updated._id,
-        email: updated.email,
-        phone: updated.phone,
-        first_name: updated.first_name,
-        last_name: updated.last_name,
+        email: updated.email ?? null,
+        phone: updated.phone ?? null,
+        first_name: updated.first_name ?? null,
+        last_name: updated.last_name ?? null,
         status: updated.status,
-        vendor_id: updated.vendor_id,
+        vendor_id: updated.vendor_id ?? null,
         updated_at: at,
       },
       changes,
@@ -47,5 +49,5 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
 
 /** lead.deleted (payload not shown by the spec): the lead's id and email and when it was deleted. */
 export function leadDeletedEvent(lead: LeadRecord, at: string): OutboxEntry {
-  return eventEntry(lead, 'lead.deleted', { lead_id: lead._id, lead: { id: lead._id, email: lead.email, deleted_at: at }, deleted_at: at }, at);
+  return eventEntry(lead, 'lead.deleted', { lead_id: lead._id, lead: { id: lead._id, email: lead.email ?? null, deleted_at: at }, deleted_at: at }, at);
 }

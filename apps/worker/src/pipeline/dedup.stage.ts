@@ -175,7 +175,7 @@ function mergeIntoOriginal(original: LeadRecord, lead: LeadRecord, at: string, b
   const { patch, changes } = mergeLeads(original, { ...lead, created_at: lead.submitted_at });
   if (Object.keys(changes).length === 0) return;
   const merged = withDerivedFields({ ...original, ...(patch as Partial<LeadRecord>), updated_at: at });
-  const updated: OutputRecord = eventOutput(original, 'lead.updated', { lead: { id: original._id, email: merged.email, phone: merged.phone, updated_at: at }, changes }, at);
+  const updated: OutputRecord = eventOutput(original, 'lead.updated', { lead: { id: original._id, email: merged.email ?? null, phone: merged.phone ?? null, updated_at: at }, changes }, at);
   batch.put(merged, [updated]);
 }
 

@@ -120,7 +120,9 @@ function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
       flags: next.flags,
       ...(next.duplicate_of ? { duplicate_of: next.duplicate_of } : {}),
     }),
-    eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id, status: 'active', flags: next.flags, accepted_at: at }, at),
+    // `?? null` here and below: a lead read back from a MongoDB-protocol server (FerretDB) may lack
+    // its null fields, and every payload names its fields (schemas/messages/event-payloads.schema.json).
+    eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id ?? null, status: 'active', flags: next.flags, accepted_at: at }, at),
     ...webhookOutputs(next, outcome, at),
     nextStageOutput(TOPICS.enriched, next._id, message, 'enrich'),
   );
@@ -143,7 +145,7 @@ function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
       eventOutput(
         next,
         'lead.rejected',
-        { lead_id: next._id, lead: { email: next.email, first_name: next.first_name, rejected_at: at }, rejection_reason: 'failed_custom_rule', rule_id: ruleId, message: reason },
+        { lead_id: next._id, lead: { email: next.email ?? null, first_name: next.first_name ?? null, rejected_at: at }, rejection_reason: 'failed_custom_rule', rule_id: ruleId, message: reason },
         at,
       ),
       decisionOutput({ correlation_id: message.correlation_id, lead_id: next._id, outcome: 'rejected', decided_at: at, email: next.email, reason: 'failed_custom_rule', rule_id: ruleId, message: reason }),
