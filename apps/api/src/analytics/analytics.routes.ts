@@ -34,11 +34,7 @@ export function analyticsRouter(deps: AnalyticsRoutesDependencies): UserRouter {
   const reports = new AnalyticsReports(new AnalyticsQueries(deps.analytics), new FunnelQueries(deps.analytics));
   const router = new UserRouter(deps.guard);
 
-  const scopeOf = async (ctx: AnalyticsContext): Promise<AnalyticsScope> => {
-    const tenant = ctx.state.tenant;
-    const [scope, vendors] = await Promise.all([funnelScope(deps.vendors, deps.links, tenant, null), deps.vendors.list(tenant)]);
-    return { ...scope, vendors };
-  };
+  const scopeOf = (ctx: AnalyticsContext): Promise<AnalyticsScope> => funnelScope(deps.vendors, deps.links, ctx.state.tenant, null);
 
   const report = (path: string, build: (scope: AnalyticsScope, query: AnalyticsQuery) => Promise<Record<string, unknown>>): void => {
     defineRoute(router, { method: 'GET', path, permission: 'analytics:read' }, async (ctx) => {

@@ -111,7 +111,7 @@ export function funnelRouter(deps: FunnelRoutesDependencies): Router {
       const scope = await scopeOf(ctx.state.funnel);
       ctx.body = {
         success: true,
-        data: scope.linkRecords.map((link) => ({
+        data: scope.links.map((link) => ({
           id: link.id,
           inquiryVendorId: link.inquiryVendorId,
           inquiryVendorName: scope.vendorNames.get(link.inquiryVendorId),

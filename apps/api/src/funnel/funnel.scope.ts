@@ -3,11 +3,12 @@
  * whose vendors still exist with the right types). A vendor's API key sees only the links its
  * vendor is part of, and only the vendors of those links (and its own).
  */
-import type { FunnelLinkRepository, VendorRepository } from '@leadstream/dal';
+import type { FunnelLinkRepository, Vendor, VendorRepository } from '@leadstream/dal';
 import type { FunnelLink, TenantContext } from '@leadstream/domain';
 import type { NamedFunnelScope } from './funnel.reports';
 
-export type ScopeWithLinks = NamedFunnelScope & { linkRecords: FunnelLink[] };
+/** The scope, with the links as stored (ids, creation) and the tenant's vendors as read. */
+export type ScopeWithLinks = Omit<NamedFunnelScope, 'links'> & { links: FunnelLink[]; vendors: Vendor[] };
 
 export async function funnelScope(vendorsRepository: Pick<VendorRepository, 'list'>, linksRepository: Pick<FunnelLinkRepository, 'list'>, tenant: TenantContext, ownVendorId: string | null): Promise<ScopeWithLinks> {
   const vendors = await vendorsRepository.list(tenant);
@@ -29,7 +30,7 @@ export async function funnelScope(vendorsRepository: Pick<VendorRepository, 'lis
     inquiryVendorIds,
     applicationVendorIds,
     links,
-    linkRecords: links,
+    vendors,
     vendorNames: new Map(vendors.map((vendor) => [vendor.id, vendor.name])),
   };
 }
