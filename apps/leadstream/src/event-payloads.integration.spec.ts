@@ -21,9 +21,7 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
   const data = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
   beforeAll(async () => {
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env });
-    base = String((await server.waitFor((line) => line.msg === 'api listening', 120_000))['url']);
-    await server.waitFor((line) => line.msg === 'ready');
+    ({ server, url: base } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
   }, 180_000);
 
   afterAll(async () => {

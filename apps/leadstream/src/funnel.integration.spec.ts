@@ -17,10 +17,7 @@ let url = '';
 const call = jsonClient(() => url);
 
 beforeAll(async () => {
-  server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' });
-  const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
-  await server.waitFor((line) => line.msg === 'ready');
-  url = String(listening['url']);
+  ({ server, url } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' }));
 }, 180_000);
 
 afterAll(async () => {

@@ -34,11 +34,8 @@ async function snapshot(): Promise<unknown[]> {
 
 describe('leadstream projector --rebuild', () => {
   it('rebuilds lead_events from the log: the same rows as the live projection, and nothing else', async () => {
-    const server = CliProcess.start(['start'], env);
-    let url = '';
+    const { server, url } = await CliProcess.startService(env);
     try {
-      url = String((await server.waitFor((line) => line.msg === 'api listening', 120_000))['url']);
-      await server.waitFor((line) => line.msg === 'ready');
       const call = jsonClient(() => url);
       const token = String((await call('POST', '/api/auth/register', { email: 'rebuild@example.edu', password: 'Rebuild-Passw0rd', first_name: 'Re', last_name: 'Build', organization_name: 'Rebuild College' })).body['token']);
       const vendor = String(((await call('POST', '/api/vendors', { name: 'Rebuild Leads', type: 'inquiry' }, token)).body['data'] as Record<string, unknown>)['id']);

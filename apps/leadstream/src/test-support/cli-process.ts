@@ -59,6 +59,14 @@ export class CliProcess {
     return new CliProcess(child);
   }
 
+  /** Starts `leadstream start` and waits until it listens and is ready; returns it and its URL. */
+  static async startService(env: Record<string, string>): Promise<{ server: CliProcess; url: string }> {
+    const server = CliProcess.start(['start'], env);
+    const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
+    await server.waitFor((line) => line.msg === 'ready');
+    return { server, url: String(listening['url']) };
+  }
+
   /** Runs `leadstream <args>` to its end (warnings only) and returns its stdout; a non-zero exit throws with its stderr. */
   static async output(args: string[], env: Record<string, string>): Promise<string> {
     const command = CliProcess.start(args, { ...env, LOG_LEVEL: 'warn' });
