@@ -29,8 +29,9 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
     updated,
     'lead.updated',
     {
-      // `?? null`: a MongoDB-protocol server (FerretDB) may leave a null field out of the document it
-      // returns, and the payload names every field (schemas/messages/event-payloads.schema.json).
+      // `?? null`: FerretDB drops the null fields of a `$setOnInsert` upsert (how the Kafka pipeline
+      // inserts leads), so a lead read back lacks them; the payload names every field
+      // (schemas/messages/event-payloads.schema.json). docs/decisions.md has the proper fix.
       lead: {
         id: updated._id,
         email: updated.email ?? null,

@@ -120,8 +120,8 @@ function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
       flags: next.flags,
       ...(next.duplicate_of ? { duplicate_of: next.duplicate_of } : {}),
     }),
-    // `?? null` here and below: a lead read back from a MongoDB-protocol server (FerretDB) may lack
-    // its null fields, and every payload names its fields (schemas/messages/event-payloads.schema.json).
+    // `?? null` here and below: on FerretDB a lead inserted by a `$setOnInsert` upsert lacks its null
+    // fields, and every payload names its fields (lead-events.ts in apps/api says more).
     eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id ?? null, status: 'active', flags: next.flags, accepted_at: at }, at),
     ...webhookOutputs(next, outcome, at),
     nextStageOutput(TOPICS.enriched, next._id, message, 'enrich'),
