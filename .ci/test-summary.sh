@@ -5,7 +5,14 @@ set -euo pipefail
 log="${1:?usage: test-summary.sh <npm test log>}"
 sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
   /^> nx run [^ ]+:test/ { project = $4; sub(/:test$/, "", project); next }
-  /^ *Test Files / { files[project] = $0; sub(/^ *Test Files +/, "", files[project]); next }
+  /^ *Test Files / {
+    files[project] = $0; sub(/^ *Test Files +/, "", files[project])
+    for (i = 1; i <= NF; i++) {
+      if ($(i + 1) ~ /^passed/) files_passed += $i
+      if ($(i + 1) ~ /^failed/) files_failed += $i
+    }
+    next
+  }
   /^ *Tests / {
     line = $0; sub(/^ *Tests +/, "", line); tests[project] = line; order[++n] = project
     for (i = 1; i <= NF; i++) {
@@ -17,4 +24,7 @@ sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
   END {
     for (i = 1; i <= n; i++) printf "%-22s files: %-28s tests: %s\n", order[i], files[order[i]], tests[order[i]]
     printf "total: %d projects ran tests; %d passed, %d failed, %d skipped\n", n, passed, failed, skipped
+    # The same totals in vitest'"'"'s own summary format, for readers (and tools) that look for it.
+    printf "\n Test Files  %s%d passed (%d)\n", files_failed ? files_failed " failed | " : "", files_passed, files_passed + files_failed
+    printf "      Tests  %s%d passed%s (%d)\n", failed ? failed " failed | " : "", passed, skipped ? " | " skipped " skipped" : "", passed + failed + skipped
   }'
