@@ -18,6 +18,7 @@ describe('outbound HTTP', () => {
         else if (request.url === '/hang') return; // never answers
         else if (request.url === '/big') response.writeHead(200).end('x'.repeat(100_000));
         else if (request.url === '/fail') response.writeHead(500).end('broken');
+        else if (request.url === '/limited') response.writeHead(429, { 'retry-after': '7' }).end('{"error":"slow down"}');
         else response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
       });
     });
@@ -33,6 +34,14 @@ describe('outbound HTTP', () => {
     const result = await sendOutbound({ url: `http://127.0.0.1:${port}/hook`, method: 'POST', body: { a: 1 } }, { timeoutMs: 5_000, allowInsecureTargets: true });
     expect(result).toMatchObject({ ok: true, status: 200, body: '{"ok":true}' });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/hook', body: '{"a":1}' });
+  });
+
+  it('sends a raw body byte for byte and reports an error answer with its body and headers', async () => {
+    const raw = '{"b": 2,  "a":1}';
+    expect(await sendOutbound({ url: `http://127.0.0.1:${port}/raw`, method: 'POST', rawBody: raw }, { timeoutMs: 5_000, allowInsecureTargets: true })).toMatchObject({ ok: true, status: 200 });
+    expect(seen.at(-1)).toMatchObject({ url: '/raw', body: raw });
+    const limited = await sendOutbound({ url: `http://127.0.0.1:${port}/limited`, method: 'POST', body: {} }, { timeoutMs: 5_000, allowInsecureTargets: true });
+    expect(limited).toMatchObject({ ok: false, status: 429, code: 'HTTP_ERROR', body: '{"error":"slow down"}', headers: { 'retry-after': '7' } });
   });
 
   it('refuses http and non-public addresses by default, before connecting', async () => {

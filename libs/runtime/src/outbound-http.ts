@@ -22,6 +22,8 @@ export interface OutboundRequest {
   headers?: Record<string, string>;
   /** Sent as JSON when present. */
   body?: unknown;
+  /** Sent byte for byte when present (instead of `body`), e.g. a signed webhook body; content-type defaults to JSON. */
+  rawBody?: string;
 }
 
 export interface OutboundOptions {
@@ -35,8 +37,11 @@ export interface OutboundOptions {
 }
 
 export type OutboundResult =
-  | { ok: true; status: number; timeMs: number; body: string }
-  | { ok: false; status: number | null; timeMs: number; error: string; code: OutboundErrorCode };
+  | { ok: true; status: number; timeMs: number; body: string; headers: OutboundResponseHeaders }
+  | { ok: false; status: number | null; timeMs: number; error: string; code: OutboundErrorCode; body?: string; headers?: OutboundResponseHeaders };
+
+/** Response headers, lower-case names (as node:http gives them). */
+export type OutboundResponseHeaders = Record<string, string | string[] | undefined>;
 
 export type OutboundErrorCode = 'TARGET_REFUSED' | 'TIMEOUT' | 'CONNECTION_FAILED' | 'HTTP_ERROR';
 
@@ -97,7 +102,7 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
     if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
     else callback(null, address, family);
   };
-  const payload = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  const payload = request.rawBody !== undefined ? Buffer.from(request.rawBody) : request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
   const headers: Record<string, string> = { 'user-agent': 'leadstream', ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...request.headers };
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
   return new Promise<OutboundResult>((resolve) => {
@@ -121,8 +126,9 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
       const done = () => {
         const status = response.statusCode ?? 0;
         const body = Buffer.concat(chunks).toString('utf8');
-        if (status >= 200 && status < 300) finish({ ok: true, status, timeMs: elapsed(), body });
-        else finish({ ok: false, status, timeMs: elapsed(), error: `HTTP ${status}`, code: 'HTTP_ERROR' });
+        const headers = response.headers;
+        if (status >= 200 && status < 300) finish({ ok: true, status, timeMs: elapsed(), body, headers });
+        else finish({ ok: false, status, timeMs: elapsed(), error: `HTTP ${status}`, code: 'HTTP_ERROR', body, headers });
       };
       response.on('end', done);
       response.on('close', done);
