@@ -11,6 +11,7 @@ import leadBatchSchema from './requests/lead-batch.schema.json' with { type: 'js
 import leadSubmissionSchema from './requests/lead-submission.schema.json' with { type: 'json' };
 import leadCommandSchema from './messages/lead-command.schema.json' with { type: 'json' };
 import leadDecisionSchema from './messages/lead-decision.schema.json' with { type: 'json' };
+import leadRoutedSchema from './messages/lead-routed.schema.json' with { type: 'json' };
 import exportRequestSchema from './messages/export-request.schema.json' with { type: 'json' };
 import configChangedSchema from './messages/config-changed.schema.json' with { type: 'json' };
 import enrichmentRulesExportSchema from './requests/enrichment-rules-export.schema.json' with { type: 'json' };
@@ -109,6 +110,29 @@ export interface LeadDecisionMessage {
 
 export const parseLeadCommand = checker<LeadCommandMessage>('lead-command', ajv.compile(leadCommandSchema));
 export const parseLeadDecision = checker<LeadDecisionMessage>('lead-decision', ajv.compile(leadDecisionSchema));
+
+/** Where a lead goes (the route stage's decision); one CRM connection, with the owner and queue its rule named. */
+export interface LeadRouteTarget {
+  connection_id: string;
+  owner: string | null;
+  queue: string | null;
+}
+
+/**
+ * A routed lead on leads.routed (keyed by lead id): the lead command plus its route. Produced for
+ * live leads only; crm-sync syncs the lead to each target (lead-routed.schema.json says more).
+ */
+export interface LeadRoutedMessage extends Omit<LeadCommandMessage, 'submission'> {
+  route: {
+    /** The routing rule that matched; null for the default route and the all-connections fallback. */
+    rule_id: string | null;
+    reason: 'rule' | 'default' | 'all_connections' | 'none';
+    targets: LeadRouteTarget[];
+    routed_at: string;
+  };
+}
+
+export const parseLeadRouted = checker<LeadRoutedMessage>('lead-routed', ajv.compile(leadRoutedSchema));
 
 /** A command on exports.requests: generate the stored export (keyed by export id). */
 export interface ExportRequestMessage {
