@@ -29,9 +29,9 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
     updated,
     'lead.updated',
     {
-      // `?? null`: FerretDB drops the null fields of a `$setOnInsert` upsert (how the Kafka pipeline
-      // inserts leads), so a lead read back lacks them; the payload names every field
-      // (schemas/messages/event-payloads.schema.json). docs/decisions.md has the proper fix.
+      // `?? null`: the payload names every field (schemas/messages/event-payloads.schema.json), and
+      // a lead stored on FerretDB before the MongoDB engine restored upserts' null fields may lack
+      // them (docs/decisions.md, "FerretDB drops null fields").
       lead: {
         id: updated._id,
         email: updated.email ?? null,

@@ -120,8 +120,8 @@ function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
       flags: next.flags,
       ...(next.duplicate_of ? { duplicate_of: next.duplicate_of } : {}),
     }),
-    // `?? null` here and below: on FerretDB a lead inserted by a `$setOnInsert` upsert lacks its null
-    // fields, and every payload names its fields (lead-events.ts in apps/api says more).
+    // `?? null` here and below: every payload names its fields, and a lead stored on FerretDB before
+    // the MongoDB engine restored upserts' null fields may lack them (lead-events.ts in apps/api).
     eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id ?? null, status: 'active', flags: next.flags, accepted_at: at }, at),
     ...webhookOutputs(next, outcome, at),
     nextStageOutput(TOPICS.enriched, next._id, message, 'enrich'),

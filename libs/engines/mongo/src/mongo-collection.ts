@@ -25,6 +25,12 @@ import { mapMongoError, mapped } from './mongo-errors';
 export interface MongoCollectionHost {
   /** True on FerretDB, which scans for `_id: {$in}` but looks up `_id` equality. */
   readonly idListAsLookups: boolean;
+  /**
+   * True on FerretDB 1.24: an upsert that inserts stores the document without the top-level
+   * null fields of its $setOnInsert (nested ones are kept). The collection then sets them on the
+   * inserted document in a second write.
+   */
+  readonly upsertDropsNulls: boolean;
   /** Remembers a TTL index so the store's own sweep enforces it. */
   recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
   warn(obj: object, msg: string): void;
@@ -42,6 +48,14 @@ function valueAt(doc: BaseDocument, path: string): unknown {
 // The port's Filter and Update are subsets of the driver's types for any document shape.
 const asFilter = (filter: Filter): DriverFilter<BaseDocument> => filter;
 const asUpdate = (update: Update): Document => update;
+
+/** The top-level fields of an update's $setOnInsert whose value is null, or null when there are none. */
+function nullsOnInsert(update: Update): Record<string, null> | null {
+  const onInsert = update.$setOnInsert;
+  if (!onInsert) return null;
+  const nulls = Object.keys(onInsert).filter((field) => onInsert[field] === null && field !== '_id');
+  return nulls.length === 0 ? null : Object.fromEntries(nulls.map((field) => [field, null]));
+}
 
 /** The ids of a filter that is exactly `{_id: {$in: [...strings]}}`, else undefined. */
 function idList(filter: Filter): string[] | undefined {
@@ -124,6 +138,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     const result = await mapped(this.name, () => this.driver.updateOne(asFilter(filter), asUpdate(update), { upsert: options.upsert ?? false }));
+    if (result.upsertedId !== null) await this.restoreUpsertNulls([{ id: result.upsertedId, update }]);
     return {
       matchedCount: result.matchedCount,
       modifiedCount: result.modifiedCount,
@@ -137,15 +152,21 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    const returnDocument = options.returnDocument ?? 'after';
     const result = await mapped(this.name, () =>
       this.driver.findOneAndUpdate(asFilter(filter), asUpdate(update), {
         upsert: options.upsert ?? false,
-        returnDocument: options.returnDocument ?? 'after',
+        returnDocument,
         ...(options.sort ? { sort: options.sort } : {}),
-        includeResultMetadata: false,
+        includeResultMetadata: true,
       }),
     );
-    return result as T | null;
+    const upsertedId: unknown = result.lastErrorObject?.['upserted'];
+    if (upsertedId !== undefined && upsertedId !== null) {
+      const nulls = await this.restoreUpsertNulls([{ id: upsertedId, update }]);
+      if (nulls && result.value && returnDocument === 'after') return { ...result.value, ...nulls } as unknown as T;
+    }
+    return result.value as T | null;
   }
 
   async bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
@@ -156,7 +177,33 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
         : { updateOne: { filter: asFilter(operation.updateOne.filter), update: asUpdate(operation.updateOne.update), upsert: operation.updateOne.upsert ?? false } },
     );
     const result = await mapped(this.name, () => this.driver.bulkWrite(driverOperations as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: true }));
+    const upserted = Object.entries(result.upsertedIds).map(([index, id]) => ({ id, update: (operations[Number(index)] as { updateOne: { update: Update } }).updateOne.update }));
+    if (upserted.length > 0) await this.restoreUpsertNulls(upserted);
     return { insertedCount: result.insertedCount, matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedCount: result.upsertedCount };
+  }
+
+  /**
+   * Sets the null fields of $setOnInsert on documents an upsert just inserted, where the server
+   * left them out (FerretDB): one bulk write for all of them, each guarded by `$exists: false` so
+   * a field written meanwhile is kept (if any guard failed, the fields are set one by one).
+   * Returns the null fields of the last upsert (for findOneAndUpdate's answer), if any.
+   */
+  private async restoreUpsertNulls(inserted: Array<{ id: unknown; update: Update }>): Promise<Record<string, null> | null> {
+    if (!this.host.upsertDropsNulls) return null;
+    const restores = inserted.flatMap(({ id, update }) => {
+      const nulls = nullsOnInsert(update);
+      return nulls ? [{ id: id as string, nulls }] : [];
+    });
+    if (restores.length === 0) return null;
+    const missing = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, { $exists: false }]));
+    const result = await mapped(this.name, () =>
+      this.driver.bulkWrite(restores.map(({ id, nulls }) => ({ updateOne: { filter: { _id: id, ...missing(Object.keys(nulls)) }, update: { $set: nulls } } })), { ordered: false }),
+    );
+    if (result.matchedCount < restores.length) {
+      const oneByOne = restores.flatMap(({ id, nulls }) => Object.keys(nulls).map((field) => ({ updateOne: { filter: { _id: id, ...missing([field]) }, update: { $set: { [field]: null } } } })));
+      await mapped(this.name, () => this.driver.bulkWrite(oneByOne, { ordered: false }));
+    }
+    return restores.at(-1)!.nulls;
   }
 
   async deleteOne(filter: Filter): Promise<number> {

@@ -52,14 +52,20 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
   private readonly timer: NodeJS.Timeout;
   private sweeping: Promise<number> | null = null;
   private closed = false;
+  /** On FerretDB: lookups by a list of ids are sent as one equality query per id (mongo-collection.ts). */
+  readonly idListAsLookups: boolean;
+  /** On FerretDB: an upsert that inserts leaves out the top-level null fields of $setOnInsert (mongo-collection.ts). */
+  readonly upsertDropsNulls: boolean;
 
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly options: MongoStoreOptions,
-    /** True on FerretDB: lookups by a list of ids are sent as one equality query per id (mongo-collection.ts). */
-    readonly idListAsLookups = false,
+    /** True on FerretDB, whose differences mongo-collection.ts works around (see the two flags below). */
+    ferretDb = false,
   ) {
+    this.idListAsLookups = ferretDb;
+    this.upsertDropsNulls = ferretDb;
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
   }

@@ -301,6 +301,19 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.findOne({ _id: 'k' })).toEqual({ _id: 'k', org: 'o1', status: 'seen', firstSeen: 'one', hits: 2 });
       });
 
+      it('an upsert keeps the null fields of $setOnInsert, top-level and nested, by every kind of write', async () => {
+        const c = coll<BaseDocument>('upsert_nulls');
+        const fields = { phone: null, program: 'MBA', custom: { a: null, b: 1 } };
+        await c.updateOne({ _id: 'u1' }, { $setOnInsert: fields }, { upsert: true });
+        await c.bulkWrite([{ updateOne: { filter: { _id: 'u2' }, update: { $setOnInsert: fields }, upsert: true } }]);
+        await c.findOneAndUpdate({ _id: 'u3' }, { $setOnInsert: fields }, { upsert: true });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual(['u1', 'u2', 'u3'].map((_id) => ({ _id, ...fields })));
+        // On a document that exists, $setOnInsert still adds nothing, null fields included.
+        await c.insertOne({ _id: 'u4', program: 'BA' });
+        await c.updateOne({ _id: 'u4' }, { $setOnInsert: fields }, { upsert: true });
+        expect(await c.findOne({ _id: 'u4' })).toEqual({ _id: 'u4', program: 'BA' });
+      });
+
       it('upsert may take _id from $setOnInsert when the filter is a unique key', async () => {
         const c = coll<BaseDocument>('upsert_key');
         await c.updateOne({ email: 'a@x.edu' }, { $setOnInsert: { _id: 'id-1' }, $set: { seen: 1 } }, { upsert: true });
