@@ -18,3 +18,4 @@ export * from './validation-rules';
 export * from './lookup-tables';
 export * from './enrichment';
 export * from './funnel';
+export * from './routing';

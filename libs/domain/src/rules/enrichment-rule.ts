@@ -100,6 +100,15 @@ function parseRule(body: Record<string, unknown>, base: EnrichmentRuleSettings, 
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }
 
+/**
+ * A condition group as a request body gives it (`path` names it in details), checked and
+ * normalized the way enrichment rules' conditions are; routing rules use the same conditions.
+ */
+export function parseConditionGroup(value: unknown, path: string, known: KnownNames = {}): { ok: true; value: ConditionGroup } | { ok: false; details: ErrorDetail[] } {
+  const problems = conditionProblems(value, path, 1, known);
+  return problems.length > 0 ? { ok: false, details: problems } : { ok: true, value: normalizeGroup(value as ConditionGroup) };
+}
+
 function conditionProblems(group: unknown, path: string, depth: number, known: KnownNames): ErrorDetail[] {
   if (!isObject(group)) return [{ field: path, message: 'must be a condition group {operator: AND|OR, rules: [...]}' }];
   if (depth > MAX_CONDITION_DEPTH) return [{ field: path, message: `condition groups may nest at most ${MAX_CONDITION_DEPTH} deep` }];

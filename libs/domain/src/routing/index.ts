@@ -1,0 +1,2 @@
+export * from './routing-rule';
+export * from './route-lead';
