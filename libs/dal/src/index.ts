@@ -32,3 +32,5 @@ export * from './enrichment-config';
 export * from './calculation-job.repository';
 export * from './scaled-rate-limiter';
 export * from './funnel-link.repository';
+export * from './crm-connection.repository';
+export * from './crm-sync.repository';

@@ -9,3 +9,4 @@ export * from './config-cache';
 export * from './transient-errors';
 export * from './coalescing-producer';
 export * from './outbound-http';
+export * from './crm';

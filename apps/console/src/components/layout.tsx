@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { NavLink, Outlet } from 'react-router-dom';
+import { api } from '../api/client';
+import { can, type Permission } from '../api/permissions';
+import { endSession, type Session } from '../api/session';
+
+const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> = [
+  { to: '/leads', label: 'Leads', permission: 'leads:read' },
+  { to: '/funnel', label: 'Funnel', permission: 'analytics:read' },
+  { to: '/vendors', label: 'Vendors', permission: 'vendors:read' },
+  { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
+  { to: '/rules', label: 'Enrichment rules', permission: 'rules:read' },
+  { to: '/custom-fields', label: 'Custom fields', permission: 'rules:read' },
+  { to: '/dedup', label: 'Deduplication', permission: 'dedup:read' },
+  { to: '/users', label: 'Users', permission: 'users:read' },
+];
+
+export function Layout({ session }: { session: Session }) {
+  const [open, setOpen] = useState(false);
+  const signOut = async () => {
+    await api.POST('/api/auth/logout').catch(() => undefined);
+    endSession();
+  };
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">
+          <span aria-hidden="true">L</span> leadstream
+        </span>
+        <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>
+          Menu
+        </button>
+        <div className="account">
+          <span className="muted" data-testid="signed-in-as">
+            {session.user.first_name} {session.user.last_name} · {session.user.role}
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <div className="body">
+        <nav id="nav" aria-label="Console" className={open ? 'open' : ''}>
+          <ul>
+            {NAV.filter((item) => can(session.user.role, item.permission)).map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} onClick={() => setOpen(false)}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

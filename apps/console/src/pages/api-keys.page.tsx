@@ -1,0 +1,226 @@
+/**
+ * Vendor API keys (spec 4.3, 2.13, 5): create (the key is shown once, with a copy button), rotate
+ * (a new key; the old one stays valid 24 hours), revoke, enable/disable, and edit permissions and
+ * IP restrictions (PATCH /api/api-keys/:id).
+ */
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import type { Schemas } from '@leadstream/client';
+import { api, call } from '../api/client';
+import { can } from '../api/permissions';
+import { currentSession } from '../api/session';
+import { useAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, Loading, PageHeader, SecretOnce, Select, TextArea, formatDateTime } from '../components/ui';
+import { formText } from '../components/form-text';
+
+type ApiKey = Schemas['ApiKey'];
+type KeyPermission = 'read' | 'write';
+
+function ipList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+function permissionsOf(form: FormData): KeyPermission[] {
+  return (['read', 'write'] as const).filter((permission) => form.get(permission) === 'on');
+}
+
+export function ApiKeysPage() {
+  const role = currentSession()?.user.role;
+  const writable = can(role, 'api_keys:write');
+  const keys = useLoad(async () => (await call(api.GET('/api/api-keys'))).data, 'keys');
+  const vendors = useLoad(async () => (can(role, 'vendors:read') ? (await call(api.GET('/api/vendors'))).data : []), 'vendors');
+  const action = useAction();
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const vendorName = (id: string) => vendors.data?.find((vendor) => vendor.id === id)?.name ?? id;
+
+  const create = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const rateLimit = formText(form, 'rate_limit').trim();
+    void action.run(async () => {
+      const created = await call(
+        api.POST('/api/api-keys', {
+          body: {
+            name: formText(form, 'name'),
+            vendor_id: formText(form, 'vendor_id'),
+            permissions: permissionsOf(form),
+            ip_restrictions: ipList(formText(form, 'ip_restrictions')),
+            rate_limit: rateLimit ? Number(rateLimit) : null,
+            environment: form.get('environment') === 'sandbox' ? 'sandbox' : 'live',
+          },
+        }),
+      );
+      setSecret({ label: `New API key “${created.data.name}”`, value: created.data.key });
+      setCreating(false);
+      keys.reload();
+    });
+  };
+  const rotate = (key: ApiKey) => {
+    if (!window.confirm(`Rotate “${key.name}”? The current key keeps working for 24 hours.`)) return;
+    void action.run(async () => {
+      const rotated = await call(api.POST('/api/api-keys/{id}/rotate', { params: { path: { id: key.id } } }));
+      setSecret({ label: `Rotated key “${key.name}”`, value: rotated.new_key });
+      keys.reload();
+    });
+  };
+  const revoke = (key: ApiKey) => {
+    if (!window.confirm(`Revoke “${key.name}”? Requests with it are refused at once.`)) return;
+    void action.run(async () => {
+      await call(api.DELETE('/api/api-keys/{id}', { params: { path: { id: key.id } } }));
+      keys.reload();
+    });
+  };
+  const update = (key: ApiKey, body: { enabled?: boolean; permissions?: KeyPermission[]; ip_restrictions?: string[] }) =>
+    action.run(async () => {
+      await call(api.PATCH('/api/api-keys/{id}', { params: { path: { id: key.id } }, body }));
+      keys.reload();
+    });
+
+  const vendorOptions = (vendors.data ?? []).map((vendor) => [vendor.id, `${vendor.name} (${vendor.type})`] as const);
+  return (
+    <section>
+      <PageHeader title="API keys">
+        {writable && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)} disabled={vendorOptions.length === 0}>
+            Create API key
+          </button>
+        )}
+      </PageHeader>
+      <p className="muted">
+        A vendor sends leads with its key in <code>Authorization: Bearer vk_live_…</code> to <code>POST /api/leads/inbound</code>.
+        {vendors.data?.length === 0 && (
+          <>
+            {' '}
+            First <Link to="/vendors">add a vendor</Link>.
+          </>
+        )}
+      </p>
+      <Alert>{action.error ?? keys.error}</Alert>
+      {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
+      {creating && (
+        <form className="card" aria-label="New API key" onSubmit={create}>
+          <h2>New API key</h2>
+          <div className="grid">
+            <Field label="Name" name="name" required maxLength={100} autoFocus />
+            <Select label="Vendor" name="vendor_id" options={vendorOptions} required />
+            <Select label="Environment" name="environment" options={[['live', 'Live (vk_live_)'], ['sandbox', 'Sandbox (vk_test_)']]} />
+            <Field label="Rate limit override (requests per minute, optional)" name="rate_limit" type="number" min={1} max={100000} />
+          </div>
+          <fieldset>
+            <legend>Permissions</legend>
+            <Check label="Read" name="read" defaultChecked />
+            <Check label="Write (submit leads)" name="write" defaultChecked />
+          </fieldset>
+          <TextArea label="IP restrictions (optional)" name="ip_restrictions" rows={2} hint="Addresses or CIDR ranges, separated by spaces, commas or lines. Empty: any address." />
+          <div className="row">
+            <button type="submit" className="primary" disabled={action.pending}>
+              Create key
+            </button>
+            <button type="button" onClick={() => setCreating(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {!keys.data ? (
+        <Loading what="API keys" />
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Vendor</th>
+                <th scope="col">Permissions</th>
+                <th scope="col">IP restrictions</th>
+                <th scope="col">Last used</th>
+                <th scope="col">State</th>
+                {writable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) =>
+                editing === key.id ? (
+                  <KeyEditor key={key.id} apiKey={key} onCancel={() => setEditing(null)} onSave={(body) => void update(key, body).then((ok) => ok && setEditing(null))} />
+                ) : (
+                  <tr key={key.id}>
+                    <td>{key.name}</td>
+                    <td>
+                      <code>{key.key_preview}</code>
+                    </td>
+                    <td>{vendorName(key.vendor_id)}</td>
+                    <td>{key.permissions.join(', ')}</td>
+                    <td>{key.ip_restrictions.length ? key.ip_restrictions.join(', ') : 'any'}</td>
+                    <td>{formatDateTime(key.last_used_at)}</td>
+                    <td>
+                      {key.enabled ? 'Enabled' : 'Disabled'}
+                      {key.expires_at && <div className="muted">expires {formatDateTime(key.expires_at)}</div>}
+                    </td>
+                    {writable && (
+                      <td className="actions">
+                        <button type="button" onClick={() => setEditing(key.id)} aria-label={`Edit ${key.name}`}>
+                          Edit
+                        </button>
+                        <button type="button" onClick={() => void update(key, { enabled: !key.enabled })} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.name}`}>
+                          {key.enabled ? 'Disable' : 'Enable'}
+                        </button>
+                        <button type="button" onClick={() => rotate(key)} aria-label={`Rotate ${key.name}`}>
+                          Rotate
+                        </button>
+                        <button type="button" className="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
+                          Revoke
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ),
+              )}
+              {keys.data.length === 0 && (
+                <tr>
+                  <td colSpan={8} className="empty">
+                    No API key yet.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function KeyEditor({ apiKey, onSave, onCancel }: { apiKey: ApiKey; onSave: (body: { permissions: KeyPermission[]; ip_restrictions: string[] }) => void; onCancel: () => void }) {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    onSave({ permissions: permissionsOf(form), ip_restrictions: ipList(formText(form, 'ip_restrictions')) });
+  };
+  return (
+    <tr>
+      <td colSpan={8}>
+        <form className="inline-form" aria-label={`Edit ${apiKey.name}`} onSubmit={submit}>
+          <strong>{apiKey.name}</strong>
+          <fieldset>
+            <legend>Permissions</legend>
+            <Check label="Read" name="read" defaultChecked={apiKey.permissions.includes('read')} />
+            <Check label="Write" name="write" defaultChecked={apiKey.permissions.includes('write')} />
+          </fieldset>
+          <TextArea label="IP restrictions" name="ip_restrictions" rows={2} defaultValue={apiKey.ip_restrictions.join('\n')} hint="Empty: any address." />
+          <button type="submit" className="primary">
+            Save
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </form>
+      </td>
+    </tr>
+  );
+}

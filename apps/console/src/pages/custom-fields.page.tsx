@@ -1,0 +1,110 @@
+/** Custom field definitions (spec 2.8, 4.7): what `custom_fields` of a lead may hold. */
+import { useState, type FormEvent } from 'react';
+import { api, call } from '../api/client';
+import { can } from '../api/permissions';
+import { currentSession } from '../api/session';
+import { useAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, Loading, PageHeader, Select, formatDateTime } from '../components/ui';
+import { formText } from '../components/form-text';
+
+const TYPES = ['string', 'number', 'boolean', 'date', 'array', 'object'] as const;
+
+export function CustomFieldsPage() {
+  const writable = can(currentSession()?.user.role, 'rules:write');
+  const fields = useLoad(async () => (await call(api.GET('/api/enrichment/custom-fields'))).data, 'fields');
+  const action = useAction();
+  const [creating, setCreating] = useState(false);
+  const create = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    void action.run(async () => {
+      const type = formText(form, 'type') as (typeof TYPES)[number];
+      await call(api.POST('/api/enrichment/custom-fields', { body: { name: formText(form, 'name'), label: formText(form, 'label'), type, required: form.get('required') === 'on' } }));
+      setCreating(false);
+      fields.reload();
+    });
+  };
+  const remove = (id: string, name: string) => {
+    if (!window.confirm(`Delete the custom field ${name}?`)) return;
+    void action.run(async () => {
+      await call(api.DELETE('/api/enrichment/custom-fields/{id}', { params: { path: { id } } }));
+      fields.reload();
+    });
+  };
+  return (
+    <section>
+      <PageHeader title="Custom fields">
+        {writable && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New custom field
+          </button>
+        )}
+      </PageHeader>
+      <p className="muted">Vendors may send only the custom fields defined here, with values of their type.</p>
+      <Alert>{action.error ?? fields.error}</Alert>
+      {creating && (
+        <form className="card" aria-label="New custom field" onSubmit={create}>
+          <div className="grid">
+            <Field label="Name" name="name" required pattern="[a-z][a-z0-9_]{0,63}" hint="Lowercase identifier, such as gpa or start_term." autoFocus />
+            <Field label="Label" name="label" required maxLength={200} />
+            <Select label="Type" name="type" options={TYPES.map((type) => [type, type] as const)} />
+          </div>
+          <Check label="Required on every lead" name="required" />
+          <div className="row">
+            <button type="submit" className="primary" disabled={action.pending}>
+              Create field
+            </button>
+            <button type="button" onClick={() => setCreating(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {!fields.data ? (
+        <Loading what="custom fields" />
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Label</th>
+                <th scope="col">Type</th>
+                <th scope="col">Required</th>
+                <th scope="col">Created</th>
+                {writable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {fields.data.map((field) => (
+                <tr key={field.id}>
+                  <td>
+                    <code>{field.name}</code>
+                  </td>
+                  <td>{field.label}</td>
+                  <td>{field.type}</td>
+                  <td>{field.required ? 'yes' : 'no'}</td>
+                  <td>{formatDateTime(field.created_at)}</td>
+                  {writable && (
+                    <td>
+                      <button type="button" className="danger" onClick={() => remove(field.id, field.name)} aria-label={`Delete ${field.name}`}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+              {fields.data.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="empty">
+                    No custom field yet.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,360 @@
+/**
+ * Enrichment rules (spec 2.5-2.7a, 4.7): the rules in priority order, a builder for new rules
+ * (a condition group of leaf conditions and a list of actions), enable/disable, delete, and the
+ * test panel (POST /api/enrichment/test: which rules match a lead, nothing is stored).
+ */
+import { useState, type FormEvent } from 'react';
+import type { Schemas } from '@leadstream/client';
+import { api, call } from '../api/client';
+import { can } from '../api/permissions';
+import { currentSession } from '../api/session';
+import { useAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+
+const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest', 'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
+const WRITABLE = ['first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
+const OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'is_empty', 'is_not_empty', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'in', 'not_in', 'matches_regex'] as const;
+const ACTION_TYPES = ['set_field', 'transform', 'calculate', 'flag', 'reject', 'lookup', 'webhook', 'stop_processing'] as const;
+const TRANSFORMATIONS = ['uppercase', 'lowercase', 'titlecase', 'trim', 'phone_format', 'email_domain'];
+
+interface ConditionRow {
+  field: string;
+  operator: (typeof OPERATORS)[number];
+  value: string;
+}
+interface ActionRow {
+  type: (typeof ACTION_TYPES)[number];
+  field: string;
+  value: string;
+  reason: string;
+  severity: string;
+  table_name: string;
+  lookup_field: string;
+  url: string;
+  method: string;
+}
+
+const newCondition = (): ConditionRow => ({ field: 'email', operator: 'ends_with', value: '' });
+const newAction = (): ActionRow => ({ type: 'set_field', field: 'program', value: '', reason: '', severity: 'medium', table_name: '', lookup_field: '', url: '', method: 'POST' });
+
+/** A typed value: numbers stay numbers (for greater_than...), lists are split on commas. */
+function conditionValue(row: ConditionRow): unknown {
+  if (row.operator === 'is_empty' || row.operator === 'is_not_empty') return undefined;
+  if (row.operator === 'in' || row.operator === 'not_in') return row.value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (row.operator.startsWith('greater') || row.operator.startsWith('less')) return row.value.trim() !== '' && !Number.isNaN(Number(row.value)) ? Number(row.value) : row.value;
+  return row.value;
+}
+
+export function ruleAction(row: ActionRow): Record<string, unknown> {
+  switch (row.type) {
+    case 'set_field':
+      return { type: row.type, field: row.field, value: row.value };
+    case 'transform':
+      return { type: row.type, field: row.field, transformation: row.value || 'titlecase' };
+    case 'calculate':
+      return { type: row.type, field: row.field, formula: row.value };
+    case 'flag':
+      return { type: row.type, reason: row.reason, severity: row.severity };
+    case 'reject':
+      return { type: row.type, reason: row.reason };
+    case 'lookup':
+      return { type: row.type, target_field: row.field, table_name: row.table_name, lookup_field: row.lookup_field };
+    case 'webhook':
+      return { type: row.type, url: row.url, method: row.method };
+    case 'stop_processing':
+      return { type: row.type };
+  }
+}
+
+function describeConditions(group: Record<string, unknown>): string {
+  const rules = Array.isArray(group['rules']) ? (group['rules'] as Array<Record<string, unknown>>) : [];
+  return rules
+    .map((rule) => ('rules' in rule ? `(${describeConditions(rule)})` : `${String(rule['field'])} ${String(rule['operator'])}${rule['value'] === undefined ? '' : ` ${JSON.stringify(rule['value'])}`}`))
+    .join(group['operator'] === 'OR' ? ' OR ' : ' AND ');
+}
+
+function describeAction(action: Record<string, unknown>): string {
+  const { type, ...rest } = action;
+  return `${String(type)} ${Object.entries(rest)
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+    .join(' ')}`.trim();
+}
+
+export function RulesPage() {
+  const role = currentSession()?.user.role;
+  const writable = can(role, 'rules:write');
+  const rules = useLoad(async () => (await call(api.GET('/api/enrichment/rules'))).data, 'rules');
+  const action = useAction();
+  const [creating, setCreating] = useState(false);
+
+  const toggle = (rule: Schemas['EnrichmentRule']) =>
+    void action.run(async () => {
+      await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
+      rules.reload();
+    });
+  const remove = (rule: Schemas['EnrichmentRule']) => {
+    if (!window.confirm(`Delete the rule “${rule.name}”? This is permanent.`)) return;
+    void action.run(async () => {
+      await call(api.DELETE('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } } }));
+      rules.reload();
+    });
+  };
+  const nextPriority = (rules.data ?? []).reduce((max, rule) => Math.max(max, rule.priority), 0) + 10;
+
+  return (
+    <section>
+      <PageHeader title="Enrichment rules">
+        {writable && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New rule
+          </button>
+        )}
+      </PageHeader>
+      <p className="muted">Rules run on every accepted lead in ascending priority; a reject or stop action ends the run.</p>
+      <Alert>{action.error ?? rules.error}</Alert>
+      {creating && (
+        <RuleForm
+          priority={nextPriority}
+          onCancel={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false);
+            rules.reload();
+          }}
+        />
+      )}
+      {!rules.data ? (
+        <Loading what="rules" />
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Priority</th>
+                <th scope="col">Name</th>
+                <th scope="col">When</th>
+                <th scope="col">Then</th>
+                <th scope="col">State</th>
+                {writable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {rules.data.map((rule) => (
+                <tr key={rule.id}>
+                  <td>{rule.priority}</td>
+                  <td>
+                    {rule.name}
+                    {rule.description && <div className="muted">{rule.description}</div>}
+                  </td>
+                  <td>
+                    <code>{describeConditions(rule.conditions)}</code>
+                  </td>
+                  <td>
+                    {(rule.actions as Array<Record<string, unknown>>).map((item, index) => (
+                      <div key={index}>
+                        <code>{describeAction(item)}</code>
+                      </div>
+                    ))}
+                  </td>
+                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                  {writable && (
+                    <td className="actions">
+                      <button type="button" onClick={() => toggle(rule)} aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.name}`}>
+                        {rule.enabled ? 'Disable' : 'Enable'}
+                      </button>
+                      <button type="button" className="danger" onClick={() => remove(rule)} aria-label={`Delete ${rule.name}`}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+              {rules.data.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="empty">
+                    No rule yet.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <TestPanel />
+    </section>
+  );
+}
+
+function RuleForm({ priority, onCreated, onCancel }: { priority: number; onCreated: () => void; onCancel: () => void }) {
+  const action = useAction();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [rulePriority, setRulePriority] = useState(String(priority));
+  const [enabled, setEnabled] = useState(true);
+  const [operator, setOperator] = useState<'AND' | 'OR'>('AND');
+  const [conditions, setConditions] = useState<ConditionRow[]>([newCondition()]);
+  const [actions, setActions] = useState<ActionRow[]>([newAction()]);
+  const setCondition = (index: number, change: Partial<ConditionRow>) => setConditions(conditions.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  const setAction = (index: number, change: Partial<ActionRow>) => setActions(actions.map((row, at) => (at === index ? { ...row, ...change } : row)));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const body = {
+        name,
+        description: description.trim() || null,
+        priority: Number(rulePriority),
+        enabled,
+        conditions: { operator, rules: conditions.map((row) => ({ field: row.field, operator: row.operator, ...(conditionValue(row) === undefined ? {} : { value: conditionValue(row) }) })) },
+        actions: actions.map(ruleAction),
+      };
+      await call(api.POST('/api/enrichment/rules', { body: body as never }));
+      onCreated();
+    });
+  };
+
+  return (
+    <form className="card" aria-label="New rule" onSubmit={submit}>
+      <h2>New rule</h2>
+      <datalist id="rule-fields">
+        {FIELDS.map((field) => (
+          <option key={field} value={field} />
+        ))}
+        <option value="custom_fields." />
+        <option value="enrichment_data." />
+      </datalist>
+      <div className="grid">
+        <Field label="Rule name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus />
+        <Field label="Priority" type="number" min={0} value={rulePriority} onChange={(event) => setRulePriority(event.target.value)} required hint="Lower runs earlier." />
+        <Field label="Description (optional)" value={description} onChange={(event) => setDescription(event.target.value)} />
+      </div>
+      <Check label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
+      <fieldset>
+        <legend>When</legend>
+        <Select label="Match" value={operator} onChange={(event) => setOperator(event.target.value === 'OR' ? 'OR' : 'AND')} options={[['AND', 'all of these (AND)'], ['OR', 'any of these (OR)']]} />
+        {conditions.map((row, index) => (
+          <div className="builder-row" key={index} role="group" aria-label={`Condition ${index + 1}`}>
+            <Field label={`Condition ${index + 1} field`} list="rule-fields" value={row.field} onChange={(event) => setCondition(index, { field: event.target.value })} required />
+            <Select label={`Condition ${index + 1} operator`} value={row.operator} onChange={(event) => setCondition(index, { operator: event.target.value as ConditionRow['operator'] })} options={OPERATORS.map((value) => [value, value.replaceAll('_', ' ')] as const)} />
+            {row.operator !== 'is_empty' && row.operator !== 'is_not_empty' && (
+              <Field label={`Condition ${index + 1} value`} value={row.value} onChange={(event) => setCondition(index, { value: event.target.value })} hint={row.operator.endsWith('in') ? 'Comma-separated list' : undefined} />
+            )}
+            {conditions.length > 1 && (
+              <button type="button" onClick={() => setConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
+                Remove
+              </button>
+            )}
+          </div>
+        ))}
+        <button type="button" onClick={() => setConditions([...conditions, newCondition()])}>
+          Add condition
+        </button>
+      </fieldset>
+      <fieldset>
+        <legend>Then</legend>
+        <datalist id="rule-writable-fields">
+          {WRITABLE.map((field) => (
+            <option key={field} value={field} />
+          ))}
+          <option value="custom_fields." />
+          <option value="enrichment_data." />
+        </datalist>
+        {actions.map((row, index) => (
+          <div className="builder-row" key={index} role="group" aria-label={`Action ${index + 1}`}>
+            <Select label={`Action ${index + 1} type`} value={row.type} onChange={(event) => setAction(index, { type: event.target.value as ActionRow['type'] })} options={ACTION_TYPES.map((value) => [value, value.replaceAll('_', ' ')] as const)} />
+            {['set_field', 'transform', 'calculate', 'lookup'].includes(row.type) && (
+              <Field label={`Action ${index + 1} field`} list="rule-writable-fields" value={row.field} onChange={(event) => setAction(index, { field: event.target.value })} required />
+            )}
+            {row.type === 'set_field' && <Field label={`Action ${index + 1} value`} value={row.value} onChange={(event) => setAction(index, { value: event.target.value })} />}
+            {row.type === 'transform' && (
+              <Select label={`Action ${index + 1} transformation`} value={row.value || 'titlecase'} onChange={(event) => setAction(index, { value: event.target.value })} options={TRANSFORMATIONS.map((value) => [value, value] as const)} />
+            )}
+            {row.type === 'calculate' && <Field label={`Action ${index + 1} formula`} value={row.value} onChange={(event) => setAction(index, { value: event.target.value })} hint="A template such as {{first_name}} {{last_name}}" required />}
+            {(row.type === 'flag' || row.type === 'reject') && <Field label={`Action ${index + 1} reason`} value={row.reason} onChange={(event) => setAction(index, { reason: event.target.value })} required />}
+            {row.type === 'flag' && <Select label={`Action ${index + 1} severity`} value={row.severity} onChange={(event) => setAction(index, { severity: event.target.value })} options={['low', 'medium', 'high'].map((value) => [value, value] as const)} />}
+            {row.type === 'lookup' && (
+              <>
+                <Field label={`Action ${index + 1} lookup table`} value={row.table_name} onChange={(event) => setAction(index, { table_name: event.target.value })} required />
+                <Field label={`Action ${index + 1} lookup by field`} list="rule-fields" value={row.lookup_field} onChange={(event) => setAction(index, { lookup_field: event.target.value })} required />
+              </>
+            )}
+            {row.type === 'webhook' && (
+              <>
+                <Field label={`Action ${index + 1} URL`} type="url" value={row.url} onChange={(event) => setAction(index, { url: event.target.value })} required />
+                <Select label={`Action ${index + 1} method`} value={row.method} onChange={(event) => setAction(index, { method: event.target.value })} options={['POST', 'PUT', 'PATCH', 'GET'].map((value) => [value, value] as const)} />
+              </>
+            )}
+            {actions.length > 1 && (
+              <button type="button" onClick={() => setActions(actions.filter((_, at) => at !== index))} aria-label={`Remove action ${index + 1}`}>
+                Remove
+              </button>
+            )}
+          </div>
+        ))}
+        <button type="button" onClick={() => setActions([...actions, newAction()])}>
+          Add action
+        </button>
+      </fieldset>
+      <Alert>{action.error}</Alert>
+      <div className="row">
+        <button type="submit" className="primary" disabled={action.pending}>
+          Create rule
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const SAMPLE = JSON.stringify({ email: 'ann.lee@example.edu', first_name: 'ann', last_name: 'lee', source: 'google', program_interest: 'Nursing' }, null, 2);
+
+function TestPanel() {
+  const action = useAction();
+  const [text, setText] = useState(SAMPLE);
+  const [result, setResult] = useState<Schemas['EnrichmentTestResult'] | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      let leadData: Record<string, never>;
+      try {
+        leadData = JSON.parse(text) as Record<string, never>;
+      } catch {
+        throw new Error('The lead must be a JSON object, such as {"email": "ann@example.edu"}.');
+      }
+      setResult(await call(api.POST('/api/enrichment/test', { body: { lead_data: leadData } })));
+    });
+  };
+  return (
+    <section className="card" aria-labelledby="test-panel">
+      <h2 id="test-panel">Test the rules</h2>
+      <form onSubmit={submit}>
+        <TextArea label="Lead (JSON)" value={text} onChange={(event) => setText(event.target.value)} rows={7} className="mono" hint="Nothing is stored: the rules run on this lead and report what they would do." />
+        <button type="submit" disabled={action.pending}>
+          Run the rules
+        </button>
+      </form>
+      <Alert>{action.error}</Alert>
+      {result && (
+        <div aria-live="polite">
+          <p>
+            Outcome: <strong data-testid="test-outcome">{result.final_outcome}</strong>
+            {result.rejection_reason && ` — ${result.rejection_reason}`}
+          </p>
+          <ul className="plain">
+            {result.results.map((item) => (
+              <li key={item.rule_id}>
+                <strong>{item.rule_name}</strong>: {item.matched ? 'matched' : `not matched${item.reason ? ` (${item.reason})` : ''}`}
+                {item.actions_taken?.map((taken, index) => (
+                  <div key={index}>
+                    <code>{JSON.stringify(taken)}</code>
+                  </div>
+                ))}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

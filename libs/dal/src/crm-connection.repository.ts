@@ -1,0 +1,57 @@
+/**
+ * CRM connections of one tenant (spec 4.12). Credentials arrive here already encrypted
+ * (libs/runtime CredentialsCipher) and settings as a JSON string, so neither free-form CRM field
+ * names nor secrets ever become document keys or clear text in the store.
+ */
+import type { CrmConnectionRecord, TenantContext } from '@leadstream/domain';
+import type { Collection, DocumentStore } from '@leadstream/ports';
+
+export const CRM_CONNECTIONS_COLLECTION = 'crm_connections';
+
+export class CrmConnectionRepository {
+  static readonly COLLECTION = CRM_CONNECTIONS_COLLECTION;
+  private readonly connections: Collection<CrmConnectionRecord>;
+
+  constructor(store: DocumentStore) {
+    this.connections = store.collection<CrmConnectionRecord>(CRM_CONNECTIONS_COLLECTION);
+  }
+
+  static async ensureIndexes(store: DocumentStore): Promise<void> {
+    await store.collection(CRM_CONNECTIONS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, created_at: 1 }, name: 'tenant_created_at' });
+  }
+
+  private static filter(tenant: TenantContext): { organization_id: string; environment: string } {
+    return { organization_id: tenant.organizationId, environment: tenant.environment };
+  }
+
+  async insert(record: CrmConnectionRecord): Promise<void> {
+    await this.connections.insertOne(record);
+  }
+
+  async list(tenant: TenantContext): Promise<CrmConnectionRecord[]> {
+    return this.connections.find(CrmConnectionRepository.filter(tenant), { sort: { created_at: 1 }, limit: 1000 });
+  }
+
+  /** Ids of the enabled connections, oldest first (the route stage's all-connections fallback). */
+  async enabledIds(tenant: TenantContext): Promise<string[]> {
+    return (await this.list(tenant)).filter((connection) => connection.enabled).map((connection) => connection._id);
+  }
+
+  async findById(tenant: TenantContext, id: string): Promise<CrmConnectionRecord | null> {
+    return this.connections.findOne({ _id: id, ...CrmConnectionRepository.filter(tenant) });
+  }
+
+  async findManyById(tenant: TenantContext, ids: string[]): Promise<CrmConnectionRecord[]> {
+    if (ids.length === 0) return [];
+    return this.connections.find({ _id: { $in: ids }, ...CrmConnectionRepository.filter(tenant) });
+  }
+
+  async delete(tenant: TenantContext, id: string): Promise<boolean> {
+    return (await this.connections.deleteOne({ _id: id, ...CrmConnectionRepository.filter(tenant) })) === 1;
+  }
+
+  /** Counts a sync's outcome and its time on the connection (the `stats` and `last_sync_at` of the API). */
+  async recordOutcome(tenant: TenantContext, id: string, outcome: 'synced' | 'failed', at: string): Promise<void> {
+    await this.connections.updateOne({ _id: id, ...CrmConnectionRepository.filter(tenant) }, { $inc: { [`stats.${outcome}`]: 1 }, $set: { last_sync_at: at } });
+  }
+}

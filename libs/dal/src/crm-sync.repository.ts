@@ -1,0 +1,38 @@
+/**
+ * CRM syncs (collection `crm_syncs`): one actor per (lead, connection), id
+ * `crmsync_<lead id>_<connection id>`. The crm-sync stage writes them with its batch (upserts
+ * keyed by id, so a repeated write changes nothing); the API reads them.
+ */
+import type { CrmSyncRecord, TenantContext } from '@leadstream/domain';
+import type { BaseDocument, BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
+
+export const CRM_SYNCS_COLLECTION = 'crm_syncs';
+
+export class CrmSyncRepository {
+  static readonly COLLECTION = CRM_SYNCS_COLLECTION;
+  private readonly syncs: Collection<CrmSyncRecord>;
+
+  constructor(store: DocumentStore) {
+    this.syncs = store.collection<CrmSyncRecord>(CRM_SYNCS_COLLECTION);
+  }
+
+  static async ensureIndexes(store: DocumentStore): Promise<void> {
+    await store.collection(CRM_SYNCS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, lead_id: 1 }, name: 'tenant_lead' });
+  }
+
+  /** The whole sync as one `$set` upsert (every field named, nulls included: `$setOnInsert` would drop them on FerretDB). */
+  static saveOperation(sync: CrmSyncRecord): BulkWriteOperation<BaseDocument> {
+    const { _id, ...rest } = sync;
+    return { updateOne: { filter: { _id, organization_id: sync.organization_id, environment: sync.environment }, update: { $set: rest as unknown as Record<string, never> }, upsert: true } };
+  }
+
+  async findById(tenant: TenantContext, id: string): Promise<CrmSyncRecord | null> {
+    return this.syncs.findOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment });
+  }
+
+  /** Every sync of the given leads. */
+  async findByLeads(tenant: TenantContext, leadIds: string[]): Promise<CrmSyncRecord[]> {
+    if (leadIds.length === 0) return [];
+    return this.syncs.find({ organization_id: tenant.organizationId, environment: tenant.environment, lead_id: { $in: leadIds } });
+  }
+}
