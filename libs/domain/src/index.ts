@@ -19,3 +19,4 @@ export * from './lookup-tables';
 export * from './enrichment';
 export * from './funnel';
 export * from './routing';
+export * from './crm';
