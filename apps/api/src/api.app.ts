@@ -19,6 +19,7 @@ import { docsRouters } from './docs/docs.routes';
 import { funnelRouter } from './funnel/funnel.routes';
 import { analyticsRouter } from './analytics/analytics.routes';
 import { responseConformance } from './docs/response-conformance';
+import { consoleRoutes, type ConsoleRoutesOptions } from './console';
 
 export interface ApiDependencies {
   log: EventLog;
@@ -51,6 +52,8 @@ export interface ApiDependencies {
   checkResponses?: boolean;
   /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
   exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
+  /** The web console at /app (apps/console/dist by default). */
+  console?: ConsoleRoutesOptions;
 }
 
 /**
@@ -134,6 +137,8 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(docs.api.allowedMethods());
   app.use(docs.pages.routes());
   app.use(docs.pages.allowedMethods());
+  // The web console at /app, on the same origin as the API (apps/api/src/console).
+  app.use(consoleRoutes(deps.console));
   if (deps.exports) {
     const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
     app.use(exportsApi.routes());

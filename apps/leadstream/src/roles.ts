@@ -139,6 +139,9 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));
     logger.info({ url: server.url }, 'api listening');
+    // The web console (apps/console) is served by this process at /app: at APP_URL when set (behind a proxy), else where it listens.
+    const consoleBase = env['APP_URL'] ? config.appUrl.replace(/\/+$/, '') : server.url.replace(/\/\/(?:0\.0\.0\.0|\[::\]):/, '//localhost:');
+    logger.info({ url: `${consoleBase}/app/` }, 'web console: open this address in a browser');
   } else if (config.opsPort > 0) {
     const app = createOpsApp({ logger, metrics, checks: engines.readiness, isStopping: () => lifecycle.isStopping });
     const server = await listen(app, config.host, config.opsPort);

@@ -1,0 +1,1 @@
+export { consoleRoutes, CONSOLE_PATH, DEFAULT_CONSOLE_DIST, type ConsoleRoutesOptions } from './console.routes';
