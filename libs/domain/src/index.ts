@@ -18,5 +18,6 @@ export * from './validation-rules';
 export * from './lookup-tables';
 export * from './enrichment';
 export * from './funnel';
+export * from './webhooks';
 export * from './routing';
 export * from './crm';

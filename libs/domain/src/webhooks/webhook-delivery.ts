@@ -1,0 +1,67 @@
+/**
+ * What a webhook delivery sends (spec 6.2): the envelope `{id, event, timestamp, organization_id,
+ * data}` of a domain event, without the pipeline's schema_version and environment. The body is
+ * serialized once, when the delivery is created, and every attempt sends those bytes.
+ */
+import { createHash } from 'node:crypto';
+
+export interface WebhookEnvelope {
+  id: string;
+  event: string;
+  timestamp: string;
+  organization_id: string;
+  data: Record<string, unknown>;
+}
+
+/** The envelope of a domain event as it is sent. */
+export function webhookBody(event: WebhookEnvelope): string {
+  const envelope: WebhookEnvelope = { id: event.id, event: event.event, timestamp: event.timestamp, organization_id: event.organization_id, data: event.data };
+  return JSON.stringify(envelope);
+}
+
+/** One delivery per (webhook, event): the same event consumed twice makes the same id, so one delivery. */
+export function webhookDeliveryId(webhookId: string, eventId: string): string {
+  return `dlv_${createHash('sha256').update(`${webhookId}\u0000${eventId}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The event `POST /api/webhooks/:id/test` sends (spec 6.3 point 7: ids start with evt_test_). */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/**
+ * A message of webhooks.deliveries or a retry delay topic, keyed by webhook id: make an attempt
+ * of one delivery. `initial` (the notify stage) applies to a delivery never tried, `retry` n to
+ * one waiting for its n-th retry, `resend` (by hand, POST .../deliveries/:id/retry) once per id.
+ * Anything else is a redelivery and changes nothing.
+ */
+export interface WebhookDeliveryMessage {
+  schema_version: 1;
+  delivery_id: string;
+  webhook_id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  kind: 'initial' | 'retry' | 'resend';
+  /** kind retry: which retry (1 for the first). */
+  retry?: number;
+  /** kind resend: the request's id. */
+  resend_id?: string;
+}
+
+/** Reads a delivery message; throws naming what is wrong. */
+export function parseWebhookDeliveryMessage(value: unknown): WebhookDeliveryMessage {
+  const message = value as Partial<WebhookDeliveryMessage> | null;
+  if (
+    typeof message !== 'object' ||
+    message === null ||
+    message.schema_version !== 1 ||
+    typeof message.delivery_id !== 'string' ||
+    typeof message.webhook_id !== 'string' ||
+    typeof message.organization_id !== 'string' ||
+    (message.environment !== 'live' && message.environment !== 'sandbox') ||
+    (message.kind !== 'initial' && message.kind !== 'retry' && message.kind !== 'resend') ||
+    (message.kind === 'retry' && !Number.isInteger(message.retry)) ||
+    (message.kind === 'resend' && typeof message.resend_id !== 'string')
+  ) {
+    throw new Error('not a webhook delivery message');
+  }
+  return message as WebhookDeliveryMessage;
+}
