@@ -40,6 +40,12 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ jwtSecret: 'x'.repeat(32), smtpUrl: 'smtp://u:p@mail:587', mailFrom: 'a@b.edu', appUrl: 'https://app.college.edu' });
   });
 
+  it('reads the webhook delivery settings, with the spec\'s schedule and 30 s by default', () => {
+    expect(parseConfig({}).webhooks).toEqual({ timeoutMs: 30_000, retryScheduleMs: [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000], autoDisableAfter: 20 });
+    const config = parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1s, 1s,500ms', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_AUTO_DISABLE_AFTER: '3' });
+    expect(config.webhooks).toEqual({ timeoutMs: 2_000, retryScheduleMs: [1_000, 1_000, 500], autoDisableAfter: 3 });
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -55,6 +61,9 @@ describe('parseConfig', () => {
     ['JWT_SECRET', 'too-short'],
     ['SMTP_URL', 'http://mail.example.com'],
     ['APP_URL', 'ftp://app.example.com'],
+    ['WEBHOOK_RETRY_SCHEDULE', '1m,soon'],
+    ['WEBHOOK_RETRY_SCHEDULE', '0s'],
+    ['WEBHOOK_AUTO_DISABLE_AFTER', '-1'],
   ])('names %s when its value %s is bad', (variable, value) => {
     const attempt = (): unknown => parseConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);

@@ -3,6 +3,7 @@
  * stops the process with a message naming the variable. Nothing else reads process.env.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, parseRetrySchedule } from '@leadstream/domain';
 
 export interface Config {
   host: string;
@@ -39,6 +40,8 @@ export interface Config {
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
   ruleWebhookTimeoutMs: number;
+  /** Webhook deliveries: attempt time limit (WEBHOOK_TIMEOUT_MS, spec 30 s), retry delays (WEBHOOK_RETRY_SCHEDULE, spec 1m,5m,30m,2h,24h), and deliveries in a row ending failed before a webhook is disabled (WEBHOOK_AUTO_DISABLE_AFTER, 20; 0 = never). */
+  webhooks: { timeoutMs: number; retryScheduleMs: number[]; autoDisableAfter: number };
   /** Development and tests: answers that contradict the OpenAPI document become 500s naming the contradiction. */
   checkResponses: boolean;
   /** Every rate limit of spec 8 times this (RATE_LIMIT_SCALE, default 1): for a gateway in front, or load and fuzz runs. */
@@ -146,9 +149,23 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
+    webhooks: {
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000, 100, 120_000),
+      retryScheduleMs: webhookRetrySchedule(env),
+      autoDisableAfter: integer(env, 'WEBHOOK_AUTO_DISABLE_AFTER', 20, 0, 10_000),
+    },
     checkResponses: oneOf(env, 'CHECK_RESPONSES', 'off', ['on', 'off'] as const) === 'on',
     rateLimitScale: integer(env, 'RATE_LIMIT_SCALE', 1, 1, 100_000),
   };
+}
+
+function webhookRetrySchedule(env: Env): number[] {
+  const raw = text(env, 'WEBHOOK_RETRY_SCHEDULE') ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  try {
+    return parseRetrySchedule(raw);
+  } catch (error) {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `must be comma-separated durations such as ${DEFAULT_WEBHOOK_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** HS256 needs a key at least as long as its hash (RFC 7518 section 3.2): 32 characters. */

@@ -53,6 +53,7 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
       logger,
       mx,
       outbound: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.ruleWebhookTimeoutMs },
+      webhooks: config.webhooks,
       isStopping: () => lifecycle.isStopping,
     });
     await startRunner(`stage ${factory.name}`, runner);

@@ -77,7 +77,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     return;
   }
   if (role === 'projector') await engines.log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: config.topicPartitions }]);
-  else await engines.log.ensureTopics(pipelineTopics(config.topicPartitions));
+  else await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));
   if (role === 'projector' && options.rebuild) {
     await rebuildProjection({ log: engines.log, analytics: engines.analytics, metrics, logger });
     await lifecycle.stop('rebuilt');

@@ -1,4 +1,6 @@
 import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentConfigReader, ValidationRuleRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
+import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
@@ -11,6 +13,8 @@ import { enrichStage } from './pipeline/enrich.stage';
 import { recalculateStage } from './pipeline/recalculate.stage';
 import { ruleWebhookStage } from './pipeline/rule-webhook.stage';
 import { validateStage } from './pipeline/validate.stage';
+import { notifyStage } from './pipeline/notify.stage';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, deliverStage } from './pipeline/deliver.stage';
 
 export interface StageDependencies {
   log: EventLog;
@@ -27,6 +31,8 @@ export interface StageDependencies {
   mx: MxResolver | undefined;
   /** Calls to organizations' URLs (rule webhooks): time limit, and whether http and non-public targets are allowed (tests). */
   outbound?: { allowInsecureTargets: boolean; timeoutMs: number };
+  /** Webhook deliveries (notify, deliver): attempt time limit, retry schedule, automatic disable; spec defaults when absent. */
+  webhooks?: { timeoutMs: number; retryScheduleMs: readonly number[]; autoDisableAfter: number };
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;
@@ -89,6 +95,25 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     ),
     batchStage('rule-webhook', (deps) => ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) })),
     batchStage('activity', () => activityStage()),
+    batchStage('notify', (deps) => notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) })),
+    {
+      // Consumes webhooks.deliveries and the retry delay topics of the configured schedule.
+      name: 'deliver',
+      create(deps: StageDependencies): ConsumerRunner {
+        const stage = deliverStage({
+          webhooks: new WebhookRepository(deps.store),
+          deliveries: new WebhookDeliveryRepository(deps.store),
+          timeoutMs: deps.webhooks?.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+          retryScheduleMs: deps.webhooks?.retryScheduleMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+          autoDisableAfter: deps.webhooks?.autoDisableAfter ?? 20,
+          allowInsecureTargets: deps.outbound?.allowInsecureTargets ?? false,
+          ...(deps.now ? { now: deps.now } : {}),
+        });
+        const logger = deps.logger.child({ stage: stage.name });
+        const handler = new BatchStageHandler(stage, { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) });
+        return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: stage.topics, metrics: deps.metrics, logger, eachBatch: handler.handle });
+      },
+    },
     {
       name: 'export',
       create(deps: StageDependencies): ConsumerRunner {

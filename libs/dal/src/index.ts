@@ -32,5 +32,7 @@ export * from './enrichment-config';
 export * from './calculation-job.repository';
 export * from './scaled-rate-limiter';
 export * from './funnel-link.repository';
+export * from './webhook.repository';
+export * from './webhook-delivery.repository';
 export * from './crm-connection.repository';
 export * from './crm-sync.repository';

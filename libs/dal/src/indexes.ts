@@ -1,6 +1,8 @@
 /** Every index the repositories rely on. Idempotent: run at every start. */
 import type { DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS } from './collections';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookRepository } from './webhook.repository';
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
   // Authentication finds a key by its hash; two keys with one hash would be a broken secret.
@@ -11,4 +13,6 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
   await store.collection(COLLECTIONS.vendors).createIndex({ keys: { organization_id: 1, name: 1 }, name: 'organization_name' });
   // A window's counter vanishes once the window has ended.
   await store.collection(COLLECTIONS.rateLimits).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+  await WebhookRepository.ensureIndexes(store);
+  await WebhookDeliveryRepository.ensureIndexes(store);
 }

@@ -1,3 +1,4 @@
+import { formatRetryDelay } from '@leadstream/domain';
 import type { TopicSpec } from '@leadstream/ports';
 
 const MINUTE = 60_000;
@@ -12,8 +13,21 @@ export const WEBHOOK_RETRY_STEPS = [
   { name: '24h', delayMs: 24 * HOUR },
 ] as const;
 
+/** Webhook deliveries to make: the notify stage produces, the deliver stage consumes (keyed by webhook id). */
+export const WEBHOOK_DELIVERIES_TOPIC = 'webhooks.deliveries';
+
+/** The delay topic of one webhook retry delay, named by the delay (`webhooks.retry.5m`, `webhooks.retry.1s`). */
+export function webhookRetryTopic(delayMs: number): string {
+  return `webhooks.retry.${formatRetryDelay(delayMs)}`;
+}
+
+/** One delay topic per distinct delay of a webhook retry schedule. */
+export function webhookRetryTopics(partitions: number, retryDelaysMs: readonly number[]): TopicSpec[] {
+  return [...new Set(retryDelaysMs)].map((delayMs) => ({ topic: webhookRetryTopic(delayMs), partitions, delayMs }));
+}
+
 /** Every topic of DESIGN.md section 4, created at boot with the configured partition count. */
-export function pipelineTopics(partitions: number): TopicSpec[] {
+export function pipelineTopics(partitions: number, webhookRetryDelaysMs: readonly number[] = WEBHOOK_RETRY_STEPS.map((step) => step.delayMs)): TopicSpec[] {
   const plain = [
     'leads.submitted',
     'leads.validated',
@@ -33,7 +47,8 @@ export function pipelineTopics(partitions: number): TopicSpec[] {
     // ConfigCache: every process drops an organization's cached configuration on a newer version.
     'config.changed',
   ].map((topic) => ({ topic, partitions }));
-  const retries = WEBHOOK_RETRY_STEPS.map((step) => ({ topic: `webhooks.retry.${step.name}`, partitions, delayMs: step.delayMs }));
+  // The webhook retry topics of the configured schedule (WEBHOOK_RETRY_SCHEDULE; spec 3.2's steps by default).
+  const retries = webhookRetryTopics(partitions, webhookRetryDelaysMs);
   return [...plain, ...retries, ...crmTopics(CRM_RETRY_STEPS, partitions)];
 }
 

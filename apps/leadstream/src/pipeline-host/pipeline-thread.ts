@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const engines = await openEngines(config, logger, metrics, { log: true, store: true });
   lifecycle.onStop('engines', () => engines.close());
   await ensureAllIndexes(engines.store);
-  await engines.log.ensureTopics(pipelineTopics(config.topicPartitions));
+  await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));
   if (data.serveLog) {
     const stopServing = serveEventLog(engines.log, port);
     lifecycle.onStop('log bridge', stopServing);

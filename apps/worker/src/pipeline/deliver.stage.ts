@@ -1,0 +1,266 @@
+/**
+ * Deliver stage (spec 3.2, 6.2, 6.3; DESIGN.md sections 4 and 5): consumes webhooks.deliveries
+ * and the retry delay topics (webhooks.retry.<delay>, which hold a record back until its time),
+ * and makes the attempts a batch asks for, in parallel (bounded):
+ *
+ * - prefetch: the batch's deliveries and their webhooks, one read per tenant;
+ * - decide: the message applies when the delivery actor is where the message expects it (an
+ *   initial message to a pending delivery, retry n to one waiting for retry n, a re-send once per
+ *   request id); otherwise it is a redelivery and changes nothing;
+ * - POST the envelope (the bytes stored at creation) signed afresh for this attempt through the
+ *   runtime's outbound HTTP (https and public addresses checked after DNS on every call, no
+ *   redirects, bounded time); 2xx is delivered, anything else a failure;
+ * - write the advanced actors, the attempt log, the next retry's message on the delay topic of its
+ *   delay, and (after WEBHOOK_AUTO_DISABLE_AFTER deliveries in a row ended failed) the webhook's
+ *   automatic disable with its webhook.disabled event, all in the batch's commit.
+ *
+ * A crash between a POST and the commit leaves the delivery as it was stored and the message
+ * uncommitted: the attempt is made again (at-least-once, same event id: receivers discard repeats).
+ */
+import {
+  MAX_ATTEMPT_LOG,
+  MAX_RESEND_IDS,
+  WebhookDeliveryRepository,
+  WebhookRepository,
+  type WebhookDeliveryRecord,
+} from '@leadstream/dal';
+import {
+  advanceDelivery,
+  deliveryCan,
+  deliveryStatusOf,
+  parseWebhookDeliveryMessage,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  type DeliveryActorEvent,
+  type TenantContext,
+  type Webhook,
+  type WebhookDeliveryMessage,
+} from '@leadstream/domain';
+import type { LogRecord } from '@leadstream/ports';
+import { sendOutbound, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic, type OutboundOptions } from '@leadstream/runtime';
+import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
+import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
+import { deadLetter, mapBounded } from '../batch/lead-stage';
+import { newId } from './ids';
+import { TOPICS } from './outputs';
+
+export interface DeliverStageOptions {
+  webhooks: Pick<WebhookRepository, 'findMany'>;
+  deliveries: Pick<WebhookDeliveryRepository, 'findMany' | 'countExhaustedSince'>;
+  /** Per attempt (spec 6.3: 30 s). */
+  timeoutMs?: number;
+  /** WEBHOOK_RETRY_SCHEDULE: retry n waits retryScheduleMs[n-1] (spec: 1m, 5m, 30m, 2h, 24h). */
+  retryScheduleMs: readonly number[];
+  /** WEBHOOK_AUTO_DISABLE_AFTER: deliveries in a row that end failed before the webhook is disabled; 0 = never. */
+  autoDisableAfter: number;
+  allowInsecureTargets?: boolean;
+  resolve?: OutboundOptions['resolve'];
+  /** Attempts of one batch in flight at once. */
+  concurrency?: number;
+  now?: () => Date;
+}
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 30_000;
+
+/** Every topic the stage consumes for a retry schedule. */
+export function deliverTopics(retryScheduleMs: readonly number[]): string[] {
+  return [WEBHOOK_DELIVERIES_TOPIC, ...new Set(retryScheduleMs.map(webhookRetryTopic))];
+}
+
+const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u0000${tenant.organizationId}`;
+const tenantOf = (message: Pick<WebhookDeliveryMessage, 'organization_id' | 'environment'>): TenantContext => ({ organizationId: message.organization_id, environment: message.environment });
+
+interface Attempt {
+  message: WebhookDeliveryMessage;
+  delivery: WebhookDeliveryRecord;
+  webhook: Webhook;
+  event: 'SEND' | 'RESEND';
+}
+
+export function deliverStage(options: DeliverStageOptions): BatchStage & { topics: string[] } {
+  const now = options.now ?? (() => new Date());
+  const topics = deliverTopics(options.retryScheduleMs);
+  return {
+    name: 'deliver',
+    topic: WEBHOOK_DELIVERIES_TOPIC,
+    topics,
+    async process(records: LogRecord[]): Promise<StageBatchResult> {
+      const write = emptyBatchWrite();
+      // Parse; a second message of a delivery already in this batch waits for the next one (it
+      // may apply only once the first attempt's outcome is stored).
+      const messages: Array<{ record: LogRecord; message: WebhookDeliveryMessage }> = [];
+      const seen = new Set<string>();
+      let handled = records.length;
+      for (let index = 0; index < records.length; index++) {
+        const record = records[index]!;
+        let message: WebhookDeliveryMessage;
+        try {
+          message = parseWebhookDeliveryMessage(JSON.parse(record.value));
+        } catch (error) {
+          write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
+          continue;
+        }
+        if (seen.has(message.delivery_id)) {
+          handled = index;
+          break;
+        }
+        seen.add(message.delivery_id);
+        messages.push({ record, message });
+      }
+
+      // Prefetch: deliveries and webhooks of each tenant, one read each.
+      const byTenant = new Map<string, { tenant: TenantContext; deliveryIds: string[]; webhookIds: Set<string> }>();
+      for (const { message } of messages) {
+        const tenant = tenantOf(message);
+        const entry = byTenant.get(tenantKey(tenant)) ?? { tenant, deliveryIds: [], webhookIds: new Set<string>() };
+        entry.deliveryIds.push(message.delivery_id);
+        entry.webhookIds.add(message.webhook_id);
+        byTenant.set(tenantKey(tenant), entry);
+      }
+      const deliveries = new Map<string, WebhookDeliveryRecord>();
+      const webhooks = new Map<string, Webhook>();
+      await Promise.all(
+        [...byTenant.values()].map(async ({ tenant, deliveryIds, webhookIds }) => {
+          const [foundDeliveries, foundWebhooks] = await Promise.all([options.deliveries.findMany(tenant, deliveryIds), options.webhooks.findMany(tenant, [...webhookIds])]);
+          for (const delivery of foundDeliveries) deliveries.set(delivery._id, delivery);
+          for (const webhook of foundWebhooks) webhooks.set(webhook.id, webhook);
+        }),
+      );
+
+      // Decide which messages apply; cancel automatic attempts of webhooks disabled or deleted meanwhile.
+      const at = now();
+      const attempts: Attempt[] = [];
+      const advanced: Array<{ previous: WebhookDeliveryRecord; next: WebhookDeliveryRecord }> = [];
+      for (const { message } of messages) {
+        const delivery = deliveries.get(message.delivery_id);
+        if (!delivery || delivery.webhook_id !== message.webhook_id) continue;
+        const webhook = webhooks.get(message.webhook_id);
+        const event = applicable(message, delivery);
+        if (!event) continue;
+        if (event === 'SEND' && !webhook?.enabled) {
+          const cancelled: DeliveryActorEvent = { type: 'CANCELLED', at: at.toISOString(), error: webhook ? 'the webhook was disabled before this attempt' : 'the webhook was deleted' };
+          advanced.push({ previous: delivery, next: withActor(delivery, advanceDelivery(delivery.actor, cancelled), at.toISOString()) });
+          continue;
+        }
+        if (!webhook) continue;
+        attempts.push({ message, delivery, webhook, event });
+      }
+
+      // The attempts, in parallel: each signed with its own timestamp.
+      const outcomes = await mapBounded(attempts, options.concurrency ?? 64, async (attempt) => {
+        const startedAt = now();
+        const timestamp = Math.floor(startedAt.getTime() / 1000);
+        const result = await sendOutbound(
+          {
+            url: attempt.webhook.url,
+            method: 'POST',
+            rawBody: attempt.delivery.body,
+            headers: {
+              [SIGNATURE_HEADER]: signatureHeader(attempt.webhook.secret, timestamp, attempt.delivery.body),
+              'X-Service-Event': attempt.delivery.event_type,
+              'X-Service-Delivery': attempt.delivery._id,
+            },
+          },
+          { timeoutMs: options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}), ...(options.resolve ? { resolve: options.resolve } : {}) },
+        );
+        return { attempt, result, startedAt: startedAt.toISOString() };
+      });
+
+      const successes = new Map<string, string>();
+      const exhausted = new Map<string, Array<{ at: string }>>();
+      for (const { attempt, result, startedAt } of outcomes) {
+        const { delivery, message } = attempt;
+        let actor = advanceDelivery(delivery.actor, { type: attempt.event });
+        actor = result.ok
+          ? advanceDelivery(actor, { type: 'SUCCEEDED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs })
+          : advanceDelivery(actor, { type: 'FAILED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs, error: result.error, retryScheduleMs: options.retryScheduleMs });
+        const next = withActor(delivery, actor, startedAt);
+        next.attempt_log = [...delivery.attempt_log, { at: startedAt, response_status: result.status, response_time_ms: result.timeMs, error: result.ok ? null : result.error, manual: attempt.event === 'RESEND' }].slice(-MAX_ATTEMPT_LOG);
+        if (message.kind === 'resend' && message.resend_id) next.resend_ids = [...delivery.resend_ids, message.resend_id].slice(-MAX_RESEND_IDS);
+        advanced.push({ previous: delivery, next });
+        if (result.ok) {
+          if ((successes.get(delivery.webhook_id) ?? '') < startedAt) successes.set(delivery.webhook_id, startedAt);
+        } else if (actor.state === 'failed' && actor.context.failureKind === 'exhausted') {
+          exhausted.set(delivery.webhook_id, [...(exhausted.get(delivery.webhook_id) ?? []), { at: startedAt }]);
+        }
+        // The next automatic retry waits on the delay topic of its delay (a manual attempt schedules none).
+        if (attempt.event === 'SEND' && actor.state === 'retry_scheduled') {
+          const retry = actor.context.retries;
+          const next: WebhookDeliveryMessage = { ...message, kind: 'retry', retry };
+          delete next.resend_id;
+          // The delay counts from the produce, at the batch's commit.
+          write.records.push({ topic: webhookRetryTopic(options.retryScheduleMs[retry - 1]!), key: delivery.webhook_id, value: JSON.stringify(next) });
+        }
+      }
+
+      if (advanced.length > 0) {
+        write.documents.push({ collection: WebhookDeliveryRepository.COLLECTION, operations: advanced.map(({ previous, next }) => WebhookDeliveryRepository.advanceOperation(previous, next)) as never });
+      }
+      const webhookOperations = [];
+      for (const [webhookId, at] of successes) {
+        const webhook = webhooks.get(webhookId)!;
+        webhookOperations.push(WebhookRepository.successOperation({ organizationId: webhook.organization_id, environment: webhook.environment }, webhookId, at));
+      }
+      // Automatic disable: deliveries in a row that ended failed (retries used up), counted since the last success.
+      if (options.autoDisableAfter > 0) {
+        for (const [webhookId, failures] of exhausted) {
+          const webhook = webhooks.get(webhookId)!;
+          if (!webhook.enabled) continue;
+          const lastSuccess = successes.get(webhookId);
+          const fresh = failures.filter((failure) => !lastSuccess || failure.at > lastSuccess).length;
+          const tenant = { organizationId: webhook.organization_id, environment: webhook.environment };
+          // Stored failures count only when this batch saw no success (the query runs before this batch's writes).
+          const streak = fresh + (lastSuccess ? 0 : await options.deliveries.countExhaustedSince(tenant, webhookId, webhook.failure_streak_since));
+          if (streak < options.autoDisableAfter) continue;
+          const disabledAt = at.toISOString();
+          const reason = `disabled automatically after ${streak} deliveries in a row failed (WEBHOOK_AUTO_DISABLE_AFTER=${options.autoDisableAfter})`;
+          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason));
+          write.records.push(webhookDisabledEvent(webhook, disabledAt, reason, streak));
+        }
+      }
+      if (webhookOperations.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
+      return { write, handled };
+    },
+  };
+}
+
+/** The actor event a message asks for, or null when the delivery is past it (a redelivery). */
+function applicable(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRecord): 'SEND' | 'RESEND' | null {
+  const { state, context } = delivery.actor;
+  switch (message.kind) {
+    case 'initial':
+      return state === 'pending' ? 'SEND' : null;
+    case 'retry':
+      return state === 'retry_scheduled' && context.retries === message.retry ? 'SEND' : null;
+    case 'resend':
+      return message.resend_id && !delivery.resend_ids.includes(message.resend_id) && deliveryCan(delivery.actor, { type: 'RESEND' }) ? 'RESEND' : null;
+  }
+}
+
+function withActor(delivery: WebhookDeliveryRecord, actor: WebhookDeliveryRecord['actor'], at: string): WebhookDeliveryRecord {
+  const finished = actor.state === 'delivered' || actor.state === 'failed';
+  return {
+    ...delivery,
+    actor,
+    status: deliveryStatusOf(actor.state),
+    finished_at: finished ? at : null,
+    failure_kind: actor.state === 'failed' ? actor.context.failureKind : null,
+  };
+}
+
+/** webhook.disabled on leads.events (schemas/messages/event-payloads.schema.json), keyed by webhook id. */
+function webhookDisabledEvent(webhook: Webhook, disabledAt: string, reason: string, consecutiveFailures: number): OutputRecord {
+  return {
+    topic: TOPICS.events,
+    key: webhook.id,
+    value: JSON.stringify({
+      schema_version: 1,
+      id: newId('evt'),
+      event: 'webhook.disabled',
+      timestamp: disabledAt,
+      organization_id: webhook.organization_id,
+      environment: webhook.environment,
+      data: { webhook_id: webhook.id, url: webhook.url, disabled_at: disabledAt, reason, consecutive_failures: consecutiveFailures },
+    }),
+  };
+}

@@ -1,0 +1,255 @@
+/**
+ * The notify and deliver stages on the embedded engines with a real HTTP receiver on loopback
+ * (no HTTP mocks), driven batch by batch through the BatchStageHandler and the atomic writer:
+ * subscriptions and environments, one delivery per (webhook, event) however often the event comes,
+ * the retry schedule on delay topics (the records are handed on at once: the delay is the log's, and
+ * the machine's times come from the stage's clock), re-sends applied once, the automatic disable
+ * with its webhook.disabled event, and cancelled attempts of a disabled webhook.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebhookDeliveryRepository, WebhookRepository, type WebhookDeliveryRecord } from '@leadstream/dal';
+import { verifySignature, WEBHOOK_EVENTS, type Webhook } from '@leadstream/domain';
+import type { LogRecord } from '@leadstream/ports';
+import { WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopics } from '@leadstream/runtime';
+import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BatchWrite, BatchWriter, ConsumerPosition, OutputRecord } from '../batch/batch-write';
+import { openEmbeddedEngines, type EmbeddedEngines } from '../test-support/embedded-engines';
+import { driveStage } from '../test-support/stage-driver';
+import { deliverStage } from './deliver.stage';
+import { notifyStage } from './notify.stage';
+
+const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
+
+interface Received {
+  path: string;
+  body: string;
+  signature: string;
+}
+
+let dir: string;
+let engines: EmbeddedEngines & { close(): Promise<void> };
+let receiver: Server;
+let base: string;
+let received: Received[];
+let failing: Set<string>;
+let produced: OutputRecord[];
+let clock: Date;
+
+/** The atomic writer, remembering every record it produced (the tests hand them to the next stage). */
+function capturing(writer: BatchWriter): BatchWriter {
+  return {
+    atomic: writer.atomic,
+    async commit(write: BatchWrite, position: ConsumerPosition) {
+      await writer.commit(write, position);
+      produced.push(...write.records);
+    },
+  };
+}
+
+let offsets = 0;
+function asRecords(outputs: OutputRecord[]): LogRecord[] {
+  return outputs.map((output) => ({ topic: output.topic, partition: 0, offset: String(offsets++), key: output.key, value: output.value, headers: {}, timestamp: clock.getTime() }));
+}
+
+function event(name: string, environment: 'live' | 'sandbox', id = `evt_${Math.random().toString(16).slice(2)}`, organizationId = 'org_1'): LogRecord {
+  return asRecords([{ topic: 'leads.events', key: 'lead_1', value: JSON.stringify({ schema_version: 1, id, event: name, timestamp: clock.toISOString(), organization_id: organizationId, environment, data: { lead_id: 'lead_1' } }) }])[0]!;
+}
+
+async function webhook(path: string, overrides: Partial<Webhook> = {}): Promise<Webhook> {
+  const hook: Webhook = {
+    id: `wh_${path.slice(1)}`,
+    organization_id: 'org_1',
+    environment: 'live',
+    url: `${base}${path}`,
+    events: [...WEBHOOK_EVENTS],
+    enabled: true,
+    description: null,
+    secret: `whsec_${path.slice(1)}`,
+    created_at: clock.toISOString(),
+    updated_at: clock.toISOString(),
+    disabled_at: null,
+    disabled_reason: null,
+    failure_streak_since: null,
+    ...overrides,
+  };
+  await new WebhookRepository(engines.store).create(hook);
+  return hook;
+}
+
+const read = (body: IncomingMessage): Promise<string> =>
+  new Promise((resolve) => {
+    let text = '';
+    body.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+  });
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'notify-stage-'));
+  engines = await openEmbeddedEngines(dir);
+  await engines.log.ensureTopics([{ topic: WEBHOOK_DELIVERIES_TOPIC, partitions: 1 }, ...webhookRetryTopics(1, SCHEDULE)].flatMap((spec) => [spec, { topic: `${spec.topic}.dlq`, partitions: 1 }]));
+  await WebhookRepository.ensureIndexes(engines.store);
+  await WebhookDeliveryRepository.ensureIndexes(engines.store);
+  received = [];
+  failing = new Set();
+  produced = [];
+  clock = new Date('2026-03-01T10:00:00.000Z');
+  receiver = createServer((request, response) => {
+    void read(request).then((body) => {
+      received.push({ path: request.url ?? '', body, signature: String(request.headers['x-service-signature']) });
+      response.writeHead(failing.has(request.url ?? '') ? 500 : 200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await engines.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const now = () => clock;
+const notify = () => driveStage(notifyStage({ webhooks: new WebhookRepository(engines.store), now }), capturing(engines.writer));
+const deliver = (autoDisableAfter = 0, schedule = SCHEDULE) =>
+  driveStage(
+    deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now }),
+    capturing(engines.writer),
+  );
+/** Takes the records produced so far to one topic. */
+function take(topicPrefix: string): LogRecord[] {
+  const taken = produced.filter((record) => record.topic.startsWith(topicPrefix));
+  produced = produced.filter((record) => !record.topic.startsWith(topicPrefix));
+  return asRecords(taken);
+}
+const deliveries = async (): Promise<WebhookDeliveryRecord[]> => (await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_ok', 1, 100)).items;
+
+describe('notify stage', () => {
+  it('makes one delivery per subscribed webhook of the event\'s environment', async () => {
+    await webhook('/ok', { events: ['lead.created', 'vendor.enabled'] });
+    await webhook('/sandbox', { environment: 'sandbox' });
+    await webhook('/off', { enabled: false });
+    await webhook('/other', { organization_id: 'org_2' });
+    await notify().handle([event('lead.created', 'live', 'evt_live'), event('lead.created', 'sandbox', 'evt_sandbox'), event('lead.updated', 'live', 'evt_unsubscribed'), event('webhook.disabled', 'live', 'evt_internal')]);
+    const messages = take(WEBHOOK_DELIVERIES_TOPIC).map((record) => JSON.parse(record.value) as Record<string, unknown>);
+    expect(messages.map((message) => [message['webhook_id'], message['kind']])).toEqual([
+      ['wh_ok', 'initial'],
+      ['wh_sandbox', 'initial'],
+    ]);
+    const sandbox = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'sandbox' }, 'wh_sandbox', 1, 10);
+    expect(sandbox.items.map((delivery) => delivery.event_id)).toEqual(['evt_sandbox']);
+    expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status])).toEqual([['evt_live', 'pending']]);
+  });
+
+  it('makes one delivery and one POST of an event consumed twice (in one batch and in two)', async () => {
+    await webhook('/ok');
+    const record = event('lead.created', 'live', 'evt_twice');
+    await notify().handle([record, { ...record, offset: String(offsets++) }]);
+    await notify().handle([{ ...record, offset: String(offsets++) }]);
+    expect(await deliveries()).toHaveLength(1);
+    const messages = take(WEBHOOK_DELIVERIES_TOPIC);
+    expect(messages).toHaveLength(2);
+    // Both messages of the delivery, one batch and then again: one POST.
+    await deliver().handle(messages);
+    await deliver().handle(messages.map((message) => ({ ...message, offset: String(offsets++) })));
+    expect(received.map((request) => (JSON.parse(request.body) as { id: string }).id)).toEqual(['evt_twice']);
+    expect((await deliveries()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([['delivered', 1]]);
+  });
+});
+
+describe('deliver stage', () => {
+  it('signs each attempt afresh, retries on the schedule through the delay topics, then fails', async () => {
+    const hook = await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_retry')]);
+    const stage = deliver();
+    let next = take(WEBHOOK_DELIVERIES_TOPIC);
+    const topics: string[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await stage.handle(next);
+      clock = new Date(clock.getTime() + 1_000 + (SCHEDULE[attempt] ?? 0));
+      next = take('webhooks.retry.');
+      topics.push(...next.map((record) => record.topic));
+    }
+    expect(next).toEqual([]);
+    expect(topics).toEqual(['webhooks.retry.1m', 'webhooks.retry.5m', 'webhooks.retry.30m', 'webhooks.retry.2h', 'webhooks.retry.24h']);
+    expect(received).toHaveLength(6);
+    expect(new Set(received.map((request) => (JSON.parse(request.body) as { id: string }).id))).toEqual(new Set(['evt_retry']));
+    // Each attempt signed at its own time, each valid then.
+    const stamps = received.map((request) => Number(/^t=(\d+),/.exec(request.signature)?.[1]));
+    expect(new Set(stamps).size).toBe(6);
+    expect(received.every((request, index) => verifySignature(request.signature, request.body, hook.secret, stamps[index]!))).toBe(true);
+    const [delivery] = await deliveries();
+    expect(delivery?.status).toBe('failed');
+    expect(delivery?.actor.context).toMatchObject({ attempts: 6, retries: 5, responseStatus: 500, error: 'HTTP 500', failureKind: 'exhausted', nextRetryAt: null });
+    expect(delivery?.attempt_log.map((attempt) => attempt.response_status)).toEqual([500, 500, 500, 500, 500, 500]);
+  });
+
+  it('applies a re-send once, and a redelivered retry not at all', async () => {
+    await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_resend')]);
+    await deliver(0, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    const [failed] = await deliveries();
+    expect(failed?.status).toBe('failed');
+    failing.clear();
+    const resend = asRecords([{ topic: WEBHOOK_DELIVERIES_TOPIC, key: 'wh_ok', value: JSON.stringify({ schema_version: 1, delivery_id: failed!._id, webhook_id: 'wh_ok', organization_id: 'org_1', environment: 'live', kind: 'resend', resend_id: 'rsd_1' }) }]);
+    await deliver().handle(resend);
+    await deliver().handle(resend.map((record) => ({ ...record, offset: String(offsets++) })));
+    const stale = asRecords([{ topic: 'webhooks.retry.1m', key: 'wh_ok', value: JSON.stringify({ schema_version: 1, delivery_id: failed!._id, webhook_id: 'wh_ok', organization_id: 'org_1', environment: 'live', kind: 'retry', retry: 1 }) }]);
+    await deliver().handle(stale);
+    expect(received).toHaveLength(2);
+    const [delivered] = await deliveries();
+    expect(delivered?.status).toBe('delivered');
+    expect(delivered?.actor.context.attempts).toBe(2);
+    expect(delivered?.resend_ids).toEqual(['rsd_1']);
+  });
+
+  it('disables a webhook after N deliveries in a row failed, with a webhook.disabled event, and cancels what was waiting', async () => {
+    await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_a'), event('lead.updated', 'live', 'evt_b')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    const disabled = await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');
+    expect(disabled).toMatchObject({ enabled: false });
+    expect(disabled?.disabled_reason).toContain('2 deliveries in a row failed');
+    const events = take('leads.events').map((record) => parseLeadEvent(JSON.parse(record.value)));
+    expect(events.map((message) => message.event)).toEqual(['webhook.disabled']);
+    expect(events.flatMap((message) => eventPayloadProblems(message))).toEqual([]);
+    expect(events[0]?.data).toMatchObject({ webhook_id: 'wh_ok', consecutive_failures: 2 });
+
+    // A delivery waiting while the webhook is disabled fails without a POST.
+    await webhook('/late', { events: ['lead.created'] });
+    await notify().handle([event('lead.created', 'live', 'evt_late')]);
+    await new WebhookRepository(engines.store).update({ organizationId: 'org_1', environment: 'live' }, 'wh_late', { enabled: false }, clock.toISOString());
+    const before = received.length;
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    expect(received.length).toBe(before);
+    const late = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_late', 1, 10);
+    expect(late.items.map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts])).toEqual([['failed', 'cancelled', 0]]);
+  });
+
+  it('counts stored failures toward the disable only since the last success', async () => {
+    await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_1')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    failing.clear();
+    clock = new Date(clock.getTime() + 1_000);
+    await notify().handle([event('lead.created', 'live', 'evt_2')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    failing.add('/ok');
+    clock = new Date(clock.getTime() + 1_000);
+    await notify().handle([event('lead.created', 'live', 'evt_3')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    expect((await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))?.enabled).toBe(true);
+    clock = new Date(clock.getTime() + 1_000);
+    await notify().handle([event('lead.created', 'live', 'evt_4')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    expect((await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))?.enabled).toBe(false);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Notify stage (spec 6, DESIGN.md sections 2 and 4): consumes leads.events, where every event of
+ * the system lands, and makes one webhook delivery per (subscribed webhook, event). Per batch the
+ * webhooks of each tenant of the batch's events are read once (enabled ones, one query per
+ * organization and environment: webhook changes are seen by the next batch, no cache to go stale).
+ * Sandbox events go to sandbox webhooks only, live events to the others (DESIGN.md 7).
+ *
+ * A delivery's id is derived from (webhook id, event id) and it is created with an upsert, so the
+ * same event consumed twice makes one delivery; its message to webhooks.deliveries (keyed by
+ * webhook id) may go out twice, and the deliver stage applies it once.
+ */
+import { WebhookDeliveryRepository, type WebhookDeliveryRecord, type WebhookRepository } from '@leadstream/dal';
+import { isWebhookEvent, startDelivery, webhookBody, webhookDeliveryId, webhookWants, type TenantContext, type Webhook, type WebhookDeliveryMessage } from '@leadstream/domain';
+import type { LogRecord } from '@leadstream/ports';
+import { WEBHOOK_DELIVERIES_TOPIC } from '@leadstream/runtime';
+import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
+import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
+import { deadLetter } from '../batch/lead-stage';
+import { TOPICS } from './outputs';
+
+export interface NotifyStageOptions {
+  webhooks: Pick<WebhookRepository, 'listEnabled'>;
+  now?: () => Date;
+}
+
+interface DomainEvent {
+  id: string;
+  event: string;
+  timestamp: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  data: Record<string, unknown>;
+}
+
+function parseEvent(value: string): DomainEvent {
+  const event = JSON.parse(value) as Partial<DomainEvent> | null;
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof event.id !== 'string' ||
+    typeof event.event !== 'string' ||
+    typeof event.timestamp !== 'string' ||
+    typeof event.organization_id !== 'string' ||
+    (event.environment !== 'live' && event.environment !== 'sandbox') ||
+    typeof event.data !== 'object' ||
+    event.data === null
+  ) {
+    throw new Error('not a domain event');
+  }
+  return event as DomainEvent;
+}
+
+const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u0000${tenant.organizationId}`;
+
+export function notifyStage(options: NotifyStageOptions): BatchStage {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: 'notify',
+    topic: TOPICS.events,
+    async process(records: LogRecord[]): Promise<StageBatchResult> {
+      const write = emptyBatchWrite();
+      const events: DomainEvent[] = [];
+      for (const record of records) {
+        try {
+          const event = parseEvent(record.value);
+          // Events nobody may subscribe to (webhook.disabled, events of later issues) make no delivery.
+          if (isWebhookEvent(event.event)) events.push(event);
+        } catch (error) {
+          write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
+        }
+      }
+      const tenants = new Map<string, TenantContext>();
+      for (const event of events) {
+        const tenant = { organizationId: event.organization_id, environment: event.environment };
+        tenants.set(tenantKey(tenant), tenant);
+      }
+      const webhooksOf = new Map<string, Webhook[]>(await Promise.all([...tenants].map(async ([key, tenant]) => [key, await options.webhooks.listEnabled(tenant)] as const)));
+      const at = now().toISOString();
+      const deliveries = new Map<string, { record: WebhookDeliveryRecord; output: OutputRecord }>();
+      for (const event of events) {
+        const webhooks = webhooksOf.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ?? [];
+        for (const webhook of webhooks) {
+          if (!webhookWants(webhook, event.event, event.environment)) continue;
+          const id = webhookDeliveryId(webhook.id, event.id);
+          if (deliveries.has(id)) continue;
+          const record: WebhookDeliveryRecord = {
+            _id: id,
+            organization_id: webhook.organization_id,
+            environment: webhook.environment,
+            webhook_id: webhook.id,
+            event_id: event.id,
+            event_type: event.event,
+            body: webhookBody(event),
+            created_at: at,
+            status: 'pending',
+            actor: startDelivery(id),
+            attempt_log: [],
+            resend_ids: [],
+            version: 0,
+          };
+          const message: WebhookDeliveryMessage = { schema_version: 1, delivery_id: id, webhook_id: webhook.id, organization_id: webhook.organization_id, environment: webhook.environment, kind: 'initial' };
+          deliveries.set(id, { record, output: { topic: WEBHOOK_DELIVERIES_TOPIC, key: webhook.id, value: JSON.stringify(message) } });
+        }
+      }
+      if (deliveries.size > 0) {
+        write.documents.push({ collection: WebhookDeliveryRepository.COLLECTION, operations: [...deliveries.values()].map(({ record }) => WebhookDeliveryRepository.createOperation(record)) as never });
+        write.records.push(...[...deliveries.values()].map(({ output }) => output));
+      }
+      return { write, handled: records.length };
+    },
+  };
+}
