@@ -118,8 +118,8 @@ describe('the console at /app', () => {
       expect([200, 404], path).toContain(answer.status);
       if (answer.status === 200) expect(answer.body, path).toContain('<div id="root">');
     }
-    expect(assetFile(dist, '/../secret.txt')).toBe('invalid');
-    expect(assetFile(dist, '/%2e%2e/secret.txt')).toBe('invalid');
+    expect(assetFile(dist, '/../secret.txt')).toBeNull();
+    expect(assetFile(dist, '/%2e%2e/secret.txt')).toBeNull();
     expect(assetFile(dist, '/assets/index-abc123.js')).toBe(join(dist, 'assets', 'index-abc123.js'));
     expect(assetFile(dist, '/')).toBeUndefined();
   });

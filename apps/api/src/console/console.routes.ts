@@ -77,7 +77,7 @@ export function consoleRoutes(options: ConsoleRoutesOptions = {}): Middleware {
     ctx.set('Referrer-Policy', 'same-origin');
 
     const file = assetFile(root, path.slice(CONSOLE_PATH.length));
-    if (file === 'invalid') {
+    if (file === null) {
       ctx.status = 404;
       ctx.type = 'text/plain';
       ctx.body = 'Not Found';
@@ -117,22 +117,22 @@ export function consoleRoutes(options: ConsoleRoutesOptions = {}): Middleware {
 
 /**
  * The file a path under /app names, inside `root` only: undefined for the page itself (no file
- * part), 'invalid' for what cannot name a file of the build (encoded slashes or dots that climb,
- * NUL, a malformed escape).
+ * part), null for what cannot name a file of the build (encoded slashes or dots that climb, NUL,
+ * a malformed escape).
  */
-export function assetFile(root: string, rest: string): string | undefined | 'invalid' {
+export function assetFile(root: string, rest: string): string | undefined | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(rest);
   } catch {
-    return 'invalid';
+    return null;
   }
-  if (decoded.includes('\0') || decoded.includes('\\')) return 'invalid';
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
   const segments = decoded.split('/').filter((segment) => segment !== '' && segment !== '.');
-  if (segments.some((segment) => segment === '..')) return 'invalid';
+  if (segments.some((segment) => segment === '..')) return null;
   if (segments.length === 0) return undefined;
   const file = resolve(root, ...segments);
-  if (!file.startsWith(root + sep)) return 'invalid';
+  if (!file.startsWith(root + sep)) return null;
   return file;
 }
 

@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'dedup:write',
   'oauth_clients:read',
   'oauth_clients:write',
+  'crm:read',
+  'crm:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

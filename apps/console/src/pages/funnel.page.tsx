@@ -38,9 +38,9 @@ export function FunnelPage() {
 
   const data = report.data;
   return (
-    <section>
+    <section aria-busy={report.loading} data-testid="funnel">
       <PageHeader title="Funnel">
-        <button type="button" onClick={report.reload}>
+        <button type="button" onClick={report.reload} disabled={report.loading}>
           Refresh
         </button>
       </PageHeader>
