@@ -5,7 +5,7 @@ import { api, call, downloadFile, errorText } from '../api/client';
 import { useAction } from '../components/use-load';
 import { Alert } from '../components/ui';
 import type { LeadFilters } from './leads.page';
-import { nextDay } from './leads.page';
+import { nextDay } from './lead-filters';
 
 type ExportState = Schemas['Export'];
 

@@ -13,6 +13,7 @@ import { useLoad } from '../components/use-load';
 import { Alert, Field, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { ExportPanel } from './export.panel';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
+import { nextDay } from './lead-filters';
 
 type SortField = 'created_at' | 'updated_at' | 'email' | 'first_name' | 'last_name' | 'status' | 'source' | 'program' | 'vendor_id';
 const COLUMNS: ReadonlyArray<{ field: SortField; label: string }> = [
@@ -166,12 +167,4 @@ export function LeadsPage() {
       )}
     </section>
   );
-}
-
-/** The day after a YYYY-MM-DD date, so "until" includes its day (end_date is exclusive). */
-export function nextDay(date: string): string {
-  const next = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(next.getTime())) return date;
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString().slice(0, 10);
 }

@@ -10,75 +10,7 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
-
-const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest', 'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
-const WRITABLE = ['first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
-const OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'is_empty', 'is_not_empty', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'in', 'not_in', 'matches_regex'] as const;
-const ACTION_TYPES = ['set_field', 'transform', 'calculate', 'flag', 'reject', 'lookup', 'webhook', 'stop_processing'] as const;
-const TRANSFORMATIONS = ['uppercase', 'lowercase', 'titlecase', 'trim', 'phone_format', 'email_domain'];
-
-interface ConditionRow {
-  field: string;
-  operator: (typeof OPERATORS)[number];
-  value: string;
-}
-interface ActionRow {
-  type: (typeof ACTION_TYPES)[number];
-  field: string;
-  value: string;
-  reason: string;
-  severity: string;
-  table_name: string;
-  lookup_field: string;
-  url: string;
-  method: string;
-}
-
-const newCondition = (): ConditionRow => ({ field: 'email', operator: 'ends_with', value: '' });
-const newAction = (): ActionRow => ({ type: 'set_field', field: 'program', value: '', reason: '', severity: 'medium', table_name: '', lookup_field: '', url: '', method: 'POST' });
-
-/** A typed value: numbers stay numbers (for greater_than...), lists are split on commas. */
-function conditionValue(row: ConditionRow): unknown {
-  if (row.operator === 'is_empty' || row.operator === 'is_not_empty') return undefined;
-  if (row.operator === 'in' || row.operator === 'not_in') return row.value.split(',').map((item) => item.trim()).filter(Boolean);
-  if (row.operator.startsWith('greater') || row.operator.startsWith('less')) return row.value.trim() !== '' && !Number.isNaN(Number(row.value)) ? Number(row.value) : row.value;
-  return row.value;
-}
-
-export function ruleAction(row: ActionRow): Record<string, unknown> {
-  switch (row.type) {
-    case 'set_field':
-      return { type: row.type, field: row.field, value: row.value };
-    case 'transform':
-      return { type: row.type, field: row.field, transformation: row.value || 'titlecase' };
-    case 'calculate':
-      return { type: row.type, field: row.field, formula: row.value };
-    case 'flag':
-      return { type: row.type, reason: row.reason, severity: row.severity };
-    case 'reject':
-      return { type: row.type, reason: row.reason };
-    case 'lookup':
-      return { type: row.type, target_field: row.field, table_name: row.table_name, lookup_field: row.lookup_field };
-    case 'webhook':
-      return { type: row.type, url: row.url, method: row.method };
-    case 'stop_processing':
-      return { type: row.type };
-  }
-}
-
-function describeConditions(group: Record<string, unknown>): string {
-  const rules = Array.isArray(group['rules']) ? (group['rules'] as Array<Record<string, unknown>>) : [];
-  return rules
-    .map((rule) => ('rules' in rule ? `(${describeConditions(rule)})` : `${String(rule['field'])} ${String(rule['operator'])}${rule['value'] === undefined ? '' : ` ${JSON.stringify(rule['value'])}`}`))
-    .join(group['operator'] === 'OR' ? ' OR ' : ' AND ');
-}
-
-function describeAction(action: Record<string, unknown>): string {
-  const { type, ...rest } = action;
-  return `${String(type)} ${Object.entries(rest)
-    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
-    .join(' ')}`.trim();
-}
+import { ACTION_TYPES, FIELDS, OPERATORS, TRANSFORMATIONS, WRITABLE, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type ConditionRow } from './rule-builder';
 
 export function RulesPage() {
   const role = currentSession()?.user.role;
@@ -204,7 +136,7 @@ function RuleForm({ priority, onCreated, onCancel }: { priority: number; onCreat
         description: description.trim() || null,
         priority: Number(rulePriority),
         enabled,
-        conditions: { operator, rules: conditions.map((row) => ({ field: row.field, operator: row.operator, ...(conditionValue(row) === undefined ? {} : { value: conditionValue(row) }) })) },
+        conditions: ruleConditions(operator, conditions),
         actions: actions.map(ruleAction),
       };
       await call(api.POST('/api/enrichment/rules', { body: body as never }));

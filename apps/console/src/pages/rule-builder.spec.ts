@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { nextDay } from './lead-filters';
+import { describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
+
+describe('the rule builder', () => {
+  it('makes the condition group of spec 2.6 from its rows', () => {
+    const group = ruleConditions('OR', [
+      { field: 'email', operator: 'ends_with', value: '@nursing.edu' },
+      { field: 'phone', operator: 'is_empty', value: 'ignored' },
+      { field: 'utm_source', operator: 'in', value: 'google, bing ,' },
+      { field: 'custom_fields.gpa', operator: 'greater_than_or_equal', value: '3.5' },
+    ]);
+    expect(group).toEqual({
+      operator: 'OR',
+      rules: [
+        { field: 'email', operator: 'ends_with', value: '@nursing.edu' },
+        { field: 'phone', operator: 'is_empty' },
+        { field: 'utm_source', operator: 'in', value: ['google', 'bing'] },
+        { field: 'custom_fields.gpa', operator: 'greater_than_or_equal', value: 3.5 },
+      ],
+    });
+    // A date compared by order stays text.
+    expect(ruleConditions('AND', [{ ...newCondition(), field: 'custom_fields.start', operator: 'less_than', value: '2026-09-01' }]).rules[0]).toMatchObject({ value: '2026-09-01' });
+  });
+
+  it('makes each action type of spec 2.7 with only its fields', () => {
+    const row = newAction();
+    expect(ruleAction({ ...row, type: 'set_field', field: 'program', value: 'BSN' })).toEqual({ type: 'set_field', field: 'program', value: 'BSN' });
+    expect(ruleAction({ ...row, type: 'transform', field: 'first_name', value: '' })).toEqual({ type: 'transform', field: 'first_name', transformation: 'titlecase' });
+    expect(ruleAction({ ...row, type: 'calculate', field: 'custom_fields.full', value: '{{first_name}} {{last_name}}' })).toEqual({ type: 'calculate', field: 'custom_fields.full', formula: '{{first_name}} {{last_name}}' });
+    expect(ruleAction({ ...row, type: 'flag', reason: 'check', severity: 'high' })).toEqual({ type: 'flag', reason: 'check', severity: 'high' });
+    expect(ruleAction({ ...row, type: 'reject', reason: 'test lead' })).toEqual({ type: 'reject', reason: 'test lead' });
+    expect(ruleAction({ ...row, type: 'lookup', field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' })).toEqual({ type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' });
+    expect(ruleAction({ ...row, type: 'webhook', url: 'https://hooks.example.edu/x', method: 'PUT' })).toEqual({ type: 'webhook', url: 'https://hooks.example.edu/x', method: 'PUT' });
+    expect(ruleAction({ ...row, type: 'stop_processing' })).toEqual({ type: 'stop_processing' });
+  });
+
+  it('describes a stored rule in one line', () => {
+    const conditions = { operator: 'AND', rules: [{ field: 'email', operator: 'contains', value: 'edu' }, { operator: 'OR', rules: [{ field: 'phone', operator: 'is_empty' }, { field: 'source', operator: 'in', value: ['a', 'b'] }] }] };
+    expect(describeConditions(conditions)).toBe('email contains "edu" AND (phone is_empty OR source in ["a","b"])');
+    expect(describeAction({ type: 'set_field', field: 'program', value: 'BSN' })).toBe('set_field field="program" value="BSN"');
+  });
+});
+
+describe('the leads filter', () => {
+  it('includes the whole "until" day (end_date is exclusive)', () => {
+    expect(nextDay('2026-02-28')).toBe('2026-03-01');
+    expect(nextDay('2026-12-31')).toBe('2027-01-01');
+    expect(nextDay('not a date')).toBe('not a date');
+  });
+});
