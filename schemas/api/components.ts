@@ -64,6 +64,20 @@ function anyJsonLevels(base: string, listsInLists: boolean): Record<string, Json
 }
 
 export const componentSchemas: Record<string, JsonSchema> = {
+  CrmConnection: record({
+    id: str(),
+    name: str(),
+    type: oneOfValues(['webhook_json', 'salesforce', 'hubspot']),
+    enabled: bool(),
+    settings: anyObject(),
+    credentials_set: bool(),
+    credential_fields: array(str()),
+    last_sync_at: nullable(dateTime()),
+    stats: record({ synced: int({ minimum: 0 }), failed: int({ minimum: 0 }) }),
+    ...timestamps,
+  }),
+  CrmConnectionTest: obj({ success: bool(), response_status: nullable(int()), response_time_ms: int({ minimum: 0 }), error: str() }, ['success', 'response_status', 'response_time_ms']),
+  CrmSyncRequested: record({ id: str(), lead_id: str(), connection_id: str(), status: { const: 'pending' }, requested_at: dateTime(), previous_status: nullable(oneOfValues(['pending', 'syncing', 'retry_scheduled', 'synced', 'failed'])), crm_id: nullableText }),
   ErrorDetail: detail,
   ...anyJsonLevels('AnyJson', true),
   // A custom field's value is stored: no list directly inside a list (MongoDB-protocol servers on

@@ -13,6 +13,7 @@ import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
 import { mountRules } from './rules/rules.app';
 import { exportsRouter } from './exports/exports.routes';
+import { mountCrm, type CrmApiOptions } from './crm/crm.app';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
 import { vendorPortalRouter } from './vendor-portal/vendor-portal.routes';
 import { docsRouters } from './docs/docs.routes';
@@ -52,6 +53,8 @@ export interface ApiDependencies {
   checkResponses?: boolean;
   /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
   exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
+  /** CRM connections (spec 4.12): the credentials key and outbound settings of connection tests. */
+  crm?: CrmApiOptions;
   /** The web console at /app (apps/console/dist by default). */
   console?: ConsoleRoutesOptions;
 }
@@ -137,6 +140,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(docs.api.allowedMethods());
   app.use(docs.pages.routes());
   app.use(docs.pages.allowedMethods());
+  mountCrm(app, { guard: accounts.guard, store: deps.store, log: deps.log, leads: deps.leads, options: deps.crm });
   // The web console at /app, on the same origin as the API (apps/api/src/console).
   app.use(consoleRoutes(deps.console));
   if (deps.exports) {

@@ -48,6 +48,8 @@ export interface ApiTestServerOptions {
   clock?: () => Date;
   /** Mounts the export routes. */
   exports?: ApiDependencies['exports'];
+  /** CRM connections: credentials key, outbound settings of connection tests. */
+  crm?: ApiDependencies['crm'];
   /** An analytics engine for the routes that read it (the funnel); without it any use is a test bug. */
   analytics?: Analytics;
 }
@@ -91,6 +93,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     decisionTimeoutMs: 1_000,
     accounts: { jwtSecret: TEST_JWT_SECRET, appUrl: 'https://app.test/', mailer, rateLimits: options.rateLimits ?? { authentication: 1_000, generalApi: 1_000 }, ...(options.clock ? { clock: options.clock } : {}) },
     exports: options.exports,
+    crm: options.crm,
   });
   const server: Server = createServer(nodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

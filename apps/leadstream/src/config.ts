@@ -3,6 +3,8 @@
  * stops the process with a message naming the variable. Nothing else reads process.env.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_CRM_RETRY_SCHEDULE, parseCrmRetrySchedule, type CrmRetryStep } from '@leadstream/domain';
+import { parseCredentialsKey } from '@leadstream/runtime';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, parseRetrySchedule } from '@leadstream/domain';
 
 export interface Config {
@@ -40,6 +42,12 @@ export interface Config {
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
   ruleWebhookTimeoutMs: number;
+  /**
+   * CRM syncs: the AES-256-GCM key of connection credentials (CRM_CREDENTIALS_KEY, 32 bytes as hex or
+   * base64; undefined = generated into DATA_DIR/crm-credentials-key), the retry schedule
+   * (CRM_RETRY_SCHEDULE, default 1m,5m,30m,2h,24h) and the time limit of one call (CRM_TIMEOUT_MS, 30 s).
+   */
+  crm: { credentialsKey: Buffer | undefined; retrySchedule: CrmRetryStep[]; timeoutMs: number };
   /** Webhook deliveries: attempt time limit (WEBHOOK_TIMEOUT_MS, spec 30 s), retry delays (WEBHOOK_RETRY_SCHEDULE, spec 1m,5m,30m,2h,24h), and deliveries in a row ending failed before a webhook is disabled (WEBHOOK_AUTO_DISABLE_AFTER, 20; 0 = never). */
   webhooks: { timeoutMs: number; retryScheduleMs: number[]; autoDisableAfter: number };
   /** Development and tests: answers that contradict the OpenAPI document become 500s naming the contradiction. */
@@ -149,6 +157,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
+    crm: { credentialsKey: crmCredentialsKey(env), retrySchedule: crmRetrySchedule(env), timeoutMs: integer(env, 'CRM_TIMEOUT_MS', 30_000, 100, 120_000) },
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000, 100, 120_000),
       retryScheduleMs: webhookRetrySchedule(env),
@@ -185,4 +194,23 @@ function dnsServers(env: Env): string[] | undefined {
     }
   }
   return list;
+}
+
+function crmCredentialsKey(env: Env): Buffer | undefined {
+  const raw = text(env, 'CRM_CREDENTIALS_KEY');
+  if (raw === undefined) return undefined;
+  try {
+    return parseCredentialsKey(raw);
+  } catch (error) {
+    throw new ConfigError('CRM_CREDENTIALS_KEY', error instanceof Error ? error.message : String(error));
+  }
+}
+
+function crmRetrySchedule(env: Env): CrmRetryStep[] {
+  const raw = text(env, 'CRM_RETRY_SCHEDULE') ?? DEFAULT_CRM_RETRY_SCHEDULE;
+  try {
+    return parseCrmRetrySchedule(raw);
+  } catch (error) {
+    throw new ConfigError('CRM_RETRY_SCHEDULE', `must be comma-separated durations such as ${DEFAULT_CRM_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

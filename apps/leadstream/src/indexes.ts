@@ -4,6 +4,7 @@ import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } f
 import { ExportRepository, FunnelLinkRepository } from '@leadstream/dal';
 import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
+import { CrmConnectionRepository, CrmSyncRepository } from '@leadstream/dal';
 
 /** Every index of every repository; idempotent, run at each start of a process that uses the store. */
 export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
@@ -26,4 +27,6 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await CalculatedFieldRepository.ensureIndexes(store);
   await ValidationRuleRepository.ensureIndexes(store);
   await FunnelLinkRepository.ensureIndexes(store);
+  await CrmConnectionRepository.ensureIndexes(store);
+  await CrmSyncRepository.ensureIndexes(store);
 }

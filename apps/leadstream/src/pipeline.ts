@@ -8,6 +8,7 @@ import { ConfigCache, isTransientError, type ConsumerRunner, type Lifecycle, typ
 import { OutboxSweeper, type StageFactory } from '@leadstream/worker';
 import type { Config } from './config';
 import type { Engines } from './engines';
+import { resolveCrmCredentialsKey } from './secrets';
 
 export interface PipelineParts {
   config: Config;
@@ -22,6 +23,7 @@ export interface PipelineParts {
 
 export async function startPipeline({ config, engines, logger, metrics, lifecycle, stages, startRunner }: PipelineParts): Promise<void> {
   if (stages.length === 0) return;
+  const crm = stages.some((factory) => factory.name === 'crm-sync') ? { credentialsKey: resolveCrmCredentialsKey(config, logger), retrySchedule: config.crm.retrySchedule, timeoutMs: config.crm.timeoutMs } : undefined;
   // Settings, custom fields, dedup settings and vendors are cached until a change is known
   // (config.changed, or a newer version stamped on a command), never on a timer.
   const configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
@@ -53,6 +55,7 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
       logger,
       mx,
       outbound: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.ruleWebhookTimeoutMs },
+      ...(crm ? { crm } : {}),
       webhooks: config.webhooks,
       isStopping: () => lifecycle.isStopping,
     });

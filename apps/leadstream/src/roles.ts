@@ -20,6 +20,7 @@ import { ensureAllIndexes } from './indexes';
 import { startPipeline } from './pipeline';
 import { startPipelineThread } from './pipeline-host/pipeline-host';
 import { resolveJwtSecret } from './secrets';
+import { resolveCrmCredentialsKey } from './secrets';
 
 export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
 
@@ -135,6 +136,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
         rateLimits: { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api },
       },
       exports: { files: engines.exportFiles },
+      crm: { credentialsKey: resolveCrmCredentialsKey(config, logger), allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.crm.timeoutMs },
     });
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));

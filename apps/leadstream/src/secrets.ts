@@ -47,3 +47,31 @@ export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir' | 
   if (config.mongodb) logger.warn({ file: path }, 'JWT_SECRET is unset: sessions signed here are valid only in processes sharing this DATA_DIR');
   return secret;
 }
+
+export const CRM_CREDENTIALS_KEY_FILE = 'crm-credentials-key';
+
+/**
+ * The AES-256-GCM key of CRM connection credentials. CRM_CREDENTIALS_KEY wins; without it the
+ * embedded setup generates 32 random bytes at the first start and keeps them (base64) in
+ * DATA_DIR/crm-credentials-key (mode 0600). Every process that reads connections (api, crm-sync
+ * workers) must have the same key: set CRM_CREDENTIALS_KEY for them.
+ */
+export function resolveCrmCredentialsKey(config: Pick<Config, 'crm' | 'dataDir' | 'mongodb'>, logger: SecretLogger): Buffer {
+  if (config.crm.credentialsKey) return config.crm.credentialsKey;
+  const path = join(config.dataDir, CRM_CREDENTIALS_KEY_FILE);
+  let stored = readSecret(path);
+  if (stored === undefined) {
+    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      logger.info({ file: path }, 'generated the CRM credentials key (set CRM_CREDENTIALS_KEY to choose one)');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    stored = readSecret(path);
+  }
+  const key = stored === undefined ? undefined : Buffer.from(stored, 'base64');
+  if (!key || key.length !== 32) throw new ConfigError('CRM_CREDENTIALS_KEY', `is unset and ${path} does not hold a 32-byte key in base64`);
+  if (config.mongodb) logger.warn({ file: path }, 'CRM_CREDENTIALS_KEY is unset: CRM credentials stored here are readable only by processes sharing this DATA_DIR');
+  return key;
+}

@@ -2,12 +2,14 @@ import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentC
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
+import type { CrmRetryStep } from '@leadstream/domain';
 import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
 import type { BatchWriter } from './batch/batch-write';
 import { type ConfigSource, uncachedConfig } from './batch/config-source';
 import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './exports';
 import { activityStage } from './pipeline/activity.stage';
+import { CrmSyncRunner } from './pipeline/crm-sync.stage.runner';
 import { dedupStage } from './pipeline/dedup.stage';
 import { enrichStage } from './pipeline/enrich.stage';
 import { recalculateStage } from './pipeline/recalculate.stage';
@@ -31,6 +33,8 @@ export interface StageDependencies {
   mx: MxResolver | undefined;
   /** Calls to organizations' URLs (rule webhooks): time limit, and whether http and non-public targets are allowed (tests). */
   outbound?: { allowInsecureTargets: boolean; timeoutMs: number };
+  /** CRM syncs: the credentials key, the retry schedule (CRM_RETRY_SCHEDULE) and the time limit of a call; required by crm-sync only. */
+  crm?: { credentialsKey: Buffer; retrySchedule: CrmRetryStep[]; timeoutMs: number };
   /** Webhook deliveries (notify, deliver): attempt time limit, retry schedule, automatic disable; spec defaults when absent. */
   webhooks?: { timeoutMs: number; retryScheduleMs: readonly number[]; autoDisableAfter: number };
   /** Where the export stage writes CSV files; required by that stage only. */
@@ -95,6 +99,27 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     ),
     batchStage('rule-webhook', (deps) => ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) })),
     batchStage('activity', () => activityStage()),
+    {
+      // Consumes leads.routed and crm.sync.requests, and each retry delay topic in a group of its own.
+      name: 'crm-sync',
+      create(deps: StageDependencies): ConsumerRunner {
+        if (!deps.crm) throw new Error('the crm-sync stage needs the CRM settings (StageDependencies.crm)');
+        return new CrmSyncRunner({
+          log: deps.log,
+          store: deps.store,
+          writer: deps.writer,
+          metrics: deps.metrics,
+          logger: deps.logger.child({ stage: 'crm-sync' }),
+          isTransient: deps.isTransient,
+          ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
+          credentialsKey: deps.crm.credentialsKey,
+          schedule: deps.crm.retrySchedule,
+          timeoutMs: deps.crm.timeoutMs,
+          allowInsecureTargets: deps.outbound?.allowInsecureTargets ?? false,
+          ...(deps.now ? { now: deps.now } : {}),
+        });
+      },
+    },
     batchStage('notify', (deps) => notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) })),
     {
       // Consumes webhooks.deliveries and the retry delay topics of the configured schedule.

@@ -599,6 +599,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/crm/{id}/sync/{leadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync one lead to the connection again (an upsert); the crm-sync stage makes the call, with retries
+         * @description Permission: `crm:write`.
+         */
+        post: operations["syncLeadToCrm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CRM connections (settings, never credentials)
+         * @description Permission: `crm:read`.
+         */
+        get: operations["listCrmConnections"];
+        put?: never;
+        /**
+         * Add a CRM connection (credentials are stored encrypted and never shown again)
+         * @description Permission: `crm:write`.
+         *
+         *     Beyond this schema the service checks the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields; a request that fails those checks is answered 400.
+         */
+        post: operations["createCrmConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a CRM connection
+         * @description Permission: `crm:write`.
+         */
+        delete: operations["deleteCrmConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/crm/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Call the CRM with the connection (token, then a read; nothing is written) and report its answer
+         * @description Permission: `crm:write`.
+         */
+        post: operations["testCrmConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dedup": {
         parameters: {
             query?: never;
@@ -1852,6 +1938,44 @@ export interface components {
         };
         CreatedOAuthClient: components["schemas"]["OAuthClient"] & {
             client_secret?: string;
+        };
+        CrmConnection: {
+            /** Format: date-time */
+            created_at: string;
+            credential_fields: string[];
+            credentials_set: boolean;
+            enabled: boolean;
+            id: string;
+            /** Format: date-time */
+            last_sync_at: string | null;
+            name: string;
+            settings: Record<string, never>;
+            stats: {
+                failed: number;
+                synced: number;
+            };
+            /** @enum {string} */
+            type: "webhook_json" | "salesforce" | "hubspot";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmConnectionTest: {
+            error?: string;
+            response_status: number | null;
+            response_time_ms: number;
+            success: boolean;
+        };
+        CrmSyncRequested: {
+            connection_id: string;
+            crm_id: string | null;
+            id: string;
+            lead_id: string;
+            /** @enum {string|null} */
+            previous_status: "pending" | "syncing" | "retry_scheduled" | "synced" | "failed" | null;
+            /** Format: date-time */
+            requested_at: string;
+            /** @constant */
+            status: "pending";
         };
         CustomField: {
             /** Format: date-time */
@@ -4219,6 +4343,202 @@ export interface operations {
             };
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    syncLeadToCrm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmSyncRequested"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listCrmConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmConnection"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credentials?: {
+                        auth_value?: string | null;
+                        client_id?: string | null;
+                        client_secret?: string | null;
+                        private_app_token?: string | null;
+                        refresh_token?: string | null;
+                    };
+                    enabled?: boolean;
+                    name: string;
+                    settings: {
+                        api_version?: string | null;
+                        auth_header?: string | null;
+                        base_url?: string | null;
+                        external_id_field?: string | null;
+                        field_mapping?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @enum {string|null} */
+                        grant_type?: "client_credentials" | "refresh_token" | null;
+                        id_field?: string | null;
+                        instance_url?: string | null;
+                        portal_id?: string | null;
+                        record_url_template?: string | null;
+                        token_url?: string | null;
+                        url?: string | null;
+                    };
+                    /** @enum {string} */
+                    type: "webhook_json" | "salesforce" | "hubspot";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmConnection"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    testCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CrmConnectionTest"];
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];

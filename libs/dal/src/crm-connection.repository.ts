@@ -49,9 +49,4 @@ export class CrmConnectionRepository {
   async delete(tenant: TenantContext, id: string): Promise<boolean> {
     return (await this.connections.deleteOne({ _id: id, ...CrmConnectionRepository.filter(tenant) })) === 1;
   }
-
-  /** Counts a sync's outcome and its time on the connection (the `stats` and `last_sync_at` of the API). */
-  async recordOutcome(tenant: TenantContext, id: string, outcome: 'synced' | 'failed', at: string): Promise<void> {
-    await this.connections.updateOne({ _id: id, ...CrmConnectionRepository.filter(tenant) }, { $inc: { [`stats.${outcome}`]: 1 }, $set: { last_sync_at: at } });
-  }
 }

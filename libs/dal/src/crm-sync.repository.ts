@@ -18,6 +18,8 @@ export class CrmSyncRepository {
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     await store.collection(CRM_SYNCS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, lead_id: 1 }, name: 'tenant_lead' });
+    // A connection's stats: its syncs by status, the newest first.
+    await store.collection(CRM_SYNCS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, connection_id: 1, status: 1, synced_at: -1 }, name: 'tenant_connection_status' });
   }
 
   /** The whole sync as one `$set` upsert (every field named, nulls included: `$setOnInsert` would drop them on FerretDB). */
@@ -34,5 +36,16 @@ export class CrmSyncRepository {
   async findByLeads(tenant: TenantContext, leadIds: string[]): Promise<CrmSyncRecord[]> {
     if (leadIds.length === 0) return [];
     return this.syncs.find({ organization_id: tenant.organizationId, environment: tenant.environment, lead_id: { $in: leadIds } });
+  }
+
+  /** A connection's syncs that ended synced and failed, and its newest success (the API's `stats` and `last_sync_at`). */
+  async connectionStats(tenant: TenantContext, connectionId: string): Promise<{ synced: number; failed: number; last_sync_at: string | null }> {
+    const base = { organization_id: tenant.organizationId, environment: tenant.environment, connection_id: connectionId };
+    const [synced, failed, newest] = await Promise.all([
+      this.syncs.countDocuments({ ...base, status: 'synced' }),
+      this.syncs.countDocuments({ ...base, status: 'failed' }),
+      this.syncs.findOne({ ...base, status: 'synced' }, { sort: { synced_at: -1 } }),
+    ]);
+    return { synced, failed, last_sync_at: newest?.synced_at ?? null };
   }
 }

@@ -107,8 +107,6 @@ export interface CrmConnectionRecord {
   credential_fields: string[];
   created_at: string;
   updated_at: string;
-  last_sync_at: string | null;
-  stats: { synced: number; failed: number };
   [key: string]: unknown;
 }
 
@@ -291,7 +289,9 @@ export function parseCrmConnectionInput(body: unknown): { ok: true; input: CrmCo
   if (!isObject(credentialsRaw)) reader.details.push({ field: 'credentials', message: 'credentials must be an object' });
   if (!isObject(settingsRaw) || !isObject(credentialsRaw)) return { ok: false, details: reader.details };
   const settings = parseSettings(type, settingsRaw);
-  const credentials = settings.ok ? parseCredentials(type, credentialsRaw, settings.value) : ({ ok: false, details: [] } as const);
+  // Credentials are checked even when the settings are not, so one answer names every problem.
+  const grant = settings.ok ? settings.value : ({ grant_type: settingsRaw['grant_type'] === 'refresh_token' ? 'refresh_token' : 'client_credentials' } as SalesforceSettings);
+  const credentials = parseCredentials(type, credentialsRaw, grant);
   const details = [...reader.details, ...(settings.ok ? [] : settings.details), ...(credentials.ok ? [] : credentials.details)];
   if (details.length > 0 || !settings.ok || !credentials.ok || name === undefined) return { ok: false, details };
   return { ok: true, input: { name, type, enabled: enabled === undefined ? true : (enabled as boolean), settings: settings.value, credentials: credentials.value } };
@@ -320,7 +320,7 @@ export interface CrmConnectionView {
   stats: { synced: number; failed: number };
 }
 
-export function crmConnectionView(record: CrmConnectionRecord): CrmConnectionView {
+export function crmConnectionView(record: CrmConnectionRecord, stats: { synced: number; failed: number; last_sync_at: string | null }): CrmConnectionView {
   const credentialFields = record.credential_fields ?? [];
   return {
     id: record._id,
@@ -332,7 +332,7 @@ export function crmConnectionView(record: CrmConnectionRecord): CrmConnectionVie
     credential_fields: credentialFields,
     created_at: record.created_at,
     updated_at: record.updated_at,
-    last_sync_at: record.last_sync_at ?? null,
-    stats: { synced: record.stats?.synced ?? 0, failed: record.stats?.failed ?? 0 },
+    last_sync_at: stats.last_sync_at,
+    stats: { synced: stats.synced, failed: stats.failed },
   };
 }

@@ -1,1 +1,2 @@
 export * from './credentials-cipher';
+export * from './crm-client';

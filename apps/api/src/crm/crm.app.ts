@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { CrmConnectionRepository, CrmSyncRepository, type LeadRepository } from '@leadstream/dal';
+import type { DocumentStore, EventLog } from '@leadstream/ports';
+import { CredentialsCipher, CrmClient } from '@leadstream/runtime';
+import type Koa from 'koa';
+import type { SessionGuard } from '../auth';
+import { crmRouter } from './crm.routes';
+
+export interface CrmApiOptions {
+  /**
+   * The AES-256-GCM key of connection credentials (CRM_CREDENTIALS_KEY, or the one kept in
+   * DATA_DIR). Without it (tests) a random key of this process: credentials stored with it cannot
+   * be read by any other process.
+   */
+  credentialsKey?: Buffer;
+  /** Connection tests may call http and non-public addresses (development and tests only). */
+  allowInsecureTargets?: boolean;
+  timeoutMs?: number;
+}
+
+export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentStore; log: EventLog; leads: Pick<LeadRepository, 'findById'>; options: CrmApiOptions | undefined }): void {
+  const options = deps.options ?? {};
+  const router = crmRouter({
+    guard: deps.guard,
+    connections: new CrmConnectionRepository(deps.store),
+    syncs: new CrmSyncRepository(deps.store),
+    leads: deps.leads,
+    log: deps.log,
+    cipher: new CredentialsCipher(options.credentialsKey ?? randomBytes(32)),
+    client: new CrmClient({ timeoutMs: options.timeoutMs ?? 30_000, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}) }),
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+}

@@ -1,0 +1,158 @@
+/**
+ * CRM connection routes over real HTTP on the embedded engines (spec 4.12; docs/crm.md):
+ * credentials are write-only and encrypted at rest, roles, the connection test against a
+ * receiver on loopback, deletion, tenancy, and the manual sync's 202 with its request on
+ * crm.sync.requests.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
+import { startLead, type LeadRecord } from '@leadstream/domain';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapturingMailer, dataOf, UserApi } from '../accounts/accounts.test-support';
+import { startApiTestServer, type ApiTestServer } from '../api.test-support';
+
+const SECRET = 'Bearer s3cret-crm-token-7f2a';
+let server: ApiTestServer;
+let receiver: Server;
+let receiverUrl = '';
+const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
+let owner: Awaited<ReturnType<typeof UserApi.owner>>;
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      const ok = request.headers.authorization === SECRET;
+      response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(ok ? { ok: true } : { error: { message: 'bad token' } }));
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  server = await startApiTestServer({
+    dir: mkdtempSync(join(tmpdir(), 'leadstream-crm-')),
+    mailer: new CapturingMailer(),
+    topics: ['crm.sync.requests'],
+    repositories: [LeadRepository, CrmConnectionRepository, CrmSyncRepository],
+    crm: { credentialsKey: randomBytes(32), allowInsecureTargets: true, timeoutMs: 2_000 },
+  });
+  owner = await UserApi.owner(server.url, 'crm.owner@example.edu', 'CRM College');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+const webhookConnection = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Campus CRM',
+  type: 'webhook_json',
+  settings: { url: receiverUrl, field_mapping: { email: 'email', given_name: 'first_name' } },
+  credentials: { auth_value: SECRET },
+  ...overrides,
+});
+
+function lead(organizationId: string, id: string): LeadRecord {
+  const at = new Date().toISOString();
+  return {
+    _id: id, organization_id: organizationId, environment: 'live', vendor_id: 'vendor-1', status: 'active', email: `${id}@example.edu`,
+    first_name: 'Ann', last_name: null, phone: null, source: null, program: null, program_interest: null, ip_address: null, user_agent: null,
+    landing_page: null, referrer: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null,
+    custom_fields: {}, enrichment_data: {}, validation_status: 'passed', enrichment_status: 'completed', duplicate_of: null, similarity_score: null,
+    crm_sync_status: 'pending', crm_id: null, crm_synced_at: null, flags: [], warnings: [], rejection_reason: null, rule_id: null,
+    dedup_key: id, bk_email: null, bk_phone: null, bk_name: null, dedup_status: 'unique', submitted_at: at, processed_at: at,
+    created_at: at, updated_at: at, deleted_at: null, expires_at: null, actor: startLead(id), version: 1, applied_messages: [], outbox: [],
+  };
+}
+
+describe('CRM connections', () => {
+  it('creates a connection whose credentials are never answered and are encrypted in the store', async () => {
+    const created = await owner.call('POST', '/api/crm/connections', webhookConnection());
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const connection = dataOf(created);
+    expect(connection).toMatchObject({
+      name: 'Campus CRM',
+      type: 'webhook_json',
+      enabled: true,
+      settings: { url: receiverUrl, auth_header: 'Authorization', id_field: 'id', record_url_template: null, field_mapping: { email: 'email', given_name: 'first_name' } },
+      credentials_set: true,
+      credential_fields: ['auth_value'],
+      last_sync_at: null,
+      stats: { synced: 0, failed: 0 },
+    });
+    expect(JSON.stringify(created.body)).not.toContain('s3cret');
+    const listed = await owner.call('GET', '/api/crm/connections');
+    expect(listed.status).toBe(200);
+    expect(listed.body['data']).toEqual([connection]);
+    expect(JSON.stringify(listed.body)).not.toContain('s3cret');
+
+    const stored = await server.store.collection('crm_connections').findOne({ _id: String(connection['id']) });
+    expect(stored?.['credentials_encrypted']).toMatch(/^v1:/);
+    expect(JSON.stringify(stored)).not.toContain('s3cret');
+  });
+
+  it('answers 400 with every problem of a body, and keeps CRM configuration to owners and admins', async () => {
+    const invalid = await owner.call('POST', '/api/crm/connections', { name: 'SF', type: 'salesforce', settings: { instance_url: 'not a url', external_id_field: 'Plain' }, credentials: {} });
+    expect(invalid.status).toBe(400);
+    const details = (invalid.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field);
+    expect(details).toEqual(['settings.instance_url', 'settings.external_id_field', 'credentials.client_id', 'credentials.client_secret']);
+
+    const admin = await owner.member('crm.admin@example.edu', 'admin');
+    expect((await admin.call('GET', '/api/crm/connections')).status).toBe(200);
+    const manager = await owner.member('crm.manager@example.edu', 'manager');
+    const refused = await manager.call('GET', '/api/crm/connections');
+    expect(refused.status).toBe(403);
+    expect((refused.body['error'] as { code: string }).code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect((await manager.call('POST', '/api/crm/connections', webhookConnection())).status).toBe(403);
+  });
+
+  it('tests a connection against the CRM without writing to it, and reports a refusal', async () => {
+    const good = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Good' })));
+    const before = received.length;
+    const tested = await owner.call('POST', `/api/crm/connections/${String(good['id'])}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ success: true, response_status: 200 });
+    expect(received.slice(before).map((request) => [request.headers['x-leadstream-test'], request.body])).toEqual([['true', '{"test":true}']]);
+
+    const bad = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Bad', credentials: { auth_value: 'Bearer wrong' } })));
+    const refused = await owner.call('POST', `/api/crm/connections/${String(bad['id'])}/test`);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ success: false, response_status: 401, error: 'HTTP 401: bad token' });
+  });
+
+  it('queues a manual sync (202) for a lead of the organization, and 404s for unknown leads and connections', async () => {
+    const connection = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Manual' })));
+    const id = String(connection['id']);
+    await server.store.collection<LeadRecord>('leads').insertOne(lead(owner.organizationId, 'lead_manual1'));
+    const queued = await owner.call('POST', `/api/crm/${id}/sync/lead_manual1`);
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    expect(dataOf(queued)).toMatchObject({ id: `crmsync_lead_manual1_${id}`, lead_id: 'lead_manual1', connection_id: id, status: 'pending', previous_status: null, crm_id: null });
+    const requests = (await readTopic(server.log, 'crm.sync.requests')).map((record) => ({ key: record.key, value: JSON.parse(record.value) as Record<string, unknown> }));
+    expect(requests).toEqual([{ key: 'lead_manual1', value: expect.objectContaining({ kind: 'manual', sync_id: `crmsync_lead_manual1_${id}`, organization_id: owner.organizationId, environment: 'live' }) }]);
+
+    const unknownLead = await owner.call('POST', `/api/crm/${id}/sync/lead_nobody`);
+    expect(unknownLead.status).toBe(404);
+    expect((unknownLead.body['error'] as { code: string }).code).toBe('LEAD_NOT_FOUND');
+    const other = await UserApi.owner(server.url, 'crm.other@example.edu', 'Other College');
+    expect((await other.call('POST', `/api/crm/${id}/sync/lead_manual1`)).status).toBe(404);
+    expect((await other.call('POST', `/api/crm/connections/${id}/test`)).status).toBe(404);
+    expect((await other.call('DELETE', `/api/crm/connections/${id}`)).status).toBe(404);
+  });
+
+  it('deletes a connection', async () => {
+    const connection = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Short-lived' })));
+    const id = String(connection['id']);
+    expect((await owner.call('DELETE', `/api/crm/connections/${id}`)).status).toBe(204);
+    expect((await owner.call('DELETE', `/api/crm/connections/${id}`)).status).toBe(404);
+    const names = (((await owner.call('GET', '/api/crm/connections')).body['data'] ?? []) as Array<{ name: string }>).map((entry) => entry.name);
+    expect(names).not.toContain('Short-lived');
+  });
+});

@@ -1,0 +1,2 @@
+export * from './crm.routes';
+export * from './crm.app';
