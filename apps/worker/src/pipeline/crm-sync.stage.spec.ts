@@ -11,7 +11,7 @@ import { crmSyncId, parseCrmConnectionInput, parseCrmRetrySchedule, startLead, t
 import type { LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmClient } from '@leadstream/runtime';
-import type { LeadEventMessage, LeadRoutedMessage } from '@leadstream/schemas';
+import { eventPayloadProblems, type LeadEventMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
 import { FAKE_HUBSPOT_TOKEN, FAKE_SALESFORCE, FAKE_WEBHOOK_AUTH, startFakeCrm, type FakeCrm } from '../crm/crm-fakes.test-support';
@@ -120,6 +120,10 @@ const syncOf = async (lead: LeadRecord, connectionId: string) => (await new CrmS
 const events = async (name?: string) =>
   (await readTopic(engines.log, 'leads.events')).map((record) => JSON.parse(record.value) as LeadEventMessage).filter((event) => name === undefined || event.event === name);
 beforeEach(() => seen.clear());
+afterEach(async () => {
+  // Every event the stage emitted has the payload its JSON Schema describes (schemas/messages/event-payloads.schema.json).
+  for (const event of await events()) expect(eventPayloadProblems(event), event.event).toEqual([]);
+});
 
 describe('the crm-sync stage', () => {
   it('Salesforce: a 503 schedules a retry on the first delay topic; the retry upserts the Lead once and the lead shows synced', async () => {
