@@ -254,6 +254,22 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ['results', 'final_outcome'],
   ),
   LookupTable: record({ id: str(), name: str(), description: nullableText, mappings: obj({}, [], { additionalProperties: str() }), ...timestamps }),
+  // Routing (issue 10; docs/decisions.md "Routing").
+  RoutingDestination: record({ connection_id: str(), owner: nullableText, queue: nullableText }),
+  RoutingTarget: record({ connection_id: str(), owner: nullableText, queue: nullableText, weight: nullable(int({ minimum: 1, maximum: 1000 })) }),
+  RoutingRule: record({
+    id: str(),
+    name: str(),
+    description: nullableText,
+    priority: int(),
+    enabled: bool(),
+    conditions: anyObject(),
+    targets: array(ref('RoutingTarget')),
+    distribution: oneOfValues(['single', 'all', 'round_robin', 'weighted']),
+    ...timestamps,
+  }),
+  RoutingSettings: record({ default_targets: array(ref('RoutingDestination')), when_unmatched: oneOfValues(['all_connections', 'none']), updated_at: nullable(dateTime()) }),
+  RoutingTestResult: record({ rule_id: nullableText, rule_name: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')) }),
   CalculatedField: record({ id: str(), name: str(), label: str(), formula: str(), type: str(), recalculate_on_change: bool(), description: nullableText, ...timestamps }),
   CalculationJob: record({
     id: str(),

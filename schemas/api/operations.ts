@@ -161,6 +161,19 @@ const dedupConfigBody = body(
 
 const conditionGroup = body({ operator: oneOfValues(['AND', 'OR']), rules: array(openObject(), { minItems: 1, maxItems: 100 }) }, ['operator', 'rules']);
 const RULE_CHECKS = 'each condition\'s field path and operator, each action\'s fields, formulas and lookup tables';
+/** A routing rule's target; weight only with distribution weighted. */
+const routingTarget = (weighted: boolean): JsonSchema =>
+  body({ connection_id: trimmedText(1, 100), owner: optionalText(1, 200), queue: optionalText(1, 200), ...(weighted ? { weight: nullable(int({ minimum: 1, maximum: 1000 })) } : {}) }, ['connection_id']);
+const ROUTING_CHECKS = "each condition's field path and operator (as enrichment rules'), that targets fit the distribution (one for single, each connection once for all, a weight on every target for weighted only) and that each connection_id is a CRM connection of the organization";
+const routingRuleFields = {
+  name: trimmedText(1, 200),
+  description: nullable(str({ maxLength: 2000 })),
+  priority: int({ minimum: 0, maximum: 1_000_000 }),
+  enabled: bool(),
+  conditions: nullable(conditionGroup),
+  targets: array(routingTarget(true), { minItems: 1, maxItems: 50 }),
+  distribution: oneOfValues(['single', 'all', 'round_robin', 'weighted']),
+};
 const ruleFields = {
   name: trimmedText(1, 200),
   description: nullable(str({ maxLength: 2000 })),
@@ -368,6 +381,16 @@ export const operations: Operation[] = [
   { method: 'post', path: '/api/enrichment/test', operationId: 'testEnrichmentRules', tag: 'Enrichment', summary: 'Run the rules on a lead without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject() }, ['lead_data']), responses: { 200: ref('EnrichmentTestResult') }, errors: [400] },
   ...configResource('/api/enrichment/lookup-tables', 'LookupTable', 'Lookup tables', 'lookup table', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), description: nullable(str({ maxLength: 1000 })), mappings: openObject({ propertyNames: { minLength: 1, maxLength: 200, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } }, additionalProperties: str({ maxLength: 1000 }), maxProperties: 10_000 }) }, ['name', 'mappings'])),
 
+  // Routing (issue 10; docs/decisions.md "Routing"): permissions as enrichment rules.
+  { method: 'get', path: '/api/routing/rules', operationId: 'listRoutingRules', tag: 'Routing', summary: 'Routing rules in the order they are tried', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('RoutingRule')) } },
+  { method: 'post', path: '/api/routing/rules', operationId: 'createRoutingRule', tag: 'Routing', summary: 'Create a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, ['name', 'targets']), responses: { 201: data(ref('RoutingRule')) }, errors: [400], semanticChecks: ROUTING_CHECKS },
+  { method: 'post', path: '/api/routing/rules/reorder', operationId: 'reorderRoutingRules', tag: 'Routing', summary: 'Set the priorities of several routing rules at once', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ rules: array(body({ id: str({ minLength: 1 }), priority: int({ minimum: 0, maximum: 1_000_000 }) }, ['id', 'priority']), { minItems: 1, maxItems: 1000 }) }, ['rules']), responses: { 200: dataList(ref('RoutingRule')) }, errors: [400, 404], semanticChecks: 'that no rule id is listed twice' },
+  { method: 'get', path: '/api/routing/rules/:id', operationId: 'getRoutingRule', tag: 'Routing', summary: 'One routing rule', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('RoutingRule')) }, errors: [404] },
+  { method: 'patch', path: '/api/routing/rules/:id', operationId: 'updateRoutingRule', tag: 'Routing', summary: 'Change some fields of a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, [], { minProperties: 1 }), responses: { 200: data(ref('RoutingRule')) }, errors: [400, 404], semanticChecks: ROUTING_CHECKS },
+  { method: 'delete', path: '/api/routing/rules/:id', operationId: 'deleteRoutingRule', tag: 'Routing', summary: 'Delete a routing rule (permanent)', auth: 'session', convention: 'user', permission: 'rules:write', responses: { 204: null }, errors: [404] },
+  { method: 'get', path: '/api/routing/settings', operationId: 'getRoutingSettings', tag: 'Routing', summary: 'Where leads no rule matches go', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('RoutingSettings')) } },
+  { method: 'put', path: '/api/routing/settings', operationId: 'setRoutingSettings', tag: 'Routing', summary: 'Set where leads no rule matches go (fields left out take their defaults)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ default_targets: array(routingTarget(false), { maxItems: 50 }), when_unmatched: oneOfValues(['all_connections', 'none']) }), responses: { 200: data(ref('RoutingSettings')) }, errors: [400], semanticChecks: 'that each connection_id is a CRM connection of the organization, listed once' },
+  { method: 'post', path: '/api/routing/test', operationId: 'testRouting', tag: 'Routing', summary: 'Which rule and targets a lead would get, without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject(), lead_id: str({ minLength: 1, maxLength: 100 }) }, ['lead_data']), responses: { 200: data(ref('RoutingTestResult')) }, errors: [400] },
   // 4.8 Calculated fields
   ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles'),
   { method: 'post', path: '/api/calculated-fields/:id/recalculate', operationId: 'recalculateField', tag: 'Calculated fields', summary: "Recompute one field on every lead (a background job)", auth: 'session', convention: 'user', permission: 'rules:write', responses: { 202: data(ref('CalculationJob')) }, errors: [404] },

@@ -12,6 +12,7 @@ import { createAccountsContext, mountAccounts, type AccountsConfig } from './acc
 import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
 import { mountRules } from './rules/rules.app';
+import { mountRouting } from './routing/routing.app';
 import { exportsRouter } from './exports/exports.routes';
 import { mountCrm, type CrmApiOptions } from './crm/crm.app';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
@@ -128,6 +129,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
   });
+  mountRouting(app, { guard: accounts.guard, store: deps.store, customFields: { list: (organizationId) => config.customFields(organizationId) }, configCache: deps.configCache });
   const funnelLinks = new FunnelLinkRepository(deps.store);
   const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: funnelLinks, analytics: deps.analytics });
   app.use(funnel.routes());

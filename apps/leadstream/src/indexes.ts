@@ -3,6 +3,7 @@ import { AccountTokenRepository, SessionRepository, UserRepository } from '@lead
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { ExportRepository, FunnelLinkRepository } from '@leadstream/dal';
 import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
+import { RoutingRuleRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import { CrmConnectionRepository, CrmSyncRepository } from '@leadstream/dal';
 
@@ -27,6 +28,7 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await CalculatedFieldRepository.ensureIndexes(store);
   await ValidationRuleRepository.ensureIndexes(store);
   await FunnelLinkRepository.ensureIndexes(store);
+  await RoutingRuleRepository.ensureIndexes(store);
   await CrmConnectionRepository.ensureIndexes(store);
   await CrmSyncRepository.ensureIndexes(store);
 }

@@ -1347,6 +1347,130 @@ export interface paths {
         patch: operations["updateOrganization"];
         trace?: never;
     };
+    "/api/routing/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Routing rules in the order they are tried
+         * @description Permission: `rules:read`.
+         */
+        get: operations["listRoutingRules"];
+        put?: never;
+        /**
+         * Create a routing rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks each condition's field path and operator (as enrichment rules'), that targets fit the distribution (one for single, each connection once for all, a weight on every target for weighted only) and that each connection_id is a CRM connection of the organization; a request that fails those checks is answered 400.
+         */
+        post: operations["createRoutingRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routing/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One routing rule
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getRoutingRule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a routing rule (permanent)
+         * @description Permission: `rules:write`.
+         */
+        delete: operations["deleteRoutingRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a routing rule
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks each condition's field path and operator (as enrichment rules'), that targets fit the distribution (one for single, each connection once for all, a weight on every target for weighted only) and that each connection_id is a CRM connection of the organization; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateRoutingRule"];
+        trace?: never;
+    };
+    "/api/routing/rules/reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the priorities of several routing rules at once
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that no rule id is listed twice; a request that fails those checks is answered 400.
+         */
+        post: operations["reorderRoutingRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routing/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where leads no rule matches go
+         * @description Permission: `rules:read`.
+         */
+        get: operations["getRoutingSettings"];
+        /**
+         * Set where leads no rule matches go (fields left out take their defaults)
+         * @description Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that each connection_id is a CRM connection of the organization, listed once; a request that fails those checks is answered 400.
+         */
+        put: operations["setRoutingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/routing/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Which rule and targets a lead would get, without storing anything
+         * @description Permission: `rules:read`.
+         */
+        post: operations["testRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -2462,6 +2586,46 @@ export interface components {
         RotatedApiKey: {
             message: string;
             new_key: string;
+        };
+        RoutingDestination: {
+            connection_id: string;
+            owner: string | null;
+            queue: string | null;
+        };
+        RoutingRule: {
+            conditions: Record<string, never>;
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** @enum {string} */
+            distribution: "single" | "all" | "round_robin" | "weighted";
+            enabled: boolean;
+            id: string;
+            name: string;
+            priority: number;
+            targets: components["schemas"]["RoutingTarget"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RoutingSettings: {
+            default_targets: components["schemas"]["RoutingDestination"][];
+            /** Format: date-time */
+            updated_at: string | null;
+            /** @enum {string} */
+            when_unmatched: "all_connections" | "none";
+        };
+        RoutingTarget: {
+            connection_id: string;
+            owner: string | null;
+            queue: string | null;
+            weight: number | null;
+        };
+        RoutingTestResult: {
+            /** @enum {string} */
+            reason: "rule" | "default" | "all_connections" | "none";
+            rule_id: string | null;
+            rule_name: string | null;
+            targets: components["schemas"]["RoutingDestination"][];
         };
         Session: {
             /** Format: date-time */
@@ -6376,6 +6540,384 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listRoutingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingRule"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createRoutingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conditions?: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: {
+                            [key: string]: components["schemas"]["AnyJson"];
+                        }[];
+                    } | null;
+                    description?: string | null;
+                    /** @enum {string} */
+                    distribution?: "single" | "all" | "round_robin" | "weighted";
+                    enabled?: boolean;
+                    name: string;
+                    priority?: number;
+                    targets: {
+                        connection_id: string;
+                        owner?: string | null;
+                        queue?: string | null;
+                        weight?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingRule"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getRoutingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingRule"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteRoutingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateRoutingRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conditions?: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: {
+                            [key: string]: components["schemas"]["AnyJson"];
+                        }[];
+                    } | null;
+                    description?: string | null;
+                    /** @enum {string} */
+                    distribution?: "single" | "all" | "round_robin" | "weighted";
+                    enabled?: boolean;
+                    name?: string;
+                    priority?: number;
+                    targets?: {
+                        connection_id: string;
+                        owner?: string | null;
+                        queue?: string | null;
+                        weight?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingRule"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    reorderRoutingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        id: string;
+                        priority: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingRule"][];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getRoutingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingSettings"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    setRoutingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    default_targets?: {
+                        connection_id: string;
+                        owner?: string | null;
+                        queue?: string | null;
+                    }[];
+                    /** @enum {string} */
+                    when_unmatched?: "all_connections" | "none";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    testRouting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lead_data: {
+                        [key: string]: components["schemas"]["AnyJson"];
+                    };
+                    lead_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoutingTestResult"];
                     };
                 };
             };

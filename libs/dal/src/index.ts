@@ -32,6 +32,7 @@ export * from './enrichment-config';
 export * from './calculation-job.repository';
 export * from './scaled-rate-limiter';
 export * from './funnel-link.repository';
+export * from './routing.repository';
 export * from './webhook.repository';
 export * from './webhook-delivery.repository';
 export * from './crm-connection.repository';

@@ -3,6 +3,7 @@ import type { Environment } from '../tenant';
 import type { LeadFlag, RejectionReason } from '../validation/validation.types';
 import type { CustomFieldValue } from './lead-submission';
 import type { PersistedLeadActor } from './lead.machine';
+import type { LeadRoute } from '../routing/route-lead';
 
 /** Lead statuses of spec 3.1. */
 export const LEAD_STATUSES = ['new', 'active', 'contacted', 'qualified', 'converted', 'rejected', 'duplicate', 'archived'] as const;
@@ -77,5 +78,7 @@ export interface LeadRecord {
   outbox_at?: string | null;
   /** Id of the batch write that stored this state, to tell whose compare-and-set won. */
   write_id?: string;
+  /** Where the route stage sent the lead (issue 10, Routing); absent until routed. */
+  routing?: LeadRoute | null;
   [key: string]: unknown;
 }

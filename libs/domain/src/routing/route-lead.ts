@@ -36,6 +36,16 @@ export interface RouteDecision {
   position: number | null;
 }
 
+/** The route stored on the lead (`routing`) and recorded by lead.routed: the decision and when. */
+export interface LeadRoute {
+  rule_id: string | null;
+  reason: RouteReason;
+  targets: RoutingDestination[];
+  /** The round-robin position the lead got; routing it again by the same rule re-uses it. */
+  position: number | null;
+  routed_at: string;
+}
+
 /** Enabled rules in the order they are tried. */
 export function routingRuleOrder<T extends Pick<RoutingRule, 'enabled' | 'priority' | 'created_at' | 'id'>>(rules: readonly T[]): T[] {
   return rules.filter((rule) => rule.enabled).sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));

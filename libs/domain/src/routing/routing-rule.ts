@@ -190,7 +190,7 @@ function parseTargets(value: unknown, path: string, weights: boolean, min: numbe
     }
     details.push(...unknownKeys(entry, weights ? ['connection_id', 'owner', 'queue', 'weight'] : ['connection_id', 'owner', 'queue'], `${at}.`));
     const connectionId = entry['connection_id'];
-    const idOk = typeof connectionId === 'string' && connectionId.trim() !== '' && connectionId.length <= MAX_ID;
+    const idOk = typeof connectionId === 'string' && trimBlank(connectionId) !== '' && connectionId.length <= MAX_ID;
     if (!idOk) details.push({ field: `${at}.connection_id`, message: 'connection_id is required: the id of one of the organization\'s CRM connections' });
     const owner = optionalText(entry['owner'], MAX_ASSIGNEE);
     if (!owner.ok) details.push({ field: `${at}.owner`, message: `owner must be text of 1-${MAX_ASSIGNEE} characters, or null` });
