@@ -18,6 +18,9 @@ import { RulesPage } from './pages/rules.page';
 import { CustomFieldsPage } from './pages/custom-fields.page';
 import { DedupPage } from './pages/dedup.page';
 import { UsersPage } from './pages/users.page';
+import { ValidationRulesPage } from './pages/validation-rules.page';
+import { LookupTablesPage } from './pages/lookup-tables.page';
+import { CalculatedFieldsPage } from './pages/calculated-fields.page';
 
 export function useSession(): Session | null {
   const [session, setSession] = useState(currentSession());
@@ -59,6 +62,9 @@ export function App() {
         <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/rules" element={<RulesPage />} />
         <Route path="/custom-fields" element={<CustomFieldsPage />} />
+        <Route path="/validation-rules" element={<ValidationRulesPage />} />
+        <Route path="/lookup-tables" element={<LookupTablesPage />} />
+        <Route path="/calculated-fields" element={<CalculatedFieldsPage />} />
         <Route path="/dedup" element={<DedupPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="*" element={<NotFound />} />

@@ -4,7 +4,8 @@
  * Register; create two vendors, a funnel link and an API key in the UI; ingest leads with that key
  * over HTTP; see them in the table and one lead's activity; change its status; create an
  * enrichment rule in the UI and see it applied to the next lead; see the funnel tiles change when
- * the application vendor sends the same person. Then: a viewer sees no write buttons, a narrow
+ * the application vendor sends the same person; open every screen and configure a lookup table, a
+ * validation rule and a calculated field. Then: a viewer sees no write buttons, a narrow
  * window still works, and an invalid session goes back to sign-in.
  *
  * Screenshots go to artifacts/ (listed by .ci/run); the two of the README are written to
@@ -261,6 +262,56 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     expect(await page.getByTestId('vendor-pairs').innerText()).toContain('Apply Portal');
     await page.locator('.recharts-surface').first().waitFor();
     await screenshot('console-funnel', true);
+  }, 90_000);
+
+  it('opens every screen of the navigation, and configures a lookup table, a validation rule and a calculated field', async () => {
+    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Users'];
+    const nav = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
+    expect(nav).toEqual(screens);
+    for (const screen of screens) {
+      await go(screen);
+      await expect.poll(() => page.getByText(/^Loading /).count(), { timeout: 15_000, message: `${screen} is still loading` }).toBe(0);
+      expect(await page.getByRole('alert').count(), `${screen}: ${await page.locator('main').innerText()}`).toBe(0);
+    }
+
+    await go('Lookup tables');
+    await page.getByRole('button', { name: 'New lookup table' }).click();
+    const table = page.getByRole('form', { name: 'New lookup table' });
+    await table.getByLabel('Name', { exact: true }).fill('zip_states');
+    await table.getByLabel('Mappings').fill('10001 = NY\n90210 = CA');
+    await table.getByRole('button', { name: 'Save table' }).click();
+    await page.getByRole('row', { name: /zip_states/ }).getByRole('cell', { name: '2', exact: true }).waitFor();
+
+    await go('Validation rules');
+    await page.getByRole('button', { name: 'New validation rule' }).click();
+    const rule = page.getByRole('form', { name: 'New validation rule' });
+    await rule.getByLabel('Rule name').fill('No test leads');
+    await rule.getByLabel('Field', { exact: true }).fill('last_name');
+    await rule.getByLabel('Rule type').selectOption('blacklist');
+    await rule.getByLabel('Condition').selectOption('contains_any');
+    await rule.getByLabel('Value').fill('["test"]');
+    await rule.getByLabel('Message').fill('test leads are refused');
+    await rule.getByRole('button', { name: 'Create rule' }).click();
+    await page.getByRole('cell', { name: 'No test leads', exact: true }).waitFor();
+    await page.getByLabel('Lead fields (JSON)').fill(JSON.stringify({ email: 'tess@example.edu', first_name: 'Tess', last_name: 'Test' }));
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByText('Invalid', { exact: true }).waitFor();
+    await page.getByText('Error — last_name: test leads are refused').waitFor();
+
+    await go('Calculated fields');
+    await page.getByRole('button', { name: 'New calculated field' }).click();
+    const field = page.getByRole('form', { name: 'New calculated field' });
+    await field.getByLabel('Name', { exact: true }).fill('display_name');
+    await field.getByLabel('Label').fill('Display name');
+    await field.getByLabel('Formula', { exact: true }).fill('{{first_name}} {{last_name | upcase}}');
+    await field.getByRole('button', { name: 'Create field' }).click();
+    await page.getByRole('cell', { name: 'display_name', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Recalculate display_name' }).click();
+    await page.getByRole('status').filter({ hasText: /Recalculation completed/ }).waitFor({ timeout: 30_000 });
+    const leads = await call('GET', '/api/leads?search=bob', undefined, token);
+    const bob = (leads.body['data'] as Array<Record<string, unknown>>)[0];
+    const detail = await call('GET', `/api/leads/${String(bob?.['id'])}`, undefined, token);
+    expect((detail.body['data'] as Record<string, unknown>)['calculated_fields']).toMatchObject({ display_name: 'Bob BROWSER' });
   }, 90_000);
 
   it('hides every write button from a viewer', async () => {

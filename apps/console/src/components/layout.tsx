@@ -11,6 +11,9 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
   { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
   { to: '/rules', label: 'Enrichment rules', permission: 'rules:read' },
   { to: '/custom-fields', label: 'Custom fields', permission: 'rules:read' },
+  { to: '/validation-rules', label: 'Validation rules', permission: 'rules:read' },
+  { to: '/lookup-tables', label: 'Lookup tables', permission: 'rules:read' },
+  { to: '/calculated-fields', label: 'Calculated fields', permission: 'rules:read' },
   { to: '/dedup', label: 'Deduplication', permission: 'dedup:read' },
   { to: '/users', label: 'Users', permission: 'users:read' },
 ];
