@@ -143,6 +143,7 @@ describe('the console at /app', () => {
     expect((await get(server, '/accept-invite?token=x')).headers['location']).toBe('/app/accept-invite?token=x');
     expect((await get(server, '/', 'GET', { accept: 'text/html' })).headers['location']).toBe('/app/');
     expect((await get(server, '/', 'GET', { accept: 'application/json' })).status).toBe(404);
+    expect((await get(server, '/', 'GET', { accept: '*/*' })).status).toBe(404);
   });
 
   it('answers 503 with what to run when the console is not built', async () => {

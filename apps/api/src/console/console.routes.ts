@@ -61,7 +61,8 @@ export function consoleRoutes(options: ConsoleRoutesOptions = {}): Middleware {
       ctx.redirect(`${CONSOLE_PATH}${path}${ctx.search}`);
       return;
     }
-    if (path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html') {
+    // Only a browser (which names text/html): API clients asking for */* still get the API's 404.
+    if (path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('accept').includes('text/html')) {
       ctx.redirect(`${CONSOLE_PATH}/`);
       return;
     }
