@@ -8,6 +8,7 @@ import leadSubmissionSchema from '../requests/lead-submission.schema.json' with 
 import leadBatchSchema from '../requests/lead-batch.schema.json' with { type: 'json' };
 import { BLANK, TEXT_FIELDS as LEAD_TEXT_FIELDS, CUSTOM_FIELD_TYPES, EXPORT_FIELDS, LEAD_SORT_FIELDS, DEDUP_ACTIONS, DEDUP_ALGORITHMS, DEDUP_COMBINATIONS, DEDUP_MAX_MATCH_FIELDS, DEDUP_SCOPES, DEDUP_STANDARD_FIELDS, DEDUP_WINDOW_HOURS, SUBMISSION_TEXT_FIELDS, VALIDATION_RULE_ACTIONS, VALIDATION_RULE_TYPES, VALIDATION_TRANSFORMS } from '@leadstream/domain';
 import { LEAD_STATUSES, ROLES, STORABLE_KEY } from './components';
+import { WEBHOOK_EVENTS } from '@leadstream/domain';
 import { anyObject, array, body, bool, data, dataList, int, nullable, num, obj, oneOfValues, pagedList, ref, str, trimmedText, type JsonSchema } from './json-schema';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -161,6 +162,8 @@ const dedupConfigBody = body(
 
 const conditionGroup = body({ operator: oneOfValues(['AND', 'OR']), rules: array(openObject(), { minItems: 1, maxItems: 100 }) }, ['operator', 'rules']);
 const RULE_CHECKS = 'each condition\'s field path and operator, each action\'s fields, formulas and lookup tables';
+const webhookEvents = array(oneOfValues(WEBHOOK_EVENTS), { minItems: 1, maxItems: WEBHOOK_EVENTS.length * 2 });
+const WEBHOOK_URL_CHECKS = 'that the URL uses https and its host resolves to public addresses (both relaxed by WEBHOOK_ALLOW_INSECURE_TARGETS)';
 /** A routing rule's target; weight only with distribution weighted. */
 const routingTarget = (weighted: boolean): JsonSchema =>
   body({ connection_id: trimmedText(1, 100), owner: optionalText(1, 200), queue: optionalText(1, 200), ...(weighted ? { weight: nullable(int({ minimum: 1, maximum: 1000 })) } : {}) }, ['connection_id']);
@@ -406,6 +409,15 @@ export const operations: Operation[] = [
   { method: 'get', path: '/api/dedup/log', operationId: 'dedupLog', tag: 'Deduplication', summary: 'Recent deduplication decisions', auth: 'session', convention: 'user', permission: 'dedup:read', query: [limit], responses: { 200: obj({ data: array(ref('DedupLogEntry')), meta: obj({ limit: int() }) }, ['data']) } },
   { method: 'post', path: '/api/validation/check', operationId: 'checkValidation', tag: 'Validation', summary: 'Run the validation rules on lead fields without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: openObject(), responses: { 200: ref('ValidationCheckResult') }, errors: [400] },
   ...configResource('/api/validation', 'ValidationRule', 'Validation', 'validation rule', body({ name: trimmedText(1, 200), field: validationField, rule_type: oneOfValues(VALIDATION_RULE_TYPES), condition: nullable(str({ maxLength: 200 })), value: {}, action: oneOfValues(VALIDATION_RULE_ACTIONS), transform: oneOfValues(VALIDATION_TRANSFORMS), message: str({ maxLength: 500, pattern: `[^${BLANK}]` }), priority: int({ minimum: 0, maximum: 1_000_000 }), enabled: bool() }, ['name', 'field', 'rule_type', 'action', 'message']), 'that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action'),
+
+  // 4.9 Webhooks (docs/webhooks.md): configuration of owners and admins, read by managers (docs/permissions.md).
+  { method: 'get', path: '/api/webhooks', operationId: 'listWebhooks', tag: 'Webhooks', summary: 'Webhooks of both environments, with their secret, stats and last_triggered_at', auth: 'session', convention: 'user', permission: 'webhooks:read', responses: { 200: dataList(ref('Webhook')) } },
+  { method: 'post', path: '/api/webhooks', operationId: 'createWebhook', tag: 'Webhooks', summary: 'Subscribe an https URL to events (the answer holds the signing secret)', auth: 'session', convention: 'user', permission: 'webhooks:write', requestBody: body({ url: str({ minLength: 1, maxLength: 2048 }), events: webhookEvents, enabled: bool(), description: nullable(str({ maxLength: 500 })), sandbox: bool() }, ['url', 'events']), responses: { 201: data(ref('WebhookCreated')) }, errors: [400], semanticChecks: WEBHOOK_URL_CHECKS },
+  { method: 'patch', path: '/api/webhooks/:id', operationId: 'updateWebhook', tag: 'Webhooks', summary: 'Change the URL, the events or whether the webhook is enabled', auth: 'session', convention: 'user', permission: 'webhooks:write', requestBody: body({ url: str({ minLength: 1, maxLength: 2048 }), events: webhookEvents, enabled: bool() }, [], { minProperties: 1 }), responses: { 200: data(ref('WebhookUpdated')) }, errors: [400, 404], semanticChecks: WEBHOOK_URL_CHECKS },
+  { method: 'delete', path: '/api/webhooks/:id', operationId: 'deleteWebhook', tag: 'Webhooks', summary: 'Delete a webhook and its deliveries', auth: 'session', convention: 'user', permission: 'webhooks:write', responses: { 204: null }, errors: [404] },
+  { method: 'post', path: '/api/webhooks/:id/test', operationId: 'testWebhook', tag: 'Webhooks', summary: 'Send a signed evt_test_ event now and report the outcome', auth: 'session', convention: 'user', permission: 'webhooks:write', responses: { 200: ref('WebhookTestResult') }, errors: [404] },
+  { method: 'get', path: '/api/webhooks/:id/deliveries', operationId: 'listWebhookDeliveries', tag: 'Webhooks', summary: 'Deliveries of a webhook, newest first', auth: 'session', convention: 'user', permission: 'webhooks:read', query: [page, limit], responses: { 200: obj({ data: array(ref('WebhookDelivery')), meta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }) }, ['page', 'limit', 'total']) }, ['data', 'meta']) }, errors: [400, 404] },
+  { method: 'post', path: '/api/webhooks/:id/deliveries/:delivery_id/retry', operationId: 'resendWebhookDelivery', tag: 'Webhooks', summary: 'Send a delivery again now (one attempt, made by the deliver stage)', auth: 'session', convention: 'user', permission: 'webhooks:write', responses: { 202: data(ref('WebhookResend')) }, errors: [404] },
 
   // 4.12 Vendors
   { method: 'get', path: '/api/vendors', operationId: 'listVendors', tag: 'Vendors', summary: 'Vendors', auth: 'session', convention: 'user', permission: 'vendors:read', responses: { 200: dataList(ref('Vendor')) } },

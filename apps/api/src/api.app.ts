@@ -1,11 +1,13 @@
 import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
 import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import { CachedConfig } from './config/cached-config';
+import { webhooksRouter } from './webhooks/webhooks.routes';
 import type { DecisionWaiter } from './ingestion/decision-waiter';
 import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
@@ -33,6 +35,8 @@ export interface ApiDependencies {
   isStopping: () => boolean;
   /** Largest accepted request body (spec is silent; see docs/decisions.md). */
   bodyLimit?: string;
+  /** Webhooks (spec 4.9): http and non-public targets allowed (WEBHOOK_ALLOW_INSECURE_TARGETS), the test endpoint's time limit (30 s). */
+  webhooks?: { allowInsecureTargets: boolean; timeoutMs: number };
   dal: Dal;
   /**
    * The process's configuration cache, started (subscribed to config.changed) by whoever builds
@@ -120,6 +124,16 @@ export function createApiApp(deps: ApiDependencies): Koa {
   const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors, configCache: deps.configCache });
   app.use(dedup.routes());
   app.use(dedup.allowedMethods());
+  const webhooks = webhooksRouter({
+    guard: accounts.guard,
+    webhooks: new WebhookRepository(deps.store),
+    deliveries: new WebhookDeliveryRepository(deps.store),
+    log: deps.log,
+    allowInsecureTargets: deps.webhooks?.allowInsecureTargets ?? false,
+    timeoutMs: deps.webhooks?.timeoutMs ?? 30_000,
+  });
+  app.use(webhooks.routes());
+  app.use(webhooks.allowedMethods());
   mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, config, customFields, log: deps.log, submissions, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
   mountRules(app, {
     guard: accounts.guard,

@@ -128,6 +128,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       readiness: engines.readiness,
       isStopping: () => lifecycle.isStopping,
       bodyLimit: config.bodyLimit,
+      webhooks: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.webhooks.timeoutMs },
       checkResponses: config.checkResponses,
       accounts: {
         jwtSecret: resolveJwtSecret(config, logger),

@@ -1887,6 +1887,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhooks of both environments, with their secret, stats and last_triggered_at
+         * @description Permission: `webhooks:read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe an https URL to events (the answer holds the signing secret)
+         * @description Permission: `webhooks:write`.
+         *
+         *     Beyond this schema the service checks that the URL uses https and its host resolves to public addresses (both relaxed by WEBHOOK_ALLOW_INSECURE_TARGETS); a request that fails those checks is answered 400.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook and its deliveries
+         * @description Permission: `webhooks:write`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, the events or whether the webhook is enabled
+         * @description Permission: `webhooks:write`.
+         *
+         *     Beyond this schema the service checks that the URL uses https and its host resolves to public addresses (both relaxed by WEBHOOK_ALLOW_INSECURE_TARGETS); a request that fails those checks is answered 400.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of a webhook, newest first
+         * @description Permission: `webhooks:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (one attempt, made by the deliver stage)
+         * @description Permission: `webhooks:write`.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed evt_test_ event now and report the outcome
+         * @description Permission: `webhooks:write`.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exports/{export_id}/download": {
         parameters: {
             query?: never;
@@ -2761,6 +2873,89 @@ export interface components {
                 vendorId: string;
                 vendorName: string;
             }[];
+        };
+        Webhook: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** Format: date-time */
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            /** Format: date-time */
+            last_triggered_at: string | null;
+            sandbox: boolean;
+            secret: string;
+            stats: components["schemas"]["WebhookStats"];
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
+        };
+        WebhookCreated: {
+            /** Format: date-time */
+            created_at: string;
+            enabled: boolean;
+            events: string[];
+            id: string;
+            secret: string;
+            url: string;
+        };
+        WebhookDelivery: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            error: string | null;
+            event_id: string;
+            event_type: string;
+            id: string;
+            /** Format: date-time */
+            last_attempt_at: string | null;
+            /** Format: date-time */
+            next_retry_at: string | null;
+            response_status: number | null;
+            response_time_ms: number | null;
+            /** @enum {string} */
+            status: "pending" | "retrying" | "delivered" | "failed";
+        };
+        WebhookResend: {
+            event_id: string;
+            id: string;
+            resend_id: string;
+        };
+        WebhookStats: {
+            failed_deliveries: number;
+            last_30_days: number;
+            successful_deliveries: number;
+            total_deliveries: number;
+        };
+        WebhookTestResult: {
+            /** @constant */
+            delivered: true;
+            response_status: number;
+            response_time_ms: number;
+            /** @constant */
+            success: true;
+            test_event_id: string;
+        } | {
+            /** @constant */
+            delivered: false;
+            error: string;
+            response_status: null;
+            response_time_ms: number;
+            /** @constant */
+            success: false;
+        };
+        WebhookUpdated: {
+            enabled: boolean;
+            events: string[];
+            id: string;
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
         };
     };
     responses: {
@@ -8051,6 +8246,266 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Vendor"];
                     };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    enabled?: boolean;
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted")[];
+                    sandbox?: boolean;
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted")[];
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookUpdated"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDelivery"][];
+                        meta: {
+                            limit: number;
+                            page: number;
+                            total: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                delivery_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookResend"];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
             401: components["responses"]["UserError401"];

@@ -1,0 +1,334 @@
+/**
+ * Webhooks end to end (spec 2.11, 2.12, 4.9, 6; issue 10) on `leadstream start`, on both engine
+ * sets, with a receiver written against the spec alone: a node:http server on loopback that
+ * verifies every delivery's X-Service-Signature with Stripe's verifier (the same scheme) and checks
+ * every event it receives against its payload schema. Covered: the routes and their validation and
+ * roles; lead events delivered signed; sandbox events only to sandbox webhooks; a failing endpoint
+ * retried on WEBHOOK_RETRY_SCHEDULE (shrunk to seconds) then failed, with the attempts recorded
+ * and one event id; deliveries list and stats; the test endpoint's success and failure; a re-send
+ * by hand; the automatic disable; and a SIGKILL of the process while the receiver holds a POST,
+ * after which the delivery is completed once, with the same event id.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventPayloadProblems } from '@leadstream/schemas';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliProcess } from './test-support/cli-process';
+import { engineSetups } from './test-support/engine-setups';
+import { jsonClient, type JsonResponse } from './test-support/json-client';
+
+const ALL_EVENTS = [
+  'lead.created',
+  'lead.updated',
+  'lead.deleted',
+  'lead.validated',
+  'lead.rejected',
+  'lead.duplicate',
+  'lead.enriched',
+  'lead.crm_synced',
+  'lead.crm_sync_failed',
+  'vendor.enabled',
+  'vendor.disabled',
+  'export.completed',
+  'export.failed',
+  'lead.accepted',
+];
+
+interface Received {
+  path: string;
+  id: string;
+  event: string;
+  organizationId: string;
+  data: Record<string, unknown>;
+  signature: string;
+  /** What the receiver found wrong: a signature Stripe's verifier refuses, a payload its schema refuses, extra envelope keys. */
+  problems: string[];
+}
+
+/** A receiver written against spec 6: verifies, checks, records; answers per path. */
+class Receiver {
+  readonly received: Received[] = [];
+  readonly secrets = new Map<string, string>();
+  readonly failing = new Set<string>();
+  /** Paths whose next request is held until `release` (the crash test). */
+  readonly holding = new Set<string>();
+  private held: Array<() => void> = [];
+  private server!: Server;
+  private readonly stripe = new Stripe('sk_test_x');
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const path = request.url ?? '';
+    const signature = String(request.headers['x-service-signature'] ?? '');
+    const problems: string[] = [];
+    try {
+      const verifier = this.stripe.webhooks.signature;
+      if (!verifier) throw new Error('this version of stripe has no signature verifier');
+      verifier.verifyHeader(raw, signature, this.secrets.get(path) ?? 'no secret for this path', 300);
+    } catch (error) {
+      problems.push(`signature: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const envelope = JSON.parse(raw) as { id: string; event: string; timestamp: string; organization_id: string; data: Record<string, unknown> };
+    const keys = Object.keys(envelope).sort();
+    if (keys.join() !== 'data,event,id,organization_id,timestamp') problems.push(`envelope keys ${keys.join()}`);
+    if (!envelope.id.startsWith('evt_test_')) problems.push(...eventPayloadProblems({ event: envelope.event, data: envelope.data }));
+    this.received.push({ path, id: envelope.id, event: envelope.event, organizationId: envelope.organization_id, data: envelope.data, signature, problems });
+    if (this.holding.has(path)) {
+      this.holding.delete(path);
+      this.held.push(() => response.writeHead(200).end());
+      return;
+    }
+    response.writeHead(this.failing.has(path) ? 500 : 200, { 'content-type': 'text/plain' }).end(this.failing.has(path) ? 'down' : 'ok');
+  }
+
+  at(path: string): Received[] {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  release(): void {
+    for (const answer of this.held.splice(0)) answer();
+  }
+
+  async stop(): Promise<void> {
+    this.release();
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/** Polls until `check` returns a value (not undefined), or fails after the deadline. */
+async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const dataOf = (response: JsonResponse): Record<string, unknown> => response.body['data'] as Record<string, unknown>;
+const listOf = (response: JsonResponse): Array<Record<string, unknown>> => response.body['data'] as Array<Record<string, unknown>>;
+
+describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup) => {
+  const setup = makeSetup();
+  const receiver = new Receiver();
+  let server: CliProcess;
+  let base = '';
+  let token = '';
+  let vendorId = '';
+  let liveKey = '';
+  let sandboxKey = '';
+  const call = jsonClient(() => base);
+  const env = (): Record<string, string> => ({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    MX_CHECK: 'off',
+    TOPIC_PARTITIONS: '2',
+    DECISION_TIMEOUT_MS: '10000',
+    WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
+    WEBHOOK_AUTO_DISABLE_AFTER: '2',
+    WEBHOOK_TIMEOUT_MS: '5000',
+    ...setup.env,
+  });
+  const as = (method: string, path: string, body?: unknown) => call(method, path, body, token);
+  const createWebhook = async (path: string, events: string[], extra: Record<string, unknown> = {}): Promise<string> => {
+    const created = await as('POST', '/api/webhooks', { url: `${receiver.url}${path}`, events, ...extra });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    receiver.secrets.set(path, String(dataOf(created)['secret']));
+    return String(dataOf(created)['id']);
+  };
+  const deliveriesOf = async (webhookId: string, query = ''): Promise<Array<Record<string, unknown>>> => listOf(await as('GET', `/api/webhooks/${webhookId}/deliveries${query}`));
+  const webhookOf = async (webhookId: string): Promise<Record<string, unknown> | undefined> => listOf(await as('GET', '/api/webhooks')).find((webhook) => webhook['id'] === webhookId);
+  const ingest = (key: string, email: string, prefix = '') =>
+    call('POST', `${prefix}/api/v1/leads/ingest`, { email, first_name: 'Ada', last_name: 'Byron', source: 'web', form_started_at: new Date(Date.now() - 30_000).toISOString() }, key);
+
+  beforeAll(async () => {
+    await receiver.start();
+    ({ server, url: base } = await CliProcess.startService(env()));
+    const registered = await call('POST', '/api/auth/register', { email: 'hooks@example.edu', password: 'Hooks-Passw0rd', first_name: 'Web', last_name: 'Hooks', organization_name: 'Hook College' });
+    token = String(registered.body['token']);
+    vendorId = String(dataOf(await as('POST', '/api/vendors', { name: 'Hook Leads', type: 'inquiry' }))['id']);
+    liveKey = String(dataOf(await as('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }))['key']);
+    sandboxKey = String(dataOf(await as('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendorId, environment: 'sandbox' }))['key']);
+  }, 180_000);
+
+  afterAll(async () => {
+    server?.kill('SIGTERM');
+    await server?.exited;
+    await receiver.stop();
+    await setup.cleanup();
+  });
+
+  it('validates webhook bodies and guards the routes by role', async () => {
+    const invalid = await as('POST', '/api/webhooks', { url: 'ftp://hooks.example.com/in', events: ['lead.created', 'webhook.disabled', 'lead.nothing'], secret: 'mine' });
+    expect(invalid.status).toBe(400);
+    const error = invalid.body['error'] as { code: string; details: Array<{ field: string }> };
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details.map((detail) => detail.field)).toEqual(['secret', 'url', 'events[1]', 'events[2]']);
+    expect((await as('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: [] })).status).toBe(400);
+    expect((await as('PATCH', '/api/webhooks/wh_missing', { enabled: false })).status).toBe(404);
+
+    const manager = await as('POST', '/api/users', { email: 'manager@example.edu', password: 'Manager-Passw0rd', first_name: 'Man', last_name: 'Ager', role: 'manager' });
+    expect(manager.status).toBe(201);
+    const managerToken = String((await call('POST', '/api/auth/login', { email: 'manager@example.edu', password: 'Manager-Passw0rd' })).body['token']);
+    expect((await call('GET', '/api/webhooks', undefined, managerToken)).status).toBe(200);
+    expect((await call('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: ['lead.created'] }, managerToken)).status).toBe(403);
+    await as('POST', '/api/users', { email: 'viewer@example.edu', password: 'Viewer-Passw0rd', first_name: 'Vi', last_name: 'Ewer', role: 'viewer' });
+    const viewerToken = String((await call('POST', '/api/auth/login', { email: 'viewer@example.edu', password: 'Viewer-Passw0rd' })).body['token']);
+    expect((await call('GET', '/api/webhooks', undefined, viewerToken)).status).toBe(403);
+  });
+
+  it('delivers lead events signed, live events to live webhooks and sandbox events to sandbox ones', async () => {
+    const created = await as('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: ALL_EVENTS, description: 'everything' });
+    expect(created.status).toBe(201);
+    expect(Object.keys(dataOf(created)).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'secret', 'url']);
+    expect(String(dataOf(created)['secret'])).toMatch(/^whsec_/);
+    receiver.secrets.set('/ok', String(dataOf(created)['secret']));
+    const okId = String(dataOf(created)['id']);
+    await createWebhook('/sandbox', ['lead.created'], { sandbox: true });
+    // A rule that changes the lead, so lead.enriched is emitted too.
+    const rule = await as('POST', '/api/enrichment/rules', { name: 'Tier web leads', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'web' }] }, actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'A' }] });
+    expect(rule.status).toBe(201);
+
+    const lead = await ingest(liveKey, 'ada.byron@example.edu');
+    expect(lead.status).toBe(201);
+    const leadId = String(lead.body['lead_id']);
+    expect((await as('PATCH', `/api/leads/${leadId}`, { status: 'contacted' })).status).toBe(200);
+    const sandboxLead = await ingest(sandboxKey, 'sandbox.lead@example.edu', '/sandbox');
+    expect(sandboxLead.status).toBe(201);
+
+    const wanted = ['lead.created', 'lead.validated', 'lead.enriched', 'lead.accepted', 'lead.updated'];
+    await eventually(`the live lead events at /ok (${wanted.join(', ')})`, () => (wanted.every((name) => receiver.at('/ok').some((request) => request.event === name)) ? true : undefined));
+    const sandboxCreated = await eventually('lead.created at /sandbox', () => receiver.at('/sandbox').find((request) => request.event === 'lead.created'));
+    expect((sandboxCreated.data['lead'] as { id: string }).id).toBe(String(sandboxLead.body['lead_id']));
+    // No sandbox event reached the live webhook, no live event the sandbox one.
+    expect(receiver.at('/ok').filter((request) => (request.data['lead'] as { id?: string } | undefined)?.id === String(sandboxLead.body['lead_id']))).toEqual([]);
+    expect(receiver.at('/sandbox').map((request) => request.event)).toEqual(['lead.created']);
+    expect(receiver.received.flatMap((request) => request.problems)).toEqual([]);
+
+    const deliveries = await eventually('delivered deliveries', async () => {
+      const list = await deliveriesOf(okId);
+      return list.length >= wanted.length && list.every((delivery) => delivery['status'] === 'delivered') ? list : undefined;
+    });
+    expect(deliveries.every((delivery) => delivery['attempts'] === 1 && delivery['response_status'] === 200 && delivery['next_retry_at'] === null && delivery['error'] === null)).toBe(true);
+    expect(new Set(deliveries.map((delivery) => delivery['event_id']))).toEqual(new Set(receiver.at('/ok').map((request) => request.id)));
+    const webhook = await webhookOf(okId);
+    expect(webhook?.['stats']).toEqual({ total_deliveries: deliveries.length, successful_deliveries: deliveries.length, failed_deliveries: 0, last_30_days: deliveries.length });
+    expect(typeof webhook?.['last_triggered_at']).toBe('string');
+    expect(webhook).toMatchObject({ secret: receiver.secrets.get('/ok'), sandbox: false, description: 'everything', enabled: true });
+    const page = await as('GET', `/api/webhooks/${okId}/deliveries?page=2&limit=2`);
+    expect(page.body['meta']).toEqual({ page: 2, limit: 2, total: deliveries.length });
+    expect(listOf(page)).toHaveLength(Math.min(2, deliveries.length - 2));
+    expect((await as('GET', `/api/webhooks/${okId}/deliveries?limit=101`)).status).toBe(400);
+  });
+
+  it('answers the test endpoint with the outcome, success or failure', async () => {
+    const okId = listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))!['id'] as string;
+    const tested = await as('POST', `/api/webhooks/${okId}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ success: true, delivered: true, response_status: 200 });
+    expect(String(tested.body['test_event_id'])).toMatch(/^evt_test_/);
+    const seen = receiver.at('/ok').find((request) => request.id === tested.body['test_event_id']);
+    expect(seen?.problems).toEqual([]);
+
+    const downId = await createWebhook('/down', ['export.failed']);
+    receiver.failing.add('/down');
+    const failed = await as('POST', `/api/webhooks/${downId}/test`);
+    expect(failed.status).toBe(200);
+    expect(Object.keys(failed.body).sort()).toEqual(['delivered', 'error', 'response_status', 'response_time_ms', 'success']);
+    expect(failed.body).toMatchObject({ success: false, delivered: false, response_status: null, error: 'The endpoint answered HTTP 500' });
+    expect(await as('PATCH', `/api/webhooks/${downId}`, { url: 'http://127.0.0.1:1/closed' })).toMatchObject({ status: 200 });
+    const refused = await as('POST', `/api/webhooks/${downId}/test`);
+    expect(refused.body).toMatchObject({ success: false, delivered: false, response_status: null });
+    expect(typeof refused.body['error']).toBe('string');
+    expect((await as('DELETE', `/api/webhooks/${downId}`)).status).toBe(204);
+    expect((await as('POST', `/api/webhooks/${downId}/test`)).status).toBe(404);
+  });
+
+  it('retries a failing endpoint on the schedule, fails it, disables the webhook after two such deliveries, and re-sends by hand', async () => {
+    const failId = await createWebhook('/fail', ['vendor.disabled', 'vendor.enabled']);
+    receiver.failing.add('/fail');
+    expect((await as('POST', `/api/vendors/${vendorId}/disable`)).status).toBe(200);
+    expect((await as('POST', `/api/vendors/${vendorId}/enable`)).status).toBe(200);
+
+    const failed = await eventually(
+      'two failed deliveries',
+      async () => {
+        const list = await deliveriesOf(failId);
+        return list.length === 2 && list.every((delivery) => delivery['status'] === 'failed') ? list : undefined;
+      },
+      90_000,
+    );
+    for (const delivery of failed) {
+      expect(delivery).toMatchObject({ attempts: 6, response_status: 500, error: 'HTTP 500', next_retry_at: null, delivered_at: null });
+      // One event id across the six attempts, each signed afresh (and verified by the receiver).
+      const attempts = receiver.at('/fail').filter((request) => request.id === delivery['event_id']);
+      expect(attempts).toHaveLength(6);
+      expect(new Set(attempts.map((request) => request.signature)).size).toBe(6);
+    }
+    expect(receiver.at('/fail').flatMap((request) => request.problems)).toEqual([]);
+
+    const disabled = await eventually('the automatic disable', async () => {
+      const webhook = await webhookOf(failId);
+      return webhook?.['enabled'] === false ? webhook : undefined;
+    });
+    expect(String(disabled['disabled_reason'])).toContain('2 deliveries in a row failed');
+    expect(typeof disabled['disabled_at']).toBe('string');
+    expect(disabled['stats']).toMatchObject({ total_deliveries: 2, successful_deliveries: 0, failed_deliveries: 2 });
+
+    // Enabled again: the note goes; a re-send by hand of a failed delivery now gets through.
+    const enabled = await as('PATCH', `/api/webhooks/${failId}`, { enabled: true });
+    expect(Object.keys(dataOf(enabled)).sort()).toEqual(['enabled', 'events', 'id', 'updated_at', 'url']);
+    expect((await webhookOf(failId))?.['disabled_reason']).toBeNull();
+    receiver.failing.delete('/fail');
+    const target = failed[0]!;
+    const resend = await as('POST', `/api/webhooks/${failId}/deliveries/${String(target['id'])}/retry`);
+    expect(resend.status).toBe(202);
+    const resent = await eventually('the re-sent delivery', async () => (await deliveriesOf(failId)).find((delivery) => delivery['id'] === target['id'] && delivery['status'] === 'delivered'));
+    expect(resent).toMatchObject({ attempts: 7, response_status: 200, error: null, event_id: target['event_id'] });
+    expect(receiver.at('/fail').filter((request) => request.id === target['event_id'])).toHaveLength(7);
+    expect((await as('POST', `/api/webhooks/${failId}/deliveries/dlv_missing/retry`)).status).toBe(404);
+  }, 120_000);
+
+  it('completes a delivery once, with the same event id, after a SIGKILL between the POST and the commit', async () => {
+    const holdId = await createWebhook('/hold', ['lead.deleted']);
+    receiver.holding.add('/hold');
+    const lead = await ingest(liveKey, 'crash.lead@example.edu');
+    expect(lead.status).toBe(201);
+    expect((await as('DELETE', `/api/leads/${String(lead.body['lead_id'])}`)).status).toBe(204);
+    // The receiver has the POST and holds its answer: the deliver stage is between the POST and its commit.
+    const first = await eventually('the held POST', () => receiver.at('/hold')[0]);
+    expect((await deliveriesOf(holdId)).map((delivery) => delivery['status'])).toEqual(['pending']);
+    server.kill('SIGKILL');
+    await server.exited;
+    receiver.release();
+
+    ({ server, url: base } = await CliProcess.startService(env()));
+    const delivered = await eventually(
+      'the delivery after the restart',
+      async () => {
+        const list = await deliveriesOf(holdId);
+        return list.length === 1 && list[0]!['status'] === 'delivered' ? list[0] : undefined;
+      },
+      90_000,
+    );
+    const requests = receiver.at('/hold');
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(requests.map((request) => request.id))).toEqual(new Set([first.id]));
+    expect(delivered).toMatchObject({ event_id: first.id, attempts: 1, response_status: 200 });
+    expect(requests.flatMap((request) => request.problems)).toEqual([]);
+  }, 180_000);
+});
