@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
     const bodyMethods = operations.filter((operation) => ['post', 'put', 'patch'].includes(operation.method));
     const withoutBody = bodyMethods.filter((operation) => !operation.requestBody).map((operation) => operation.operationId);
     // Actions on the resource named in the path take no body.
-    expect(withoutBody.sort()).toEqual(['syncLeadToCrm', 'testCrmConnection', 'disableVendor', 'enableVendor', 'logout', 'recalculateAllFields', 'recalculateField', 'refreshSession', 'rotateApiKey'].sort());
+    expect(withoutBody.sort()).toEqual(['syncLeadToCrm', 'testCrmConnection', 'testWebhook', 'resendWebhookDelivery', 'disableVendor', 'enableVendor', 'logout', 'recalculateAllFields', 'recalculateField', 'refreshSession', 'rotateApiKey'].sort());
   });
 
   it('is served at /api/openapi.json exactly as committed in schemas/openapi.json', async () => {
