@@ -1,4 +1,5 @@
 import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentConfigReader, ValidationRuleRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
+import { RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
@@ -13,6 +14,7 @@ import { CrmSyncRunner } from './pipeline/crm-sync.stage.runner';
 import { dedupStage } from './pipeline/dedup.stage';
 import { enrichStage } from './pipeline/enrich.stage';
 import { recalculateStage } from './pipeline/recalculate.stage';
+import { routeStage } from './pipeline/route.stage';
 import { ruleWebhookStage } from './pipeline/rule-webhook.stage';
 import { validateStage } from './pipeline/validate.stage';
 import { notifyStage } from './pipeline/notify.stage';
@@ -93,6 +95,15 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     ),
     batchStage('enrich', (deps) =>
       enrichStage({ leads: new LeadRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), config: deps.config ?? uncachedConfig, ...(deps.now ? { now: deps.now } : {}) }),
+    ),
+    batchStage('route', (deps) =>
+      routeStage({
+        leads: new LeadRepository(deps.store),
+        routing: new RoutingConfigReader(deps.store),
+        counters: new RoutingCounterRepository(deps.store),
+        config: deps.config ?? uncachedConfig,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
     ),
     batchStage('recalculate', (deps) =>
       recalculateStage({ jobs: new CalculationJobRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), ...(deps.now ? { now: deps.now } : {}) }),

@@ -14,6 +14,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'lead.created': 'Lead received',
   'lead.validated': 'Lead passed validation',
   'lead.enriched': 'Enrichment rules applied',
+  'lead.routed': 'Lead routed',
   'lead.crm_synced': 'Lead synced to CRM',
   'lead.updated': 'Lead updated',
   'lead.deleted': 'Lead deleted',

@@ -9,6 +9,7 @@ export const TOPICS = {
   validated: 'leads.validated',
   unique: 'leads.unique',
   enriched: 'leads.enriched',
+  routed: 'leads.routed',
   decisions: 'leads.decisions',
   events: 'leads.events',
 } as const;
