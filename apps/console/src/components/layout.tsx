@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { api } from '../api/client';
 import { can, type Permission } from '../api/permissions';
 import { endSession, type Session } from '../api/session';
@@ -20,6 +20,16 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
 
 export function Layout({ session }: { session: Session }) {
   const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  // After a navigation, focus moves to the new page (screen readers announce it), not on the first load.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus();
+  }, [pathname]);
   const signOut = async () => {
     await api.POST('/api/auth/logout').catch(() => undefined);
     endSession();

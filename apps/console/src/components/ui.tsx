@@ -1,5 +1,5 @@
 /** Small building blocks: every input has a label, alerts are announced, focus stays visible. */
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 export function Field({ label, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
   const id = useId();
@@ -67,6 +67,9 @@ export function Alert({ children, tone = 'error' }: { children: ReactNode; tone?
 }
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · leadstream`;
+  }, [title]);
   return (
     <header className="page-header">
       <h1>{title}</h1>

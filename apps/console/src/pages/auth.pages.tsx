@@ -1,5 +1,5 @@
 /** Signed-out pages: sign in, register, forgot and reset password, accept an invitation (spec 4.1). */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, call } from '../api/client';
 import { startSession, takeEndReason, type Session } from '../api/session';
@@ -10,6 +10,9 @@ import { formText } from '../components/form-text';
 const PASSWORD_HINT = 'At least 8 characters with an uppercase letter, a lowercase letter and a digit.';
 
 function AuthCard({ title, children }: { title: string; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · leadstream`;
+  }, [title]);
   return (
     <main className="auth" id="main">
       <div className="auth-card">
