@@ -1,7 +1,8 @@
 /**
  * CRM syncs (collection `crm_syncs`): one actor per (lead, connection), id
- * `crmsync_<lead id>_<connection id>`. The crm-sync stage writes them with its batch (upserts
- * keyed by id, so a repeated write changes nothing); the API reads them.
+ * `crmsync_<lead id>_<connection id>`. The actors live in their lead (`crm_syncs`, written with
+ * the lead's compare-and-set); the crm-sync stage also writes them here with its batch (upserts
+ * keyed by id, so a repeated write changes nothing) for the API's reads and counts.
  */
 import type { CrmSyncRecord, TenantContext } from '@leadstream/domain';
 import type { BaseDocument, BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
@@ -30,12 +31,6 @@ export class CrmSyncRepository {
 
   async findById(tenant: TenantContext, id: string): Promise<CrmSyncRecord | null> {
     return this.syncs.findOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment });
-  }
-
-  /** Every sync of the given leads. */
-  async findByLeads(tenant: TenantContext, leadIds: string[]): Promise<CrmSyncRecord[]> {
-    if (leadIds.length === 0) return [];
-    return this.syncs.find({ organization_id: tenant.organizationId, environment: tenant.environment, lead_id: { $in: leadIds } });
   }
 
   /** A connection's syncs that ended synced and failed, and its newest success (the API's `stats` and `last_sync_at`). */

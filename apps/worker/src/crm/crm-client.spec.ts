@@ -35,7 +35,7 @@ afterAll(async () => {
 function connection(body: Record<string, unknown>): CrmConnection {
   const parsed = parseCrmConnectionInput(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
-  return { id: `crm_${String(body['name'])}`, enabled: true, updated_at: '2026-01-01T00:00:00.000Z', ...parsed.input } as CrmConnection;
+  return { ...parsed.input, id: `crm_${String(body['name'])}`, updated_at: '2026-01-01T00:00:00.000Z' } as CrmConnection;
 }
 const sf = (secret = FAKE_SALESFORCE.clientSecret) => connection({ name: `sf${secret.length}`, type: 'salesforce', settings: { instance_url: fake.url }, credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: secret } });
 const hs = (token = FAKE_HUBSPOT_TOKEN) => connection({ name: `hs${token.length}`, type: 'hubspot', settings: { base_url: fake.url }, credentials: { private_app_token: token } });

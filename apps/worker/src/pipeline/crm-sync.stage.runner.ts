@@ -5,7 +5,7 @@
  * 4): in one group with leads.routed, a retry waiting 24 h would hold the routed leads behind it.
  * All groups run the same stage; starting and stopping this runner starts and stops them all.
  */
-import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
+import { CrmConnectionRepository, LeadRepository } from '@leadstream/dal';
 import type { CrmRetryStep } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { ConsumerRunner, CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, crmTopics, CredentialsCipher, CrmClient, type Logger, type Metrics } from '@leadstream/runtime';
@@ -41,7 +41,6 @@ export class CrmSyncRunner extends ConsumerRunner {
     const stage = crmSyncStage({
       leads: new LeadRepository(options.store),
       connections: new CrmConnectionRepository(options.store),
-      syncs: new CrmSyncRepository(options.store),
       cipher: new CredentialsCipher(options.credentialsKey),
       client: new CrmClient({ timeoutMs: options.timeoutMs, allowInsecureTargets: options.allowInsecureTargets }),
       schedule: options.schedule,

@@ -14,6 +14,8 @@ import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmC
 import { eventPayloadProblems, type LeadEventMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
+import type { BatchWriter } from '../batch/batch-write';
+import { OutboxBatchWriter } from '../batch/outbox-batch-writer';
 import { FAKE_HUBSPOT_TOKEN, FAKE_SALESFORCE, FAKE_WEBHOOK_AUTH, startFakeCrm, type FakeCrm } from '../crm/crm-fakes.test-support';
 import { useEmbeddedEngines } from '../test-support/embedded-engines';
 import { driveStage } from '../test-support/stage-driver';
@@ -36,7 +38,6 @@ beforeEach(async () => {
   stage = crmSyncStage({
     leads: new LeadRepository(engines.store),
     connections: new CrmConnectionRepository(engines.store),
-    syncs: new CrmSyncRepository(engines.store),
     cipher,
     client: new CrmClient({ timeoutMs: 2_000, allowInsecureTargets: true, now: () => clock }),
     schedule: SCHEDULE,
@@ -95,13 +96,13 @@ async function deliver(topic: string, values: unknown[]): Promise<LogRecord[]> {
   if (values.length > 0) await engines.log.produce(topic, values.map((value) => ({ key: (value as { lead_id: string }).lead_id, value: JSON.stringify(value) })));
   return handOver(topic);
 }
-async function handOver(topic: string, again?: LogRecord[]): Promise<LogRecord[]> {
+async function handOver(topic: string, again?: LogRecord[], writer: BatchWriter = engines.writer): Promise<LogRecord[]> {
   const all = await readTopic(engines.log, topic);
   const records = again ?? all.slice(seen.get(topic) ?? 0);
   seen.set(topic, all.length);
   if (records.length === 0) return [];
   const group = topic === LEADS_ROUTED_TOPIC || topic === CRM_SYNC_REQUESTS_TOPIC ? stage : { ...stage, name: `crm-sync.${topic.slice(4)}`, topic };
-  await driveStage({ ...group, topic }, engines.writer).handle(records);
+  await driveStage({ ...group, topic }, writer).handle(records);
   return records;
 }
 /** The retries the stage scheduled since the last call, per step. */
@@ -219,5 +220,35 @@ describe('the crm-sync stage', () => {
     expect((await leadNow(sandbox)).crm_sync_status).toBe('not_applicable');
     expect((await leadNow(unrouted)).crm_sync_status).toBe('not_applicable');
     expect(await engines.store.collection('crm_syncs').countDocuments({ lead_id: { $in: [sandbox._id, unrouted._id] } })).toBe(0);
+  });
+
+  it('decides a batch again after a lead was written meanwhile, on the outbox writer, without calling the CRM twice or losing the retry', async () => {
+    const hook = await webhook();
+    const lead = await storeLead();
+    fake.fail('/hook', { status: 502, body: { error: 'bad gateway' } });
+    // Where the store and the log are different systems: syncs (documents) are stored before the lead.
+    const outbox: BatchWriter = new OutboxBatchWriter(engines.store, engines.log, () => new Date(clock));
+    let interfered = false;
+    const meddling: BatchWriter = {
+      atomic: false,
+      async commit(write, position) {
+        if (!interfered) {
+          interfered = true;
+          // Someone (a user's PATCH, another crm-sync group) writes the lead between the read and this write.
+          await engines.store.collection<LeadRecord>('leads').updateOne({ _id: lead._id }, { $set: { program: 'Math' }, $inc: { version: 1 } });
+        }
+        await outbox.commit(write, position);
+      },
+    };
+    await engines.log.produce(LEADS_ROUTED_TOPIC, [{ key: lead._id, value: JSON.stringify(routed(lead, [hook])) }]);
+    await handOver(LEADS_ROUTED_TOPIC, undefined, meddling);
+    expect(interfered).toBe(true);
+    expect(fake.requests.filter((request) => request.path === '/hook')).toHaveLength(1);
+    expect(await leadNow(lead)).toMatchObject({ program: 'Math', crm_sync_status: 'pending', crm_syncs: { [hook]: expect.objectContaining({ status: 'retry_scheduled', attempts: 1 }) } });
+    expect(await retries()).toEqual({ '1s': [expect.objectContaining({ attempt: 2 })] });
+    clock += 1_000;
+    await handOver('crm.retry.1s');
+    expect(fake.records.webhook.get(lead._id)?.writes).toBe(1);
+    expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: fake.records.webhook.get(lead._id)?.id });
   });
 });

@@ -1,14 +1,21 @@
 /**
  * CRM sync stage: consumes leads.routed (the route stage's output), crm.sync.requests (manual
  * syncs, POST /api/crm/:id/sync/:leadId) and the retry delay topics crm.retry.<step>. Each
- * (lead, connection) is one sync actor stored in `crm_syncs` (crm-sync.machine.ts); a batch:
+ * (lead, connection) is one sync actor (crm-sync.machine.ts). A batch:
  *
- * 1. reads the leads, their syncs and the connections at once;
+ * 1. reads the leads (whose `crm_syncs` hold their sync actors) and the connections at once;
  * 2. calls the CRMs (bounded in parallel; one sync's messages in order) through CrmClient;
  * 3. advances each sync with the outcome: synced, a retry on the next delay topic (Retry-After
  *    respected), or failed (a permanent error, or the schedule used up);
- * 4. writes the syncs, and each lead's crm fields (version-checked) with its events
- *    (lead.crm_synced, lead.crm_sync_failed) and retry records as the lead's outputs.
+ * 4. writes each lead (version-checked) with its syncs and crm fields, and its events
+ *    (lead.crm_synced, lead.crm_sync_failed) and retry records as the lead's outputs; the syncs
+ *    are also written to the `crm_syncs` collection, which the API reads.
+ *
+ * The actors live in the lead, not only in `crm_syncs`, so that a sync's state, the lead's
+ * fields and the outputs are one version-checked write: where the store and the log are
+ * different systems the batch writer stores documents before leads, and a sync document stored
+ * ahead of a lead write that lost its compare-and-set would make the batch decided again skip the
+ * attempt and lose its event and retry.
  *
  * Effects are at-least-once (DESIGN.md section 5): a batch decided again after a write conflict
  * reuses the outcomes of its calls, and a redelivered batch calls again, which the CRM answers as
@@ -76,7 +83,6 @@ export interface CrmManualSyncMessage {
 export interface CrmSyncStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;
   connections: Pick<CrmConnectionRepository, 'findManyById'>;
-  syncs: Pick<CrmSyncRepository, 'findByLeads'>;
   cipher: CredentialsCipher;
   client: Pick<CrmClient, 'sync'>;
   schedule: CrmRetryStep[];
@@ -169,21 +175,19 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
       // 1. Everything the batch reads, at once.
       const wanted = [...works, ...leadOnly].map((work) => ({ tenant: work.tenant, id: work.leadId }));
       const batch = await LeadBatch.prefetch(deps.leads, wanted);
-      const byTenant = new Map<string, { tenant: TenantContext; leads: Set<string>; connections: Set<string> }>();
+      const byTenant = new Map<string, { tenant: TenantContext; connections: Set<string> }>();
       for (const work of works) {
         const key = tenantKey(work.tenant);
-        const group = byTenant.get(key) ?? { tenant: work.tenant, leads: new Set<string>(), connections: new Set<string>() };
-        group.leads.add(work.leadId);
+        const group = byTenant.get(key) ?? { tenant: work.tenant, connections: new Set<string>() };
         group.connections.add(work.connectionId);
         byTenant.set(key, group);
       }
       const syncs = new Map<string, CrmSyncRecord>();
+      for (const lead of batch.all()) for (const sync of Object.values(syncsOfLead(lead))) syncs.set(sync._id, sync);
       const connections = new Map<string, CrmConnectionRecord>();
       await Promise.all(
-        [...byTenant.values()].map(async ({ tenant, leads, connections: ids }) => {
-          const [foundSyncs, foundConnections] = await Promise.all([deps.syncs.findByLeads(tenant, [...leads]), deps.connections.findManyById(tenant, [...ids])]);
-          for (const sync of foundSyncs) syncs.set(sync._id, sync);
-          for (const connection of foundConnections) connections.set(`${tenantKey(tenant)}${TENANT_SEPARATOR}${connection._id}`, connection);
+        [...byTenant.values()].map(async ({ tenant, connections: ids }) => {
+          for (const connection of await deps.connections.findManyById(tenant, [...ids])) connections.set(`${tenantKey(tenant)}${TENANT_SEPARATOR}${connection._id}`, connection);
         }),
       );
 
@@ -319,8 +323,10 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
         const routedIds = works.filter((work) => work.kind === 'routed' && work.leadId === leadId).map((work) => work.messageId);
         const applied = [...new Set([...lead.applied_messages, ...routedIds])];
         const same = lead.crm_sync_status === fields.crm_sync_status && lead.crm_id === fields.crm_id && lead.crm_synced_at === fields.crm_synced_at && applied.length === lead.applied_messages.length;
-        if (same && outputs.length === 0) continue;
-        batch.put({ ...lead, ...fields, updated_at: at, applied_messages: applied }, outputs);
+        if (same && outputs.length === 0 && !ofLead.some((sync) => changed.has(sync._id))) continue;
+        const stored: Record<string, CrmSyncRecord> = {};
+        for (const sync of ofLead) stored[sync.connection_id] = sync;
+        batch.put({ ...lead, ...fields, crm_syncs: stored, updated_at: at, applied_messages: applied }, outputs);
       }
       for (const only of leadOnly) {
         const lead = batch.get(only.tenant, only.leadId);
@@ -332,6 +338,12 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
       return { write, handled: records.length };
     },
   };
+}
+
+/** The sync actors a lead holds, by connection id. */
+function syncsOfLead(lead: LeadRecord): Record<string, CrmSyncRecord> {
+  const value = lead['crm_syncs'];
+  return typeof value === 'object' && value !== null ? (value as Record<string, CrmSyncRecord>) : {};
 }
 
 function newSync(work: Work, lead: LeadRecord, connection: CrmConnectionRecord | undefined, existingForLead: number, at: string): CrmSyncRecord {
