@@ -237,6 +237,15 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.goto(`${base}/app/leads/${leadId}`);
     await page.getByRole('heading', { level: 1, name: 'Fay Nurse' }).waitFor();
     await page.getByRole('definition').filter({ hasText: 'BSN Nursing' }).waitFor();
+
+    // The rule opens in the builder again and is saved with its change.
+    await go('Enrichment rules');
+    await page.getByRole('button', { name: 'Edit Nursing partner leads' }).click();
+    const edit = page.getByRole('form', { name: 'Edit rule Nursing partner leads' });
+    expect(await edit.getByLabel('Condition 1 value').inputValue()).toBe('@nursing.example.edu');
+    await edit.getByLabel('Action 1 value').fill('BSN Nursing (partner)');
+    await edit.getByRole('button', { name: 'Save rule' }).click();
+    await page.getByText('set_field field="program" value="BSN Nursing (partner)"').waitFor();
   }, 60_000);
 
   it('shows the funnel tiles change when the application vendor sends a person who inquired', async () => {

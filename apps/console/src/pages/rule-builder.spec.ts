@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextDay } from './lead-filters';
-import { describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
+import { builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
 
 describe('the rule builder', () => {
   it('makes the condition group of spec 2.6 from its rows', () => {
@@ -47,5 +47,26 @@ describe('the leads filter', () => {
     expect(nextDay('2026-02-28')).toBe('2026-03-01');
     expect(nextDay('2026-12-31')).toBe('2027-01-01');
     expect(nextDay('not a date')).toBe('not a date');
+  });
+});
+
+describe('editing a stored rule in the builder', () => {
+  it('gives back rows that make the same rule', () => {
+    const stored = {
+      conditions: { operator: 'OR', rules: [{ field: 'email', operator: 'ends_with', value: '@nursing.edu' }, { field: 'utm_source', operator: 'in', value: ['google', 'bing'] }, { field: 'phone', operator: 'is_empty' }] },
+      actions: [{ type: 'set_field', field: 'program', value: 'BSN' }, { type: 'flag', reason: 'check', severity: 'high' }, { type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' }],
+    };
+    const rows = builderRowsOf(stored);
+    expect(rows).not.toBeNull();
+    expect(ruleConditions(rows!.operator, rows!.conditions)).toEqual(stored.conditions);
+    expect(rows!.actions.map(ruleAction)).toEqual(stored.actions);
+  });
+
+  it('leaves to the API what the builder cannot show (nested groups, payloads, non-text values)', () => {
+    const leaf = { field: 'email', operator: 'contains', value: 'edu' };
+    const setField = { type: 'set_field', field: 'program', value: 'BSN' };
+    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [{ operator: 'OR', rules: [leaf] }] }, actions: [setField] })).toBeNull();
+    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'webhook', url: 'https://x.edu', payload: { a: 1 } }] })).toBeNull();
+    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'set_field', field: 'custom_fields.n', value: 3 }] })).toBeNull();
   });
 });

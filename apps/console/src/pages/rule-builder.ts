@@ -81,3 +81,63 @@ export function ruleConditions(operator: 'AND' | 'OR', rows: ConditionRow[]): { 
     }),
   };
 }
+
+/** What the builder shows of a stored rule, or null when it holds more than the builder can edit. */
+export interface BuilderRows {
+  operator: 'AND' | 'OR';
+  conditions: ConditionRow[];
+  actions: ActionRow[];
+}
+
+const ACTION_KEYS: Record<(typeof ACTION_TYPES)[number], string[]> = {
+  set_field: ['field', 'value'],
+  transform: ['field', 'transformation'],
+  calculate: ['field', 'formula'],
+  flag: ['reason', 'severity'],
+  reject: ['reason'],
+  lookup: ['target_field', 'table_name', 'lookup_field'],
+  webhook: ['url', 'method'],
+  stop_processing: [],
+};
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+/**
+ * The builder's rows for a stored rule: a flat group of leaf conditions and actions with text
+ * values. Nested groups, non-text set_field values and webhook payloads or headers are kept intact
+ * by answering null (the rule is then not edited in the builder, so nothing is lost).
+ */
+export function builderRowsOf(rule: { conditions: Record<string, unknown>; actions: Array<Record<string, unknown>> }): BuilderRows | null {
+  const operator = rule.conditions['operator'] === 'OR' ? 'OR' : 'AND';
+  const leaves = Array.isArray(rule.conditions['rules']) ? (rule.conditions['rules'] as Array<Record<string, unknown>>) : [];
+  const conditions: ConditionRow[] = [];
+  for (const leaf of leaves) {
+    if ('rules' in leaf || !(OPERATORS as readonly unknown[]).includes(leaf['operator'])) return null;
+    const value = leaf['value'];
+    const operatorName = leaf['operator'] as ConditionRow['operator'];
+    if (Array.isArray(value) && !value.every((item) => typeof item === 'string' && !item.includes(','))) return null;
+    if (value !== undefined && !Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number') return null;
+    // A number stays a number only where the builder reads one back (the order operators).
+    if (typeof value === 'number' && !/^(greater|less)_/.test(operatorName)) return null;
+    conditions.push({ field: text(leaf['field']), operator: operatorName, value: Array.isArray(value) ? value.join(', ') : text(value) });
+  }
+  const actions: ActionRow[] = [];
+  for (const action of rule.actions) {
+    const type = action['type'] as ActionRow['type'];
+    const keys = ACTION_KEYS[type];
+    if (!keys || Object.keys(action).some((key) => key !== 'type' && !keys.includes(key))) return null;
+    if (type === 'set_field' && typeof action['value'] !== 'string') return null;
+    const row = { ...newAction(), type };
+    if (type === 'lookup') Object.assign(row, { field: text(action['target_field']), table_name: text(action['table_name']), lookup_field: text(action['lookup_field']) });
+    else if (type === 'transform') Object.assign(row, { field: text(action['field']), value: text(action['transformation']) });
+    else if (type === 'calculate') Object.assign(row, { field: text(action['field']), value: text(action['formula']) });
+    else if (type === 'set_field') Object.assign(row, { field: text(action['field']), value: text(action['value']) });
+    else if (type === 'flag') Object.assign(row, { reason: text(action['reason']), severity: text(action['severity']) || 'medium' });
+    else if (type === 'reject') Object.assign(row, { reason: text(action['reason']) });
+    else if (type === 'webhook') Object.assign(row, { url: text(action['url']), method: text(action['method']) || 'POST' });
+    actions.push(row);
+  }
+  return conditions.length > 0 && actions.length > 0 ? { operator, conditions, actions } : null;
+}

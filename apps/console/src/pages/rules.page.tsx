@@ -10,7 +10,7 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
-import { ACTION_TYPES, FIELDS, OPERATORS, TRANSFORMATIONS, WRITABLE, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type ConditionRow } from './rule-builder';
+import { ACTION_TYPES, FIELDS, OPERATORS, TRANSFORMATIONS, WRITABLE, builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type BuilderRows, type ConditionRow } from './rule-builder';
 
 export function RulesPage() {
   const role = currentSession()?.user.role;
@@ -18,6 +18,7 @@ export function RulesPage() {
   const rules = useLoad(async () => (await call(api.GET('/api/enrichment/rules'))).data, 'rules');
   const action = useAction();
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<{ rule: EnrichmentRule; rows: BuilderRows } | null>(null);
 
   const toggle = (rule: Schemas['EnrichmentRule']) =>
     void action.run(async () => {
@@ -44,6 +45,19 @@ export function RulesPage() {
       </PageHeader>
       <p className="muted">Rules run on every accepted lead in ascending priority; a reject or stop action ends the run.</p>
       <Alert>{action.error ?? rules.error}</Alert>
+      {editing && (
+        <RuleForm
+          key={editing.rule.id}
+          priority={editing.rule.priority}
+          rule={editing.rule}
+          rows={editing.rows}
+          onCancel={() => setEditing(null)}
+          onCreated={() => {
+            setEditing(null);
+            rules.reload();
+          }}
+        />
+      )}
       {creating && (
         <RuleForm
           priority={nextPriority}
@@ -90,6 +104,7 @@ export function RulesPage() {
                   <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
                   {writable && (
                     <td className="actions">
+                      <EditButton rule={rule} onEdit={(rows) => setEditing({ rule, rows })} />
                       <button type="button" onClick={() => toggle(rule)} aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.name}`}>
                         {rule.enabled ? 'Disable' : 'Enable'}
                       </button>
@@ -116,15 +131,29 @@ export function RulesPage() {
   );
 }
 
-function RuleForm({ priority, onCreated, onCancel }: { priority: number; onCreated: () => void; onCancel: () => void }) {
+type EnrichmentRule = Schemas['EnrichmentRule'];
+
+function EditButton({ rule, onEdit }: { rule: EnrichmentRule; onEdit: (rows: BuilderRows) => void }) {
+  const rows = builderRowsOf({ conditions: rule.conditions, actions: rule.actions });
+  if (!rows) return <span className="muted">It holds more than the builder shows: edit it through the API. </span>;
+  return (
+    <button type="button" onClick={() => onEdit(rows)} aria-label={`Edit ${rule.name}`}>
+      Edit
+    </button>
+  );
+}
+
+/** A new rule, or a stored one whose rows the builder can show (`rows`), saved with PATCH. */
+function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: number; rule?: EnrichmentRule; rows?: BuilderRows; onCreated: () => void; onCancel: () => void }) {
   const action = useAction();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [rulePriority, setRulePriority] = useState(String(priority));
-  const [enabled, setEnabled] = useState(true);
-  const [operator, setOperator] = useState<'AND' | 'OR'>('AND');
-  const [conditions, setConditions] = useState<ConditionRow[]>([newCondition()]);
-  const [actions, setActions] = useState<ActionRow[]>([newAction()]);
+  const [name, setName] = useState(rule?.name ?? '');
+  const [description, setDescription] = useState(rule?.description ?? '');
+  const [rulePriority, setRulePriority] = useState(String(rule?.priority ?? priority));
+  const [enabled, setEnabled] = useState(rule?.enabled ?? true);
+  const [operator, setOperator] = useState<'AND' | 'OR'>(rows?.operator ?? 'AND');
+  const [conditions, setConditions] = useState<ConditionRow[]>(rows?.conditions ?? [newCondition()]);
+  const [actions, setActions] = useState<ActionRow[]>(rows?.actions ?? [newAction()]);
+  const title = rule ? `Edit rule ${rule.name}` : 'New rule';
   const setCondition = (index: number, change: Partial<ConditionRow>) => setConditions(conditions.map((row, at) => (at === index ? { ...row, ...change } : row)));
   const setAction = (index: number, change: Partial<ActionRow>) => setActions(actions.map((row, at) => (at === index ? { ...row, ...change } : row)));
 
@@ -139,14 +168,15 @@ function RuleForm({ priority, onCreated, onCancel }: { priority: number; onCreat
         conditions: ruleConditions(operator, conditions),
         actions: actions.map(ruleAction),
       };
-      await call(api.POST('/api/enrichment/rules', { body: body as never }));
+      if (rule) await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: body as never }));
+      else await call(api.POST('/api/enrichment/rules', { body: body as never }));
       onCreated();
     });
   };
 
   return (
-    <form className="card" aria-label="New rule" onSubmit={submit}>
-      <h2>New rule</h2>
+    <form className="card" aria-label={title} onSubmit={submit}>
+      <h2>{title}</h2>
       <datalist id="rule-fields">
         {FIELDS.map((field) => (
           <option key={field} value={field} />
@@ -229,7 +259,7 @@ function RuleForm({ priority, onCreated, onCancel }: { priority: number; onCreat
       <Alert>{action.error}</Alert>
       <div className="row">
         <button type="submit" className="primary" disabled={action.pending}>
-          Create rule
+          {rule ? 'Save rule' : 'Create rule'}
         </button>
         <button type="button" onClick={onCancel}>
           Cancel
