@@ -142,6 +142,14 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
       await form.getByRole('button', { name: 'Create vendor' }).click();
       await page.getByRole('cell', { name, exact: true }).waitFor();
     }
+    await page.getByRole('button', { name: 'Edit Inquiry Co' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Inquiry Co' });
+    await edit.getByLabel('Group (optional)').fill('College fairs');
+    await edit.getByLabel('Cost per lead (optional)').fill('12.5');
+    await edit.getByRole('button', { name: 'Save vendor' }).click();
+    await page.getByRole('cell', { name: 'College fairs', exact: true }).waitFor();
+    await page.getByRole('cell', { name: '12.5', exact: true }).waitFor();
+
     const link = page.getByRole('form', { name: 'New funnel link' });
     await link.getByLabel('Inquiry vendor').selectOption({ label: 'Inquiry Co' });
     await link.getByLabel('Application vendor').selectOption({ label: 'Apply Portal' });

@@ -20,7 +20,10 @@ export function VendorsPage() {
   const writable = can(role, 'vendors:write');
   const vendors = useLoad(async () => (await call(api.GET('/api/vendors'))).data, 'vendors');
   const action = useAction();
-  const [creating, setCreating] = useState(false);
+  // null: no form; 'new': adding one; a vendor: editing it (PUT replaces every field).
+  const [editing, setEditing] = useState<Vendor | 'new' | null>(null);
+  const creating = editing !== null;
+  const setCreating = (open: boolean) => setEditing(open ? 'new' : null);
 
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -30,11 +33,9 @@ export function VendorsPage() {
     const cost = text('cost_per_lead');
     void action
       .run(async () => {
-        await call(
-          api.POST('/api/vendors', {
-            body: { name: text('name') ?? '', type: form.get('type') === 'application' ? 'application' : 'inquiry', group: text('group'), contact_email: text('contact_email'), cost_per_lead: cost === null ? null : Number(cost) },
-          }),
-        );
+        const body = { name: text('name') ?? '', type: form.get('type') === 'application' ? ('application' as const) : ('inquiry' as const), group: text('group'), contact_email: text('contact_email'), cost_per_lead: cost === null ? null : Number(cost) };
+        if (editing && editing !== 'new') await call(api.PUT('/api/vendors/{id}', { params: { path: { id: editing.id } }, body: { ...body, enabled: editing.enabled } }));
+        else await call(api.POST('/api/vendors', { body }));
       })
       .then((ok) => {
         if (!ok) return;
@@ -71,18 +72,18 @@ export function VendorsPage() {
       </p>
       <Alert>{action.error ?? vendors.error}</Alert>
       {creating && (
-        <form className="card" aria-label="New vendor" onSubmit={create}>
-          <h2>New vendor</h2>
+        <form className="card" aria-label={editing === 'new' ? 'New vendor' : `Edit ${editing.name}`} onSubmit={create} key={editing === 'new' ? 'new' : editing.id}>
+          <h2>{editing === 'new' ? 'New vendor' : `Edit ${editing.name}`}</h2>
           <div className="grid">
-            <Field label="Name" name="name" required maxLength={200} autoFocus />
-            <Select label="Type" name="type" options={[['inquiry', 'Inquiry'], ['application', 'Application']]} />
-            <Field label="Group (optional)" name="group" maxLength={100} />
-            <Field label="Contact email (optional)" name="contact_email" type="email" />
-            <Field label="Cost per lead (optional)" name="cost_per_lead" type="number" min={0} step="0.01" />
+            <Field label="Name" name="name" required maxLength={200} autoFocus defaultValue={editing === 'new' ? '' : editing.name} />
+            <Select label="Type" name="type" defaultValue={editing === 'new' ? 'inquiry' : editing.type} options={[['inquiry', 'Inquiry'], ['application', 'Application']]} />
+            <Field label="Group (optional)" name="group" maxLength={100} defaultValue={editing === 'new' ? '' : (editing.group ?? '')} />
+            <Field label="Contact email (optional)" name="contact_email" type="email" defaultValue={editing === 'new' ? '' : (editing.contact_email ?? '')} />
+            <Field label="Cost per lead (optional)" name="cost_per_lead" type="number" min={0} step="0.01" defaultValue={editing === 'new' ? '' : (editing.cost_per_lead ?? '')} />
           </div>
           <div className="row">
             <button type="submit" className="primary" disabled={action.pending}>
-              Create vendor
+              {editing === 'new' ? 'Create vendor' : 'Save vendor'}
             </button>
             <button type="button" onClick={() => setCreating(false)}>
               Cancel
@@ -117,6 +118,9 @@ export function VendorsPage() {
                   <td>{formatDateTime(vendor.created_at)}</td>
                   {writable && (
                     <td className="actions">
+                      <button type="button" onClick={() => setEditing(vendor)} aria-label={`Edit ${vendor.name}`}>
+                        Edit
+                      </button>
                       <button type="button" onClick={() => toggle(vendor)} aria-label={`${vendor.enabled ? 'Disable' : 'Enable'} ${vendor.name}`}>
                         {vendor.enabled ? 'Disable' : 'Enable'}
                       </button>
