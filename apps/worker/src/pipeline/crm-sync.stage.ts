@@ -175,6 +175,7 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
       // 1. Everything the batch reads, at once.
       const wanted = [...works, ...leadOnly].map((work) => ({ tenant: work.tenant, id: work.leadId }));
       const batch = await LeadBatch.prefetch(deps.leads, wanted);
+      await waitForInFlightOutboxes(deps.leads, batch, wanted, new Set([...works, ...leadOnly].map((work) => work.messageId)));
       const byTenant = new Map<string, { tenant: TenantContext; connections: Set<string> }>();
       for (const work of works) {
         const key = tenantKey(work.tenant);
@@ -338,6 +339,25 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
       return { write, handled: records.length };
     },
   };
+}
+
+/** How long an outbox is taken to belong to a writer still producing it (as in lead-stage.ts). */
+const OUTBOX_IN_FLIGHT_MS = 5_000;
+
+/**
+ * Waits until no lead of the batch has an outbox its writer (the route stage) is still producing:
+ * on FerretDB a conditional update is not atomic, so that writer's clear and this batch's write
+ * could both apply and the later undo the other (lead-stage.ts does the same for the lead stages).
+ */
+async function waitForInFlightOutboxes(leads: Pick<LeadRepository, 'findManyById'>, batch: LeadBatch, wanted: Array<{ tenant: TenantContext; id: string }>, applied: ReadonlySet<string>): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const waiting = new Set(batch.inFlight(Date.now(), OUTBOX_IN_FLIGHT_MS, applied));
+    if (waiting.size === 0 || Date.now() - started > OUTBOX_IN_FLIGHT_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const fresh = await LeadBatch.prefetch(leads, wanted.filter((entry) => waiting.has(entry.id)));
+    batch.refresh(fresh.all());
+  }
 }
 
 /** The sync actors a lead holds, by connection id. */
