@@ -170,6 +170,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     deleted_at: nullable(dateTime()),
     calculated_fields: anyObject(),
     review_flags: array(anyObject()),
+    routing: nullable(ref('LeadRoute')),
   }),
   ActivityEntry: obj({ id: str(), event: str(), timestamp: dateTime(), description: str(), metadata: anyObject() }, ['id', 'event', 'timestamp']),
   BulkResult: obj({ id: str(), success: bool(), error: obj({ code: str(), message: str() }) }, ['id', 'success']),
@@ -269,6 +270,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ...timestamps,
   }),
   RoutingSettings: record({ default_targets: array(ref('RoutingDestination')), when_unmatched: oneOfValues(['all_connections', 'none']), updated_at: nullable(dateTime()) }),
+  LeadRoute: record({ rule_id: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')), routed_at: dateTime() }),
   RoutingTestResult: record({ rule_id: nullableText, rule_name: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')) }),
   CalculatedField: record({ id: str(), name: str(), label: str(), formula: str(), type: str(), recalculate_on_change: bool(), description: nullableText, ...timestamps }),
   CalculationJob: record({

@@ -141,7 +141,10 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
         return routed[0]!.metadata as { lead_id: string; rule_id: string | null; reason: string; targets: Target[]; routed_at: string };
       }, `the lead.routed activity of ${id}`);
 
-    expect(await routeOf(nurse)).toMatchObject({ lead_id: nurse, rule_id: nursing, reason: 'rule', targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }] });
+    const nurseRoute = await routeOf(nurse);
+    expect(nurseRoute).toMatchObject({ lead_id: nurse, rule_id: nursing, reason: 'rule', targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }] });
+    // The lead itself shows the same route.
+    expect(data(await user('GET', `/api/leads/${nurse}`))['routing']).toEqual({ rule_id: nursing, reason: 'rule', targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }], routed_at: nurseRoute.routed_at });
     const fairRoutes = [await routeOf(fairOne), await routeOf(fairTwo)];
     expect(fairRoutes.map((route) => route.rule_id)).toEqual([fair, fair]);
     expect(fairRoutes.map((route) => route.targets[0]!.owner).sort()).toEqual(['ana', 'ben']);

@@ -2511,6 +2511,7 @@ export interface components {
             program_interest: string | null;
             referrer: string | null;
             review_flags: Record<string, never>[];
+            routing: components["schemas"]["LeadRoute"] | null;
             source: string | null;
             /** @enum {string} */
             status: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
@@ -2544,6 +2545,14 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             total: number;
+        };
+        LeadRoute: {
+            /** @enum {string} */
+            reason: "rule" | "default" | "all_connections" | "none";
+            /** Format: date-time */
+            routed_at: string;
+            rule_id: string | null;
+            targets: components["schemas"]["RoutingDestination"][];
         };
         LeadSubmissionAccepted: {
             duplicate_of?: string;

@@ -24,7 +24,7 @@ export function leadListItem(lead: LeadRecord): View {
 
 /**
  * A lead with every field of spec 2.1 (get, create, update), plus what rules added: calculated
- * values by name, and why rules flagged it for review (docs/enrichment-rules.md). The pipeline's
+ * values by name, why rules flagged it for review (docs/enrichment-rules.md), and its route. The pipeline's
  * own `flags` stay internal; `validation_status` "flagged" tells a lead is marked.
  */
 export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
@@ -32,5 +32,7 @@ export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
     ...pick(lead, LEAD_DETAIL_FIELDS, vendorName),
     calculated_fields: lead['calculated_fields'] ?? {},
     review_flags: lead['review_flags'] ?? [],
+    // Where the route stage sent the lead (docs/decisions.md, Routing); null until routed.
+    routing: lead.routing ? { rule_id: lead.routing.rule_id, reason: lead.routing.reason, targets: lead.routing.targets, routed_at: lead.routing.routed_at } : null,
   };
 }
