@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { eventPayloadProblems } from '@leadstream/schemas';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +234,31 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     expect(page.body['meta']).toEqual({ page: 2, limit: 2, total: deliveries.length });
     expect(listOf(page)).toHaveLength(Math.min(2, deliveries.length - 2));
     expect((await as('GET', `/api/webhooks/${okId}/deliveries?limit=101`)).status).toBe(400);
+  });
+
+  it('makes one delivery, one POST, of an event consumed twice', async () => {
+    const original = receiver.at('/ok').find((request) => request.event === 'lead.created');
+    expect(original?.problems).toEqual([]);
+    const leadId = String((original!.data['lead'] as { id: string }).id);
+    if (!setup.readWhileRunning) {
+      server.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    }
+    const log = await setup.openLog();
+    try {
+      const record = (await readTopic(log, 'leads.events')).find((candidate) => (JSON.parse(candidate.value) as { id: string }).id === original!.id);
+      expect(record?.key).toBe(leadId);
+      await log.produce('leads.events', [{ key: record!.key, value: record!.value }]);
+    } finally {
+      await log.close();
+    }
+    if (!setup.readWhileRunning) ({ server, url: base } = await CliProcess.startService(env()));
+    // An event of the same lead after the repeat (same partitions in both stages, so it comes after it).
+    expect((await as('PATCH', `/api/leads/${leadId}`, { status: 'qualified' })).status).toBe(200);
+    await eventually('the later lead.updated', () => receiver.at('/ok').find((request) => request.event === 'lead.updated' && (request.data['changes'] as Record<string, { new?: unknown }> | undefined)?.['status']?.new === 'qualified'));
+    expect(receiver.at('/ok').filter((request) => request.id === original!.id)).toHaveLength(1);
+    const okId = String(listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))!['id']);
+    expect((await deliveriesOf(okId, '?limit=100')).filter((delivery) => delivery['event_id'] === original!.id)).toHaveLength(1);
   });
 
   it('answers the test endpoint with the outcome, success or failure', async () => {
