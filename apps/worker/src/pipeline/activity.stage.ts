@@ -16,6 +16,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'lead.enriched': 'Enrichment rules applied',
   'lead.routed': 'Lead routed',
   'lead.crm_synced': 'Lead synced to CRM',
+  // Not in spec 6.2's list for the log; kept so a user sees why a lead is not in the CRM.
+  'lead.crm_sync_failed': 'CRM sync failed',
   'lead.updated': 'Lead updated',
   'lead.deleted': 'Lead deleted',
   'lead.rejected': 'Lead rejected',

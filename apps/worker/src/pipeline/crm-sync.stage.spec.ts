@@ -19,6 +19,7 @@ import { OutboxBatchWriter } from '../batch/outbox-batch-writer';
 import { FAKE_HUBSPOT_TOKEN, FAKE_SALESFORCE, FAKE_WEBHOOK_AUTH, startFakeCrm, type FakeCrm } from '../crm/crm-fakes.test-support';
 import { useEmbeddedEngines } from '../test-support/embedded-engines';
 import { driveStage } from '../test-support/stage-driver';
+import { activityStage } from './activity.stage';
 import { crmSyncStage, LEADS_ROUTED_TOPIC, type CrmManualSyncMessage } from './crm-sync.stage';
 
 const ORG = 'org_crm';
@@ -199,6 +200,15 @@ describe('the crm-sync stage', () => {
     }
     expect(await syncOf(down, hook)).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 500: down (gave up after 4 attempts)' });
     expect(fake.records.webhook.size).toBe(0);
+    // The activity stage records both outcomes in the leads' timelines.
+    await driveStage(activityStage(), engines.writer).handle(await readTopic(engines.log, 'leads.events'));
+    const timeline = await engines.store.collection('lead_activity').find({ lead_id: { $in: [refused._id, down._id] } });
+    expect(timeline.map((entry) => [entry['lead_id'], entry['event'], entry['description']])).toEqual(
+      expect.arrayContaining([
+        [refused._id, 'lead.crm_sync_failed', 'CRM sync failed'],
+        [down._id, 'lead.crm_sync_failed', 'CRM sync failed'],
+      ]),
+    );
     expect((await events('lead.crm_sync_failed')).map((event) => event.data)).toEqual([
       { lead_id: refused._id, crm_type: 'hubspot', connection_id: hs, error: 'HTTP 400: Property values were not valid: phone', permanent: true, attempts: 1, failed_at: '2026-03-01T10:00:00.000Z' },
       { lead_id: down._id, crm_type: 'webhook_json', connection_id: hook, error: 'HTTP 500: down (gave up after 4 attempts)', permanent: false, attempts: 4, failed_at: '2026-03-01T10:00:06.000Z' },
