@@ -194,9 +194,21 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await expect.poll(() => page.locator('tbody tr').count()).toBe(4);
     await page.getByRole('button', { name: 'Email' }).click(); // descending first
     await page.getByRole('button', { name: 'Email' }).click();
-    await expect.poll(async () => (await page.locator('tbody tr td:first-child').allInnerTexts())[0]).toBe('ann.inquirer@example.edu');
+    await expect.poll(async () => (await page.locator('tbody tr a').allInnerTexts())[0]).toBe('ann.inquirer@example.edu');
     expect(page.url()).toContain('sortBy=email');
     await screenshot('console-leads', true);
+
+    // Two leads at once: select them, set their status.
+    await page.getByLabel('Select bob.browser@example.edu').check();
+    await page.getByLabel('Select chen.li@example.edu').check();
+    const selection = page.getByRole('region', { name: 'Selected leads' });
+    await selection.getByLabel('New status').selectOption('qualified');
+    await selection.getByRole('button', { name: 'Set status' }).click();
+    await page.getByText('2 leads set to qualified.').waitFor();
+    await page.getByRole('row', { name: /chen\.li@example\.edu/ }).getByText('qualified').waitFor();
+    await page.getByLabel('Status', { exact: true }).selectOption('qualified');
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
+    await page.getByLabel('Status', { exact: true }).selectOption('');
 
     await page.getByRole('link', { name: 'ann.inquirer@example.edu' }).click();
     await page.getByRole('heading', { level: 1, name: 'Ann Inquirer' }).waitFor();

@@ -128,7 +128,7 @@ export function ApiKeysPage() {
         </form>
       )}
       {!keys.data ? (
-        <Loading what="API keys" />
+        keys.error ? null : <Loading what="API keys" />
       ) : (
         <div className="table-wrap">
           <table className="data">

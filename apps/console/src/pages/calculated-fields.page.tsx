@@ -120,7 +120,7 @@ export function CalculatedFieldsPage() {
         </form>
       )}
       {!fields.data ? (
-        <Loading what="calculated fields" />
+        fields.error ? null : <Loading what="calculated fields" />
       ) : (
         <div className="table-wrap">
           <table className="data">

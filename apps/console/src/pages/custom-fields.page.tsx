@@ -61,7 +61,7 @@ export function CustomFieldsPage() {
         </form>
       )}
       {!fields.data ? (
-        <Loading what="custom fields" />
+        fields.error ? null : <Loading what="custom fields" />
       ) : (
         <div className="table-wrap">
           <table className="data">

@@ -46,7 +46,7 @@ export function DedupPage() {
       <Alert>{action.error ?? config.error}</Alert>
       <Alert tone="success">{saved && 'Settings saved. The next lead is checked with them.'}</Alert>
       {!data ? (
-        <Loading what="the settings" />
+        config.error ? null : <Loading what="the settings" />
       ) : (
         <form className="card" aria-label="Deduplication settings" onSubmit={submit} key={JSON.stringify(data)}>
           <fieldset disabled={!writable}>

@@ -57,7 +57,7 @@ export function FunnelPage() {
       </form>
       <Alert>{report.error}</Alert>
       {!data ? (
-        <Loading what="the funnel" />
+        report.error ? null : <Loading what="the funnel" />
       ) : (
         <>
           {!data.hasLinks && (

@@ -4,7 +4,7 @@
  * page says so and tries again.
  */
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { Schemas } from '@leadstream/client';
 import { api, call, ConsoleError } from '../api/client';
 import { can } from '../api/permissions';
@@ -39,6 +39,15 @@ export function LeadDetailPage() {
   const lead = useLoad(() => call(api.GET('/api/leads/{id}', { params: { path: { id } } })).then((answer) => answer.data), `${id}:${round}`);
   const activity = useLoad(() => call(api.GET('/api/leads/{id}/activity', { params: { path: { id } } })).then((answer) => answer.data), `${id}:${round}`);
   const processing = lead.errorCode === 'LEAD_PROCESSING';
+  const navigate = useNavigate();
+  const removal = useAction();
+  const remove = () => {
+    if (!window.confirm('Delete this lead? It is kept as a deleted record.')) return;
+    void removal.run(async () => {
+      await call(api.DELETE('/api/leads/{id}', { params: { path: { id } } }));
+      void navigate('/leads');
+    });
+  };
   // A lead the pipeline has not decided yet: look again shortly.
   useEffect(() => {
     if (!processing) return;
@@ -65,7 +74,14 @@ export function LeadDetailPage() {
       </p>
       <PageHeader title={name || data.email}>
         <StatusBadge status={data.status} />
+        {data.deleted_at && <span className="badge">deleted {formatDateTime(data.deleted_at)}</span>}
+        {can(role, 'leads:write') && !data.deleted_at && (
+          <button type="button" className="danger" onClick={remove} disabled={removal.pending}>
+            Delete lead
+          </button>
+        )}
       </PageHeader>
+      <Alert>{removal.error}</Alert>
       <div className="columns">
         <div>
           {can(role, 'leads:write') && !data.deleted_at && <StatusEditor lead={data} onSaved={() => setRound((value) => value + 1)} />}

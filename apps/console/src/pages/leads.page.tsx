@@ -9,7 +9,7 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useLoad } from '../components/use-load';
+import { useAction, useLoad } from '../components/use-load';
 import { Alert, Field, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { ExportPanel } from './export.panel';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
@@ -82,6 +82,37 @@ export function LeadsPage() {
   };
   const sortOn = (field: SortField) => update({ sortBy: field, sortOrder: sortBy === field && sortOrder === 'desc' ? 'asc' : 'desc' });
 
+  // Bulk changes (POST /api/leads/bulk-update, /bulk-delete) on the selected rows of this page.
+  const writable = can(role, 'leads:write');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkStatus, setBulkStatus] = useState<LeadStatus>('contacted');
+  const bulk = useAction();
+  const [bulkDone, setBulkDone] = useState<string | null>(null);
+  useEffect(() => setSelected(new Set()), [params.toString()]);
+  const pageIds = leads.data?.data.map((lead) => lead.id) ?? [];
+  const toggleOne = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const applyStatus = () =>
+    void bulk.run(async () => {
+      const answer = await call(api.POST('/api/leads/bulk-update', { body: { lead_ids: [...selected], updates: { status: bulkStatus } } }));
+      setBulkDone(`${answer.updated} lead${answer.updated === 1 ? '' : 's'} set to ${bulkStatus}${answer.failed ? `, ${answer.failed} failed` : ''}.`);
+      setSelected(new Set());
+      leads.reload();
+    });
+  const deleteSelected = () => {
+    if (!window.confirm(`Delete ${selected.size} lead${selected.size === 1 ? '' : 's'}? They are kept as deleted records.`)) return;
+    void bulk.run(async () => {
+      const answer = await call(api.POST('/api/leads/bulk-delete', { body: { lead_ids: [...selected] } }));
+      setBulkDone(`${answer.deleted} lead${answer.deleted === 1 ? '' : 's'} deleted${answer.failed ? `, ${answer.failed} failed` : ''}.`);
+      setSelected(new Set());
+      leads.reload();
+    });
+  };
+
   // The search box applies after a short pause in typing.
   const [search, setSearch] = useState(filters.search ?? '');
   useEffect(() => {
@@ -105,15 +136,41 @@ export function LeadsPage() {
         <Field label="Received from" type="date" value={filters.start_date ?? ''} onChange={(event) => update({ start_date: event.target.value || null })} />
         <Field label="Received until" type="date" value={filters.end_date ?? ''} onChange={(event) => update({ end_date: event.target.value || null })} />
       </form>
-      <Alert>{leads.error}</Alert>
-      {!leads.data && leads.loading ? (
-        <Loading what="leads" />
+      <Alert>{leads.error ?? bulk.error}</Alert>
+      <Alert tone="success">{bulkDone}</Alert>
+      {writable && selected.size > 0 && (
+        <div className="bulk card" role="region" aria-label="Selected leads">
+          <strong>{selected.size} selected</strong>
+          <Select label="New status" value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as LeadStatus)} options={LEAD_STATUSES.map((status) => [status, status] as const)} />
+          <button type="button" className="primary" onClick={applyStatus} disabled={bulk.pending}>
+            Set status
+          </button>
+          <button type="button" className="danger" onClick={deleteSelected} disabled={bulk.pending}>
+            Delete selected
+          </button>
+          <button type="button" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      )}
+      {!leads.data ? (
+        leads.error ? null : <Loading what="leads" />
       ) : (
         <div className="table-wrap">
           <table className="data" aria-busy={leads.loading}>
             <caption className="visually-hidden">Leads, sorted by {sortBy} {sortOrder === 'asc' ? 'ascending' : 'descending'}</caption>
             <thead>
               <tr>
+                {writable && (
+                  <th scope="col" className="select">
+                    <input
+                      type="checkbox"
+                      aria-label="Select every lead of this page"
+                      checked={pageIds.length > 0 && pageIds.every((id) => selected.has(id))}
+                      onChange={(event) => setSelected(event.target.checked ? new Set(pageIds) : new Set())}
+                    />
+                  </th>
+                )}
                 {COLUMNS.map((column) => (
                   <th key={column.field} scope="col" aria-sort={sortBy === column.field ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
                     <button type="button" className="sort" onClick={() => sortOn(column.field)}>
@@ -127,6 +184,11 @@ export function LeadsPage() {
             <tbody>
               {leads.data?.data.map((lead: Schemas['LeadSummary']) => (
                 <tr key={lead.id}>
+                  {writable && (
+                    <td className="select">
+                      <input type="checkbox" aria-label={`Select ${lead.email}`} checked={selected.has(lead.id)} onChange={() => toggleOne(lead.id)} />
+                    </td>
+                  )}
                   <td>
                     <Link to={`/leads/${encodeURIComponent(lead.id)}`}>{lead.email}</Link>
                   </td>
@@ -142,7 +204,7 @@ export function LeadsPage() {
               ))}
               {leads.data?.data.length === 0 && (
                 <tr>
-                  <td colSpan={COLUMNS.length} className="empty">
+                  <td colSpan={COLUMNS.length + 1} className="empty">
                     No lead matches. {Object.keys(filters).length === 0 && 'Leads appear here as soon as a vendor sends them with an API key.'}
                   </td>
                 </tr>

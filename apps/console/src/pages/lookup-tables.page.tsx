@@ -70,7 +70,7 @@ export function LookupTablesPage() {
         </form>
       )}
       {!tables.data ? (
-        <Loading what="lookup tables" />
+        tables.error ? null : <Loading what="lookup tables" />
       ) : (
         <div className="table-wrap">
           <table className="data">

@@ -69,7 +69,7 @@ export function RulesPage() {
         />
       )}
       {!rules.data ? (
-        <Loading what="rules" />
+        rules.error ? null : <Loading what="rules" />
       ) : (
         <div className="table-wrap">
           <table className="data">

@@ -55,7 +55,7 @@ export function UsersPage() {
         </form>
       )}
       {!users.data ? (
-        <Loading what="users" />
+        users.error ? null : <Loading what="users" />
       ) : (
         <div className="table-wrap">
           <table className="data">

@@ -100,7 +100,7 @@ export function ValidationRulesPage() {
         </form>
       )}
       {!rules.data ? (
-        <Loading what="validation rules" />
+        rules.error ? null : <Loading what="validation rules" />
       ) : (
         <div className="table-wrap">
           <table className="data">

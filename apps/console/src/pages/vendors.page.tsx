@@ -92,7 +92,7 @@ export function VendorsPage() {
         </form>
       )}
       {!vendors.data ? (
-        <Loading what="vendors" />
+        vendors.error ? null : <Loading what="vendors" />
       ) : (
         <div className="table-wrap">
           <table className="data">
