@@ -21,6 +21,7 @@ import { UsersPage } from './pages/users.page';
 import { ValidationRulesPage } from './pages/validation-rules.page';
 import { LookupTablesPage } from './pages/lookup-tables.page';
 import { CalculatedFieldsPage } from './pages/calculated-fields.page';
+import { OrganizationPage } from './pages/organization.page';
 
 export function useSession(): Session | null {
   const [session, setSession] = useState(currentSession());
@@ -67,6 +68,7 @@ export function App() {
         <Route path="/calculated-fields" element={<CalculatedFieldsPage />} />
         <Route path="/dedup" element={<DedupPage />} />
         <Route path="/users" element={<UsersPage />} />
+        <Route path="/organization" element={<OrganizationPage />} />
         <Route path="*" element={<NotFound />} />
       </Route>
       {/* Signed in already: the signed-out pages lead to the console. */}

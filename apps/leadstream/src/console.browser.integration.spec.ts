@@ -5,8 +5,8 @@
  * over HTTP; see them in the table and one lead's activity; change its status; create an
  * enrichment rule in the UI and see it applied to the next lead; see the funnel tiles change when
  * the application vendor sends the same person; open every screen and configure a lookup table, a
- * validation rule and a calculated field. Then: a viewer sees no write buttons, a narrow
- * window still works, and an invalid session goes back to sign-in.
+ * validation rule, a calculated field and the organization's validation settings. Then: a viewer
+ * sees no write buttons, a narrow window still works, and an invalid session goes back to sign-in.
  *
  * Screenshots go to artifacts/ (listed by .ci/run); the two of the README are written to
  * docs/images/ when they are missing or UPDATE_DOCS_IMAGES=1 (so a run does not dirty the tree).
@@ -294,7 +294,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
   }, 90_000);
 
   it('opens every screen of the navigation, and configures a lookup table, a validation rule and a calculated field', async () => {
-    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Users'];
+    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Users', 'Organization'];
     const nav = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
     expect(nav).toEqual(screens);
     for (const screen of screens) {
@@ -341,6 +341,13 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     const bob = (leads.body['data'] as Array<Record<string, unknown>>)[0];
     const detail = await call('GET', `/api/leads/${String(bob?.['id'])}`, undefined, token);
     expect((detail.body['data'] as Record<string, unknown>)['calculated_fields']).toMatchObject({ display_name: 'Bob BROWSER' });
+
+    await go('Organization');
+    await page.getByLabel('Required fields besides email').fill('phone');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved. The next lead is checked with these settings.').waitFor();
+    const organization = await call('GET', '/api/organization', undefined, token);
+    expect(((organization.body['data'] as { settings: { validation: Record<string, unknown> } }).settings.validation)['required_fields']).toEqual(['phone']);
   }, 90_000);
 
   it('hides every write button from a viewer', async () => {
@@ -360,6 +367,10 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await viewer.getByRole('heading', { level: 1, name: 'Ann Inquirer' }).waitFor();
     await viewer.getByText('lead.created').waitFor();
     expect(await viewer.getByRole('button', { name: 'Save status' }).count()).toBe(0);
+    await viewer.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Organization' }).click();
+    await viewer.getByLabel('Country of national phone numbers').waitFor();
+    expect(await viewer.getByLabel('Country of national phone numbers').isDisabled()).toBe(true);
+    expect(await viewer.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     await context.close();
   }, 60_000);
 

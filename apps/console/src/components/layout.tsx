@@ -16,6 +16,7 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
   { to: '/calculated-fields', label: 'Calculated fields', permission: 'rules:read' },
   { to: '/dedup', label: 'Deduplication', permission: 'dedup:read' },
   { to: '/users', label: 'Users', permission: 'users:read' },
+  { to: '/organization', label: 'Organization', permission: 'organization:read' },
 ];
 
 export function Layout({ session }: { session: Session }) {
