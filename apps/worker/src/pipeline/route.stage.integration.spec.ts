@@ -170,6 +170,17 @@ describe.each(pairs)('route stage on %s', (_name, open) => {
     expect(await setup.routed()).toEqual([]);
   });
 
+  it('leaves a lead deleted since enrichment unrouted', async () => {
+    const setup = await setUp(open);
+    const [message] = await setup.submit([{}]);
+    await setup.upToRoute();
+    await setup.store.collection('leads').updateOne({ _id: message!.lead_id, organization_id: setup.organizationId, environment: 'live' }, { $set: { deleted_at: new Date().toISOString() } });
+    await setup.stages(setup.writer).route.handle(await readTopic(setup.log, TOPICS.enriched));
+    expect((await setup.leads.findById(setup.live, message!.lead_id))?.routing ?? null).toBeNull();
+    expect(await setup.routed()).toEqual([]);
+    expect(await setup.routedEvents()).toEqual([]);
+  });
+
   it('keeps a lead unrouted when told so, and still hands it on with no targets', async () => {
     const setup = await setUp(open);
     await new RoutingSettingsRepository(setup.store).put(setup.organizationId, { default_targets: [], when_unmatched: 'none' }, new Date().toISOString());

@@ -61,6 +61,8 @@ export function routeStage(deps: RouteStageDependencies): BatchStage {
         write.records.push(deadLetter(record, `lead ${message.lead_id} not found (deleted, expired or never created)`));
         return 'decided';
       }
+      // Deleted since enrichment: nothing to route, and no CRM should get it (a redelivery skips it the same way).
+      if (lead.deleted_at) return 'decided';
       const at = now().toISOString();
       const config = context.configs.get(lead.organization_id) ?? { rules: [], settings: { default_targets: [], when_unmatched: 'none' } };
       const position = context.positions.get(message.message_id);
