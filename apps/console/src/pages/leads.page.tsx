@@ -157,7 +157,7 @@ export function LeadsPage() {
         leads.error ? null : <Loading what="leads" />
       ) : (
         <div className="table-wrap">
-          <table className="data" aria-busy={leads.loading}>
+          <table className="data leads" aria-busy={leads.loading}>
             <caption className="visually-hidden">Leads, sorted by {sortBy} {sortOrder === 'asc' ? 'ascending' : 'descending'}</caption>
             <thead>
               <tr>
@@ -199,7 +199,11 @@ export function LeadsPage() {
                   <td>{lead.source ?? '—'}</td>
                   <td>{vendorName(lead.vendor_id)}</td>
                   <td>{lead.program ?? lead.program_interest ?? '—'}</td>
-                  <td>{formatDateTime(lead.created_at)}</td>
+                  <td>
+                    <time dateTime={lead.created_at} title={formatDateTime(lead.created_at)}>
+                      {new Date(lead.created_at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
+                    </time>
+                  </td>
                 </tr>
               ))}
               {leads.data?.data.length === 0 && (
