@@ -271,7 +271,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   RoutingSettings: record({ default_targets: array(ref('RoutingDestination')), when_unmatched: oneOfValues(['all_connections', 'none']), updated_at: nullable(dateTime()) }),
   LeadRoute: record({ rule_id: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')), routed_at: dateTime() }),
-  RoutingTestResult: record({ rule_id: nullableText, rule_name: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')) }),
+  RoutingTestResult: record({ rule_id: nullableText, rule_name: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')), enrichment_outcome: oneOfValues(['accepted', 'rejected']) }),
   CalculatedField: record({ id: str(), name: str(), label: str(), formula: str(), type: str(), recalculate_on_change: bool(), description: nullableText, ...timestamps }),
   CalculationJob: record({
     id: str(),

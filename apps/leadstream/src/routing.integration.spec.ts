@@ -119,6 +119,7 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
       rule_name: 'Nursing',
       reason: 'rule',
       targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }],
+      enrichment_outcome: 'accepted',
     });
 
     const ingest = async (body: Record<string, unknown>): Promise<string> => {

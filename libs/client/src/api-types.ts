@@ -2743,6 +2743,8 @@ export interface components {
         };
         RoutingTestResult: {
             /** @enum {string} */
+            enrichment_outcome: "accepted" | "rejected";
+            /** @enum {string} */
             reason: "rule" | "default" | "all_connections" | "none";
             rule_id: string | null;
             rule_name: string | null;

@@ -1,5 +1,5 @@
 /** Mounts the routing router of the user API (routing rules, settings and the test). */
-import { type CustomFieldRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
+import { type CustomFieldRepository, EnrichmentConfigReader, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import type { ConfigCache } from '@leadstream/runtime';
 import type Koa from 'koa';
@@ -22,6 +22,7 @@ export function mountRouting(app: Koa, deps: RoutingMountDependencies): void {
     counters: new RoutingCounterRepository(deps.store),
     routing: new RoutingConfigReader(deps.store),
     customFields: deps.customFields,
+    enrichment: new EnrichmentConfigReader(deps.store),
     configCache: deps.configCache,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });

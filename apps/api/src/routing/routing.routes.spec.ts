@@ -179,6 +179,7 @@ describe('POST /api/routing/test', () => {
         { connection_id: 'crm_t1', owner: null, queue: null },
         { connection_id: 'crm_t2', owner: null, queue: null },
       ],
+      enrichment_outcome: 'accepted',
     });
 
     const nursing = dataOf(await tester.call('POST', '/api/routing/rules', { name: 'Nursing', priority: 5, conditions: { operator: 'AND', rules: [{ field: 'program_interest', operator: 'contains', value: 'nursing' }] }, targets: [{ connection_id: 'crm_t2', queue: 'health' }] }));
@@ -193,9 +194,9 @@ describe('POST /api/routing/test', () => {
     );
     await tester.call('PUT', '/api/routing/settings', { default_targets: [{ connection_id: 'crm_t1', queue: 'triage' }] });
 
-    expect(await test({ email: 'n@b.edu', program_interest: 'BSc Nursing', utm_source: 'fair' })).toEqual({ rule_id: nursing['id'], rule_name: 'Nursing', reason: 'rule', targets: [{ connection_id: 'crm_t2', owner: null, queue: 'health' }] });
+    expect(await test({ email: 'n@b.edu', program_interest: 'BSc Nursing', utm_source: 'fair' })).toEqual({ rule_id: nursing['id'], rule_name: 'Nursing', reason: 'rule', targets: [{ connection_id: 'crm_t2', owner: null, queue: 'health' }], enrichment_outcome: 'accepted' });
     expect(await test({ email: 'f@b.edu', utm_source: 'FAIR' })).toMatchObject({ rule_id: shared['id'], reason: 'rule', targets: [{ owner: 'ana' }] });
-    expect(await test({ email: 'x@b.edu' })).toEqual({ rule_id: null, rule_name: null, reason: 'default', targets: [{ connection_id: 'crm_t1', owner: null, queue: 'triage' }] });
+    expect(await test({ email: 'x@b.edu' })).toEqual({ rule_id: null, rule_name: null, reason: 'default', targets: [{ connection_id: 'crm_t1', owner: null, queue: 'triage' }], enrichment_outcome: 'accepted' });
 
     // The test never moves the rotation: the next lead of the rule would still get the first owner.
     expect(await test({ email: 'f2@b.edu', utm_source: 'fair' })).toMatchObject({ targets: [{ owner: 'ana' }] });
@@ -203,6 +204,18 @@ describe('POST /api/routing/test', () => {
     // Once the stage has handed out a position, the answer shows the next owner in turn.
     await new RoutingCounterRepository(server.store).reserve({ organizationId: tester.organizationId, environment: 'live' }, String(shared['id']), 1);
     expect(await test({ email: 'f3@b.edu', utm_source: 'fair' })).toMatchObject({ targets: [{ owner: 'ben' }] });
+  });
+
+  it('routes the lead as enrichment leaves it, and says when enrichment would reject it', async () => {
+    const enriched = await UserApi.owner(server.url, 'routing.enriched@example.edu', 'Enriched College');
+    await addConnection(enriched.organizationId, 'crm_e1');
+    expect((await enriched.call('POST', '/api/enrichment/rules', { name: 'Tier', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'web' }] }, actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'gold' }] })).status).toBe(201);
+    expect((await enriched.call('POST', '/api/enrichment/rules', { name: 'No bots', priority: 2, conditions: { operator: 'AND', rules: [{ field: 'first_name', operator: 'equals', value: 'Bot' }] }, actions: [{ type: 'reject', reason: 'bot' }] })).status).toBe(201);
+    const gold = dataOf(await enriched.call('POST', '/api/routing/rules', { name: 'Gold', conditions: { operator: 'AND', rules: [{ field: 'enrichment_data.tier', operator: 'equals', value: 'gold' }] }, targets: [{ connection_id: 'crm_e1', owner: 'vip' }] }));
+    const test = async (leadData: Record<string, unknown>) => dataOf(await enriched.call('POST', '/api/routing/test', { lead_data: leadData }));
+    expect(await test({ email: 'a@b.edu', source: 'web' })).toMatchObject({ rule_id: gold['id'], targets: [{ owner: 'vip' }], enrichment_outcome: 'accepted' });
+    expect(await test({ email: 'a@b.edu', source: 'print' })).toMatchObject({ rule_id: null, reason: 'all_connections' });
+    expect(await test({ email: 'a@b.edu', source: 'web', first_name: 'Bot' })).toMatchObject({ rule_id: gold['id'], enrichment_outcome: 'rejected' });
   });
 
   it('routes a weighted rule by the lead id given, the same way each time', async () => {

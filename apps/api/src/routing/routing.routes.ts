@@ -8,15 +8,17 @@
  *   DELETE /api/routing/rules/:id        204
  *   GET    /api/routing/settings         {data:{default_targets, when_unmatched, updated_at}}
  *   PUT    /api/routing/settings         {data:{...}}            the whole settings
- *   POST   /api/routing/test             {lead_data, lead_id?} → {data:{rule_id, rule_name, reason, targets}}; stores nothing
+ *   POST   /api/routing/test             {lead_data, lead_id?} → {data:{rule_id, rule_name, reason, targets, enrichment_outcome}};
+ *                                         the lead as enrichment leaves it; stores nothing
  * Permissions as enrichment rules (rules:read, rules:write). A target must name a CRM connection
  * of the organization (400 on `targets[i].connection_id` otherwise). Every write is announced
  * through the ConfigCache, so the route stage routes the next lead with it.
  */
 import { randomUUID } from 'node:crypto';
-import type { CustomFieldRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
+import type { CustomFieldRepository, EnrichmentConfigReader, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
 import {
   DomainError,
+  enrichLead,
   matchRoutingRule,
   parseRoutingRuleCreate,
   parseRoutingRulePatch,
@@ -39,6 +41,8 @@ export interface RoutingRoutesDependencies {
   counters: Pick<RoutingCounterRepository, 'peek'>;
   routing: Pick<RoutingConfigReader, 'read' | 'enabledConnectionIds' | 'unknownConnectionIds'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
+  /** The organization's enrichment: the test routes the lead as enrichment leaves it, as the pipeline does. */
+  enrichment: Pick<EnrichmentConfigReader, 'read'>;
   configCache: Pick<ConfigCache, 'changed'>;
   clock?: () => Date;
 }
@@ -140,15 +144,18 @@ export function routingRouter(deps: RoutingRoutesDependencies): UserRouter {
   defineRoute(router, { method: 'POST', path: '/api/routing/test', permission: 'rules:read' }, async (ctx) => {
     const tenant = ctx.state.tenant;
     const { leadData, leadId } = testBody(ctx.request.body);
-    const config = await deps.routing.read(tenant.organizationId);
-    const subject = ruleSubjectOf(leadData);
+    const [config, enrichment] = await Promise.all([deps.routing.read(tenant.organizationId), deps.enrichment.read(tenant.organizationId)]);
+    // Routing sees the lead after enrichment (its rules and calculated fields), as the route stage does.
+    const enriched = enrichLead(ruleSubjectOf(leadData), enrichment, clock());
+    const subject = enriched.subject;
     const matched = matchRoutingRule(subject, config.rules);
     // Where the rotation stands now: the answer names the target the next lead of that rule gets.
     const position = matched?.distribution === 'round_robin' ? await deps.counters.peek(tenant, matched.id) : undefined;
     const connections = await deps.routing.enabledConnectionIds(tenant);
     const key = leadId ?? (typeof leadData['email'] === 'string' ? leadData['email'] : '');
     const decision = routeLead({ id: key, subject }, config.rules, config.settings, { connections, ...(position !== undefined ? { position } : {}) });
-    ctx.body = { data: { rule_id: decision.rule_id, rule_name: matched?.name ?? null, reason: decision.reason, targets: decision.targets } };
+    // A lead enrichment rejects never reaches routing; the answer says so and still shows the route its fields would get.
+    ctx.body = { data: { rule_id: decision.rule_id, rule_name: matched?.name ?? null, reason: decision.reason, targets: decision.targets, enrichment_outcome: enriched.run.final_outcome === 'rejected' ? 'rejected' : 'accepted' } };
   });
 
   return router;
