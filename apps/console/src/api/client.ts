@@ -32,7 +32,11 @@ api.use({
 
 /** An error to show: the API's, or a network failure. */
 export class ConsoleError extends Error {
-  constructor(readonly apiError: ApiError) {
+  constructor(
+    readonly apiError: ApiError,
+    /** The answer's body, for what the common error shape leaves out (a duplicate's `duplicate_of`). */
+    readonly body?: unknown,
+  ) {
     super(apiError.message);
   }
 }
@@ -51,7 +55,7 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   } catch (cause) {
     throw new ConsoleError({ status: 0, code: 'NETWORK', message: `The service did not answer (${String(cause)}).`, details: [] });
   }
-  if (answer.error !== undefined || !answer.response.ok) throw new ConsoleError(apiErrorOf(answer.response.status, answer.error));
+  if (answer.error !== undefined || !answer.response.ok) throw new ConsoleError(apiErrorOf(answer.response.status, answer.error), answer.error);
   return answer.data as T;
 }
 

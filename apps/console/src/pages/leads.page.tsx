@@ -12,6 +12,7 @@ import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Field, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { ExportPanel } from './export.panel';
+import { NewLeadForm } from './new-lead.form';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
 import { nextDay } from './lead-filters';
 
@@ -85,6 +86,7 @@ export function LeadsPage() {
   // Bulk changes (POST /api/leads/bulk-update, /bulk-delete) on the selected rows of this page.
   const writable = can(role, 'leads:write');
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [adding, setAdding] = useState(false);
   const [bulkStatus, setBulkStatus] = useState<LeadStatus>('contacted');
   const bulk = useAction();
   const [bulkDone, setBulkDone] = useState<string | null>(null);
@@ -124,7 +126,15 @@ export function LeadsPage() {
   const meta = leads.data?.meta;
   return (
     <section>
-      <PageHeader title="Leads">{can(role, 'leads:read') && <ExportPanel filters={filters} />}</PageHeader>
+      <PageHeader title="Leads">
+        {writable && !adding && (
+          <button type="button" onClick={() => setAdding(true)}>
+            New lead
+          </button>
+        )}
+        <ExportPanel filters={filters} />
+      </PageHeader>
+      {adding && <NewLeadForm vendors={vendors.data ?? []} onClose={() => setAdding(false)} />}
       <form className="filters" role="search" aria-label="Filter leads" onSubmit={(event: FormEvent) => event.preventDefault()}>
         <Field label="Search" type="search" placeholder="Email, name or phone" value={search} onChange={(event) => setSearch(event.target.value)} />
         <Select label="Status" value={filters.status ?? ''} onChange={(event) => update({ status: event.target.value || null })} options={[['', 'Any status'], ...LEAD_STATUSES.map((status) => [status, status] as const)]} />
