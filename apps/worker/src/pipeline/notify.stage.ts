@@ -79,6 +79,8 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
       const deliveries = new Map<string, { record: WebhookDeliveryRecord; output: OutputRecord }>();
       for (const event of events) {
         const webhooks = webhooksOf.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ?? [];
+        // The envelope is the same for every webhook of the event: serialized once.
+        let body: string | undefined;
         for (const webhook of webhooks) {
           if (!webhookWants(webhook, event.event, event.environment)) continue;
           const id = webhookDeliveryId(webhook.id, event.id);
@@ -90,7 +92,7 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
             webhook_id: webhook.id,
             event_id: event.id,
             event_type: event.event,
-            body: webhookBody(event),
+            body: (body ??= webhookBody(event)),
             created_at: at,
             status: 'pending',
             actor: startDelivery(id),

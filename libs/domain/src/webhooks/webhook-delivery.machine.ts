@@ -172,8 +172,15 @@ export class IllegalDeliveryTransition extends Error {
 
 const deliveryActor = persistedActorSteps(webhookDeliveryMachine, IllegalDeliveryTransition);
 
+/**
+ * The initial context is a function of the input alone, so the machine's start is computed once
+ * and each delivery gets it with its own id: the notify stage starts one actor per (webhook,
+ * event), and XState's initialTransition builds a throwaway actor each time.
+ */
+const initialDelivery = deliveryActor.start({ deliveryId: '' });
+
 export function startDelivery(deliveryId: string): PersistedDeliveryActor {
-  return deliveryActor.start({ deliveryId });
+  return { state: initialDelivery.state, context: { ...initialDelivery.context, deliveryId } };
 }
 
 export function deliveryCan(current: PersistedDeliveryActor, event: DeliveryActorEvent): boolean {

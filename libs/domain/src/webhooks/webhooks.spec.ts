@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatRetryDelay, parseDuration, parseRetrySchedule, DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './retry-schedule';
 import { parseWebhookCreate, parseWebhookPatch, webhookWants, WEBHOOK_EVENTS } from './webhook';
-import { advanceDelivery, deliveryCan, deliveryStatusOf, startDelivery, type PersistedDeliveryActor } from './webhook-delivery.machine';
+import { initialTransition } from 'xstate';
+import { advanceDelivery, deliveryCan, deliveryStatusOf, startDelivery, webhookDeliveryMachine, type PersistedDeliveryActor } from './webhook-delivery.machine';
 import { parseWebhookDeliveryMessage, webhookBody, webhookDeliveryId } from './webhook-delivery';
 import { signatureDigest, signatureHeader, verifySignature } from './webhook-signature';
 
@@ -9,6 +10,11 @@ const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
 const fail = (at: string, error = 'HTTP 500') => ({ type: 'FAILED' as const, at, responseStatus: 500, responseTimeMs: 12, error, retryScheduleMs: SCHEDULE });
 
 describe('webhook delivery machine', () => {
+  it("starts every delivery as the machine's own initial transition would", () => {
+    const [snapshot] = initialTransition(webhookDeliveryMachine, { deliveryId: 'dlv_0' });
+    expect(startDelivery('dlv_0')).toEqual({ state: snapshot.value, context: snapshot.context });
+  });
+
   it('delivers on a 2xx and records the attempt', () => {
     let actor = startDelivery('dlv_1');
     expect(actor.state).toBe('pending');
