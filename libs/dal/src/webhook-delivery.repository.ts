@@ -158,7 +158,11 @@ export class WebhookDeliveryRepository {
 
   async findMany(tenant: TenantContext, ids: string[]): Promise<WebhookDeliveryRecord[]> {
     if (ids.length === 0) return [];
-    return (await this.deliveries.find({ _id: { $in: ids }, ...tenantFilter(tenant) })).map(normalize);
+    // By id, with the tenant checked on each document: with the tenant in the filter, the embedded
+    // store's SQLite planner walks the tenant's index instead of the primary key (about 20 ms
+    // instead of 3 ms for 500 ids among 20,000 deliveries, and growing with the collection).
+    const docs = await this.deliveries.find({ _id: { $in: ids } });
+    return docs.filter((doc) => doc.organization_id === tenant.organizationId && doc.environment === tenant.environment).map(normalize);
   }
 
   async find(tenant: TenantContext, webhookId: string, id: string): Promise<WebhookDeliveryRecord | null> {
