@@ -1,6 +1,7 @@
 /**
  * `leadstream demo` as a user runs it: a fresh DATA_DIR, every outcome shown, exit code 0; beside
- * a running server on the same DATA_DIR, one line and exit code 1 with nothing written.
+ * a running server on the same DATA_DIR, one line and exit code 1 with nothing written; with
+ * --keep-running, the printed console address serves the console and the printed owner signs in.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,8 +17,9 @@ import { CliProcess } from '../test-support/cli-process';
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-'));
 const busyDataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-busy-'));
+const keptDataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-kept-'));
 afterAll(() => {
-  for (const dir of [dataDir, busyDataDir]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [dataDir, busyDataDir, keptDataDir]) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('leadstream demo', () => {
@@ -73,6 +75,28 @@ describe('leadstream demo', () => {
       expect(await store.collection(COLLECTIONS.organizations).countDocuments({})).toBe(0);
     } finally {
       await store.close();
+    }
+  }, 180_000);
+
+  it('with --keep-running, prints a console address that serves the console and an owner sign-in that works', async () => {
+    const demo = CliProcess.start(['demo', '--keep-running', '--leads', '12'], { HOST: '127.0.0.1', DATA_DIR: keptDataDir });
+    try {
+      await expect.poll(() => demo.output, { timeout: 120_000, interval: 200 }).toContain('the service keeps running');
+      const consoleUrl = /^web console +(http:\/\/\S+)/m.exec(demo.output)?.[1] ?? '';
+      const service = /service at (http:\/\/\S+)/.exec(demo.output)?.[1] ?? '';
+      expect(consoleUrl).toBe(`${service}/app/`);
+      const page = await fetch(consoleUrl);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('<div id="root">');
+      const [, email = '', password = ''] = /owner sign-in +(\S+) +password (\S+)/.exec(demo.output) ?? [];
+      const login = await fetch(`${service}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      expect(login.status).toBe(200);
+      const session = (await login.json()) as { user: { role: string } };
+      expect(session.user.role).toBe('owner');
+    } finally {
+      demo.kill('SIGTERM');
+      await demo.exited;
     }
   }, 180_000);
 });

@@ -141,6 +141,7 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   write(`leadstream demo — service at ${url} (DATA_DIR ${config.dataDir})`);
   write(`organization         ${seeded.organizationId}`);
+  write(`web console          ${url}/app/  (sign in as the owner below)`);
   write(`owner sign-in        ${seeded.owner.email}  password ${seeded.owner.password}  (POST ${url}/api/auth/login)`);
   write(`inquiry vendor       ${seeded.inquiryVendorId}  live key    ${seeded.inquiryLive}`);
   write(`                     ${' '.repeat(seeded.inquiryVendorId.length)}  sandbox key ${seeded.inquirySandbox}`);
