@@ -1,0 +1,274 @@
+/**
+ * CRM connections (spec 4.12, docs/crm.md): the connections with their settings and sync counts;
+ * create one per type (webhook_json, salesforce, hubspot) with its settings and credentials, which
+ * are write-only (the API answers only which credential fields are set, and so does this page);
+ * "Test connection" (a call that writes nothing) with its outcome; delete.
+ */
+import { useState, type FormEvent } from 'react';
+import type { Schemas, paths } from '@leadstream/client';
+import { api, call } from '../api/client';
+import { can } from '../api/permissions';
+import { currentSession } from '../api/session';
+import { useAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, Loading, PageHeader, Select, TextArea, formatDateTime } from '../components/ui';
+import { formText } from '../components/form-text';
+
+type Connection = Schemas['CrmConnection'];
+type CreateBody = paths['/api/crm/connections']['post']['requestBody']['content']['application/json'];
+type ConnectionType = CreateBody['type'];
+type SettingName = keyof CreateBody['settings'];
+type CredentialName = keyof NonNullable<CreateBody['credentials']>;
+
+interface TypeForm {
+  label: string;
+  settings: ReadonlyArray<{ name: Exclude<SettingName, 'field_mapping' | 'grant_type'>; label: string; required?: boolean; url?: boolean; hint?: string }>;
+  credentials: ReadonlyArray<{ name: CredentialName; label: string; hint?: string }>;
+  grantType?: boolean;
+}
+
+/** The settings and credentials of each type (docs/crm.md); empty fields take the service's defaults. */
+export const CRM_TYPES: Record<ConnectionType, TypeForm> = {
+  webhook_json: {
+    label: 'Generic JSON endpoint (webhook_json)',
+    settings: [
+      { name: 'url', label: 'Endpoint URL', required: true, url: true, hint: 'Each lead is POSTed here; the receiver upserts by external_id.' },
+      { name: 'auth_header', label: 'Auth header (optional)', hint: 'Default: Authorization' },
+      { name: 'id_field', label: 'Record id field of the answer (optional)', hint: 'Default: id' },
+      { name: 'record_url_template', label: 'Record URL template (optional)', hint: 'e.g. https://crm.example.edu/leads/{crm_id}' },
+    ],
+    credentials: [{ name: 'auth_value', label: 'Auth header value (optional)', hint: 'e.g. Bearer …' }],
+  },
+  salesforce: {
+    label: 'Salesforce',
+    settings: [
+      { name: 'instance_url', label: 'Instance URL', required: true, url: true, hint: 'https://<domain>.my.salesforce.com' },
+      { name: 'token_url', label: 'Token URL (optional)', url: true, hint: 'Default: {instance URL}/services/oauth2/token' },
+      { name: 'external_id_field', label: 'External id field (optional)', hint: 'Default: Leadstream_Id__c' },
+      { name: 'api_version', label: 'API version (optional)', hint: 'Default: v60.0' },
+    ],
+    credentials: [
+      { name: 'client_id', label: 'Client id' },
+      { name: 'client_secret', label: 'Client secret' },
+      { name: 'refresh_token', label: 'Refresh token (refresh-token grant only)' },
+    ],
+    grantType: true,
+  },
+  hubspot: {
+    label: 'HubSpot',
+    settings: [
+      { name: 'base_url', label: 'API base URL (optional)', url: true, hint: 'Default: https://api.hubapi.com' },
+      { name: 'portal_id', label: 'Portal id (optional)', hint: 'For links to the contact record' },
+    ],
+    credentials: [{ name: 'private_app_token', label: 'Private app token', hint: 'Scope crm.objects.contacts.write' }],
+  },
+};
+const TYPE_NAMES = Object.keys(CRM_TYPES) as ConnectionType[];
+
+/** `CRM field = lead field` lines as a mapping (null when empty). */
+export function fieldMappingOf(text: string): Record<string, string> | null {
+  const mapping: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const at = line.indexOf('=');
+    if (at < 1) throw new Error(`Field mapping: “${line.trim()}” is not “CRM field = lead field”.`);
+    mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return Object.keys(mapping).length ? mapping : null;
+}
+
+export function CrmPage() {
+  const role = currentSession()?.user.role;
+  const writable = can(role, 'crm:write');
+  const connections = useLoad(async () => (await call(api.GET('/api/crm/connections'))).data, 'crm');
+  const action = useAction();
+  const [creating, setCreating] = useState(false);
+  const [tested, setTested] = useState<{ name: string; result: Schemas['CrmConnectionTest'] } | null>(null);
+
+  const test = (connection: Connection) =>
+    void action.run(async () => {
+      setTested(null);
+      setTested({ name: connection.name, result: await call(api.POST('/api/crm/connections/{id}/test', { params: { path: { id: connection.id } } })) });
+    });
+  const remove = (connection: Connection) => {
+    if (!window.confirm(`Delete the CRM connection “${connection.name}”? Leads are no longer synced to it.`)) return;
+    void action.run(async () => {
+      await call(api.DELETE('/api/crm/connections/{id}', { params: { path: { id: connection.id } } }));
+      connections.reload();
+    });
+  };
+
+  return (
+    <section>
+      <PageHeader title="CRM connections">
+        {writable && !creating && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            Add connection
+          </button>
+        )}
+      </PageHeader>
+      <p className="muted">Routed live leads are sent to the connections their route names (see Routing); with no routing set up, to every enabled connection. Credentials are stored encrypted and never shown again.</p>
+      <Alert>{action.error ?? connections.error}</Alert>
+      {tested &&
+        (tested.result.success ? (
+          <Alert tone="success">
+            <span data-testid="crm-test-outcome">
+              “{tested.name}” answered{tested.result.response_status !== null && ` HTTP ${tested.result.response_status}`} in {tested.result.response_time_ms} ms: the connection works.
+            </span>
+          </Alert>
+        ) : (
+          <Alert>
+            <span data-testid="crm-test-outcome">
+              “{tested.name}” failed{tested.result.response_status !== null && ` with HTTP ${tested.result.response_status}`} after {tested.result.response_time_ms} ms: {tested.result.error ?? 'no reason given'}
+            </span>
+          </Alert>
+        ))}
+      {creating && (
+        <ConnectionForm
+          onCancel={() => setCreating(false)}
+          onCreated={() => {
+            setCreating(false);
+            connections.reload();
+          }}
+        />
+      )}
+      {!connections.data ? (
+        connections.error ? null : <Loading what="CRM connections" />
+      ) : (
+        <div className="table-wrap">
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Settings</th>
+                <th scope="col">Credentials</th>
+                <th scope="col">Syncs</th>
+                <th scope="col">State</th>
+                {writable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {connections.data.map((connection) => (
+                <tr key={connection.id}>
+                  <td>
+                    {connection.name}
+                    <div className="muted">
+                      <code>{connection.id}</code>
+                    </div>
+                  </td>
+                  <td>{connection.type}</td>
+                  <td>
+                    {Object.entries(connection.settings as Record<string, unknown>)
+                      .filter(([, value]) => value !== null && value !== undefined && value !== '')
+                      .map(([key, value]) => (
+                        <div key={key}>
+                          <code>
+                            {key}: {typeof value === 'string' ? value : JSON.stringify(value)}
+                          </code>
+                        </div>
+                      ))}
+                  </td>
+                  <td>{connection.credentials_set ? `set (${connection.credential_fields.join(', ')})` : 'none'}</td>
+                  <td>
+                    {connection.stats.synced} synced, {connection.stats.failed} failed
+                    <div className="muted">last {formatDateTime(connection.last_sync_at)}</div>
+                  </td>
+                  <td>{connection.enabled ? 'Enabled' : 'Disabled'}</td>
+                  {writable && (
+                    <td className="actions">
+                      <button type="button" onClick={() => test(connection)} disabled={action.pending} aria-label={`Test connection ${connection.name}`}>
+                        Test connection
+                      </button>
+                      <button type="button" className="danger" onClick={() => remove(connection)} aria-label={`Delete ${connection.name}`}>
+                        Delete
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+              {connections.data.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="empty">
+                    No CRM connection yet.
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCancel: () => void }) {
+  const action = useAction();
+  const [type, setType] = useState<ConnectionType>('webhook_json');
+  const spec = CRM_TYPES[type];
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    void action.run(async () => {
+      const settings: CreateBody['settings'] = { field_mapping: fieldMappingOf(formText(form, 'field_mapping')) };
+      for (const setting of spec.settings) {
+        const value = formText(form, `setting:${setting.name}`).trim();
+        if (value) settings[setting.name] = value;
+      }
+      if (spec.grantType) settings.grant_type = form.get('setting:grant_type') === 'refresh_token' ? 'refresh_token' : 'client_credentials';
+      const credentials: NonNullable<CreateBody['credentials']> = {};
+      for (const credential of spec.credentials) {
+        const value = formText(form, `credential:${credential.name}`);
+        if (value) credentials[credential.name] = value;
+      }
+      await call(api.POST('/api/crm/connections', { body: { name: formText(form, 'name').trim(), type, enabled: form.get('enabled') === 'on', settings, credentials } }));
+      onCreated();
+    });
+  };
+  return (
+    <form className="card" aria-label="New CRM connection" onSubmit={submit}>
+      <h2>New CRM connection</h2>
+      <div className="grid">
+        <Field label="Name" name="name" required maxLength={200} autoFocus />
+        <Select label="Type" name="type" value={type} onChange={(event) => setType(event.target.value as ConnectionType)} options={TYPE_NAMES.map((name) => [name, CRM_TYPES[name].label] as const)} />
+      </div>
+      {/* A new key per type: the fields of another type start empty. */}
+      <fieldset key={type}>
+        <legend>Settings</legend>
+        <div className="grid">
+          {spec.settings.map((setting) => (
+            <Field key={setting.name} label={setting.label} name={`setting:${setting.name}`} type={setting.url ? 'url' : 'text'} required={setting.required} hint={setting.hint} />
+          ))}
+          {spec.grantType && (
+            <Select
+              label="Grant type"
+              name="setting:grant_type"
+              options={[
+                ['client_credentials', 'Client credentials'],
+                ['refresh_token', 'Refresh token'],
+              ]}
+            />
+          )}
+        </div>
+        <TextArea label="Field mapping (optional)" name="field_mapping" rows={3} className="mono" hint="One “CRM field = lead field” a line; empty: the type's default mapping." />
+      </fieldset>
+      <fieldset key={`${type}:credentials`}>
+        <legend>Credentials (write-only)</legend>
+        <div className="grid">
+          {spec.credentials.map((credential) => (
+            <Field key={credential.name} label={credential.label} name={`credential:${credential.name}`} type="password" autoComplete="off" hint={credential.hint} />
+          ))}
+        </div>
+      </fieldset>
+      <Check label="Enabled" name="enabled" defaultChecked />
+      <Alert>{action.error}</Alert>
+      <div className="row">
+        <button type="submit" className="primary" disabled={action.pending}>
+          Create connection
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
