@@ -110,19 +110,9 @@ function text(value: unknown): string {
  * by answering null (the rule is then not edited in the builder, so nothing is lost).
  */
 export function builderRowsOf(rule: { conditions: Record<string, unknown>; actions: Array<Record<string, unknown>> }): BuilderRows | null {
-  const operator = rule.conditions['operator'] === 'OR' ? 'OR' : 'AND';
-  const leaves = Array.isArray(rule.conditions['rules']) ? (rule.conditions['rules'] as Array<Record<string, unknown>>) : [];
-  const conditions: ConditionRow[] = [];
-  for (const leaf of leaves) {
-    if ('rules' in leaf || !(OPERATORS as readonly unknown[]).includes(leaf['operator'])) return null;
-    const value = leaf['value'];
-    const operatorName = leaf['operator'] as ConditionRow['operator'];
-    if (Array.isArray(value) && !value.every((item) => typeof item === 'string' && !item.includes(','))) return null;
-    if (value !== undefined && !Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number') return null;
-    // A number stays a number only where the builder reads one back (the order operators).
-    if (typeof value === 'number' && !/^(greater|less)_/.test(operatorName)) return null;
-    conditions.push({ field: text(leaf['field']), operator: operatorName, value: Array.isArray(value) ? value.join(', ') : text(value) });
-  }
+  const group = conditionRowsOf(rule.conditions);
+  if (!group) return null;
+  const { operator, conditions } = group;
   const actions: ActionRow[] = [];
   for (const action of rule.actions) {
     const type = action['type'] as ActionRow['type'];
@@ -140,4 +130,26 @@ export function builderRowsOf(rule: { conditions: Record<string, unknown>; actio
     actions.push(row);
   }
   return conditions.length > 0 && actions.length > 0 ? { operator, conditions, actions } : null;
+}
+
+/**
+ * The builder's condition rows of a stored condition group (none for a missing group: routing's
+ * "every lead"), or null when it holds what the builder cannot show (nested groups, other values).
+ */
+export function conditionRowsOf(group: Record<string, unknown> | null | undefined): { operator: 'AND' | 'OR'; conditions: ConditionRow[] } | null {
+  if (!group) return { operator: 'AND', conditions: [] };
+  const operator = group['operator'] === 'OR' ? 'OR' : 'AND';
+  const leaves = Array.isArray(group['rules']) ? (group['rules'] as Array<Record<string, unknown>>) : [];
+  const conditions: ConditionRow[] = [];
+  for (const leaf of leaves) {
+    if ('rules' in leaf || !(OPERATORS as readonly unknown[]).includes(leaf['operator'])) return null;
+    const value = leaf['value'];
+    const operatorName = leaf['operator'] as ConditionRow['operator'];
+    if (Array.isArray(value) && !value.every((item) => typeof item === 'string' && !item.includes(','))) return null;
+    if (value !== undefined && !Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number') return null;
+    // A number stays a number only where the builder reads one back (the order operators).
+    if (typeof value === 'number' && !/^(greater|less)_/.test(operatorName)) return null;
+    conditions.push({ field: text(leaf['field']), operator: operatorName, value: Array.isArray(value) ? value.join(', ') : text(value) });
+  }
+  return { operator, conditions };
 }

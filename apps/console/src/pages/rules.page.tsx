@@ -10,7 +10,8 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
-import { ACTION_TYPES, FIELDS, OPERATORS, TRANSFORMATIONS, WRITABLE, builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type BuilderRows, type ConditionRow } from './rule-builder';
+import { ACTION_TYPES, FIELDS, TRANSFORMATIONS, WRITABLE, builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type BuilderRows, type ConditionRow } from './rule-builder';
+import { ConditionsEditor } from './conditions.editor';
 
 export function RulesPage() {
   const role = currentSession()?.user.role;
@@ -154,7 +155,6 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
   const [conditions, setConditions] = useState<ConditionRow[]>(rows?.conditions ?? [newCondition()]);
   const [actions, setActions] = useState<ActionRow[]>(rows?.actions ?? [newAction()]);
   const title = rule ? `Edit rule ${rule.name}` : 'New rule';
-  const setCondition = (index: number, change: Partial<ConditionRow>) => setConditions(conditions.map((row, at) => (at === index ? { ...row, ...change } : row)));
   const setAction = (index: number, change: Partial<ActionRow>) => setActions(actions.map((row, at) => (at === index ? { ...row, ...change } : row)));
 
   const submit = (event: FormEvent) => {
@@ -177,42 +177,20 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
   return (
     <form className="card" aria-label={title} onSubmit={submit}>
       <h2>{title}</h2>
-      <datalist id="rule-fields">
-        {FIELDS.map((field) => (
-          <option key={field} value={field} />
-        ))}
-        <option value="custom_fields." />
-        <option value="enrichment_data." />
-      </datalist>
       <div className="grid">
         <Field label="Rule name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus />
         <Field label="Priority" type="number" min={0} value={rulePriority} onChange={(event) => setRulePriority(event.target.value)} required hint="Lower runs earlier." />
         <Field label="Description (optional)" value={description} onChange={(event) => setDescription(event.target.value)} />
       </div>
       <Check label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
-      <fieldset>
-        <legend>When</legend>
-        <Select label="Match" value={operator} onChange={(event) => setOperator(event.target.value === 'OR' ? 'OR' : 'AND')} options={[['AND', 'all of these (AND)'], ['OR', 'any of these (OR)']]} />
-        {conditions.map((row, index) => (
-          <div className="builder-row" key={index} role="group" aria-label={`Condition ${index + 1}`}>
-            <Field label={`Condition ${index + 1} field`} list="rule-fields" value={row.field} onChange={(event) => setCondition(index, { field: event.target.value })} required />
-            <Select label={`Condition ${index + 1} operator`} value={row.operator} onChange={(event) => setCondition(index, { operator: event.target.value as ConditionRow['operator'] })} options={OPERATORS.map((value) => [value, value.replaceAll('_', ' ')] as const)} />
-            {row.operator !== 'is_empty' && row.operator !== 'is_not_empty' && (
-              <Field label={`Condition ${index + 1} value`} value={row.value} onChange={(event) => setCondition(index, { value: event.target.value })} hint={row.operator.endsWith('in') ? 'Comma-separated list' : undefined} />
-            )}
-            {conditions.length > 1 && (
-              <button type="button" onClick={() => setConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
-                Remove
-              </button>
-            )}
-          </div>
-        ))}
-        <button type="button" onClick={() => setConditions([...conditions, newCondition()])}>
-          Add condition
-        </button>
-      </fieldset>
+      <ConditionsEditor operator={operator} conditions={conditions} onOperator={setOperator} onConditions={setConditions} />
       <fieldset>
         <legend>Then</legend>
+        <datalist id="rule-fields">
+          {FIELDS.map((field) => (
+            <option key={field} value={field} />
+          ))}
+        </datalist>
         <datalist id="rule-writable-fields">
           {WRITABLE.map((field) => (
             <option key={field} value={field} />
