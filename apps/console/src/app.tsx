@@ -22,6 +22,9 @@ import { ValidationRulesPage } from './pages/validation-rules.page';
 import { LookupTablesPage } from './pages/lookup-tables.page';
 import { CalculatedFieldsPage } from './pages/calculated-fields.page';
 import { OrganizationPage } from './pages/organization.page';
+import { WebhooksPage } from './pages/webhooks.page';
+import { CrmPage } from './pages/crm.page';
+import { RoutingPage } from './pages/routing.page';
 
 export function useSession(): Session | null {
   const [session, setSession] = useState(currentSession());
@@ -67,6 +70,9 @@ export function App() {
         <Route path="/lookup-tables" element={<LookupTablesPage />} />
         <Route path="/calculated-fields" element={<CalculatedFieldsPage />} />
         <Route path="/dedup" element={<DedupPage />} />
+        <Route path="/routing" element={<RoutingPage />} />
+        <Route path="/crm" element={<CrmPage />} />
+        <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="/organization" element={<OrganizationPage />} />
         <Route path="*" element={<NotFound />} />

@@ -15,6 +15,9 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
   { to: '/lookup-tables', label: 'Lookup tables', permission: 'rules:read' },
   { to: '/calculated-fields', label: 'Calculated fields', permission: 'rules:read' },
   { to: '/dedup', label: 'Deduplication', permission: 'dedup:read' },
+  { to: '/routing', label: 'Routing', permission: 'rules:read' },
+  { to: '/crm', label: 'CRM connections', permission: 'crm:read' },
+  { to: '/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
   { to: '/users', label: 'Users', permission: 'users:read' },
   { to: '/organization', label: 'Organization', permission: 'organization:read' },
 ];

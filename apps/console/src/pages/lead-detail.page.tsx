@@ -1,6 +1,6 @@
 /**
  * One lead (GET /api/leads/:id) with its activity timeline (GET /api/leads/:id/activity) and its
- * status (PATCH /api/leads/:id). A lead still in the pipeline answers 409 LEAD_PROCESSING: the
+ * status (PATCH /api/leads/:id); its CRM sync and route, with "Sync to CRM" (lead-crm.panel.tsx). A lead still in the pipeline answers 409 LEAD_PROCESSING: the
  * page says so and tries again.
  */
 import { useEffect, useState } from 'react';
@@ -12,6 +12,7 @@ import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
+import { LeadCrmPanel } from './lead-crm.panel';
 
 const SHOWN: ReadonlyArray<[keyof Schemas['Lead'], string]> = [
   ['email', 'Email'],
@@ -22,7 +23,6 @@ const SHOWN: ReadonlyArray<[keyof Schemas['Lead'], string]> = [
   ['program_interest', 'Program interest'],
   ['validation_status', 'Validation'],
   ['duplicate_of', 'Duplicate of'],
-  ['crm_sync_status', 'CRM sync'],
   ['utm_source', 'UTM source'],
   ['utm_medium', 'UTM medium'],
   ['utm_campaign', 'UTM campaign'],
@@ -98,6 +98,7 @@ export function LeadDetailPage() {
               );
             })}
           </dl>
+          <LeadCrmPanel lead={data} onQueued={() => setRound((value) => value + 1)} />
           <ObjectList title="Enrichment data" value={data.enrichment_data} />
           <ObjectList title="Custom fields" value={data.custom_fields} />
           <ObjectList title="Calculated fields" value={data.calculated_fields} />
