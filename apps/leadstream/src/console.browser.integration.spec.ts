@@ -313,7 +313,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.getByRole('link', { name: 'Open the existing lead' }).click();
     await page.getByRole('heading', { level: 1, name: 'Gil Walker' }).waitFor();
 
-    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Users', 'Organization'];
+    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Routing', 'CRM connections', 'Webhooks', 'Users', 'Organization'];
     const nav = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
     expect(nav).toEqual(screens);
     for (const screen of screens) {
@@ -380,7 +380,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await viewer.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
     const nav = await viewer.getByRole('navigation', { name: 'Console' }).innerText();
     expect(nav).toContain('Funnel');
-    for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Users']) expect(nav).not.toContain(hidden);
+    for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Routing', 'CRM connections', 'Webhooks', 'Users']) expect(nav).not.toContain(hidden);
     // Ann's application is a second row (status duplicate); her inquiry is the older one, last.
     await viewer.getByRole('link', { name: 'ann.inquirer@example.edu' }).last().click();
     await viewer.getByRole('heading', { level: 1, name: 'Ann Inquirer' }).waitFor();

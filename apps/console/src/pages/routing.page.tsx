@@ -30,7 +30,7 @@ const DISTRIBUTIONS: ReadonlyArray<readonly [Distribution, string]> = [
   ['round_robin', 'round robin: one target in turn'],
   ['weighted', 'weighted: one target by weight'],
 ];
-const blankTarget = (connections: readonly Connection[] | undefined): TargetRow => ({ connection_id: connections?.[0]?.id ?? '', owner: '', queue: '', weight: '' });
+const blankTarget = (): TargetRow => ({ connection_id: '', owner: '', queue: '', weight: '' });
 const targetRowOf = (target: { connection_id: string; owner: string | null; queue: string | null; weight?: number | null }): TargetRow => ({
   connection_id: target.connection_id,
   owner: target.owner ?? '',
@@ -179,7 +179,7 @@ function TargetRows({ rows, onRows, connections, weights, what }: { rows: Target
       {rows.map((row, index) => (
         <div className="builder-row" key={index} role="group" aria-label={`${what} ${index + 1}`}>
           {connections ? (
-            <Select label={`${what} ${index + 1} connection`} value={row.connection_id} onChange={(event) => set(index, { connection_id: event.target.value })} options={connections.map((connection) => [connection.id, `${connection.name} (${connection.type})`] as const)} required />
+            <Select label={`${what} ${index + 1} connection`} value={row.connection_id} onChange={(event) => set(index, { connection_id: event.target.value })} options={[['', 'Choose a connection…'] as const, ...connections.map((connection) => [connection.id, `${connection.name} (${connection.type})`] as const)]} required />
           ) : (
             <Field label={`${what} ${index + 1} connection id`} value={row.connection_id} onChange={(event) => set(index, { connection_id: event.target.value })} required />
           )}
@@ -191,7 +191,7 @@ function TargetRows({ rows, onRows, connections, weights, what }: { rows: Target
           </button>
         </div>
       ))}
-      <button type="button" onClick={() => onRows([...rows, blankTarget(connections)])}>
+      <button type="button" onClick={() => onRows([...rows, blankTarget()])}>
         Add {what.toLowerCase()}
       </button>
     </>
@@ -208,7 +208,7 @@ function RoutingRuleForm({ rule, priority, connections, onDone, onCancel }: { ru
   const [operator, setOperator] = useState<'AND' | 'OR'>(stored?.operator ?? 'AND');
   const [conditions, setConditions] = useState<ConditionRow[]>(stored?.conditions ?? []);
   const [distribution, setDistribution] = useState<Distribution>(rule?.distribution ?? 'single');
-  const [targets, setTargets] = useState<TargetRow[]>(rule ? rule.targets.map(targetRowOf) : [blankTarget(connections)]);
+  const [targets, setTargets] = useState<TargetRow[]>(rule ? rule.targets.map(targetRowOf) : [blankTarget()]);
   const title = rule ? `Edit routing rule ${rule.name}` : 'New routing rule';
 
   const submit = (event: FormEvent) => {

@@ -113,7 +113,7 @@ export function WebhooksPage() {
         )}
       </PageHeader>
       <p className="muted">
-        Leadstream POSTs each subscribed event to the URL, signed with the webhook's secret in <code>Leadstream-Signature</code> (docs/webhooks.md). Failed deliveries are retried; a webhook that keeps failing is disabled.
+        Leadstream POSTs each subscribed event to the URL, signed with the webhook's secret in <code>X-Service-Signature</code> (docs/webhooks.md). Failed deliveries are retried; a webhook that keeps failing is disabled.
       </p>
       <Alert>{action.error ?? webhooks.error}</Alert>
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
@@ -220,7 +220,7 @@ export function WebhooksPage() {
           </table>
         </div>
       )}
-      {log && <DeliveryLog key={log.id} webhook={log} writable={writable} onClose={() => setLog(null)} />}
+      {log && <DeliveryLog key={log.id} webhook={log} writable={writable} onChange={webhooks.reload} onClose={() => setLog(null)} />}
     </section>
   );
 }
@@ -272,7 +272,8 @@ function WebhookEditor({ webhook, onSave, onCancel }: { webhook: Webhook; onSave
   );
 }
 
-function DeliveryLog({ webhook, writable, onClose }: { webhook: Webhook; writable: boolean; onClose: () => void }) {
+/** `onChange`: the list's stats and last trigger move with the log, so Refresh and Re-send reload both. */
+function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhook; writable: boolean; onChange: () => void; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const deliveries = useLoad(async () => call(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { page, limit: PAGE_SIZE } } })), `${webhook.id}:${page}`);
   const action = useAction();
@@ -283,6 +284,7 @@ function DeliveryLog({ webhook, writable, onClose }: { webhook: Webhook; writabl
       const answer = await call(api.POST('/api/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id: webhook.id, delivery_id: delivery.id } } }));
       setResent(`Re-send of ${delivery.event_type} queued (${answer.data.resend_id}).`);
       deliveries.reload();
+      onChange();
     });
   const meta = deliveries.data?.meta;
   const pages = meta ? Math.max(1, Math.ceil(meta.total / meta.limit)) : 1;
@@ -290,7 +292,13 @@ function DeliveryLog({ webhook, writable, onClose }: { webhook: Webhook; writabl
     <section className="card" aria-labelledby="delivery-log">
       <div className="row">
         <h2 id="delivery-log">Deliveries to {webhook.url}</h2>
-        <button type="button" onClick={() => deliveries.reload()}>
+        <button
+          type="button"
+          onClick={() => {
+            deliveries.reload();
+            onChange();
+          }}
+        >
           Refresh
         </button>
         <button type="button" onClick={onClose}>

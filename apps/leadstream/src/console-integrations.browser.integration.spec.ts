@@ -1,0 +1,355 @@
+/**
+ * The console's integration screens end to end (issue 13): the real `leadstream start` process
+ * (WEBHOOK_ALLOW_INSECURE_TARGETS=true, so http and loopback targets are allowed) and Chromium
+ * driven by playwright-core, with a node:http receiver on 127.0.0.1 standing in for a school's
+ * webhook endpoint and its CRM.
+ *
+ * Webhooks: create one in the UI, see its secret once (and check the receiver's signatures with
+ * it), send a test and see it succeed, ingest a lead and see its delivery in the log as delivered,
+ * re-send it and see the receiver get the same event again. CRM: a webhook_json connection to the
+ * receiver, its credential never shown back, "Test connection" reaching the receiver. Routing: a
+ * rule made in the builder, tried in the test panel, and a lead's route and CRM sync on its detail
+ * page, with a manual "Sync to CRM". Roles: a manager reads webhooks without write buttons and sees
+ * no CRM screen. Screenshots go to artifacts/. Needs /usr/bin/chromium, as the console spec.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliProcess } from './test-support/cli-process';
+import { jsonClient } from './test-support/json-client';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = join(__dirname, '../../..');
+const ARTIFACTS = join(ROOT, 'artifacts');
+const chromiumAvailable = existsSync(CHROMIUM);
+if (!chromiumAvailable) console.warn(`console-integrations.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+
+const OWNER = { email: 'integrations@console.edu', password: 'Console-Passw0rd', first_name: 'Ivy', last_name: 'Integrator', organization_name: 'Integration College' };
+const CRM_CREDENTIAL = 'Bearer crm-credential-never-shown';
+
+interface Received {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string;
+  body: Record<string, unknown>;
+}
+
+/** A loopback receiver: records every request and answers 200 (with a record id for the CRM). */
+class Receiver {
+  readonly requests: Received[] = [];
+  private readonly server: Server = createServer((request, response) => {
+    let raw = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (raw += chunk));
+    request.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        // Recorded as received; the test looks at raw.
+      }
+      this.requests.push({ path: request.url ?? '', headers: request.headers, raw, body });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(request.url === '/crm' ? { id: `crm-record-${this.requests.length}` } : { ok: true }));
+    });
+  });
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  at(path: string): Received[] {
+    return this.requests.filter((request) => request.path === path);
+  }
+}
+
+/** docs/webhooks.md: X-Service-Signature `t=<s>,v1=<hex HMAC-SHA256(secret, "t.body")>`. */
+function signedWith(secret: string, received: Received): boolean {
+  const header = String(received.headers['x-service-signature'] ?? '');
+  const parts = Object.fromEntries(header.split(',').map((item) => item.split('=', 2)));
+  const expected = createHmac('sha256', secret).update(`${parts['t'] ?? ''}.${received.raw}`).digest();
+  const given = Buffer.from(parts['v1'] ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections and routing in Chromium', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-integrations-'));
+  const receiver = new Receiver();
+  let server: CliProcess;
+  let base = '';
+  let browser: Browser;
+  let page: Page;
+  let token = '';
+  let liveKey = '';
+  let secret = '';
+  let nursingLeadId = '';
+  const consoleErrors: string[] = [];
+  const outside: string[] = [];
+  const call = jsonClient(() => base);
+  const webhookUrl = () => `${receiver.url}/hooks`;
+
+  async function screenshot(name: string): Promise<void> {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: false });
+    expect(statSync(file).size).toBeGreaterThan(10_000);
+  }
+
+  async function go(link: string): Promise<void> {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: link }).waitFor();
+  }
+
+  async function ingest(lead: Record<string, unknown>): Promise<string> {
+    const response = await call('POST', '/api/leads/inbound', lead, liveKey);
+    expect([201, 202], JSON.stringify(response.body)).toContain(response.status);
+    return String(response.body['lead_id']);
+  }
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: ROOT, stdio: 'inherit' });
+    await receiver.start();
+    ({ server, url: base } = await CliProcess.startService({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      MX_CHECK: 'off',
+      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+      WEBHOOK_TIMEOUT_MS: '5000',
+      CRM_TIMEOUT_MS: '5000',
+    }));
+    const registered = await call('POST', '/api/auth/register', { email: OWNER.email, password: OWNER.password, first_name: OWNER.first_name, last_name: OWNER.last_name, organization_name: OWNER.organization_name });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    token = String(registered.body['token']);
+    const vendor = await call('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, token);
+    const vendorId = String((vendor.body['data'] as Record<string, unknown>)['id']);
+    liveKey = String(((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }, token)).body['data'] as Record<string, unknown>)['key']);
+    expect(liveKey).toMatch(/^vk_live_/);
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url())) outside.push(request.url());
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${base}/app/sign-in`);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (server) {
+      server.kill('SIGTERM');
+      await server.exited;
+    }
+    await receiver.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates a webhook showing its secret once, sends a test, logs a lead’s delivery as delivered and re-sends it', async () => {
+    await go('Webhooks');
+    await page.getByText('No webhook yet.').waitFor();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const form = page.getByRole('form', { name: 'New webhook' });
+    await form.getByLabel('URL').fill(webhookUrl());
+    await form.getByLabel('Description (optional)').fill('Admissions inbox');
+    expect(await form.getByLabel(/^lead\.created /).isChecked()).toBe(true);
+    await form.getByLabel(/^lead\.enriched /).check();
+    await form.getByRole('button', { name: 'Create webhook' }).click();
+    secret = (await page.getByTestId('secret-value').innerText()).trim();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await screenshot('console-webhook-secret');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: /Admissions inbox/ }).waitFor();
+    // Shown once: neither the table nor the page shows it again.
+    expect(await page.locator('main').innerText()).not.toContain(secret);
+    expect(await page.locator('tbody').innerText()).toContain('lead.created, lead.enriched');
+
+    await page.getByRole('button', { name: `Send test to ${webhookUrl()}` }).click();
+    const outcome = page.getByTestId('webhook-test-outcome');
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toMatch(new RegExp(`^Test event delivered to ${webhookUrl().replaceAll('.', '\\.')}: HTTP 200 in \\d+ ms \\(evt_test_`));
+    const test = receiver.at('/hooks').find((request) => String(request.body['id']).startsWith('evt_test_'));
+    expect(test?.body['event']).toBe('webhook.test');
+    expect(test && signedWith(secret, test)).toBe(true);
+
+    const leadId = await ingest({ email: 'hugo.hook@example.edu', first_name: 'Hugo', last_name: 'Hook', program_interest: 'History', source: 'web' });
+    await expect.poll(() => receiver.at('/hooks').filter((request) => request.body['event'] === 'lead.created').length, { timeout: 30_000 }).toBe(1);
+    const delivered = receiver.at('/hooks').find((request) => request.body['event'] === 'lead.created');
+    expect((delivered?.body['data'] as { lead?: { id?: string } } | undefined)?.lead?.id).toBe(leadId);
+    expect(delivered && signedWith(secret, delivered)).toBe(true);
+
+    await page.getByRole('button', { name: `Deliveries of ${webhookUrl()}` }).click();
+    const log = page.getByRole('table', { name: 'Delivery log' });
+    const createdRow = log.getByRole('row').filter({ hasText: 'lead.created' });
+    // The log is read when opened; the delivery record may trail the receiver by a moment.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return (await createdRow.count()) === 1 ? createdRow.innerText() : '';
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/lead\.created[\s\S]*delivered[\s\S]*\b1\b[\s\S]*200/);
+    expect(await createdRow.innerText()).toContain(String(delivered?.body['id']));
+    await screenshot('console-webhook-deliveries');
+
+    await createdRow.getByRole('button', { name: /^Re-send lead\.created/ }).click();
+    await page.getByRole('status').filter({ hasText: /Re-send of lead\.created queued/ }).waitFor();
+    // The receiver gets the same event (same id) again, freshly signed.
+    await expect.poll(() => receiver.at('/hooks').filter((request) => request.body['id'] === delivered?.body['id']).length, { timeout: 30_000 }).toBe(2);
+    const again = receiver.at('/hooks').filter((request) => request.body['id'] === delivered?.body['id'])[1];
+    expect(again && signedWith(secret, again)).toBe(true);
+
+    // Disable and enable again from the list.
+    await page.getByRole('button', { name: `Disable ${webhookUrl()}` }).click();
+    await page.getByRole('button', { name: `Enable ${webhookUrl()}` }).click();
+    await page.getByRole('button', { name: `Disable ${webhookUrl()}` }).waitFor();
+  }, 120_000);
+
+  it('creates a webhook_json CRM connection to the loopback receiver, never shows its credential and tests it', async () => {
+    await go('CRM connections');
+    await page.getByRole('button', { name: 'Add connection' }).click();
+    const form = page.getByRole('form', { name: 'New CRM connection' });
+    await form.getByLabel('Name', { exact: true }).fill('Loopback CRM');
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('webhook_json');
+    await form.getByLabel('Endpoint URL').fill(`${receiver.url}/crm`);
+    await form.getByLabel('Auth header value (optional)').fill(CRM_CREDENTIAL);
+    expect(await form.getByLabel('Auth header value (optional)').getAttribute('type')).toBe('password');
+    // Another type shows its own settings and credentials.
+    await form.getByLabel('Type', { exact: true }).selectOption('salesforce');
+    await form.getByLabel('Instance URL').waitFor();
+    expect(await form.getByLabel('Client secret').getAttribute('type')).toBe('password');
+    await form.getByLabel('Type', { exact: true }).selectOption('webhook_json');
+    await form.getByLabel('Endpoint URL').fill(`${receiver.url}/crm`);
+    await form.getByLabel('Auth header value (optional)').fill(CRM_CREDENTIAL);
+    await form.getByRole('button', { name: 'Create connection' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'Loopback CRM' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('set (auth_value)');
+    expect(await page.locator('main').innerText()).not.toContain('crm-credential-never-shown');
+
+    await page.getByRole('button', { name: 'Test connection Loopback CRM' }).click();
+    const outcome = page.getByTestId('crm-test-outcome');
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toMatch(/^“Loopback CRM” answered HTTP 200 in \d+ ms: the connection works\.$/);
+    const test = receiver.at('/crm').at(-1);
+    expect(test?.headers['x-leadstream-test']).toBe('true');
+    expect(test?.headers['authorization']).toBe(CRM_CREDENTIAL);
+    expect(test?.body).toEqual({ test: true });
+    await screenshot('console-crm');
+  }, 60_000);
+
+  it('creates a routing rule in the builder, tries it, and shows a lead’s route and CRM sync on its detail page', async () => {
+    await go('Routing');
+    await page.getByText('No routing rule yet: every lead takes the default route.').waitFor();
+    await page.getByRole('button', { name: 'New routing rule' }).click();
+    const form = page.getByRole('form', { name: 'New routing rule' });
+    await form.getByLabel('Rule name').fill('Nursing to admissions');
+    await form.getByRole('button', { name: 'Add condition' }).click();
+    await form.getByLabel('Condition 1 field').fill('program_interest');
+    await form.getByLabel('Condition 1 operator').selectOption('equals');
+    await form.getByLabel('Condition 1 value').fill('Nursing');
+    await form.getByLabel('Target 1 connection').selectOption({ label: 'Loopback CRM (webhook_json)' });
+    expect(await form.getByLabel('Target 1 connection').inputValue()).toMatch(/^crm_/);
+    await form.getByLabel('Target 1 queue (optional)').fill('nursing-admissions');
+    await form.getByRole('button', { name: 'Create routing rule' }).click();
+    const row = page.getByRole('table', { name: 'Routing rules' }).getByRole('row').filter({ hasText: 'Nursing to admissions' });
+    await row.waitFor();
+    expect(await row.innerText()).toContain('program_interest equals "Nursing"');
+    expect(await row.innerText()).toContain('Loopback CRM · queue nursing-admissions');
+
+    // The test panel: the sample lead (Nursing) takes the rule; a History lead takes the default.
+    await page.getByRole('button', { name: 'Route this lead' }).click();
+    const result = page.getByTestId('routing-test-result');
+    await result.getByText('Route: Nursing to admissions (rule)').waitFor();
+    expect(await result.innerText()).toContain('Loopback CRM · queue nursing-admissions');
+    await page.getByLabel('Lead (JSON)').fill(JSON.stringify({ email: 'h@example.edu', program_interest: 'History' }));
+    await page.getByRole('button', { name: 'Route this lead' }).click();
+    await result.getByText(/\(all_connections\)/).waitFor();
+    await screenshot('console-routing');
+
+    nursingLeadId = await ingest({ email: 'nora.nurse@example.edu', first_name: 'Nora', last_name: 'Nurse', program_interest: 'Nursing', source: 'web' });
+    // The crm-sync stage sends the routed lead to the receiver (an upsert by external_id).
+    await expect.poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, { timeout: 30_000 }).toBe(1);
+    expect(receiver.at('/crm').find((request) => request.body['external_id'] === nursingLeadId)?.body['queue']).toBe('nursing-admissions');
+
+    await page.goto(`${base}/app/leads/${nursingLeadId}`);
+    await page.getByRole('heading', { level: 1, name: 'Nora Nurse' }).waitFor();
+    const crm = page.getByTestId('lead-crm');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await crm.waitFor();
+          return crm.innerText();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/CRM sync\s+synced\s/);
+    expect(await crm.innerText()).toMatch(/CRM record id\s+crm-record-\d+/);
+    // The rule's name is read after the lead.
+    await expect.poll(() => page.getByTestId('lead-route').innerText()).toMatch(/^rule “Nursing to admissions”, .+\n→ Loopback CRM · queue nursing-admissions$/);
+
+    await page.getByRole('button', { name: 'Sync to Loopback CRM' }).click();
+    await page.getByRole('status').filter({ hasText: /Sync to “Loopback CRM” queued \(pending/ }).waitFor();
+    await expect.poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, { timeout: 30_000 }).toBe(2);
+    await screenshot('console-lead-route');
+  }, 120_000);
+
+  it('shows a manager webhooks without write buttons and no CRM screen', async () => {
+    expect((await call('POST', '/api/users', { email: 'manager@console.edu', password: 'Manager-Passw0rd', first_name: 'Max', last_name: 'Manager', role: 'manager' }, token)).status).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const manager = await context.newPage();
+    await manager.goto(`${base}/app/sign-in`);
+    await manager.getByLabel('Email').fill('manager@console.edu');
+    await manager.getByLabel('Password').fill('Manager-Passw0rd');
+    await manager.getByRole('button', { name: 'Sign in' }).click();
+    await manager.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
+    const nav = await manager.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
+    expect(nav).toContain('Webhooks');
+    expect(nav).toContain('Routing');
+    expect(nav).not.toContain('CRM connections');
+    await manager.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+    await manager.getByRole('cell', { name: /Admissions inbox/ }).waitFor();
+    await manager.getByRole('button', { name: `Deliveries of ${webhookUrl()}` }).waitFor();
+    for (const name of ['Add webhook', `Send test to ${webhookUrl()}`, `Edit ${webhookUrl()}`, `Disable ${webhookUrl()}`, `Delete ${webhookUrl()}`]) expect(await manager.getByRole('button', { name }).count(), name).toBe(0);
+    await manager.getByRole('button', { name: `Deliveries of ${webhookUrl()}` }).click();
+    await manager.getByRole('table', { name: 'Delivery log' }).getByRole('row').filter({ hasText: 'lead.created' }).first().waitFor();
+    expect(await manager.getByRole('button', { name: /^Re-send/ }).count()).toBe(0);
+    // A lead's detail: the route is shown (connection ids without crm:read), no Sync button.
+    await manager.goto(`${base}/app/leads/${nursingLeadId}`);
+    await manager.getByTestId('lead-route').getByText(/Nursing to admissions/).waitFor();
+    expect(await manager.getByRole('button', { name: /^Sync to/ }).count()).toBe(0);
+    await context.close();
+
+    expect(outside).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  }, 60_000);
+});
