@@ -18,6 +18,10 @@ function hidden(fields: HiddenFields): string {
     .join('\n        ');
 }
 
+/**
+ * The console's look (apps/console/src/styles.css: palette, 15px system font, the sign-in card,
+ * fields, buttons, alerts), inlined because the CSP allows no stylesheet from elsewhere.
+ */
 const STYLE = `
   :root { color-scheme: light dark; --bg: #f4f6f9; --card: #fff; --text: #1b2330; --muted: #5b6678; --line: #dde2ea;
     --accent: #2453c7; --accent-text: #fff; --danger: #b42318; --danger-bg: #fdecea; --focus: #ffb020; }
@@ -27,33 +31,34 @@ const STYLE = `
   }
   * { box-sizing: border-box; }
   body { margin: 0; min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 1.5rem;
-    background: var(--bg); color: var(--text); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+    background: var(--bg); color: var(--text); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   main { width: 100%; max-width: 30rem; background: var(--card); border: 1px solid var(--line); border-radius: 12px;
     padding: 2rem; box-shadow: 0 8px 24px rgb(0 0 0 / 8%); }
-  .brand { display: flex; align-items: center; gap: .5rem; font-weight: 700; letter-spacing: .02em; color: var(--muted); margin-bottom: 1.25rem; }
+  .brand { display: flex; align-items: center; gap: .5rem; font-weight: 700; letter-spacing: .02em; color: var(--muted); margin-bottom: 1rem; }
   .brand span { display: inline-grid; place-items: center; width: 1.75rem; height: 1.75rem; border-radius: 6px; background: var(--accent); color: var(--accent-text); }
-  h1 { font-size: 1.35rem; line-height: 1.3; margin: 0 0 .5rem; }
+  h1 { font-size: 1.4rem; line-height: 1.3; margin: 0 0 .75rem; }
+  h2 { font-size: 1.05rem; margin: 1.5rem 0 .5rem; }
   p { margin: .5rem 0; }
-  .muted { color: var(--muted); font-size: .925rem; }
-  .account { margin: 1rem 0; padding: .75rem 1rem; border: 1px solid var(--line); border-radius: 8px; font-size: .925rem; }
-  .account dt { color: var(--muted); float: left; clear: left; width: 6.5rem; }
-  .account dd { margin: 0 0 .15rem 6.5rem; overflow-wrap: anywhere; }
-  h2 { font-size: 1rem; margin: 1.25rem 0 .5rem; }
+  code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .85em; }
+  .muted { color: var(--muted); }
+  .account { margin: 1rem 0; padding: .5rem 1rem; border: 1px solid var(--line); border-radius: 8px; }
+  .account dt { color: var(--muted); float: left; clear: left; width: 7rem; }
+  .account dd { margin: 0 0 .15rem 7rem; overflow-wrap: anywhere; }
   ul.scopes { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 8px; }
-  ul.scopes li { padding: .65rem 1rem; border-top: 1px solid var(--line); }
+  ul.scopes li { padding: .5rem 1rem; border-top: 1px solid var(--line); }
   ul.scopes li:first-child { border-top: 0; }
-  ul.scopes code { display: block; font-size: .8rem; color: var(--muted); }
-  label { display: block; font-weight: 600; margin: 1rem 0 .35rem; }
-  input[type=email], input[type=password] { width: 100%; padding: .6rem .75rem; font: inherit; color: inherit; background: transparent;
-    border: 1px solid var(--muted); border-radius: 6px; }
-  .actions { display: flex; gap: .75rem; justify-content: flex-end; margin-top: 1.5rem; }
-  button { font: inherit; font-weight: 600; padding: .6rem 1.25rem; border-radius: 6px; cursor: pointer; border: 1px solid var(--accent); }
-  button.primary { background: var(--accent); color: var(--accent-text); }
-  button.secondary { background: transparent; color: var(--text); border-color: var(--muted); }
+  ul.scopes code { display: block; color: var(--muted); }
+  label { display: block; font-weight: 600; font-size: .9rem; margin: .75rem 0 .25rem; }
+  input[type=email], input[type=password] { width: 100%; min-width: 0; padding: .45rem .6rem; font: inherit; color: inherit;
+    background: var(--card); border: 1px solid var(--muted); border-radius: 6px; }
+  .actions { display: flex; gap: .5rem; justify-content: flex-end; margin-top: 1.25rem; }
+  button { font: inherit; padding: .45rem .9rem; border-radius: 6px; cursor: pointer; border: 1px solid var(--muted); background: transparent; color: var(--text); }
+  button:hover { border-color: var(--accent); }
+  button.primary { background: var(--accent); border-color: var(--accent); color: var(--accent-text); font-weight: 600; }
   .wide { width: 100%; }
   :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-  .alert { margin: 1rem 0; padding: .65rem 1rem; border-radius: 6px; background: var(--danger-bg); color: var(--danger); }
-  .note { margin-top: 1.25rem; font-size: .85rem; color: var(--muted); }
+  .alert { margin: .75rem 0; padding: .6rem 1rem; border-radius: 6px; background: var(--danger-bg); color: var(--danger); }
+  .note { margin-top: 1.25rem; font-size: .9rem; color: var(--muted); }
 `;
 
 function layout(title: string, body: string): string {
@@ -68,7 +73,7 @@ function layout(title: string, body: string): string {
 </head>
 <body>
   <main>
-    <div class="brand" aria-hidden="true"><span>L</span>LeadStream</div>
+    <div class="brand" aria-hidden="true"><span>L</span> leadstream</div>
     ${body}
   </main>
 </body>
