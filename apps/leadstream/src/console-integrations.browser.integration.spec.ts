@@ -6,7 +6,8 @@
  *
  * Webhooks: create one in the UI, see its secret once (and check the receiver's signatures with
  * it), send a test and see it succeed, ingest a lead and see its delivery in the log as delivered,
- * re-send it and see the receiver get the same event again. CRM: a webhook_json connection to the
+ * re-send it and see the receiver get the same event again; a failing one shows the test's error,
+ * the failed delivery and its automatic disable with the reason, and is deleted. CRM: a webhook_json connection to the
  * receiver, its credential never shown back, "Test connection" reaching the receiver. Routing: a
  * rule made in the builder, tried in the test panel, and a lead's route and CRM sync on its detail
  * page, with a manual "Sync to CRM". Roles: a manager reads webhooks without write buttons and sees
@@ -40,7 +41,7 @@ interface Received {
   body: Record<string, unknown>;
 }
 
-/** A loopback receiver: records every request and answers 200 (with a record id for the CRM). */
+/** A loopback receiver: records every request and answers 200 (with a record id for the CRM), 500 at /fail. */
 class Receiver {
   readonly requests: Received[] = [];
   private readonly server: Server = createServer((request, response) => {
@@ -55,7 +56,7 @@ class Receiver {
         // Recorded as received; the test looks at raw.
       }
       this.requests.push({ path: request.url ?? '', headers: request.headers, raw, body });
-      response.writeHead(200, { 'content-type': 'application/json' });
+      response.writeHead(request.url === '/fail' ? 500 : 200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(request.url === '/crm' ? { id: `crm-record-${this.requests.length}` } : { ok: true }));
     });
   });
@@ -130,6 +131,9 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
       MX_CHECK: 'off',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       WEBHOOK_TIMEOUT_MS: '5000',
+      // One retry a second later, and a webhook is disabled after one delivery ends failed.
+      WEBHOOK_RETRY_SCHEDULE: '1s',
+      WEBHOOK_AUTO_DISABLE_AFTER: '1',
       CRM_TIMEOUT_MS: '5000',
     }));
     const registered = await call('POST', '/api/auth/register', { email: OWNER.email, password: OWNER.password, first_name: OWNER.first_name, last_name: OWNER.last_name, organization_name: OWNER.organization_name });
@@ -232,6 +236,48 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await page.getByRole('button', { name: `Enable ${webhookUrl()}` }).click();
     await page.getByRole('button', { name: `Disable ${webhookUrl()}` }).waitFor();
   }, 120_000);
+
+  it('shows a failed test’s error, the failed delivery with its attempts, and the automatic disable with its reason', async () => {
+    const failUrl = `${receiver.url}/fail`;
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const form = page.getByRole('form', { name: 'New webhook' });
+    await form.getByLabel('URL').fill(failUrl);
+    await form.getByLabel('Description (optional)').fill('Broken endpoint');
+    await form.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByTestId('secret-value').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: `Send test to ${failUrl}` }).click();
+    const outcome = page.getByTestId('webhook-test-outcome');
+    await outcome.getByText(/^Test event not delivered/).waitFor();
+    expect(await outcome.innerText()).toMatch(new RegExp(`^Test event not delivered to ${failUrl.replaceAll('.', '\\.')} after \\d+ ms: \\S.*`));
+
+    await ingest({ email: 'fay.fail@example.edu', first_name: 'Fay', last_name: 'Fail', program_interest: 'Law', source: 'web' });
+    // Two attempts (the first and one retry a second later), then failed, then the webhook is disabled.
+    await expect.poll(() => receiver.at('/fail').filter((request) => request.body['event'] === 'lead.created').length, { timeout: 30_000 }).toBe(2);
+    const row = page.getByRole('row').filter({ hasText: 'Broken endpoint' });
+    await expect
+      .poll(
+        async () => {
+          await go('Leads');
+          await go('Webhooks');
+          await row.waitFor();
+          return row.innerText();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/Disabled\s+Disabled automatically on .+\n.*fail/);
+    await row.getByRole('button', { name: `Enable ${failUrl}` }).waitFor();
+    await page.getByRole('button', { name: `Deliveries of ${failUrl}` }).click();
+    const failed = page.getByRole('table', { name: 'Delivery log' }).getByRole('row').filter({ hasText: 'lead.created' });
+    await failed.waitFor();
+    expect(await failed.innerText()).toMatch(/lead\.created[\s\S]*failed\s+2\s+500/);
+    // The Error column says why.
+    expect((await failed.getByRole('cell').nth(6).innerText()).trim()).not.toBe('');
+    await screenshot('console-webhook-disabled');
+    // Deleted after a confirmation (accepted by the dialog handler).
+    await page.getByRole('button', { name: `Delete ${failUrl}` }).click();
+    await expect.poll(() => row.count()).toBe(0);
+  }, 90_000);
 
   it('creates a webhook_json CRM connection to the loopback receiver, never shows its credential and tests it', async () => {
     await go('CRM connections');

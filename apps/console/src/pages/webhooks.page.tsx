@@ -164,7 +164,7 @@ export function WebhooksPage() {
                 ) : (
                   <tr key={webhook.id}>
                     <td>
-                      <code>{webhook.url}</code>
+                      <code className="break">{webhook.url}</code>
                       {webhook.sandbox && <span className="badge">sandbox</span>}
                       {webhook.description && <div className="muted">{webhook.description}</div>}
                     </td>
@@ -180,12 +180,12 @@ export function WebhooksPage() {
                       {webhook.enabled ? 'Enabled' : 'Disabled'}
                       {!webhook.enabled && webhook.disabled_at && (
                         <div className="muted" data-testid="auto-disabled">
-                          Disabled automatically {formatDateTime(webhook.disabled_at)}
-                          {webhook.disabled_reason && `: ${webhook.disabled_reason}`}
+                          Disabled automatically on {formatDateTime(webhook.disabled_at)}
+                          {webhook.disabled_reason && <div>{webhook.disabled_reason}</div>}
                         </div>
                       )}
                     </td>
-                    <td className="actions">
+                    <td className="actions stack">
                       <button type="button" onClick={() => setLog(webhook)} aria-label={`Deliveries of ${webhook.url}`}>
                         Deliveries
                       </button>
@@ -291,7 +291,9 @@ function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhoo
   return (
     <section className="card" aria-labelledby="delivery-log">
       <div className="row">
-        <h2 id="delivery-log">Deliveries to {webhook.url}</h2>
+        <h2 id="delivery-log" className="break">
+          Deliveries to {webhook.url}
+        </h2>
         <button
           type="button"
           onClick={() => {
@@ -331,7 +333,7 @@ function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhoo
                     <td>{formatDateTime(delivery.created_at)}</td>
                     <td>
                       <code>{delivery.event_type}</code>
-                      <div className="muted">{delivery.event_id}</div>
+                      <div className="muted break">{delivery.event_id}</div>
                     </td>
                     <td>
                       <StatusBadge status={delivery.status} />
