@@ -29,3 +29,15 @@ export function formatMappings(mappings: Record<string, string>): string {
     .map(([key, value]) => `${key} = ${value}`)
     .join('\n');
 }
+
+/** `CRM field = lead field` lines as a mapping (null when empty). */
+export function fieldMappingOf(text: string): Record<string, string> | null {
+  const mapping: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const at = line.indexOf('=');
+    if (at < 1) throw new Error(`Field mapping: “${line.trim()}” is not “CRM field = lead field”.`);
+    mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return Object.keys(mapping).length ? mapping : null;
+}

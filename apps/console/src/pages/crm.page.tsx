@@ -12,6 +12,7 @@ import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, TextArea, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
+import { fieldMappingOf } from './config-values';
 
 type Connection = Schemas['CrmConnection'];
 type CreateBody = paths['/api/crm/connections']['post']['requestBody']['content']['application/json'];
@@ -27,7 +28,7 @@ interface TypeForm {
 }
 
 /** The settings and credentials of each type (docs/crm.md); empty fields take the service's defaults. */
-export const CRM_TYPES: Record<ConnectionType, TypeForm> = {
+const CRM_TYPES: Record<ConnectionType, TypeForm> = {
   webhook_json: {
     label: 'Generic JSON endpoint (webhook_json)',
     settings: [
@@ -63,18 +64,6 @@ export const CRM_TYPES: Record<ConnectionType, TypeForm> = {
   },
 };
 const TYPE_NAMES = Object.keys(CRM_TYPES) as ConnectionType[];
-
-/** `CRM field = lead field` lines as a mapping (null when empty). */
-export function fieldMappingOf(text: string): Record<string, string> | null {
-  const mapping: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const at = line.indexOf('=');
-    if (at < 1) throw new Error(`Field mapping: “${line.trim()}” is not “CRM field = lead field”.`);
-    mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return Object.keys(mapping).length ? mapping : null;
-}
 
 export function CrmPage() {
   const role = currentSession()?.user.role;

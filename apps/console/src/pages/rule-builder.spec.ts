@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextDay } from './lead-filters';
-import { builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
+import { builderRowsOf, conditionRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
 
 describe('the rule builder', () => {
   it('makes the condition group of spec 2.6 from its rows', () => {
@@ -68,5 +68,14 @@ describe('editing a stored rule in the builder', () => {
     expect(builderRowsOf({ conditions: { operator: 'AND', rules: [{ operator: 'OR', rules: [leaf] }] }, actions: [setField] })).toBeNull();
     expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'webhook', url: 'https://x.edu', payload: { a: 1 } }] })).toBeNull();
     expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'set_field', field: 'custom_fields.n', value: 3 }] })).toBeNull();
+  });
+
+  it('reads a condition group back into rows for the routing rules too (none: every lead)', () => {
+    expect(conditionRowsOf(null)).toEqual({ operator: 'AND', conditions: [] });
+    expect(conditionRowsOf({ operator: 'OR', rules: [{ field: 'program_interest', operator: 'in', value: ['Nursing', 'Biology'] }] })).toEqual({
+      operator: 'OR',
+      conditions: [{ field: 'program_interest', operator: 'in', value: 'Nursing, Biology' }],
+    });
+    expect(conditionRowsOf({ operator: 'AND', rules: [{ operator: 'OR', rules: [] }] })).toBeNull();
   });
 });
