@@ -9,7 +9,7 @@
  * re-send it and see the receiver get the same event again; a failing one shows the test's error,
  * the failed delivery and its automatic disable with the reason, and is deleted. CRM: a webhook_json connection to the
  * receiver, its credential never shown back, "Test connection" reaching the receiver. Routing: a
- * rule made in the builder, tried in the test panel, and a lead's route and CRM sync on its detail
+ * rule made in the builder, moved in front of another and that one deleted, tried in the test panel, and a lead's route and CRM sync on its detail
  * page, with a manual "Sync to CRM". Roles: a manager reads webhooks without write buttons and sees
  * no CRM screen. Screenshots go to artifacts/. Needs /usr/bin/chromium, as the console spec.
  */
@@ -330,6 +330,23 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await row.waitFor();
     expect(await row.innerText()).toContain('program_interest equals "Nursing"');
     expect(await row.innerText()).toContain('Loopback CRM · queue nursing-admissions');
+
+    // A second rule (made through the API) tried first; Up puts ours back in front, Delete removes it.
+    const connections = (await call('GET', '/api/crm/connections', undefined, token)).body['data'] as Array<{ id: string; name: string }>;
+    expect(connections.map((connection) => connection.name)).toEqual(['Loopback CRM']);
+    const connectionId = connections[0]?.id;
+    const fair = await call('POST', '/api/routing/rules', { name: 'College fair leads', priority: 5, conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'fair' }] }, targets: [{ connection_id: connectionId }] }, token);
+    expect(fair.status, JSON.stringify(fair.body)).toBe(201);
+    await go('Leads');
+    await go('Routing');
+    const firstRule = page.getByRole('table', { name: 'Routing rules' }).locator('tbody tr').first();
+    await expect.poll(() => firstRule.innerText()).toContain('College fair leads');
+    await page.getByRole('button', { name: 'Move Nursing to admissions up' }).click();
+    await expect.poll(() => firstRule.innerText()).toContain('Nursing to admissions');
+    const order = ((await call('GET', '/api/routing/rules', undefined, token)).body['data'] as Array<{ name: string; priority: number }>).sort((a, b) => a.priority - b.priority).map((rule) => rule.name);
+    expect(order).toEqual(['Nursing to admissions', 'College fair leads']);
+    await page.getByRole('button', { name: 'Delete College fair leads' }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Routing rules' }).locator('tbody tr').count()).toBe(1);
 
     // The test panel: the sample lead (Nursing) takes the rule; a History lead takes the default.
     await page.getByRole('button', { name: 'Route this lead' }).click();
