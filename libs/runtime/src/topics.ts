@@ -71,5 +71,7 @@ export const crmRetryTopic = (step: string): string => `crm.retry.${step}`;
 
 /** The delay topics of a CRM retry schedule (the crm-sync stage creates those of its configured schedule). */
 export function crmTopics(steps: ReadonlyArray<{ name: string; delayMs: number }>, partitions: number): TopicSpec[] {
-  return steps.map((step) => ({ topic: crmRetryTopic(step.name), partitions, delayMs: step.delayMs }));
+  // A delay that repeats in the schedule shares its topic.
+  const distinct = [...new Map(steps.map((step) => [step.name, step])).values()];
+  return distinct.map((step) => ({ topic: crmRetryTopic(step.name), partitions, delayMs: step.delayMs }));
 }

@@ -54,7 +54,9 @@ export class CrmSyncRunner extends ConsumerRunner {
       ...(options.isStopping ? { isStopping: options.isStopping } : {}),
     };
     super({ log: options.log, groupId: stage.name, topics: [LEADS_ROUTED_TOPIC, CRM_SYNC_REQUESTS_TOPIC], metrics: options.metrics, logger: options.logger, eachBatch: new BatchStageHandler(stage, handlerOptions).handle });
-    this.retries = options.schedule.map((step) => {
+    // One consumer group per delay topic; a delay that repeats in the schedule shares its topic.
+    const distinctSteps = [...new Map(options.schedule.map((step) => [step.name, step])).values()];
+    this.retries = distinctSteps.map((step) => {
       const topic = crmRetryTopic(step.name);
       const group = underGroup(stage, `${stage.name}.retry.${step.name}`, topic);
       return new ConsumerRunner({ log: options.log, groupId: group.name, topics: [topic], metrics: options.metrics, logger: options.logger, eachBatch: new BatchStageHandler(group, handlerOptions).handle });

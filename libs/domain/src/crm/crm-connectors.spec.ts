@@ -36,7 +36,7 @@ describe('CRM connection input', () => {
     const parsed = parseCrmConnectionInput({ name: 'H', type: 'hubspot', settings: { field_mapping: { 'bad.key': 'email', firstname: 'password' }, extra: 1 }, credentials: {} });
     expect(parsed.ok).toBe(false);
     const fields = parsed.ok ? [] : parsed.details.map((detail) => detail.field);
-    expect(fields).toEqual(['settings.extra', 'settings.field_mapping.bad.key', 'settings.field_mapping.firstname']);
+    expect(fields).toEqual(['settings.extra', 'settings.field_mapping.bad.key', 'settings.field_mapping.firstname', 'credentials.private_app_token']);
     const refresh = parseCrmConnectionInput({ name: 'SF', type: 'salesforce', settings: { instance_url: 'https://a.example.com', grant_type: 'refresh_token' }, credentials: { client_id: 'a', client_secret: 'b' } });
     expect(refresh.ok ? [] : refresh.details.map((detail) => detail.field)).toEqual(['credentials.refresh_token']);
   });
@@ -112,6 +112,13 @@ describe('retry schedule and sync actor', () => {
     expect(nextRetryStep(schedule, 1, 48 * 3_600_000)?.step.name).toBe('24h');
     expect(nextRetryStep(schedule, 6, null)).toBeNull();
     expect(() => parseCrmRetrySchedule('1m,soon')).toThrow('"soon" is not a duration');
+    // The same text as WEBHOOK_RETRY_SCHEDULE: a delay may repeat, and is named in its largest unit.
+    expect(parseCrmRetrySchedule('1s,1s,90s,1d')).toEqual([
+      { name: '1s', delayMs: 1_000 },
+      { name: '1s', delayMs: 1_000 },
+      { name: '90s', delayMs: 90_000 },
+      { name: '24h', delayMs: 86_400_000 },
+    ]);
   });
 
   it('goes pending → syncing → retry_scheduled → syncing → synced, keeps a known id on an id-less answer, and resyncs by hand', () => {

@@ -3,6 +3,7 @@
  * make of its crm fields (spec 2.1: crm_sync_status, crm_id, crm_synced_at).
  */
 import type { Environment } from '../tenant';
+import { formatRetryDelay, parseRetrySchedule } from '../webhooks/retry-schedule';
 import type { CrmConnectionType } from './crm-connection';
 import type { CrmSyncState, PersistedCrmSyncActor } from './crm-sync.machine';
 
@@ -41,27 +42,19 @@ export function crmSyncId(leadId: string, connectionId: string): string {
 export const DEFAULT_CRM_RETRY_SCHEDULE = '1m,5m,30m,2h,24h';
 
 export interface CrmRetryStep {
-  /** The step as written (`5m`), also the name of its delay topic (`crm.retry.5m`). */
+  /** The delay in its largest whole unit (`5m`), also the name of its delay topic (`crm.retry.5m`). */
   name: string;
   delayMs: number;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses a comma-separated schedule of durations (`500ms`, `30s`, `5m`, `2h`, `1d`); throws with the reason. */
+/**
+ * Parses CRM_RETRY_SCHEDULE with the webhook schedule's reader, so both variables take the same
+ * text (`500ms`, `30s`, `5m`, `2h`, `1d`, comma-separated; a delay may repeat). Each step is named
+ * by its delay in the largest whole unit (`1d` → `24h`), which also names its delay topic, so
+ * repeated delays share one topic. Throws with the reason.
+ */
 export function parseCrmRetrySchedule(text: string): CrmRetryStep[] {
-  const steps = text.split(',').map((entry) => entry.trim());
-  if (steps.length === 0 || steps.length > 20) throw new Error('must list 1 to 20 durations');
-  const seen = new Set<string>();
-  return steps.map((name) => {
-    const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(name);
-    if (!match) throw new Error(`"${name}" is not a duration like 30s, 5m or 2h`);
-    const delayMs = Number(match[1]) * UNIT_MS[match[2]!]!;
-    if (delayMs <= 0 || delayMs > 7 * UNIT_MS['d']!) throw new Error(`"${name}" must be more than 0 and at most 7d`);
-    if (seen.has(name)) throw new Error(`"${name}" appears twice (each step has its own delay topic)`);
-    seen.add(name);
-    return { name, delayMs };
-  });
+  return parseRetrySchedule(text).map((delayMs) => ({ name: formatRetryDelay(delayMs), delayMs }));
 }
 
 /**
