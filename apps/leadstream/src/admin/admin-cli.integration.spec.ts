@@ -132,13 +132,24 @@ describe('leadstream org create --owner-email / user create / org list / vendor 
     const [orgId, userLine, emailLine, passwordLine, warning] = (await succeed('org', 'create', '--name', 'Hill College', '--owner-email', 'Dean@Hill.edu')).split('\n');
     expect(orgId).toMatch(/^org_/);
     const owner = await users().findByEmail('dean@hill.edu');
-    expect(owner).toMatchObject({ organization_id: orgId, role: 'owner', status: 'active', email: 'Dean@hill.edu' });
+    expect(owner).toMatchObject({ organization_id: orgId, role: 'owner', status: 'active', email: 'Dean@hill.edu', first_name: 'Admin', last_name: 'User' });
     expect(userLine).toBe(`user: ${owner?.id} (owner)`);
     expect(emailLine).toBe('email: Dean@hill.edu');
     const password = (passwordLine ?? '').replace(/^password: /, '');
     expect(passwordWeakness(password)).toBeNull();
     expect(await verifyPassword(password, owner?.password_hash ?? '')).toBe(true);
     expect(warning).toContain('only time');
+  });
+
+  it("names the owner with --owner-first-name and --owner-last-name, and refuses a name no user may have", async () => {
+    const printed = JSON.parse(await succeed('org', 'create', '--name', 'Vale College', '--owner-email', 'ada@vale.edu', '--owner-first-name', 'Ada', '--owner-last-name', 'Lovelace', '--json')) as { id: string; owner: Record<string, unknown> };
+    expect(printed.owner).toMatchObject({ organization_id: printed.id, email: 'ada@vale.edu', role: 'owner', first_name: 'Ada', last_name: 'Lovelace' });
+    expect(await users().findByEmail('ada@vale.edu')).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace' });
+    const before = (await dal.organizations.listAll()).length;
+    const unnamed = await leadstream('org', 'create', '--name', 'Blank College', '--owner-email', 'blank@vale.edu', '--owner-first-name', ' ');
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain('first_name');
+    expect((await dal.organizations.listAll()).length).toBe(before);
   });
 
   it('refuses an owner email that is taken, leaving no organization behind', async () => {

@@ -12,6 +12,8 @@ interface OrgCreateOptions {
   name: string;
   plan: OrganizationPlan;
   ownerEmail?: string;
+  ownerFirstName: string;
+  ownerLastName: string;
   json?: boolean;
 }
 
@@ -23,6 +25,8 @@ export function orgCommand(): Command {
     .requiredOption('--name <name>', 'organization name (2-100 characters)')
     .addOption(new Option('--plan <plan>', 'plan, sets the funnel rate limit').choices(['education', 'enterprise']).default('education'))
     .option('--owner-email <email>', 'also create the owner, who signs in with this email and the printed password')
+    .option('--owner-first-name <name>', "the owner's first name, as the console shows it", 'Admin')
+    .option('--owner-last-name <name>', "the owner's last name", 'User')
     .option('--json', 'print the organization (and the owner) as JSON')
     .action(
       adminAction('org create', async (options: OrgCreateOptions) => {
@@ -38,7 +42,7 @@ export function orgCommand(): Command {
           if (options.ownerEmail === undefined) return { organization, owner: undefined };
           const tenant = { organizationId: organization.id, environment: 'live' as const };
           try {
-            return { organization, owner: await createUserWithPassword(users, tenant, { email: options.ownerEmail, role: 'owner', firstName: 'Admin', lastName: 'User' }) };
+            return { organization, owner: await createUserWithPassword(users, tenant, { email: options.ownerEmail, role: 'owner', firstName: options.ownerFirstName, lastName: options.ownerLastName }) };
           } catch (error) {
             await dal.organizations.markDeleted(tenant);
             throw error;
