@@ -207,13 +207,14 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
       const lead = await new LeadRepository(store).findById(tenant, leadId);
       expect(lead).toMatchObject({ status: 'active', vendor_id: vendorId, phone: '+14155552671', program_interest: 'Computer Science' });
       let activity = await new LeadActivityRepository(store).forLead(tenant, leadId);
-      for (let i = 0; i < 100 && activity.length < 2; i++) {
+      // lead.created and lead.validated come through the activity stage, lead.routed from the route stage.
+      for (let i = 0; i < 100 && activity.length < 3; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         activity = await new LeadActivityRepository(store).forLead(tenant, leadId);
       }
-      expect(activity.map((entry) => entry.event)).toEqual(['lead.created', 'lead.validated']);
-      expect(activity[0]?.metadata).toMatchObject({ vendor_id: vendorId });
-      expect(activity[1]?.metadata['validation_rules']).toEqual(expect.arrayContaining(['email_syntax', 'disposable_email']));
+      expect(activity.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.routed', 'lead.validated']);
+      expect(activity.find((entry) => entry.event === 'lead.created')?.metadata).toMatchObject({ vendor_id: vendorId });
+      expect(activity.find((entry) => entry.event === 'lead.validated')?.metadata['validation_rules']).toEqual(expect.arrayContaining(['email_syntax', 'disposable_email']));
 
       // Sandbox leads carry their expiry (24 h after creation) for the TTL index, and no CRM sync.
       const sandboxEvent = events.find((event) => event['event'] === 'lead.created' && event['environment'] === 'sandbox');
