@@ -13,22 +13,18 @@
  * page, with a manual "Sync to CRM". Roles: a manager reads webhooks without write buttons and sees
  * no CRM screen. Screenshots go to artifacts/. Needs /usr/bin/chromium, as the console spec.
  */
-import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { CHROMIUM, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = join(__dirname, '../../..');
-const ARTIFACTS = join(ROOT, 'artifacts');
-const chromiumAvailable = existsSync(CHROMIUM);
 if (!chromiumAvailable) console.warn(`console-integrations.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
 const OWNER = { email: 'integrations@console.edu', password: 'Console-Passw0rd', first_name: 'Ivy', last_name: 'Integrator', organization_name: 'Integration College' };
@@ -102,17 +98,8 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
   const call = jsonClient(() => base);
   const webhookUrl = () => `${receiver.url}/hooks`;
 
-  async function screenshot(name: string): Promise<void> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const file = join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: false });
-    expect(statSync(file).size).toBeGreaterThan(10_000);
-  }
-
-  async function go(link: string): Promise<void> {
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: link }).waitFor();
-  }
+  const screenshot = (name: string) => screenshotTo(page, name);
+  const go = (link: string) => goTo(page, link);
 
   async function ingest(lead: Record<string, unknown>): Promise<string> {
     const response = await call('POST', '/api/leads/inbound', lead, liveKey);
@@ -121,7 +108,7 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
   }
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: ROOT, stdio: 'inherit' });
+    buildConsole();
     await receiver.start();
     ({ server, url: base } = await CliProcess.startService({
       HOST: '127.0.0.1',
@@ -144,32 +131,15 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     liveKey = String(((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }, token)).body['data'] as Record<string, unknown>)['key']);
     expect(liveKey).toMatch(/^vk_live_/);
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url())) outside.push(request.url());
-    });
+    watchPage(page, base, { consoleErrors, outside });
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${base}/app/sign-in`);
-    await page.getByLabel('Email').fill(OWNER.email);
-    await page.getByLabel('Password').fill(OWNER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
+    await signIn(page, base, OWNER.email, OWNER.password);
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (server) {
-      server.kill('SIGTERM');
-      await server.exited;
-    }
+    await closeBrowserAndService(browser, server);
     await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -390,11 +360,7 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     expect((await call('POST', '/api/users', { email: 'manager@console.edu', password: 'Manager-Passw0rd', first_name: 'Max', last_name: 'Manager', role: 'manager' }, token)).status).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const manager = await context.newPage();
-    await manager.goto(`${base}/app/sign-in`);
-    await manager.getByLabel('Email').fill('manager@console.edu');
-    await manager.getByLabel('Password').fill('Manager-Passw0rd');
-    await manager.getByRole('button', { name: 'Sign in' }).click();
-    await manager.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
+    await signIn(manager, base, 'manager@console.edu', 'Manager-Passw0rd');
     const nav = await manager.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
     expect(nav).toContain('Webhooks');
     expect(nav).toContain('Routing');

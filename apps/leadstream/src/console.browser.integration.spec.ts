@@ -13,20 +13,16 @@
  * Needs /usr/bin/chromium (Debian's `chromium`; .ci/run installs it). Without it the suite is
  * skipped with a printed reason, except under REQUIRE_INFRA=1 where that fails the run.
  */
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess } from './test-support/cli-process';
+import { CHROMIUM, ROOT, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = join(__dirname, '../../..');
-const ARTIFACTS = join(ROOT, 'artifacts');
 const DOCS_IMAGES = join(ROOT, 'docs/images');
-const chromiumAvailable = existsSync(CHROMIUM);
 const requireInfra = process.env['REQUIRE_INFRA'] === '1';
 if (!chromiumAvailable) console.warn(`console.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
@@ -53,10 +49,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
 
   /** A screenshot kept in artifacts/ and, for the README's two, in docs/images/. */
   async function screenshot(name: string, docsImage = false): Promise<void> {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    const file = join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: false });
-    expect(statSync(file).size).toBeGreaterThan(10_000);
+    const file = await screenshotTo(page, name);
     const docsFile = join(DOCS_IMAGES, `${name}.png`);
     if (docsImage && (process.env['UPDATE_DOCS_IMAGES'] === '1' || !existsSync(docsFile))) {
       mkdirSync(DOCS_IMAGES, { recursive: true });
@@ -71,38 +64,20 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     return typeof id === 'string' ? id : '';
   }
 
-  async function go(link: string): Promise<void> {
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: link }).waitFor();
-  }
+  const go = (link: string) => goTo(page, link);
 
   beforeAll(async () => {
-    // The console as it is now (npm install builds it too; a stale build would test old code).
-    execFileSync('npm', ['run', '--silent', 'console:build'], { cwd: ROOT, stdio: 'inherit' });
+    buildConsole();
     // The suite walks every screen of one user within a minute, faster than a person: spec 8's
     // general_api limit (100 a minute) would answer 429 on its own calls; the limits have their own tests.
     ({ server, url: base } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off', RATE_LIMIT_SCALE: '10' }));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    page.on('console', (message) => {
-      // The browser logs the API's deliberate error answers (a 409 while a lead is processed); scripts must not fail.
-      if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (error) => consoleErrors.push(error.message));
-    page.on('request', (request) => {
-      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url())) outside.push(request.url());
-    });
+    watchPage(page, base, { consoleErrors, outside });
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (server) {
-      server.kill('SIGTERM');
-      await server.exited;
-    }
+    await closeBrowserAndService(browser, server);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -375,11 +350,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     expect((await call('POST', '/api/users', { email: 'viewer@console.edu', password: 'Viewer-Passw0rd', first_name: 'Vic', last_name: 'Viewer', role: 'viewer' }, token)).status).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const viewer = await context.newPage();
-    await viewer.goto(`${base}/app/sign-in`);
-    await viewer.getByLabel('Email').fill('viewer@console.edu');
-    await viewer.getByLabel('Password').fill('Viewer-Passw0rd');
-    await viewer.getByRole('button', { name: 'Sign in' }).click();
-    await viewer.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
+    await signIn(viewer, base, 'viewer@console.edu', 'Viewer-Passw0rd');
     const nav = await viewer.getByRole('navigation', { name: 'Console' }).innerText();
     expect(nav).toContain('Funnel');
     for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Routing', 'CRM connections', 'Webhooks', 'Users']) expect(nav).not.toContain(hidden);

@@ -78,6 +78,29 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** A form's last row: the primary submit button (disabled while the action runs) and Cancel. */
+export function FormActions({ submitLabel, pending, onCancel }: { submitLabel: string; pending: boolean; onCancel: () => void }) {
+  return (
+    <div className="row">
+      <button type="submit" className="primary" disabled={pending}>
+        {submitLabel}
+      </button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** A button of a table row, named for screen readers with the row's name: "Delete vendor-a" reads better than a list of "Delete". */
+export function RowAction({ label, name, onClick, disabled, danger = false }: { label: string; name: string; onClick: () => void; disabled?: boolean; danger?: boolean }) {
+  return (
+    <button type="button" className={danger ? 'danger' : undefined} onClick={onClick} disabled={disabled} aria-label={`${label} ${name}`}>
+      {label}
+    </button>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p className="muted" role="status">

@@ -30,8 +30,16 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   return { ...state, reload };
 }
 
+export interface Action {
+  pending: boolean;
+  error: string | null;
+  /** Runs `action`; false when it failed (its error is then in `error`). */
+  run: (action: () => Promise<void>) => Promise<boolean>;
+  clear: () => void;
+}
+
 /** Runs an action (a form submit, a button) with its pending state and error. */
-export function useAction(): { pending: boolean; error: string | null; run: (action: () => Promise<void>) => Promise<boolean>; clear: () => void } {
+export function useAction(): Action {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = useCallback(async (action: () => Promise<void>) => {
@@ -48,4 +56,19 @@ export function useAction(): { pending: boolean; error: string | null; run: (act
     }
   }, []);
   return { pending, error, run, clear: () => setError(null) };
+}
+
+/**
+ * An action asked first (a delete, a revoke, a rotation): `confirmed(question, work)` shows
+ * `question` in window.confirm and runs `work` as `action` only on OK.
+ */
+export function useConfirmedAction(action: Action): (question: string, work: () => Promise<void>) => void {
+  const { run } = action;
+  return useCallback(
+    (question: string, work: () => Promise<void>) => {
+      if (!window.confirm(question)) return;
+      void run(work);
+    },
+    [run],
+  );
 }

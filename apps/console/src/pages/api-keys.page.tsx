@@ -9,8 +9,9 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, SecretOnce, Select, TextArea, formatDateTime } from '../components/ui';
+import { DataTable, InlineEditRow, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, SecretOnce, Select, TextArea, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 
 type ApiKey = Schemas['ApiKey'];
@@ -33,6 +34,7 @@ export function ApiKeysPage() {
   const keys = useLoad(async () => (await call(api.GET('/api/api-keys'))).data, 'keys');
   const vendors = useLoad(async () => (can(role, 'vendors:read') ? (await call(api.GET('/api/vendors'))).data : []), 'vendors');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
@@ -60,21 +62,17 @@ export function ApiKeysPage() {
       keys.reload();
     });
   };
-  const rotate = (key: ApiKey) => {
-    if (!window.confirm(`Rotate “${key.name}”? The current key keeps working for 24 hours.`)) return;
-    void action.run(async () => {
+  const rotate = (key: ApiKey) =>
+    confirmed(`Rotate “${key.name}”? The current key keeps working for 24 hours.`, async () => {
       const rotated = await call(api.POST('/api/api-keys/{id}/rotate', { params: { path: { id: key.id } } }));
       setSecret({ label: `Rotated key “${key.name}”`, value: rotated.new_key });
       keys.reload();
     });
-  };
-  const revoke = (key: ApiKey) => {
-    if (!window.confirm(`Revoke “${key.name}”? Requests with it are refused at once.`)) return;
-    void action.run(async () => {
+  const revoke = (key: ApiKey) =>
+    confirmed(`Revoke “${key.name}”? Requests with it are refused at once.`, async () => {
       await call(api.DELETE('/api/api-keys/{id}', { params: { path: { id: key.id } } }));
       keys.reload();
     });
-  };
   const update = (key: ApiKey, body: { enabled?: boolean; permissions?: KeyPermission[]; ip_restrictions?: string[] }) =>
     action.run(async () => {
       await call(api.PATCH('/api/api-keys/{id}', { params: { path: { id: key.id } }, body }));
@@ -117,81 +115,43 @@ export function ApiKeysPage() {
             <Check label="Write (submit leads)" name="write" defaultChecked />
           </fieldset>
           <TextArea label="IP restrictions (optional)" name="ip_restrictions" rows={2} hint="Addresses or CIDR ranges, separated by spaces, commas or lines. Empty: any address." />
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Create key
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Create key" pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!keys.data ? (
-        keys.error ? null : <Loading what="API keys" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">IP restrictions</th>
-                <th scope="col">Last used</th>
-                <th scope="col">State</th>
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) =>
-                editing === key.id ? (
-                  <KeyEditor key={key.id} apiKey={key} onCancel={() => setEditing(null)} onSave={(body) => void update(key, body).then((ok) => ok && setEditing(null))} />
-                ) : (
-                  <tr key={key.id}>
-                    <td>{key.name}</td>
-                    <td>
-                      <code>{key.key_preview}</code>
-                    </td>
-                    <td>{vendorName(key.vendor_id)}</td>
-                    <td>{key.permissions.join(', ')}</td>
-                    <td>{key.ip_restrictions.length ? key.ip_restrictions.join(', ') : 'any'}</td>
-                    <td>{formatDateTime(key.last_used_at)}</td>
-                    <td>
-                      {key.enabled ? 'Enabled' : 'Disabled'}
-                      {key.expires_at && <div className="muted">expires {formatDateTime(key.expires_at)}</div>}
-                    </td>
-                    {writable && (
-                      <td className="actions">
-                        <button type="button" onClick={() => setEditing(key.id)} aria-label={`Edit ${key.name}`}>
-                          Edit
-                        </button>
-                        <button type="button" onClick={() => void update(key, { enabled: !key.enabled })} aria-label={`${key.enabled ? 'Disable' : 'Enable'} ${key.name}`}>
-                          {key.enabled ? 'Disable' : 'Enable'}
-                        </button>
-                        <button type="button" onClick={() => rotate(key)} aria-label={`Rotate ${key.name}`}>
-                          Rotate
-                        </button>
-                        <button type="button" className="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
-                          Revoke
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ),
-              )}
-              {keys.data.length === 0 && (
-                <tr>
-                  <td colSpan={8} className="empty">
-                    No API key yet.
+      <ListState loaded={keys} what="API keys">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Key', 'Vendor', 'Permissions', 'IP restrictions', 'Last used', 'State', writable && 'Actions']} empty="No API key yet.">
+            {(key) =>
+              editing === key.id ? (
+                <KeyEditor key={key.id} apiKey={key} onCancel={() => setEditing(null)} onSave={(body) => void update(key, body).then((ok) => ok && setEditing(null))} />
+              ) : (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.key_preview}</code>
                   </td>
+                  <td>{vendorName(key.vendor_id)}</td>
+                  <td>{key.permissions.join(', ')}</td>
+                  <td>{key.ip_restrictions.length ? key.ip_restrictions.join(', ') : 'any'}</td>
+                  <td>{formatDateTime(key.last_used_at)}</td>
+                  <td>
+                    {key.enabled ? 'Enabled' : 'Disabled'}
+                    {key.expires_at && <div className="muted">expires {formatDateTime(key.expires_at)}</div>}
+                  </td>
+                  {writable && (
+                    <td className="actions">
+                      <RowAction label="Edit" name={key.name} onClick={() => setEditing(key.id)} />
+                      <RowAction label={key.enabled ? 'Disable' : 'Enable'} name={key.name} onClick={() => void update(key, { enabled: !key.enabled })} />
+                      <RowAction label="Rotate" name={key.name} onClick={() => rotate(key)} />
+                      <RowAction label="Revoke" name={key.name} onClick={() => revoke(key)} danger />
+                    </td>
+                  )}
                 </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+              )
+            }
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }
@@ -203,24 +163,14 @@ function KeyEditor({ apiKey, onSave, onCancel }: { apiKey: ApiKey; onSave: (body
     onSave({ permissions: permissionsOf(form), ip_restrictions: ipList(formText(form, 'ip_restrictions')) });
   };
   return (
-    <tr>
-      <td colSpan={8}>
-        <form className="inline-form" aria-label={`Edit ${apiKey.name}`} onSubmit={submit}>
-          <strong>{apiKey.name}</strong>
-          <fieldset>
-            <legend>Permissions</legend>
-            <Check label="Read" name="read" defaultChecked={apiKey.permissions.includes('read')} />
-            <Check label="Write" name="write" defaultChecked={apiKey.permissions.includes('write')} />
-          </fieldset>
-          <TextArea label="IP restrictions" name="ip_restrictions" rows={2} defaultValue={apiKey.ip_restrictions.join('\n')} hint="Empty: any address." />
-          <button type="submit" className="primary">
-            Save
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </form>
-      </td>
-    </tr>
+    <InlineEditRow colSpan={8} label={`Edit ${apiKey.name}`} submitLabel="Save" onSubmit={submit} onCancel={onCancel}>
+      <strong>{apiKey.name}</strong>
+      <fieldset>
+        <legend>Permissions</legend>
+        <Check label="Read" name="read" defaultChecked={apiKey.permissions.includes('read')} />
+        <Check label="Write" name="write" defaultChecked={apiKey.permissions.includes('write')} />
+      </fieldset>
+      <TextArea label="IP restrictions" name="ip_restrictions" rows={2} defaultValue={apiKey.ip_restrictions.join('\n')} hint="Empty: any address." />
+    </InlineEditRow>
   );
 }

@@ -8,8 +8,9 @@ import { api, call, errorText } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { formText } from '../components/form-text';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea } from '../components/ui';
 
 const TYPES = ['text', 'number', 'boolean', 'date'] as const;
 type Job = Schemas['CalculationJob'];
@@ -18,6 +19,7 @@ export function CalculatedFieldsPage() {
   const writable = can(currentSession()?.user.role, 'rules:write');
   const fields = useLoad(async () => (await call(api.GET('/api/calculated-fields'))).data, 'calculated-fields');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const [job, setJob] = useState<Job | null>(null);
   const [jobError, setJobError] = useState<string | null>(null);
@@ -61,13 +63,11 @@ export function CalculatedFieldsPage() {
       fields.reload();
     });
   };
-  const remove = (field: Schemas['CalculatedField']) => {
-    if (!window.confirm(`Delete the calculated field ${field.name}?`)) return;
-    void action.run(async () => {
+  const remove = (field: Schemas['CalculatedField']) =>
+    confirmed(`Delete the calculated field ${field.name}?`, async () => {
       await call(api.DELETE('/api/calculated-fields/{id}', { params: { path: { id: field.id } } }));
       fields.reload();
     });
-  };
 
   const busy = job?.status === 'queued' || job?.status === 'running';
   return (
@@ -109,64 +109,33 @@ export function CalculatedFieldsPage() {
           </div>
           <TextArea label="Formula" name="formula" rows={3} className="mono" required maxLength={2000} />
           <Check label="Recalculate existing leads when the formula changes" name="recalculate_on_change" />
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Create field
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Create field" pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!fields.data ? (
-        fields.error ? null : <Loading what="calculated fields" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Label</th>
-                <th scope="col">Type</th>
-                <th scope="col">Formula</th>
-                {writable && <th scope="col">Actions</th>}
+      <ListState loaded={fields} what="calculated fields">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Label', 'Type', 'Formula', writable && 'Actions']} empty="No calculated field yet.">
+            {(field) => (
+              <tr key={field.id}>
+                <td>
+                  <code>{field.name}</code>
+                </td>
+                <td>{field.label}</td>
+                <td>{field.type}</td>
+                <td>
+                  <code>{field.formula}</code>
+                </td>
+                {writable && (
+                  <td className="actions">
+                    <RowAction label="Recalculate" name={field.name} onClick={() => recalculate(field.id)} disabled={busy} />
+                    <RowAction label="Delete" name={field.name} onClick={() => remove(field)} danger />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {fields.data.map((field) => (
-                <tr key={field.id}>
-                  <td>
-                    <code>{field.name}</code>
-                  </td>
-                  <td>{field.label}</td>
-                  <td>{field.type}</td>
-                  <td>
-                    <code>{field.formula}</code>
-                  </td>
-                  {writable && (
-                    <td className="actions">
-                      <button type="button" onClick={() => recalculate(field.id)} disabled={busy} aria-label={`Recalculate ${field.name}`}>
-                        Recalculate
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(field)} aria-label={`Delete ${field.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {fields.data.length === 0 && (
-                <tr>
-                  <td colSpan={5} className="empty">
-                    No calculated field yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }

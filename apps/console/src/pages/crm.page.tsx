@@ -9,8 +9,9 @@ import type { Schemas, paths } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, Select, TextArea, formatDateTime } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 import { fieldMappingOf } from './config-values';
 
@@ -70,6 +71,7 @@ export function CrmPage() {
   const writable = can(role, 'crm:write');
   const connections = useLoad(async () => (await call(api.GET('/api/crm/connections'))).data, 'crm');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const [tested, setTested] = useState<{ name: string; result: Schemas['CrmConnectionTest'] } | null>(null);
 
@@ -78,13 +80,11 @@ export function CrmPage() {
       setTested(null);
       setTested({ name: connection.name, result: await call(api.POST('/api/crm/connections/{id}/test', { params: { path: { id: connection.id } } })) });
     });
-  const remove = (connection: Connection) => {
-    if (!window.confirm(`Delete the CRM connection “${connection.name}”? Leads are no longer synced to it.`)) return;
-    void action.run(async () => {
+  const remove = (connection: Connection) =>
+    confirmed(`Delete the CRM connection “${connection.name}”? Leads are no longer synced to it.`, async () => {
       await call(api.DELETE('/api/crm/connections/{id}', { params: { path: { id: connection.id } } }));
       connections.reload();
     });
-  };
 
   return (
     <section>
@@ -120,72 +120,46 @@ export function CrmPage() {
           }}
         />
       )}
-      {!connections.data ? (
-        connections.error ? null : <Loading what="CRM connections" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Settings</th>
-                <th scope="col">Credentials</th>
-                <th scope="col">Syncs</th>
-                <th scope="col">State</th>
-                {writable && <th scope="col">Actions</th>}
+      <ListState loaded={connections} what="CRM connections">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Type', 'Settings', 'Credentials', 'Syncs', 'State', writable && 'Actions']} empty="No CRM connection yet.">
+            {(connection) => (
+              <tr key={connection.id}>
+                <td>
+                  {connection.name}
+                  <div className="muted">
+                    <code>{connection.id}</code>
+                  </div>
+                </td>
+                <td>{connection.type}</td>
+                <td>
+                  {Object.entries(connection.settings as Record<string, unknown>)
+                    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+                    .map(([key, value]) => (
+                      <div key={key}>
+                        <code>
+                          {key}: {typeof value === 'string' ? value : JSON.stringify(value)}
+                        </code>
+                      </div>
+                    ))}
+                </td>
+                <td>{connection.credentials_set ? `set (${connection.credential_fields.join(', ')})` : 'none'}</td>
+                <td>
+                  {connection.stats.synced} synced, {connection.stats.failed} failed
+                  <div className="muted">last {formatDateTime(connection.last_sync_at)}</div>
+                </td>
+                <td>{connection.enabled ? 'Enabled' : 'Disabled'}</td>
+                {writable && (
+                  <td className="actions">
+                    <RowAction label="Test connection" name={connection.name} onClick={() => test(connection)} disabled={action.pending} />
+                    <RowAction label="Delete" name={connection.name} onClick={() => remove(connection)} danger />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {connections.data.map((connection) => (
-                <tr key={connection.id}>
-                  <td>
-                    {connection.name}
-                    <div className="muted">
-                      <code>{connection.id}</code>
-                    </div>
-                  </td>
-                  <td>{connection.type}</td>
-                  <td>
-                    {Object.entries(connection.settings as Record<string, unknown>)
-                      .filter(([, value]) => value !== null && value !== undefined && value !== '')
-                      .map(([key, value]) => (
-                        <div key={key}>
-                          <code>
-                            {key}: {typeof value === 'string' ? value : JSON.stringify(value)}
-                          </code>
-                        </div>
-                      ))}
-                  </td>
-                  <td>{connection.credentials_set ? `set (${connection.credential_fields.join(', ')})` : 'none'}</td>
-                  <td>
-                    {connection.stats.synced} synced, {connection.stats.failed} failed
-                    <div className="muted">last {formatDateTime(connection.last_sync_at)}</div>
-                  </td>
-                  <td>{connection.enabled ? 'Enabled' : 'Disabled'}</td>
-                  {writable && (
-                    <td className="actions">
-                      <button type="button" onClick={() => test(connection)} disabled={action.pending} aria-label={`Test connection ${connection.name}`}>
-                        Test connection
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(connection)} aria-label={`Delete ${connection.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {connections.data.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="empty">
-                    No CRM connection yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }
@@ -250,14 +224,7 @@ function ConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCanc
       </fieldset>
       <Check label="Enabled" name="enabled" defaultChecked />
       <Alert>{action.error}</Alert>
-      <div className="row">
-        <button type="submit" className="primary" disabled={action.pending}>
-          Create connection
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel="Create connection" pending={action.pending} onCancel={onCancel} />
     </form>
   );
 }

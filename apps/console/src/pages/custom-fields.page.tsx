@@ -3,8 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, Select, formatDateTime } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 
 const TYPES = ['string', 'number', 'boolean', 'date', 'array', 'object'] as const;
@@ -13,6 +14,7 @@ export function CustomFieldsPage() {
   const writable = can(currentSession()?.user.role, 'rules:write');
   const fields = useLoad(async () => (await call(api.GET('/api/enrichment/custom-fields'))).data, 'fields');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const create = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -24,13 +26,11 @@ export function CustomFieldsPage() {
       fields.reload();
     });
   };
-  const remove = (id: string, name: string) => {
-    if (!window.confirm(`Delete the custom field ${name}?`)) return;
-    void action.run(async () => {
+  const remove = (id: string, name: string) =>
+    confirmed(`Delete the custom field ${name}?`, async () => {
       await call(api.DELETE('/api/enrichment/custom-fields/{id}', { params: { path: { id } } }));
       fields.reload();
     });
-  };
   return (
     <section>
       <PageHeader title="Custom fields">
@@ -50,61 +50,31 @@ export function CustomFieldsPage() {
             <Select label="Type" name="type" options={TYPES.map((type) => [type, type] as const)} />
           </div>
           <Check label="Required on every lead" name="required" />
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Create field
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Create field" pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!fields.data ? (
-        fields.error ? null : <Loading what="custom fields" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Label</th>
-                <th scope="col">Type</th>
-                <th scope="col">Required</th>
-                <th scope="col">Created</th>
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {fields.data.map((field) => (
-                <tr key={field.id}>
+      <ListState loaded={fields} what="custom fields">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Label', 'Type', 'Required', 'Created', writable && 'Actions']} empty="No custom field yet.">
+            {(field) => (
+              <tr key={field.id}>
+                <td>
+                  <code>{field.name}</code>
+                </td>
+                <td>{field.label}</td>
+                <td>{field.type}</td>
+                <td>{field.required ? 'yes' : 'no'}</td>
+                <td>{formatDateTime(field.created_at)}</td>
+                {writable && (
                   <td>
-                    <code>{field.name}</code>
+                    <RowAction label="Delete" name={field.name} onClick={() => remove(field.id, field.name)} danger />
                   </td>
-                  <td>{field.label}</td>
-                  <td>{field.type}</td>
-                  <td>{field.required ? 'yes' : 'no'}</td>
-                  <td>{formatDateTime(field.created_at)}</td>
-                  {writable && (
-                    <td>
-                      <button type="button" className="danger" onClick={() => remove(field.id, field.name)} aria-label={`Delete ${field.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {fields.data.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No custom field yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+                )}
+              </tr>
+            )}
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }

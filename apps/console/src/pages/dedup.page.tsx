@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
+import { DataTable } from '../components/list';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
@@ -69,37 +70,17 @@ export function DedupPage() {
       )}
       <h2>Recent decisions</h2>
       <Alert>{log.error}</Alert>
-      <div className="table-wrap">
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Lead</th>
-              <th scope="col">Matched lead</th>
-              <th scope="col">Score</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {log.data?.map((entry, index) => (
-              <tr key={`${entry.timestamp}:${index}`}>
-                <td>{formatDateTime(entry.timestamp)}</td>
-                <td>{entry.lead_id ?? '—'}</td>
-                <td>{entry.matched_lead_id ?? '—'}</td>
-                <td>{entry.final_score ?? '—'}</td>
-                <td>{entry.action_taken}</td>
-              </tr>
-            ))}
-            {log.data?.length === 0 && (
-              <tr>
-                <td colSpan={5} className="empty">
-                  No duplicate found yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable rows={log.data ?? []} columns={['When', 'Lead', 'Matched lead', 'Score', 'Action']} empty={log.data ? 'No duplicate found yet.' : undefined}>
+        {(entry, index) => (
+          <tr key={`${entry.timestamp}:${index}`}>
+            <td>{formatDateTime(entry.timestamp)}</td>
+            <td>{entry.lead_id ?? '—'}</td>
+            <td>{entry.matched_lead_id ?? '—'}</td>
+            <td>{entry.final_score ?? '—'}</td>
+            <td>{entry.action_taken}</td>
+          </tr>
+        )}
+      </DataTable>
     </section>
   );
 }

@@ -9,7 +9,7 @@ import type { Schemas } from '@leadstream/client';
 import { api, call, ConsoleError } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
 import { LeadCrmPanel } from './lead-crm.panel';
@@ -41,13 +41,12 @@ export function LeadDetailPage() {
   const processing = lead.errorCode === 'LEAD_PROCESSING';
   const navigate = useNavigate();
   const removal = useAction();
-  const remove = () => {
-    if (!window.confirm('Delete this lead? It is kept as a deleted record.')) return;
-    void removal.run(async () => {
+  const confirmedRemoval = useConfirmedAction(removal);
+  const remove = () =>
+    confirmedRemoval('Delete this lead? It is kept as a deleted record.', async () => {
       await call(api.DELETE('/api/leads/{id}', { params: { path: { id } } }));
       void navigate('/leads');
     });
-  };
   // A lead the pipeline has not decided yet: look again shortly.
   useEffect(() => {
     if (!processing) return;

@@ -9,7 +9,7 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, Field, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { ExportPanel } from './export.panel';
 import { NewLeadForm } from './new-lead.form';
@@ -89,6 +89,7 @@ export function LeadsPage() {
   const [adding, setAdding] = useState(false);
   const [bulkStatus, setBulkStatus] = useState<LeadStatus>('contacted');
   const bulk = useAction();
+  const confirmedBulk = useConfirmedAction(bulk);
   const [bulkDone, setBulkDone] = useState<string | null>(null);
   useEffect(() => setSelected(new Set()), [params.toString()]);
   const pageIds = leads.data?.data.map((lead) => lead.id) ?? [];
@@ -105,15 +106,13 @@ export function LeadsPage() {
       setSelected(new Set());
       leads.reload();
     });
-  const deleteSelected = () => {
-    if (!window.confirm(`Delete ${selected.size} lead${selected.size === 1 ? '' : 's'}? They are kept as deleted records.`)) return;
-    void bulk.run(async () => {
+  const deleteSelected = () =>
+    confirmedBulk(`Delete ${selected.size} lead${selected.size === 1 ? '' : 's'}? They are kept as deleted records.`, async () => {
       const answer = await call(api.POST('/api/leads/bulk-delete', { body: { lead_ids: [...selected] } }));
       setBulkDone(`${answer.deleted} lead${answer.deleted === 1 ? '' : 's'} deleted${answer.failed ? `, ${answer.failed} failed` : ''}.`);
       setSelected(new Set());
       leads.reload();
     });
-  };
 
   // The search box applies after a short pause in typing.
   const [search, setSearch] = useState(filters.search ?? '');

@@ -5,8 +5,9 @@ import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { formText } from '../components/form-text';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Field, Loading, PageHeader, TextArea, formatDateTime } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Field, FormActions, PageHeader, RowAction, TextArea, formatDateTime } from '../components/ui';
 import { formatMappings, parseMappings } from './config-values';
 
 type LookupTable = Schemas['LookupTable'];
@@ -15,6 +16,7 @@ export function LookupTablesPage() {
   const writable = can(currentSession()?.user.role, 'rules:write');
   const tables = useLoad(async () => (await call(api.GET('/api/enrichment/lookup-tables'))).data, 'lookup-tables');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [editing, setEditing] = useState<LookupTable | 'new' | null>(null);
 
   const save = (event: FormEvent<HTMLFormElement>) => {
@@ -29,13 +31,11 @@ export function LookupTablesPage() {
       tables.reload();
     });
   };
-  const remove = (table: LookupTable) => {
-    if (!window.confirm(`Delete the lookup table ${table.name}?`)) return;
-    void action.run(async () => {
+  const remove = (table: LookupTable) =>
+    confirmed(`Delete the lookup table ${table.name}?`, async () => {
       await call(api.DELETE('/api/enrichment/lookup-tables/{id}', { params: { path: { id: table.id } } }));
       tables.reload();
     });
-  };
 
   return (
     <section>
@@ -59,62 +59,31 @@ export function LookupTablesPage() {
             <Field label="Description (optional)" name="description" defaultValue={editing === 'new' ? '' : (editing.description ?? '')} maxLength={1000} />
           </div>
           <TextArea label="Mappings" name="mappings" rows={8} className="mono" defaultValue={editing === 'new' ? '' : formatMappings(editing.mappings)} hint="One per line: key = value (or key,value)." required />
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Save table
-            </button>
-            <button type="button" onClick={() => setEditing(null)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Save table" pending={action.pending} onCancel={() => setEditing(null)} />
         </form>
       )}
-      {!tables.data ? (
-        tables.error ? null : <Loading what="lookup tables" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">Entries</th>
-                <th scope="col">Updated</th>
-                {writable && <th scope="col">Actions</th>}
+      <ListState loaded={tables} what="lookup tables">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Description', 'Entries', 'Updated', writable && 'Actions']} empty="No lookup table yet.">
+            {(table) => (
+              <tr key={table.id}>
+                <td>
+                  <code>{table.name}</code>
+                </td>
+                <td>{table.description ?? '—'}</td>
+                <td>{Object.keys(table.mappings).length}</td>
+                <td>{formatDateTime(table.updated_at)}</td>
+                {writable && (
+                  <td className="actions">
+                    <RowAction label="Edit" name={table.name} onClick={() => setEditing(table)} />
+                    <RowAction label="Delete" name={table.name} onClick={() => remove(table)} danger />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {tables.data.map((table) => (
-                <tr key={table.id}>
-                  <td>
-                    <code>{table.name}</code>
-                  </td>
-                  <td>{table.description ?? '—'}</td>
-                  <td>{Object.keys(table.mappings).length}</td>
-                  <td>{formatDateTime(table.updated_at)}</td>
-                  {writable && (
-                    <td className="actions">
-                      <button type="button" onClick={() => setEditing(table)} aria-label={`Edit ${table.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(table)} aria-label={`Delete ${table.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {tables.data.length === 0 && (
-                <tr>
-                  <td colSpan={5} className="empty">
-                    No lookup table yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }

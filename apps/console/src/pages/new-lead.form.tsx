@@ -9,7 +9,7 @@ import type { Schemas } from '@leadstream/client';
 import { api, call, ConsoleError } from '../api/client';
 import { formText } from '../components/form-text';
 import { useAction } from '../components/use-load';
-import { Alert, Field, Select } from '../components/ui';
+import { Alert, Field, FormActions, Select } from '../components/ui';
 
 function duplicateOf(error: ConsoleError): string | null {
   const body = error.body as { error?: { duplicate_of?: unknown } } | undefined;
@@ -60,14 +60,7 @@ export function NewLeadForm({ vendors, onClose }: { vendors: Schemas['Vendor'][]
           </>
         )}
       </Alert>
-      <div className="row">
-        <button type="submit" className="primary" disabled={action.pending}>
-          Add lead
-        </button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel="Add lead" pending={action.pending} onCancel={onClose} />
     </form>
   );
 }

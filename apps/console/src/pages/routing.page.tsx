@@ -9,8 +9,9 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, Loading, PageHeader, RowAction, Select, TextArea } from '../components/ui';
 import { ConditionsEditor } from './conditions.editor';
 import { conditionRowsOf, describeConditions, ruleConditions, type ConditionRow } from './rule-builder';
 import { destinationText, routeReason, type Connection } from './routing-text';
@@ -45,6 +46,7 @@ export function RoutingPage() {
   // Connection names need crm:read; without it targets are shown and typed as connection ids.
   const connections = useLoad(async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined), 'crm');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<RoutingRule | null>(null);
   const ordered = [...(rules.data ?? [])].sort((a, b) => a.priority - b.priority);
@@ -63,13 +65,11 @@ export function RoutingPage() {
       await call(api.PATCH('/api/routing/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
       rules.reload();
     });
-  const remove = (rule: RoutingRule) => {
-    if (!window.confirm(`Delete the routing rule “${rule.name}”? This is permanent.`)) return;
-    void action.run(async () => {
+  const remove = (rule: RoutingRule) =>
+    confirmed(`Delete the routing rule “${rule.name}”? This is permanent.`, async () => {
       await call(api.DELETE('/api/routing/rules/{id}', { params: { path: { id: rule.id } } }));
       rules.reload();
     });
-  };
   const nextPriority = ordered.reduce((max, rule) => Math.max(max, rule.priority), 0) + 10;
   const done = () => {
     setCreating(false);
@@ -90,82 +90,55 @@ export function RoutingPage() {
       {connections.data?.length === 0 && <Alert tone="info">There is no CRM connection yet: add one under CRM connections before routing to it.</Alert>}
       <Alert>{action.error ?? rules.error}</Alert>
       {(creating || editing) && <RoutingRuleForm key={editing?.id ?? 'new'} rule={editing ?? undefined} priority={nextPriority} connections={connections.data} onDone={done} onCancel={() => (setCreating(false), setEditing(null))} />}
-      {!rules.data ? (
-        rules.error ? null : <Loading what="routing rules" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data" aria-label="Routing rules">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Name</th>
-                <th scope="col">When</th>
-                <th scope="col">Targets</th>
-                <th scope="col">State</th>
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {ordered.map((rule, index) => {
-                const conditions = describeConditions(rule.conditions);
-                return (
-                  <tr key={rule.id}>
-                    <td>
-                      {index + 1}
-                      <div className="muted">priority {rule.priority}</div>
-                    </td>
-                    <td>
-                      {rule.name}
-                      {rule.description && <div className="muted">{rule.description}</div>}
-                    </td>
-                    <td>{conditions ? <code>{conditions}</code> : <span className="muted">every lead</span>}</td>
-                    <td>
-                      <div className="muted">{rule.distribution.replace('_', ' ')}</div>
-                      {rule.targets.map((target, at) => (
-                        <div key={at}>
-                          {destinationText(target, connections.data)}
-                          {target.weight !== null && ` (weight ${target.weight})`}
-                        </div>
-                      ))}
-                    </td>
-                    <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
-                    {writable && (
-                      <td className="actions">
-                        <button type="button" onClick={() => move(index, -1)} disabled={index === 0 || action.pending} aria-label={`Move ${rule.name} up`}>
-                          Up
-                        </button>
-                        <button type="button" onClick={() => move(index, 1)} disabled={index === ordered.length - 1 || action.pending} aria-label={`Move ${rule.name} down`}>
-                          Down
-                        </button>
-                        {conditionRowsOf(rule.conditions) ? (
-                          <button type="button" onClick={() => (setCreating(false), setEditing(rule))} aria-label={`Edit ${rule.name}`}>
-                            Edit
-                          </button>
-                        ) : (
-                          <span className="muted">Nested conditions: edit through the API. </span>
-                        )}
-                        <button type="button" onClick={() => toggle(rule)} aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.name}`}>
-                          {rule.enabled ? 'Disable' : 'Enable'}
-                        </button>
-                        <button type="button" className="danger" onClick={() => remove(rule)} aria-label={`Delete ${rule.name}`}>
-                          Delete
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                );
-              })}
-              {ordered.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No routing rule yet: every lead takes the default route.
+      <ListState loaded={rules} what="routing rules">
+        {() => (
+          <DataTable rows={ordered} columns={['Order', 'Name', 'When', 'Targets', 'State', writable && 'Actions']} empty="No routing rule yet: every lead takes the default route." label="Routing rules">
+            {(rule, index) => {
+              const conditions = describeConditions(rule.conditions);
+              return (
+                <tr key={rule.id}>
+                  <td>
+                    {index + 1}
+                    <div className="muted">priority {rule.priority}</div>
                   </td>
+                  <td>
+                    {rule.name}
+                    {rule.description && <div className="muted">{rule.description}</div>}
+                  </td>
+                  <td>{conditions ? <code>{conditions}</code> : <span className="muted">every lead</span>}</td>
+                  <td>
+                    <div className="muted">{rule.distribution.replace('_', ' ')}</div>
+                    {rule.targets.map((target, at) => (
+                      <div key={at}>
+                        {destinationText(target, connections.data)}
+                        {target.weight !== null && ` (weight ${target.weight})`}
+                      </div>
+                    ))}
+                  </td>
+                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                  {writable && (
+                    <td className="actions">
+                      <button type="button" onClick={() => move(index, -1)} disabled={index === 0 || action.pending} aria-label={`Move ${rule.name} up`}>
+                        Up
+                      </button>
+                      <button type="button" onClick={() => move(index, 1)} disabled={index === ordered.length - 1 || action.pending} aria-label={`Move ${rule.name} down`}>
+                        Down
+                      </button>
+                      {conditionRowsOf(rule.conditions) ? (
+                        <RowAction label="Edit" name={rule.name} onClick={() => (setCreating(false), setEditing(rule))} />
+                      ) : (
+                        <span className="muted">Nested conditions: edit through the API. </span>
+                      )}
+                      <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                      <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
+                    </td>
+                  )}
                 </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+              );
+            }}
+          </DataTable>
+        )}
+      </ListState>
       <DefaultRoute writable={writable} connections={connections.data} />
       <RoutingTestPanel connections={connections.data} />
     </section>
@@ -244,14 +217,7 @@ function RoutingRuleForm({ rule, priority, connections, onDone, onCancel }: { ru
         <TargetRows rows={targets} onRows={setTargets} connections={connections} weights={distribution === 'weighted'} what="Target" />
       </fieldset>
       <Alert>{action.error}</Alert>
-      <div className="row">
-        <button type="submit" className="primary" disabled={action.pending}>
-          {rule ? 'Save routing rule' : 'Create routing rule'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={rule ? 'Save routing rule' : 'Create routing rule'} pending={action.pending} onCancel={onCancel} />
     </form>
   );
 }

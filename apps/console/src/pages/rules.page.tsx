@@ -8,8 +8,9 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea } from '../components/ui';
 import { ACTION_TYPES, FIELDS, TRANSFORMATIONS, WRITABLE, builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type BuilderRows, type ConditionRow } from './rule-builder';
 import { ConditionsEditor } from './conditions.editor';
 
@@ -18,6 +19,7 @@ export function RulesPage() {
   const writable = can(role, 'rules:write');
   const rules = useLoad(async () => (await call(api.GET('/api/enrichment/rules'))).data, 'rules');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<{ rule: EnrichmentRule; rows: BuilderRows } | null>(null);
 
@@ -26,13 +28,11 @@ export function RulesPage() {
       await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
       rules.reload();
     });
-  const remove = (rule: Schemas['EnrichmentRule']) => {
-    if (!window.confirm(`Delete the rule “${rule.name}”? This is permanent.`)) return;
-    void action.run(async () => {
+  const remove = (rule: Schemas['EnrichmentRule']) =>
+    confirmed(`Delete the rule “${rule.name}”? This is permanent.`, async () => {
       await call(api.DELETE('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } } }));
       rules.reload();
     });
-  };
   const nextPriority = (rules.data ?? []).reduce((max, rule) => Math.max(max, rule.priority), 0) + 10;
 
   return (
@@ -69,64 +69,39 @@ export function RulesPage() {
           }}
         />
       )}
-      {!rules.data ? (
-        rules.error ? null : <Loading what="rules" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Priority</th>
-                <th scope="col">Name</th>
-                <th scope="col">When</th>
-                <th scope="col">Then</th>
-                <th scope="col">State</th>
-                {writable && <th scope="col">Actions</th>}
+      <ListState loaded={rules} what="rules">
+        {(data) => (
+          <DataTable rows={data} columns={['Priority', 'Name', 'When', 'Then', 'State', writable && 'Actions']} empty="No rule yet.">
+            {(rule) => (
+              <tr key={rule.id}>
+                <td>{rule.priority}</td>
+                <td>
+                  {rule.name}
+                  {rule.description && <div className="muted">{rule.description}</div>}
+                </td>
+                <td>
+                  <code>{describeConditions(rule.conditions)}</code>
+                </td>
+                <td>
+                  {(rule.actions as Array<Record<string, unknown>>).map((item, index) => (
+                    <div key={index}>
+                      <code>{describeAction(item)}</code>
+                    </div>
+                  ))}
+                </td>
+                <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                {writable && (
+                  <td className="actions">
+                    <EditButton rule={rule} onEdit={(rows) => setEditing({ rule, rows })} />
+                    <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                    <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((rule) => (
-                <tr key={rule.id}>
-                  <td>{rule.priority}</td>
-                  <td>
-                    {rule.name}
-                    {rule.description && <div className="muted">{rule.description}</div>}
-                  </td>
-                  <td>
-                    <code>{describeConditions(rule.conditions)}</code>
-                  </td>
-                  <td>
-                    {(rule.actions as Array<Record<string, unknown>>).map((item, index) => (
-                      <div key={index}>
-                        <code>{describeAction(item)}</code>
-                      </div>
-                    ))}
-                  </td>
-                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
-                  {writable && (
-                    <td className="actions">
-                      <EditButton rule={rule} onEdit={(rows) => setEditing({ rule, rows })} />
-                      <button type="button" onClick={() => toggle(rule)} aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.name}`}>
-                        {rule.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(rule)} aria-label={`Delete ${rule.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {rules.data.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No rule yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          </DataTable>
+        )}
+      </ListState>
       <TestPanel />
     </section>
   );
@@ -138,9 +113,7 @@ function EditButton({ rule, onEdit }: { rule: EnrichmentRule; onEdit: (rows: Bui
   const rows = builderRowsOf({ conditions: rule.conditions, actions: rule.actions });
   if (!rows) return <span className="muted">It holds more than the builder shows: edit it through the API. </span>;
   return (
-    <button type="button" onClick={() => onEdit(rows)} aria-label={`Edit ${rule.name}`}>
-      Edit
-    </button>
+    <RowAction label="Edit" name={rule.name} onClick={() => onEdit(rows)} />
   );
 }
 
@@ -235,14 +208,7 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
         </button>
       </fieldset>
       <Alert>{action.error}</Alert>
-      <div className="row">
-        <button type="submit" className="primary" disabled={action.pending}>
-          {rule ? 'Save rule' : 'Create rule'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions submitLabel={rule ? 'Save rule' : 'Create rule'} pending={action.pending} onCancel={onCancel} />
     </form>
   );
 }

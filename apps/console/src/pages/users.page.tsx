@@ -4,8 +4,9 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Field, Loading, PageHeader, Select, formatDateTime } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Field, PageHeader, RowAction, Select, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 
 const ROLES = ['admin', 'manager', 'viewer', 'vendor'] as const;
@@ -16,6 +17,7 @@ export function UsersPage() {
   const writable = can(session?.user.role, 'users:write');
   const users = useLoad(async () => (await call(api.GET('/api/users'))).data, 'users');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [invited, setInvited] = useState<string | null>(null);
   const invite = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -33,13 +35,11 @@ export function UsersPage() {
       await call(api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: { role: role as InvitableRole } }));
       users.reload();
     });
-  const remove = (user: Schemas['User']) => {
-    if (!window.confirm(`Remove ${user.email} from the organization?`)) return;
-    void action.run(async () => {
+  const remove = (user: Schemas['User']) =>
+    confirmed(`Remove ${user.email} from the organization?`, async () => {
       await call(api.DELETE('/api/users/{id}', { params: { path: { id: user.id } } }));
       users.reload();
     });
-  };
   return (
     <section>
       <PageHeader title="Users" />
@@ -54,52 +54,36 @@ export function UsersPage() {
           </button>
         </form>
       )}
-      {!users.data ? (
-        users.error ? null : <Loading what="users" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
-                <tr key={user.id}>
+      <ListState loaded={users} what="users">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Email', 'Role', 'Status', 'Last sign-in', writable && 'Actions']}>
+            {(user) => (
+              <tr key={user.id}>
+                <td>
+                  {user.first_name} {user.last_name}
+                </td>
+                <td>{user.email}</td>
+                <td>
+                  {writable && user.id !== session?.user.id && user.role !== 'owner' ? (
+                    <Select label={`Role of ${user.email}`} value={user.role} onChange={(event) => changeRole(user, event.target.value)} options={ROLES.map((role) => [role, role] as const)} />
+                  ) : (
+                    user.role
+                  )}
+                </td>
+                <td>{user.status}</td>
+                <td>{formatDateTime(user.last_login_at)}</td>
+                {writable && (
                   <td>
-                    {user.first_name} {user.last_name}
-                  </td>
-                  <td>{user.email}</td>
-                  <td>
-                    {writable && user.id !== session?.user.id && user.role !== 'owner' ? (
-                      <Select label={`Role of ${user.email}`} value={user.role} onChange={(event) => changeRole(user, event.target.value)} options={ROLES.map((role) => [role, role] as const)} />
-                    ) : (
-                      user.role
+                    {user.id !== session?.user.id && user.role !== 'owner' && (
+                      <RowAction label="Remove" name={user.email} onClick={() => remove(user)} danger />
                     )}
                   </td>
-                  <td>{user.status}</td>
-                  <td>{formatDateTime(user.last_login_at)}</td>
-                  {writable && (
-                    <td>
-                      {user.id !== session?.user.id && user.role !== 'owner' && (
-                        <button type="button" className="danger" onClick={() => remove(user)} aria-label={`Remove ${user.email}`}>
-                          Remove
-                        </button>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                )}
+              </tr>
+            )}
+          </DataTable>
+        )}
+      </ListState>
     </section>
   );
 }

@@ -5,8 +5,9 @@ import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { formText } from '../components/form-text';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Field, FormActions, PageHeader, RowAction, Select, TextArea } from '../components/ui';
 import { typedValue } from './config-values';
 
 const TYPES = ['required', 'format', 'length', 'range', 'whitelist', 'blacklist', 'comparison'] as const;
@@ -27,6 +28,7 @@ export function ValidationRulesPage() {
   const writable = can(currentSession()?.user.role, 'rules:write');
   const rules = useLoad(async () => (await call(api.GET('/api/validation'))).data, 'validation');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
   const [type, setType] = useState<(typeof TYPES)[number]>('format');
   const [ruleAction, setRuleAction] = useState<(typeof ACTIONS)[number]>('reject');
@@ -57,13 +59,11 @@ export function ValidationRulesPage() {
       await call(api.PATCH('/api/validation/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
       rules.reload();
     });
-  const remove = (rule: Schemas['ValidationRule']) => {
-    if (!window.confirm(`Delete the validation rule “${rule.name}”?`)) return;
-    void action.run(async () => {
+  const remove = (rule: Schemas['ValidationRule']) =>
+    confirmed(`Delete the validation rule “${rule.name}”?`, async () => {
       await call(api.DELETE('/api/validation/{id}', { params: { path: { id: rule.id } } }));
       rules.reload();
     });
-  };
 
   return (
     <section>
@@ -89,68 +89,35 @@ export function ValidationRulesPage() {
             <Field label="Message" name="message" required maxLength={500} />
             <Field label="Priority" name="priority" type="number" min={0} defaultValue={100} />
           </div>
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Create rule
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Create rule" pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!rules.data ? (
-        rules.error ? null : <Loading what="validation rules" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Priority</th>
-                <th scope="col">Name</th>
-                <th scope="col">Check</th>
-                <th scope="col">Action</th>
-                <th scope="col">Message</th>
-                <th scope="col">State</th>
-                {writable && <th scope="col">Actions</th>}
+      <ListState loaded={rules} what="validation rules">
+        {(data) => (
+          <DataTable rows={data} columns={['Priority', 'Name', 'Check', 'Action', 'Message', 'State', writable && 'Actions']} empty="No validation rule yet.">
+            {(rule) => (
+              <tr key={rule.id}>
+                <td>{rule.priority}</td>
+                <td>{rule.name}</td>
+                <td>
+                  <code>
+                    {rule.field} {rule.rule_type} {rule.condition ?? ''} {rule.value === undefined ? '' : JSON.stringify(rule.value)}
+                  </code>
+                </td>
+                <td>{rule.action}</td>
+                <td>{rule.message ?? '—'}</td>
+                <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
+                {writable && (
+                  <td className="actions">
+                    <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                    <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {rules.data.map((rule) => (
-                <tr key={rule.id}>
-                  <td>{rule.priority}</td>
-                  <td>{rule.name}</td>
-                  <td>
-                    <code>
-                      {rule.field} {rule.rule_type} {rule.condition ?? ''} {rule.value === undefined ? '' : JSON.stringify(rule.value)}
-                    </code>
-                  </td>
-                  <td>{rule.action}</td>
-                  <td>{rule.message ?? '—'}</td>
-                  <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
-                  {writable && (
-                    <td className="actions">
-                      <button type="button" onClick={() => toggle(rule)} aria-label={`${rule.enabled ? 'Disable' : 'Enable'} ${rule.name}`}>
-                        {rule.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(rule)} aria-label={`Delete ${rule.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {rules.data.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="empty">
-                    No validation rule yet.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+            )}
+          </DataTable>
+        )}
+      </ListState>
       <CheckPanel />
     </section>
   );

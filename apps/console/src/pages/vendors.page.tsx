@@ -9,8 +9,9 @@ import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Field, Loading, PageHeader, Select, formatDateTime } from '../components/ui';
+import { DataTable, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Field, FormActions, PageHeader, RowAction, Select, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 
 type Vendor = Schemas['Vendor'];
@@ -20,6 +21,7 @@ export function VendorsPage() {
   const writable = can(role, 'vendors:write');
   const vendors = useLoad(async () => (await call(api.GET('/api/vendors'))).data, 'vendors');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   // null: no form; 'new': adding one; a vendor: editing it (PUT replaces every field).
   const [editing, setEditing] = useState<Vendor | 'new' | null>(null);
   const creating = editing !== null;
@@ -50,13 +52,11 @@ export function VendorsPage() {
       await call(vendor.enabled ? api.POST('/api/vendors/{id}/disable', path) : api.POST('/api/vendors/{id}/enable', path));
       vendors.reload();
     });
-  const remove = (vendor: Vendor) => {
-    if (!window.confirm(`Delete the vendor ${vendor.name}?`)) return;
-    void action.run(async () => {
+  const remove = (vendor: Vendor) =>
+    confirmed(`Delete the vendor ${vendor.name}?`, async () => {
       await call(api.DELETE('/api/vendors/{id}', { params: { path: { id: vendor.id } } }));
       vendors.reload();
     });
-  };
 
   return (
     <section>
@@ -81,67 +81,32 @@ export function VendorsPage() {
             <Field label="Contact email (optional)" name="contact_email" type="email" defaultValue={editing === 'new' ? '' : (editing.contact_email ?? '')} />
             <Field label="Cost per lead (optional)" name="cost_per_lead" type="number" min={0} step="0.01" defaultValue={editing === 'new' ? '' : (editing.cost_per_lead ?? '')} />
           </div>
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              {editing === 'new' ? 'Create vendor' : 'Save vendor'}
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel={editing === 'new' ? 'Create vendor' : 'Save vendor'} pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!vendors.data ? (
-        vendors.error ? null : <Loading what="vendors" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Group</th>
-                <th scope="col">Cost per lead</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                {writable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {vendors.data.map((vendor) => (
-                <tr key={vendor.id}>
-                  <td>{vendor.name}</td>
-                  <td>{vendor.type}</td>
-                  <td>{vendor.group ?? '—'}</td>
-                  <td>{vendor.cost_per_lead ?? '—'}</td>
-                  <td>{vendor.enabled ? 'Enabled' : 'Disabled'}</td>
-                  <td>{formatDateTime(vendor.created_at)}</td>
-                  {writable && (
-                    <td className="actions">
-                      <button type="button" onClick={() => setEditing(vendor)} aria-label={`Edit ${vendor.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" onClick={() => toggle(vendor)} aria-label={`${vendor.enabled ? 'Disable' : 'Enable'} ${vendor.name}`}>
-                        {vendor.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <button type="button" className="danger" onClick={() => remove(vendor)} aria-label={`Delete ${vendor.name}`}>
-                        Delete
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-              {vendors.data.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="empty">
-                    No vendor yet. Add one, then give it an API key.
+      <ListState loaded={vendors} what="vendors">
+        {(data) => (
+          <DataTable rows={data} columns={['Name', 'Type', 'Group', 'Cost per lead', 'State', 'Created', writable && 'Actions']} empty="No vendor yet. Add one, then give it an API key.">
+            {(vendor) => (
+              <tr key={vendor.id}>
+                <td>{vendor.name}</td>
+                <td>{vendor.type}</td>
+                <td>{vendor.group ?? '—'}</td>
+                <td>{vendor.cost_per_lead ?? '—'}</td>
+                <td>{vendor.enabled ? 'Enabled' : 'Disabled'}</td>
+                <td>{formatDateTime(vendor.created_at)}</td>
+                {writable && (
+                  <td className="actions">
+                    <RowAction label="Edit" name={vendor.name} onClick={() => setEditing(vendor)} />
+                    <RowAction label={vendor.enabled ? 'Disable' : 'Enable'} name={vendor.name} onClick={() => toggle(vendor)} />
+                    <RowAction label="Delete" name={vendor.name} onClick={() => remove(vendor)} danger />
                   </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+                )}
+              </tr>
+            )}
+          </DataTable>
+        )}
+      </ListState>
       {vendors.data && <FunnelLinks vendors={vendors.data} writable={writable} />}
     </section>
   );
@@ -186,34 +151,22 @@ function FunnelLinks({ vendors, writable }: { vendors: Vendor[]; writable: boole
       )}
       {writable && (inquiry.length === 0 || application.length === 0) && <p className="muted">Add an inquiry vendor and an application vendor to link them.</p>}
       {links.data && links.data.length > 0 && (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Inquiry vendor</th>
-                <th scope="col">Application vendor</th>
-                <th scope="col">Window</th>
-                {writable && <th scope="col">Actions</th>}
+        <DataTable rows={links.data} columns={['Inquiry vendor', 'Application vendor', 'Window', writable && 'Actions']}>
+          {(link) => (
+              <tr key={link.id}>
+                <td>{link.inquiryVendorName}</td>
+                <td>{link.applicationVendorName}</td>
+                <td>{link.timeWindowHours} h</td>
+                {writable && (
+                  <td>
+                    <button type="button" className="danger" onClick={() => remove(link.id)}>
+                      Remove link
+                    </button>
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {links.data.map((link) => (
-                <tr key={link.id}>
-                  <td>{link.inquiryVendorName}</td>
-                  <td>{link.applicationVendorName}</td>
-                  <td>{link.timeWindowHours} h</td>
-                  {writable && (
-                    <td>
-                      <button type="button" className="danger" onClick={() => remove(link.id)}>
-                        Remove link
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          )}
+        </DataTable>
       )}
     </>
   );

@@ -9,8 +9,9 @@ import type { Schemas, paths } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
-import { useAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, Loading, PageHeader, SecretOnce, StatusBadge, formatDateTime } from '../components/ui';
+import { DataTable, InlineEditRow, ListState } from '../components/list';
+import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
+import { Alert, Check, Field, FormActions, PageHeader, RowAction, SecretOnce, StatusBadge, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
 
 type Webhook = Schemas['Webhook'];
@@ -61,6 +62,7 @@ export function WebhooksPage() {
   const writable = can(role, 'webhooks:write');
   const webhooks = useLoad(async () => (await call(api.GET('/api/webhooks'))).data, 'webhooks');
   const action = useAction();
+  const confirmed = useConfirmedAction(action);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
@@ -88,14 +90,12 @@ export function WebhooksPage() {
       await call(api.PATCH('/api/webhooks/{id}', { params: { path: { id: webhook.id } }, body }));
       webhooks.reload();
     });
-  const remove = (webhook: Webhook) => {
-    if (!window.confirm(`Delete the webhook to ${webhook.url}? Its delivery log is deleted too.`)) return;
-    void action.run(async () => {
+  const remove = (webhook: Webhook) =>
+    confirmed(`Delete the webhook to ${webhook.url}? Its delivery log is deleted too.`, async () => {
       await call(api.DELETE('/api/webhooks/{id}', { params: { path: { id: webhook.id } } }));
       if (log?.id === webhook.id) setLog(null);
       webhooks.reload();
     });
-  };
   const test = (webhook: Webhook) =>
     void action.run(async () => {
       setTested(null);
@@ -127,99 +127,65 @@ export function WebhooksPage() {
           </div>
           <EventChecks checked={['lead.created']} />
           <Check label="Sandbox endpoint (receives only the events of sandbox leads)" name="sandbox" />
-          <div className="row">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Create webhook
-            </button>
-            <button type="button" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormActions submitLabel="Create webhook" pending={action.pending} onCancel={() => setCreating(false)} />
         </form>
       )}
-      {!webhooks.data ? (
-        webhooks.error ? null : <Loading what="webhooks" />
-      ) : (
-        <div className="table-wrap">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Deliveries</th>
-                <th scope="col">Last triggered</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.map((webhook) =>
-                editing === webhook.id ? (
-                  <WebhookEditor
-                    key={webhook.id}
-                    webhook={webhook}
-                    onCancel={() => setEditing(null)}
-                    onSave={(body) => void update(webhook, body).then((ok) => ok && setEditing(null))}
-                  />
-                ) : (
-                  <tr key={webhook.id}>
-                    <td>
-                      <code className="break">{webhook.url}</code>
-                      {webhook.sandbox && <span className="badge">sandbox</span>}
-                      {webhook.description && <div className="muted">{webhook.description}</div>}
-                    </td>
-                    <td>{webhook.events.join(', ')}</td>
-                    <td>
-                      {webhook.stats.successful_deliveries} delivered, {webhook.stats.failed_deliveries} failed
-                      <div className="muted">
-                        {webhook.stats.total_deliveries} in all, {webhook.stats.last_30_days} in 30 days
+      <ListState loaded={webhooks} what="webhooks">
+        {(data) => (
+          <DataTable rows={data} columns={['URL', 'Events', 'Deliveries', 'Last triggered', 'State', 'Actions']} empty="No webhook yet.">
+            {(webhook) =>
+              editing === webhook.id ? (
+                <WebhookEditor
+                  key={webhook.id}
+                  webhook={webhook}
+                  onCancel={() => setEditing(null)}
+                  onSave={(body) => void update(webhook, body).then((ok) => ok && setEditing(null))}
+                />
+              ) : (
+                <tr key={webhook.id}>
+                  <td>
+                    <code className="break">{webhook.url}</code>
+                    {webhook.sandbox && <span className="badge">sandbox</span>}
+                    {webhook.description && <div className="muted">{webhook.description}</div>}
+                  </td>
+                  <td>{webhook.events.join(', ')}</td>
+                  <td>
+                    {webhook.stats.successful_deliveries} delivered, {webhook.stats.failed_deliveries} failed
+                    <div className="muted">
+                      {webhook.stats.total_deliveries} in all, {webhook.stats.last_30_days} in 30 days
+                    </div>
+                  </td>
+                  <td>{formatDateTime(webhook.last_triggered_at)}</td>
+                  <td>
+                    {webhook.enabled ? 'Enabled' : 'Disabled'}
+                    {!webhook.enabled && webhook.disabled_at && (
+                      <div className="muted" data-testid="auto-disabled">
+                        Disabled automatically on {formatDateTime(webhook.disabled_at)}
+                        {webhook.disabled_reason && <div>{webhook.disabled_reason}</div>}
                       </div>
-                    </td>
-                    <td>{formatDateTime(webhook.last_triggered_at)}</td>
-                    <td>
-                      {webhook.enabled ? 'Enabled' : 'Disabled'}
-                      {!webhook.enabled && webhook.disabled_at && (
-                        <div className="muted" data-testid="auto-disabled">
-                          Disabled automatically on {formatDateTime(webhook.disabled_at)}
-                          {webhook.disabled_reason && <div>{webhook.disabled_reason}</div>}
-                        </div>
-                      )}
-                    </td>
-                    <td className="actions stack">
-                      <button type="button" onClick={() => setLog(webhook)} aria-label={`Deliveries of ${webhook.url}`}>
-                        Deliveries
-                      </button>
-                      {writable && (
-                        <>
-                          <button type="button" onClick={() => test(webhook)} disabled={action.pending} aria-label={`Send test to ${webhook.url}`}>
-                            Send test
-                          </button>
-                          <button type="button" onClick={() => setEditing(webhook.id)} aria-label={`Edit ${webhook.url}`}>
-                            Edit
-                          </button>
-                          <button type="button" onClick={() => void update(webhook, { enabled: !webhook.enabled })} aria-label={`${webhook.enabled ? 'Disable' : 'Enable'} ${webhook.url}`}>
-                            {webhook.enabled ? 'Disable' : 'Enable'}
-                          </button>
-                          <button type="button" className="danger" onClick={() => remove(webhook)} aria-label={`Delete ${webhook.url}`}>
-                            Delete
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ),
-              )}
-              {webhooks.data.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="empty">
-                    No webhook yet.
+                    )}
+                  </td>
+                  <td className="actions stack">
+                    <button type="button" onClick={() => setLog(webhook)} aria-label={`Deliveries of ${webhook.url}`}>
+                      Deliveries
+                    </button>
+                    {writable && (
+                      <>
+                        <button type="button" onClick={() => test(webhook)} disabled={action.pending} aria-label={`Send test to ${webhook.url}`}>
+                          Send test
+                        </button>
+                        <RowAction label="Edit" name={webhook.url} onClick={() => setEditing(webhook.id)} />
+                        <RowAction label={webhook.enabled ? 'Disable' : 'Enable'} name={webhook.url} onClick={() => void update(webhook, { enabled: !webhook.enabled })} />
+                        <RowAction label="Delete" name={webhook.url} onClick={() => remove(webhook)} danger />
+                      </>
+                    )}
                   </td>
                 </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
-      )}
+              )
+            }
+          </DataTable>
+        )}
+      </ListState>
       {log && <DeliveryLog key={log.id} webhook={log} writable={writable} onChange={webhooks.reload} onClose={() => setLog(null)} />}
     </section>
   );
@@ -254,21 +220,11 @@ function WebhookEditor({ webhook, onSave, onCancel }: { webhook: Webhook; onSave
     onSave({ url: formText(form, 'url').trim(), events });
   };
   return (
-    <tr>
-      <td colSpan={6}>
-        <form className="inline-form" aria-label={`Edit ${webhook.url}`} onSubmit={submit}>
-          <Field label="URL" name="url" type="url" required defaultValue={webhook.url} />
-          <EventChecks checked={webhook.events} />
-          <Alert>{error}</Alert>
-          <button type="submit" className="primary">
-            Save webhook
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </form>
-      </td>
-    </tr>
+    <InlineEditRow colSpan={6} label={`Edit ${webhook.url}`} submitLabel="Save webhook" onSubmit={submit} onCancel={onCancel}>
+      <Field label="URL" name="url" type="url" required defaultValue={webhook.url} />
+      <EventChecks checked={webhook.events} />
+      <Alert>{error}</Alert>
+    </InlineEditRow>
   );
 }
 
@@ -309,74 +265,51 @@ function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhoo
       </div>
       <Alert>{action.error ?? deliveries.error}</Alert>
       <Alert tone="success">{resent}</Alert>
-      {!deliveries.data ? (
-        deliveries.error ? null : <Loading what="deliveries" />
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table className="data" aria-label="Delivery log">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">Next retry</th>
-                  <th scope="col">Error</th>
-                  {writable && <th scope="col">Actions</th>}
+      <ListState loaded={deliveries} what="deliveries">
+        {({ data }) => (
+          <>
+            <DataTable rows={data} columns={['Created', 'Event', 'Status', 'Attempts', 'Response', 'Next retry', 'Error', writable && 'Actions']} empty="No delivery yet." label="Delivery log">
+              {(delivery) => (
+                <tr key={delivery.id}>
+                  <td>{formatDateTime(delivery.created_at)}</td>
+                  <td>
+                    <code>{delivery.event_type}</code>
+                    <div className="muted break">{delivery.event_id}</div>
+                  </td>
+                  <td>
+                    <StatusBadge status={delivery.status} />
+                  </td>
+                  <td>{delivery.attempts}</td>
+                  <td>
+                    {delivery.response_status ?? '—'}
+                    {delivery.response_time_ms !== null && <div className="muted">{delivery.response_time_ms} ms</div>}
+                  </td>
+                  <td>{formatDateTime(delivery.next_retry_at)}</td>
+                  <td>{delivery.error ?? ''}</td>
+                  {writable && (
+                    <td className="actions">
+                      <button type="button" onClick={() => resend(delivery)} disabled={action.pending} aria-label={`Re-send ${delivery.event_type} ${delivery.id}`}>
+                        Re-send
+                      </button>
+                    </td>
+                  )}
                 </tr>
-              </thead>
-              <tbody>
-                {deliveries.data.data.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <td>{formatDateTime(delivery.created_at)}</td>
-                    <td>
-                      <code>{delivery.event_type}</code>
-                      <div className="muted break">{delivery.event_id}</div>
-                    </td>
-                    <td>
-                      <StatusBadge status={delivery.status} />
-                    </td>
-                    <td>{delivery.attempts}</td>
-                    <td>
-                      {delivery.response_status ?? '—'}
-                      {delivery.response_time_ms !== null && <div className="muted">{delivery.response_time_ms} ms</div>}
-                    </td>
-                    <td>{formatDateTime(delivery.next_retry_at)}</td>
-                    <td>{delivery.error ?? ''}</td>
-                    {writable && (
-                      <td className="actions">
-                        <button type="button" onClick={() => resend(delivery)} disabled={action.pending} aria-label={`Re-send ${delivery.event_type} ${delivery.id}`}>
-                          Re-send
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-                {deliveries.data.data.length === 0 && (
-                  <tr>
-                    <td colSpan={8} className="empty">
-                      No delivery yet.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
-          <div className="row pager">
-            <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1}>
-              Previous
-            </button>
-            <span role="status">
-              Page {page} of {pages} · {meta?.total ?? 0} deliveries
-            </span>
-            <button type="button" onClick={() => setPage(page + 1)} disabled={page >= pages}>
-              Next
-            </button>
-          </div>
-        </>
-      )}
+              )}
+            </DataTable>
+            <div className="row pager">
+              <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1}>
+                Previous
+              </button>
+              <span role="status">
+                Page {page} of {pages} · {meta?.total ?? 0} deliveries
+              </span>
+              <button type="button" onClick={() => setPage(page + 1)} disabled={page >= pages}>
+                Next
+              </button>
+            </div>
+          </>
+        )}
+      </ListState>
     </section>
   );
 }
