@@ -4,7 +4,7 @@ import type { Schemas } from '@leadstream/client';
 import { api, call, downloadFile, errorText } from '../api/client';
 import { useAction } from '../components/use-load';
 import { Alert } from '../components/ui';
-import type { LeadFilters } from './leads.page';
+import type { LeadFilters } from './lead-filters';
 import { nextDay } from './lead-filters';
 
 type ExportState = Schemas['Export'];

@@ -13,8 +13,8 @@ import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, Field, Loading, PageHeader, Select, StatusBadge, formatDateTime } from '../components/ui';
 import { ExportPanel } from './export.panel';
 import { NewLeadForm } from './new-lead.form';
+import { nextDay, type LeadFilters } from './lead-filters';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
-import { nextDay } from './lead-filters';
 
 type SortField = 'created_at' | 'updated_at' | 'email' | 'first_name' | 'last_name' | 'status' | 'source' | 'program' | 'vendor_id';
 const COLUMNS: ReadonlyArray<{ field: SortField; label: string }> = [
@@ -27,16 +27,6 @@ const COLUMNS: ReadonlyArray<{ field: SortField; label: string }> = [
   { field: 'created_at', label: 'Received' },
 ];
 const FILTERS = ['search', 'status', 'source', 'vendor_id', 'program', 'start_date', 'end_date'] as const;
-
-export interface LeadFilters {
-  search?: string;
-  status?: LeadStatus;
-  source?: string;
-  vendor_id?: string;
-  program?: string;
-  start_date?: string;
-  end_date?: string;
-}
 
 export function LeadsPage() {
   const [params, setParams] = useSearchParams();
