@@ -6,6 +6,7 @@
  */
 import {
   deliveryStatusOf,
+  startDelivery,
   type DeliveryActorContext,
   type DeliveryStatus,
   type PersistedDeliveryActor,
@@ -72,24 +73,12 @@ export interface WebhookStats {
   last_30_days: number;
 }
 
-const CONTEXT_DEFAULTS: Omit<DeliveryActorContext, 'deliveryId'> = {
-  attempts: 0,
-  retries: 0,
-  responseStatus: null,
-  responseTimeMs: null,
-  error: null,
-  deliveredAt: null,
-  lastAttemptAt: null,
-  nextRetryAt: null,
-  failedAt: null,
-  failureKind: null,
-  manual: false,
-  resumeState: null,
-};
-
-/** The record as read: FerretDB drops null fields of an upsert's $setOnInsert, so absent fields read as null. */
+/**
+ * The record as read, absent fields as their initial values: a record stored on FerretDB before the
+ * MongoDB engine restored the null fields of $setOnInsert upserts lacks them.
+ */
 function normalize(doc: WebhookDeliveryRecord): WebhookDeliveryRecord {
-  const context = { ...CONTEXT_DEFAULTS, deliveryId: doc._id } as Record<string, unknown>;
+  const context = { ...startDelivery(doc._id).context } as Record<string, unknown>;
   for (const [key, value] of Object.entries(doc.actor.context)) if (value !== undefined && value !== null) context[key] = value;
   return { ...doc, finished_at: doc.finished_at ?? null, failure_kind: doc.failure_kind ?? null, attempt_log: doc.attempt_log ?? [], resend_ids: doc.resend_ids ?? [], actor: { state: doc.actor.state, context: context as unknown as DeliveryActorContext } };
 }
