@@ -46,13 +46,24 @@ export const STORABLE_KEY: JsonSchema = { not: { anyOf: [{ const: '__proto__' },
  * fields may not nest deeper). Levels rather than one recursive schema, so generated client types
  * stay finite.
  */
-function anyJsonLevels(base: string, listsInLists: boolean): Record<string, JsonSchema> {
+/** How many levels an `AnyJson` value may have (the value itself is level 1). */
+const ANY_JSON_LEVELS = 10;
+/**
+ * A batch item's values: the API answers an item it cannot take in the batch's 200 results (per
+ * index), whatever its values, so they may nest as deep as any request body does. The edge
+ * (libs/http MAX_JSON_BODY_DEPTH) allows lists and objects up to level 32 of the body; below the
+ * body, its `leads` list and the item, that is 29 levels of lists and objects, and a scalar in the
+ * last: 30 levels.
+ */
+const BATCH_ITEM_VALUE_LEVELS = 32 - 3 + 1;
+
+function anyJsonLevels(base: string, listsInLists: boolean, levelCount = ANY_JSON_LEVELS): Record<string, JsonSchema> {
   const name = (level: number): string => (level === 1 ? base : `${base}${level}`);
   const levels: Record<string, JsonSchema> = {};
-  for (let level = 1; level <= 10; level += 1) {
+  for (let level = 1; level <= levelCount; level += 1) {
     const scalars: JsonSchema[] = [{ type: ['number', 'boolean', 'null'] }, { type: 'string', not: NUL }];
     const nested: JsonSchema[] =
-      level < 10
+      level < levelCount
         ? [
             { type: 'array', items: listsInLists ? ref(name(level + 1)) : { not: { type: 'array' }, allOf: [ref(name(level + 1))] } },
             { type: 'object', propertyNames: listsInLists ? { not: { anyOf: [{ const: '__proto__' }, NUL] } } : STORABLE_KEY, additionalProperties: ref(name(level + 1)) },
@@ -80,6 +91,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   CrmSyncRequested: record({ id: str(), lead_id: str(), connection_id: str(), status: { const: 'pending' }, requested_at: dateTime(), previous_status: nullable(oneOfValues(['pending', 'syncing', 'retry_scheduled', 'synced', 'failed'])), crm_id: nullableText }),
   ErrorDetail: detail,
   ...anyJsonLevels('AnyJson', true),
+  ...anyJsonLevels('BatchItemValue', true, BATCH_ITEM_VALUE_LEVELS),
   // A custom field's value is stored: no list directly inside a list (MongoDB-protocol servers on
   // PostgreSQL, FerretDB, cannot store nested arrays; the edge refuses them on every engine).
   ...anyJsonLevels('CustomFieldValue', false),

@@ -226,7 +226,8 @@ function inline(schema: Record<string, unknown>): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
   const properties = { ...(rest['properties'] as Record<string, JsonSchema>) };
   if (properties['custom_fields']) properties['custom_fields'] = customFields;
-  if (properties['leads']) properties['leads'] = { ...properties['leads'], items: openObject() };
+  // Batch items: anything an item may hold is answered per index (200), not refused as a whole.
+  if (properties['leads']) properties['leads'] = { ...properties['leads'], items: openObject({ additionalProperties: ref('BatchItemValue') }) };
   return { ...rest, properties };
 }
 

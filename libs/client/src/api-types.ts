@@ -2111,6 +2111,95 @@ export interface components {
             rate_limit: number | null;
             vendor_id: string;
         };
+        /** @description Any JSON value, with the limits above. */
+        BatchItemValue: (number | boolean | null) | string | components["schemas"]["BatchItemValue2"][] | {
+            [key: string]: components["schemas"]["BatchItemValue2"];
+        };
+        BatchItemValue2: (number | boolean | null) | string | components["schemas"]["BatchItemValue3"][] | {
+            [key: string]: components["schemas"]["BatchItemValue3"];
+        };
+        BatchItemValue3: (number | boolean | null) | string | components["schemas"]["BatchItemValue4"][] | {
+            [key: string]: components["schemas"]["BatchItemValue4"];
+        };
+        BatchItemValue4: (number | boolean | null) | string | components["schemas"]["BatchItemValue5"][] | {
+            [key: string]: components["schemas"]["BatchItemValue5"];
+        };
+        BatchItemValue5: (number | boolean | null) | string | components["schemas"]["BatchItemValue6"][] | {
+            [key: string]: components["schemas"]["BatchItemValue6"];
+        };
+        BatchItemValue6: (number | boolean | null) | string | components["schemas"]["BatchItemValue7"][] | {
+            [key: string]: components["schemas"]["BatchItemValue7"];
+        };
+        BatchItemValue7: (number | boolean | null) | string | components["schemas"]["BatchItemValue8"][] | {
+            [key: string]: components["schemas"]["BatchItemValue8"];
+        };
+        BatchItemValue8: (number | boolean | null) | string | components["schemas"]["BatchItemValue9"][] | {
+            [key: string]: components["schemas"]["BatchItemValue9"];
+        };
+        BatchItemValue9: (number | boolean | null) | string | components["schemas"]["BatchItemValue10"][] | {
+            [key: string]: components["schemas"]["BatchItemValue10"];
+        };
+        BatchItemValue10: (number | boolean | null) | string | components["schemas"]["BatchItemValue11"][] | {
+            [key: string]: components["schemas"]["BatchItemValue11"];
+        };
+        BatchItemValue11: (number | boolean | null) | string | components["schemas"]["BatchItemValue12"][] | {
+            [key: string]: components["schemas"]["BatchItemValue12"];
+        };
+        BatchItemValue12: (number | boolean | null) | string | components["schemas"]["BatchItemValue13"][] | {
+            [key: string]: components["schemas"]["BatchItemValue13"];
+        };
+        BatchItemValue13: (number | boolean | null) | string | components["schemas"]["BatchItemValue14"][] | {
+            [key: string]: components["schemas"]["BatchItemValue14"];
+        };
+        BatchItemValue14: (number | boolean | null) | string | components["schemas"]["BatchItemValue15"][] | {
+            [key: string]: components["schemas"]["BatchItemValue15"];
+        };
+        BatchItemValue15: (number | boolean | null) | string | components["schemas"]["BatchItemValue16"][] | {
+            [key: string]: components["schemas"]["BatchItemValue16"];
+        };
+        BatchItemValue16: (number | boolean | null) | string | components["schemas"]["BatchItemValue17"][] | {
+            [key: string]: components["schemas"]["BatchItemValue17"];
+        };
+        BatchItemValue17: (number | boolean | null) | string | components["schemas"]["BatchItemValue18"][] | {
+            [key: string]: components["schemas"]["BatchItemValue18"];
+        };
+        BatchItemValue18: (number | boolean | null) | string | components["schemas"]["BatchItemValue19"][] | {
+            [key: string]: components["schemas"]["BatchItemValue19"];
+        };
+        BatchItemValue19: (number | boolean | null) | string | components["schemas"]["BatchItemValue20"][] | {
+            [key: string]: components["schemas"]["BatchItemValue20"];
+        };
+        BatchItemValue20: (number | boolean | null) | string | components["schemas"]["BatchItemValue21"][] | {
+            [key: string]: components["schemas"]["BatchItemValue21"];
+        };
+        BatchItemValue21: (number | boolean | null) | string | components["schemas"]["BatchItemValue22"][] | {
+            [key: string]: components["schemas"]["BatchItemValue22"];
+        };
+        BatchItemValue22: (number | boolean | null) | string | components["schemas"]["BatchItemValue23"][] | {
+            [key: string]: components["schemas"]["BatchItemValue23"];
+        };
+        BatchItemValue23: (number | boolean | null) | string | components["schemas"]["BatchItemValue24"][] | {
+            [key: string]: components["schemas"]["BatchItemValue24"];
+        };
+        BatchItemValue24: (number | boolean | null) | string | components["schemas"]["BatchItemValue25"][] | {
+            [key: string]: components["schemas"]["BatchItemValue25"];
+        };
+        BatchItemValue25: (number | boolean | null) | string | components["schemas"]["BatchItemValue26"][] | {
+            [key: string]: components["schemas"]["BatchItemValue26"];
+        };
+        BatchItemValue26: (number | boolean | null) | string | components["schemas"]["BatchItemValue27"][] | {
+            [key: string]: components["schemas"]["BatchItemValue27"];
+        };
+        BatchItemValue27: (number | boolean | null) | string | components["schemas"]["BatchItemValue28"][] | {
+            [key: string]: components["schemas"]["BatchItemValue28"];
+        };
+        BatchItemValue28: (number | boolean | null) | string | components["schemas"]["BatchItemValue29"][] | {
+            [key: string]: components["schemas"]["BatchItemValue29"];
+        };
+        BatchItemValue29: (number | boolean | null) | string | components["schemas"]["BatchItemValue30"][] | {
+            [key: string]: components["schemas"]["BatchItemValue30"];
+        };
+        BatchItemValue30: (number | boolean | null) | string;
         BulkResult: {
             error?: {
                 code?: string;
@@ -6438,7 +6527,7 @@ export interface operations {
             content: {
                 "application/json": {
                     leads: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["BatchItemValue"];
                     }[];
                 };
             };
@@ -7382,7 +7471,7 @@ export interface operations {
             content: {
                 "application/json": {
                     leads: {
-                        [key: string]: components["schemas"]["AnyJson"];
+                        [key: string]: components["schemas"]["BatchItemValue"];
                     }[];
                 };
             };
