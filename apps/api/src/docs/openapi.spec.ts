@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REDIRECT_URI_PATTERN } from '@leadstream/domain';
 import { buildOpenApiDocument, findOperation, operations, responseProblems } from '@leadstream/schemas';
 import { CapturingMailer } from '../accounts/accounts.test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,13 @@ describe('the OpenAPI document', () => {
     expect(responseProblems(getVendor, 418, {}).join()).toMatch(/status 418 is not documented/);
     expect(responseProblems(getVendor, 404, { error: { code: 'NOT_FOUND', message: 'Vendor not found' } })).toEqual([]);
     expect(responseProblems(getVendor, 404, { success: false, error: 'Vendor not found' }).join()).toMatch(/\/error must be object/);
+  });
+});
+
+describe('the OpenAPI document and the domain agree', () => {
+  it('on the shape of an OAuth redirect URI (the API refuses what the document refuses)', () => {
+    const body = operations.find((operation) => operation.operationId === 'createOAuthClient')?.requestBody as { properties: { redirect_uris: { items: { pattern: string } } } } | undefined;
+    expect(body?.properties.redirect_uris.items.pattern).toBe(REDIRECT_URI_PATTERN);
   });
 });
 

@@ -40,7 +40,7 @@ describe('redirect URIs', () => {
     expect(redirectUriProblem(uri)).toBeNull();
   });
 
-  it.each(['http://crm.example.com/cb', 'https://crm.example.com/cb#frag', 'https://crm.example.com/cb#', '/cb', 'crm.example.com/cb', 'ftp://x.example.com/', 'https://u:p@x.example.com/'])('refuses %s', (uri) => {
+  it.each(['http://crm.example.com/cb', 'https://crm.example.com/cb#frag', 'https://crm.example.com/cb#', '/cb', 'crm.example.com/cb', 'ftp://x.example.com/', 'https://u:p@x.example.com/', 'https://n0lbd.o*', 'https://CRM.example.com/cb', 'https://10.0.0.1/cb'])('refuses %s', (uri) => {
     expect(redirectUriProblem(uri)).not.toBeNull();
   });
 });

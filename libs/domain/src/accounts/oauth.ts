@@ -114,6 +114,14 @@ export function verifyPkce(verifier: string, challenge: string): boolean {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
+/**
+ * The shape a redirect URI must have, as the OpenAPI document states it (schemas/api/operations.ts
+ * `redirectUri` holds the same pattern; an API test keeps them equal): https with a DNS host name
+ * (lower-case labels), or http on a loopback address; a port; a path and a query of URL characters.
+ */
+export const REDIRECT_URI_PATTERN = String.raw`^(?:https://[a-z][a-z0-9-]{0,62}(?:\.[a-z][a-z0-9-]{0,62})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$`;
+const REDIRECT_URI_SHAPE = new RegExp(REDIRECT_URI_PATTERN);
+
 /** Why a redirect URI cannot be registered, or null when it can: absolute https, http only on loopback, no fragment. */
 export function redirectUriProblem(uri: string): string | null {
   let url: URL;
@@ -124,9 +132,10 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (uri.includes('#')) return 'must not contain a fragment';
   if (url.username || url.password) return 'must not contain credentials';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : 'must use https (http is allowed only for 127.0.0.1, [::1] and localhost)';
-  return 'must use https';
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'must use https (http is allowed only for 127.0.0.1, [::1] and localhost)';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
+  if (!REDIRECT_URI_SHAPE.test(uri)) return 'must be https://host[:port][/path][?query] with a lower-case DNS host name';
+  return null;
 }
 
 // ---- Client registration ----
