@@ -122,7 +122,7 @@ const vendorBody = body(
 const redirectUri = str({
   maxLength: 2000,
   // The same pattern as REDIRECT_URI_PATTERN in libs/domain/src/accounts/oauth.ts (an API test keeps them equal).
-  pattern: String.raw`^(?:https://[a-z][a-z0-9-]{0,62}(?:\.[a-z][a-z0-9-]{0,62})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$`,
+  pattern: String.raw`^(?:https://[a-z][a-z0-9-]{0,62}(?:\.[a-z][a-z0-9-]{0,62})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$`,
 });
 
 const validationField = { anyOf: [oneOfValues(SUBMISSION_TEXT_FIELDS), str({ pattern: '^custom_fields\\.[a-z][a-z0-9_]{0,63}$' })] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthError, parseScope, redirectUriProblem, s256Challenge, scopesBeyondRole, verifyPkce } from './oauth';
+import { OAuthError, parseScope, REDIRECT_URI_PATTERN, redirectUriProblem, s256Challenge, scopesBeyondRole, verifyPkce } from './oauth';
 
 describe('PKCE S256 (RFC 7636)', () => {
   const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
@@ -36,8 +36,15 @@ describe('scopes', () => {
 });
 
 describe('redirect URIs', () => {
-  it.each(['https://crm.example.com/cb', 'https://crm.example.com:8443/oauth?tenant=1', 'http://127.0.0.1:3000/cb', 'http://localhost/cb', 'http://[::1]:8080/cb'])('accepts %s', (uri) => {
+  it.each(['https://crm.example.com/cb', 'https://crm.example.com:8443/oauth?tenant=1', 'http://127.0.0.1:3000/cb', 'http://localhost/cb', 'http://[::1]:8080/cb', 'http://127.0.0.1:54321/callback', 'https://crm.example.com:65535/cb'])('accepts %s', (uri) => {
     expect(redirectUriProblem(uri)).toBeNull();
+    // The document's pattern (what clients and Schemathesis read) takes what the API takes.
+    expect(new RegExp(REDIRECT_URI_PATTERN).test(uri)).toBe(true);
+  });
+
+  it.each(['https://crm.example.com:0/cb', 'https://crm.example.com:65536/cb', 'https://crm.example.com:99999/cb'])('refuses the port of %s, in the document pattern too', (uri) => {
+    expect(redirectUriProblem(uri)).not.toBeNull();
+    expect(new RegExp(REDIRECT_URI_PATTERN).test(uri)).toBe(false);
   });
 
   it.each(['http://crm.example.com/cb', 'https://crm.example.com/cb#frag', 'https://crm.example.com/cb#', '/cb', 'crm.example.com/cb', 'ftp://x.example.com/', 'https://u:p@x.example.com/', 'https://n0lbd.o*', 'https://CRM.example.com/cb', 'https://10.0.0.1/cb'])('refuses %s', (uri) => {

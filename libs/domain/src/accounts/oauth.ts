@@ -117,9 +117,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 /**
  * The shape a redirect URI must have, as the OpenAPI document states it (schemas/api/operations.ts
  * `redirectUri` holds the same pattern; an API test keeps them equal): https with a DNS host name
- * (lower-case labels), or http on a loopback address; a port; a path and a query of URL characters.
+ * (lower-case labels), or http on a loopback address; a port (1-65535); a path and a query of URL characters.
  */
-export const REDIRECT_URI_PATTERN = String.raw`^(?:https://[a-z][a-z0-9-]{0,62}(?:\.[a-z][a-z0-9-]{0,62})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$`;
+export const REDIRECT_URI_PATTERN = String.raw`^(?:https://[a-z][a-z0-9-]{0,62}(?:\.[a-z][a-z0-9-]{0,62})*|http://(?:127\.0\.0\.1|localhost|\[::1\]))(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?%-]*)?$`;
 const REDIRECT_URI_SHAPE = new RegExp(REDIRECT_URI_PATTERN);
 
 /** Why a redirect URI cannot be registered, or null when it can: absolute https, http only on loopback, no fragment. */
