@@ -5,6 +5,9 @@ set -euo pipefail
 log="${1:?usage: test-summary.sh <npm test log>}"
 sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
   /^> nx run [^ ]+:test/ { project = $4; sub(/:test$/, "", project); next }
+  # What failed, named, so a log cut short still shows it (a file whose hook failed counts as a
+  # failed file with no failed test).
+  /^ *FAIL / { line = $0; sub(/^ +/, "", line); if (!(line in seen)) { seen[line] = 1; fails[++nf] = project ": " line } ; next }
   /^ *Test Files / {
     files[project] = $0; sub(/^ *Test Files +/, "", files[project])
     for (i = 1; i <= NF; i++) {
@@ -22,6 +25,7 @@ sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
     }
   }
   END {
+    if (nf) { print "failed:"; for (i = 1; i <= nf; i++) print "  " fails[i]; print "" }
     for (i = 1; i <= n; i++) printf "%-22s files: %-28s tests: %s\n", order[i], files[order[i]], tests[order[i]]
     printf "total: %d projects ran tests; %d passed, %d failed, %d skipped\n", n, passed, failed, skipped
     # The same totals in vitest'"'"'s own summary format, for readers (and tools) that look for it.
