@@ -3,7 +3,7 @@
  * endpoints the sandbox environment's, the others the live ones (DESIGN.md 7); the user API shows
  * both environments of the organization. Every query names the tenant.
  */
-import type { TenantContext, Webhook, WebhookEventName, WebhookPatch } from '@leadstream/domain';
+import type { TenantContext, Webhook, WebhookDisabledEventRecord, WebhookEventName, WebhookPatch } from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
 
 export const WEBHOOKS_COLLECTION = 'webhooks';
@@ -22,6 +22,7 @@ interface WebhookDocument {
   disabled_at?: string | null;
   disabled_reason?: string | null;
   failure_streak_since?: string | null;
+  disabled_event?: WebhookDisabledEventRecord | null;
 }
 
 const toWebhook = (doc: WebhookDocument): Webhook => ({
@@ -39,6 +40,7 @@ const toWebhook = (doc: WebhookDocument): Webhook => ({
   disabled_at: doc.disabled_at ?? null,
   disabled_reason: doc.disabled_reason ?? null,
   failure_streak_since: doc.failure_streak_since ?? null,
+  ...(doc.disabled_event ? { disabled_event: doc.disabled_event } : {}),
 });
 
 const tenantFilter = (tenant: TenantContext) => ({ organization_id: tenant.organizationId, environment: tenant.environment });
@@ -90,7 +92,7 @@ export class WebhookRepository {
     const enabling = patch.enabled === true;
     const doc = await this.webhooks.findOneAndUpdate(
       { _id: id, ...tenantFilter(tenant) },
-      enabling ? { $set: { ...set, failure_streak_since: at }, $unset: { disabled_at: true, disabled_reason: true } } : { $set: set },
+      enabling ? { $set: { ...set, failure_streak_since: at }, $unset: { disabled_at: true, disabled_reason: true, disabled_event: true } } : { $set: set },
       { returnDocument: 'after' },
     );
     return doc ? toWebhook(doc) : null;
@@ -110,8 +112,11 @@ export class WebhookRepository {
     };
   }
 
-  /** Disables an enabled webhook with the reason (no-op when someone disabled it already). */
-  static disableOperation(tenant: TenantContext, id: string, at: string, reason: string): BulkWriteOperation<WebhookDocument> {
-    return { updateOne: { filter: { _id: id, ...tenantFilter(tenant), enabled: true }, update: { $set: { enabled: false, disabled_at: at, disabled_reason: reason, updated_at: at } } } };
+  /**
+   * Disables an enabled webhook with the reason and its webhook.disabled event (no-op when someone
+   * disabled it already).
+   */
+  static disableOperation(tenant: TenantContext, id: string, at: string, reason: string, event: WebhookDisabledEventRecord): BulkWriteOperation<WebhookDocument> {
+    return { updateOne: { filter: { _id: id, ...tenantFilter(tenant), enabled: true }, update: { $set: { enabled: false, disabled_at: at, disabled_reason: reason, disabled_event: { delivery_id: event.delivery_id, value: event.value }, updated_at: at } } } };
   }
 }

@@ -16,6 +16,11 @@
  *
  * A crash between a POST and the commit leaves the delivery as it was stored and the message
  * uncommitted: the attempt is made again (at-least-once, same event id: receivers discard repeats).
+ * Where the store and the log are different systems the commit writes the store first and then
+ * produces: a crash between the two leaves the delivery advanced and its follow-up (the next
+ * retry's message, the webhook.disabled event) unproduced. The message is then redelivered and no
+ * longer applies, and the stage produces that follow-up again from what the store holds (a retry
+ * message applies once; the event is the stored one, with its id).
  */
 import {
   MAX_ATTEMPT_LOG,
@@ -136,7 +141,10 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { topic
         if (!delivery || delivery.webhook_id !== message.webhook_id) continue;
         const webhook = webhooks.get(message.webhook_id);
         const event = applicable(message, delivery);
-        if (!event) continue;
+        if (!event) {
+          write.records.push(...followUpsOf(message, delivery, webhook, options.retryScheduleMs));
+          continue;
+        }
         if (event === 'SEND' && !webhook?.enabled) {
           const cancelled: DeliveryActorEvent = { type: 'CANCELLED', at: at.toISOString(), error: webhook ? 'the webhook was disabled before this attempt' : 'the webhook was deleted' };
           advanced.push({ previous: delivery, next: withActor(delivery, advanceDelivery(delivery.actor, cancelled), at.toISOString()) });
@@ -167,7 +175,7 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { topic
       });
 
       const successes = new Map<string, string>();
-      const exhausted = new Map<string, Array<{ at: string }>>();
+      const exhausted = new Map<string, Array<{ at: string; deliveryId: string }>>();
       for (const { attempt, result, startedAt } of outcomes) {
         const { delivery, message } = attempt;
         let actor = advanceDelivery(delivery.actor, { type: attempt.event });
@@ -181,15 +189,13 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { topic
         if (result.ok) {
           if ((successes.get(delivery.webhook_id) ?? '') < startedAt) successes.set(delivery.webhook_id, startedAt);
         } else if (actor.state === 'failed' && actor.context.failureKind === 'exhausted') {
-          exhausted.set(delivery.webhook_id, [...(exhausted.get(delivery.webhook_id) ?? []), { at: startedAt }]);
+          exhausted.set(delivery.webhook_id, [...(exhausted.get(delivery.webhook_id) ?? []), { at: startedAt, deliveryId: delivery._id }]);
         }
         // The next automatic retry waits on the delay topic of its delay (a manual attempt schedules none).
         if (attempt.event === 'SEND' && actor.state === 'retry_scheduled') {
-          const retry = actor.context.retries;
-          const next: WebhookDeliveryMessage = { ...message, kind: 'retry', retry };
-          delete next.resend_id;
           // The delay counts from the produce, at the batch's commit.
-          write.records.push({ topic: webhookRetryTopic(options.retryScheduleMs[retry - 1]!), key: delivery.webhook_id, value: JSON.stringify(next) });
+          const retry = retryMessage(message, actor.context.retries, options.retryScheduleMs);
+          if (retry) write.records.push(retry);
         }
       }
 
@@ -214,8 +220,9 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { topic
           if (streak < options.autoDisableAfter) continue;
           const disabledAt = at.toISOString();
           const reason = `disabled automatically after ${streak} deliveries in a row failed (WEBHOOK_AUTO_DISABLE_AFTER=${options.autoDisableAfter})`;
-          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason));
-          write.records.push(webhookDisabledEvent(webhook, disabledAt, reason, streak));
+          const event = webhookDisabledEvent(webhook, disabledAt, reason, streak);
+          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: failures[failures.length - 1]!.deliveryId, value: event.value }));
+          write.records.push(event);
         }
       }
       if (webhookOperations.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
@@ -235,6 +242,36 @@ function applicable(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRe
     case 'resend':
       return message.resend_id && !delivery.resend_ids.includes(message.resend_id) && deliveryCan(delivery.actor, { type: 'RESEND' }) ? 'RESEND' : null;
   }
+}
+
+/** The message of retry n (on the delay topic of its delay), or null when the schedule has no retry n. */
+function retryMessage(message: WebhookDeliveryMessage, retry: number, retryScheduleMs: readonly number[]): OutputRecord | null {
+  const delay = retryScheduleMs[retry - 1];
+  if (delay === undefined) return null;
+  const next: WebhookDeliveryMessage = { ...message, kind: 'retry', retry };
+  delete next.resend_id;
+  return { topic: webhookRetryTopic(delay), key: message.webhook_id, value: JSON.stringify(next) };
+}
+
+/**
+ * What an automatic attempt's message led to and its batch produced, read back from the store for
+ * a redelivered message that no longer applies: the next retry's message when the delivery waits
+ * for exactly the retry this message scheduled, and the webhook.disabled event when this
+ * delivery's failure disabled the webhook. Both may go out twice; neither acts twice.
+ */
+function followUpsOf(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRecord, webhook: Webhook | undefined, retryScheduleMs: readonly number[]): OutputRecord[] {
+  if (message.kind === 'resend') return [];
+  const followUps: OutputRecord[] = [];
+  const { state, context } = delivery.actor;
+  const scheduled = message.kind === 'initial' ? 1 : (message.retry ?? 0) + 1;
+  if (state === 'retry_scheduled' && context.retries === scheduled) {
+    const retry = retryMessage(message, scheduled, retryScheduleMs);
+    if (retry) followUps.push(retry);
+  }
+  if (state === 'failed' && webhook && !webhook.enabled && webhook.disabled_event?.delivery_id === delivery._id) {
+    followUps.push({ topic: TOPICS.events, key: webhook.id, value: webhook.disabled_event.value });
+  }
+  return followUps;
 }
 
 function withActor(delivery: WebhookDeliveryRecord, actor: WebhookDeliveryRecord['actor'], at: string): WebhookDeliveryRecord {

@@ -233,6 +233,70 @@ describe('deliver stage', () => {
     expect(late.items.map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts])).toEqual([['failed', 'cancelled', 0]]);
   });
 
+  it('loses no retry and no webhook.disabled event to a crash between the store write and the produce', async () => {
+    // The outbox writer's order where the store and the log are different systems: documents first,
+    // then the produce. This writer dies between the two: the store holds the batch, nothing is
+    // produced and the consumer position stays, so the same messages come again.
+    const diesBeforeProduce: BatchWriter = {
+      atomic: false,
+      async commit(write: BatchWrite) {
+        for (const { collection, operations } of write.documents) await engines.store.collection(collection).bulkWrite(operations);
+      },
+    };
+    const dying = (autoDisableAfter: number, schedule: number[]) =>
+      driveStage(
+        deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now }),
+        diesBeforeProduce,
+      );
+    await webhook('/ok', { events: ['lead.created'] });
+    await webhook('/gone', { events: ['lead.updated'] });
+    failing.add('/ok');
+    failing.add('/gone');
+    await notify().handle([event('lead.created', 'live', 'evt_crash'), event('lead.updated', 'live', 'evt_last')]);
+    const initial = take(WEBHOOK_DELIVERIES_TOPIC);
+    const toOk = initial.filter((record) => record.key === 'wh_ok');
+    const toGone = initial.filter((record) => record.key === 'wh_gone');
+
+    // A failed first attempt, stored as waiting for retry 1; its retry message died with the process.
+    await dying(0, SCHEDULE).handle(toOk);
+    expect(produced).toEqual([]);
+    expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status, delivery.actor.state, delivery.actor.context.retries])).toEqual([['evt_crash', 'retrying', 'retry_scheduled', 1]]);
+    // Redelivered: no second POST, and retry 1 goes out.
+    await deliver(0, SCHEDULE).handle(toOk.map((record) => ({ ...record, offset: String(offsets++) })));
+    expect(received.filter((request) => request.path === '/ok')).toHaveLength(1);
+    const retries = take('webhooks.retry.');
+    expect(retries.map((record) => [record.topic, (JSON.parse(record.value) as { retry: number }).retry])).toEqual([['webhooks.retry.1m', 1]]);
+    // The retry applies once (a second copy of it changes nothing): the attempt is made.
+    failing.delete('/ok');
+    await deliver(0, SCHEDULE).handle([...retries, ...retries.map((record) => ({ ...record, offset: String(offsets++) }))]);
+    expect(received.filter((request) => request.path === '/ok')).toHaveLength(2);
+    expect((await deliveries()).map((delivery) => delivery.status)).toEqual(['delivered']);
+
+    // A final failure that disables the webhook, stored; its webhook.disabled event died with the process.
+    await dying(1, []).handle(toGone);
+    expect(produced).toEqual([]);
+    const stored = await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_gone');
+    expect(stored?.enabled).toBe(false);
+    // Redelivered (twice): the same event each time, by id, and no second POST.
+    await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
+    await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
+    expect(received.filter((request) => request.path === '/gone')).toHaveLength(1);
+    const events = take('leads.events').map((record) => parseLeadEvent(JSON.parse(record.value)));
+    expect(events.map((message) => [message.event, message.data['webhook_id']])).toEqual([
+      ['webhook.disabled', 'wh_gone'],
+      ['webhook.disabled', 'wh_gone'],
+    ]);
+    expect(new Set(events.map((message) => message.id)).size).toBe(1);
+    expect(events.flatMap((message) => eventPayloadProblems(message))).toEqual([]);
+
+    // Enabled again by hand: the old event is forgotten, and a late redelivery produces nothing.
+    const enabled = await new WebhookRepository(engines.store).update({ organizationId: 'org_1', environment: 'live' }, 'wh_gone', { enabled: true }, clock.toISOString());
+    expect(enabled?.enabled).toBe(true);
+    expect(enabled).not.toHaveProperty('disabled_event');
+    await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
+    expect(take('leads.events')).toEqual([]);
+  });
+
   it('counts stored failures toward the disable only since the last success', async () => {
     await webhook('/ok');
     failing.add('/ok');

@@ -55,6 +55,18 @@ export interface Webhook {
   disabled_reason: string | null;
   /** Failed deliveries finished after this instant count toward the automatic disable (a success or re-enabling moves it). */
   failure_streak_since: string | null;
+  /**
+   * Kept by the store, never shown: the webhook.disabled event of an automatic disable, as produced,
+   * and the delivery whose failure caused it, so a redelivery of that delivery's message produces
+   * the same event again when a crash came between the store write and the produce.
+   */
+  disabled_event?: WebhookDisabledEventRecord;
+}
+
+export interface WebhookDisabledEventRecord {
+  delivery_id: string;
+  /** The event's JSON on leads.events, byte for byte (same event id on every produce). */
+  value: string;
 }
 
 export interface WebhookCreate {
