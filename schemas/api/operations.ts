@@ -188,35 +188,35 @@ const ruleFields = {
 };
 
 const crmFieldMapping = obj({}, [], { minProperties: 1, maxProperties: 100, propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_]{0,79}$' }, additionalProperties: str({ minLength: 1, maxLength: 100 }) });
-const crmConnectionBody = body(
-  {
-    name: trimmedText(1, 200),
-    type: oneOfValues(['webhook_json', 'salesforce', 'hubspot']),
-    enabled: bool(),
-    settings: body({
-      url: nullable(str({ maxLength: 2000 })),
-      auth_header: nullable(str({ maxLength: 100 })),
-      id_field: nullable(str({ maxLength: 100 })),
-      record_url_template: nullable(str({ maxLength: 2000 })),
-      instance_url: nullable(str({ maxLength: 2000 })),
-      token_url: nullable(str({ maxLength: 2000 })),
-      grant_type: nullable(oneOfValues(['client_credentials', 'refresh_token'])),
-      external_id_field: nullable(str({ maxLength: 80 })),
-      api_version: nullable(str({ maxLength: 10 })),
-      base_url: nullable(str({ maxLength: 2000 })),
-      portal_id: nullable(str({ maxLength: 20 })),
-      field_mapping: nullable(crmFieldMapping),
-    }),
-    credentials: body({
-      auth_value: nullable(str({ maxLength: 4000 })),
-      client_id: nullable(str({ maxLength: 4000 })),
-      client_secret: nullable(str({ maxLength: 4000 })),
-      refresh_token: nullable(str({ maxLength: 4000 })),
-      private_app_token: nullable(str({ maxLength: 4000 })),
-    }),
-  },
-  ['name', 'type', 'settings'],
-);
+const crmConnectionFields = {
+  name: trimmedText(1, 200),
+  type: oneOfValues(['webhook_json', 'salesforce', 'hubspot']),
+  enabled: bool(),
+  settings: body({
+    url: nullable(str({ maxLength: 2000 })),
+    auth_header: nullable(str({ maxLength: 100 })),
+    id_field: nullable(str({ maxLength: 100 })),
+    record_url_template: nullable(str({ maxLength: 2000 })),
+    instance_url: nullable(str({ maxLength: 2000 })),
+    token_url: nullable(str({ maxLength: 2000 })),
+    grant_type: nullable(oneOfValues(['client_credentials', 'refresh_token'])),
+    external_id_field: nullable(str({ maxLength: 80 })),
+    api_version: nullable(str({ maxLength: 10 })),
+    base_url: nullable(str({ maxLength: 2000 })),
+    portal_id: nullable(str({ maxLength: 20 })),
+    field_mapping: nullable(crmFieldMapping),
+  }),
+  credentials: body({
+    auth_value: nullable(str({ maxLength: 4000 })),
+    client_id: nullable(str({ maxLength: 4000 })),
+    client_secret: nullable(str({ maxLength: 4000 })),
+    refresh_token: nullable(str({ maxLength: 4000 })),
+    private_app_token: nullable(str({ maxLength: 4000 })),
+  }),
+};
+const crmConnectionBody = body(crmConnectionFields, ['name', 'type', 'settings']);
+const crmConnectionPatchBody = body(crmConnectionFields, [], { minProperties: 1 });
+const CRM_CHECKS = 'the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields';
 
 /**
  * A schema file of `requests/` as an inline schema: its `$schema` and `$id` belong to the file,
@@ -441,7 +441,8 @@ export const operations: Operation[] = [
 
   // 4.12 CRM (docs/crm.md): owners and admins; credentials are write-only.
   { method: 'get', path: '/api/crm/connections', operationId: 'listCrmConnections', tag: 'CRM', summary: 'CRM connections (settings, never credentials)', auth: 'session', convention: 'user', permission: 'crm:read', responses: { 200: dataList(ref('CrmConnection')) } },
-  { method: 'post', path: '/api/crm/connections', operationId: 'createCrmConnection', tag: 'CRM', summary: 'Add a CRM connection (credentials are stored encrypted and never shown again)', auth: 'session', convention: 'user', permission: 'crm:write', requestBody: crmConnectionBody, responses: { 201: data(ref('CrmConnection')) }, errors: [400], semanticChecks: 'the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields' },
+  { method: 'post', path: '/api/crm/connections', operationId: 'createCrmConnection', tag: 'CRM', summary: 'Add a CRM connection (credentials are stored encrypted and never shown again)', auth: 'session', convention: 'user', permission: 'crm:write', requestBody: crmConnectionBody, responses: { 201: data(ref('CrmConnection')) }, errors: [400], semanticChecks: CRM_CHECKS },
+  { method: 'patch', path: '/api/crm/connections/:id', operationId: 'updateCrmConnection', tag: 'CRM', summary: 'Change a connection\'s name, enabled, settings or credentials (settings and credentials are replaced whole; the id and type stay)', auth: 'session', convention: 'user', permission: 'crm:write', requestBody: crmConnectionPatchBody, responses: { 200: data(ref('CrmConnection')) }, errors: [400, 404], semanticChecks: `${CRM_CHECKS}; that the type stays as it is; and that credentials kept from before suit new settings` },
   { method: 'post', path: '/api/crm/connections/:id/test', operationId: 'testCrmConnection', tag: 'CRM', summary: 'Call the CRM with the connection (token, then a read; nothing is written) and report its answer', auth: 'session', convention: 'user', permission: 'crm:write', responses: { 200: ref('CrmConnectionTest') }, errors: [404] },
   { method: 'delete', path: '/api/crm/connections/:id', operationId: 'deleteCrmConnection', tag: 'CRM', summary: 'Remove a CRM connection', auth: 'session', convention: 'user', permission: 'crm:write', responses: { 204: null }, errors: [404] },
   { method: 'post', path: '/api/crm/:id/sync/:leadId', operationId: 'syncLeadToCrm', tag: 'CRM', summary: 'Sync one lead to the connection again (an upsert); the crm-sync stage makes the call, with retries', auth: 'session', convention: 'user', permission: 'crm:write', responses: { 202: data(ref('CrmSyncRequested')) }, errors: [400, 404, 503] },

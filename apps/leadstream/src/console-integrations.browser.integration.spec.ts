@@ -282,6 +282,27 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await screenshot('console-crm');
   }, 60_000);
 
+  it('edits the CRM connection in place: new settings, the stored credential kept, the same id', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'Loopback CRM' });
+    const idBefore = await row.locator('code').first().innerText();
+    await page.getByRole('button', { name: 'Edit Loopback CRM' }).click();
+    const form = page.getByRole('form', { name: 'Edit CRM connection “Loopback CRM”' });
+    expect(await form.getByLabel('Endpoint URL').inputValue()).toBe(`${receiver.url}/crm`);
+    expect(await form.getByLabel('Type', { exact: true }).isDisabled()).toBe(true);
+    expect(await form.getByLabel('Auth header value (optional)').inputValue()).toBe('');
+    await form.getByLabel('Record URL template (optional)').fill('https://crm.example.edu/leads/{crm_id}');
+    await form.getByRole('button', { name: 'Save connection' }).click();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => row.innerText()).toContain('record_url_template: https://crm.example.edu/leads/{crm_id}');
+    expect(await row.locator('code').first().innerText()).toBe(idBefore);
+
+    const before = receiver.at('/crm').length;
+    await page.getByRole('button', { name: 'Test connection Loopback CRM' }).click();
+    await page.getByTestId('crm-test-outcome').filter({ hasText: 'the connection works' }).waitFor();
+    await expect.poll(() => receiver.at('/crm').length).toBe(before + 1);
+    expect(receiver.at('/crm').at(-1)?.headers['authorization']).toBe(CRM_CREDENTIAL);
+  }, 60_000);
+
   it('creates a routing rule in the builder, tries it, and shows a lead’s route and CRM sync on its detail page', async () => {
     await go('Routing');
     await page.getByText('No routing rule yet: every lead takes the default route.').waitFor();

@@ -662,7 +662,13 @@ export interface paths {
         delete: operations["deleteCrmConnection"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a connection's name, enabled, settings or credentials (settings and credentials are replaced whole; the id and type stay)
+         * @description Permission: `crm:write`.
+         *
+         *     Beyond this schema the service checks the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields; that the type stays as it is; and that credentials kept from before suit new settings; a request that fails those checks is answered 400.
+         */
+        patch: operations["updateCrmConnection"];
         trace?: never;
     };
     "/api/crm/connections/{id}/test": {
@@ -4966,6 +4972,76 @@ export interface operations {
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateCrmConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credentials?: {
+                        auth_value?: string | null;
+                        client_id?: string | null;
+                        client_secret?: string | null;
+                        private_app_token?: string | null;
+                        refresh_token?: string | null;
+                    };
+                    enabled?: boolean;
+                    name?: string;
+                    settings?: {
+                        api_version?: string | null;
+                        auth_header?: string | null;
+                        base_url?: string | null;
+                        external_id_field?: string | null;
+                        field_mapping?: {
+                            [key: string]: string;
+                        } | null;
+                        /** @enum {string|null} */
+                        grant_type?: "client_credentials" | "refresh_token" | null;
+                        id_field?: string | null;
+                        instance_url?: string | null;
+                        portal_id?: string | null;
+                        record_url_template?: string | null;
+                        token_url?: string | null;
+                        url?: string | null;
+                    };
+                    /** @enum {string} */
+                    type?: "webhook_json" | "salesforce" | "hubspot";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmConnection"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];

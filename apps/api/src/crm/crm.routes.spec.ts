@@ -147,6 +147,67 @@ describe('CRM connections', () => {
     expect((await other.call('DELETE', `/api/crm/connections/${id}`)).status).toBe(404);
   });
 
+  it('changes a connection in place: name, settings and credentials, same id, credentials still never answered', async () => {
+    const created = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Editable', credentials: { auth_value: 'Bearer wrong' } })));
+    const id = String(created['id']);
+    expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: false, response_status: 401 });
+
+    const fixed = await owner.call('PATCH', `/api/crm/connections/${id}`, { name: 'Edited', credentials: { auth_value: SECRET } });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect(dataOf(fixed)).toMatchObject({ id, name: 'Edited', type: 'webhook_json', credential_fields: ['auth_value'], settings: created['settings'] });
+    expect(String(dataOf(fixed)['updated_at']) >= String(created['updated_at'])).toBe(true);
+    expect(JSON.stringify(fixed.body)).not.toContain('s3cret');
+    expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true, response_status: 200 });
+
+    // New settings keep the stored credentials; enabled alone changes only that.
+    const remapped = await owner.call('PATCH', `/api/crm/connections/${id}`, { settings: { url: receiverUrl, field_mapping: { mail: 'email' } } });
+    expect(remapped.status, JSON.stringify(remapped.body)).toBe(200);
+    expect(dataOf(remapped)['settings']).toMatchObject({ field_mapping: { mail: 'email' } });
+    expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true });
+    const disabled = await owner.call('PATCH', `/api/crm/connections/${id}`, { enabled: false });
+    expect(dataOf(disabled)).toMatchObject({ id, name: 'Edited', enabled: false, settings: { field_mapping: { mail: 'email' } } });
+    const listed = ((await owner.call('GET', '/api/crm/connections')).body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === id);
+    expect(listed).toMatchObject({ name: 'Edited', enabled: false });
+  });
+
+  it('refuses a PATCH that changes the type, is empty, or leaves credentials that do not suit the new settings', async () => {
+    const created = dataOf(await owner.call('POST', '/api/crm/connections', { name: 'SF', type: 'salesforce', settings: { instance_url: 'https://example.my.salesforce.com' }, credentials: { client_id: 'id', client_secret: 'secret' } }));
+    const id = String(created['id']);
+    const fields = async (body: unknown): Promise<string[]> => {
+      const answer = await owner.call('PATCH', `/api/crm/connections/${id}`, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect((answer.body['error'] as { code: string }).code).toBe('VALIDATION_ERROR');
+      return (answer.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field);
+    };
+    expect(await fields({ type: 'hubspot' })).toEqual(['type']);
+    expect(await fields({})).toEqual(['(body)']);
+    expect(await fields({ name: 'x', colour: 'red' })).toEqual(['colour']);
+    expect(await fields({ settings: { instance_url: 'https://example.my.salesforce.com', grant_type: 'refresh_token' } })).toEqual(['credentials.refresh_token']);
+    const withToken = await owner.call('PATCH', `/api/crm/connections/${id}`, {
+      settings: { instance_url: 'https://example.my.salesforce.com', grant_type: 'refresh_token' },
+      credentials: { client_id: 'id', client_secret: 'secret', refresh_token: 'refresh' },
+    });
+    expect(withToken.status, JSON.stringify(withToken.body)).toBe(200);
+    expect(dataOf(withToken)).toMatchObject({ settings: { grant_type: 'refresh_token' }, credential_fields: ['client_id', 'client_secret', 'refresh_token'] });
+
+    const manager = await owner.member('crm.patcher@example.edu', 'manager');
+    expect((await manager.call('PATCH', `/api/crm/connections/${id}`, { name: 'Mine' })).status).toBe(403);
+    const other = await UserApi.owner(server.url, 'crm.patch.other@example.edu', 'Patch Other College');
+    expect((await other.call('PATCH', `/api/crm/connections/${id}`, { name: 'Mine' })).status).toBe(404);
+  });
+
+  it('takes new credentials for a connection whose stored ones cannot be decrypted (the key changed)', async () => {
+    const created = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Old key' })));
+    const id = String(created['id']);
+    await server.store.collection('crm_connections').updateOne({ _id: id }, { $set: { credentials_encrypted: 'v1:AAAA:BBBB:CCCC' } });
+    const renamed = await owner.call('PATCH', `/api/crm/connections/${id}`, { name: 'New key' });
+    expect(renamed.status).toBe(400);
+    expect((renamed.body['error'] as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: 'credentials', message: expect.stringContaining('CRM_CREDENTIALS_KEY') }]);
+    const rekeyed = await owner.call('PATCH', `/api/crm/connections/${id}`, { credentials: { auth_value: SECRET } });
+    expect(rekeyed.status, JSON.stringify(rekeyed.body)).toBe(200);
+    expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true, response_status: 200 });
+  });
+
   it('deletes a connection', async () => {
     const connection = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Short-lived' })));
     const id = String(connection['id']);

@@ -3,6 +3,7 @@
  * ours, docs/decisions.md "CRM connections and sync" and docs/crm.md):
  *   GET    /api/crm/connections              connections with settings, never credentials
  *   POST   /api/crm/connections              create (credentials encrypted at rest, AES-256-GCM)
+ *   PATCH  /api/crm/connections/:id          change name, enabled, settings or credentials (same id)
  *   POST   /api/crm/connections/:id/test     call the CRM without writing to it
  *   DELETE /api/crm/connections/:id          remove (its pending syncs fail at their next attempt)
  *   POST   /api/crm/:id/sync/:leadId         sync one lead again now: 202, the crm-sync stage does it
@@ -18,6 +19,7 @@ import {
   crmSyncId,
   DomainError,
   parseCrmConnectionInput,
+  parseCrmConnectionPatch,
   type CrmConnection,
   type CrmConnectionRecord,
   type CrmCredentials,
@@ -44,7 +46,7 @@ export interface CrmSyncRequestMessage {
 
 export interface CrmRoutesDependencies {
   guard: SessionGuard;
-  connections: Pick<CrmConnectionRepository, 'insert' | 'list' | 'findById' | 'delete'>;
+  connections: Pick<CrmConnectionRepository, 'insert' | 'list' | 'findById' | 'update' | 'delete'>;
   syncs: Pick<CrmSyncRepository, 'findById' | 'connectionStats'>;
   leads: Pick<LeadRepository, 'findById'>;
   log: Pick<EventLog, 'produce'>;
@@ -103,6 +105,33 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
     await deps.connections.insert(record);
     ctx.status = 201;
     ctx.body = { data: crmConnectionView(record, { synced: 0, failed: 0, last_sync_at: null }) };
+  });
+
+  // Same id, so routing rules that name the connection keep working; a new updated_at also starts
+  // a new cached OAuth token (the connectors key their cache by id and updated_at).
+  defineRoute(router, { method: 'PATCH', path: '/api/crm/connections/:id', permission: 'crm:write' }, async (ctx) => {
+    const record = await load(ctx, 'id');
+    const tenant = ctx.state.tenant;
+    let credentials: CrmCredentials | null;
+    try {
+      credentials = openCrmConnection(record, deps.cipher).credentials;
+    } catch {
+      credentials = null;
+    }
+    const parsed = parseCrmConnectionPatch(ctx.request.body, { type: record.type, settings: JSON.parse(record.settings_json) as CrmSettings, credentials });
+    if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
+    const { patch } = parsed;
+    const updated = await deps.connections.update(tenant, record._id, {
+      updated_at: clock().toISOString(),
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      ...(patch.settings ? { settings_json: JSON.stringify(patch.settings) } : {}),
+      ...(patch.credentials
+        ? { credentials_encrypted: deps.cipher.encryptJson(patch.credentials, crmCredentialsContext(tenant.organizationId, record._id)), credential_fields: credentialFieldsSet(patch.credentials) }
+        : {}),
+    });
+    if (!updated) throw new DomainError('NOT_FOUND', 'CRM connection not found');
+    ctx.body = { data: crmConnectionView(updated, await deps.syncs.connectionStats(tenant, updated._id)) };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/crm/connections/:id/test', permission: 'crm:write' }, async (ctx) => {

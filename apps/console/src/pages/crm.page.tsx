@@ -2,6 +2,7 @@
  * CRM connections (spec 4.12, docs/crm.md): the connections with their settings and sync counts;
  * create one per type (webhook_json, salesforce, hubspot) with its settings and credentials, which
  * are write-only (the API answers only which credential fields are set, and so does this page);
+ * edit one in place (same id, so routing rules keep naming it; credentials left empty are kept);
  * "Test connection" (a call that writes nothing) with its outcome; delete.
  */
 import { useState, type FormEvent } from 'react';
@@ -13,10 +14,11 @@ import { DataTable, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea, formatDateTime } from '../components/ui';
 import { formText } from '../components/form-text';
-import { fieldMappingOf } from './config-values';
+import { fieldMappingOf, formatMappings } from './config-values';
 
 type Connection = Schemas['CrmConnection'];
 type CreateBody = paths['/api/crm/connections']['post']['requestBody']['content']['application/json'];
+type Settings = CreateBody['settings'];
 type ConnectionType = CreateBody['type'];
 type SettingName = keyof CreateBody['settings'];
 type CredentialName = keyof NonNullable<CreateBody['credentials']>;
@@ -73,6 +75,7 @@ export function CrmPage() {
   const action = useAction();
   const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Connection | null>(null);
   const [tested, setTested] = useState<{ name: string; result: Schemas['CrmConnectionTest'] } | null>(null);
 
   const test = (connection: Connection) =>
@@ -114,8 +117,19 @@ export function CrmPage() {
       {creating && (
         <ConnectionForm
           onCancel={() => setCreating(false)}
-          onCreated={() => {
+          onSaved={() => {
             setCreating(false);
+            connections.reload();
+          }}
+        />
+      )}
+      {editing && (
+        <ConnectionForm
+          key={editing.id}
+          editing={editing}
+          onCancel={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
             connections.reload();
           }}
         />
@@ -152,6 +166,14 @@ export function CrmPage() {
                 {writable && (
                   <td className="actions">
                     <RowAction label="Test connection" name={connection.name} onClick={() => test(connection)} disabled={action.pending} />
+                    <RowAction
+                      label="Edit"
+                      name={connection.name}
+                      onClick={() => {
+                        setCreating(false);
+                        setEditing(connection);
+                      }}
+                    />
                     <RowAction label="Delete" name={connection.name} onClick={() => remove(connection)} danger />
                   </td>
                 )}
@@ -164,10 +186,17 @@ export function CrmPage() {
   );
 }
 
-function ConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCancel: () => void }) {
+/** A new connection, or the one being edited (its type fixed; credentials left empty are kept). */
+function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; onSaved: () => void; onCancel: () => void }) {
   const action = useAction();
-  const [type, setType] = useState<ConnectionType>('webhook_json');
+  const [type, setType] = useState<ConnectionType>(editing?.type ?? 'webhook_json');
   const spec = CRM_TYPES[type];
+  const stored = (editing?.settings ?? {}) as Settings;
+  const storedText = (name: keyof Settings): string | undefined => {
+    const value = stored[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const title = editing ? `Edit CRM connection “${editing.name}”` : 'New CRM connection';
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -183,28 +212,43 @@ function ConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCanc
         const value = formText(form, `credential:${credential.name}`);
         if (value) credentials[credential.name] = value;
       }
-      await call(api.POST('/api/crm/connections', { body: { name: formText(form, 'name').trim(), type, enabled: form.get('enabled') === 'on', settings, credentials } }));
-      onCreated();
+      const common = { name: formText(form, 'name').trim(), enabled: form.get('enabled') === 'on', settings };
+      if (editing) {
+        // Credentials replace the stored ones whole, so they go only when the form has some.
+        const body = Object.keys(credentials).length > 0 ? { ...common, credentials } : common;
+        await call(api.PATCH('/api/crm/connections/{id}', { params: { path: { id: editing.id } }, body }));
+      } else {
+        await call(api.POST('/api/crm/connections', { body: { ...common, type, credentials } }));
+      }
+      onSaved();
     });
   };
   return (
-    <form className="card" aria-label="New CRM connection" onSubmit={submit}>
-      <h2>New CRM connection</h2>
+    <form className="card" aria-label={title} onSubmit={submit}>
+      <h2>{title}</h2>
       <div className="grid">
-        <Field label="Name" name="name" required maxLength={200} autoFocus />
-        <Select label="Type" name="type" value={type} onChange={(event) => setType(event.target.value as ConnectionType)} options={TYPE_NAMES.map((name) => [name, CRM_TYPES[name].label] as const)} />
+        <Field label="Name" name="name" required maxLength={200} autoFocus defaultValue={editing?.name} />
+        <Select
+          label="Type"
+          name="type"
+          value={type}
+          disabled={editing !== undefined}
+          onChange={(event) => setType(event.target.value as ConnectionType)}
+          options={TYPE_NAMES.map((name) => [name, CRM_TYPES[name].label] as const)}
+        />
       </div>
       {/* A new key per type: the fields of another type start empty. */}
       <fieldset key={type}>
         <legend>Settings</legend>
         <div className="grid">
           {spec.settings.map((setting) => (
-            <Field key={setting.name} label={setting.label} name={`setting:${setting.name}`} type={setting.url ? 'url' : 'text'} required={setting.required} hint={setting.hint} />
+            <Field key={setting.name} label={setting.label} name={`setting:${setting.name}`} type={setting.url ? 'url' : 'text'} required={setting.required} hint={setting.hint} defaultValue={storedText(setting.name)} />
           ))}
           {spec.grantType && (
             <Select
               label="Grant type"
               name="setting:grant_type"
+              defaultValue={storedText('grant_type')}
               options={[
                 ['client_credentials', 'Client credentials'],
                 ['refresh_token', 'Refresh token'],
@@ -212,19 +256,26 @@ function ConnectionForm({ onCreated, onCancel }: { onCreated: () => void; onCanc
             />
           )}
         </div>
-        <TextArea label="Field mapping (optional)" name="field_mapping" rows={3} className="mono" hint="One “CRM field = lead field” a line; empty: the type's default mapping." />
+        <TextArea
+          label="Field mapping (optional)"
+          name="field_mapping"
+          rows={3}
+          className="mono"
+          hint="One “CRM field = lead field” a line; empty: the type's default mapping."
+          defaultValue={stored.field_mapping ? formatMappings(stored.field_mapping) : undefined}
+        />
       </fieldset>
       <fieldset key={`${type}:credentials`}>
-        <legend>Credentials (write-only)</legend>
+        <legend>{editing ? `Credentials (write-only; stored: ${editing.credential_fields.join(', ') || 'none'}; leave empty to keep them, or enter all of them to replace them)` : 'Credentials (write-only)'}</legend>
         <div className="grid">
           {spec.credentials.map((credential) => (
             <Field key={credential.name} label={credential.label} name={`credential:${credential.name}`} type="password" autoComplete="off" hint={credential.hint} />
           ))}
         </div>
       </fieldset>
-      <Check label="Enabled" name="enabled" defaultChecked />
+      <Check label="Enabled" name="enabled" defaultChecked={editing?.enabled ?? true} />
       <Alert>{action.error}</Alert>
-      <FormActions submitLabel="Create connection" pending={action.pending} onCancel={onCancel} />
+      <FormActions submitLabel={editing ? 'Save connection' : 'Create connection'} pending={action.pending} onCancel={onCancel} />
     </form>
   );
 }

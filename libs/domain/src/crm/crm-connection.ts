@@ -297,6 +297,58 @@ export function parseCrmConnectionInput(body: unknown): { ok: true; input: CrmCo
   return { ok: true, input: { name, type, enabled: enabled === undefined ? true : (enabled as boolean), settings: settings.value, credentials: credentials.value } };
 }
 
+/** What a PATCH of a connection changes, checked against the connection it changes. */
+export interface CrmConnectionPatch {
+  name?: string;
+  enabled?: boolean;
+  settings?: CrmSettings;
+  credentials?: CrmCredentials;
+}
+
+/**
+ * Checks the body of PATCH /api/crm/connections/:id. Every field is optional; `settings` and
+ * `credentials` replace the stored ones whole, checked as on creation; the type cannot change.
+ * `current.credentials` is null when the stored ones cannot be decrypted (CRM_CREDENTIALS_KEY
+ * changed): then the body must bring new ones. Credentials kept from before must still suit new
+ * settings (Salesforce's refresh_token grant needs a refresh token).
+ */
+export function parseCrmConnectionPatch(
+  body: unknown,
+  current: { type: CrmConnectionType; settings: CrmSettings; credentials: CrmCredentials | null },
+): { ok: true; patch: CrmConnectionPatch } | { ok: false; details: ErrorDetail[] } {
+  if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
+  if (Object.keys(body).length === 0) return { ok: false, details: [{ field: '(body)', message: 'name, enabled, settings or credentials: send at least one' }] };
+  const reader = new Reader(body, '');
+  reader.unknownKeys(['name', 'type', 'enabled', 'settings', 'credentials']);
+  const patch: CrmConnectionPatch = {};
+  if (body['name'] !== undefined) patch.name = reader.text('name', { required: true, max: 200 });
+  if (body['type'] !== undefined && body['type'] !== current.type) {
+    reader.details.push({ field: 'type', message: `type cannot be changed (this connection is ${current.type}); add a new connection of the other type` });
+  }
+  if (body['enabled'] !== undefined) {
+    if (typeof body['enabled'] === 'boolean') patch.enabled = body['enabled'];
+    else reader.details.push({ field: 'enabled', message: 'enabled must be a boolean' });
+  }
+  const details = [...reader.details];
+  let settings = current.settings;
+  if (body['settings'] !== undefined) {
+    const parsed = isObject(body['settings']) ? parseSettings(current.type, body['settings']) : { ok: false as const, details: [{ field: 'settings', message: 'settings must be an object' }] };
+    if (parsed.ok) settings = patch.settings = parsed.value;
+    else details.push(...parsed.details);
+  }
+  if (body['credentials'] !== undefined) {
+    const parsed = isObject(body['credentials']) ? parseCredentials(current.type, body['credentials'], settings) : { ok: false as const, details: [{ field: 'credentials', message: 'credentials must be an object' }] };
+    if (parsed.ok) patch.credentials = parsed.value;
+    else details.push(...parsed.details);
+  } else if (current.credentials === null) {
+    details.push({ field: 'credentials', message: 'the stored credentials cannot be read (was CRM_CREDENTIALS_KEY changed?): send the credentials again' });
+  } else if (patch.settings) {
+    const kept = parseCredentials(current.type, current.credentials as Record<string, unknown>, settings);
+    if (!kept.ok) details.push(...kept.details.map((detail) => ({ field: detail.field, message: `${detail.message} with these settings: send the credentials too` })));
+  }
+  return details.length > 0 ? { ok: false, details } : { ok: true, patch };
+}
+
 /** Which credential fields are set, never their values (the API shows this instead). */
 export function credentialFieldsSet(credentials: CrmCredentials): string[] {
   return Object.entries(credentials)
