@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { jsonClient } from './test-support/json-client';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-accounts-'));
@@ -15,7 +15,7 @@ let server: CliProcess;
 let base: string;
 
 beforeAll(async () => {
-  server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off', DECISION_TIMEOUT_MS: '10000', APP_URL: 'https://leads.college.edu' });
+  server = CliProcess.start(['start'], serviceEnv({ DATA_DIR: dataDir, DECISION_TIMEOUT_MS: '10000', APP_URL: 'https://leads.college.edu' }));
   const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
   await server.waitFor((line) => line.msg === 'ready');
   base = String(listening['url']);

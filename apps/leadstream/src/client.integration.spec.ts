@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiErrorOf, createLeadstreamClient, rateLimitOf } from '@leadstream/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-client-'));
 let server: CliProcess | undefined;
 let url = '';
 
 beforeAll(async () => {
-  ({ server, url } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' }));
+  ({ server, url } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
 }, 180_000);
 
 afterAll(async () => {

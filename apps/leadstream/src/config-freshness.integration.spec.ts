@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient, type JsonResponse } from './test-support/json-client';
 
@@ -56,7 +56,7 @@ describe.each(setups)('configuration freshness on the %s', (_name, makeSetup) =>
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env });
+    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { CHROMIUM, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
@@ -110,19 +110,15 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
   beforeAll(async () => {
     buildConsole();
     await receiver.start();
-    ({ server, url: base } = await CliProcess.startService({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({
       DATA_DIR: dataDir,
-      MX_CHECK: 'off',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       WEBHOOK_TIMEOUT_MS: '5000',
       // One retry a second later, and a webhook is disabled after one delivery ends failed.
       WEBHOOK_RETRY_SCHEDULE: '1s',
       WEBHOOK_AUTO_DISABLE_AFTER: '1',
       CRM_TIMEOUT_MS: '5000',
-    }));
+    })));
     const registered = await call('POST', '/api/auth/register', { email: OWNER.email, password: OWNER.password, first_name: OWNER.first_name, last_name: OWNER.last_name, organization_name: OWNER.organization_name });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     token = String(registered.body['token']);

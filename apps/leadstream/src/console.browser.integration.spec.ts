@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { CHROMIUM, ROOT, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     buildConsole();
     // The suite walks every screen of one user within a minute, faster than a person: spec 8's
     // general_api limit (100 a minute) would answer 429 on its own calls; the limits have their own tests.
-    ({ server, url: base } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off', RATE_LIMIT_SCALE: '10' }));
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10' })));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     watchPage(page, base, { consoleErrors, outside });

@@ -10,7 +10,7 @@ import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 
 const CLIENTS = 8;
@@ -25,7 +25,7 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', ...setup.env };
+    const env = serviceEnv({ TOPIC_PARTITIONS: '3', ...setup.env });
     const cli = (...args: string[]): Promise<string> => CliProcess.output(args, env);
     const first = CliProcess.start(['start'], env);
     const base = String((await first.waitFor((line) => line.msg === 'api listening', 120_000))['url']);

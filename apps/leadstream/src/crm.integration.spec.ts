@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
 
@@ -74,17 +74,13 @@ describe.each(setups)('CRM sync on the %s', (_name, makeSetup) => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    ({ server, url: base } = await CliProcess.startService({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      MX_CHECK: 'off',
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({
       TOPIC_PARTITIONS: '2',
       DECISION_TIMEOUT_MS: '10000',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       CRM_RETRY_SCHEDULE: '1s,2s',
       ...setup.env,
-    }));
+    })));
   }, 180_000);
 
   afterAll(async () => {

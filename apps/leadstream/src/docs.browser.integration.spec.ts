@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '../../../artifacts');
@@ -32,7 +32,7 @@ describe.skipIf(!chromiumAvailable)('the docs page in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' });
+    server = CliProcess.start(['start'], serviceEnv({ DATA_DIR: dataDir }));
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     base = String(listening['url']);
     browser = await chromium.launch({

@@ -7,7 +7,7 @@
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
 
@@ -21,7 +21,7 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
   const data = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
   beforeAll(async () => {
-    ({ server, url: base } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env })));
   }, 180_000);
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { jsonClient } from './test-support/json-client';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-funnel-'));
@@ -17,7 +17,7 @@ let url = '';
 const call = jsonClient(() => url);
 
 beforeAll(async () => {
-  ({ server, url } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' }));
+  ({ server, url } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
 }, 180_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 
 const setups = engineSetups('ingest');
@@ -32,7 +32,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env });
+    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 
 const kafka = lookupInfra('KAFKA_BROKERS');
 const mongodb = lookupInfra('MONGODB_URI');
@@ -55,7 +55,7 @@ describe.each(setups)('leads API on the %s', (_name, makeEnv) => {
   const fieldsOf = (body: Body): string[] => ((body['error'] as { details?: Array<{ field: string }> }).details ?? []).map((detail) => detail.field);
 
   beforeAll(async () => {
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '15000', ...env });
+    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '15000', ...env }));
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { jsonClient } from './test-support/json-client';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -72,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
   }
 
   beforeAll(async () => {
-    server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off', APP_URL: 'https://leads.college.edu' });
+    server = CliProcess.start(['start'], serviceEnv({ DATA_DIR: dataDir, APP_URL: 'https://leads.college.edu' }));
     app = createServer((request, response) => {
       received.push(request.url ?? '');
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

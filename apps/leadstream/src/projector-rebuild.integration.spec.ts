@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { jsonClient } from './test-support/json-client';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-rebuild-'));
 const EMAILS = ['a.one@example.edu', 'b.two@example.edu', 'c.three@example.edu', 'a.one@example.edu', 'd.four@mailinator.com'];
-const env = { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' };
+const env = serviceEnv({ DATA_DIR: dataDir });
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
 
@@ -67,16 +67,12 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
 
   beforeAll(async () => {
     await crm.start();
-    ({ server, url: base } = await CliProcess.startService({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      MX_CHECK: 'off',
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({
       TOPIC_PARTITIONS: '3',
       DECISION_TIMEOUT_MS: '10000',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       ...setup.env,
-    }));
+    })));
   }, 180_000);
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ import type { TenantContext } from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-portal-'));
 let server: CliProcess | undefined;
@@ -72,7 +72,7 @@ beforeAll(async () => {
     await store.close();
   }
 
-  ({ server, url } = await CliProcess.startService({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, MX_CHECK: 'off' }));
+  ({ server, url } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
 }, 180_000);
 
 afterAll(async () => {

@@ -15,7 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient, type JsonResponse } from './test-support/json-client';
 import { eventually, SPEC_EVENTS, WebhookReceiver } from './test-support/webhook-receiver';
@@ -60,17 +60,13 @@ describe.each(engineSetups('webhook-events'))('every event type reaches a webhoo
   beforeAll(async () => {
     await receiver.start();
     await crm.start();
-    ({ server, url: base } = await CliProcess.startService({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      MX_CHECK: 'off',
+    ({ server, url: base } = await CliProcess.startService(serviceEnv({
       TOPIC_PARTITIONS: '2',
       DECISION_TIMEOUT_MS: '10000',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       CRM_RETRY_SCHEDULE: '1s,2s',
       ...setup.env,
-    }));
+    })));
   }, 180_000);
 
   afterAll(async () => {

@@ -11,7 +11,7 @@
  */
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess } from './test-support/cli-process';
+import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient, type JsonResponse } from './test-support/json-client';
 import { SPEC_EVENTS as ALL_EVENTS, eventually, WebhookReceiver as Receiver } from './test-support/webhook-receiver';
@@ -29,19 +29,16 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
   let liveKey = '';
   let sandboxKey = '';
   const call = jsonClient(() => base);
-  const env = (): Record<string, string> => ({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'info',
-    MX_CHECK: 'off',
-    TOPIC_PARTITIONS: '2',
-    DECISION_TIMEOUT_MS: '10000',
-    WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
-    WEBHOOK_AUTO_DISABLE_AFTER: '2',
-    WEBHOOK_TIMEOUT_MS: '5000',
-    ...setup.env,
-  });
+  const env = (): Record<string, string> =>
+    serviceEnv({
+      TOPIC_PARTITIONS: '2',
+      DECISION_TIMEOUT_MS: '10000',
+      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s',
+      WEBHOOK_AUTO_DISABLE_AFTER: '2',
+      WEBHOOK_TIMEOUT_MS: '5000',
+      ...setup.env,
+    });
   const as = (method: string, path: string, body?: unknown) => call(method, path, body, token);
   const createWebhook = async (path: string, events: string[], extra: Record<string, unknown> = {}): Promise<string> => {
     const created = await as('POST', '/api/webhooks', { url: `${receiver.url}${path}`, events, ...extra });

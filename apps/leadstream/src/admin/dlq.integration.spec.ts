@@ -14,7 +14,7 @@ import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { prefixEventLog } from '@leadstream/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEmbeddedLogOf } from '../engines';
-import { CliProcess } from '../test-support/cli-process';
+import { CliProcess, serviceEnv } from '../test-support/cli-process';
 
 interface Setup {
   env: Record<string, string>;
@@ -167,7 +167,7 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
 describe('leadstream dlq beside a running server on the embedded engines', () => {
   it('says in one line that the server holds the log, and exits non-zero', async () => {
     const dir = dataDir();
-    const server = CliProcess.start(['start'], { DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off' });
+    const server = CliProcess.start(['start'], serviceEnv({ DATA_DIR: dir }));
     try {
       await server.waitFor((line) => line.msg === 'ready', 120_000);
       const result = await run({ env: { DATA_DIR: dir }, openLog: () => openEmbeddedLogOf(dir) }, 'dlq', 'list', '--topic', 'leads.submitted');

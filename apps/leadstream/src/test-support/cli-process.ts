@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 
+/**
+ * The environment every `leadstream start` under test shares: loopback, a free port, info logs
+ * (tests wait for log lines), no MX lookups (no DNS here); `env` adds to it or overrides it.
+ */
+export function serviceEnv(env: Record<string, string> = {}): Record<string, string> {
+  return { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', MX_CHECK: 'off', ...env };
+}
+
 export interface LogLine {
   level: string;
   msg: string;
