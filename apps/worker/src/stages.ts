@@ -1,12 +1,13 @@
 import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentConfigReader, ValidationRuleRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
 import { RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '@leadstream/domain';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import type { CrmRetryStep } from '@leadstream/domain';
-import { ConsumerRunner, type Logger, type Metrics } from '@leadstream/runtime';
+import { ConsumerRunner, type Logger, type Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic } from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
 import type { BatchWriter } from './batch/batch-write';
+import { RetryingStageRunner } from './batch/retrying-stage-runner';
 import { type ConfigSource, uncachedConfig } from './batch/config-source';
 import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './exports';
 import { activityStage } from './pipeline/activity.stage';
@@ -133,7 +134,7 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     },
     batchStage('notify', (deps) => notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) })),
     {
-      // Consumes webhooks.deliveries and the retry delay topics of the configured schedule.
+      // Group `deliver` on webhooks.deliveries, and a group per retry delay topic of the configured schedule.
       name: 'deliver',
       create(deps: StageDependencies): ConsumerRunner {
         const stage = deliverStage({
@@ -146,8 +147,16 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
           ...(deps.now ? { now: deps.now } : {}),
         });
         const logger = deps.logger.child({ stage: stage.name });
-        const handler = new BatchStageHandler(stage, { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) });
-        return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: stage.topics, metrics: deps.metrics, logger, eachBatch: handler.handle });
+        return new RetryingStageRunner({
+          log: deps.log,
+          store: deps.store,
+          stage,
+          inputTopics: [WEBHOOK_DELIVERIES_TOPIC],
+          retryTopics: stage.retryScheduleMs.map((delayMs) => ({ topic: webhookRetryTopic(delayMs), name: formatRetryDelay(delayMs), delayMs })),
+          handler: { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) },
+          metrics: deps.metrics,
+          logger,
+        });
       },
     },
     {

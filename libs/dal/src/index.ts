@@ -36,4 +36,5 @@ export * from './routing.repository';
 export * from './webhook.repository';
 export * from './webhook-delivery.repository';
 export * from './crm-connection.repository';
+export * from './retry-delay-topic.repository';
 export * from './crm-sync.repository';

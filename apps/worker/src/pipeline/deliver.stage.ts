@@ -1,7 +1,8 @@
 /**
  * Deliver stage (spec 3.2, 6.2, 6.3; DESIGN.md sections 4 and 5): consumes webhooks.deliveries
- * and the retry delay topics (webhooks.retry.<delay>, which hold a record back until its time),
- * and makes the attempts a batch asks for, in parallel (bounded):
+ * (group `deliver`) and the retry delay topics (webhooks.retry.<delay>, which hold a record back
+ * until its time; a group each, `deliver.retry.<delay>`, so a waiting retry holds no new delivery:
+ * batch/retrying-stage-runner.ts), and makes the attempts a batch asks for, in parallel (bounded):
  *
  * - prefetch: the batch's deliveries and their webhooks, one read per tenant;
  * - decide: the message applies when the delivery actor is where the message expects it (an
@@ -67,11 +68,6 @@ export interface DeliverStageOptions {
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 30_000;
 
-/** Every topic the stage consumes for a retry schedule. */
-export function deliverTopics(retryScheduleMs: readonly number[]): string[] {
-  return [WEBHOOK_DELIVERIES_TOPIC, ...new Set(retryScheduleMs.map(webhookRetryTopic))];
-}
-
 const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u0000${tenant.organizationId}`;
 const tenantOf = (message: Pick<WebhookDeliveryMessage, 'organization_id' | 'environment'>): TenantContext => ({ organizationId: message.organization_id, environment: message.environment });
 
@@ -82,13 +78,13 @@ interface Attempt {
   event: 'SEND' | 'RESEND';
 }
 
-export function deliverStage(options: DeliverStageOptions): BatchStage & { topics: string[] } {
+/** The stage; its runner consumes webhooks.deliveries, and the delay topics of `retryScheduleMs` in groups of their own. */
+export function deliverStage(options: DeliverStageOptions): BatchStage & { retryScheduleMs: readonly number[] } {
   const now = options.now ?? (() => new Date());
-  const topics = deliverTopics(options.retryScheduleMs);
   return {
     name: 'deliver',
     topic: WEBHOOK_DELIVERIES_TOPIC,
-    topics,
+    retryScheduleMs: options.retryScheduleMs,
     async process(records: LogRecord[]): Promise<StageBatchResult> {
       const write = emptyBatchWrite();
       // Parse; a second message of a delivery already in this batch waits for the next one (it
