@@ -132,6 +132,9 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       const at = now();
       const attempts: Attempt[] = [];
       const advanced: Array<{ previous: WebhookDeliveryRecord; next: WebhookDeliveryRecord }> = [];
+      // Redelivered messages whose webhook side may have been lost (below): stored successes, and final failures to count again.
+      const storedSuccesses = new Map<string, string>();
+      const recheck = new Map<string, string>();
       for (const { message } of messages) {
         const delivery = deliveries.get(message.delivery_id);
         if (!delivery || delivery.webhook_id !== message.webhook_id) continue;
@@ -139,6 +142,14 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
         const event = applicable(message, delivery);
         if (!event) {
           write.records.push(...followUpsOf(message, delivery, webhook, options.retryScheduleMs));
+          // Where the store and the log are different systems, the batch's delivery and webhook
+          // writes are two bulk writes: a crash between them loses the webhook's side of this
+          // message (the success that restarts the failure count, or the automatic disable). Both
+          // are redone from the stored delivery; both are idempotent.
+          if (webhook && delivery.finished_at) {
+            if (delivery.actor.state === 'delivered') storedSuccesses.set(webhook.id, later(storedSuccesses.get(webhook.id), delivery.finished_at));
+            else if (webhook.enabled && delivery.actor.state === 'failed' && delivery.actor.context.failureKind === 'exhausted') recheck.set(webhook.id, delivery._id);
+          }
           continue;
         }
         if (event === 'SEND' && !webhook?.enabled) {
@@ -199,25 +210,29 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
         write.documents.push({ collection: WebhookDeliveryRepository.COLLECTION, operations: advanced.map(({ previous, next }) => WebhookDeliveryRepository.advanceOperation(previous, next)) as never });
       }
       const webhookOperations = [];
-      for (const [webhookId, at] of successes) {
+      for (const [webhookId, at] of [...storedSuccesses, ...successes]) {
         const webhook = webhooks.get(webhookId)!;
         webhookOperations.push(WebhookRepository.successOperation({ organizationId: webhook.organization_id, environment: webhook.environment }, webhookId, at));
       }
       // Automatic disable: deliveries in a row that ended failed (retries used up), counted since the last success.
       if (options.autoDisableAfter > 0) {
-        for (const [webhookId, failures] of exhausted) {
+        for (const webhookId of new Set([...exhausted.keys(), ...recheck.keys()])) {
           const webhook = webhooks.get(webhookId)!;
           if (!webhook.enabled) continue;
+          const failures = exhausted.get(webhookId) ?? [];
           const lastSuccess = successes.get(webhookId);
           const fresh = failures.filter((failure) => !lastSuccess || failure.at > lastSuccess).length;
           const tenant = { organizationId: webhook.organization_id, environment: webhook.environment };
-          // Stored failures count only when this batch saw no success (the query runs before this batch's writes).
-          const streak = fresh + (lastSuccess ? 0 : await options.deliveries.countExhaustedSince(tenant, webhookId, webhook.failure_streak_since));
+          // Stored failures count only when this batch saw no success (the query runs before this
+          // batch's writes), since the latest success the store holds or should hold.
+          const since = later(webhook.failure_streak_since ?? undefined, storedSuccesses.get(webhookId) ?? '') || null;
+          const streak = fresh + (lastSuccess ? 0 : await options.deliveries.countExhaustedSince(tenant, webhookId, since));
           if (streak < options.autoDisableAfter) continue;
           const disabledAt = at.toISOString();
           const reason = `disabled automatically after ${streak} deliveries in a row failed (WEBHOOK_AUTO_DISABLE_AFTER=${options.autoDisableAfter})`;
           const event = webhookDisabledEvent(webhook, disabledAt, reason, streak);
-          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: failures[failures.length - 1]!.deliveryId, value: event.value }));
+          const causedBy = failures.at(-1)?.deliveryId ?? recheck.get(webhookId)!;
+          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: causedBy, value: event.value }));
           write.records.push(event);
         }
       }
@@ -238,6 +253,11 @@ function applicable(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRe
     case 'resend':
       return message.resend_id && !delivery.resend_ids.includes(message.resend_id) && deliveryCan(delivery.actor, { type: 'RESEND' }) ? 'RESEND' : null;
   }
+}
+
+/** The later of two ISO instants (either may be missing). */
+function later(a: string | undefined, b: string): string {
+  return a !== undefined && a > b ? a : b;
 }
 
 /** The message of retry n (on the delay topic of its delay), or null when the schedule has no retry n. */

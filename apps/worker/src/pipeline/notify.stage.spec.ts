@@ -237,16 +237,18 @@ describe('deliver stage', () => {
     // The outbox writer's order where the store and the log are different systems: documents first,
     // then the produce. This writer dies between the two: the store holds the batch, nothing is
     // produced and the consumer position stays, so the same messages come again.
-    const diesBeforeProduce: BatchWriter = {
+    let lost: OutputRecord[] = [];
+    const diesAfter = (collections: number): BatchWriter => ({
       atomic: false,
       async commit(write: BatchWrite) {
-        for (const { collection, operations } of write.documents) await engines.store.collection(collection).bulkWrite(operations);
+        for (const { collection, operations } of write.documents.slice(0, collections)) await engines.store.collection(collection).bulkWrite(operations);
+        lost = write.records;
       },
-    };
-    const dying = (autoDisableAfter: number, schedule: number[]) =>
+    });
+    const dying = (autoDisableAfter: number, schedule: number[], collections = Number.POSITIVE_INFINITY) =>
       driveStage(
         deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now }),
-        diesBeforeProduce,
+        diesAfter(collections),
       );
     await webhook('/ok', { events: ['lead.created'] });
     await webhook('/gone', { events: ['lead.updated'] });
@@ -259,7 +261,7 @@ describe('deliver stage', () => {
 
     // A failed first attempt, stored as waiting for retry 1; its retry message died with the process.
     await dying(0, SCHEDULE).handle(toOk);
-    expect(produced).toEqual([]);
+    expect(lost.map((record) => record.topic)).toEqual(['webhooks.retry.1m']);
     expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status, delivery.actor.state, delivery.actor.context.retries])).toEqual([['evt_crash', 'retrying', 'retry_scheduled', 1]]);
     // Redelivered: no second POST, and retry 1 goes out.
     await deliver(0, SCHEDULE).handle(toOk.map((record) => ({ ...record, offset: String(offsets++) })));
@@ -274,7 +276,7 @@ describe('deliver stage', () => {
 
     // A final failure that disables the webhook, stored; its webhook.disabled event died with the process.
     await dying(1, []).handle(toGone);
-    expect(produced).toEqual([]);
+    expect(lost.map((record) => record.topic)).toEqual(['leads.events']);
     const stored = await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_gone');
     expect(stored?.enabled).toBe(false);
     // Redelivered (twice): the same event each time, by id, and no second POST.
@@ -295,6 +297,68 @@ describe('deliver stage', () => {
     expect(enabled).not.toHaveProperty('disabled_event');
     await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
     expect(take('leads.events')).toEqual([]);
+  });
+
+  /**
+   * The deliver stage over a writer that stores the batch's deliveries and dies before the
+   * webhook's write (the outbox writer's next bulk write) and before any produce.
+   */
+  const diesBetweenStoreWrites = (autoDisableAfter: number) => {
+    const crashed = { lost: [] as OutputRecord[] };
+    const writer: BatchWriter = {
+      atomic: false,
+      async commit(write: BatchWrite) {
+        const [first] = write.documents;
+        expect(first?.collection).toBe(WebhookDeliveryRepository.COLLECTION);
+        await engines.store.collection(first!.collection).bulkWrite(first!.operations);
+        crashed.lost = write.records;
+      },
+    };
+    const stage = deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: [], autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now });
+    return { ...driveStage(stage, writer), crashed };
+  };
+  const okWebhook = () => new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');
+
+  it('disables the webhook after a crash between the deliveries\' write and the webhook\'s (two bulk writes on Kafka + MongoDB)', async () => {
+    await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_first'), event('lead.updated', 'live', 'evt_second')]);
+    const messages = take(WEBHOOK_DELIVERIES_TOPIC);
+    const dying = diesBetweenStoreWrites(2);
+    await dying.handle(messages);
+    // The deliveries are stored as failed; the webhook's disable and its event were lost.
+    expect((await deliveries()).map((delivery) => delivery.status)).toEqual(['failed', 'failed']);
+    expect(dying.crashed.lost.map((record) => record.topic)).toEqual(['leads.events']);
+    expect((await okWebhook())?.enabled).toBe(true);
+
+    await deliver(2, []).handle(messages.map((record) => ({ ...record, offset: String(offsets++) })));
+    expect(received).toHaveLength(2);
+    expect((await okWebhook())?.enabled).toBe(false);
+    const events = take('leads.events').map((record) => parseLeadEvent(JSON.parse(record.value)));
+    expect(events.map((message) => [message.event, message.data['consecutive_failures']])).toEqual([['webhook.disabled', 2]]);
+  });
+
+  it('restarts the failure count from a success whose webhook write a crash lost', async () => {
+    await webhook('/ok');
+    failing.add('/ok');
+    await notify().handle([event('lead.created', 'live', 'evt_fails')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    // A success, stored on its delivery; its move of the webhook's failure count was lost.
+    failing.clear();
+    clock = new Date(clock.getTime() + 1_000);
+    await notify().handle([event('lead.created', 'live', 'evt_succeeds')]);
+    const success = take(WEBHOOK_DELIVERIES_TOPIC);
+    await diesBetweenStoreWrites(2).handle(success);
+    expect((await okWebhook())?.failure_streak_since).toBeNull();
+    await deliver(2, []).handle(success.map((record) => ({ ...record, offset: String(offsets++) })));
+    expect((await okWebhook())?.failure_streak_since).toBe(clock.toISOString());
+    // One failure after the success is not two in a row.
+    failing.add('/ok');
+    clock = new Date(clock.getTime() + 1_000);
+    await notify().handle([event('lead.created', 'live', 'evt_fails_again')]);
+    await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    expect((await okWebhook())?.enabled).toBe(true);
+    expect(received).toHaveLength(3);
   });
 
   it('counts stored failures toward the disable only since the last success', async () => {
