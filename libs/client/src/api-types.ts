@@ -666,7 +666,7 @@ export interface paths {
          * Change a connection's name, enabled, settings or credentials (settings and credentials are replaced whole; the id and type stay)
          * @description Permission: `crm:write`.
          *
-         *     Beyond this schema the service checks the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields; that the type stays as it is; and that credentials kept from before suit new settings; a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks the settings and credentials each type needs (docs/crm.md): URLs, header names, a Salesforce external-id field ending in __c, a refresh token with the refresh_token grant, and field mappings from CRM field names to lead fields; that the type stays as it is; and that credentials kept from before suit new settings (new settings of a connection whose stored credentials no longer decrypt need new credentials); a request that fails those checks is answered 400.
          */
         patch: operations["updateCrmConnection"];
         trace?: never;

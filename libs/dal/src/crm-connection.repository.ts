@@ -46,9 +46,17 @@ export class CrmConnectionRepository {
     return this.connections.find({ _id: { $in: ids }, ...CrmConnectionRepository.filter(tenant) });
   }
 
-  /** Sets these fields of the connection; null when it is not the tenant's (or was deleted meanwhile). */
-  async update(tenant: TenantContext, id: string, set: Partial<Pick<CrmConnectionRecord, 'name' | 'enabled' | 'settings_json' | 'credentials_encrypted' | 'credential_fields' | 'updated_at'>>): Promise<CrmConnectionRecord | null> {
-    return this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant) }, { $set: set }, { returnDocument: 'after' });
+  /**
+   * Sets these fields of the connection if it is still as read (`readUpdatedAt`); null when it
+   * changed meanwhile, was deleted, or is not the tenant's.
+   */
+  async update(
+    tenant: TenantContext,
+    id: string,
+    readUpdatedAt: string,
+    set: Partial<Pick<CrmConnectionRecord, 'name' | 'enabled' | 'settings_json' | 'credentials_encrypted' | 'credential_fields'>> & { updated_at: string },
+  ): Promise<CrmConnectionRecord | null> {
+    return this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant), updated_at: readUpdatedAt }, { $set: set }, { returnDocument: 'after' });
   }
 
   async delete(tenant: TenantContext, id: string): Promise<boolean> {

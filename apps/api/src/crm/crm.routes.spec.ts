@@ -155,7 +155,7 @@ describe('CRM connections', () => {
     const fixed = await owner.call('PATCH', `/api/crm/connections/${id}`, { name: 'Edited', credentials: { auth_value: SECRET } });
     expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
     expect(dataOf(fixed)).toMatchObject({ id, name: 'Edited', type: 'webhook_json', credential_fields: ['auth_value'], settings: created['settings'] });
-    expect(String(dataOf(fixed)['updated_at']) >= String(created['updated_at'])).toBe(true);
+    expect(Date.parse(String(dataOf(fixed)['updated_at']))).toBeGreaterThan(Date.parse(String(created['updated_at'])));
     expect(JSON.stringify(fixed.body)).not.toContain('s3cret');
     expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true, response_status: 200 });
 
@@ -168,6 +168,13 @@ describe('CRM connections', () => {
     expect(dataOf(disabled)).toMatchObject({ id, name: 'Edited', enabled: false, settings: { field_mapping: { mail: 'email' } } });
     const listed = ((await owner.call('GET', '/api/crm/connections')).body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === id);
     expect(listed).toMatchObject({ name: 'Edited', enabled: false });
+    expect(Date.parse(String(dataOf(disabled)['updated_at']))).toBeGreaterThan(Date.parse(String(dataOf(remapped)['updated_at'])));
+
+    // The write is conditional on the connection as read: a stale read changes nothing.
+    const repository = new CrmConnectionRepository(server.store);
+    const tenant = { organizationId: owner.organizationId, environment: 'live' as const };
+    expect(await repository.update(tenant, id, String(created['updated_at']), { name: 'Stale', updated_at: new Date().toISOString() })).toBeNull();
+    expect((await repository.findById(tenant, id))?.name).toBe('Edited');
   });
 
   it('refuses a PATCH that changes the type, is empty, or leaves credentials that do not suit the new settings', async () => {
@@ -200,10 +207,14 @@ describe('CRM connections', () => {
     const created = dataOf(await owner.call('POST', '/api/crm/connections', webhookConnection({ name: 'Old key' })));
     const id = String(created['id']);
     await server.store.collection('crm_connections').updateOne({ _id: id }, { $set: { credentials_encrypted: 'v1:AAAA:BBBB:CCCC' } });
-    const renamed = await owner.call('PATCH', `/api/crm/connections/${id}`, { name: 'New key' });
-    expect(renamed.status).toBe(400);
-    expect((renamed.body['error'] as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: 'credentials', message: expect.stringContaining('CRM_CREDENTIALS_KEY') }]);
-    const rekeyed = await owner.call('PATCH', `/api/crm/connections/${id}`, { credentials: { auth_value: SECRET } });
+    // Disabling it (or renaming it) needs no credentials.
+    const disabled = await owner.call('PATCH', `/api/crm/connections/${id}`, { enabled: false });
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
+    expect(dataOf(disabled)).toMatchObject({ id, enabled: false });
+    const resettled = await owner.call('PATCH', `/api/crm/connections/${id}`, { settings: { url: receiverUrl } });
+    expect(resettled.status).toBe(400);
+    expect((resettled.body['error'] as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: 'credentials', message: expect.stringContaining('CRM_CREDENTIALS_KEY') }]);
+    const rekeyed = await owner.call('PATCH', `/api/crm/connections/${id}`, { enabled: true, credentials: { auth_value: SECRET } });
     expect(rekeyed.status, JSON.stringify(rekeyed.body)).toBe(200);
     expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true, response_status: 200 });
   });

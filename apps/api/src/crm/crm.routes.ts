@@ -65,6 +65,12 @@ export function openCrmConnection(record: CrmConnectionRecord, cipher: Credentia
   return { id: record._id, name: record.name, type: record.type, enabled: record.enabled, settings, credentials, updated_at: record.updated_at } as CrmConnection;
 }
 
+/** `now`, or a millisecond after `previous` when the clock has not passed it: every change gets a new updated_at. */
+function laterThan(previous: string, now: Date): string {
+  const floor = Date.parse(previous) + 1;
+  return new Date(Math.max(now.getTime(), Number.isNaN(floor) ? 0 : floor)).toISOString();
+}
+
 export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
@@ -107,31 +113,40 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
     ctx.body = { data: crmConnectionView(record, { synced: 0, failed: 0, last_sync_at: null }) };
   });
 
-  // Same id, so routing rules that name the connection keep working; a new updated_at also starts
-  // a new cached OAuth token (the connectors key their cache by id and updated_at).
+  // Same id, so routing rules that name the connection keep working; a new updated_at (always
+  // later than the one read) also starts a new cached OAuth token (the connectors key their cache
+  // by id and updated_at).
   defineRoute(router, { method: 'PATCH', path: '/api/crm/connections/:id', permission: 'crm:write' }, async (ctx) => {
-    const record = await load(ctx, 'id');
     const tenant = ctx.state.tenant;
-    let credentials: CrmCredentials | null;
-    try {
-      credentials = openCrmConnection(record, deps.cipher).credentials;
-    } catch {
-      credentials = null;
+    // Checked against the connection as read and written only if it is still so: a PATCH of the
+    // settings racing one of the credentials cannot store a pair neither checked (the loser reads
+    // the winner's write and is checked again).
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const record = await load(ctx, 'id');
+      let credentials: CrmCredentials | null;
+      try {
+        credentials = openCrmConnection(record, deps.cipher).credentials;
+      } catch {
+        credentials = null;
+      }
+      const parsed = parseCrmConnectionPatch(ctx.request.body, { type: record.type, settings: JSON.parse(record.settings_json) as CrmSettings, credentials });
+      if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
+      const { patch } = parsed;
+      const updated = await deps.connections.update(tenant, record._id, record.updated_at, {
+        updated_at: laterThan(record.updated_at, clock()),
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+        ...(patch.settings ? { settings_json: JSON.stringify(patch.settings) } : {}),
+        ...(patch.credentials
+          ? { credentials_encrypted: deps.cipher.encryptJson(patch.credentials, crmCredentialsContext(tenant.organizationId, record._id)), credential_fields: credentialFieldsSet(patch.credentials) }
+          : {}),
+      });
+      if (updated) {
+        ctx.body = { data: crmConnectionView(updated, await deps.syncs.connectionStats(tenant, updated._id)) };
+        return;
+      }
     }
-    const parsed = parseCrmConnectionPatch(ctx.request.body, { type: record.type, settings: JSON.parse(record.settings_json) as CrmSettings, credentials });
-    if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
-    const { patch } = parsed;
-    const updated = await deps.connections.update(tenant, record._id, {
-      updated_at: clock().toISOString(),
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-      ...(patch.settings ? { settings_json: JSON.stringify(patch.settings) } : {}),
-      ...(patch.credentials
-        ? { credentials_encrypted: deps.cipher.encryptJson(patch.credentials, crmCredentialsContext(tenant.organizationId, record._id)), credential_fields: credentialFieldsSet(patch.credentials) }
-        : {}),
-    });
-    if (!updated) throw new DomainError('NOT_FOUND', 'CRM connection not found');
-    ctx.body = { data: crmConnectionView(updated, await deps.syncs.connectionStats(tenant, updated._id)) };
+    throw new DomainError('SERVICE_UNAVAILABLE', 'The CRM connection kept changing while this change was being saved; try again');
   });
 
   defineRoute(router, { method: 'POST', path: '/api/crm/connections/:id/test', permission: 'crm:write' }, async (ctx) => {

@@ -194,6 +194,8 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
   const stored = (editing?.settings ?? {}) as Settings;
   const storedText = (name: keyof Settings): string | undefined => {
     const value = stored[name];
+    // A token URL the service derived from the instance URL is left empty, so it follows a new instance URL.
+    if (name === 'token_url' && value === `${String(stored.instance_url)}/services/oauth2/token`) return undefined;
     return typeof value === 'string' ? value : undefined;
   };
   const title = editing ? `Edit CRM connection “${editing.name}”` : 'New CRM connection';

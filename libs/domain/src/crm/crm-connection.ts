@@ -308,9 +308,10 @@ export interface CrmConnectionPatch {
 /**
  * Checks the body of PATCH /api/crm/connections/:id. Every field is optional; `settings` and
  * `credentials` replace the stored ones whole, checked as on creation; the type cannot change.
- * `current.credentials` is null when the stored ones cannot be decrypted (CRM_CREDENTIALS_KEY
- * changed): then the body must bring new ones. Credentials kept from before must still suit new
- * settings (Salesforce's refresh_token grant needs a refresh token).
+ * Credentials kept from before must still suit new settings (Salesforce's refresh_token grant
+ * needs a refresh token); `current.credentials` is null when the stored ones cannot be decrypted
+ * (CRM_CREDENTIALS_KEY changed), and then new settings need new credentials with them (a name or
+ * `enabled` alone does not).
  */
 export function parseCrmConnectionPatch(
   body: unknown,
@@ -340,9 +341,9 @@ export function parseCrmConnectionPatch(
     const parsed = isObject(body['credentials']) ? parseCredentials(current.type, body['credentials'], settings) : { ok: false as const, details: [{ field: 'credentials', message: 'credentials must be an object' }] };
     if (parsed.ok) patch.credentials = parsed.value;
     else details.push(...parsed.details);
-  } else if (current.credentials === null) {
-    details.push({ field: 'credentials', message: 'the stored credentials cannot be read (was CRM_CREDENTIALS_KEY changed?): send the credentials again' });
-  } else if (patch.settings) {
+  } else if (patch.settings && current.credentials === null) {
+    details.push({ field: 'credentials', message: 'the stored credentials cannot be read (was CRM_CREDENTIALS_KEY changed?), so they cannot be checked against new settings: send the credentials too' });
+  } else if (patch.settings && current.credentials !== null) {
     const kept = parseCredentials(current.type, current.credentials as Record<string, unknown>, settings);
     if (!kept.ok) details.push(...kept.details.map((detail) => ({ field: detail.field, message: `${detail.message} with these settings: send the credentials too` })));
   }
