@@ -42,6 +42,7 @@ describe.each(engineSetups('webhook-retry-delays'))('webhook retry delays on the
       serviceEnv({ TOPIC_PARTITIONS: '2', DECISION_TIMEOUT_MS: '10000', WEBHOOK_ALLOW_INSECURE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', WEBHOOK_TIMEOUT_MS: '5000', ...setup.env }),
     ));
     const registered = await call('POST', '/api/auth/register', { email: 'delays@example.edu', password: 'Delays-Passw0rd', first_name: 'Del', last_name: 'Ays', organization_name: 'Delay College' });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     token = String(registered.body['token']);
     const vendorId = String(dataOf(await as('POST', '/api/vendors', { name: 'Delay Leads', type: 'inquiry' }))['id']);
     key = String(dataOf(await as('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }))['key']);

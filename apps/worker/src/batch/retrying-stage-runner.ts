@@ -70,6 +70,7 @@ export class RetryingStageRunner extends ConsumerRunner {
   }
 
   override async start(): Promise<void> {
+    if (this.retries.length > 0) throw new Error(`the ${this.retrying.stage.name} runner was started already`);
     const { log, store, stage, inputTopics, ensureInputTopics = [], logger } = this.retrying;
     const registry = new RetryDelayTopicRepository(store);
     const earlier = (await registry.list(stage.name)).filter((used) => !this.delayTopics.some((current) => current.topic === used.topic));
@@ -81,9 +82,15 @@ export class RetryingStageRunner extends ConsumerRunner {
     // in its own process).
     const specs: TopicSpec[] = [...consumed.map(({ topic, delayMs }) => ({ topic, partitions, delayMs })), ...ensureInputTopics.map((topic) => ({ topic, partitions }))];
     await log.ensureTopics(specs);
-    this.retries.splice(0, this.retries.length, ...consumed.map((delayTopic) => this.groupOf(delayTopic)));
-    await super.start();
-    for (const runner of this.retries) await runner.start();
+    this.retries.push(...consumed.map((delayTopic) => this.groupOf(delayTopic)));
+    try {
+      await super.start();
+      for (const runner of this.retries) await runner.start();
+    } catch (error) {
+      // The caller registers stop() only after start() succeeds: nothing started may stay running.
+      await this.stop().catch(() => undefined);
+      throw error;
+    }
   }
 
   override async stop(): Promise<void> {
