@@ -14,6 +14,7 @@ import { LeadDetailPage } from './pages/lead-detail.page';
 import { VendorsPage } from './pages/vendors.page';
 import { ApiKeysPage } from './pages/api-keys.page';
 import { FunnelPage } from './pages/funnel.page';
+import { AnalyticsPage } from './pages/analytics.page';
 import { RulesPage } from './pages/rules.page';
 import { CustomFieldsPage } from './pages/custom-fields.page';
 import { DedupPage } from './pages/dedup.page';
@@ -62,6 +63,7 @@ export function App() {
         <Route path="/leads" element={<LeadsPage />} />
         <Route path="/leads/:id" element={<LeadDetailPage />} />
         <Route path="/funnel" element={<FunnelPage />} />
+        <Route path="/analytics" element={<AnalyticsPage />} />
         <Route path="/vendors" element={<VendorsPage />} />
         <Route path="/api-keys" element={<ApiKeysPage />} />
         <Route path="/rules" element={<RulesPage />} />

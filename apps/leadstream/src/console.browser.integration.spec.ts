@@ -270,6 +270,39 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await screenshot('console-funnel', true);
   }, 90_000);
 
+  it('shows the reports: the period against the previous one, the conversion funnel, performance by source and vendor, and vendor cost', async () => {
+    await go('Reports');
+    await page.locator('[data-testid="reports"][aria-busy="false"]').waitFor();
+    const period = `startDate=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}&endDate=${new Date().toISOString().slice(0, 10)}`;
+    const api = async (path: string): Promise<Record<string, unknown>> => (await call('GET', `${path}${path.includes('?') ? '&' : '?'}${period}`, undefined, token)).body['data'] as Record<string, unknown>;
+    // The tiles show what the API answers for the same period.
+    const summary = (await api('/api/analytics/executive-summary'))['current'] as { submitted: number; accepted: number; conversions: number };
+    const tile = (name: string) => page.getByTestId(`tile-${name}`).locator('.tile-value').innerText();
+    expect(await tile('submitted')).toBe(String(summary.submitted));
+    expect(await tile('accepted')).toBe(String(summary.accepted));
+    expect(await tile('conversions')).toBe(String(summary.conversions));
+    // The five inquiries of this spec at least, and Ann's application converted her inquiry.
+    expect(summary.submitted).toBeGreaterThanOrEqual(5);
+    expect(summary.conversions).toBe(1);
+    const converted = page.getByTestId('conversion-funnel').getByRole('row').filter({ hasText: 'Converted' });
+    expect((await converted.innerText()).split('\t')[1]).toBe('1');
+
+    // By source: Ann and Chen came from google.
+    const google = page.getByTestId('source-performance').getByRole('row').filter({ has: page.getByRole('cell', { name: 'google', exact: true }) });
+    expect((await google.innerText()).split('\t').slice(0, 2)).toEqual(['google', '2']);
+    await page.getByRole('form', { name: 'Group by' }).getByLabel('Group by').selectOption('vendor');
+    await page.getByTestId('source-performance').getByRole('cell', { name: 'Apply Portal', exact: true }).waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: 'Performance by vendor' }).count()).toBe(1);
+
+    // Vendor cost: Inquiry Co's cost per lead (set on the Vendors page) times its accepted leads.
+    const roi = ((await api('/api/analytics/vendor-roi'))['vendors'] as Array<{ vendorName: string; accepted: number }>).find((vendor) => vendor.vendorName === 'Inquiry Co');
+    const inquiryCo = (await page.getByTestId('vendor-roi').getByRole('row').filter({ hasText: 'Inquiry Co' }).innerText()).split('\t');
+    expect(inquiryCo.slice(0, 3)).toEqual(['Inquiry Co', 'inquiry', '$12.50']);
+    expect(inquiryCo[6]).toBe(`$${(12.5 * roi!.accepted).toFixed(2)}`);
+    await page.locator('[data-testid="reports"] .recharts-surface').first().waitFor();
+    await screenshot('console-reports');
+  }, 60_000);
+
   it('adds a lead by hand, opens every screen of the navigation, and configures a lookup table, a validation rule and a calculated field', async () => {
     // A walk-in entered by hand goes through the pipeline and opens; the same person again is a
     // duplicate. (After the funnel test: hand entries come from the organization's own manual-entry
@@ -290,7 +323,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.getByRole('link', { name: 'Open the existing lead' }).click();
     await page.getByRole('heading', { level: 1, name: 'Gil Walker' }).waitFor();
 
-    const screens = ['Leads', 'Funnel', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Routing', 'CRM connections', 'Webhooks', 'Users', 'Organization'];
+    const screens = ['Leads', 'Funnel', 'Reports', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Routing', 'CRM connections', 'Webhooks', 'Users', 'Organization'];
     const nav = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
     expect(nav).toEqual(screens);
     for (const screen of screens) {
@@ -353,6 +386,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await signIn(viewer, base, 'viewer@console.edu', 'Viewer-Passw0rd');
     const nav = await viewer.getByRole('navigation', { name: 'Console' }).innerText();
     expect(nav).toContain('Funnel');
+    expect(nav).toContain('Reports');
     for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Routing', 'CRM connections', 'Webhooks', 'Users']) expect(nav).not.toContain(hidden);
     // Ann's application is a second row (status duplicate); her inquiry is the older one, last.
     await viewer.getByRole('link', { name: 'ann.inquirer@example.edu' }).last().click();

@@ -7,6 +7,7 @@ import { endSession, type Session } from '../api/session';
 const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> = [
   { to: '/leads', label: 'Leads', permission: 'leads:read' },
   { to: '/funnel', label: 'Funnel', permission: 'analytics:read' },
+  { to: '/analytics', label: 'Reports', permission: 'analytics:read' },
   { to: '/vendors', label: 'Vendors', permission: 'vendors:read' },
   { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
   { to: '/rules', label: 'Enrichment rules', permission: 'rules:read' },

@@ -17,10 +17,24 @@ export function ListState<T>({ loaded, what, children }: { loaded: Loaded<T>; wh
  * see, such as Actions), one `<tr>` a row from `children` (keyed by the caller), and, when there is
  * no row and `empty` is given, a row saying so that spans every column.
  */
-export function DataTable<T>({ rows, columns, empty, label, children }: { rows: readonly T[]; columns: ReadonlyArray<string | false>; empty?: string; label?: string; children: (row: T, index: number) => ReactNode }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  empty,
+  label,
+  testId,
+  children,
+}: {
+  rows: readonly T[];
+  columns: ReadonlyArray<string | false>;
+  empty?: string;
+  label?: string;
+  testId?: string;
+  children: (row: T, index: number) => ReactNode;
+}) {
   return (
     <div className="table-wrap">
-      <table className="data" aria-label={label}>
+      <table className="data" aria-label={label} data-testid={testId}>
         <thead>
           <tr>
             {columns.map(

@@ -2,28 +2,17 @@
  * Funnel dashboard (spec 4.11, docs/analytics.md): overview tiles, daily conversions, time to
  * convert, drop-offs by vendor and the vendor pairs, for a date range (default the last 30 days).
  */
-import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api, call } from '../api/client';
+import { DateRangeForm, percent, Tile, useDateRange } from '../components/date-range';
+import { DataTable } from '../components/list';
 import { useLoad } from '../components/use-load';
-import { Alert, Field, Loading, PageHeader } from '../components/ui';
-
-function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-function daysAgo(days: number): string {
-  return isoDay(new Date(Date.now() - days * 86_400_000));
-}
-
-const percent = (fraction: number) => `${(fraction * 100).toFixed(1)} %`;
-const PRESETS = [7, 30, 90] as const;
+import { Alert, Loading, PageHeader } from '../components/ui';
 
 export function FunnelPage() {
-  const [range, setRange] = useState({ startDate: daysAgo(30), endDate: isoDay(new Date()) });
+  const { range, setRange, key } = useDateRange();
   const query = { params: { query: range } };
-  const key = `${range.startDate}:${range.endDate}`;
   const report = useLoad(async () => {
     const [overview, daily, time, dropOffs, byVendor, links] = await Promise.all([
       call(api.GET('/api/analytics/funnel/overview', query)),
@@ -44,17 +33,7 @@ export function FunnelPage() {
           Refresh
         </button>
       </PageHeader>
-      <form className="filters" aria-label="Date range" onSubmit={(event) => event.preventDefault()}>
-        <Field label="From" type="date" value={range.startDate} max={range.endDate} onChange={(event) => event.target.value && setRange({ ...range, startDate: event.target.value })} />
-        <Field label="To" type="date" value={range.endDate} min={range.startDate} onChange={(event) => event.target.value && setRange({ ...range, endDate: event.target.value })} />
-        <div className="presets" role="group" aria-label="Quick ranges">
-          {PRESETS.map((days) => (
-            <button key={days} type="button" onClick={() => setRange({ startDate: daysAgo(days), endDate: isoDay(new Date()) })}>
-              Last {days} days
-            </button>
-          ))}
-        </div>
-      </form>
+      <DateRangeForm range={range} setRange={setRange} />
       <Alert>{report.error}</Alert>
       {!data ? (
         report.error ? null : <Loading what="the funnel" />
@@ -107,80 +86,31 @@ export function FunnelPage() {
           <p className="muted">
             {data.dropOffs.totalDroppedInquiries} inquiries at least 24 hours old did not convert ({percent(data.dropOffs.dropOffRate)}).
           </p>
-          <div className="table-wrap">
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">Vendor</th>
-                  <th scope="col">Inquiries</th>
-                  <th scope="col">Dropped</th>
-                  <th scope="col">Drop-off rate</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.dropOffs.byVendor.map((row) => (
-                  <tr key={row.vendorId}>
-                    <td>{row.vendorName ?? row.vendorId}</td>
-                    <td>{row.totalInquiries}</td>
-                    <td>{row.droppedCount}</td>
-                    <td>{percent(row.dropOffRate)}</td>
-                  </tr>
-                ))}
-                {data.dropOffs.byVendor.length === 0 && (
-                  <tr>
-                    <td colSpan={4} className="empty">
-                      No drop-off in this period.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable rows={data.dropOffs.byVendor} columns={['Vendor', 'Inquiries', 'Dropped', 'Drop-off rate']} empty="No drop-off in this period.">
+            {(row) => (
+              <tr key={row.vendorId}>
+                <td>{row.vendorName ?? row.vendorId}</td>
+                <td>{row.totalInquiries}</td>
+                <td>{row.droppedCount}</td>
+                <td>{percent(row.dropOffRate)}</td>
+              </tr>
+            )}
+          </DataTable>
           <h2>Vendor pairs</h2>
-          <div className="table-wrap">
-            <table className="data" data-testid="vendor-pairs">
-              <thead>
-                <tr>
-                  <th scope="col">Inquiry vendor</th>
-                  <th scope="col">Application vendor</th>
-                  <th scope="col">Inquiries</th>
-                  <th scope="col">Conversions</th>
-                  <th scope="col">Rate</th>
-                  <th scope="col">Average time</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.byVendor.vendorPairs.map((pair) => (
-                  <tr key={`${pair.inquiryVendorId}:${pair.applicationVendorId}`}>
-                    <td>{pair.inquiryVendorName ?? pair.inquiryVendorId}</td>
-                    <td>{pair.applicationVendorName ?? pair.applicationVendorId}</td>
-                    <td>{pair.inquiries}</td>
-                    <td>{pair.conversions}</td>
-                    <td>{percent(pair.conversionRate)}</td>
-                    <td>{pair.averageTimeToConvertFormatted ?? '—'}</td>
-                  </tr>
-                ))}
-                {data.byVendor.vendorPairs.length === 0 && (
-                  <tr>
-                    <td colSpan={6} className="empty">
-                      No linked vendor pair.
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable rows={data.byVendor.vendorPairs} columns={['Inquiry vendor', 'Application vendor', 'Inquiries', 'Conversions', 'Rate', 'Average time']} empty="No linked vendor pair." testId="vendor-pairs">
+            {(pair) => (
+              <tr key={`${pair.inquiryVendorId}:${pair.applicationVendorId}`}>
+                <td>{pair.inquiryVendorName ?? pair.inquiryVendorId}</td>
+                <td>{pair.applicationVendorName ?? pair.applicationVendorId}</td>
+                <td>{pair.inquiries}</td>
+                <td>{pair.conversions}</td>
+                <td>{percent(pair.conversionRate)}</td>
+                <td>{pair.averageTimeToConvertFormatted ?? '—'}</td>
+              </tr>
+            )}
+          </DataTable>
         </>
       )}
     </section>
-  );
-}
-
-function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <li className="tile" data-testid={testId}>
-      <span className="tile-label">{label}</span>
-      <span className="tile-value">{value}</span>
-    </li>
   );
 }
