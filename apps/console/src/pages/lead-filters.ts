@@ -1,15 +1,7 @@
-import type { LeadStatus } from './lead-statuses';
+import type { paths } from '@leadstream/client';
 
-/** The filters of the leads list, as the list and its export both send them. */
-export interface LeadFilters {
-  search?: string;
-  status?: LeadStatus;
-  source?: string;
-  vendor_id?: string;
-  program?: string;
-  start_date?: string;
-  end_date?: string;
-}
+/** The filters of the leads list, as the list and its export both send them (the export body's type). */
+export type LeadFilters = NonNullable<paths['/api/leads/export']['post']['requestBody']['content']['application/json']['filters']>;
 
 /** The day after a YYYY-MM-DD date, so "until" includes its day (end_date is exclusive). */
 export function nextDay(date: string): string {

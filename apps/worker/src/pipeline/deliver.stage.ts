@@ -225,7 +225,8 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
           const tenant = { organizationId: webhook.organization_id, environment: webhook.environment };
           // Stored failures count only when this batch saw no success (the query runs before this
           // batch's writes), since the latest success the store holds or should hold.
-          const since = later(webhook.failure_streak_since ?? undefined, storedSuccesses.get(webhookId) ?? '') || null;
+          const restored = storedSuccesses.get(webhookId);
+          const since = restored !== undefined && (webhook.failure_streak_since === null || restored > webhook.failure_streak_since) ? restored : webhook.failure_streak_since;
           const streak = fresh + (lastSuccess ? 0 : await options.deliveries.countExhaustedSince(tenant, webhookId, since));
           if (streak < options.autoDisableAfter) continue;
           const disabledAt = at.toISOString();
