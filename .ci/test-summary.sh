@@ -31,4 +31,6 @@ sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
     # The same totals in vitest'"'"'s own summary format, for readers (and tools) that look for it.
     printf "\n Test Files  %s%d passed (%d)\n", files_failed ? files_failed " failed | " : "", files_passed, files_passed + files_failed
     printf "      Tests  %s%d passed%s (%d)\n", failed ? failed " failed | " : "", passed, skipped ? " | " skipped " skipped" : "", passed + failed + skipped
+    # The plain closing line CI readers take the count from (.ci/run prints it last again).
+    printf "\ntests: %d passed, %d failed, %d skipped\n", passed, failed, skipped
   }'
