@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_CRM_RETRY_SCHEDULE, parseCrmRetrySchedule, type CrmRetryStep } from '@leadstream/domain';
 import { parseCredentialsKey } from '@leadstream/runtime';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, parseRetrySchedule } from '@leadstream/domain';
+import { INTAKE_STAGE_NAMES } from '@leadstream/worker';
 
 export interface Config {
   host: string;
@@ -54,6 +55,12 @@ export interface Config {
   checkResponses: boolean;
   /** Every rate limit of spec 8 times this (RATE_LIMIT_SCALE, default 1): for a gateway in front, or load and fuzz runs. */
   rateLimitScale: number;
+  /**
+   * Where the intake chain breaks (PIPELINE_SPLIT, comma-separated stage names, or "all"): each
+   * named stage starts a chain of its own, a consumer group an operator can scale apart. Empty
+   * (the default): validate, dedup, enrich and route run as one chain (docs/pipeline.md).
+   */
+  pipelineSplit: string[];
 }
 
 export class ConfigError extends Error {
@@ -165,7 +172,19 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     },
     checkResponses: oneOf(env, 'CHECK_RESPONSES', 'off', ['on', 'off'] as const) === 'on',
     rateLimitScale: integer(env, 'RATE_LIMIT_SCALE', 1, 1, 100_000),
+    pipelineSplit: pipelineSplit(env),
   };
+}
+
+function pipelineSplit(env: Env): string[] {
+  const raw = text(env, 'PIPELINE_SPLIT');
+  if (raw === undefined || raw === 'none') return [];
+  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const allowed = INTAKE_STAGE_NAMES.slice(1);
+  for (const name of names) {
+    if (name !== 'all' && !allowed.includes(name)) throw new ConfigError('PIPELINE_SPLIT', `must name stages among ${allowed.join(', ')} (or be "all" or "none"), got "${name}"`);
+  }
+  return names;
 }
 
 function webhookRetrySchedule(env: Env): number[] {

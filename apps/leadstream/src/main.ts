@@ -41,7 +41,7 @@ program
   .command('worker')
   .description('run pipeline stages as consumer-group members')
   .requiredOption('--stages <names>', `comma-separated stage names: ${[...STAGES.keys()].join(', ')}`, (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
-  .addHelpText('after', '\nEach stage is a consumer group; run as many workers of a stage as its topics have partitions.\nExample: leadstream worker --stages validate,dedup,enrich')
+  .addHelpText('after', '\nEach stage is a consumer group; run as many workers of a stage as its topics have partitions.\nvalidate, dedup, enrich and route run as one chain (one group, one write per lead) unless PIPELINE_SPLIT\nnames where it breaks: naming any of them runs its whole chain.\nExample: leadstream worker --stages validate')
   .action(action('worker'));
 program
   .command('projector')

@@ -51,7 +51,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   // `start` runs every stage in a pipeline thread (the second core) and the API, the projector and
   // chDB here; on the embedded engines the thread owns the log and lends it to this thread.
   const pipelineThread = role === 'start' ? await startPipelineThread(env, !config.kafka) : undefined;
-  const stageFactories = role === 'worker' ? resolveStages(options.stages ?? []) : [];
+  const stageFactories = role === 'worker' ? resolveStages(options.stages ?? [], config.pipelineSplit) : [];
   const needs: EngineNeeds = pipelineThread?.log ? { store: true, analytics: true } : NEEDS[role];
   const engines = await openEngines(config, logger, metrics, needs, pipelineThread?.log ? { log: pipelineThread.log } : {});
   lifecycle.onStop('engines', () => engines.close());

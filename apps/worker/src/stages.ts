@@ -5,10 +5,12 @@ import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/d
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import type { CrmRetryStep } from '@leadstream/domain';
 import { ConsumerRunner, type Logger, type Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic } from '@leadstream/runtime';
-import { type BatchStage, BatchStageHandler } from './batch/batch-stage';
+import { type BatchStage, BatchStageHandler, type BatchStageHandlerOptions } from './batch/batch-stage';
 import type { BatchWriter } from './batch/batch-write';
 import { RetryingStageRunner } from './batch/retrying-stage-runner';
 import { type ConfigSource, uncachedConfig } from './batch/config-source';
+import type { LeadStage } from './batch/lead-stage';
+import { chainName, StageChainRunner } from './batch/stage-chain';
 import { EXPORT_REQUESTS_TOPIC, ExportStageRunner, ExportWorker } from './exports';
 import { activityStage } from './pipeline/activity.stage';
 import { CrmSyncRunner } from './pipeline/crm-sync.stage.runner';
@@ -49,6 +51,8 @@ export interface StageDependencies {
 /** A pipeline stage: a consumer group on its input topic (DESIGN.md sections 2 and 4). */
 export interface StageFactory {
   name: string;
+  /** A chain's stages, in order (its name is the first's); absent for a stage that runs alone. */
+  members?: readonly string[];
   create(deps: StageDependencies): ConsumerRunner;
 }
 
@@ -59,22 +63,24 @@ function batchStage(name: string, build: (deps: StageDependencies) => BatchStage
     create(deps) {
       const stage = build(deps);
       const logger = deps.logger.child({ stage: stage.name });
-      const handler = new BatchStageHandler(stage, {
-        writer: deps.writer,
-        logger,
-        metrics: deps.metrics,
-        isTransient: deps.isTransient,
-        ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
-      });
-      return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: [stage.topic], metrics: deps.metrics, logger, eachBatch: handler.handle });
+      return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: [stage.topic], metrics: deps.metrics, logger, eachBatch: new BatchStageHandler(stage, handlerOptions(deps, logger)).handle });
     },
   };
 }
 
-/** The stages this build can run, by name, in pipeline order. */
-export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
+function handlerOptions(deps: StageDependencies, logger: Logger): BatchStageHandlerOptions {
+  return { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) };
+}
+
+/**
+ * The intake stages, in pipeline order: each decides a lead in memory and hands it to the next on
+ * a topic keyed by the lead. By default they run as one chain (docs/pipeline.md); PIPELINE_SPLIT
+ * starts a new chain at the stages it names.
+ */
+const INTAKE_STAGES: ReadonlyArray<[string, (deps: StageDependencies) => LeadStage]> = [
   [
-    batchStage('validate', (deps) =>
+    'validate',
+    (deps) =>
       validateStage({
         leads: new LeadRepository(deps.store),
         organizations: createDal(deps.store).organizations,
@@ -84,8 +90,10 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         mx: deps.mx,
         ...(deps.now ? { now: deps.now } : {}),
       }),
-    ),
-    batchStage('dedup', (deps) =>
+  ],
+  [
+    'dedup',
+    (deps) =>
       dedupStage({
         leads: new LeadRepository(deps.store),
         dedup: new DedupRepository(deps.store),
@@ -93,11 +101,15 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         config: deps.config ?? uncachedConfig,
         ...(deps.now ? { now: deps.now } : {}),
       }),
-    ),
-    batchStage('enrich', (deps) =>
+  ],
+  [
+    'enrich',
+    (deps) =>
       enrichStage({ leads: new LeadRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), config: deps.config ?? uncachedConfig, ...(deps.now ? { now: deps.now } : {}) }),
-    ),
-    batchStage('route', (deps) =>
+  ],
+  [
+    'route',
+    (deps) =>
       routeStage({
         leads: new LeadRepository(deps.store),
         routing: new RoutingConfigReader(deps.store),
@@ -105,7 +117,53 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         config: deps.config ?? uncachedConfig,
         ...(deps.now ? { now: deps.now } : {}),
       }),
-    ),
+  ],
+];
+
+/** The names of the intake stages, in pipeline order (the ones a chain can hold). */
+export const INTAKE_STAGE_NAMES: readonly string[] = INTAKE_STAGES.map(([name]) => name);
+
+/** A chain of consecutive intake stages as one runnable unit, named by its head stage. */
+function chainFactory(members: ReadonlyArray<[string, (deps: StageDependencies) => LeadStage]>): StageFactory {
+  const names = members.map(([name]) => name);
+  return {
+    name: names[0]!,
+    members: names,
+    create(deps) {
+      const stages = members.map(([, build]) => build(deps));
+      const logger = deps.logger.child({ stage: chainName(stages) });
+      return new StageChainRunner({ log: deps.log, stages, handler: handlerOptions(deps, logger), metrics: deps.metrics, logger });
+    },
+  };
+}
+
+export class PipelineSplitError extends Error {
+  readonly code = 'PIPELINE_SPLIT_INVALID' as const;
+  constructor(readonly stage: string) {
+    super(`PIPELINE_SPLIT names "${stage}", which is not an intake stage after the first; it may name ${INTAKE_STAGE_NAMES.slice(1).join(', ')}, or "all"`);
+    this.name = 'PipelineSplitError';
+  }
+}
+
+/**
+ * The intake chains for a PIPELINE_SPLIT setting: `[]` (the default) is one chain of every intake
+ * stage; each name starts a new chain there; `['all']` runs every stage as its own group.
+ */
+export function intakeChains(split: readonly string[]): StageFactory[] {
+  const at = new Set(split.includes('all') ? INTAKE_STAGE_NAMES.slice(1) : split);
+  for (const name of at) if (!INTAKE_STAGE_NAMES.slice(1).includes(name)) throw new PipelineSplitError(name);
+  const chains: Array<Array<[string, (deps: StageDependencies) => LeadStage]>> = [];
+  for (const stage of INTAKE_STAGES) {
+    if (chains.length === 0 || at.has(stage[0])) chains.push([]);
+    chains[chains.length - 1]!.push(stage);
+  }
+  return chains.map(chainFactory);
+}
+
+/** The stages this build can run, by name, in pipeline order (each intake stage alone). */
+export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
+  [
+    ...INTAKE_STAGES.map((stage) => chainFactory([stage])),
     batchStage('recalculate', (deps) =>
       recalculateStage({ jobs: new CalculationJobRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), ...(deps.now ? { now: deps.now } : {}) }),
     ),
@@ -178,10 +236,14 @@ export class UnknownStageError extends Error {
   }
 }
 
-export function resolveStages(names: string[]): StageFactory[] {
-  return names.map((name) => {
-    const factory = STAGES.get(name);
-    if (!factory) throw new UnknownStageError(name);
-    return factory;
-  });
+/**
+ * The runnable units of a process, in pipeline order: the intake chains of the split setting, then
+ * every other stage. `names` (a worker's --stages) picks the units holding those stages; without
+ * it, every unit (`leadstream start`).
+ */
+export function resolveStages(names: readonly string[] | undefined, split: readonly string[] = []): StageFactory[] {
+  const units = [...intakeChains(split), ...[...STAGES.values()].filter((factory) => !INTAKE_STAGE_NAMES.includes(factory.name))];
+  if (names === undefined) return units;
+  for (const name of names) if (!STAGES.has(name)) throw new UnknownStageError(name);
+  return units.filter((unit) => (unit.members ?? [unit.name]).some((member) => names.includes(member)));
 }

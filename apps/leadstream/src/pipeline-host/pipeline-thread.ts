@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner } from '@leadstream/runtime';
-import { STAGES } from '@leadstream/worker';
+import { resolveStages } from '@leadstream/worker';
 import { parseConfig } from '../config';
 import { openEngines } from '../engines';
 import { ensureAllIndexes } from '../indexes';
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     logger,
     metrics,
     lifecycle,
-    stages: [...STAGES.values()],
+    stages: resolveStages(undefined, config.pipelineSplit),
     startRunner: async (name: string, runner: ConsumerRunner) => {
       await runner.start();
       lifecycle.onStop(name, () => runner.stop());

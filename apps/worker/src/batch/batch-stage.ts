@@ -13,6 +13,7 @@
  */
 import type { Batch, LogRecord } from '@leadstream/ports';
 import { deadLetterTopic, type Logger, type Metrics } from '@leadstream/runtime';
+import { recordActivity } from './activity-entries';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
 export interface StageBatchResult {
@@ -45,6 +46,8 @@ export interface BatchStageHandlerOptions {
   /** True once the process is stopping: transient retries give up so the batch stays uncommitted. */
   isStopping?: () => boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** Write the activity entries of the lead events a batch produces in its commit (default true). */
+  recordActivity?: boolean;
 }
 
 const MAX_CONFLICT_RETRIES = 20;
@@ -75,6 +78,8 @@ export class BatchStageHandler {
       try {
         const started = performance.now();
         const { write, handled } = await this.stage.process(records);
+        // The activity entries of the events this batch produces, in the same commit.
+        if (this.options.recordActivity !== false) recordActivity(write);
         if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
         const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));

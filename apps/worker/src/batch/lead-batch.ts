@@ -21,6 +21,10 @@ export class LeadBatch {
   /** Stamped on every lead this batch writes, to tell whose compare-and-set won (OutboxBatchWriter). */
   readonly writeId = randomUUID();
   private readonly entries = new Map<string, Entry>();
+  /** Topics whose outputs stay in memory for the next stage of a chain instead of being produced. */
+  private chained: ReadonlySet<string> = new Set();
+  /** Outputs to chained topics, in the order the stages put them. */
+  private forwarded: OutputRecord[] = [];
 
   /** Reads the leads of the given ids, grouped by tenant (one query per tenant). */
   static async prefetch(leads: Pick<LeadRepository, 'findManyById'>, wanted: Array<{ tenant: TenantContext; id: string }>): Promise<LeadBatch> {
@@ -85,8 +89,25 @@ export class LeadBatch {
     return lead && lead.organization_id === tenant.organizationId && lead.environment === tenant.environment ? lead : null;
   }
 
+  /**
+   * Keeps outputs to these topics in the batch (stage-chain.ts): the next stage of the chain
+   * takes them with `takeForwarded` and decides them in the same batch, so they are never produced.
+   */
+  chain(topics: ReadonlySet<string>): void {
+    this.chained = topics;
+  }
+
+  /** The outputs to `topic` put so far, in order, removed from the batch. */
+  takeForwarded(topic: string): OutputRecord[] {
+    const taken = this.forwarded.filter((output) => output.topic === topic);
+    this.forwarded = this.forwarded.filter((output) => output.topic !== topic);
+    return taken;
+  }
+
   /** Records the lead's next state and what that transition produces. */
-  put(next: LeadRecord, outputs: OutputRecord[]): void {
+  put(next: LeadRecord, produced: OutputRecord[]): void {
+    const outputs = this.chained.size === 0 ? produced : produced.filter((output) => !this.chained.has(output.topic));
+    if (outputs.length !== produced.length) this.forwarded.push(...produced.filter((output) => this.chained.has(output.topic)));
     const entry = this.entries.get(next._id);
     if (entry) {
       entry.current = next;

@@ -40,36 +40,69 @@ export function deadLetter(record: LogRecord, reason: string): OutputRecord {
   };
 }
 
-export function leadStage<Context>(spec: LeadStageSpec<Context>): BatchStage {
+/** A lead stage: a BatchStage of its own, and the spec a stage chain runs in its batch (stage-chain.ts). */
+export interface LeadStage extends BatchStage {
+  readonly spec: LeadStageSpec<unknown>;
+}
+
+/** One lead command of a batch, with the record it came in (or the record that started its chain). */
+export interface LeadStep {
+  message: LeadCommandMessage;
+  record: LogRecord;
+}
+
+/**
+ * Decides `steps` with one stage on the leads `batch` holds: the stage's prefetch, then each
+ * command in order. Returns how many steps it decided (fewer only when `decide` stopped).
+ */
+export async function decideSteps<Context>(spec: LeadStageSpec<Context>, steps: LeadStep[], batch: LeadBatch, write: BatchWrite): Promise<number> {
+  const context = await spec.prefetch(
+    steps.map((step) => step.message),
+    batch,
+  );
+  for (let index = 0; index < steps.length; index++) {
+    const { message, record } = steps[index]!;
+    const lead = batch.get(tenantOf(message), message.lead_id);
+    if (lead?.applied_messages.includes(message.message_id)) continue;
+    if (spec.decide(message, lead, context, batch, write, record) === 'stop') return index;
+  }
+  return steps.length;
+}
+
+/** Parses a batch's lead commands; the unreadable ones become dead letters, by index. */
+export function parseLeadSteps(records: LogRecord[]): { steps: Array<LeadStep | undefined>; unreadable: Map<number, OutputRecord> } {
+  const unreadable = new Map<number, OutputRecord>();
+  const steps = records.map((record, index): LeadStep | undefined => {
+    try {
+      return { message: parseLeadCommand(JSON.parse(record.value)), record };
+    } catch (error) {
+      unreadable.set(index, deadLetter(record, `not a lead command: ${error instanceof Error ? error.message : String(error)}`));
+      return undefined;
+    }
+  });
+  return { steps, unreadable };
+}
+
+/** Reads the leads of the commands at once, after any outbox another writer is still producing. */
+export async function prefetchLeads(leads: Pick<LeadRepository, 'findManyById'>, messages: LeadCommandMessage[]): Promise<LeadBatch> {
+  const batch = await LeadBatch.prefetch(leads, messages.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+  await waitForInFlightOutboxes(leads, batch, messages);
+  return batch;
+}
+
+export function leadStage<Context>(spec: LeadStageSpec<Context>): LeadStage {
   return {
     name: spec.name,
     topic: spec.topic,
+    spec,
     async process(records: LogRecord[]): Promise<StageBatchResult> {
       const write = emptyBatchWrite();
-      const unreadable = new Map<number, OutputRecord>();
-      const messages: Array<LeadCommandMessage | undefined> = records.map((record, index) => {
-        try {
-          return parseLeadCommand(JSON.parse(record.value));
-        } catch (error) {
-          unreadable.set(index, deadLetter(record, `not a lead command: ${error instanceof Error ? error.message : String(error)}`));
-          return undefined;
-        }
-      });
-      const parsed = messages.filter((message): message is LeadCommandMessage => message !== undefined);
-      const batch = await LeadBatch.prefetch(spec.leads, parsed.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
-      await waitForInFlightOutboxes(spec.leads, batch, parsed);
-      const context = await spec.prefetch(parsed, batch);
-      let handled = records.length;
-      for (let index = 0; index < records.length; index++) {
-        const message = messages[index];
-        if (!message) continue;
-        const lead = batch.get(tenantOf(message), message.lead_id);
-        if (lead?.applied_messages.includes(message.message_id)) continue;
-        if (spec.decide(message, lead, context, batch, write, records[index]!) === 'stop') {
-          handled = index;
-          break;
-        }
-      }
+      const { steps, unreadable } = parseLeadSteps(records);
+      const parsed = steps.filter((step): step is LeadStep => step !== undefined);
+      const batch = await prefetchLeads(spec.leads, parsed.map((step) => step.message));
+      const decided = await decideSteps(spec, parsed, batch, write);
+      // The records up to the first undecided step (unreadable ones before it are decided too).
+      const handled = decided === parsed.length ? records.length : records.indexOf(parsed[decided]!.record);
       if (handled === 0) throw new Error(`stage ${spec.name} stopped before its first record`);
       // Unreadable records after a stop come again with the rest of the batch.
       for (const [index, letter] of unreadable) if (index < handled) write.records.push(letter);

@@ -2,10 +2,10 @@
  * Dedup stage: consumes leads.validated, keyed by tenant and normalized email, so two identical
  * leads arriving together are decided one after the other and cannot both pass. Candidates come
  * from the indexed blocking keys inside the window (never a scan), read for the whole batch
- * before any decision. A lead that shares a blocking key with one that became unique earlier in
- * the same batch waits until that one is stored (the batch is cut there), so it sees it as a
- * candidate. Every decision is logged; a merge changes the original through the batch's own
- * version-checked write, with its search and blocking fields recomputed.
+ * before any decision; a lead that became unique earlier in the same batch (not stored yet) is a
+ * candidate too, found by its blocking keys in memory, so the batch is never cut. Every decision
+ * is logged; a merge changes the original through the batch's own version-checked write, with
+ * its search and blocking fields recomputed.
  */
 import { DedupRepository, toDedupLead, type LeadRepository, type VendorRepository } from '@leadstream/dal';
 import {
@@ -20,7 +20,7 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { LeadCommandMessage } from '@leadstream/schemas';
-import type { BatchStage } from '../batch/batch-stage';
+import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import type { LeadBatch } from '../batch/lead-batch';
@@ -40,14 +40,14 @@ interface DedupContext {
   groups: Map<string, string | null>;
   /** Stored candidates of each command, by message id. */
   candidates: Map<string, LeadRecord[]>;
-  /** Blocking keys (per tenant) of the leads that became unique in this batch so far. */
-  uniqueKeys: Set<string>;
+  /** Blocking keys (per tenant) of the leads that became unique in this batch so far, with their ids. */
+  uniqueKeys: Map<string, string[]>;
   at: Date;
 }
 
 const CANDIDATE_CONCURRENCY = 8;
 
-export function dedupStage(deps: DedupStageDependencies): BatchStage {
+export function dedupStage(deps: DedupStageDependencies): LeadStage {
   const now = deps.now ?? (() => new Date());
   const tenantKey = (tenant: TenantContext): string => `${tenant.organizationId}:${tenant.environment}`;
 
@@ -84,7 +84,7 @@ export function dedupStage(deps: DedupStageDependencies): BatchStage {
         for (const candidate of found) await groupOf(tenant, candidate.vendor_id);
         candidates.set(message.message_id, found);
       });
-      return { configs, groups, candidates, uniqueKeys: new Set(), at };
+      return { configs, groups, candidates, uniqueKeys: new Map(), at };
     },
     decide(message, lead, context, batch, write, record) {
       if (!lead) {
@@ -93,17 +93,22 @@ export function dedupStage(deps: DedupStageDependencies): BatchStage {
       }
       const tenant = tenantOf(message);
       const keys = blockingKeysOf(tenant, lead);
-      if (keys.some((key) => context.uniqueKeys.has(key))) return 'stop';
       const config = context.configs.get(tenantKey(tenant))!;
-      // Candidates as this batch has them (an original merged earlier in the batch is read from it).
+      // Candidates as this batch has them (an original merged earlier in the batch is read from
+      // it), and the leads of this batch that became unique before this one and share a key.
       const stored = context.candidates.get(message.message_id) ?? [];
       const candidates = stored.map((candidate) => batch.get(tenant, candidate._id) ?? candidate);
+      const inBatch = new Set(keys.flatMap((key) => context.uniqueKeys.get(key) ?? []));
+      for (const id of inBatch) {
+        const earlier = batch.get(tenant, id);
+        if (earlier && id !== lead._id && !candidates.some((candidate) => candidate._id === id)) candidates.push(earlier);
+      }
       const dedupCandidates: DedupLead[] = candidates.map((candidate) => toDedupLead(candidate, context.groups.get(candidate.vendor_id ?? '') ?? null));
       const decision = decideDuplicate({ incoming: subjectOf(lead, context.groups), candidates: dedupCandidates, config, vendorId: lead.vendor_id, now: context.at });
       write.documents.push({ collection: DedupRepository.LOG_COLLECTION, operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)] });
       const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
       const unique = apply(message, lead, decision, original, context.at.toISOString(), batch);
-      if (unique) for (const key of keys) context.uniqueKeys.add(key);
+      if (unique) for (const key of keys) context.uniqueKeys.set(key, [...(context.uniqueKeys.get(key) ?? []), lead._id]);
       return 'decided';
     },
   });

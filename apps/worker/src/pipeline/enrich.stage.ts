@@ -10,7 +10,7 @@
 import { type EnrichmentConfigReader, RuleMatchRepository, type LeadRepository } from '@leadstream/dal';
 import { applyEnrichment, enrichLead, ruleSubjectOf, withDerivedFields, type EnrichmentConfig, type EnrichmentOutcome, type LeadFlag, type LeadRecord } from '@leadstream/domain';
 import type { LeadCommandMessage } from '@leadstream/schemas';
-import type { BatchStage } from '../batch/batch-stage';
+import type { LeadStage } from '../batch/lead-stage';
 import type { BatchWrite, OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { advance, configVersionOf, deadLetter, leadStage } from '../batch/lead-stage';
@@ -41,7 +41,7 @@ export interface RuleWebhookMessage {
   created_at: string;
 }
 
-export function enrichStage(deps: EnrichStageDependencies): BatchStage {
+export function enrichStage(deps: EnrichStageDependencies): LeadStage {
   const now = deps.now ?? (() => new Date());
   return leadStage<Map<string, EnrichmentConfig>>({
     name: 'enrich',

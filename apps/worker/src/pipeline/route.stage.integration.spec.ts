@@ -181,13 +181,16 @@ describe.each(pairs)('route stage on %s', (_name, open) => {
     expect(await setup.routedEvents()).toEqual([]);
   });
 
-  it('keeps a lead unrouted when told so, and still hands it on with no targets', async () => {
+  it('keeps a lead unrouted when told so: not applicable to CRM sync at once, and never handed to crm-sync', async () => {
     const setup = await setUp(open);
     await new RoutingSettingsRepository(setup.store).put(setup.organizationId, { default_targets: [], when_unmatched: 'none' }, new Date().toISOString());
     const [message] = await setup.submit([{}]);
     await setup.upToRoute();
     await setup.stages(setup.writer).route.handle(await readTopic(setup.log, TOPICS.enriched));
-    expect((await setup.leads.findById(setup.live, message!.lead_id))?.routing).toMatchObject({ rule_id: null, reason: 'none', targets: [] });
-    expect((await setup.routed()).map((routed) => routed.route)).toEqual([{ rule_id: null, reason: 'none', targets: [], routed_at: expect.any(String) }]);
+    const lead = await setup.leads.findById(setup.live, message!.lead_id);
+    expect(lead?.routing).toMatchObject({ rule_id: null, reason: 'none', targets: [] });
+    expect(lead?.crm_sync_status).toBe('not_applicable');
+    expect(await setup.routed()).toEqual([]);
+    expect((await setup.routedEvents()).map((event) => event.data)).toEqual([{ lead_id: message!.lead_id, rule_id: null, reason: 'none', targets: [], routed_at: expect.any(String) }]);
   });
 });

@@ -2,8 +2,9 @@
  * Route stage: consumes leads.enriched. Decides each lead's route with the organization's routing
  * rules and settings (`routeLead`, the same function POST /api/routing/test answers with), stores
  * it on the lead (`routing`), records lead.routed (the activity log shows it) and hands a live
- * lead to crm-sync on leads.routed (schemas/messages/lead-routed.schema.json). Sandbox leads are
- * routed and recorded, never handed to crm-sync (spec: no CRM sync in sandbox).
+ * lead with a CRM target to crm-sync on leads.routed (schemas/messages/lead-routed.schema.json).
+ * A lead without a target, and every sandbox lead (no CRM sync in the sandbox), is routed and
+ * recorded with crm_sync_status not_applicable, and never handed to crm-sync.
  *
  * Idempotent: a redelivered message is skipped by the lead's applied messages (one route, one
  * lead.routed, one leads.routed). Round-robin positions are reserved per rule for the whole batch
@@ -14,7 +15,7 @@
 import type { LeadRepository, RoutingConfig, RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
 import { matchRoutingRule, routeLead, ruleSubjectOf, type LeadRecord, type LeadRoute, type TenantContext } from '@leadstream/domain';
 import { parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
-import type { BatchStage } from '../batch/batch-stage';
+import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { configVersionOf, deadLetter, leadStage, nextMessage, tenantOf } from '../batch/lead-stage';
@@ -40,7 +41,7 @@ function tenantKey(tenant: TenantContext): string {
   return `${tenant.organizationId}\u0000${tenant.environment}`;
 }
 
-export function routeStage(deps: RouteStageDependencies): BatchStage {
+export function routeStage(deps: RouteStageDependencies): LeadStage {
   const now = deps.now ?? (() => new Date());
   return leadStage<RouteContext>({
     name: 'route',
@@ -71,7 +72,16 @@ export function routeStage(deps: RouteStageDependencies): BatchStage {
         ...(position !== undefined ? { position } : {}),
       });
       const route: LeadRoute = { rule_id: decision.rule_id, reason: decision.reason, targets: decision.targets, position: decision.position, routed_at: at };
-      const next: LeadRecord = { ...lead, routing: route, updated_at: at, applied_messages: [...lead.applied_messages, message.message_id] };
+      // Only a live lead with a target goes on to crm-sync; any other will never be synced, which
+      // the lead says at once instead of after a hop through crm-sync.
+      const toCrm = lead.environment === 'live' && route.targets.length > 0;
+      const next: LeadRecord = {
+        ...lead,
+        routing: route,
+        ...(toCrm ? {} : { crm_sync_status: 'not_applicable' as const }),
+        updated_at: at,
+        applied_messages: [...lead.applied_messages, message.message_id],
+      };
       batch.put(next, outputsOf(next, message, route));
       return 'decided';
     },
@@ -148,7 +158,7 @@ async function readConnections(deps: RouteStageDependencies, pending: Pending[])
 function outputsOf(lead: LeadRecord, message: LeadCommandMessage, route: LeadRoute): OutputRecord[] {
   const targets = route.targets.map((target) => ({ connection_id: target.connection_id, owner: target.owner, queue: target.queue }));
   const outputs: OutputRecord[] = [eventOutput(lead, 'lead.routed', { lead_id: lead._id, rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at }, route.routed_at)];
-  if (lead.environment === 'live') {
+  if (lead.environment === 'live' && route.targets.length > 0) {
     const { submission: _submission, ...command } = nextMessage(message, 'route');
     // Checked as produced (DESIGN.md section 4): crm-sync builds against this schema.
     const routed: LeadRoutedMessage = parseLeadRouted({ ...command, route: { rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at } });

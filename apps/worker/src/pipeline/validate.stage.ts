@@ -24,7 +24,7 @@ import {
 } from '@leadstream/domain';
 import type { MxResolver } from '@leadstream/ports';
 import type { LeadCommandMessage } from '@leadstream/schemas';
-import type { BatchStage } from '../batch/batch-stage';
+import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { configVersionOf, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
@@ -56,7 +56,7 @@ type CustomFieldDefinitions = Awaited<ReturnType<CustomFieldRepository['list']>>
 /** How many MX look-ups of one batch run at once. */
 const MX_CONCURRENCY = 16;
 
-export function validateStage(deps: ValidateStageDependencies): BatchStage {
+export function validateStage(deps: ValidateStageDependencies): LeadStage {
   const now = deps.now ?? (() => new Date());
   return leadStage<ValidateContext>({
     name: 'validate',

@@ -1,0 +1,147 @@
+/**
+ * The intake chain (validate → dedup → enrich → route in one batch) on both engine pairs
+ * (embedded; Kafka + FerretDB when infra is up): each lead is written once in its final state,
+ * nothing goes to the topics inside the chain, dedup sees a lead decided earlier in the same
+ * batch, and the split stages (one group each) reach the same states and decisions.
+ */
+import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository, ValidationRuleRepository } from '@leadstream/dal';
+import type { LeadRecord, TenantContext } from '@leadstream/domain';
+import { readTopic } from '@leadstream/ports/testing/read-topic';
+import { parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
+import { afterEach, describe, expect, it } from 'vitest';
+import { uncachedConfig } from './config-source';
+import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
+import { leadCommand } from '../test-support/lead-command';
+import { driveStage } from '../test-support/stage-driver';
+import { dedupStage } from '../pipeline/dedup.stage';
+import { enrichStage } from '../pipeline/enrich.stage';
+import { TOPICS } from '../pipeline/outputs';
+import { routeStage } from '../pipeline/route.stage';
+import { validateStage } from '../pipeline/validate.stage';
+import { chainLeadStages } from './stage-chain';
+
+const pairs = enginePairs('chain');
+const opened: EnginePair[] = [];
+afterEach(async () => {
+  for (const engines of opened.splice(0)) await engines.close();
+});
+
+async function setUp(open: () => Promise<EnginePair>) {
+  const engines = await open();
+  opened.push(engines);
+  const { log, store } = engines;
+  const dal = createDal(store);
+  const organization = await dal.organizations.create({ name: 'Chained University' });
+  const live: TenantContext = { organizationId: organization.id, environment: 'live' };
+  const vendor = await dal.vendors.create(live, { name: 'Vendor', type: 'inquiry' });
+  await store.collection('crm_connections').insertOne({ _id: 'crm_sf', organization_id: organization.id, environment: 'live', enabled: true, created_at: new Date().toISOString() });
+  // Leads from "ads" go to the CRM; the others have no target.
+  await new RoutingSettingsRepository(store).put(organization.id, { default_targets: [], when_unmatched: 'none' }, new Date().toISOString());
+  await new RoutingRuleRepository(store).create(
+    organization.id,
+    'rroute_ads',
+    {
+    name: 'Ads to Salesforce',
+    description: null,
+    priority: 0,
+    enabled: true,
+    conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'ads' }] },
+    distribution: 'single',
+    targets: [{ connection_id: 'crm_sf', owner: null, queue: null, weight: null }],
+    },
+    new Date().toISOString(),
+  );
+  const leads = new LeadRepository(store);
+  const stages = {
+    validate: validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }),
+    dedup: dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
+    enrich: enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
+    route: routeStage({ leads, routing: new RoutingConfigReader(store), counters: new RoutingCounterRepository(store), config: uncachedConfig }),
+  };
+  /** Every submission on one key, so they share a partition and a batch. */
+  const submit = async (submissions: Array<Record<string, unknown>>): Promise<LeadCommandMessage[]> => {
+    const messages = submissions.map((submission) => leadCommand(organization.id, vendor.id, { submission: { first_name: 'Ada', ...submission } }));
+    await log.produce(TOPICS.submitted, messages.map((message) => ({ key: `live:${organization.id}:same`, value: JSON.stringify(message) })));
+    return messages;
+  };
+  const decisions = async () => (await readTopic(log, TOPICS.decisions)).map((record) => parseLeadDecision(JSON.parse(record.value)));
+  return { ...engines, live, leads, stages, submit, decisions };
+}
+
+/** What a lead's processing decided, without its ids and times. */
+function outcomeOf(lead: LeadRecord | null) {
+  return {
+    status: lead?.status,
+    validation_status: lead?.validation_status,
+    dedup_status: lead?.dedup_status,
+    enrichment_status: lead?.enrichment_status,
+    crm_sync_status: lead?.crm_sync_status,
+    targets: lead?.routing?.targets.map((target) => target.connection_id),
+    duplicate: lead?.duplicate_of ? 'yes' : 'no',
+  };
+}
+
+describe.each(pairs)('intake chain on %s', (_name, open) => {
+  it('writes each lead once in its final state, decides a duplicate within the batch, and produces nothing inside the chain', async () => {
+    const setup = await setUp(open);
+    const messages = await setup.submit([
+      { email: 'ada@example.edu', source: 'ads' },
+      { email: 'ada@example.edu', source: 'ads' },
+      { email: 'grace@example.edu', source: 'fair' },
+      { email: 'not-an-email' },
+    ]);
+    const chain = driveStage(chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]), setup.writer);
+    const submitted = await readTopic(setup.log, TOPICS.submitted);
+    expect(new Set(submitted.map((record) => record.partition)).size).toBe(1);
+    await chain.handle(submitted);
+
+    const stored = await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)));
+    // One write per lead: a lead's version counts its writes.
+    expect(stored.map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
+    expect(stored.map(outcomeOf)).toEqual([
+      { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'pending', targets: ['crm_sf'], duplicate: 'no' },
+      { status: 'duplicate', validation_status: 'passed', dedup_status: 'duplicate', enrichment_status: 'pending', crm_sync_status: 'pending', targets: undefined, duplicate: 'yes' },
+      { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'not_applicable', targets: [], duplicate: 'no' },
+      { status: 'rejected', validation_status: 'failed', dedup_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', targets: undefined, duplicate: 'no' },
+    ]);
+    expect(stored[1]?.duplicate_of).toBe(messages[0]!.lead_id);
+    const decided = Object.fromEntries((await setup.decisions()).map((decision) => [decision.correlation_id, decision.outcome]));
+    expect(decided).toEqual({
+      [messages[0]!.correlation_id]: 'accepted',
+      [messages[1]!.correlation_id]: 'duplicate',
+      [messages[2]!.correlation_id]: 'accepted',
+      [messages[3]!.correlation_id]: 'invalid',
+    });
+    for (const topic of [TOPICS.validated, TOPICS.unique, TOPICS.enriched]) expect(await readTopic(setup.log, topic)).toEqual([]);
+    // Only the lead with a CRM target goes on to crm-sync.
+    expect((await readTopic(setup.log, TOPICS.routed)).map((record) => record.key)).toEqual([messages[0]!.lead_id]);
+
+    // The same batch again (a redelivery) changes nothing and produces nothing new.
+    const events = (await readTopic(setup.log, TOPICS.events)).length;
+    await chain.handle(submitted);
+    expect((await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)))).map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
+    expect((await readTopic(setup.log, TOPICS.events)).length).toBe(events);
+    expect((await setup.decisions()).length).toBe(4);
+  });
+
+  it('decides as the split stages do, one group and one write each', async () => {
+    const chained = await setUp(open);
+    const split = await setUp(open);
+    const submissions = [{ email: 'ada@example.edu', source: 'ads' }, { email: 'ada@example.edu' }, { email: 'lin@example.edu', source: 'fair' }, { email: 'bad' }];
+    const chainedMessages = await chained.submit(submissions);
+    const splitMessages = await split.submit(submissions);
+    await driveStage(chainLeadStages([chained.stages.validate, chained.stages.dedup, chained.stages.enrich, chained.stages.route]), chained.writer).handle(await readTopic(chained.log, TOPICS.submitted));
+    await driveStage(split.stages.validate, split.writer).handle(await readTopic(split.log, TOPICS.submitted));
+    await driveStage(split.stages.dedup, split.writer).handle(await readTopic(split.log, TOPICS.validated));
+    await driveStage(split.stages.enrich, split.writer).handle(await readTopic(split.log, TOPICS.unique));
+    await driveStage(split.stages.route, split.writer).handle(await readTopic(split.log, TOPICS.enriched));
+    const chainedLeads = await Promise.all(chainedMessages.map((message) => chained.leads.findById(chained.live, message.lead_id)));
+    const splitLeads = await Promise.all(splitMessages.map((message) => split.leads.findById(split.live, message.lead_id)));
+    expect(chainedLeads.map(outcomeOf)).toEqual(splitLeads.map(outcomeOf));
+    expect(chainedLeads.map((lead) => lead?.status)).toEqual(['active', 'duplicate', 'active', 'rejected']);
+    expect((await chained.decisions()).map((decision) => decision.outcome).sort()).toEqual((await split.decisions()).map((decision) => decision.outcome).sort());
+    // The split stages wrote the accepted leads once per stage; the chain once.
+    expect(splitLeads[0]?.version).toBe(4);
+    expect(chainedLeads[0]?.version).toBe(1);
+  });
+});
