@@ -12,7 +12,7 @@ import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { ReadinessCheck } from '@leadstream/http';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
-import { instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
+import { DECISIONS_TOPIC, instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
 import { AtomicBatchWriter, type BatchWriter, OutboxBatchWriter } from '@leadstream/worker';
 import type { Config } from './config';
 
@@ -50,6 +50,11 @@ function unused<T extends object>(name: string): T {
 /** Engines opened elsewhere: the log the pipeline thread lends to the main thread of `start`. */
 export interface ProvidedEngines {
   log?: EventLog;
+  /**
+   * The pipeline thread of `start` on the embedded engines: where committed decisions go instead
+   * of leads.decisions (the HTTP thread of the same process answers from them).
+   */
+  decisions?: (values: string[]) => void;
 }
 
 export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }, provided: ProvidedEngines = {}): Promise<Engines> {
@@ -97,7 +102,13 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
     }
     const writer: BatchWriter =
       embeddedLog?.sharesConnection && embeddedStore
-        ? new AtomicBatchWriter({ store: embeddedStore, log: embeddedLog, topicPrefix: config.topicPrefix, metrics })
+        ? new AtomicBatchWriter({
+            store: embeddedStore,
+            log: embeddedLog,
+            topicPrefix: config.topicPrefix,
+            metrics,
+            ...(provided.decisions ? { direct: { topic: DECISIONS_TOPIC, deliver: provided.decisions } } : {}),
+          })
         : needs.log && needs.store
           ? new OutboxBatchWriter(store, log)
           : unused<BatchWriter>('batch writer');

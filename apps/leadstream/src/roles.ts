@@ -107,7 +107,12 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
 
   if (role === 'start' || role === 'api') {
     const waiter = new DecisionWaiter(engines.log);
-    await waiter.start();
+    if (pipelineThread?.log) {
+      // Embedded engines: the pipeline thread of this process hands over each batch's decisions as it commits.
+      pipelineThread.onDecisions((values) => waiter.deliver(values));
+    } else {
+      await waiter.start();
+    }
     lifecycle.onStop('decision waiter', () => waiter.stop());
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox'), logger });
     lifecycle.onStop('mailer', () => mailer.close());

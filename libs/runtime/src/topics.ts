@@ -13,6 +13,9 @@ export const WEBHOOK_RETRY_STEPS = [
   { name: '24h', delayMs: 24 * HOUR },
 ] as const;
 
+/** The pipeline's decisions about submissions, which the waiting api instance answers with (keyed by correlation id). */
+export const DECISIONS_TOPIC = 'leads.decisions';
+
 /** Webhook deliveries to make: the notify stage produces, the deliver stage consumes (keyed by webhook id). */
 export const WEBHOOK_DELIVERIES_TOPIC = 'webhooks.deliveries';
 

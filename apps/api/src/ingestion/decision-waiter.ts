@@ -1,13 +1,16 @@
 /**
- * Synchronous answers over the asynchronous pipeline (DESIGN.md section 6). Each api process is
- * its own consumer group on leads.decisions, so it sees every decision and picks out those it is
- * waiting for by correlation id. A request waits until its deadline, then answers 202.
+ * Synchronous answers over the asynchronous pipeline (docs/pipeline.md). Each api process is its
+ * own consumer group on leads.decisions, so it sees every decision and picks out those it is
+ * waiting for by correlation id. On the embedded engines the thread that commits a batch hands
+ * its decisions over directly (`deliver`) and no consumer runs. A request waits until its
+ * deadline, then answers 202.
  */
 import { randomUUID } from 'node:crypto';
 import type { Batch, Consumer, EventLog } from '@leadstream/ports';
+import { DECISIONS_TOPIC } from '@leadstream/runtime';
 import { parseLeadDecision, type LeadDecisionMessage } from '@leadstream/schemas';
 
-export const DECISIONS_TOPIC = 'leads.decisions';
+export { DECISIONS_TOPIC };
 
 interface Waiter {
   resolve: (decision: LeadDecisionMessage | null) => void;
@@ -26,21 +29,24 @@ export class DecisionWaiter {
   /** Joins the instance's own group, positioned at the end of the topic. */
   async start(): Promise<void> {
     this.consumer = this.log.consumer({ groupId: `api-decisions.${this.instanceId}`, topics: [DECISIONS_TOPIC], fromBeginning: false, commitOffsets: false });
-    await this.consumer.start(async (batch: Batch) => {
-      for (const record of batch.records) {
-        let decision: LeadDecisionMessage;
-        try {
-          decision = parseLeadDecision(JSON.parse(record.value));
-        } catch {
-          continue; // not ours to repair: the producing stage validated it
-        }
-        const waiter = this.waiters.get(decision.correlation_id);
-        if (!waiter) continue;
-        this.waiters.delete(decision.correlation_id);
-        clearTimeout(waiter.timer);
-        waiter.resolve(decision);
+    await this.consumer.start(async (batch: Batch) => this.deliver(batch.records.map((record) => record.value)));
+  }
+
+  /** Decisions (as produced to leads.decisions) that resolve whoever waits for them. */
+  deliver(values: readonly string[]): void {
+    for (const value of values) {
+      let decision: LeadDecisionMessage;
+      try {
+        decision = parseLeadDecision(JSON.parse(value));
+      } catch {
+        continue; // not ours to repair: the producing stage validated it
       }
-    });
+      const waiter = this.waiters.get(decision.correlation_id);
+      if (!waiter) continue;
+      this.waiters.delete(decision.correlation_id);
+      clearTimeout(waiter.timer);
+      waiter.resolve(decision);
+    }
   }
 
   /**

@@ -18,6 +18,8 @@ export interface PipelineThread {
   readonly readiness: ReadinessCheck[];
   /** Resolves with a reason when the thread fails after start (a consumer crashed, the thread died). */
   readonly crashed: Promise<string>;
+  /** Listens to the decisions of each committed batch (embedded engines: they go to no topic). */
+  onDecisions(listener: (values: string[]) => void): void;
   /** Drains the stages, commits, closes the thread's engines, and ends the thread. */
   stop(): Promise<void>;
 }
@@ -61,8 +63,10 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
     worker.once('error', reject);
   });
   worker.on('error', (error) => reportCrash(`the pipeline thread failed: ${error.message}`));
-  worker.on('message', (message: { kind?: string; part?: string }) => {
+  let decisionListener: (values: string[]) => void = () => undefined;
+  worker.on('message', (message: { kind?: string; part?: string; values?: string[] }) => {
     if (message.kind === 'host.crashed') reportCrash(`${message.part ?? 'a stage'} crashed in the pipeline thread`);
+    else if (message.kind === 'host.decisions') decisionListener(message.values ?? []);
   });
 
   let nextMetrics = 0;
@@ -107,6 +111,9 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
     metrics,
     readiness,
     crashed,
+    onDecisions(listener) {
+      decisionListener = listener;
+    },
     async stop() {
       if (stopping) return;
       stopping = true;

@@ -6,7 +6,8 @@
  *
  * Messages from the main thread: `host.stop` (drain, commit, close, answer `host.stopped`),
  * `host.metrics` (this thread's metrics as JSON). To it: `host.ready`, `host.failed`,
- * `host.crashed` (a stage's consumer died: the process must restart).
+ * `host.crashed` (a stage's consumer died: the process must restart), `host.decisions` (the
+ * decisions of a committed batch, embedded engines).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner } from '@leadstream/runtime';
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
   // The main thread's registry has the process metrics; this one adds the stages' (summed on /metrics).
   const metrics = new Metrics({ defaultMetrics: false });
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
-  const engines = await openEngines(config, logger, metrics, { log: true, store: true });
+  // On the embedded engines a batch's decisions come straight to the HTTP thread after its commit.
+  const decisions = data.serveLog ? { decisions: (values: string[]) => port.postMessage({ kind: 'host.decisions', values }) } : {};
+  const engines = await openEngines(config, logger, metrics, { log: true, store: true }, decisions);
   lifecycle.onStop('engines', () => engines.close());
   await ensureAllIndexes(engines.store);
   await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));

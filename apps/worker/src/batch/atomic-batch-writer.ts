@@ -19,6 +19,12 @@ export interface AtomicBatchWriterOptions {
   topicPrefix: string;
   /** Counts what the batches produce (the instrumented log does it for every other produce). */
   metrics?: Pick<Metrics, 'messagesProduced'>;
+  /**
+   * Where the records of one topic go instead of the log, once their transaction has committed:
+   * `leadstream start` hands the decisions (leads.decisions) straight to its HTTP thread, which
+   * answers the waiting requests, since on the embedded engines no other process can be waiting.
+   */
+  direct?: { topic: string; deliver(values: string[]): void };
 }
 
 export class AtomicBatchWriter implements BatchWriter {
@@ -32,6 +38,7 @@ export class AtomicBatchWriter implements BatchWriter {
     const { store, log, topicPrefix } = this.options;
     const transaction = log.beginTransaction();
     const produced: Array<[string, number]> = [];
+    const direct: string[] = [];
     store.transaction(() => {
       for (const { collection, operations } of write.documents) {
         const { failure } = store.embeddedCollection(collection).bulkWriteWithin(operations);
@@ -40,6 +47,10 @@ export class AtomicBatchWriter implements BatchWriter {
       this.writeLeads(write);
       const outputs = [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)];
       for (const [topic, records] of groupByTopic(outputs)) {
+        if (topic === this.options.direct?.topic) {
+          direct.push(...records.map((record) => record.value));
+          continue;
+        }
         transaction.produce(topicPrefix + topic, records);
         produced.push([topic, records.length]);
       }
@@ -47,6 +58,7 @@ export class AtomicBatchWriter implements BatchWriter {
     });
     transaction.published();
     for (const [topic, count] of produced) this.options.metrics?.messagesProduced.inc({ topic }, count);
+    if (direct.length > 0) this.options.direct?.deliver(direct);
   }
 
   private writeLeads(write: BatchWrite): void {
