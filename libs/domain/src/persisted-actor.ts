@@ -5,8 +5,8 @@
  * here once; each machine file keeps only its machine, its error and its named functions.
  */
 import {
-  initialTransition,
-  transition,
+  createActor,
+  type AnyActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
   type ContextFrom,
@@ -38,18 +38,43 @@ export function persistedActorSteps<TMachine extends AnyStateMachine>(
   // TypeScript cannot resolve XState's conditional types for a generic machine, so the body works
   // on the untyped machine; the signatures above carry the exact types of each concrete machine.
   const logic: AnyStateMachine = machine;
+  const scope = inertScope(logic);
   const restore = (current: PersistedActor<TMachine>): AnyMachineSnapshot =>
     logic.resolveState({ value: current.state, context: current.context });
   const persist = (snapshot: AnyMachineSnapshot): PersistedActor<TMachine> => ({ state: snapshot.value, context: snapshot.context });
 
   return {
-    start: (input) => persist(initialTransition(logic, input)[0]),
+    start: (input) => persist(logic.getInitialSnapshot(scope(), input)),
     can: (current, event) => restore(current).can(event),
     advance: (current, event) => {
       const snapshot = restore(current);
       if (!snapshot.can(event)) throw new IllegalTransition(current.state, event.type);
-      const [next] = transition(logic, snapshot, event);
-      return persist(next);
+      return persist(logic.transition(snapshot, event, scope(snapshot)));
     },
+  };
+}
+
+/**
+ * What XState's pure `transition` and `initialTransition` build on every call: an actor scope that
+ * executes no action (the new state and context are all a persisted actor keeps). Those functions
+ * create a whole actor for it each time, which cost more than the transition itself; the machines
+ * here spawn no children, so one scope per machine serves every call.
+ */
+function inertScope(logic: AnyStateMachine): (snapshot?: AnyMachineSnapshot) => AnyActorScope {
+  const self = createActor(logic);
+  const scope: AnyActorScope = {
+    self,
+    defer: () => undefined,
+    id: '',
+    logger: () => undefined,
+    sessionId: '',
+    stopChild: () => undefined,
+    system: self.system,
+    emit: () => undefined,
+    actionExecutor: () => undefined,
+  };
+  return (snapshot) => {
+    if (snapshot) (self as unknown as { _snapshot: AnyMachineSnapshot })._snapshot = snapshot;
+    return scope;
   };
 }
