@@ -64,9 +64,18 @@ describe('parseConfig', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '1m,soon'],
     ['WEBHOOK_RETRY_SCHEDULE', '0s'],
     ['WEBHOOK_AUTO_DISABLE_AFTER', '-1'],
+    ['PIPELINE_SPLIT', 'validate'],
+    ['PIPELINE_SPLIT', 'enrich,notify'],
   ])('names %s when its value %s is bad', (variable, value) => {
     const attempt = (): unknown => parseConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(new RegExp(`^${variable}:`));
+  });
+
+  it('reads where the intake chain breaks (PIPELINE_SPLIT), unbroken by default', () => {
+    expect(parseConfig({}).pipelineSplit).toEqual([]);
+    expect(parseConfig({ PIPELINE_SPLIT: 'none' }).pipelineSplit).toEqual([]);
+    expect(parseConfig({ PIPELINE_SPLIT: ' enrich, route ' }).pipelineSplit).toEqual(['enrich', 'route']);
+    expect(parseConfig({ PIPELINE_SPLIT: 'all' }).pipelineSplit).toEqual(['all']);
   });
 });

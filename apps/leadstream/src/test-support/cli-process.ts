@@ -61,7 +61,8 @@ export class CliProcess {
    */
   static start(args: string[], env: Record<string, string>): CliProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHECK_RESPONSES: 'on', ...env },
+      // PIPELINE_SPLIT passes through, so .ci/run can run the same specs on the split pipeline.
+      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHECK_RESPONSES: 'on', ...(process.env['PIPELINE_SPLIT'] ? { PIPELINE_SPLIT: process.env['PIPELINE_SPLIT'] } : {}), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new CliProcess(child);
