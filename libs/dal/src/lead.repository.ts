@@ -47,10 +47,11 @@ export class LeadRepository {
     for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower', 'phone_digits']) {
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}` });
     }
-    // Outboxes a crash left behind (Kafka + MongoDB only), for the outbox sweeper.
-    await leads.createIndex({ keys: { outbox_at: 1 }, name: 'outbox_at' });
-    // Sandbox leads disappear 24 h after creation.
-    await leads.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    // Outboxes a crash left behind, for the outbox sweeper; almost every lead has none, so the
+    // index holds only the leads that do (sparse), and a lead's write costs nothing here.
+    await leads.createIndex({ keys: { outbox_at: 1 }, name: 'outbox_at', sparse: true });
+    // Sandbox leads disappear 24 h after creation; live leads never expire (sparse, as above).
+    await leads.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0, sparse: true });
   }
 
   /** Inserts a lead (tests and tools; the pipeline writes leads through its batch writer). */

@@ -104,6 +104,12 @@ export interface IndexSpec {
   unique?: boolean;
   /** A TTL index: documents whose (single, Date) key is older than this many seconds disappear. */
   expireAfterSeconds?: number;
+  /**
+   * Most documents hold null (or nothing) in the first key, and queries use the index only with a
+   * range or equality on a value (an outbox's time, a sandbox lead's expiry). An engine may leave
+   * those documents out of the index, so writing them costs nothing here; results never differ.
+   */
+  sparse?: boolean;
 }
 
 export interface Collection<T extends StoredDocument> {

@@ -287,11 +287,16 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     for (const [path] of keys) if (path !== '_id') this.addColumn(path);
     const index = sqliteIndexName(this.name, name);
     const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(index) as string | undefined;
-    if (existing?.includes('json_extract(')) this.host.db.exec(`DROP INDEX ${quoteIdent(index)}`);
+    // A sparse index is a partial index: rows whose first key is null are not in it. SQLite uses
+    // it for any comparison on that key, since a comparison implies IS NOT NULL.
+    const partial = spec.sparse ? ` WHERE ${fieldExpr(keys[0]![0], this.columns)} IS NOT NULL` : '';
+    // Replace an index of the same name built another way: on json_extract expressions (stores
+    // from before the columns), or with or without the partial condition.
+    if (existing !== undefined && (existing.includes('json_extract(') || existing.includes(' WHERE ') !== (partial !== ''))) this.host.db.exec(`DROP INDEX ${quoteIdent(index)}`);
     const columns = keys.map(([path, dir]) => `${fieldExpr(path, this.columns)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
     // Unique indexes enforce uniqueness on the same values filters compare.
     const unique = spec.unique ? 'UNIQUE ' : '';
-    this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})`));
+    this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})${partial}`));
   }
 
   /** After building indexes: the repair triggers and what reads and writes need to know of them. */

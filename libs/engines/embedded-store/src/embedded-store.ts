@@ -179,7 +179,12 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
       .pluck()
       .get(collection, name) as string | undefined;
     if (existing !== undefined && existing !== encoded) {
-      throw new TypeError(`index ${name} on ${collection} already exists with a different spec`);
+      // Whether an index is sparse changes how it is stored, not what it answers: rebuilt in place.
+      const { sparse: _was, ...before } = JSON.parse(existing) as IndexSpec;
+      const { sparse: _now, ...after } = spec;
+      if (JSON.stringify(before) !== JSON.stringify(after)) throw new TypeError(`index ${name} on ${collection} already exists with a different spec`);
+      this.statements.get(`UPDATE ${META_TABLE} SET spec = ? WHERE collection = ? AND name = ?`).run(encoded, collection, name);
+      return;
     }
     this.statements.get(`INSERT OR IGNORE INTO ${META_TABLE} (collection, name, spec) VALUES (?, ?, ?)`).run(collection, name, encoded);
   }

@@ -509,6 +509,24 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.explainIndexes({ other: 7 })).toEqual([]);
       });
 
+      it('a sparse index answers exactly what a plain one does, serves ranges, and can replace a plain index of its name', async ({ skip }) => {
+        const c = coll<BaseDocument>('sparse');
+        await c.createIndex({ keys: { at: 1 }, name: 'at' });
+        await c.createIndex({ keys: { at: 1 }, name: 'at', sparse: true });
+        await c.insertMany([
+          { _id: 'none' },
+          { _id: 'null', at: null },
+          { _id: 'early', at: new Date('2026-01-01T00:00:00.000Z') },
+          { _id: 'late', at: new Date('2026-06-01T00:00:00.000Z') },
+        ]);
+        expect(ids(await c.find({ at: { $lt: new Date('2026-03-01') } }))).toEqual(['early']);
+        expect(ids(await c.find({ at: new Date('2026-06-01T00:00:00.000Z') }))).toEqual(['late']);
+        expect(ids(await c.find({ at: null }))).toEqual(['none', 'null']);
+        expect(await c.countDocuments({})).toBe(4);
+        if (harness.gaps?.indexPlans) skip(harness.gaps.indexPlans);
+        expect(await c.explainIndexes({ at: { $lt: new Date('2026-03-01') } })).toEqual(['at']);
+      });
+
       it('explainIndexes answers for a page that skips (the plan of find with skip and limit)', async () => {
         const c = coll<BaseDocument>('explain_skip');
         await c.createIndex({ keys: { status: 1, createdAt: -1 }, name: 'status_created' });
