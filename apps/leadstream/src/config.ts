@@ -20,6 +20,7 @@ export interface Config {
   clickhouse: { url: string; username: string | undefined; password: string | undefined; database: string } | undefined;
   /** Prefix for every topic and consumer group, so deployments can share a Kafka cluster. */
   topicPrefix: string;
+  /** TOPIC_PARTITIONS: partitions of each topic created at boot; 6 on Kafka, 1 on the embedded log. */
   topicPartitions: number;
   decisionTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -150,7 +151,10 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
         }
       : undefined,
     topicPrefix: topicPrefix(env),
-    topicPartitions: integer(env, 'TOPIC_PARTITIONS', 6, 1, 1024),
+    // Partitions are how consumers of one group share work across processes. The embedded log
+    // belongs to one process, whose one member of each group reads its partitions in turn: there
+    // more partitions only cut each batch smaller, so its default is 1 (docs/pipeline.md).
+    topicPartitions: integer(env, 'TOPIC_PARTITIONS', kafkaBrokers ? 6 : 1, 1, 1024),
     decisionTimeoutMs: integer(env, 'DECISION_TIMEOUT_MS', 3_000, 100, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 1_000, 600_000),
     bodyLimit,

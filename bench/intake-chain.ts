@@ -1,0 +1,101 @@
+/**
+ * The intake chain alone (validate → dedup → enrich → route in one batch, one commit), in this
+ * process on the embedded engines: what one lead costs the pipeline thread, per batch size, with
+ * no HTTP, no thread hop and no other consumer. The ingest benchmarks measure the whole service;
+ * this one says how much of it is the chain, and `--profile` shows where its time goes.
+ *
+ *   npx tsx bench/intake-chain.ts [--leads 4000] [--profile]
+ *
+ * The store holds the leads of every earlier batch of the run, so dedup finds candidates the way
+ * it does in a running service (names repeat: a name key is shared by many stored leads).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadRepository, RoutingConfigReader, RoutingCounterRepository, ValidationRuleRepository } from '@leadstream/dal';
+import { EmbeddedLog } from '@leadstream/engine-embedded-log';
+import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import type { LogRecord } from '@leadstream/ports';
+import { AtomicBatchWriter } from '../apps/worker/src/batch/atomic-batch-writer';
+import { uncachedConfig } from '../apps/worker/src/batch/config-source';
+import { chainLeadStages } from '../apps/worker/src/batch/stage-chain';
+import { dedupStage } from '../apps/worker/src/pipeline/dedup.stage';
+import { enrichStage } from '../apps/worker/src/pipeline/enrich.stage';
+import { TOPICS } from '../apps/worker/src/pipeline/outputs';
+import { routeStage } from '../apps/worker/src/pipeline/route.stage';
+import { validateStage } from '../apps/worker/src/pipeline/validate.stage';
+import { driveStage } from '../apps/worker/src/test-support/stage-driver';
+import { leadCommand } from '../apps/worker/src/test-support/lead-command';
+import { fixed, option, runBenchmark, uniqueSubmission } from './support/service';
+
+const LEADS = option('leads', 4_000);
+const PROFILE = process.argv.includes('--profile');
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
+  // The embedded engines as `leadstream start` opens them: the log in the store's database.
+  const store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
+  const log = EmbeddedLog.open({ dataDir: join(dir, 'log'), shared: store });
+  await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 1 })));
+  const writer = new AtomicBatchWriter({ store, log, topicPrefix: '' });
+  const session = PROFILE ? new Session() : undefined;
+  try {
+    await LeadRepository.ensureIndexes(store);
+    const dal = createDal(store);
+    const organization = await dal.organizations.create({ name: 'Bench University' });
+    const vendor = await dal.vendors.create({ organizationId: organization.id, environment: 'live' }, { name: 'Vendor', type: 'inquiry' });
+    const leads = new LeadRepository(store);
+    const chain = driveStage(
+      chainLeadStages([
+        validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }),
+        dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
+        enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
+        routeStage({ leads, routing: new RoutingConfigReader(store), counters: new RoutingCounterRepository(store), config: uncachedConfig }),
+      ]),
+      writer,
+    );
+    let sent = 0;
+    const runBatches = async (size: number, count: number): Promise<number> => {
+      let elapsed = 0;
+      for (let batch = 0; batch < count; batch++) {
+        const messages = Array.from({ length: size }, () => leadCommand(organization.id, vendor.id, { submission: uniqueSubmission('chain', sent++) }));
+        const produced = messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) }));
+        const metadata = await log.produce(TOPICS.submitted, produced);
+        // The records as the chain's consumer would read them.
+        const records: LogRecord[] = produced.map((record, index) => ({ ...record, topic: TOPICS.submitted, partition: 0, offset: metadata[index]!.offset, headers: {}, timestamp: Date.now() }));
+        const started = performance.now();
+        await chain.handle(records);
+        elapsed += performance.now() - started;
+      }
+      return elapsed;
+    };
+    await runBatches(32, 20); // warm-up, and leads for dedup to find
+    if (session) {
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.start');
+    }
+    console.log(`intake chain, embedded engines, in process (${LEADS} leads per batch size)`);
+    for (const size of [1, 8, 32, 128]) {
+      const count = Math.max(1, Math.round(LEADS / size));
+      const ms = await runBatches(size, count);
+      console.log(`batch of ${String(size).padStart(3)}: ${fixed((ms / (count * size)) * 1000).padStart(6)} us per lead, ${fixed((count * size * 1000) / ms).padStart(6)} leads/s`);
+    }
+    if (session) {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync('bench/.profiles', { recursive: true });
+      const file = `bench/.profiles/intake-chain-${Date.now()}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`profile: ${file}`);
+    }
+  } finally {
+    session?.disconnect();
+    await log.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBenchmark(main);
