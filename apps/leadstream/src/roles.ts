@@ -93,7 +93,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     runner.done.catch(() => crash(logger, lifecycle, name));
   };
   if (role === 'start' || role === 'projector') {
-    await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger }));
+    await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger, isStopping: () => lifecycle.isStopping }));
   }
   await startPipeline({ config, engines, logger, metrics, lifecycle, stages: stageFactories, startRunner });
   // The api's own cache of keys, vendors and settings (the stages have theirs).

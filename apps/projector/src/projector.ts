@@ -17,20 +17,32 @@ export interface ProjectorDependencies {
   table?: string;
   /** The consumer group (a rebuild reads from the beginning under a group of its own). */
   groupId?: string;
+  /** How long a batch's rows may wait for the batches that follow, to share one insert (default 50 ms). */
+  lingerMs?: number;
+  /** True once the process is stopping: an insert that keeps failing gives up, leaving the batch uncommitted. */
+  isStopping?: () => boolean;
+  /** The first retry's delay; each next one doubles, up to 30 s (default 100 ms). */
+  retryBackoffMs?: number;
 }
 
 /**
  * Consumes `leads.events` and writes each batch to `lead_events` before its offsets are
  * committed, so a committed event is always stored. Batches go through an AnalyticsBatcher
- * (`write`: resolved once stored), so the batches of partitions consumed at the same time share
- * one insert (one part) instead of one each; alone, a batch is written at once (`maxDelayMs` 0). A redelivered event (after a crash) carries
- * the same event id and collapses in the ReplacingMergeTree. Records that fail their schema are
- * poison: they go to the dead-letter topic at once instead of blocking the partition.
+ * (`write`: resolved once stored) that waits up to `lingerMs` for more rows, so the batches of
+ * partitions consumed meanwhile share one insert (one part) instead of one each. A redelivered
+ * event (after a crash) carries the same event id and collapses in the ReplacingMergeTree.
+ * Records that fail their schema are poison: they go to the dead-letter topic at once instead of
+ * blocking the partition.
+ *
+ * An analytics outage is not the records' fault and must not stop ingestion: a failed insert is
+ * retried with backoff (capped at 30 s) for as long as it takes, counted in
+ * leadstream_projector_insert_failures_total; the consumer's lag on /metrics shows how far behind
+ * the projection is, and /readyz reports the analytics engine's ping.
  */
 export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
   const { log, analytics, metrics, logger } = deps;
   const table = deps.table ?? 'lead_events';
-  const batcher = new AnalyticsBatcher(analytics, { maxRows: 10_000, maxDelayMs: 0 });
+  const batcher = new AnalyticsBatcher(analytics, { maxRows: 10_000, maxDelayMs: deps.lingerMs ?? 50 });
 
   async function project(batch: Batch): Promise<void> {
     const rows: LeadEventRow[] = [];
@@ -49,16 +61,18 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
     logger.debug({ partition: batch.partition, count: rows.length, last: batch.records.at(-1)?.offset }, 'batch projected');
   }
 
-  /** Analytics outages are not the records' fault: retry with a capped backoff instead of dead-lettering. */
+  /** Analytics outages are not the records' fault: retry with a capped backoff, without end, instead of dead-lettering. */
   async function insertWithRetry(rows: LeadEventRow[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await batcher.write(table, rows as unknown as Array<Record<string, unknown>>);
         return;
       } catch (error) {
-        if (attempt >= 8) throw error;
-        logger.warn({ attempt, err: error }, 'analytics insert failed, retrying');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 100 * 2 ** attempt)));
+        metrics.projectorInsertFailures.inc();
+        if (deps.isStopping?.()) throw error;
+        (attempt < 8 ? logger.warn : logger.error).call(logger, { attempt, err: error }, 'analytics insert failed, retrying');
+        const backoff = Math.min(30_000, (deps.retryBackoffMs ?? 100) * 2 ** (attempt - 1));
+        await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * (backoff / 2)));
       }
     }
   }

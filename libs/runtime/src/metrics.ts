@@ -53,6 +53,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly projectorInsertFailures = new Counter({
+    name: 'leadstream_projector_insert_failures_total',
+    help: 'Inserts of lead events into the analytics engine that failed and are being retried (an analytics outage)',
+    registers: [this.registry],
+  });
+
   readonly dnsAvailable = new Gauge({
     name: 'leadstream_dns_available',
     help: '1 when MX lookups work (the canary domain resolves), 0 when DNS is unavailable and leads are accepted with a warning',
