@@ -50,6 +50,7 @@ export class UserRepository {
       status: input.status,
       password_hash: input.password_hash,
       password_changed_at: input.password_hash === null ? null : now,
+      session_generation: 0,
       last_login_at: null,
       created_at: now,
       updated_at: now,
@@ -84,6 +85,18 @@ export class UserRepository {
     const doc = await this.collection.findOneAndUpdate(
       { _id: id, organization_id: tenant.organizationId },
       { $set: { ...(update as Record<string, never>), updated_at: now } },
+    );
+    return doc ? toRecord<User>(doc) : null;
+  }
+
+  /**
+   * A password reset: the new hash, and the next session generation in the same write, which ends
+   * every session token issued before it. Null when the organization has no such user.
+   */
+  async resetPassword(tenant: TenantContext, id: string, passwordHash: string, now = new Date()): Promise<User | null> {
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: id, organization_id: tenant.organizationId },
+      { $set: { password_hash: passwordHash, password_changed_at: now, updated_at: now }, $inc: { session_generation: 1 } },
     );
     return doc ? toRecord<User>(doc) : null;
   }

@@ -2,8 +2,8 @@
  * What the accounts routers share: repositories, the session guard, the mailer. Built once per
  * app from the store and the accounts configuration.
  */
-import { AccountTokenRepository, type Dal, OAuthGrantRepository, SessionRepository, UserRepository } from '@leadstream/dal';
-import { RATE_LIMITS, type User } from '@leadstream/domain';
+import { AccountTokenRepository, type Dal, OAuthGrantRepository, RateLimiter, type RequestLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
+import { LOGIN_ACCOUNT_BACKSTOP, RATE_LIMITS, type User } from '@leadstream/domain';
 import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { Logger } from 'pino';
@@ -16,8 +16,11 @@ export interface AccountsConfig {
   /** Base of the links in mails: `${appUrl}/reset-password?token=…`. */
   appUrl: string;
   mailer: Mailer;
-  /** Requests per minute (spec 8): authentication endpoints 10, general API 100. */
-  rateLimits: { authentication: number; generalApi: number };
+  /**
+   * Requests per minute (spec 8): authentication endpoints 10, general API 100. `loginPerAccount`:
+   * sign-in attempts per account from all addresses per 15 minutes (default 200, see ./login-limits.ts).
+   */
+  rateLimits: { authentication: number; generalApi: number; loginPerAccount?: number };
   clock?: () => Date;
 }
 
@@ -37,6 +40,8 @@ export interface AccountsContext {
   configCache: Pick<ConfigCache, 'changed'>;
   appUrl: string;
   authRateLimit: number;
+  /** The per-account backstop of sign-in attempts: its own counters, in 15-minute windows. */
+  loginBackstop: { limiter: RequestLimiter; attempts: number };
   clock: () => Date;
 }
 
@@ -58,6 +63,8 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     configCache,
     appUrl: config.appUrl.replace(/\/+$/, ''),
     authRateLimit: config.rateLimits.authentication,
+    // Counted in the store on every engine set: shared by all api processes and kept over a restart.
+    loginBackstop: { limiter: new RateLimiter(store, LOGIN_ACCOUNT_BACKSTOP.windowSeconds), attempts: config.rateLimits.loginPerAccount ?? LOGIN_ACCOUNT_BACKSTOP.attempts },
     clock,
   };
 }

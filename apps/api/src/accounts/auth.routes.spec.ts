@@ -129,6 +129,21 @@ describe('POST /api/auth/login, /refresh, /logout', () => {
     await expectError(api.call('GET', '/api/organization', undefined, next), 401, 'TOKEN_INVALID');
     await expectError(api.call('POST', '/api/auth/refresh', undefined, next), 401, 'TOKEN_INVALID');
   });
+
+  it('lets exactly one of 30 concurrent refreshes of one token succeed; the others get 401 TOKEN_INVALID', async () => {
+    const login = await api.call('POST', '/api/auth/login', { email: 'login@state.edu', password: 'Passw0rd!' });
+    const token = String(login.body['token']);
+    // 30 keep-alive connections first, so the refreshes reach the server together, not one connection at a time.
+    const warmUp = await Promise.all(Array.from({ length: 30 }, () => api.call('GET', '/api/organization', undefined, token)));
+    expect(warmUp.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => api.call('POST', '/api/auth/refresh', undefined, token)));
+    const succeeded = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status !== 200).map((answer) => ({ status: answer.status, code: (answer.body['error'] as { code?: string } | undefined)?.code }));
+    expect(succeeded).toHaveLength(1);
+    expect(refused).toEqual(Array(29).fill({ status: 401, code: 'TOKEN_INVALID' }));
+    expect((await api.call('GET', '/api/organization', undefined, String(succeeded[0]?.body['token']))).status).toBe(200);
+    await expectError(api.call('GET', '/api/organization', undefined, token), 401, 'TOKEN_INVALID');
+  });
 });
 
 describe('session tokens are refused with the right code', () => {
@@ -194,7 +209,6 @@ describe('forgot-password and reset-password', () => {
     const sent = mailer.sent.length;
     await api.call('POST', '/api/auth/forgot-password', { email: 'reset@state.edu' });
     const token = await mailer.tokenFor('reset@state.edu', 'reset-password', sent);
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // iat has one-second resolution
 
     await expectError(api.call('POST', '/api/auth/reset-password', { token, new_password: 'weak' }), 400, 'WEAK_PASSWORD');
     const reset = await api.call('POST', '/api/auth/reset-password', { token, new_password: 'N3wPassword' });
@@ -214,6 +228,51 @@ describe('forgot-password and reset-password', () => {
     const token = await mailer.tokenFor('reset@state.edu', 'reset-password', sent);
     await server.store.collection(ACCOUNT_TOKENS_COLLECTION).updateMany({ used_at: null }, { $set: { expires_at: new Date(Date.now() - 1_000) } });
     await expectError(api.call('POST', '/api/auth/reset-password', { token, new_password: 'N3wPassword' }), 400, 'INVALID_RESET_TOKEN');
+  });
+});
+
+describe('a password reset ends every session issued before it, even within the same second', () => {
+  let frozen: AccountsTestServer;
+  let frozenMailer: CapturingMailer;
+  let frozenApi: UserApi;
+
+  beforeAll(async () => {
+    // Every request happens at one instant: issue and reset share their second (and millisecond).
+    const now = new Date();
+    frozenMailer = new CapturingMailer();
+    frozen = await startAccountsServer({ mailer: frozenMailer, clock: () => now });
+    frozenApi = new UserApi(frozen.url);
+  });
+
+  afterAll(async () => {
+    await frozen?.close();
+  });
+
+  it('refuses the earlier sessions and their refreshes, and accepts a login after the reset', async () => {
+    const email = 'same.second@state.edu';
+    const registered = (await frozenApi.register(email, 'Same Second College')).token;
+    const login = String((await frozenApi.call('POST', '/api/auth/login', { email, password: 'Passw0rd!' })).body['token']);
+    const other = String((await frozenApi.call('POST', '/api/auth/login', { email, password: 'Passw0rd!' })).body['token']);
+    const refreshed = await frozenApi.call('POST', '/api/auth/refresh', undefined, other);
+    expect(refreshed.status).toBe(200);
+    const refreshedToken = String(refreshed.body['token']);
+
+    const sent = frozenMailer.sent.length;
+    await frozenApi.call('POST', '/api/auth/forgot-password', { email });
+    const resetToken = await frozenMailer.tokenFor(email, 'reset-password', sent);
+    expect((await frozenApi.call('POST', '/api/auth/reset-password', { token: resetToken, new_password: 'N3wPassword' })).status).toBe(200);
+
+    for (const token of [registered, login, refreshedToken]) {
+      await expectError(frozenApi.call('GET', '/api/organization', undefined, token), 401, 'TOKEN_INVALID');
+      await expectError(frozenApi.call('POST', '/api/auth/refresh', undefined, token), 401, 'TOKEN_INVALID');
+    }
+
+    const after = await frozenApi.call('POST', '/api/auth/login', { email, password: 'N3wPassword' });
+    expect(after.status).toBe(200);
+    expect((await frozenApi.call('GET', '/api/organization', undefined, String(after.body['token']))).status).toBe(200);
+    const renewed = await frozenApi.call('POST', '/api/auth/refresh', undefined, String(after.body['token']));
+    expect(renewed.status).toBe(200);
+    expect((await frozenApi.call('GET', '/api/organization', undefined, String(renewed.body['token']))).status).toBe(200);
   });
 });
 
@@ -237,7 +296,7 @@ describe('rate limits of the authentication endpoints (spec 8: 10 per minute)', 
   beforeAll(async () => {
     // A fixed instant 20 s into a window, so the test never straddles a window boundary.
     const now = new Date('2025-05-05T12:00:40.000Z');
-    limited = await startAccountsServer({ rateLimits: { authentication: 10, generalApi: 1_000 }, clock: () => now });
+    limited = await startAccountsServer({ rateLimits: { authentication: 10, generalApi: 1_000, loginPerAccount: 20 }, clock: () => now });
   });
 
   afterAll(async () => {
@@ -260,11 +319,39 @@ describe('rate limits of the authentication endpoints (spec 8: 10 per minute)', 
     expect((await postFrom('127.0.0.2', '/api/auth/login', { email: 'other@x.edu', password: 'Passw0rd!' }, limited.url)).status).toBe(401);
   });
 
-  it('limits attempts on one account from many addresses', async () => {
+  it('does not let wrong passwords from one address lock the account for other addresses', async () => {
+    const register = { email: 'victim@x.edu', password: 'Passw0rd!', first_name: 'Vi', last_name: 'Ctim', organization_name: 'Victim College' };
+    expect((await postFrom('127.0.3.1', '/api/auth/register', register, limited.url)).status).toBe(201);
+    // The forms of one email that login treats as one account.
+    const variants = ['victim@x.edu', 'Victim@X.edu', ' victim@x.edu', 'VICTIM@x.edu'];
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await postFrom(`127.0.1.${i + 1}`, '/api/auth/login', { email: 'Target@x.edu', password: `Guess${i}abc` }, limited.url)).status);
-    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
-    expect(statuses[10]).toBe(429);
+    for (let i = 0; i < 10; i++) statuses.push((await postFrom('127.0.3.2', '/api/auth/login', { email: variants[i % variants.length], password: `Guess${i}abc` }, limited.url)).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    // The guessing address stays limited, whatever it sends.
+    const again = await postFrom('127.0.3.2', '/api/auth/login', { email: 'victim@x.edu', password: 'Passw0rd!' }, limited.url);
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 20 } });
+    // The owner signs in from another address, with any form of the email.
+    expect((await postFrom('127.0.3.3', '/api/auth/login', { email: 'victim@x.edu', password: 'Passw0rd!' }, limited.url)).status).toBe(200);
+    expect((await postFrom('127.0.3.4', '/api/auth/login', { email: ' Victim@X.EDU', password: 'Passw0rd!' }, limited.url)).status).toBe(200);
+  });
+
+  it('limits attempts on one account from many addresses at the per-account backstop (20 per 15 minutes here)', async () => {
+    const register = { email: 'target@x.edu', password: 'Passw0rd!', first_name: 'Ta', last_name: 'Rget', organization_name: 'Target College' };
+    expect((await postFrom('127.0.3.5', '/api/auth/register', register, limited.url)).status).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await postFrom(`127.0.1.${i + 1}`, '/api/auth/login', { email: i % 2 ? 'Target@x.edu' : ' target@x.edu', password: `Guess${i}abc` }, limited.url)).status);
+    expect(statuses).toEqual(Array(20).fill(401));
+    // Past the backstop even the right password from a fresh address waits for the 15-minute window to end.
+    const blocked = await postFrom('127.0.1.200', '/api/auth/login', { email: 'target@x.edu', password: 'Passw0rd!' }, limited.url);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 860 } });
+    expect(blocked.headers['retry-after']).toBe('860');
+    expect(blocked.headers['x-ratelimit-limit']).toBe('20');
+    expect(blocked.headers['x-ratelimit-reset']).toBe(String(Date.parse('2025-05-05T12:15:00.000Z') / 1000));
+  });
+
+  it('limits forgot-password per account from many addresses', async () => {
     const forgot: number[] = [];
     for (let i = 0; i < 11; i++) forgot.push((await postFrom(`127.0.2.${i + 1}`, '/api/auth/forgot-password', { email: 'target@x.edu' }, limited.url)).status);
     expect(forgot.slice(0, 10)).toEqual(Array(10).fill(200));

@@ -3,13 +3,16 @@
  *   POST /api/auth/register          201 {token, user}
  *   POST /api/auth/login             200 {token, user, expires_at}
  *   POST /api/auth/forgot-password   200 {message}, whether or not the email is known
- *   POST /api/auth/reset-password    200 {message}; bad, expired or used token: 400 INVALID_RESET_TOKEN
- *   POST /api/auth/refresh           200 {token, expires_at}; the presented token is revoked
+ *   POST /api/auth/reset-password    200 {message}; bad, expired or used token: 400 INVALID_RESET_TOKEN;
+ *                                    every session issued before it ends
+ *   POST /api/auth/refresh           200 {token, expires_at}; the presented token is revoked, and of
+ *                                    concurrent refreshes of one token only one succeeds (the others 401)
  *   POST /api/auth/logout            204; the presented token is revoked
  *   POST /api/auth/accept-invite     200 {token, user, expires_at}
  *
- * Rate limits (spec 8, 10 per minute): every endpoint per client address; login and
- * forgot-password also per email, so one account cannot be attacked from many addresses.
+ * Rate limits (spec 8, 10 per minute): every endpoint per client address; forgot-password also per
+ * email; login also per email and client address, and per email from all addresses with a much
+ * higher backstop (./login-limits.ts), so wrong passwords from one address cannot lock the owner out.
  */
 import {
   DomainError,
@@ -31,6 +34,7 @@ import { rateLimit } from '../auth/rate-limit.middleware';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { UserSessionState } from '../auth/session.middleware';
 import { accountLink, sessionBody, type AccountsContext } from './accounts.context';
+import { loginAttemptLimits } from './login-limits';
 
 const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent';
 
@@ -42,7 +46,7 @@ export function authRouter(context: AccountsContext): UserRouter {
   /** Per client address, one counter per endpoint. */
   const perAddress = (endpoint: string): Middleware<UserSessionState> =>
     rateLimit<UserSessionState>('authentication', context.dal.rateLimiter, (ctx) => ({ subject: `${endpoint}:ip:${ctx.ip}`, limit: context.authRateLimit }), limitOptions);
-  /** Per account: the email of the body, whatever its form (the body is checked after). */
+  /** Per account: the email of the body, whatever its form (the body is checked after). Forgot-password only. */
   const perEmail = (endpoint: string): Middleware<UserSessionState> =>
     rateLimit<UserSessionState>(
       'authentication',
@@ -77,7 +81,7 @@ export function authRouter(context: AccountsContext): UserRouter {
     ctx.body = { token: session.token, user: toPublicUser(user) };
   });
 
-  defineRoute(router, { method: 'POST', path: '/api/auth/login', permission: 'public' }, perAddress('login'), perEmail('login'), async (ctx) => {
+  defineRoute(router, { method: 'POST', path: '/api/auth/login', permission: 'public' }, perAddress('login'), ...loginAttemptLimits<UserSessionState>(context), async (ctx) => {
     const credentials = readLogin(ctx.request.body);
     const user = await users.findByEmail(credentials.email);
     // Unknown email, invited user without a password and wrong password take the same time and answer.
@@ -87,7 +91,8 @@ export function authRouter(context: AccountsContext): UserRouter {
       throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
     }
     const loggedIn = (await users.update({ organizationId: user.organization_id, environment: 'live' }, user.id, { last_login_at: clock() })) ?? user;
-    const session = await sessionBody(context, loggedIn);
+    // Issued in the session generation of the password just checked, so a reset meanwhile ends it too.
+    const session = await sessionBody(context, user);
     ctx.body = { token: session.token, user: toPublicUser(loggedIn), expires_at: session.expires_at };
   });
 
@@ -105,7 +110,7 @@ export function authRouter(context: AccountsContext): UserRouter {
     const token = await accountTokens.consume('password_reset', input.token, now);
     if (!token) throw new DomainError('INVALID_RESET_TOKEN', 'Reset token is invalid or has expired');
     const passwordHash = await hashPassword(input.new_password);
-    const updated = await users.update({ organizationId: token.organization_id, environment: 'live' }, token.user_id, { password_hash: passwordHash, password_changed_at: now }, now);
+    const updated = await users.resetPassword({ organizationId: token.organization_id, environment: 'live' }, token.user_id, passwordHash, now);
     if (!updated) throw new DomainError('INVALID_RESET_TOKEN', 'Reset token is invalid or has expired');
     ctx.body = { message: 'Password has been reset; log in with the new password' };
   });
@@ -141,9 +146,12 @@ export function authRouter(context: AccountsContext): UserRouter {
 
   defineRoute(router, { method: 'POST', path: '/api/auth/refresh', permission: 'authenticated' }, perAddress('refresh'), async (ctx) => {
     const { user, session } = ctx.state;
+    // The old token ends first, and only one request can end it: of concurrent refreshes of one
+    // token exactly one gets a new session, so a refresh never leaves two live sessions behind.
+    if (!(await sessions.revoke(session.tokenId, user.id, session.expiresAt, clock()))) {
+      throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    }
     const next = await context.tokens.issue(user);
-    // The old token ends here: a refresh never leaves two live sessions behind.
-    await sessions.revoke(session.tokenId, user.id, session.expiresAt, clock());
     ctx.body = { token: next.token, expires_at: next.expiresAt.toISOString() };
   });
 

@@ -1,7 +1,8 @@
 /**
  * Session tokens of the user API (spec 5 rules 1-2, DESIGN.md section 8): HS256 JWTs made with
  * `jose`, valid 24 hours. Claims: `sub` user id, `org` organization id, `role`, `jti` token id
- * (what logout revokes), `iat`, `exp`, plus a fixed issuer and audience so a JWT minted for
+ * (what logout revokes), `gen` the user's session generation (a password reset moves it on and so
+ * ends every earlier token), `iat`, `exp`, plus a fixed issuer and audience so a JWT minted for
  * something else with the same secret is not a session.
  *
  * Only HS256 is accepted: `alg: none`, other algorithms, bad signatures and malformed tokens are
@@ -13,7 +14,7 @@
  * is not revoked). `verify` accepts both and says which one it saw in `oauth`.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, SESSION_TTL_SECONDS } from '@leadstream/domain';
+import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, sessionGeneration, SESSION_TTL_SECONDS, type User } from '@leadstream/domain';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export const SESSION_ISSUER = 'leadstream';
@@ -28,6 +29,8 @@ export interface SessionClaims {
   organizationId: string;
   role: Role;
   tokenId: string;
+  /** The user's session generation at issue; absent in tokens signed before generations existed. */
+  sessionGeneration?: number;
   issuedAt: Date;
   expiresAt: Date;
   /** Present for OAuth access tokens: what the user granted to which client. */
@@ -46,6 +49,9 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
+/** Whom a token is for: the user as read from the store, its session generation included. */
+export type TokenSubject = Pick<User, 'id' | 'organization_id' | 'role' | 'session_generation'>;
+
 export class SessionTokens {
   private readonly key: Uint8Array;
 
@@ -58,13 +64,13 @@ export class SessionTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(user: { id: string; organization_id: string; role: Role }): Promise<IssuedSession> {
-    return this.sign(user.id, { org: user.organization_id, role: user.role }, { typ: 'JWT', audience: SESSION_AUDIENCE, ttlSeconds: this.ttlSeconds });
+  async issue(user: TokenSubject): Promise<IssuedSession> {
+    return this.sign(user.id, { org: user.organization_id, role: user.role, gen: sessionGeneration(user) }, { typ: 'JWT', audience: SESSION_AUDIENCE, ttlSeconds: this.ttlSeconds });
   }
 
   /** An OAuth access token for a grant (the token endpoint's `access_token`). */
-  async issueOAuthAccess(user: { id: string; organization_id: string; role: Role }, access: OAuthAccess): Promise<IssuedSession> {
-    const claims = { org: user.organization_id, role: user.role, scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId };
+  async issueOAuthAccess(user: TokenSubject, access: OAuthAccess): Promise<IssuedSession> {
+    const claims = { org: user.organization_id, role: user.role, gen: sessionGeneration(user), scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId };
     return this.sign(user.id, claims, { typ: 'at+jwt', audience: OAUTH_AUDIENCE, ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS });
   }
 
@@ -99,11 +105,13 @@ export class SessionTokens {
       if (error instanceof errors.JWTExpired) throw new DomainError('TOKEN_EXPIRED', 'Session token has expired');
       throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     }
-    const { sub, jti, iat, exp, org, role } = payload;
+    const { sub, jti, iat, exp, org, role, gen } = payload;
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof org !== 'string' || !isRole(role) || typeof iat !== 'number' || typeof exp !== 'number') {
       throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     }
+    if (gen !== undefined && !Number.isSafeInteger(gen)) throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     const claims: SessionClaims = { userId: sub, organizationId: org, role, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+    if (typeof gen === 'number') claims.sessionGeneration = gen;
     if (payload.aud === OAUTH_AUDIENCE || (Array.isArray(payload.aud) && payload.aud.includes(OAUTH_AUDIENCE))) {
       const { scope, client_id: clientId, gid } = payload;
       const scopes = typeof scope === 'string' ? scope.split(' ') : [];

@@ -5,7 +5,7 @@
  * |---|---|
  * | no Bearer header, malformed token, bad signature, `alg: none` or another algorithm | 401 TOKEN_INVALID |
  * | token past its 24 h | 401 TOKEN_EXPIRED |
- * | token revoked (logout, refresh), user deleted or not yet active, password changed since issue | 401 TOKEN_INVALID |
+ * | token revoked (logout, refresh), user deleted or not yet active, password reset since issue | 401 TOKEN_INVALID |
  * | more than the general API limit (100/min) of this user | 429 RATE_LIMIT_EXCEEDED |
  * | the user's role lacks the route's permission | 403 INSUFFICIENT_PERMISSIONS |
  *
@@ -18,7 +18,7 @@
  * refuse them, so an application cannot turn its token into a full session.
  */
 import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
-import { DomainError, hasPermission, RATE_LIMITS, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
+import { DomainError, hasPermission, RATE_LIMITS, sessionGeneration, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimit } from './rate-limit.middleware';
 import type { SessionClaims, SessionTokens } from './session-tokens';
@@ -76,8 +76,12 @@ export class SessionGuard {
     const tenant: TenantContext = { organizationId: claims.organizationId, environment: 'live' };
     const user = await this.deps.users.findById(tenant, claims.userId);
     if (!user || user.status !== 'active') throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
-    // A password reset ends the sessions issued before it (iat has one-second resolution).
-    if (user.password_changed_at && claims.issuedAt.getTime() < Math.floor(user.password_changed_at.getTime() / 1000) * 1000) {
+    // A password reset moves the user to the next session generation: every token issued before it,
+    // however close in time, carries an earlier one. A token without one counts as generation 0.
+    if ((claims.sessionGeneration ?? 0) !== sessionGeneration(user)) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    // Tokens signed before generations existed are also refused when issued before the last password
+    // change (to the second, as iat); this check has nothing left to do once such tokens have expired.
+    if (claims.sessionGeneration === undefined && user.password_changed_at && claims.issuedAt.getTime() < Math.floor(user.password_changed_at.getTime() / 1000) * 1000) {
       throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
     }
     return { user, tenant, session: claims };

@@ -28,12 +28,12 @@ import {
   sameSecret,
   scopesBeyondRole,
   verifyPassword,
-  emailKey,
   type OAuthScope,
   type User,
 } from '@leadstream/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimit } from '../auth/rate-limit.middleware';
+import { loginAttemptLimits } from '../accounts/login-limits';
 import type { OAuthContext } from './oauth.context';
 import { consentPage, errorPage, signInPage, type HiddenFields } from './oauth-pages';
 
@@ -216,16 +216,8 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
     }
   };
   const perAddress: Middleware = rateLimit('authentication', dal.rateLimiter, (ctx) => ({ subject: `oauth-login:ip:${ctx.ip}`, limit: authRateLimit }), { clock });
-  const perEmail: Middleware = rateLimit(
-    'authentication',
-    dal.rateLimiter,
-    (ctx) => {
-      const raw = (ctx.request.body as { email?: unknown } | undefined)?.email;
-      // The same counter as POST /api/auth/login, so this form is no way around its limit.
-      return { subject: `login:email:${typeof raw === 'string' ? emailKey(raw).slice(0, 254) : ''}`, limit: authRateLimit };
-    },
-    { clock },
-  );
+  // The same per-account limits as POST /api/auth/login, so this form is no way around them.
+  const perAccount = loginAttemptLimits(context.accounts);
 
   router.get('/oauth/authorize', async (ctx) => {
     const request = await check(ctx, ctx.query);
@@ -238,7 +230,7 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
     await showConsent(ctx, request, session.user, session.csrfToken);
   });
 
-  router.post('/oauth/authorize/login', pageErrors, perAddress, perEmail, async (ctx) => {
+  router.post('/oauth/authorize/login', pageErrors, perAddress, ...perAccount, async (ctx) => {
     const body = (ctx.request.body ?? {}) as Parameters;
     const request = await check(ctx, body);
     if (!request) return;

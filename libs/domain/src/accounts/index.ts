@@ -1,6 +1,7 @@
 export * from './permissions';
 export * from './password';
 export * from './user';
+export * from './login-limits';
 export * from './account-requests';
 export * from './organization-patch';
 export * from './oauth';

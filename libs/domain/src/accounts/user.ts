@@ -18,8 +18,14 @@ export interface User {
   role: Role;
   status: UserStatus;
   password_hash: string | null;
-  /** Sessions issued before this instant are refused (a password reset ends other sessions). */
+  /** When the password was last set; a token without a session generation issued before it is refused. */
   password_changed_at: Date | null;
+  /**
+   * Goes up by one at every password reset. A session token carries the generation it was issued
+   * in, and only tokens of the current generation are accepted, so a reset ends every session
+   * issued before it, however close in time. Absent on users stored before it existed: 0.
+   */
+  session_generation?: number;
   last_login_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -77,6 +83,11 @@ export function generateAccountToken(): string {
 
 export function hashAccountToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The session generation of a user (see `User.session_generation`). */
+export function sessionGeneration(user: Pick<User, 'session_generation'>): number {
+  return user.session_generation ?? 0;
 }
 
 /** Session tokens live 24 hours (spec 5 rule 1, 8). */
