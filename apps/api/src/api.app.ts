@@ -142,6 +142,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
     customFields: { list: (organizationId) => config.customFields(organizationId) },
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
+    allowInsecureTargets: deps.webhooks?.allowInsecureTargets ?? false,
   });
   mountRouting(app, { guard: accounts.guard, store: deps.store, customFields: { list: (organizationId) => config.customFields(organizationId) }, configCache: deps.configCache });
   const funnelLinks = new FunnelLinkRepository(deps.store);

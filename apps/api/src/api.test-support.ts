@@ -50,6 +50,8 @@ export interface ApiTestServerOptions {
   exports?: ApiDependencies['exports'];
   /** CRM connections: credentials key, outbound settings of connection tests. */
   crm?: ApiDependencies['crm'];
+  /** Webhooks and rule webhooks: whether http and non-public targets are allowed (WEBHOOK_ALLOW_INSECURE_TARGETS). */
+  webhooks?: ApiDependencies['webhooks'];
   /** An analytics engine for the routes that read it (the funnel); without it any use is a test bug. */
   analytics?: Analytics;
 }
@@ -94,6 +96,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     accounts: { jwtSecret: TEST_JWT_SECRET, appUrl: 'https://app.test/', mailer, rateLimits: options.rateLimits ?? { authentication: 1_000, generalApi: 1_000 }, ...(options.clock ? { clock: options.clock } : {}) },
     exports: options.exports,
     crm: options.crm,
+    webhooks: options.webhooks,
   });
   const server: Server = createServer(nodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

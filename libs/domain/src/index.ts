@@ -21,3 +21,4 @@ export * from './funnel';
 export * from './webhooks';
 export * from './routing';
 export * from './crm';
+export * from './outbound';

@@ -80,4 +80,28 @@ describe('outbound HTTP', () => {
     expect(await checkTarget('https://user:pw@example.com/', {})).toEqual({ ok: false, error: 'the target may not carry credentials in its URL' });
     expect(await checkTarget('ftp://example.com/', {})).toEqual({ ok: false, error: 'the target must use https' });
   });
+
+  it('judges an IPv6 address that embeds an IPv4 address by the IPv4 address', async () => {
+    const refused = async (url: string) => {
+      const checked = await checkTarget(url, {});
+      return checked.ok ? null : checked.error;
+    };
+    // IPv4-compatible (::a.b.c.d; the URL parser writes it ::7f00:1), IPv4-mapped, NAT64, 6to4.
+    expect(await refused('https://[::127.0.0.1]/h')).toContain('loopback');
+    expect(await refused('https://[::ffff:10.0.0.1]/h')).toContain('private');
+    expect(await refused('https://[64:ff9b::a9fe:a9fe]/h')).toContain('linkLocal');
+    expect(await refused('https://[2002:a9fe:a9fe::1]/h')).toContain('linkLocal');
+    expect(await refused('https://[::ffff:0:7f00:1]/h')).toContain('loopback');
+    // Decimal IPv4 is 127.0.0.1 once parsed.
+    expect(await refused('https://2130706433/h')).toContain('loopback');
+    // Public addresses stay allowed, in IPv6 and embedded in IPv6.
+    expect(await refused('https://[2606:4700:4700::1111]/h')).toBeNull();
+    expect(await refused('https://[::ffff:8.8.8.8]/h')).toBeNull();
+    expect(await refused('https://[64:ff9b::808:808]/h')).toBeNull();
+    // Forms that are not public whatever they embed: loopback, unspecified, Teredo, local-use NAT64.
+    expect(nonPublicAddressReason('::1')).toContain('loopback');
+    expect(nonPublicAddressReason('::')).toContain('unspecified');
+    expect(nonPublicAddressReason('2001::808:808')).toContain('teredo');
+    expect(nonPublicAddressReason('64:ff9b:1::808:808')).toContain('rfc6052');
+  });
 });

@@ -2,7 +2,8 @@
  * The one way leadstream calls a URL an organization gave it (rule webhooks now; webhooks and
  * CRM connectors with their issue). DESIGN.md section 8:
  * - HTTPS only, and every address the host resolves to must be public (no private, loopback,
- *   link-local, multicast or reserved ranges). Checked after DNS on every call, and the request
+ *   link-local, multicast or reserved ranges; an IPv6 address that embeds an IPv4 address is
+ *   judged by the IPv4 address). Checked after DNS on every call, and the request
  *   connects to the very address that was checked, so a name that resolves differently a moment
  *   later (DNS rebinding) cannot slip through.
  * - Redirects are not followed: a 3xx is the answer.
@@ -51,11 +52,38 @@ async function systemResolve(hostname: string): Promise<string[]> {
   return (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
+/**
+ * The IPv4 address inside an IPv6 address of a form that carries one, or null. Such an address
+ * reaches the IPv4 host (through the kernel, a NAT64 gateway or a 6to4 relay), so it is judged
+ * by that host: `::127.0.0.1` is loopback, `64:ff9b::a9fe:a9fe` is 169.254.169.254.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = address.parts as [number, number, number, number, number, number, number, number];
+  const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  const zeroes = (...parts: number[]) => parts.every((part) => part === 0);
+  // IPv4-mapped ::ffff:a.b.c.d
+  if (zeroes(p0, p1, p2, p3, p4) && p5 === 0xffff) return ipv4(p6, p7);
+  // IPv4-translated ::ffff:0:a.b.c.d
+  if (zeroes(p0, p1, p2, p3) && p4 === 0xffff && p5 === 0) return ipv4(p6, p7);
+  // IPv4-compatible ::a.b.c.d (deprecated); :: and ::1 are the IPv6 unspecified and loopback addresses.
+  if (zeroes(p0, p1, p2, p3, p4, p5) && !(p6 === 0 && p7 <= 1)) return ipv4(p6, p7);
+  // NAT64 well-known prefix 64:ff9b::a.b.c.d
+  if (p0 === 0x64 && p1 === 0xff9b && zeroes(p2, p3, p4, p5)) return ipv4(p6, p7);
+  // 6to4 2002:aabb:ccdd::/48 carries a.b.c.d in its second and third groups.
+  if (p0 === 0x2002) return ipv4(p1, p2);
+  return null;
+}
+
 /** Why an address may not be called, or null when it is public unicast. */
 export function nonPublicAddressReason(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  const embedded = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
+  if (embedded) {
+    const range = embedded.range();
+    return range === 'unicast' ? null : `${address} is a ${range} address (it embeds ${embedded.toString()})`;
+  }
+  // Other IPv6 forms that carry an IPv4 address (Teredo, local-use NAT64 prefixes) are not unicast here.
   const range = parsed.range();
   return range === 'unicast' ? null : `${address} is a ${range} address`;
 }

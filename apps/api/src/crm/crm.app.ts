@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CrmConnectionRepository, CrmSyncRepository, type LeadRepository } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import { CredentialsCipher, CrmClient } from '@leadstream/runtime';
+import { CredentialsCipher, CrmClient, type OutboundOptions } from '@leadstream/runtime';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
 import { crmRouter } from './crm.routes';
@@ -13,9 +13,11 @@ export interface CrmApiOptions {
    * be read by any other process.
    */
   credentialsKey?: Buffer;
-  /** Connection tests may call http and non-public addresses (development and tests only). */
+  /** Connections may name, and their tests call, http and non-public addresses (development and tests only). */
   allowInsecureTargets?: boolean;
   timeoutMs?: number;
+  /** Name resolution for the public-address check of connection URLs when saved (tests pass their own). */
+  resolve?: OutboundOptions['resolve'];
 }
 
 export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentStore; log: EventLog; leads: Pick<LeadRepository, 'findById'>; options: CrmApiOptions | undefined }): void {
@@ -28,6 +30,8 @@ export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentS
     log: deps.log,
     cipher: new CredentialsCipher(options.credentialsKey ?? randomBytes(32)),
     client: new CrmClient({ timeoutMs: options.timeoutMs ?? 30_000, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}) }),
+    allowInsecureTargets: options.allowInsecureTargets ?? false,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

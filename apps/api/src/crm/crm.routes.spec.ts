@@ -18,6 +18,13 @@ import { CapturingMailer, dataOf, UserApi } from '../accounts/accounts.test-supp
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 
 const SECRET = 'Bearer s3cret-crm-token-7f2a';
+/** The test's DNS: names of CRMs and what they resolve to (no name leaves the process). */
+const NAMES: Record<string, string> = { 'example.my.salesforce.com': '93.184.215.14', 'crm.example.com': '93.184.215.14', 'metadata.example.test': '169.254.169.254' };
+async function resolve(hostname: string): Promise<string[]> {
+  const address = NAMES[hostname];
+  if (!address) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+  return [address];
+}
 let server: ApiTestServer;
 let receiver: Server;
 let receiverUrl = '';
@@ -42,7 +49,7 @@ beforeAll(async () => {
     mailer: new CapturingMailer(),
     topics: ['crm.sync.requests'],
     repositories: [LeadRepository, CrmConnectionRepository, CrmSyncRepository],
-    crm: { credentialsKey: randomBytes(32), allowInsecureTargets: true, timeoutMs: 2_000 },
+    crm: { credentialsKey: randomBytes(32), allowInsecureTargets: true, timeoutMs: 2_000, resolve },
   });
   owner = await UserApi.owner(server.url, 'crm.owner@example.edu', 'CRM College');
 });
@@ -226,5 +233,62 @@ describe('CRM connections', () => {
     expect((await owner.call('DELETE', `/api/crm/connections/${id}`)).status).toBe(404);
     const names = (((await owner.call('GET', '/api/crm/connections')).body['data'] ?? []) as Array<{ name: string }>).map((entry) => entry.name);
     expect(names).not.toContain('Short-lived');
+  });
+});
+
+describe('CRM connection targets, checked when saved (insecure targets not allowed)', () => {
+  let secure: ApiTestServer;
+  let admin: Awaited<ReturnType<typeof UserApi.owner>>;
+
+  beforeAll(async () => {
+    secure = await startApiTestServer({
+      dir: mkdtempSync(join(tmpdir(), 'leadstream-crm-secure-')),
+      mailer: new CapturingMailer(),
+      topics: ['crm.sync.requests'],
+      repositories: [LeadRepository, CrmConnectionRepository, CrmSyncRepository],
+      crm: { credentialsKey: randomBytes(32), allowInsecureTargets: false, timeoutMs: 2_000, resolve },
+    });
+    admin = await UserApi.owner(secure.url, 'crm.secure@example.edu', 'Secure College');
+  });
+
+  afterAll(async () => {
+    await secure?.close();
+  });
+
+  const fields = (response: { body: Record<string, unknown> }) => ((response.body['error'] as { details?: Array<{ field: string }> } | undefined)?.details ?? []).map((detail) => detail.field);
+  const hook = (url: string) => ({ name: 'Hook', type: 'webhook_json', settings: { url }, credentials: {} });
+
+  it('refuses a URL that does not reach a public address, with 400 on the setting that names it', async () => {
+    for (const url of ['https://169.254.169.254/x', 'https://2130706433/h', 'https://127.0.0.1/h', 'https://[::1]/h', 'https://[::127.0.0.1]/h', 'https://metadata.example.test/h', 'https://nowhere.example.test/h', 'http://crm.example.com/h']) {
+      const response = await admin.call('POST', '/api/crm/connections', hook(url));
+      expect(response.status, url).toBe(400);
+      expect(response.body, url).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: 'Invalid CRM connection' } });
+      expect(fields(response), url).toEqual(['settings.url']);
+    }
+    const salesforce = (settings: Record<string, unknown>) => admin.call('POST', '/api/crm/connections', { name: 'SF', type: 'salesforce', settings, credentials: { client_id: 'id', client_secret: 'secret' } });
+    expect(fields(await salesforce({ instance_url: 'https://example.my.salesforce.com', token_url: 'https://169.254.169.254/token' }))).toEqual(['settings.token_url']);
+    // The token URL defaults to one on the instance's host.
+    expect(fields(await salesforce({ instance_url: 'https://127.0.0.1' }))).toEqual(['settings.instance_url', 'settings.token_url']);
+    const hubspot = await admin.call('POST', '/api/crm/connections', { name: 'HS', type: 'hubspot', settings: { base_url: 'https://[64:ff9b::a9fe:a9fe]' }, credentials: { private_app_token: 't' } });
+    expect(fields(hubspot)).toEqual(['settings.base_url']);
+    expect((await admin.call('GET', '/api/crm/connections')).body['data']).toEqual([]);
+  });
+
+  it('takes a public URL, and refuses a PATCH to a non-public one', async () => {
+    const created = await admin.call('POST', '/api/crm/connections', hook('https://crm.example.com/leads'));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = String(dataOf(created)['id']);
+    const patched = await admin.call('PATCH', `/api/crm/connections/${id}`, { settings: { url: 'https://169.254.169.254/latest' } });
+    expect(patched.status).toBe(400);
+    expect(fields(patched)).toEqual(['settings.url']);
+    expect((await admin.call('PATCH', `/api/crm/connections/${id}`, { enabled: false })).status).toBe(200);
+    const salesforce = await admin.call('POST', '/api/crm/connections', { name: 'SF', type: 'salesforce', settings: { instance_url: 'https://example.my.salesforce.com' }, credentials: { client_id: 'id', client_secret: 'secret' } });
+    expect(salesforce.status, JSON.stringify(salesforce.body)).toBe(201);
+  });
+
+  it('refuses an auth_header leadstream sets itself (Host)', async () => {
+    const response = await admin.call('POST', '/api/crm/connections', { name: 'Hook', type: 'webhook_json', settings: { url: 'https://crm.example.com/leads', auth_header: 'Host' }, credentials: { auth_value: 'evil.example' } });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'settings.auth_header' }] } });
   });
 });

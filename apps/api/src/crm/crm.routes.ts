@@ -8,6 +8,9 @@
  *   DELETE /api/crm/connections/:id          remove (its pending syncs fail at their next attempt)
  *   POST   /api/crm/:id/sync/:leadId         sync one lead again now: 202, the crm-sync stage does it
  *
+ * Connection URLs must be https and resolve to public addresses (checked when saved and again on
+ * every call) unless WEBHOOK_ALLOW_INSECURE_TARGETS is set.
+ *
  * Owners and admins only (crm:read, crm:write). The user API works on live data, so a sandbox
  * lead is never found here: no CRM sync ever happens in the sandbox (spec 1).
  */
@@ -24,9 +27,10 @@ import {
   type CrmConnectionRecord,
   type CrmCredentials,
   type CrmSettings,
+  type ErrorDetail,
 } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, type CredentialsCipher, type CrmClient } from '@leadstream/runtime';
+import { checkTarget, CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, type CredentialsCipher, type CrmClient, type OutboundOptions } from '@leadstream/runtime';
 import type { ParameterizedContext } from 'koa';
 import { defineRoute, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
 
@@ -52,6 +56,10 @@ export interface CrmRoutesDependencies {
   log: Pick<EventLog, 'produce'>;
   cipher: CredentialsCipher;
   client: Pick<CrmClient, 'test'>;
+  /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): connections may target http and non-public addresses. */
+  allowInsecureTargets: boolean;
+  /** Name resolution for the public-address check of connection URLs (tests pass their own). */
+  resolve?: OutboundOptions['resolve'];
   clock?: () => Date;
 }
 
@@ -65,6 +73,13 @@ export function openCrmConnection(record: CrmConnectionRecord, cipher: Credentia
   return { id: record._id, name: record.name, type: record.type, enabled: record.enabled, settings, credentials, updated_at: record.updated_at } as CrmConnection;
 }
 
+/** The settings that name a URL leadstream calls (a record URL template is only shown as a link). */
+function calledUrls(settings: CrmSettings): Array<{ field: string; url: string }> {
+  if ('url' in settings) return [{ field: 'settings.url', url: settings.url }];
+  if ('instance_url' in settings) return [{ field: 'settings.instance_url', url: settings.instance_url }, { field: 'settings.token_url', url: settings.token_url }];
+  return [{ field: 'settings.base_url', url: settings.base_url }];
+}
+
 /** `now`, or a millisecond after `previous` when the clock has not passed it: every change gets a new updated_at. */
 function laterThan(previous: string, now: Date): string {
   const floor = Date.parse(previous) + 1;
@@ -74,6 +89,20 @@ function laterThan(previous: string, now: Date): string {
 export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
+  const outbound = { allowInsecureTargets: deps.allowInsecureTargets, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
+
+  /**
+   * Connection URLs must be https and resolve to public addresses, as webhook URLs must when saved
+   * (the outbound module checks again on every call).
+   */
+  async function checkReachable(settings: CrmSettings): Promise<void> {
+    const details: ErrorDetail[] = [];
+    for (const { field, url } of calledUrls(settings)) {
+      const target = await checkTarget(url, outbound);
+      if (!target.ok) details.push({ field, message: `${field} ${target.error}` });
+    }
+    if (details.length > 0) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', details);
+  }
 
   const load = async (ctx: ParameterizedContext<UserSessionState>, param: string): Promise<CrmConnectionRecord> => {
     const id = String(ctx.params[param]);
@@ -92,6 +121,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
     const parsed = parseCrmConnectionInput(ctx.request.body);
     if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
     const { input } = parsed;
+    await checkReachable(input.settings);
     const tenant = ctx.state.tenant;
     const id = `crm_${randomUUID().replace(/-/g, '')}`;
     const at = clock().toISOString();
@@ -132,6 +162,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
       const parsed = parseCrmConnectionPatch(ctx.request.body, { type: record.type, settings: JSON.parse(record.settings_json) as CrmSettings, credentials });
       if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
       const { patch } = parsed;
+      if (patch.settings) await checkReachable(patch.settings);
       const updated = await deps.connections.update(tenant, record._id, record.updated_at, {
         updated_at: laterThan(record.updated_at, clock()),
         ...(patch.name !== undefined ? { name: patch.name } : {}),

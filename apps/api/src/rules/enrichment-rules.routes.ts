@@ -26,7 +26,7 @@ import {
   type EnrichmentRuleSettings,
   type ErrorDetail,
 } from '@leadstream/domain';
-import type { ConfigCache } from '@leadstream/runtime';
+import { checkTarget, type ConfigCache, type OutboundOptions } from '@leadstream/runtime';
 import { parseEnrichmentRulesDocument, SchemaError } from '@leadstream/schemas';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
@@ -38,6 +38,10 @@ export interface EnrichmentRuleRoutesDependencies {
   customFields: Pick<CustomFieldRepository, 'list'>;
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
   configCache: Pick<ConfigCache, 'changed'>;
+  /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): webhook actions may target http and non-public addresses. */
+  allowInsecureTargets: boolean;
+  /** Name resolution for the public-address check of webhook URLs (tests pass their own). */
+  resolve?: OutboundOptions['resolve'];
   clock?: () => Date;
 }
 
@@ -51,6 +55,7 @@ export function ruleId(): string {
 export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
+  const outbound = { allowInsecureTargets: deps.allowInsecureTargets, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
 
   /** What rule parsing checks names against: the organization's custom fields and lookup tables. */
   async function known(organizationId: string) {
@@ -65,6 +70,20 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
     return parsed.value;
   }
 
+  /**
+   * Webhook actions must target https URLs resolving to public addresses, as webhooks must when
+   * saved (the rule-webhook stage checks again on every call).
+   */
+  async function webhookTargetProblems(settings: EnrichmentRuleSettings, prefix = ''): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    for (const [index, action] of settings.actions.entries()) {
+      if (action.type !== 'webhook') continue;
+      const target = await checkTarget(action.url, outbound);
+      if (!target.ok) problems.push({ field: `${prefix}actions[${index}].url`, message: `url ${target.error}` });
+    }
+    return problems;
+  }
+
   defineRoute(router, { method: 'GET', path: '/api/enrichment/rules', permission: 'rules:read' }, async (ctx) => {
     ctx.body = { data: await deps.rules.list(ctx.state.tenant.organizationId) };
   });
@@ -72,6 +91,8 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
   defineRoute(router, { method: 'POST', path: '/api/enrichment/rules', permission: 'rules:write' }, async (ctx) => {
     const organizationId = ctx.state.tenant.organizationId;
     const settings = checked(parseEnrichmentRuleCreate(ctx.request.body, await known(organizationId)));
+    const unreachable = await webhookTargetProblems(settings);
+    if (unreachable.length > 0) throw invalid(unreachable);
     const rule = await deps.rules.create(organizationId, ruleId(), settings, clock().toISOString());
     await deps.configCache.changed(organizationId, 'enrichment_rules');
     ctx.status = 201;
@@ -96,6 +117,9 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
     if (!parsed.ok) throw invalid(parsed.details);
     const problems = parsed.value.flatMap((settings, index) => ruleFormulaProblems(settings, `rules[${index}].`));
     if (problems.length > 0) throw invalid(problems);
+    const unreachable: ErrorDetail[] = [];
+    for (const [index, settings] of parsed.value.entries()) unreachable.push(...(await webhookTargetProblems(settings, `rules[${index}].`)));
+    if (unreachable.length > 0) throw invalid(unreachable);
     const originalIds = ((ctx.request.body as { rules: Array<{ id?: unknown }> }).rules ?? []).map((rule) => (typeof rule.id === 'string' ? rule.id : null));
     const records = parsed.value.map((settings) => ({ id: ruleId(), settings }));
     const created = await deps.rules.createMany(organizationId, records, clock().toISOString());
@@ -146,6 +170,11 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
     const current = await deps.rules.find(organizationId, id);
     if (!current) throw notFound();
     const settings = checked(parseEnrichmentRulePatch(ctx.request.body, current, await known(organizationId)));
+    // Only actions the request sends are checked: a PATCH of the name or `enabled` resolves no name.
+    if (typeof ctx.request.body === 'object' && ctx.request.body !== null && 'actions' in ctx.request.body) {
+      const unreachable = await webhookTargetProblems(settings);
+      if (unreachable.length > 0) throw invalid(unreachable);
+    }
     const updated = await deps.rules.update(organizationId, id, settings, clock().toISOString());
     if (!updated) throw notFound();
     await deps.configCache.changed(organizationId, 'enrichment_rules');

@@ -13,7 +13,7 @@ import {
 } from '@leadstream/dal';
 import type { TenantContext, ValidationSettings } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import type { ConfigCache } from '@leadstream/runtime';
+import type { ConfigCache, OutboundOptions } from '@leadstream/runtime';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
 import { calculatedFieldsRouter } from './calculated-fields.routes';
@@ -28,6 +28,10 @@ export interface RulesMountDependencies {
   customFields: Pick<CustomFieldRepository, 'list'>;
   validationSettings: (tenant: TenantContext) => Promise<ValidationSettings | undefined>;
   configCache: Pick<ConfigCache, 'changed'>;
+  /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): rule webhooks may target http and non-public addresses. */
+  allowInsecureTargets: boolean;
+  /** Name resolution for the public-address check of rule webhook URLs (tests pass their own). */
+  resolve?: OutboundOptions['resolve'];
   clock?: () => Date;
 }
 
@@ -44,6 +48,8 @@ export function mountRules(app: Koa, deps: RulesMountDependencies): void {
       customFields: deps.customFields,
       enrichment: new EnrichmentConfigReader(deps.store),
       configCache: deps.configCache,
+      allowInsecureTargets: deps.allowInsecureTargets,
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
       ...clock,
     }),
     lookupTablesRouter({ guard: deps.guard, lookupTables, configCache: deps.configCache, ...clock }),

@@ -179,6 +179,82 @@ describe('enrichment rules', () => {
   });
 });
 
+describe('enrichment rule webhooks', () => {
+  let hooks: Awaited<ReturnType<typeof UserApi.owner>>;
+  beforeAll(async () => {
+    hooks = await UserApi.owner(server.url, 'rules.hooks@example.edu', 'Hooks College');
+  });
+
+  // A public address written as an address, so the test resolves no name.
+  const PUBLIC_URL = 'https://93.184.215.14/h';
+  const hookRule = (url: string, headers?: Record<string, string>) => ({
+    name: 'Notify',
+    priority: 1,
+    conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] },
+    actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'A' }, { type: 'webhook', url, ...(headers ? { headers } : {}) }],
+  });
+  const fields = (response: { body: Record<string, unknown> }) => ((response.body['error'] as { details?: Array<{ field: string }> } | undefined)?.details ?? []).map((detail) => detail.field);
+
+  it('refuses, when saved, a webhook URL that does not reach a public address (the server does not allow insecure targets)', async () => {
+    for (const url of ['https://169.254.169.254/x', 'https://2130706433/h', 'https://127.0.0.1/h', 'https://[::1]/h', 'https://[::127.0.0.1]/h', 'https://10.0.0.1/h', 'http://93.184.215.14/h']) {
+      const response = await hooks.call('POST', '/api/enrichment/rules', hookRule(url));
+      expect(response.status, url).toBe(400);
+      expect(response.body, url).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: 'Invalid enrichment rule' } });
+      expect(fields(response), url).toEqual(['actions[1].url']);
+    }
+    const created = await hooks.call('POST', '/api/enrichment/rules', hookRule(PUBLIC_URL));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = String((created.body['data'] as { id: string }).id);
+
+    const patched = await hooks.call('PATCH', `/api/enrichment/rules/${id}`, { actions: [{ type: 'webhook', url: 'https://169.254.169.254/latest/meta-data' }] });
+    expect(patched.status).toBe(400);
+    expect(fields(patched)).toEqual(['actions[0].url']);
+    expect((await hooks.call('PATCH', `/api/enrichment/rules/${id}`, { enabled: false })).status).toBe(200);
+
+    const exported = await hooks.call('GET', '/api/enrichment/rules/export');
+    const document = exported.body as { rules: Array<Record<string, unknown>> };
+    const imported = await hooks.call('POST', '/api/enrichment/rules/import', { ...document, rules: [...document.rules, { ...hookRule('https://[::ffff:10.0.0.1]/h'), id: 'rule_old' }] });
+    expect(imported.status).toBe(400);
+    expect(fields(imported)).toEqual(['rules[1].actions[1].url']);
+    expect((await hooks.call('DELETE', `/api/enrichment/rules/${id}`)).status).toBe(204);
+  });
+
+  it('refuses webhook headers that could inject a header or reframe the request', async () => {
+    const rulesBefore = (await hooks.call('GET', '/api/enrichment/rules')).body['data'];
+    const injected = await hooks.call('POST', '/api/enrichment/rules', hookRule(PUBLIC_URL, { 'X-A': 'v\r\nX-Injected: 4' }));
+    expect(injected.status).toBe(400);
+    expect(injected.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'actions[1].headers.X-A' }] } });
+    const framing = await hooks.call('POST', '/api/enrichment/rules', hookRule(PUBLIC_URL, { Host: 'evil.example', 'Content-Length': '5' }));
+    expect(framing.status).toBe(400);
+    expect(fields(framing)).toEqual(['actions[1].headers.Host', 'actions[1].headers.Content-Length']);
+    expect((await hooks.call('GET', '/api/enrichment/rules')).body['data']).toEqual(rulesBefore);
+  });
+});
+
+describe('enrichment rule webhooks with WEBHOOK_ALLOW_INSECURE_TARGETS', () => {
+  let insecure: ApiTestServer;
+  beforeAll(async () => {
+    insecure = await startApiTestServer({
+      dir: mkdtempSync(join(tmpdir(), 'leadstream-rules-insecure-')),
+      mailer: new CapturingMailer(),
+      topics: ['calculations.requests', 'config.changed'],
+      repositories: [EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository],
+      webhooks: { allowInsecureTargets: true, timeoutMs: 1_000 },
+    });
+  });
+
+  afterAll(async () => {
+    await insecure?.close();
+  });
+
+  it('takes an http loopback webhook URL (development and tests)', async () => {
+    const developer = await UserApi.owner(insecure.url, 'rules.dev@example.edu', 'Dev College');
+    const rule = { name: 'Local hook', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] }, actions: [{ type: 'webhook', url: 'http://127.0.0.1:9/h' }] };
+    const created = await developer.call('POST', '/api/enrichment/rules', rule);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
+});
+
 describe('lookup tables', () => {
   it('creates, reads, changes and deletes a table; a taken name is a 400 on name', async () => {
     const created = await owner.call('POST', '/api/enrichment/lookup-tables', { name: 'programs', description: 'Codes', mappings: { BSN: 'Nursing' } });

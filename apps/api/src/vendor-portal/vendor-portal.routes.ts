@@ -9,7 +9,7 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import Router from '@koa/router';
 import type { Dal, VendorOutcomeCounts, VendorReportRepository } from '@leadstream/dal';
-import { DomainError, type ErrorDetail } from '@leadstream/domain';
+import { DomainError, startsLikeFormula, type ErrorDetail } from '@leadstream/domain';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { apiKeyAuth, perApiKey, rateLimit, type ApiKeyAuthState } from '../auth';
@@ -71,7 +71,7 @@ function acceptanceRate(counts: VendorOutcomeCounts): number {
 /** Guards spreadsheet users against formula injection from submitted text (OWASP "CSV injection"). */
 function cell(value: string | null): string {
   if (value === null) return '';
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return startsLikeFormula(value) ? `'${value}` : value;
 }
 
 export function vendorPortalRouter(deps: VendorPortalDependencies): Router {

@@ -3,10 +3,12 @@
  * calls each target through the runtime's outbound HTTP (https, public addresses only, bounded
  * time). A call is tried once: the result, success or failure, is recorded as an entry of the
  * lead's activity log (event `rule.webhook`, keyed by the call's id, so a redelivered batch
- * records nothing twice). The lead itself was decided before: a slow or failing target never
- * holds the pipeline longer than the timeout, and never fails a lead.
+ * records nothing twice). Headers that may not be sent are left out (`sendableHeaders`). The lead
+ * itself was decided before: a slow or failing target never holds the pipeline longer than the
+ * timeout, and never fails a lead.
  */
 import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
+import { outboundHeaderProblem } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { sendOutbound, type OutboundOptions } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
@@ -34,6 +36,21 @@ function parseMessage(value: string): RuleWebhookMessage {
   return message as RuleWebhookMessage;
 }
 
+/**
+ * The headers of a rule webhook that may be sent, and the names of those left out. Rules are
+ * checked when saved, but one saved before that check may carry a line break, Host and the like:
+ * such a header is left out (and named in the activity entry) rather than failing the call.
+ */
+export function sendableHeaders(headers: Record<string, unknown> | undefined): { headers: Record<string, string>; skipped: string[] } {
+  const sendable: Record<string, string> = {};
+  const skipped: string[] = [];
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (typeof value === 'string' && outboundHeaderProblem(name, value) === null) sendable[name] = value;
+    else skipped.push(name);
+  }
+  return { headers: sendable, skipped };
+}
+
 export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchStage {
   const now = options.now ?? (() => new Date());
   return {
@@ -50,8 +67,9 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
         }
       }
       const entries = await mapBounded(calls, options.concurrency ?? 16, async ({ record, message }): Promise<LeadActivityEntry> => {
+        const { headers, skipped } = sendableHeaders(message.headers);
         const result = await sendOutbound(
-          { url: message.url, method: message.method, headers: message.headers, ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}) },
+          { url: message.url, method: message.method, headers, ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}) },
           {
             timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
             ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
@@ -75,6 +93,7 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
             response_status: result.status,
             response_time_ms: result.timeMs,
             ...(result.ok ? {} : { error: result.error, error_code: result.code }),
+            ...(skipped.length > 0 ? { skipped_headers: skipped } : {}),
           },
         };
       });

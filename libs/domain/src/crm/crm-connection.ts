@@ -5,6 +5,7 @@
  * them, and the store keeps them encrypted (the ciphertext comes from outside the domain).
  */
 import type { ErrorDetail } from '../errors';
+import { outboundHeaderProblem } from '../outbound/outbound-headers';
 import type { Environment } from '../tenant';
 
 export const CRM_CONNECTION_TYPES = ['webhook_json', 'salesforce', 'hubspot'] as const;
@@ -163,6 +164,22 @@ class Reader {
     return value.replace(/\/+$/, '');
   }
 
+  /** A header name leadstream may send (the one check of outbound headers). */
+  header(field: string): string | undefined {
+    const name = this.text(field, { max: 100 });
+    if (name === undefined) return undefined;
+    const problem = outboundHeaderProblem(name);
+    return problem ? this.problem(field, `is refused: ${problem}`) : name;
+  }
+
+  /** The value of header `name`, which leadstream may send (the one check of outbound headers). */
+  headerValue(field: string, name: string, max: number): string | undefined {
+    const value = this.text(field, { max });
+    if (value === undefined) return undefined;
+    const problem = outboundHeaderProblem(name, value, max);
+    return problem ? this.problem(field, `is refused: ${problem}`) : value;
+  }
+
   oneOf<T extends string>(field: string, allowed: readonly T[], fallback: T): T {
     const value = this.source[field];
     if (value === undefined || value === null) return fallback;
@@ -195,10 +212,8 @@ function mappingProblems(value: unknown, field: string): { mapping: CrmFieldMapp
   return { mapping: details.length === 0 ? mapping : null, details };
 }
 
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 const SF_FIELD = /^[A-Za-z][A-Za-z0-9_]{0,77}__c$/;
 const API_VERSION = /^v\d{2,3}\.\d$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\uffff]{1,4000}$/;
 
 function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): Parsed<CrmSettings> {
   const reader = new Reader(raw, 'settings.');
@@ -211,7 +226,7 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
       if (template !== undefined && !template.includes('{crm_id}')) reader.details.push({ field: 'settings.record_url_template', message: 'settings.record_url_template must contain {crm_id}' });
       settings = {
         url: reader.url('url', true) ?? '',
-        auth_header: reader.text('auth_header', { max: 100, pattern: HEADER_NAME, patternMessage: 'must be an HTTP header name' }) ?? 'Authorization',
+        auth_header: reader.header('auth_header') ?? 'Authorization',
         id_field: reader.text('id_field', { max: 100, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: 'must be a top-level JSON field name' }) ?? 'id',
         record_url_template: template ?? null,
         field_mapping: mapping.mapping,
@@ -251,7 +266,7 @@ function parseCredentials(type: CrmConnectionType, raw: Record<string, unknown>,
   switch (type) {
     case 'webhook_json': {
       reader.unknownKeys(['auth_value']);
-      const value = reader.text('auth_value', { max: 4000, pattern: HEADER_VALUE, patternMessage: 'must be a valid header value' });
+      const value = reader.headerValue('auth_value', (settings as Partial<WebhookJsonSettings>).auth_header ?? 'Authorization', 4000);
       credentials = value === undefined ? {} : { auth_value: value };
       break;
     }

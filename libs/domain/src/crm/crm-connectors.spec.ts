@@ -40,6 +40,23 @@ describe('CRM connection input', () => {
     const refresh = parseCrmConnectionInput({ name: 'SF', type: 'salesforce', settings: { instance_url: 'https://a.example.com', grant_type: 'refresh_token' }, credentials: { client_id: 'a', client_secret: 'b' } });
     expect(refresh.ok ? [] : refresh.details.map((detail) => detail.field)).toEqual(['credentials.refresh_token']);
   });
+
+  it('refuses an auth_header that leadstream must set itself (Host, Content-Length, ...) or that is not a header name', () => {
+    const hook = (auth_header: string) => parseCrmConnectionInput({ name: 'Hook', type: 'webhook_json', settings: { url: 'https://crm.example.com/leads', auth_header }, credentials: { auth_value: 'k1' } });
+    expect(hook('X-Api-Key').ok).toBe(true);
+    for (const name of ['Host', 'host', 'Content-Length', 'Transfer-Encoding', 'Proxy-Authorization', 'X A']) {
+      const parsed = hook(name);
+      expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field), name).toEqual(['settings.auth_header']);
+    }
+  });
+
+  it('refuses an auth_value that is not a plain header value', () => {
+    const hook = (auth_value: string) => parseCrmConnectionInput({ name: 'Hook', type: 'webhook_json', settings: { url: 'https://crm.example.com/leads' }, credentials: { auth_value } });
+    for (const value of ['Bearer x\r\nX-Injected: 1', 'Bearer x\u0000', 'Bearer café']) {
+      const parsed = hook(value);
+      expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field), JSON.stringify(value)).toEqual(['credentials.auth_value']);
+    }
+  });
 });
 
 describe('request shaping', () => {
@@ -51,6 +68,14 @@ describe('request shaping', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': 'lead_1', 'x-api-key': 'k1' },
       body: { external_id: 'lead_1', mail: 'ann@example.edu', gpa: 3.9, rep: '005000000000001AAA' },
     });
+  });
+
+  it('webhook_json: leaves out an auth header stored before such headers were refused (Host), rather than send it', () => {
+    const hook = connection({ name: 'Hook', type: 'webhook_json', settings: { url: 'https://crm.example.com/leads' }, credentials: { auth_value: 'evil.example' } });
+    const stored = { ...hook, settings: { ...hook.settings, auth_header: 'Host' } } as CrmConnection;
+    expect(Object.keys(syncRequest(stored, lead, target, null).headers)).not.toContain('host');
+    expect(Object.keys(testRequest(stored, null).headers)).not.toContain('host');
+    expect(syncRequest(hook, lead, target, null).headers['authorization']).toBe('evil.example');
   });
 
   it('salesforce: PATCH upsert by external id, with placeholders for required fields and the owner id', () => {

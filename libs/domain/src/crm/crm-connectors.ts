@@ -23,6 +23,7 @@ import type {
   WebhookJsonCredentials,
   WebhookJsonSettings,
 } from './crm-connection';
+import { outboundHeaderProblem } from '../outbound/outbound-headers';
 
 export interface CrmHttpRequest {
   url: string;
@@ -167,6 +168,15 @@ function prefixed<T extends { error: string }>(outcome: T, prefix: string): T {
   return { ...outcome, error: `${prefix}${outcome.error}` };
 }
 
+/**
+ * The credential in the header the settings name. A header refused since it was saved (Host and
+ * the like, or a value with a line break) is left out rather than sent: the CRM then answers 401.
+ */
+function authHeader(settings: WebhookJsonSettings, credentials: WebhookJsonCredentials): Record<string, string> {
+  if (!credentials.auth_value || outboundHeaderProblem(settings.auth_header, credentials.auth_value, 4000) !== null) return {};
+  return { [settings.auth_header.toLowerCase()]: credentials.auth_value };
+}
+
 /** The upsert of one lead. */
 export function syncRequest(connection: CrmConnection, lead: CrmLead, target: CrmTarget, token: CrmAccessToken | null): CrmHttpRequest {
   switch (connection.type) {
@@ -175,7 +185,7 @@ export function syncRequest(connection: CrmConnection, lead: CrmLead, target: Cr
       return {
         url: connection.settings.url,
         method: 'POST',
-        headers: { ...json, 'idempotency-key': lead._id, ...(credentials.auth_value ? { [connection.settings.auth_header.toLowerCase()]: credentials.auth_value } : {}) },
+        headers: { ...json, 'idempotency-key': lead._id, ...authHeader(connection.settings, credentials) },
         body: webhookBody(connection.settings, lead, target),
       };
     }
@@ -217,7 +227,7 @@ export function testRequest(connection: CrmConnection, token: CrmAccessToken | n
       return {
         url: connection.settings.url,
         method: 'POST',
-        headers: { ...json, 'x-leadstream-test': 'true', ...(credentials.auth_value ? { [connection.settings.auth_header.toLowerCase()]: credentials.auth_value } : {}) },
+        headers: { ...json, 'x-leadstream-test': 'true', ...authHeader(connection.settings, credentials) },
         body: { test: true },
       };
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, DEFAULT_EXPORT_FIELDS, parseExportRequest } from './export';
+import { csvCell, DEFAULT_EXPORT_FIELDS, parseExportRequest, startsLikeFormula } from './export';
 
 describe('parseExportRequest', () => {
   it('defaults to csv with the list columns and no filters', () => {
@@ -34,5 +34,24 @@ describe('csvCell', () => {
     expect(csvCell(-12.5)).toBe('-12.5');
     expect(csvCell(null)).toBe('');
     expect(csvCell({ state: 'CA' })).toBe('{"state":"CA"}');
+  });
+
+  it('neutralises a pipe (DDE) and the full-width = + - @ that spreadsheets read as formula starts', () => {
+    expect(csvCell("|cmd'/C calc'!A0")).toBe("'|cmd'/C calc'!A0");
+    expect(csvCell('\uFF1D1+2')).toBe("'\uFF1D1+2");
+    expect(csvCell('\uFF0BSUM(A1)')).toBe("'\uFF0BSUM(A1)");
+    expect(csvCell('\uFF0D2+3')).toBe("'\uFF0D2+3");
+    expect(csvCell('\uFF20SUM(A1)')).toBe("'\uFF20SUM(A1)");
+    expect(csvCell('\tx')).toBe("'\tx");
+    expect(csvCell('\rx')).toBe("'\rx");
+    // Only at the start, as with the ASCII characters.
+    expect(csvCell('a|b \uFF1D c')).toBe('a|b \uFF1D c');
+  });
+
+  it('tells whether text starts like a formula (the vendor portal report uses it too)', () => {
+    expect(startsLikeFormula('\uFF1D1')).toBe(true);
+    expect(startsLikeFormula('|x')).toBe(true);
+    expect(startsLikeFormula('Ann')).toBe(false);
+    expect(startsLikeFormula('')).toBe(false);
   });
 });

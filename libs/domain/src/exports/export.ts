@@ -188,13 +188,23 @@ export function exportView(record: ExportRecord, now: Date): Record<string, unkn
 
 /** Numbers (including E.164 phones) cannot be formulas; any other text starting like one is neutralised. */
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may read as the start of a formula: = + - @, tab and CR, a pipe (a DDE
+ * command in some spreadsheets), and the full-width ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20),
+ * which some spreadsheets read as their ASCII forms.
+ */
+const FORMULA_START = /^[=+\-@\t\r|\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** True when a spreadsheet could run this text as a formula (OWASP "CSV injection"). */
+export function startsLikeFormula(text: string): boolean {
+  return FORMULA_START.test(text);
+}
 
 /** Guards spreadsheet users against formula injection (OWASP "CSV injection"), as the vendor portal does. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
-  return FORMULA_START.test(text) && !NUMBER.test(text) ? `'${text}` : text;
+  return startsLikeFormula(text) && !NUMBER.test(text) ? `'${text}` : text;
 }
 
 /** A lead as one CSV row of the requested fields. */

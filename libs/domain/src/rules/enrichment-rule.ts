@@ -4,10 +4,12 @@
  * Checks: known operators and actions, values of the right shape for each operator, RE2 patterns
  * that compile, field paths that name a lead field, no text operator on a number custom field and
  * no ordering operator between a text field and a value that is neither a number nor a date,
- * groups at most 10 deep and 100 wide, 1-20 actions.
+ * groups at most 10 deep and 100 wide, 1-20 actions, webhook headers safe to send (no line
+ * breaks, no Host and the like).
  */
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
+import { outboundHeaderProblem } from '../outbound/outbound-headers';
 import { compileCustomFieldPattern } from '../validation/custom-fields';
 import { customFieldValueProblem } from '../validation/json-nesting';
 import { asInstant, asNumber, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
@@ -236,7 +238,13 @@ function actionProblems(action: unknown, path: string, known: KnownNames): Error
       if (action['method'] !== undefined && !(WEBHOOK_METHODS as readonly unknown[]).includes(action['method'])) details.push({ field: `${path}.method`, message: `method must be one of ${WEBHOOK_METHODS.join(', ')}` });
       if (action['payload'] !== undefined && (!isObject(action['payload']) || JSON.stringify(action['payload']).length > 10_000)) details.push({ field: `${path}.payload`, message: 'payload must be an object (at most 10000 characters of JSON)' });
       const headers = action['headers'];
-      if (headers !== undefined && (!isObject(headers) || !Object.values(headers).every((header) => typeof header === 'string' && header.length <= 1000))) details.push({ field: `${path}.headers`, message: 'headers must be an object of text values' });
+      if (headers !== undefined && (!isObject(headers) || !Object.values(headers).every((header) => typeof header === 'string'))) details.push({ field: `${path}.headers`, message: 'headers must be an object of text values' });
+      else if (headers !== undefined) {
+        for (const [name, header] of Object.entries(headers)) {
+          const problem = outboundHeaderProblem(name, header as string);
+          if (problem) details.push({ field: `${path}.headers.${name}`, message: problem });
+        }
+      }
       break;
     }
     case 'lookup':
