@@ -43,8 +43,25 @@ describe('leaf operators', () => {
   });
 
   it('runs regular expressions on RE2, so catastrophic patterns cannot stall', () => {
-    const subject = { first_name: `${'a'.repeat(50_000)}!` };
+    const subject = { first_name: `${'a'.repeat(9_999)}!` };
     expect(evaluateLeaf(leaf('first_name', 'matches_regex', '^(a+)+$'), subject)).toBe(false);
+  });
+
+  it('never compiles a stored pattern beyond the limits, and does not match a value longer than the matcher takes', () => {
+    // Saved before the limits existed: it would match, but it is not run at all.
+    expect(evaluateLeaf(leaf('first_name', 'matches_regex', '.{0,600}'), { first_name: 'Ann' })).toBe(false);
+    expect(evaluateLeaf(leaf('custom_fields.notes', 'matches_regex', 'a$'), { custom_fields: { notes: 'a'.repeat(10_000) } })).toBe(true);
+    expect(evaluateLeaf(leaf('custom_fields.notes', 'matches_regex', 'a$'), { custom_fields: { notes: 'a'.repeat(20_000) } })).toBe(false);
+  });
+
+  it('keeps matching after many organizations\' patterns: compiled patterns are freed, so the shared regex heap does not fill', () => {
+    // Each of these held about 24 KB of re2-wasm's fixed 16 MB heap until the process ended: the 681st failed.
+    const letters = 'abcdefghijklmnopqrstuvwxyz'.repeat(4);
+    const failed: number[] = [];
+    for (let index = 0; index < 1_000; index++) {
+      if (!evaluateLeaf(leaf('first_name', 'matches_regex', `[a-z]{0,50}x${index}$`), { first_name: `${letters}x${index}` })) failed.push(index);
+    }
+    expect(failed).toEqual([]);
   });
 });
 

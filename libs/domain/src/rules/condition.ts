@@ -9,11 +9,13 @@
  * - is_empty: missing, null, blank text, [] or {};
  * - every not_ operator is exactly the negation of its positive one, so on a missing field
  *   not_equals is true;
- * - matches_regex runs on RE2 (linear time: `^(a+)+$` cannot stall a stage).
+ * - matches_regex runs on RE2 (linear time: `^(a+)+$` cannot stall a stage), within the limits
+ *   of pattern-limits; a pattern that cannot be evaluated (beyond those limits, invalid, the
+ *   engine out of memory, a value longer than MAX_MATCHED_INPUT_LENGTH) does not match.
  * Evaluation never throws.
  */
-import { compileCustomFieldPattern } from '../validation/custom-fields';
 import { getFieldValue, type RuleSubject } from './field-path';
+import { testPattern } from './pattern-matcher';
 
 export const LEAF_OPERATORS = [
   'equals',
@@ -157,6 +159,6 @@ function ordered(actual: unknown, expected: unknown, accept: (order: number) => 
 
 function matchesRegex(actual: unknown, pattern: unknown): boolean {
   if (!isScalar(actual) || typeof pattern !== 'string') return false;
-  const compiled = compileCustomFieldPattern(pattern);
-  return compiled.ok && compiled.regex.test(String(actual));
+  // Cannot evaluate (undefined) counts as no match, as the rule runner counts a condition that throws.
+  return testPattern(pattern, String(actual)) === true;
 }

@@ -10,10 +10,10 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { outboundHeaderProblem } from '../outbound/outbound-headers';
-import { compileCustomFieldPattern } from '../validation/custom-fields';
 import { customFieldValueProblem } from '../validation/json-nesting';
 import { asInstant, asNumber, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
 import { fieldPathProblem } from './field-path';
+import { patternProblem } from './pattern-matcher';
 import { ACTION_TYPES, FLAG_SEVERITIES, TRANSFORMATIONS, WEBHOOK_METHODS, type RuleAction } from './rule-action';
 import type { EnrichmentRule } from './run-rules';
 
@@ -28,6 +28,8 @@ export interface KnownNames {
 export const MAX_CONDITION_DEPTH = 10;
 export const MAX_GROUP_MEMBERS = 100;
 export const MAX_ACTIONS = 20;
+/** matches_regex conditions one rule may hold: each compiles in up to a few tenths of a second within the pattern limits. */
+export const MAX_REGEX_CONDITIONS = 10;
 const MAX_LIST = 1_000;
 const MAX_NAME = 200;
 const MAX_TEXT = 2_000;
@@ -113,6 +115,11 @@ export function parseConditionGroup(value: unknown, path: string, known: KnownNa
 
 function conditionProblems(group: unknown, path: string, depth: number, known: KnownNames): ErrorDetail[] {
   if (!isObject(group)) return [{ field: path, message: 'must be a condition group {operator: AND|OR, rules: [...]}' }];
+  if (depth === 1) {
+    // Every pattern is compiled while the rule is saved, on the API's one thread: this bounds that work per request.
+    const patterns = regexConditionCount(group, 1);
+    if (patterns > MAX_REGEX_CONDITIONS) return [{ field: path, message: `conditions may hold at most ${MAX_REGEX_CONDITIONS} matches_regex conditions (found ${patterns})` }];
+  }
   if (depth > MAX_CONDITION_DEPTH) return [{ field: path, message: `condition groups may nest at most ${MAX_CONDITION_DEPTH} deep` }];
   const details = unknownKeys(group, ['operator', 'rules'], `${path}.`);
   if (group['operator'] !== 'AND' && group['operator'] !== 'OR') details.push({ field: `${path}.operator`, message: 'operator must be AND or OR' });
@@ -127,6 +134,18 @@ function conditionProblems(group: unknown, path: string, depth: number, known: K
     else details.push(...leafProblems(member, memberPath, known));
   });
   return details;
+}
+
+/** matches_regex conditions anywhere in the group, as deep as groups may nest. */
+function regexConditionCount(group: Record<string, unknown>, depth: number): number {
+  const members = group['rules'];
+  if (depth > MAX_CONDITION_DEPTH || !Array.isArray(members)) return 0;
+  let count = 0;
+  for (const member of members) {
+    if (isObject(member) && 'rules' in member) count += regexConditionCount(member, depth + 1);
+    else if (isObject(member) && member['operator'] === 'matches_regex') count += 1;
+  }
+  return count;
 }
 
 function leafProblems(leaf: unknown, path: string, known: KnownNames): ErrorDetail[] {
@@ -149,8 +168,8 @@ function leafProblems(leaf: unknown, path: string, known: KnownNames): ErrorDeta
   } else if (op === 'matches_regex') {
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TEXT) details.push({ field: valuePath, message: 'matches_regex needs a pattern (text)' });
     else {
-      const compiled = compileCustomFieldPattern(value);
-      if (!compiled.ok) details.push({ field: valuePath, message: `matches_regex needs a valid RE2 pattern: ${compiled.message}` });
+      const problem = patternProblem(value);
+      if (problem) details.push({ field: valuePath, message: problem });
     }
   } else if (ORDER_OPERATORS.includes(op)) {
     if (asNumber(value) === undefined && asInstant(value) === undefined) details.push({ field: valuePath, message: `${op} needs a number or an ISO 8601 date` });

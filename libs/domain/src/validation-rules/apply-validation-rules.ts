@@ -6,8 +6,8 @@
  */
 import { asInstant, asNumber } from '../rules/condition';
 import { getFieldValue, setFieldValue } from '../rules/field-path';
+import { MAX_MATCHED_INPUT_LENGTH, testPattern } from '../rules/pattern-matcher';
 import { titleCase } from '../rules/rule-action';
-import { compileCustomFieldPattern } from '../validation/custom-fields';
 import { parseEmail } from '../validation/email-syntax';
 import { normalizePhone } from '../validation/phone';
 import type { ValidationRule, ValidationTransform } from './validation-rule';
@@ -102,8 +102,11 @@ function check(rule: ValidationRule, value: unknown, submission: Readonly<Record
       switch (rule.condition) {
         case 'matches':
         case 'not_matches': {
-          const compiled = compileCustomFieldPattern(String(rule.value));
-          const matched = compiled.ok && compiled.regex.test(raw);
+          // A value too long to match (a custom field may hold 64 KB) fails the check rather than skip it.
+          if (raw.length > MAX_MATCHED_INPUT_LENGTH) return false;
+          const matched = testPattern(String(rule.value), raw);
+          // A pattern that cannot be evaluated is a check that throws: the rule is skipped (see above).
+          if (matched === undefined) throw new Error('the pattern cannot be evaluated');
           return rule.condition === 'matches' ? matched : !matched;
         }
         case 'is_email':

@@ -23,7 +23,7 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import { asInstant, asNumber } from '../rules/condition';
-import { compileCustomFieldPattern } from '../validation/custom-fields';
+import { patternProblem } from '../rules/pattern-matcher';
 import { SUBMISSION_TEXT_FIELDS } from '../lead/lead-submission';
 
 export const VALIDATION_RULE_TYPES = ['required', 'format', 'length', 'range', 'whitelist', 'blacklist', 'comparison'] as const;
@@ -153,8 +153,7 @@ function valueProblem(type: ValidationRuleType, condition: string, value: unknow
     case 'format':
       if (condition === 'matches' || condition === 'not_matches') {
         if (typeof value !== 'string' || value === '' || value.length > 1000) return `${condition} needs a pattern (text)`;
-        const compiled = compileCustomFieldPattern(value);
-        return compiled.ok ? null : `value must be a valid RE2 pattern: ${compiled.message}`;
+        return patternProblem(value);
       }
       return null;
     case 'length':

@@ -62,7 +62,17 @@ describe('actions and order', () => {
   });
 
   it('cannot be stalled by a catastrophic pattern', () => {
-    expect(outcome([rule({ field: 'first_name', rule_type: 'format', condition: 'matches', value: '^(a+)+$' })], { first_name: `${'a'.repeat(50_000)}!` }).valid).toBe(false);
+    expect(outcome([rule({ field: 'first_name', rule_type: 'format', condition: 'matches', value: '^(a+)+$' })], { first_name: `${'a'.repeat(9_999)}!` }).valid).toBe(false);
+  });
+
+  it('skips a stored pattern beyond the limits like any check that cannot run, and fails a value too long to match', () => {
+    // Saved before the limits existed: never compiled now, so the rule cannot fire on it.
+    const costly = rule({ field: 'first_name', rule_type: 'format', condition: 'not_matches', value: '.{0,600}' });
+    expect(outcome([costly], { first_name: 'Ann' })).toEqual({ errors: [], warnings: [], flags: [], valid: true });
+    // A custom field may hold 64 KB; beyond MAX_MATCHED_INPUT_LENGTH the value fails a format check instead of slipping past it.
+    const digits = rule({ field: 'custom_fields.code', rule_type: 'format', condition: 'matches', value: '^\\d+$' });
+    expect(outcome([digits], { custom_fields: { code: '1'.repeat(20_000) } })).toEqual({ errors: [digits.id], warnings: [], flags: [], valid: false });
+    expect(outcome([digits], { custom_fields: { code: '1'.repeat(9_000) } }).valid).toBe(true);
   });
 });
 
@@ -75,7 +85,9 @@ describe('parsing rules', () => {
     const bad = parseValidationRuleCreate({ name: 'x', field: 'password', rule_type: 'format', condition: 'between', action: 'explode', message: '', priority: 1.5, extra: 1 });
     expect(bad.ok ? [] : bad.details.map((detail) => detail.field)).toEqual(['extra', 'field', 'condition', 'action', 'message', 'priority']);
     const regex = parseValidationRuleCreate({ name: 'x', field: 'email', rule_type: 'format', condition: 'matches', value: '([', action: 'reject', message: 'm' });
-    expect(regex.ok ? [] : regex.details.map((detail) => detail.field)).toEqual(['value']);
+    expect(regex.ok ? [] : regex.details).toEqual([{ field: 'value', message: 'invalid regular expression: missing ]: [' }]);
+    const costly = parseValidationRuleCreate({ name: 'x', field: 'first_name', rule_type: 'format', condition: 'matches', value: '[a-z]{0,1000}[a-z]{0,1000}[a-z]{0,1000}m$', action: 'reject', message: 'm' });
+    expect(costly.ok ? [] : costly.details).toEqual([{ field: 'value', message: 'pattern too costly: counted repetitions add up to 3000 (at most 500)' }]);
     const transform = parseValidationRuleCreate({ name: 'x', field: 'email', rule_type: 'format', condition: 'is_email', action: 'transform', message: 'm' });
     expect(transform.ok ? [] : transform.details.map((detail) => detail.field)).toEqual(['transform']);
   });

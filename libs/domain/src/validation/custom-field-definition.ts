@@ -6,9 +6,9 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 import type { CustomFieldValue } from '../lead/lead-submission';
+import { patternProblem } from '../rules/pattern-matcher';
 import { customFieldValueProblem } from './json-nesting';
 import {
-  compileCustomFieldPattern,
   CUSTOM_FIELD_TYPES,
   customFieldRuleProblem,
   matchesCustomFieldType,
@@ -115,9 +115,9 @@ function parseValidation(value: unknown, type: CustomFieldType): { validation: C
     } else if (type !== 'string' && type !== 'date') {
       details.push({ field: 'validation.pattern', message: 'validation.pattern applies only to string and date fields' });
     } else {
-      const compiled = compileCustomFieldPattern(pattern);
-      if (compiled.ok) validation.pattern = pattern;
-      else details.push({ field: 'validation.pattern', message: `validation.pattern is not a valid RE2 regular expression: ${compiled.message}` });
+      const problem = patternProblem(pattern);
+      if (problem) details.push({ field: 'validation.pattern', message: problem });
+      else validation.pattern = pattern;
     }
   }
   for (const bound of ['min', 'max'] as const) {

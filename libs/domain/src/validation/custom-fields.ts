@@ -3,13 +3,12 @@
  * has configured, every value must match the field's type and the field's validation rules
  * (pattern, min, max, enum), and required fields must be present.
  *
- * Patterns are organization input run on every submission, so they run on RE2 (re2-wasm: linear
- * time, no backtracking, pure WebAssembly + JS, hence fine in the pure domain), never on the
- * JavaScript RegExp engine.
+ * Patterns are organization input run on every submission, so they run on RE2 through the shared,
+ * bounded pattern cache of rules/pattern-matcher, never on the JavaScript RegExp engine.
  */
-import { RE2 } from 're2-wasm';
 import type { ErrorDetail } from '../errors';
 import type { CustomFieldValue } from '../lead/lead-submission';
+import { MAX_MATCHED_INPUT_LENGTH, testPattern } from '../rules/pattern-matcher';
 
 export const CUSTOM_FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'array', 'object'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
@@ -35,23 +34,6 @@ export interface CustomFieldDefinition {
   validation?: CustomFieldValidation | null;
 }
 
-const PATTERN_CACHE_LIMIT = 500;
-const compiledPatterns = new Map<string, RE2>();
-
-/** Compiles a pattern with RE2 (Unicode mode); the error message when RE2 refuses it. */
-export function compileCustomFieldPattern(pattern: string): { ok: true; regex: RE2 } | { ok: false; message: string } {
-  const cached = compiledPatterns.get(pattern);
-  if (cached) return { ok: true, regex: cached };
-  try {
-    const regex = new RE2(pattern, 'u');
-    if (compiledPatterns.size >= PATTERN_CACHE_LIMIT) compiledPatterns.clear();
-    compiledPatterns.set(pattern, regex);
-    return { ok: true, regex };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : 'is not a valid RE2 pattern' };
-  }
-}
-
 /** The first rule of `validation` that `value` (already of the field's type, not null) breaks. */
 export function customFieldRuleProblem(value: CustomFieldValue, validation: CustomFieldValidation | null | undefined): string | undefined {
   if (!validation || value === null) return undefined;
@@ -64,9 +46,11 @@ export function customFieldRuleProblem(value: CustomFieldValue, validation: Cust
   if (size !== undefined && validation.min !== undefined && size < validation.min) return `${what} at least ${validation.min}${unit}`;
   if (size !== undefined && validation.max !== undefined && size > validation.max) return `${what} at most ${validation.max}${unit}`;
   if (validation.pattern !== undefined && typeof value === 'string') {
-    const compiled = compileCustomFieldPattern(validation.pattern);
-    if (!compiled.ok) return 'cannot be checked: the field\'s pattern is invalid';
-    if (!compiled.regex.test(value)) return `must match the pattern ${validation.pattern}`;
+    // A value the pattern cannot be run on is refused: letting it through would skip the check.
+    if (value.length > MAX_MATCHED_INPUT_LENGTH) return `cannot be checked against the field's pattern: longer than ${MAX_MATCHED_INPUT_LENGTH} characters`;
+    const matched = testPattern(validation.pattern, value);
+    if (matched === undefined) return 'cannot be checked: the field\'s pattern is invalid';
+    if (!matched) return `must match the pattern ${validation.pattern}`;
   }
   return undefined;
 }
