@@ -423,14 +423,14 @@ export const componentSchemas: Record<string, JsonSchema> = {
     enabled: bool(),
     description: nullableText,
     sandbox: bool(),
-    secret: str(),
+    secret: str({ pattern: '^whsec_…[A-Za-z0-9_-]{0,4}$', description: 'Masked: `whsec_…` and the last 4 characters. The full secret is shown only in the answer to POST /api/webhooks.' }),
     ...timestamps,
     last_triggered_at: nullable(dateTime()),
     disabled_at: nullable(dateTime()),
     disabled_reason: nullableText,
     stats: ref('WebhookStats'),
   }),
-  WebhookCreated: record({ id: str(), url: str(), events: array(str()), enabled: bool(), secret: str(), created_at: dateTime() }),
+  WebhookCreated: record({ id: str(), url: str(), events: array(str()), enabled: bool(), secret: str({ pattern: '^whsec_', description: 'The signing secret: shown in full only in this answer.' }), created_at: dateTime() }),
   WebhookUpdated: record({ id: str(), url: str(), events: array(str()), enabled: bool(), updated_at: dateTime() }),
   WebhookTestResult: {
     oneOf: [

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
 import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
-import { CoalescingProducer, type ConfigCache, type Metrics } from '@leadstream/runtime';
+import { CoalescingProducer, CredentialsCipher, type ConfigCache, type Metrics } from '@leadstream/runtime';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
@@ -58,7 +59,7 @@ export interface ApiDependencies {
   checkResponses?: boolean;
   /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
   exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
-  /** CRM connections (spec 4.12): the credentials key and outbound settings of connection tests. */
+  /** CRM connections (spec 4.12): the credentials key (which also encrypts webhook secrets) and outbound settings of connection tests. */
   crm?: CrmApiOptions;
   /** The web console at /app (apps/console/dist by default). */
   console?: ConsoleRoutesOptions;
@@ -129,6 +130,9 @@ export function createApiApp(deps: ApiDependencies): Koa {
     webhooks: new WebhookRepository(deps.store),
     deliveries: new WebhookDeliveryRepository(deps.store),
     log: deps.log,
+    // Secrets are encrypted with the key of CRM credentials (CRM_CREDENTIALS_KEY, or the one kept in
+    // DATA_DIR), which the deliver stage has too. Without it (tests) a random key of this process.
+    cipher: new CredentialsCipher(deps.crm?.credentialsKey ?? randomBytes(32)),
     allowInsecureTargets: deps.webhooks?.allowInsecureTargets ?? false,
     timeoutMs: deps.webhooks?.timeoutMs ?? 30_000,
   });

@@ -2,7 +2,7 @@
  * The one place that picks engines: each port gets its distributed engine when its URL is set,
  * its embedded engine under DATA_DIR otherwise (DESIGN.md section 3).
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAnalytics } from '@leadstream/engine-clickhouse';
 import { EmbeddedLog } from '@leadstream/engine-embedded-log';
@@ -58,7 +58,11 @@ export interface ProvidedEngines {
 }
 
 export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }, provided: ProvidedEngines = {}): Promise<Engines> {
-  mkdirSync(config.dataDir, { recursive: true });
+  // DATA_DIR holds leads, secrets and mails: private to the user running the process, also when an
+  // earlier version made it readable (one someone else owns is theirs to set).
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const dataDir = statSync(config.dataDir);
+  if ((dataDir.mode & 0o077) !== 0 && dataDir.uid === process.getuid?.()) chmodSync(config.dataDir, 0o700);
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
   const readiness: ReadinessCheck[] = [];
   try {

@@ -24,6 +24,8 @@ export interface PipelineParts {
 export async function startPipeline({ config, engines, logger, metrics, lifecycle, stages, startRunner }: PipelineParts): Promise<void> {
   if (stages.length === 0) return;
   const crm = stages.some((factory) => factory.name === 'crm-sync') ? { credentialsKey: resolveCrmCredentialsKey(config, logger), retrySchedule: config.crm.retrySchedule, timeoutMs: config.crm.timeoutMs } : undefined;
+  // Webhook secrets are stored encrypted with the same key as CRM credentials; deliver opens them to sign.
+  const webhookSecretsKey = stages.some((factory) => factory.name === 'deliver') ? resolveCrmCredentialsKey(config, logger) : undefined;
   // Settings, custom fields, dedup settings and vendors are cached until a change is known
   // (config.changed, or a newer version stamped on a command), never on a timer.
   const configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
@@ -57,6 +59,7 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
       outbound: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.ruleWebhookTimeoutMs },
       ...(crm ? { crm } : {}),
       webhooks: config.webhooks,
+      ...(webhookSecretsKey ? { webhookSecretsKey } : {}),
       isStopping: () => lifecycle.isStopping,
     });
     await startRunner(`stage ${factory.name}`, runner);

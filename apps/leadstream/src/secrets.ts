@@ -33,7 +33,7 @@ export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir' | 
   const path = join(config.dataDir, JWT_SECRET_FILE);
   let secret = readSecret(path);
   if (secret === undefined) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
       // `wx`: of two processes starting at once on one directory, one writes and the other reads.
       writeFileSync(path, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
@@ -61,7 +61,7 @@ export function resolveCrmCredentialsKey(config: Pick<Config, 'crm' | 'dataDir' 
   const path = join(config.dataDir, CRM_CREDENTIALS_KEY_FILE);
   let stored = readSecret(path);
   if (stored === undefined) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     try {
       writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
       logger.info({ file: path }, 'generated the CRM credentials key (set CRM_CREDENTIALS_KEY to choose one)');

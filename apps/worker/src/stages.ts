@@ -4,7 +4,7 @@ import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import type { CrmRetryStep } from '@leadstream/domain';
-import { ConsumerRunner, type Logger, type Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic } from '@leadstream/runtime';
+import { ConsumerRunner, CredentialsCipher, type Logger, type Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic } from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler, type BatchStageHandlerOptions } from './batch/batch-stage';
 import type { BatchWriter } from './batch/batch-write';
 import { RetryingStageRunner } from './batch/retrying-stage-runner';
@@ -42,6 +42,8 @@ export interface StageDependencies {
   crm?: { credentialsKey: Buffer; retrySchedule: CrmRetryStep[]; timeoutMs: number };
   /** Webhook deliveries (notify, deliver): attempt time limit, retry schedule, automatic disable; spec defaults when absent. */
   webhooks?: { timeoutMs: number; retryScheduleMs: readonly number[]; autoDisableAfter: number };
+  /** The key webhook secrets are stored encrypted with (CRM_CREDENTIALS_KEY, as the API's); required by deliver only. */
+  webhookSecretsKey?: Buffer;
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;
@@ -195,9 +197,11 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
       // Group `deliver` on webhooks.deliveries, and a group per retry delay topic of the configured schedule.
       name: 'deliver',
       create(deps: StageDependencies): ConsumerRunner {
+        if (!deps.webhookSecretsKey) throw new Error('the deliver stage needs the key of webhook secrets (StageDependencies.webhookSecretsKey)');
         const stage = deliverStage({
           webhooks: new WebhookRepository(deps.store),
           deliveries: new WebhookDeliveryRepository(deps.store),
+          cipher: new CredentialsCipher(deps.webhookSecretsKey),
           timeoutMs: deps.webhooks?.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
           retryScheduleMs: deps.webhooks?.retryScheduleMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
           autoDisableAfter: deps.webhooks?.autoDisableAfter ?? 20,

@@ -1901,13 +1901,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Webhooks of both environments, with their secret, stats and last_triggered_at
+         * Webhooks of both environments, with their masked secret, stats and last_triggered_at
          * @description Permission: `webhooks:read`.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Subscribe an https URL to events (the answer holds the signing secret)
+         * Subscribe an https URL to events (the only answer that holds the full signing secret)
          * @description Permission: `webhooks:write`.
          *
          *     Beyond this schema the service checks that the URL uses https and its host resolves to public addresses (both relaxed by WEBHOOK_ALLOW_INSECURE_TARGETS); a request that fails those checks is answered 400.
@@ -2993,6 +2993,7 @@ export interface components {
             /** Format: date-time */
             last_triggered_at: string | null;
             sandbox: boolean;
+            /** @description Masked: `whsec_…` and the last 4 characters. The full secret is shown only in the answer to POST /api/webhooks. */
             secret: string;
             stats: components["schemas"]["WebhookStats"];
             /** Format: date-time */
@@ -3005,6 +3006,7 @@ export interface components {
             enabled: boolean;
             events: string[];
             id: string;
+            /** @description The signing secret: shown in full only in this answer. */
             secret: string;
             url: string;
         };

@@ -10,3 +10,4 @@ export * from './transient-errors';
 export * from './coalescing-producer';
 export * from './outbound-http';
 export * from './crm';
+export * from './webhook-secrets';

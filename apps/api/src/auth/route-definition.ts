@@ -18,7 +18,7 @@ export interface RouteDefinition {
   path: string;
   /** A permission of the matrix, `authenticated` (any signed-in user) or `public` (no token). */
   permission: RouteAccess;
-  /** The rate-limit scope of spec 8 the route counts against; the general API limit by default. */
+  /** A rate-limit scope of spec 8 the route counts against in addition to the general API limit (which every route counts against). */
   rateLimit?: RateLimitScope;
 }
 

@@ -6,7 +6,7 @@
  * | no Bearer header, malformed token, bad signature, `alg: none` or another algorithm | 401 TOKEN_INVALID |
  * | token past its 24 h | 401 TOKEN_EXPIRED |
  * | token revoked (logout, refresh), user deleted or not yet active, password reset since issue | 401 TOKEN_INVALID |
- * | more than the general API limit (100/min) of this user | 429 RATE_LIMIT_EXCEEDED |
+ * | more than the general API limit (100/min) of this user, or the route's own limit | 429 RATE_LIMIT_EXCEEDED |
  * | the user's role lacks the route's permission | 403 INSUFFICIENT_PERMISSIONS |
  *
  * Permissions come from the user's current role in the store, not from the token's `role` claim,
@@ -20,7 +20,7 @@
 import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
 import { DomainError, hasPermission, RATE_LIMITS, sessionGeneration, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { rateLimit } from './rate-limit.middleware';
+import { enforceRateLimit, type RateLimitHeaders } from './rate-limit.middleware';
 import type { SessionClaims, SessionTokens } from './session-tokens';
 
 export interface UserSessionState {
@@ -48,22 +48,19 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export type RouteAccess = Permission | 'authenticated' | 'public';
 
 export class SessionGuard {
-  private readonly limits = new Map<RateLimitScope, Middleware<UserSessionState>>();
-
   constructor(private readonly deps: SessionDependencies) {}
 
   /**
-   * The per-user limit of a route: its own scope of spec 8 (list leads 100, get lead 200, ...) when
-   * it names one, else the general API limit. A route counts against one scope, never two.
+   * Counts a request of a user against the general API limit and, when the route names a scope
+   * of spec 8 of its own (list leads 100, get lead 200, ...), against that scope's limit too: the
+   * route limits apply in addition to the general one. Throws RATE_LIMIT_EXCEEDED for the first
+   * limit that refuses; the general one is counted first, so a refusal by it spends nothing of the
+   * route's.
    */
-  private limitFor(scope: RateLimitScope): Middleware<UserSessionState> {
-    let limit = this.limits.get(scope);
-    if (!limit) {
-      const perMinute = scope === 'general_api' ? (this.deps.generalApiLimit ?? RATE_LIMITS.general_api) : RATE_LIMITS[scope];
-      limit = rateLimit<UserSessionState>(scope, this.deps.limiter, (ctx) => ({ subject: ctx.state.user.id, limit: perMinute }), this.deps.clock ? { clock: this.deps.clock } : {});
-      this.limits.set(scope, limit);
-    }
-    return limit;
+  async countRequest(ctx: RateLimitHeaders, userId: string, scope: RateLimitScope = 'general_api'): Promise<void> {
+    const now = this.deps.clock?.() ?? new Date();
+    await enforceRateLimit(ctx, this.deps.limiter, 'general_api', { subject: userId, limit: this.deps.generalApiLimit ?? RATE_LIMITS.general_api }, now);
+    if (scope !== 'general_api') await enforceRateLimit(ctx, this.deps.limiter, scope, { subject: userId, limit: RATE_LIMITS[scope] }, now);
   }
 
   /** Verifies the Bearer token and loads its user; throws TOKEN_INVALID or TOKEN_EXPIRED. */
@@ -87,18 +84,16 @@ export class SessionGuard {
     return { user, tenant, session: claims };
   }
 
-  /** The guard of a route: authentication, the per-user limit, then the permission. */
+  /** The guard of a route: authentication, the per-user limits, then the permission. */
   requireUser(permission: Permission | 'authenticated', scope: RateLimitScope = 'general_api'): Middleware<UserSessionState> {
-    const limit = this.limitFor(scope);
     return async (ctx, next) => {
       const state = await this.authenticate(ctx);
       ctx.state.user = state.user;
       ctx.state.tenant = state.tenant;
       ctx.state.session = state.session;
-      await limit(ctx, async () => {
-        this.authorize(state, permission);
-        await next();
-      });
+      await this.countRequest(ctx, state.user.id, scope);
+      this.authorize(state, permission);
+      await next();
     };
   }
 

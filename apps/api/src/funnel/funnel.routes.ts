@@ -12,7 +12,7 @@
  * vendor API key (`read`, `write`): a key sees only the links its vendor is part of and the
  * numbers of those vendors, and changes only such links. The same paths under /sandbox answer
  * for the sandbox environment. Requests count against the funnel limit of the organization's plan
- * (spec 8), per user or key.
+ * (spec 8), per user or key, and a user's also against the general API limit.
  */
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
@@ -88,6 +88,8 @@ export function funnelRouter(deps: FunnelRoutesDependencies): Router {
         return;
       }
       const session = await deps.guard.authenticate(ctx);
+      // A user's request counts against the general API limit too, as on every user-API route.
+      await deps.guard.countRequest(ctx, session.user.id);
       deps.guard.authorize(session, kind === 'read' ? 'analytics:read' : 'vendors:write');
       const tenant: TenantContext = { organizationId: session.user.organization_id, environment: environmentOfPath(ctx.path) };
       await admit(ctx, { tenant, subject: `user:${session.user.id}`, vendorId: null, rateLimit: null }, next);

@@ -4,8 +4,17 @@
  * tests or counts organization B's webhooks (404 on every route with an id). Every answer is
  * checked against the OpenAPI document. Deliveries end to end: apps/leadstream/src/webhooks.integration.spec.ts.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebhookRepository } from '@leadstream/dal';
+import { verifySignature } from '@leadstream/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import { CapturingMailer, dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import { startApiTestServer } from '../api.test-support';
 
 let server: AccountsTestServer;
 let a: UserApi;
@@ -26,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('webhook bodies', () => {
-  it('creates with the exact body of spec 4.9 and lists with secret, stats and the sandbox mark', async () => {
+  it('creates with the exact body of spec 4.9 and lists with the masked secret, stats and the sandbox mark', async () => {
     const created = await a.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created', 'lead.accepted'], description: 'CRM bridge', sandbox: true });
     expect(created.status).toBe(201);
     const data = dataOf(created);
@@ -41,7 +50,7 @@ describe('webhook bodies', () => {
         enabled: true,
         description: 'CRM bridge',
         sandbox: true,
-        secret: data['secret'],
+        secret: `whsec_…${String(data['secret']).slice(-4)}`,
         created_at: data['created_at'],
         updated_at: data['created_at'],
         last_triggered_at: null,
@@ -110,5 +119,95 @@ describe('tenancy', () => {
     expect(aList.map((webhook) => webhook['id'])).not.toContain(bWebhook);
     const bList = (await b.call('GET', '/api/webhooks')).body['data'] as Array<Record<string, unknown>>;
     expect(bList.map((webhook) => [webhook['id'], webhook['enabled']])).toEqual([[bWebhook, true]]);
+  });
+});
+
+describe('the signing secret', () => {
+  it('is shown in full only in the create answer: owners and managers list a masked form', async () => {
+    const created = await a.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created'] });
+    expect(created.status).toBe(201);
+    const id = String(dataOf(created)['id']);
+    const secret = String(dataOf(created)['secret']);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const manager = await a.member('manager@hooks-a.edu', 'manager');
+    for (const [who, reader] of [['owner', a], ['manager', manager]] as const) {
+      const listed = await reader.call('GET', '/api/webhooks');
+      expect(listed.status, who).toBe(200);
+      expect(JSON.stringify(listed.body), who).not.toContain(secret.slice('whsec_'.length, -4));
+      const mine = (listed.body['data'] as Array<Record<string, unknown>>).find((webhook) => webhook['id'] === id);
+      expect(mine?.['secret'], who).toBe(`whsec_…${secret.slice(-4)}`);
+    }
+    // A manager reads webhooks but cannot create one, so never holds a secret.
+    const refused = await manager.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created'] });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).not.toContain('whsec_');
+    const patched = await a.call('PATCH', `/api/webhooks/${id}`, { enabled: false });
+    expect(JSON.stringify(patched.body)).not.toContain('whsec_');
+    expect((await a.call('DELETE', `/api/webhooks/${id}`)).status).toBe(204);
+  });
+
+  it('is stored encrypted, and the test endpoint signs with it; a secret stored in plaintext before still works', async () => {
+    const received: Array<{ body: string; signature: string }> = [];
+    const receiver = createServer((request: IncomingMessage, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        received.push({ body, signature: String(request.headers['x-service-signature']) });
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const local = await startApiTestServer({
+      dir: mkdtempSync(join(tmpdir(), 'leadstream-webhook-secrets-')),
+      mailer: new CapturingMailer(),
+      crm: { credentialsKey: randomBytes(32) },
+      webhooks: { allowInsecureTargets: true, timeoutMs: 5_000 },
+    });
+    try {
+      const owner = await UserApi.owner(local.url, 'owner@hooks-secrets.edu', 'Hooks Secrets');
+      const created = await owner.call('POST', '/api/webhooks', { url: target, events: ['lead.created'] });
+      const id = String(dataOf(created)['id']);
+      const secret = String(dataOf(created)['secret']);
+      const stored = await local.store.collection('webhooks').findOne({ _id: id });
+      expect(stored).not.toBeNull();
+      expect(JSON.stringify(stored)).not.toContain('whsec_');
+      expect(JSON.stringify(stored)).not.toContain(secret.slice('whsec_'.length));
+      expect(stored?.['secret']).toMatch(/^v1:/);
+
+      // A webhook saved before secrets were encrypted holds its secret as it was made.
+      const legacySecret = `whsec_${randomBytes(32).toString('base64url')}`;
+      const at = new Date().toISOString();
+      await new WebhookRepository(local.store).create({
+        id: 'wh_legacy',
+        organization_id: owner.organizationId,
+        environment: 'live',
+        url: target,
+        events: ['lead.created'],
+        enabled: true,
+        description: null,
+        secret: legacySecret,
+        created_at: at,
+        updated_at: at,
+        disabled_at: null,
+        disabled_reason: null,
+        failure_streak_since: at,
+      });
+
+      for (const [webhookId, expected] of [[id, secret], ['wh_legacy', legacySecret]] as const) {
+        const tested = await owner.call('POST', `/api/webhooks/${webhookId}/test`);
+        expect(tested.body, webhookId).toMatchObject({ success: true, delivered: true, response_status: 200 });
+        const request = received.at(-1)!;
+        expect(verifySignature(request.signature, request.body, expected, Math.floor(Date.now() / 1000)), webhookId).toBe(true);
+      }
+      const listed = (await owner.call('GET', '/api/webhooks')).body['data'] as Array<Record<string, unknown>>;
+      expect(listed.map((webhook) => [webhook['id'], webhook['secret']])).toEqual([
+        [id, `whsec_…${secret.slice(-4)}`],
+        ['wh_legacy', `whsec_…${legacySecret.slice(-4)}`],
+      ]);
+    } finally {
+      await local.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

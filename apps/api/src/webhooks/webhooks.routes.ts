@@ -1,7 +1,7 @@
 /**
  * Webhooks of the user API (spec 2.11, 2.12, 4.9, 6.3):
- *   GET    /api/webhooks                                       {data:[webhook]} with secret, stats, last_triggered_at
- *   POST   /api/webhooks                                       201 {data:{id,url,events,enabled,secret,created_at}}
+ *   GET    /api/webhooks                                       {data:[webhook]} with the secret masked (whsec_…last4), stats, last_triggered_at
+ *   POST   /api/webhooks                                       201 {data:{id,url,events,enabled,secret,created_at}}: the only answer with the full secret
  *   PATCH  /api/webhooks/:id                                   {data:{id,url,events,enabled,updated_at}}
  *   DELETE /api/webhooks/:id                                   204 (its deliveries go with it)
  *   POST   /api/webhooks/:id/test                              {success, delivered, response_status, response_time_ms, test_event_id}
@@ -11,11 +11,16 @@
  * A webhook marked `sandbox` receives the sandbox environment's events, the others the live ones;
  * the list shows both. URLs must be https and resolve to public addresses (checked here and again
  * on every attempt) unless WEBHOOK_ALLOW_INSECURE_TARGETS is set.
+ *
+ * Secrets are stored encrypted (libs/runtime webhook-secrets.ts). Only owners and admins
+ * (webhooks:write) create webhooks, so only they ever see a secret in full; managers read webhooks
+ * with the masked form, which cannot sign anything.
  */
 import { randomUUID } from 'node:crypto';
 import { deliveryView, type WebhookDeliveryRepository, type WebhookRepository } from '@leadstream/dal';
 import {
   DomainError,
+  maskWebhookSecret,
   newWebhookSecret,
   parseWebhookCreate,
   parseWebhookPatch,
@@ -29,7 +34,16 @@ import {
   type WebhookDeliveryMessage,
 } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import { checkTarget, sendOutbound, WEBHOOK_DELIVERIES_TOPIC, type OutboundOptions } from '@leadstream/runtime';
+import {
+  checkTarget,
+  CredentialsCipherError,
+  openWebhookSecret,
+  sealWebhookSecret,
+  sendOutbound,
+  WEBHOOK_DELIVERIES_TOPIC,
+  type CredentialsCipher,
+  type OutboundOptions,
+} from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 
 export interface WebhookRoutesDependencies {
@@ -37,6 +51,8 @@ export interface WebhookRoutesDependencies {
   webhooks: WebhookRepository;
   deliveries: WebhookDeliveryRepository;
   log: Pick<EventLog, 'produce'>;
+  /** Encrypts secrets at rest and opens them to sign (the key of CRM_CREDENTIALS_KEY). */
+  cipher: CredentialsCipher;
   /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): http and non-public addresses allowed. */
   allowInsecureTargets: boolean;
   /** The test endpoint's time limit (spec 6.3: 30 s). */
@@ -58,6 +74,8 @@ function tenantsOf(tenant: TenantContext): TenantContext[] {
 }
 
 const id = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '')}`;
+
+const UNREADABLE_SECRET = "the webhook's signing secret does not decrypt with the configured key (CRM_CREDENTIALS_KEY changed?)";
 
 function positiveInteger(value: unknown, name: string, fallback: number, max: number, details: ErrorDetail[]): number {
   if (value === undefined || value === '') return fallback;
@@ -91,6 +109,16 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
 
   const tenantOfWebhook = (webhook: Webhook): TenantContext => ({ organizationId: webhook.organization_id, environment: webhook.environment });
 
+  /** The secret to sign with, or null when it does not decrypt with this process's key. */
+  function readableSecret(webhook: Webhook): string | null {
+    try {
+      return openWebhookSecret(deps.cipher, webhook);
+    } catch (error) {
+      if (error instanceof CredentialsCipherError) return null;
+      throw error;
+    }
+  }
+
   defineRoute(router, { method: 'GET', path: '/api/webhooks', permission: 'webhooks:read', rateLimit: 'list_webhooks' }, async (ctx) => {
     const now = clock();
     const webhooks = (await Promise.all(tenantsOf(ctx.state.tenant).map((tenant) => deps.webhooks.list(tenant)))).flat().sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
@@ -106,7 +134,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
             enabled: webhook.enabled,
             description: webhook.description,
             sandbox: webhook.environment === 'sandbox',
-            secret: webhook.secret,
+            secret: maskWebhookSecret(readableSecret(webhook)),
             created_at: webhook.created_at,
             updated_at: webhook.updated_at,
             last_triggered_at: lastTriggeredAt,
@@ -124,15 +152,18 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
     if (!parsed.ok) throw invalid(parsed.details);
     await checkReachable(parsed.value.url);
     const at = clock().toISOString();
+    const webhookId = id('wh');
+    const organizationId = ctx.state.tenant.organizationId;
+    const secret = newWebhookSecret();
     const webhook: Webhook = {
-      id: id('wh'),
-      organization_id: ctx.state.tenant.organizationId,
+      id: webhookId,
+      organization_id: organizationId,
       environment: parsed.value.sandbox ? 'sandbox' : 'live',
       url: parsed.value.url,
       events: parsed.value.events,
       enabled: parsed.value.enabled,
       description: parsed.value.description,
-      secret: newWebhookSecret(),
+      secret: sealWebhookSecret(deps.cipher, { id: webhookId, organization_id: organizationId }, secret),
       created_at: at,
       updated_at: at,
       disabled_at: null,
@@ -141,7 +172,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
     };
     await deps.webhooks.create(webhook);
     ctx.status = 201;
-    ctx.body = { data: { id: webhook.id, url: webhook.url, events: webhook.events, enabled: webhook.enabled, secret: webhook.secret, created_at: webhook.created_at } };
+    ctx.body = { data: { id: webhook.id, url: webhook.url, events: webhook.events, enabled: webhook.enabled, secret, created_at: webhook.created_at } };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' }, async (ctx) => {
@@ -164,6 +195,11 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
 
   defineRoute(router, { method: 'POST', path: '/api/webhooks/:id/test', permission: 'webhooks:write', rateLimit: 'test_webhook' }, async (ctx) => {
     const webhook = await findWebhook(ctx.state.tenant, String(ctx.params['id']));
+    const secret = readableSecret(webhook);
+    if (secret === null) {
+      ctx.body = { success: false, delivered: false, error: UNREADABLE_SECRET, response_status: null, response_time_ms: 0 };
+      return;
+    }
     const now = clock();
     const testEventId = id('evt_test');
     const body = webhookBody({
@@ -178,7 +214,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
         url: webhook.url,
         method: 'POST',
         rawBody: body,
-        headers: { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, Math.floor(now.getTime() / 1000), body), 'X-Service-Event': WEBHOOK_TEST_EVENT, 'X-Service-Delivery': testEventId },
+        headers: { [SIGNATURE_HEADER]: signatureHeader(secret, Math.floor(now.getTime() / 1000), body), 'X-Service-Event': WEBHOOK_TEST_EVENT, 'X-Service-Delivery': testEventId },
       },
       { timeoutMs: deps.timeoutMs, ...outbound },
     );

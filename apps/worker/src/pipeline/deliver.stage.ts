@@ -10,7 +10,9 @@
  *   request id); otherwise it is a redelivery and changes nothing;
  * - POST the envelope (the bytes stored at creation) signed afresh for this attempt through the
  *   runtime's outbound HTTP (https and public addresses checked after DNS on every call, no
- *   redirects, bounded time); 2xx is delivered, anything else a failure;
+ *   redirects, bounded time); 2xx is delivered, anything else a failure. The webhook's secret is
+ *   stored encrypted (or, saved before secrets were encrypted, in plaintext) and opened for each
+ *   attempt; a secret that does not decrypt with this process's key fails the attempt unsent;
  * - write the advanced actors, the attempt log, the next retry's message on the delay topic of its
  *   delay, and (after WEBHOOK_AUTO_DISABLE_AFTER deliveries in a row ended failed) the webhook's
  *   automatic disable with its webhook.disabled event, all in the batch's commit.
@@ -43,7 +45,15 @@ import {
   type WebhookDeliveryMessage,
 } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { sendOutbound, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic, type OutboundOptions } from '@leadstream/runtime';
+import {
+  CredentialsCipherError,
+  openWebhookSecret,
+  sendOutbound,
+  WEBHOOK_DELIVERIES_TOPIC,
+  webhookRetryTopic,
+  type CredentialsCipher,
+  type OutboundOptions,
+} from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
 import { deadLetter, mapBounded } from '../batch/lead-stage';
@@ -53,6 +63,8 @@ import { TOPICS } from './outputs';
 export interface DeliverStageOptions {
   webhooks: Pick<WebhookRepository, 'findMany'>;
   deliveries: Pick<WebhookDeliveryRepository, 'findMany' | 'countExhaustedSince'>;
+  /** Opens webhook secrets stored encrypted (the key of CRM_CREDENTIALS_KEY, as the API's). */
+  cipher: CredentialsCipher;
   /** Per attempt (spec 6.3: 30 s). */
   timeoutMs?: number;
   /** WEBHOOK_RETRY_SCHEDULE: retry n waits retryScheduleMs[n-1] (spec: 1m, 5m, 30m, 2h, 24h). */
@@ -162,8 +174,10 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       }
 
       // The attempts, in parallel: each signed with its own timestamp.
-      const outcomes = await mapBounded(attempts, options.concurrency ?? 64, async (attempt) => {
+      const outcomes = await mapBounded(attempts, options.concurrency ?? 64, async (attempt): Promise<{ attempt: Attempt; result: AttemptResult; startedAt: string }> => {
         const startedAt = now();
+        const secret = readableSecret(options.cipher, attempt.webhook);
+        if (secret === null) return { attempt, result: UNREADABLE_SECRET, startedAt: startedAt.toISOString() };
         const timestamp = Math.floor(startedAt.getTime() / 1000);
         const result = await sendOutbound(
           {
@@ -171,7 +185,7 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
             method: 'POST',
             rawBody: attempt.delivery.body,
             headers: {
-              [SIGNATURE_HEADER]: signatureHeader(attempt.webhook.secret, timestamp, attempt.delivery.body),
+              [SIGNATURE_HEADER]: signatureHeader(secret, timestamp, attempt.delivery.body),
               'X-Service-Event': attempt.delivery.event_type,
               'X-Service-Delivery': attempt.delivery._id,
             },
@@ -241,6 +255,27 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       return { write, handled };
     },
   };
+}
+
+/** What the actor and the attempt log take from an attempt (an outbound call's result is one). */
+type AttemptResult = { ok: true; status: number; timeMs: number } | { ok: false; status: number | null; timeMs: number; error: string };
+
+/** An attempt whose secret cannot be opened: a failed attempt with nothing sent. */
+const UNREADABLE_SECRET: AttemptResult = {
+  ok: false,
+  status: null,
+  timeMs: 0,
+  error: "the webhook's signing secret does not decrypt with the configured key (CRM_CREDENTIALS_KEY changed?)",
+};
+
+/** The secret to sign with, or null when it does not decrypt with this process's key. */
+function readableSecret(cipher: CredentialsCipher, webhook: Webhook): string | null {
+  try {
+    return openWebhookSecret(cipher, webhook);
+  } catch (error) {
+    if (error instanceof CredentialsCipherError) return null;
+    throw error;
+  }
 }
 
 /** The actor event a message asks for, or null when the delivery is past it (a redelivery). */

@@ -6,6 +6,7 @@
  * the machine's times come from the stage's clock), re-sends applied once, the automatic disable
  * with its webhook.disabled event, and cancelled attempts of a disabled webhook.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { join } from 'node:path';
 import { WebhookDeliveryRepository, WebhookRepository, type WebhookDeliveryRecord } from '@leadstream/dal';
 import { verifySignature, WEBHOOK_EVENTS, type Webhook } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopics } from '@leadstream/runtime';
+import { CredentialsCipher, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopics } from '@leadstream/runtime';
 import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchWrite, BatchWriter, ConsumerPosition, OutputRecord } from '../batch/batch-write';
@@ -24,6 +25,8 @@ import { deliverStage } from './deliver.stage';
 import { notifyStage } from './notify.stage';
 
 const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
+/** The key of secrets at rest (CRM_CREDENTIALS_KEY) the deliver stage opens webhook secrets with. */
+const cipher = new CredentialsCipher(randomBytes(32));
 
 interface Received {
   path: string;
@@ -117,7 +120,7 @@ const now = () => clock;
 const notify = () => driveStage(notifyStage({ webhooks: new WebhookRepository(engines.store), now }), capturing(engines.writer));
 const deliver = (autoDisableAfter = 0, schedule = SCHEDULE) =>
   driveStage(
-    deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now }),
+    deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher }),
     capturing(engines.writer),
   );
 /** Takes the records produced so far to one topic. */
@@ -189,6 +192,31 @@ describe('deliver stage', () => {
     expect(delivery?.attempt_log.map((attempt) => attempt.response_status)).toEqual([500, 500, 500, 500, 500, 500]);
   });
 
+  it('signs with a secret stored encrypted, and with one stored in plaintext before secrets were encrypted', async () => {
+    // As the API stores a new webhook's secret: AES-256-GCM bound to the organization and webhook.
+    const sealed = await webhook('/sealed', { secret: cipher.encrypt('whsec_sealed', 'webhook-secret:org_1:wh_sealed') });
+    const legacy = await webhook('/legacy', { secret: 'whsec_legacy' });
+    expect(JSON.stringify(await engines.store.collection('webhooks').findOne({ _id: sealed.id }))).not.toContain('whsec_');
+    await notify().handle([event('lead.created', 'live', 'evt_signed')]);
+    await deliver().handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    const byPath = new Map(received.map((request) => [request.path, request]));
+    expect([...byPath.keys()].sort()).toEqual(['/legacy', '/sealed']);
+    for (const [path, secret] of [['/sealed', 'whsec_sealed'], ['/legacy', legacy.secret]] as const) {
+      const request = byPath.get(path)!;
+      const stamp = Number(/^t=(\d+),/.exec(request.signature)?.[1]);
+      expect(verifySignature(request.signature, request.body, secret, stamp), path).toBe(true);
+    }
+  });
+
+  it('fails an attempt whose secret cannot be read (another key) without sending it', async () => {
+    await webhook('/unreadable', { secret: new CredentialsCipher(randomBytes(32)).encrypt('whsec_other', 'webhook-secret:org_1:wh_unreadable') });
+    await notify().handle([event('lead.created', 'live', 'evt_unreadable')]);
+    await deliver(0, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
+    expect(received).toEqual([]);
+    const { items } = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_unreadable', 1, 10);
+    expect(items.map((delivery) => [delivery.status, delivery.actor.context.attempts, delivery.actor.context.error])).toEqual([['failed', 1, expect.stringContaining('CRM_CREDENTIALS_KEY')]]);
+  });
+
   it('applies a re-send once, and a redelivered retry not at all', async () => {
     await webhook('/ok');
     failing.add('/ok');
@@ -247,7 +275,7 @@ describe('deliver stage', () => {
     });
     const dying = (autoDisableAfter: number, schedule: number[], collections = Number.POSITIVE_INFINITY) =>
       driveStage(
-        deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now }),
+        deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher }),
         diesAfter(collections),
       );
     await webhook('/ok', { events: ['lead.created'] });
@@ -314,7 +342,7 @@ describe('deliver stage', () => {
         crashed.lost = write.records;
       },
     };
-    const stage = deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: [], autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now });
+    const stage = deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: [], autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher });
     return { ...driveStage(stage, writer), crashed };
   };
   const okWebhook = () => new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');

@@ -47,6 +47,11 @@ export interface Webhook {
   events: WebhookEventName[];
   enabled: boolean;
   description: string | null;
+  /**
+   * The signing secret as stored: encrypted (`v1:…`, libs/runtime webhook-secrets.ts) or, for a
+   * webhook saved before secrets were encrypted, the plain `whsec_…`. Only the create answer
+   * shows it in full; reads show `maskWebhookSecret`.
+   */
   secret: string;
   created_at: string;
   updated_at: string;
@@ -173,9 +178,20 @@ export function parseWebhookPatch(body: unknown, rules: WebhookUrlRules): Webhoo
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }
 
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
 /** A new signing secret: `whsec_` and 32 random bytes, base64url. */
 export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * What reads of a webhook show of its secret: `whsec_…` and its last 4 characters, enough to tell
+ * secrets apart and nothing to sign with. `null` (a secret that cannot be read) shows `whsec_…`.
+ */
+export function maskWebhookSecret(secret: string | null): string {
+  if (secret === null || !secret.startsWith(WEBHOOK_SECRET_PREFIX) || secret.length < WEBHOOK_SECRET_PREFIX.length + 12) return `${WEBHOOK_SECRET_PREFIX}…`;
+  return `${WEBHOOK_SECRET_PREFIX}…${secret.slice(-4)}`;
 }
 
 /** Whether an event of `environment` goes to this webhook. */

@@ -2,7 +2,7 @@
  * The analytics contract on chDB, in-process, each test on a fresh temporary data directory; then
  * what only an embedded engine must prove: its data survives a close and a reopen.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,15 @@ describe('chdb analytics on disk', () => {
     await analytics.migrate(analyticsMigrations);
     await analytics.close();
     expect(readdirSync(join(dataDir, 'analytics'))).toContain('metadata');
+  });
+
+  it('keeps dataDir/analytics private (0700), also when an earlier version made it readable', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    mkdirSync(join(dataDir, 'analytics'));
+    chmodSync(join(dataDir, 'analytics'), 0o755);
+    await openOn(dataDir);
+    expect((statSync(join(dataDir, 'analytics')).mode & 0o777).toString(8)).toBe('700');
   });
 
   it('keeps rows and applied migrations across a close and a reopen on the same directory', async () => {

@@ -8,7 +8,7 @@
  * Everything after construction (migrations, inserts, queries, parameters) is one code path, so the
  * SQL the projector and the funnel endpoints write runs unchanged on both.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type ClickHouseClient,
@@ -187,7 +187,11 @@ async function openServer(config: AnalyticsConfig & { url: string }): Promise<An
 async function openChdb(config: AnalyticsConfig): Promise<Analytics> {
   if (!config.dataDir) throw new Error('analytics: set either url (ClickHouse server) or dataDir (chDB)');
   const path = join(config.dataDir, 'analytics');
-  mkdirSync(path, { recursive: true });
+  // chDB makes its files with the process's umask; the directory keeps them private (0700), also
+  // one an earlier version made readable.
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  const stats = statSync(path);
+  if ((stats.mode & 0o077) !== 0 && stats.uid === process.getuid?.()) chmodSync(path, 0o700);
   // Loaded only on this path so a server deployment never maps the native engine (a 540 MB library,
   // about 200 MB resident once open).
   const [{ createChdbConnection }, { drainPending }] = await Promise.all([import('chdb/connection'), import('chdb')]);

@@ -39,6 +39,6 @@ export function lockDataDir(db: Database.Database, dataDir: string): () => void 
     }
     throw error;
   }
-  writeFileSync(lockFile, `pid ${process.pid}\n`);
+  writeFileSync(lockFile, `pid ${process.pid}\n`, { mode: 0o600 });
   return () => rmSync(lockFile, { force: true });
 }

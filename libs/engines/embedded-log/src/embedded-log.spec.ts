@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +181,25 @@ describe('embedded event log', () => {
     await log.close();
     const again = await openEmbeddedLog({ dataDir });
     await again.close();
+  });
+
+  it('keeps its directory (0700) and files (0600: the database, its -wal, the LOCK) private, also when an earlier version made them readable', async () => {
+    const dataDir = join(tempDir(), 'log');
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    const file = join(dataDir, 'event-log.sqlite');
+    // EXCLUSIVE locking mode: SQLite keeps the WAL index in memory, so there is no -shm file.
+    const files = [dataDir, file, `${file}-wal`, join(dataDir, 'LOCK')];
+    const log = await openEmbeddedLog({ dataDir });
+    await log.ensureTopics([{ topic: 'leads.events', partitions: 1 }]);
+    await log.produce('leads.events', [{ key: 'lead_1', value: '{"email":"ada@example.edu"}' }]);
+    expect(files.every((path) => existsSync(path))).toBe(true);
+    expect(files.map(mode)).toEqual(['700', '600', '600', '600']);
+    await log.close();
+    chmodSync(dataDir, 0o755);
+    chmodSync(file, 0o644);
+    const reopened = await openEmbeddedLog({ dataDir });
+    expect(files.map(mode)).toEqual(['700', '600', '600', '600']);
+    await reopened.close();
   });
 
   it('does not hand a partition to a new member while the old member has a batch of it in flight', async () => {

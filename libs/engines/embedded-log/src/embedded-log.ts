@@ -7,9 +7,13 @@
  * crash of the process; only a crash of the machine (power loss, kernel panic) can lose the last
  * commits. `synchronous: 'FULL'` fsyncs every commit and survives that too, at a large cost per
  * produce; choose it where a machine crash must not lose acknowledged records.
+ *
+ * The directory is private to the user running the process (0700) and its files too (0600): the
+ * database file is created 0600 before SQLite opens it, since SQLite gives its -wal the database
+ * file's mode, and files an earlier version left readable are tightened.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   createPartitioner,
@@ -72,6 +76,19 @@ export async function openEmbeddedLog(options: EmbeddedLogOptions): Promise<Even
   return EmbeddedLog.open(options);
 }
 
+/** Sets `mode` on a file or directory this user owns that is open to others; leaves a missing one alone. */
+function tighten(path: string, mode: number): void {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  // Someone else's file or directory is theirs to set (and chmod would fail).
+  if ((stats.mode & 0o077) !== 0 && stats.uid === process.getuid?.()) chmodSync(path, mode);
+}
+
 export class EmbeddedLog implements EventLog, ConsumerHost {
   readonly engine = 'embedded' as const;
   private readonly topics = new Map<string, TopicInfo>();
@@ -98,9 +115,13 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   }
 
   static open(options: EmbeddedLogOptions): EmbeddedLog {
-    mkdirSync(options.dataDir, { recursive: true });
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    tighten(options.dataDir, 0o700);
+    const file = join(options.dataDir, 'event-log.sqlite');
+    closeSync(openSync(file, 'a', 0o600));
+    for (const path of [file, `${file}-wal`, `${file}-shm`, join(options.dataDir, 'LOCK')]) tighten(path, 0o600);
     // timeout 0: a locked dir must fail at once with a clear message, not wait.
-    const own = new Database(join(options.dataDir, 'event-log.sqlite'), { timeout: 0 });
+    const own = new Database(file, { timeout: 0 });
     try {
       const unlock = lockDataDir(own, options.dataDir);
       own.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);

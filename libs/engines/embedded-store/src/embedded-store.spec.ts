@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,37 @@ describe('embedded document store', () => {
       await store.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps its directory (0700) and database files (0600, with -wal and -shm) private, and tightens those an earlier version made', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'embedded-store-modes-'));
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    try {
+      const fresh = join(root, 'fresh', 'store');
+      const store = await openEmbeddedStore({ dataDir: fresh });
+      await store.collection('leads').insertOne({ _id: 'l1', email: 'ada@example.edu' });
+      const file = join(fresh, 'documents.sqlite');
+      expect([`${file}-wal`, `${file}-shm`].every((path) => existsSync(path))).toBe(true);
+      expect([fresh, file, `${file}-wal`, `${file}-shm`].map(mode)).toEqual(['700', '600', '600', '600']);
+      expect(mode(join(root, 'fresh'))).toBe('700');
+      await store.close();
+
+      // As an earlier version left them: a 0755 directory and a 0644 database.
+      const earlier = join(root, 'earlier');
+      mkdirSync(earlier, { mode: 0o755 });
+      chmodSync(earlier, 0o755);
+      const old = new Database(join(earlier, 'documents.sqlite'));
+      old.exec('CREATE TABLE t (x)');
+      old.close();
+      chmodSync(join(earlier, 'documents.sqlite'), 0o644);
+      const reopened = await openEmbeddedStore({ dataDir: earlier });
+      await reopened.collection('leads').insertOne({ _id: 'l1' });
+      const oldFile = join(earlier, 'documents.sqlite');
+      expect([earlier, oldFile, `${oldFile}-wal`, `${oldFile}-shm`].map(mode)).toEqual(['700', '600', '600', '600']);
+      await reopened.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 

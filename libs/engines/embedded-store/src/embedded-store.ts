@@ -2,8 +2,12 @@
  * The embedded document store: SQLite documents in `dataDir/documents.sqlite` (WAL mode).
  * Index specs (including TTL) live in a metadata table so a reopened store sweeps the same TTL
  * indexes without being told again.
+ *
+ * The directory is private to the user running the process (0700) and the database files too
+ * (0600): SQLite gives its -wal and -shm files the database file's mode, so the database file is
+ * created 0600 before SQLite opens it, and files an earlier version left readable are tightened.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec, type StoredDocument } from '@leadstream/ports';
@@ -38,9 +42,28 @@ function registerFunctions(db: Database.Database): void {
   db.function(REGEX_FUNCTION, { deterministic: true }, createRegexFunction());
 }
 
+/** Sets `mode` on a file or directory this user owns that is open to others; leaves a missing one alone. */
+function tighten(path: string, mode: number): void {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  // Someone else's file or directory is theirs to set (and chmod would fail).
+  if ((stats.mode & 0o077) !== 0 && stats.uid === process.getuid?.()) chmodSync(path, mode);
+}
+
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
-  mkdirSync(options.dataDir, { recursive: true });
-  const store = new EmbeddedStore(join(options.dataDir, FILE_NAME), options);
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  tighten(options.dataDir, 0o700);
+  const file = join(options.dataDir, FILE_NAME);
+  // Created 0600 before SQLite opens it (an empty file is an empty database), so the -wal and -shm
+  // SQLite makes beside it get 0600 too.
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) tighten(path, 0o600);
+  const store = new EmbeddedStore(file, options);
   options.logger?.info({ dataDir: options.dataDir }, 'embedded document store opened');
   return store;
 }

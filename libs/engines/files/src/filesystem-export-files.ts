@@ -1,11 +1,13 @@
 /**
  * Export files as plain files under one directory (DATA_DIR/exports): written to a temporary
  * name and renamed when complete, so a reader never sees half a file and a crash leaves only a
- * `.partial` file, which the next write of the same id or `open` removes.
+ * `.partial` file, which the next write of the same id or `open` removes. The files hold leads'
+ * personal data: the directory is private to the user running the process (0700), each file too
+ * (0600), and `open` tightens those an earlier version left readable.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,15 +19,26 @@ function checkId(id: string): string {
   return id;
 }
 
+/** Sets `mode` on a file or directory this user owns that is open to others. */
+async function tighten(path: string, mode: number): Promise<void> {
+  const stats = await stat(path);
+  // Someone else's file or directory is theirs to set (and chmod would fail).
+  if ((stats.mode & 0o077) !== 0 && stats.uid === process.getuid?.()) await chmod(path, mode);
+}
+
 export class FilesystemExportFileStore implements ExportFileStore {
   readonly engine = 'filesystem' as const;
 
   private constructor(private readonly dir: string) {}
 
   static async open(dir: string): Promise<FilesystemExportFileStore> {
-    await mkdir(dir, { recursive: true });
-    // Leftovers of writes interrupted by a crash.
-    for (const name of await readdir(dir)) if (name.includes('.partial-')) await rm(join(dir, name), { force: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await tighten(dir, 0o700);
+    for (const name of await readdir(dir)) {
+      // Leftovers of writes interrupted by a crash.
+      if (name.includes('.partial-')) await rm(join(dir, name), { force: true });
+      else if (name.endsWith('.csv')) await tighten(join(dir, name), 0o600);
+    }
     return new FilesystemExportFileStore(dir);
   }
 
@@ -37,7 +50,7 @@ export class FilesystemExportFileStore implements ExportFileStore {
     const target = this.path(id);
     const partial = `${target}.partial-${randomUUID()}`;
     try {
-      await pipeline(content, createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(content, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,5 +95,20 @@ describe('outbox mailer', () => {
     expect(statSync(join(dir, 'outbox', files[0]!)).mode & 0o777).toBe(0o600);
     expect(JSON.stringify(logged)).not.toContain('secret-token');
     expect(logged[0]).toMatchObject({ subject: 'First' });
+  });
+
+  it('keeps the outbox directory private (0700), also one an earlier version made readable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leadstream-outbox-'));
+    dirs.push(dir);
+    const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
+    const fresh = createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dir, 'fresh', 'outbox') });
+    await fresh.send({ to: 'a@x.edu', subject: 'Reset', text: 'secret-token' });
+    expect([join(dir, 'fresh'), join(dir, 'fresh', 'outbox')].map(mode)).toEqual(['700', '700']);
+    mkdirSync(join(dir, 'earlier'));
+    chmodSync(join(dir, 'earlier'), 0o755);
+    const earlier = createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dir, 'earlier') });
+    await earlier.send({ to: 'a@x.edu', subject: 'Reset', text: 'secret-token' });
+    expect(mode(join(dir, 'earlier'))).toBe('700');
+    expect(readdirSync(join(dir, 'earlier')).map((file) => mode(join(dir, 'earlier', file)))).toEqual(['600']);
   });
 });

@@ -4,7 +4,7 @@
  * but never its body, which holds reset and invitation tokens.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Mailer, MailMessage } from '@leadstream/ports';
 
@@ -33,6 +33,9 @@ export class OutboxMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     const now = (this.options.clock ?? (() => new Date()))();
     await mkdir(this.options.dir, { recursive: true, mode: 0o700 });
+    // Mails hold reset and invitation tokens: a directory an earlier version left readable is tightened.
+    const dir = await stat(this.options.dir);
+    if ((dir.mode & 0o077) !== 0 && dir.uid === process.getuid?.()) await chmod(this.options.dir, 0o700);
     const name = `${now.toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.json`;
     const content: OutboxMessage = { from: this.options.from, ...message, created_at: now.toISOString() };
     // Written under a temporary name and renamed, so a reader never sees half a message.
