@@ -53,6 +53,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly stageRetries = new Counter({
+    name: 'leadstream_stage_retries_total',
+    help: 'Batches a stage decided or committed again: conflict (a lead written meanwhile), transient (an engine outage), failure (a record that failed, before it is dead-lettered)',
+    labelNames: ['stage', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly projectorInsertFailures = new Counter({
     name: 'leadstream_projector_insert_failures_total',
     help: 'Inserts of lead events into the analytics engine that failed and are being retried (an analytics outage)',

@@ -13,9 +13,15 @@ import { validateStage } from '../pipeline/validate.stage';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
 import { leadCommand } from '../test-support/lead-command';
 import { driveStage } from '../test-support/stage-driver';
-import type { BatchWriter } from './batch-write';
+import { type BatchWriter, WriteConflictError } from './batch-write';
 import { uncachedConfig } from './config-source';
-import { isTransientError } from '@leadstream/runtime';
+import { isTransientError, Metrics } from '@leadstream/runtime';
+
+/** leadstream_stage_retries_total as {"stage/reason": count}. */
+async function retries(metrics: Metrics): Promise<Record<string, number>> {
+  const metric = await metrics.registry.getSingleMetric('leadstream_stage_retries_total')?.get();
+  return Object.fromEntries((metric?.values ?? []).map((value) => [`${String(value.labels['stage'])}/${String(value.labels['reason'])}`, value.value]));
+}
 
 const opened: EnginePair[] = [];
 afterEach(async () => {
@@ -61,9 +67,37 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     const messages = [leadCommand(setup.tenant.organizationId, setup.vendor.id), leadCommand(setup.tenant.organizationId, setup.vendor.id)];
     await setup.log.produce(TOPICS.submitted, messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) })));
     const writer = flaky(setup.writer, 5, setup.log.engine);
-    await driveStage(setup.stage, writer, { isTransient: isTransientError }).handle(await readTopic(setup.log, TOPICS.submitted));
+    const metrics = new Metrics({ defaultMetrics: false });
+    await driveStage(setup.stage, writer, { isTransient: isTransientError, metrics }).handle(await readTopic(setup.log, TOPICS.submitted));
     expect(writer.failures).toBe(5);
+    expect(await retries(metrics)).toEqual({ 'validate/transient': 5 });
     for (const message of messages) expect((await setup.leads.findById(setup.tenant, message.lead_id))?.status).toBe('new');
+    expect(await readTopic(setup.log, `${TOPICS.submitted}.dlq`)).toHaveLength(0);
+  });
+
+  it('decides a batch again after a write conflict, waiting a short random time, and counts each retry', async () => {
+    const setup = await setUp();
+    const message = leadCommand(setup.tenant.organizationId, setup.vendor.id);
+    await setup.log.produce(TOPICS.submitted, [{ key: message.lead_id, value: JSON.stringify(message) }]);
+    let conflicts = 0;
+    const writer: BatchWriter = {
+      atomic: setup.writer.atomic,
+      async commit(...args) {
+        if (conflicts < 3) {
+          conflicts++;
+          throw new WriteConflictError([message.lead_id]);
+        }
+        return setup.writer.commit(...args);
+      },
+    };
+    const metrics = new Metrics({ defaultMetrics: false });
+    const waits: number[] = [];
+    await driveStage(setup.stage, writer, { metrics, sleep: async (ms) => void waits.push(ms) }).handle(await readTopic(setup.log, TOPICS.submitted));
+    expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([message.message_id]);
+    expect(await retries(metrics)).toEqual({ 'validate/conflict': 3 });
+    expect(waits).toHaveLength(3);
+    for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(0);
+    for (const ms of waits) expect(ms).toBeLessThanOrEqual(100);
     expect(await readTopic(setup.log, `${TOPICS.submitted}.dlq`)).toHaveLength(0);
   });
 

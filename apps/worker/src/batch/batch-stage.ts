@@ -51,6 +51,8 @@ export interface BatchStageHandlerOptions {
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+/** The most a batch waits before deciding again after a write conflict (random, from 0). */
+const CONFLICT_MAX_BACKOFF_MS = 100;
 
 export class BatchStageHandler {
   private readonly sleep: (ms: number) => Promise<void>;
@@ -90,11 +92,16 @@ export class BatchStageHandler {
         return handled;
       } catch (error) {
         if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {
+          this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'conflict' });
           this.options.logger.debug({ stage: this.stage.name, leads: error.leadIds }, 'leads changed meanwhile; deciding the batch again');
+          // Another writer of the same leads is at work: a short random wait keeps the two from
+          // colliding again and again.
+          await this.sleep(Math.random() * Math.min(CONFLICT_MAX_BACKOFF_MS, 2 ** attempt));
           continue;
         }
         if (this.options.isTransient(error)) {
           if (this.options.isStopping?.()) throw error;
+          this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'transient' });
           this.options.logger.warn({ stage: this.stage.name, attempt, err: error }, 'transient failure; retrying the batch');
           await this.sleep(this.backoff(attempt));
           continue;
@@ -102,6 +109,7 @@ export class BatchStageHandler {
         if (records.length > 1) return this.handleOneByOne(batch, records);
         failures++;
         if (failures < maxAttempts) {
+          this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'failure' });
           await this.sleep(this.backoff(failures));
           continue;
         }

@@ -13,13 +13,13 @@ export interface StageDriver {
   handle(records: LogRecord[]): Promise<void>;
 }
 
-export function driveStage(stage: BatchStage, writer: BatchWriter, options: { isTransient?: (error: unknown) => boolean } = {}): StageDriver {
+export function driveStage(stage: BatchStage, writer: BatchWriter, options: { isTransient?: (error: unknown) => boolean; metrics?: Metrics; sleep?: (ms: number) => Promise<void> } = {}): StageDriver {
   const handler = new BatchStageHandler(stage, {
     writer,
     logger: pino({ level: 'silent' }),
-    metrics: new Metrics({ defaultMetrics: false }),
+    metrics: options.metrics ?? new Metrics({ defaultMetrics: false }),
     isTransient: options.isTransient ?? (() => false),
-    sleep: async () => undefined,
+    sleep: options.sleep ?? (async () => undefined),
   });
   return {
     async handle(records) {
