@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyticsMigrations, openAnalytics } from '@leadstream/engine-clickhouse';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
-import type { Analytics, EventLog } from '@leadstream/ports';
+import type { Analytics, EventLog, QueryParams } from '@leadstream/ports';
 import { Metrics } from '@leadstream/runtime';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,8 +33,8 @@ function withOutage(analytics: Analytics, down: () => boolean): Analytics & { re
       }
       await analytics.insert(table, rows);
     },
-    query: <T>(sql: string, params?: Record<string, unknown>) => analytics.query<T>(sql, params),
-    command: (sql: string, params?: Record<string, unknown>) => analytics.command(sql, params),
+    query: <T>(sql: string, params?: QueryParams) => analytics.query<T>(sql, params),
+    command: (sql: string, params?: QueryParams) => analytics.command(sql, params),
     ping: () => analytics.ping(),
     close: () => analytics.close(),
   };

@@ -80,8 +80,11 @@ export class BatchStageHandler {
       try {
         const started = performance.now();
         const { write, handled } = await this.stage.process(records);
-        // The activity entries of the events this batch produces, in the same commit.
-        if (this.options.recordActivity !== false) recordActivity(write);
+        // The activity entries of the events this batch produces, in the same commit: only where
+        // the commit is one transaction. A writer that stores documents before the leads (the
+        // outbox writer) could keep the entry of an event that a conflict or a crash then
+        // replaces with another; there the activity stage records what was produced.
+        if (this.options.writer.atomic && this.options.recordActivity !== false) recordActivity(write);
         if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
         const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));

@@ -4,7 +4,7 @@
  * nothing goes to the topics inside the chain, dedup sees a lead decided earlier in the same
  * batch, and the split stages (one group each) reach the same states and decisions.
  */
-import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository, ValidationRuleRepository } from '@leadstream/dal';
+import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadActivityRepository, LeadRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository, ValidationRuleRepository } from '@leadstream/dal';
 import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
@@ -13,11 +13,13 @@ import { uncachedConfig } from './config-source';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
 import { leadCommand } from '../test-support/lead-command';
 import { driveStage } from '../test-support/stage-driver';
+import { activityStage } from '../pipeline/activity.stage';
 import { dedupStage } from '../pipeline/dedup.stage';
 import { enrichStage } from '../pipeline/enrich.stage';
 import { TOPICS } from '../pipeline/outputs';
 import { routeStage } from '../pipeline/route.stage';
 import { validateStage } from '../pipeline/validate.stage';
+import type { BatchWriter } from './batch-write';
 import { chainLeadStages } from './stage-chain';
 
 const pairs = enginePairs('chain');
@@ -143,5 +145,30 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
     // The split stages wrote the accepted leads once per stage; the chain once.
     expect(splitLeads[0]?.version).toBe(4);
     expect(chainedLeads[0]?.version).toBe(1);
+  });
+});
+
+// A writer that stores documents before the leads (the outbox writer) can be cut between the two;
+// the embedded writer commits in one transaction and cannot.
+describe.each(pairs.filter(([name]) => name.includes('outbox')))('intake chain on %s, cut between documents and leads', (_name, open) => {
+  it('keeps no activity entry of an event that a commit cut after its documents never produced', async () => {
+    const setup = await setUp(open);
+    const messages = await setup.submit([{ email: 'ada@example.edu' }, { email: 'lin@example.edu' }]);
+    const chain = chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]);
+    // The first commit fails after the documents are written and before the leads; the batch is
+    // then decided again, with new event ids.
+    const cut = setup.faulty('leads');
+    let commits = 0;
+    const cutOnce: BatchWriter = { atomic: setup.writer.atomic, commit: (write, position) => (commits++ === 0 ? cut : setup.writer).commit(write, position) };
+    await driveStage(chain, cutOnce).handle(await readTopic(setup.log, TOPICS.submitted));
+    await driveStage(activityStage(), setup.writer).handle(await readTopic(setup.log, TOPICS.events));
+    const events = (await readTopic(setup.log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } });
+    const activity = new LeadActivityRepository(setup.store);
+    for (const message of messages) {
+      // Every event of the lead but lead.accepted, which the activity log does not list.
+      const produced = events.filter((event) => (event.data.lead_id ?? event.data.lead?.id) === message.lead_id && event.event !== 'lead.accepted').map((event) => event.id);
+      expect(produced.length).toBeGreaterThanOrEqual(3);
+      expect((await activity.forLead(setup.live, message.lead_id)).map((entry) => entry._id).sort()).toEqual(produced.sort());
+    }
   });
 });
