@@ -102,9 +102,9 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
     expect(stored.map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
     expect(stored.map(outcomeOf)).toEqual([
       { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'pending', targets: ['crm_sf'], duplicate: 'no' },
-      { status: 'duplicate', validation_status: 'passed', dedup_status: 'duplicate', enrichment_status: 'pending', crm_sync_status: 'pending', targets: undefined, duplicate: 'yes' },
+      { status: 'duplicate', validation_status: 'passed', dedup_status: 'duplicate', enrichment_status: 'skipped', crm_sync_status: 'not_applicable', targets: undefined, duplicate: 'yes' },
       { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'not_applicable', targets: [], duplicate: 'no' },
-      { status: 'rejected', validation_status: 'failed', dedup_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', targets: undefined, duplicate: 'no' },
+      { status: 'rejected', validation_status: 'failed', dedup_status: 'pending', enrichment_status: 'skipped', crm_sync_status: 'not_applicable', targets: undefined, duplicate: 'no' },
     ]);
     expect(stored[1]?.duplicate_of).toBe(messages[0]!.lead_id);
     const decided = Object.fromEntries((await setup.decisions()).map((decision) => [decision.correlation_id, decision.outcome]));

@@ -138,9 +138,11 @@ function apply(message: LeadCommandMessage, lead: LeadRecord, decision: DedupDec
     at,
   );
   const linked: Partial<LeadRecord> = { duplicate_of: decision.matchedLeadId, similarity_score: decision.similarityScore };
+  // A duplicate that is refused or merged goes no further: never enriched, never synced.
+  const ended: Partial<LeadRecord> = { enrichment_status: 'skipped', crm_sync_status: 'not_applicable' };
   switch (decision.action) {
     case 'reject':
-      batch.put(advance(lead, message, { type: 'DUPLICATE_REJECTED', ...match }, { ...linked, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' }, at), [
+      batch.put(advance(lead, message, { type: 'DUPLICATE_REJECTED', ...match }, { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' }, at), [
         duplicateEvent,
         decisionOutput({
           correlation_id: message.correlation_id,
@@ -156,7 +158,7 @@ function apply(message: LeadCommandMessage, lead: LeadRecord, decision: DedupDec
       return false;
     case 'merge': {
       if (original) mergeIntoOriginal(original, lead, at, batch);
-      batch.put(advance(lead, message, { type: 'DUPLICATE_MERGED', ...match }, { ...linked, dedup_status: 'duplicate', processed_at: at }, at), [
+      batch.put(advance(lead, message, { type: 'DUPLICATE_MERGED', ...match }, { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at }, at), [
         duplicateEvent,
         decisionOutput({ correlation_id: message.correlation_id, lead_id: decision.matchedLeadId, outcome: 'merged', decided_at: at, email: lead.email, duplicate_of: decision.matchedLeadId }),
       ]);

@@ -136,7 +136,7 @@ function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
     lead,
     message,
     { type: 'ENRICHMENT_REJECTED', ruleId, message: reason },
-    { enrichment_status: 'completed', processed_at: at, rejection_reason: 'failed_custom_rule', rule_id: ruleId },
+    { enrichment_status: 'completed', crm_sync_status: 'not_applicable', processed_at: at, rejection_reason: 'failed_custom_rule', rule_id: ruleId },
     at,
   );
   return [

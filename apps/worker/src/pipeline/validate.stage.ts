@@ -162,10 +162,11 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     custom_fields: source.custom_fields ?? {},
     enrichment_data: {},
     validation_status: verdict.outcome === 'accepted' ? (verdict.flags.length > 0 ? 'flagged' : 'passed') : 'failed',
-    enrichment_status: 'pending',
+    // A lead refused here is never enriched nor synced: it says so at once rather than "pending" forever.
+    enrichment_status: verdict.outcome === 'accepted' ? 'pending' : 'skipped',
     duplicate_of: null,
     similarity_score: null,
-    crm_sync_status: message.environment === 'sandbox' ? 'not_applicable' : 'pending',
+    crm_sync_status: message.environment === 'sandbox' || verdict.outcome !== 'accepted' ? 'not_applicable' : 'pending',
     crm_id: null,
     crm_synced_at: null,
     flags: verdict.outcome === 'accepted' ? verdict.flags : [],
