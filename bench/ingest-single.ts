@@ -1,7 +1,7 @@
 /**
  * Single-lead ingestion: POST /api/v1/leads/ingest with unique leads at a fixed concurrency,
  * answered after the pipeline's decision (validate, dedup), against a bare Koa + koa-body endpoint
- * that parses the same body and answers 201, measured in the same run (DESIGN.md section 11).
+ * that parses the same body and answers 201, measured in the same run (docs/performance.md).
  *
  *   npx tsx bench/ingest-single.ts [--engines embedded|kafka] [--concurrency 32] [--seconds 10] [--profile]
  *

@@ -1,7 +1,7 @@
 /**
  * Event-log throughput: messages per second produced and then consumed through the port, for the
  * embedded engine and for Kafka, against bare kafkajs on the same broker in the same run
- * (DESIGN.md section 11). Targets: Kafka through the port >= 0.8 x bare kafkajs; embedded >= 1.0 x.
+ * (docs/performance.md). Targets: Kafka through the port >= 0.8 x bare kafkajs; embedded >= 1.0 x.
  *
  *   npx tsx bench/log-throughput.ts [--messages 200000] [--batch 500] [--partitions 6]
  *

@@ -4,7 +4,7 @@
  * Schemathesis as 500s: what the API accepts on the embedded store it must accept here and give
  * back unchanged (lookup keys like "St. Louis", webhook payload keys), and what becomes a lead's
  * value must be refused at the edge as a lead's custom field is. Skips with a printed reason when
- * no server is configured (DESIGN.md section 10).
+ * no server is configured (README.md "Tests").
  */
 import { randomBytes } from 'node:crypto';
 import { CustomFieldRepository, EnrichmentRuleRepository, LookupTableRepository } from '@leadstream/dal';

@@ -1,6 +1,6 @@
 /**
  * The console hides what a role may not do with its own copy of the permission matrix (it imports
- * only the API client, DESIGN.md section 9); this keeps that copy equal to the domain's table.
+ * only the API client, README.md "Layout"); this keeps that copy equal to the domain's table.
  */
 import { PERMISSIONS, ROLE_PERMISSIONS, ROLES } from '@leadstream/domain';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * Past the decision deadline the api answers 202 with the lead id and a status URL (DESIGN.md
- * section 6), and the lead is still processed: here the api runs alone (no stages), then a
+ * Past the decision deadline the api answers 202 with the lead id and a status URL (docs/pipeline.md),
+ * and the lead is still processed: here the api runs alone (no stages), then a
  * separate `leadstream worker` process picks the submission up from the log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The one place that picks engines: each port gets its distributed engine when its URL is set,
- * its embedded engine under DATA_DIR otherwise (DESIGN.md section 3).
+ * its embedded engine under DATA_DIR otherwise (README.md "Engines and configuration").
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The architecture rules of DESIGN.md section 9 are enforced by lint, not by prose: this test
+ * The architecture rules of README.md "Layout" are enforced by lint, not by prose: this test
  * proves the rules are live by linting probe files that break them.
  */
 import { execFileSync } from 'node:child_process';

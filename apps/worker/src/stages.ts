@@ -50,7 +50,7 @@ export interface StageDependencies {
   now?: () => Date;
 }
 
-/** A pipeline stage: a consumer group on its input topic (DESIGN.md sections 2 and 4). */
+/** A pipeline stage: a consumer group on its input topic (docs/pipeline.md). */
 export interface StageFactory {
   name: string;
   /** A chain's stages, in order (its name is the first's); absent for a stage that runs alone. */

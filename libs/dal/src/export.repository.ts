@@ -1,7 +1,7 @@
 /**
  * Exports of one tenant (spec 2.16) and the leads an export streams. Actor writes are
  * compare-and-set on `version` and carry the outputs of the transition (transactional outbox),
- * exactly like lead actors (DESIGN.md section 5).
+ * exactly like lead actors (docs/pipeline.md).
  */
 import { parseLeadSearch, type ExportFilters, type ExportOutboxEntry, type ExportRecord, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter, Update } from '@leadstream/ports';

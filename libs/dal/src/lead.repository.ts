@@ -76,7 +76,7 @@ export class LeadRepository {
   }
 
   /**
-   * Deduplication candidates (DESIGN.md: never a scan): for each blocking key of the query, the
+   * Deduplication candidates (docs/pipeline.md: never a scan): for each blocking key of the query, the
    * leads of the tenant that passed deduplication, share that key and were created inside the
    * window, oldest first, from the index {tenant, key, created_at}. Each key is looked up on its
    * own so a crowded key (a common name) cannot crowd out an exact email match.

@@ -1,6 +1,6 @@
 /**
  * Webhooks of a tenant (spec 2.11). A webhook's environment is the events it receives: `sandbox`
- * endpoints the sandbox environment's, the others the live ones (DESIGN.md 7); the user API shows
+ * endpoints the sandbox environment's, the others the live ones (docs/permissions.md); the user API shows
  * both environments of the organization. Every query names the tenant.
  */
 import type { TenantContext, Webhook, WebhookDisabledEventRecord, WebhookEventName, WebhookPatch } from '@leadstream/domain';

@@ -1,6 +1,6 @@
 /**
- * Leads and exports are XState actors whose state lives in a document as plain JSON (DESIGN.md
- * section 2), so each needs the same three pure steps: start, ask whether an event is accepted,
+ * Leads and exports are XState actors whose state lives in a document as plain JSON (docs/pipeline.md),
+ * so each needs the same three pure steps: start, ask whether an event is accepted,
  * and advance (restore, refuse what the state does not accept, transition, persist). They live
  * here once; each machine file keeps only its machine, its error and its named functions.
  */

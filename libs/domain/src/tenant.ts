@@ -1,4 +1,4 @@
-/** Every record belongs to one organization and one environment (DESIGN.md section 7). */
+/** Every record belongs to one organization and one environment (docs/permissions.md). */
 export type Environment = 'live' | 'sandbox';
 
 export interface TenantContext {

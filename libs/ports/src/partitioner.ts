@@ -1,6 +1,6 @@
 /**
  * Kafka's default partitioner, so that the embedded engine and Kafka put a key on the same
- * partition (DESIGN.md section 3): murmur2 of the key's UTF-8 bytes with Kafka's seed, made
+ * partition (README.md "Engines and configuration"): murmur2 of the key's UTF-8 bytes with Kafka's seed, made
  * positive by masking the sign bit (not Math.abs), modulo the partition count. A port of
  * `Utils.murmur2` and `BuiltInPartitioner.partitionForKey` of the Java client.
  */

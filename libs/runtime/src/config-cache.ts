@@ -1,5 +1,5 @@
 /**
- * Configuration that is never stale (DESIGN.md section 5, issue 8 point 4): each process caches an
+ * Configuration that is never stale (docs/pipeline.md, issue 8 point 4): each process caches an
  * organization's configuration (API keys, vendors, settings, custom fields, dedup settings...) and
  * drops it when the configuration changes, never on a timer.
  *

@@ -1,6 +1,6 @@
 /**
  * The one way leadstream calls a URL an organization gave it (rule webhooks now; webhooks and
- * CRM connectors with their issue). DESIGN.md section 8:
+ * CRM connectors with their issue). docs/decisions.md:
  * - HTTPS only, and every address the host resolves to must be public (no private, loopback,
  *   link-local, multicast or reserved ranges; an IPv6 address that embeds an IPv4 address is
  *   judged by the IPv4 address). Checked after DNS on every call, and the request

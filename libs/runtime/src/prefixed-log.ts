@@ -3,7 +3,7 @@ import type { Batch, Consumer, EventLog, LogRecord } from '@leadstream/ports';
 /**
  * Puts every topic and consumer group of this process under a prefix, so several deployments
  * (or test runs) can share one Kafka cluster without reading each other's records. Callers keep
- * using the plain names of DESIGN.md section 4.
+ * using the plain names of docs/pipeline.md.
  */
 export function prefixEventLog(log: EventLog, prefix: string): EventLog {
   if (prefix === '') return log;

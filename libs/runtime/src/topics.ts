@@ -4,7 +4,7 @@ import type { TopicSpec } from '@leadstream/ports';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Webhook retry steps of spec 3.2 / 6.3, one delay topic each (DESIGN.md section 4). */
+/** Webhook retry steps of spec 3.2 / 6.3, one delay topic each (docs/pipeline.md). */
 export const WEBHOOK_RETRY_STEPS = [
   { name: '1m', delayMs: MINUTE },
   { name: '5m', delayMs: 5 * MINUTE },
@@ -29,7 +29,7 @@ export function webhookRetryTopics(partitions: number, retryDelaysMs: readonly n
   return [...new Set(retryDelaysMs)].map((delayMs) => ({ topic: webhookRetryTopic(delayMs), partitions, delayMs }));
 }
 
-/** Every topic of DESIGN.md section 4, created at boot with the configured partition count. */
+/** Every topic of docs/pipeline.md, created at boot with the configured partition count. */
 export function pipelineTopics(partitions: number, webhookRetryDelaysMs: readonly number[] = WEBHOOK_RETRY_STEPS.map((step) => step.delayMs)): TopicSpec[] {
   const plain = [
     'leads.submitted',

@@ -1,7 +1,7 @@
 /**
  * The accounts layer on a MongoDB-protocol server (FerretDB in our infra): the unique email index,
  * revoked sessions, single-use reset tokens and the TTL sweep of revocations behave as on the
- * embedded store. Skips with a printed reason when no server is configured (DESIGN.md section 10).
+ * embedded store. Skips with a printed reason when no server is configured (README.md "Tests").
  */
 import { randomBytes } from 'node:crypto';
 import { REVOKED_SESSIONS_COLLECTION } from '@leadstream/dal';

@@ -1,5 +1,5 @@
 /**
- * Tenancy (DESIGN.md section 7): a user of organization A gets 404, never 403, for any resource
+ * Tenancy (docs/permissions.md): a user of organization A gets 404, never 403, for any resource
  * id of organization B on every route with an id, and B's resources stay as they were.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

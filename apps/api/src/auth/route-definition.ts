@@ -1,5 +1,5 @@
 /**
- * Every user-API route declares who may call it (DESIGN.md section 7: the matrix is enforced at
+ * Every user-API route declares who may call it (docs/permissions.md: the matrix is enforced at
  * the route). Routers register through `defineRoute`, which puts the guard first in the route's
  * middleware and tags it with the declared access. `listRoutes(app)` reads the tags back from the
  * mounted routers, and a test fails for any user-API route without one, including routes that

@@ -1,5 +1,5 @@
 /**
- * Session tokens of the user API (spec 5 rules 1-2, DESIGN.md section 8): HS256 JWTs made with
+ * Session tokens of the user API (spec 5 rules 1-2, docs/decisions.md): HS256 JWTs made with
  * `jose`, valid 24 hours. Claims: `sub` user id, `org` organization id, `role`, `jti` token id
  * (what logout revokes), `gen` the user's session generation (a password reset moves it on and so
  * ends every earlier token), `iat`, `exp`, plus a fixed issuer and audience so a JWT minted for

@@ -1,5 +1,5 @@
 /**
- * Submitting leads to the pipeline and waiting for its decisions (DESIGN.md section 6): shared by
+ * Submitting leads to the pipeline and waiting for its decisions (docs/pipeline.md): shared by
  * vendor ingestion (spec 4.4) and lead creation in the user API (POST /api/leads, spec 4.6), so a
  * lead entered by a user goes through exactly the rules a vendor's lead does.
  */

@@ -1,6 +1,6 @@
 /**
  * Which buttons a user sees: the permission matrix of libs/domain/src/accounts/permissions.ts,
- * copied because the console imports only the API client (DESIGN.md section 9). The service still
+ * copied because the console imports only the API client (README.md "Layout"). The service still
  * enforces every permission at the route; apps/leadstream/src/console-permissions.spec.ts keeps
  * this copy equal to the domain's table.
  */

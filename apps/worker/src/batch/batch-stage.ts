@@ -1,5 +1,5 @@
 /**
- * How a pipeline stage consumes (DESIGN.md section 5, issue 8): a batch of one partition at a
+ * How a pipeline stage consumes (docs/pipeline.md, issue 8): a batch of one partition at a
  * time, in three steps inside `process` (prefetch, decide each record in memory, collect every
  * write), then one commit through the BatchWriter.
  *

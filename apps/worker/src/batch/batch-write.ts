@@ -1,5 +1,5 @@
 /**
- * What one consumer batch of a stage writes (DESIGN.md section 5): lead states with their outputs,
+ * What one consumer batch of a stage writes (docs/pipeline.md): lead states with their outputs,
  * other documents, records to produce, and the consumer position the batch ends at. A BatchWriter
  * commits it, at once on the embedded engines (one SQLite transaction), or with a transactional
  * outbox where the store and the log are different systems.

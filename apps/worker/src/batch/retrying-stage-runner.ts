@@ -3,7 +3,7 @@
  * group on its input topics, and one group per delay topic (`<stage>.retry.<delay>`).
  *
  * Each delay topic has a group of its own because a consumer holds a partition's batch until its
- * head record is due (DESIGN.md section 4), and a Kafka consumer fetches again only when every
+ * head record is due (docs/pipeline.md), and a Kafka consumer fetches again only when every
  * batch of its last fetch is done: in one group with the input topics, a retry waiting 24 h would
  * hold every new record behind it for 24 h. Within one delay topic nothing waits behind a record
  * that is not due: the delay is the same for all, so later records are due later.

@@ -1,5 +1,5 @@
 /**
- * The export stage (consumer group `export` on exports.requests, DESIGN.md section 4): each
+ * The export stage (consumer group `export` on exports.requests, docs/pipeline.md): each
  * export is an actor (libs/domain exports/export.machine.ts) persisted in its document.
  *
  * A request moves the actor requested → processing with a compare-and-set write that also takes
@@ -61,7 +61,7 @@ const tenantOf = (record: Pick<ExportRecord, 'organization_id' | 'environment'>)
   environment: record.environment,
 });
 
-/** An event on leads.events about an export, keyed by export id (DESIGN.md section 4: resource id). */
+/** An event on leads.events about an export, keyed by export id (docs/pipeline.md: resource id). */
 function exportEvent(record: ExportRecord, event: 'export.completed' | 'export.failed', data: Record<string, unknown>, at: string): ExportOutboxEntry {
   const message: LeadEventMessage = {
     schema_version: 1,

@@ -17,7 +17,7 @@
  * ahead of a lead write that lost its compare-and-set would make the batch decided again skip the
  * attempt and lose its event and retry.
  *
- * Effects are at-least-once (DESIGN.md section 5): a batch decided again after a write conflict
+ * Effects are at-least-once (docs/pipeline.md): a batch decided again after a write conflict
  * reuses the outcomes of its calls, and a redelivered batch calls again, which the CRM answers as
  * an upsert (external id, email, Idempotency-Key): never a second record. Sandbox leads are never
  * synced (spec 1): their crm_sync_status is not_applicable.

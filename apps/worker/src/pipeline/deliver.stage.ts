@@ -1,5 +1,5 @@
 /**
- * Deliver stage (spec 3.2, 6.2, 6.3; DESIGN.md sections 4 and 5): consumes webhooks.deliveries
+ * Deliver stage (spec 3.2, 6.2, 6.3; docs/pipeline.md): consumes webhooks.deliveries
  * (group `deliver`) and the retry delay topics (webhooks.retry.<delay>, which hold a record back
  * until its time; a group each, `deliver.retry.<delay>`, so a waiting retry holds no new delivery:
  * batch/retrying-stage-runner.ts), and makes the attempts a batch asks for, in parallel (bounded):

@@ -1,5 +1,5 @@
 /**
- * Effectively-once stages (DESIGN.md section 5, issue 8), on both engine pairs: the same batch
+ * Effectively-once stages (docs/pipeline.md, issue 8), on both engine pairs: the same batch
  * delivered twice changes nothing and produces nothing new; a batch cut by a crash at any point
  * between its writes and its produce is consumed again and every lead, event and activity entry
  * exists exactly once. (Kafka + FerretDB run when infra is up: `npm run infra:up`.)

@@ -1,9 +1,9 @@
 /**
- * Notify stage (spec 6, DESIGN.md sections 2 and 4): consumes leads.events, where every event of
+ * Notify stage (spec 6, docs/pipeline.md): consumes leads.events, where every event of
  * the system lands, and makes one webhook delivery per (subscribed webhook, event). Per batch the
  * webhooks of each tenant of the batch's events are read once (enabled ones, one query per
  * organization and environment: webhook changes are seen by the next batch, no cache to go stale).
- * Sandbox events go to sandbox webhooks only, live events to the others (DESIGN.md 7).
+ * Sandbox events go to sandbox webhooks only, live events to the others (docs/permissions.md).
  *
  * A delivery's id is derived from (webhook id, event id) and it is created with an upsert, so the
  * same event consumed twice makes one delivery; its message to webhooks.deliveries (keyed by

@@ -34,7 +34,7 @@ export function decisionOutput(decision: Omit<LeadDecisionMessage, 'schema_versi
   return { topic: TOPICS.decisions, key: decision.correlation_id, value: JSON.stringify(message) };
 }
 
-/** The message that hands the lead to the next stage, keyed by lead id from here on (DESIGN.md section 4). */
+/** The message that hands the lead to the next stage, keyed by lead id from here on (docs/pipeline.md). */
 export function nextStageOutput(topic: string, key: string, from: LeadCommandMessage, stage: string): OutputRecord {
   return { topic, key, value: JSON.stringify(nextMessage(from, stage)) };
 }

@@ -160,7 +160,7 @@ function outputsOf(lead: LeadRecord, message: LeadCommandMessage, route: LeadRou
   const outputs: OutputRecord[] = [eventOutput(lead, 'lead.routed', { lead_id: lead._id, rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at }, route.routed_at)];
   if (lead.environment === 'live' && route.targets.length > 0) {
     const { submission: _submission, ...command } = nextMessage(message, 'route');
-    // Checked as produced (DESIGN.md section 4): crm-sync builds against this schema.
+    // Checked as produced (docs/pipeline.md): crm-sync builds against this schema.
     const routed: LeadRoutedMessage = parseLeadRouted({ ...command, route: { rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at } });
     outputs.push({ topic: TOPICS.routed, key: lead._id, value: JSON.stringify(routed) });
   }

@@ -1,5 +1,5 @@
 /**
- * Passwords (spec 4.1, 8; DESIGN.md section 8): the strength rule, and scrypt hashes with a
+ * Passwords (spec 4.1, 8; docs/decisions.md): the strength rule, and scrypt hashes with a
  * per-user random salt. The parameters travel inside the stored string, so they can be raised
  * later without invalidating existing hashes: `scrypt$N$r$p$<salt b64url>$<hash b64url>`.
  */

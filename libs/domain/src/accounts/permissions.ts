@@ -1,5 +1,5 @@
 /**
- * Roles and permissions of the user API (spec 5 rule 9, DESIGN.md section 7): the one matrix.
+ * Roles and permissions of the user API (spec 5 rule 9, docs/permissions.md): the one matrix.
  * `docs/permissions.md` shows the same table; a spec test keeps the two equal.
  *
  * Permission names follow the OAuth scopes of spec 4.2 where they exist (leads:read, vendors:write,

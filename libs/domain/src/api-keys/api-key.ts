@@ -1,6 +1,6 @@
 /**
  * API keys of vendors (spec 2.13, 5 rules 3-6). The full key is shown once; only its SHA-256 hash
- * is stored (DESIGN.md section 8). Pure: randomness comes from `crypto.getRandomValues` or is
+ * is stored (docs/decisions.md). Pure: randomness comes from `crypto.getRandomValues` or is
  * injected, hashing is a computation.
  */
 import { createHash, getRandomValues } from 'node:crypto';

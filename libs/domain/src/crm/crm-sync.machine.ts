@@ -1,7 +1,7 @@
 /**
- * One CRM sync: a lead to one connection, as an XState v5 machine (DESIGN.md section 2: CRM syncs
+ * One CRM sync: a lead to one connection, as an XState v5 machine (docs/pipeline.md: CRM syncs
  * are actors like leads). Pure: no effects and no timers; the crm-sync stage makes the call,
- * sends the outcome, and a retry waits in a delay topic (DESIGN.md section 5), not in the machine.
+ * sends the outcome, and a retry waits in a delay topic (docs/pipeline.md), not in the machine.
  *
  *   pending ─ATTEMPT─▶ syncing ─SUCCEEDED─▶ synced
  *                        │  └─RETRY_SCHEDULED─▶ retry_scheduled ─ATTEMPT─▶ syncing

@@ -1,7 +1,7 @@
 /**
- * The lifecycle of one export, as an XState v5 machine (DESIGN.md section 2: exports are actors
+ * The lifecycle of one export, as an XState v5 machine (docs/pipeline.md: exports are actors
  * like leads). Pure: no effects, no timers (the 24 h expiry is a due time in the store that a
- * sweep acts on, DESIGN.md section 5). The export stage restores the persisted state, computes
+ * sweep acts on, docs/pipeline.md). The export stage restores the persisted state, computes
  * the next one with `advanceExport`, and stores it with a version check.
  *
  *   requested ─START─▶ processing ─COMPLETED─▶ completed ─EXPIRED─▶ expired

@@ -1,5 +1,5 @@
 /**
- * The processing lifecycle of one lead, as an XState v5 machine (DESIGN.md section 2: each lead
+ * The processing lifecycle of one lead, as an XState v5 machine (docs/pipeline.md: each lead
  * is an actor). Pure: no actions with effects, no timers. A stage restores the persisted state,
  * computes the next one with `advanceLead`, and stores it with a version check; the stage turns
  * the transition into records and events.

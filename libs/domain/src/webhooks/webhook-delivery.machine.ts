@@ -1,6 +1,6 @@
 /**
  * One webhook delivery (spec 2.12, 3.2, 6.3) as an XState v5 machine, persisted in the delivery's
- * document like exports and leads (DESIGN.md sections 2 and 5). Pure: the deliver stage makes the
+ * document like exports and leads (docs/pipeline.md). Pure: the deliver stage makes the
  * POST and tells the machine what came back; delays live in the log (delay topics), not here.
  *
  *   pending ─SEND─▶ delivering ─SUCCEEDED─▶ delivered

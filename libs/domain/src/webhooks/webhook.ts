@@ -41,7 +41,7 @@ export const WEBHOOK_DESCRIPTION_MAX = 500;
 export interface Webhook {
   id: string;
   organization_id: string;
-  /** `sandbox` endpoints receive the sandbox environment's events, the others the live ones (DESIGN.md 7). */
+  /** `sandbox` endpoints receive the sandbox environment's events, the others the live ones (docs/permissions.md). */
   environment: Environment;
   url: string;
   events: WebhookEventName[];

@@ -1,5 +1,5 @@
 /**
- * The analytics port over `@clickhouse/client`, for both engines (DESIGN.md section 3):
+ * The analytics port over `@clickhouse/client`, for both engines (README.md "Engines and configuration"):
  *
  * - `url` set: a ClickHouse server over HTTP, the client's own connection;
  * - `url` unset: chDB (ClickHouse's engine in-process) on `dataDir/analytics`, handed to the same

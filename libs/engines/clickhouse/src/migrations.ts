@@ -43,7 +43,7 @@ export const analyticsMigrations: Migration[] = [
       // background merges, so exact answers read with FINAL or count uniqExact(event_id).
       //
       // The sorting key starts with organization_id and environment because every query is scoped
-      // to one tenant and environment (DESIGN.md section 7); then event and occurred_at, because
+      // to one tenant and environment (docs/permissions.md); then event and occurred_at, because
       // funnels and reports select event types over time ranges. Monthly partitions keep merges
       // small and let old months be dropped whole; a redelivery has the same occurred_at, so it
       // lands in the same partition, where ReplacingMergeTree can collapse it.

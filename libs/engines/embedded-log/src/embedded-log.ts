@@ -1,6 +1,6 @@
 /**
  * The embedded engine of the event-log port: a durable log in one SQLite database under dataDir
- * (DESIGN.md section 3). Single-process by design; consumer groups coordinate in memory.
+ * (README.md "Engines and configuration"). Single-process by design; consumer groups coordinate in memory.
  *
  * Durability: WAL with synchronous=NORMAL by default. Every produce is one committed transaction
  * whose WAL frames are in the OS before produce() resolves, so an acknowledged record survives a

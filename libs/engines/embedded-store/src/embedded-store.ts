@@ -77,7 +77,7 @@ interface TtlIndex {
 /**
  * The store's connection also serves as the connection of the embedded event log when both are
  * embedded (engines.ts), so that one transaction can hold a stage batch's documents, its output
- * records and its consumer offsets (DESIGN.md section 5).
+ * records and its consumer offsets (docs/pipeline.md).
  */
 export class EmbeddedStore implements DocumentStore, CollectionHost {
   readonly engine = 'embedded' as const;

@@ -1,5 +1,5 @@
 /**
- * The Kafka engine of the event-log port, on kafkajs (DESIGN.md section 3).
+ * The Kafka engine of the event-log port, on kafkajs (README.md "Engines and configuration").
  *
  * Partitions are chosen here with the port's murmur2 partitioner (the Java client's default) and
  * sent explicitly, so the metadata of each record is known in input order: the broker answers

@@ -1,5 +1,5 @@
 /**
- * The analytics port's contract suite (DESIGN.md section 3): every analytics engine runs it, and an
+ * The analytics port's contract suite (README.md "Engines and configuration"): every analytics engine runs it, and an
  * engine that does not pass it is not done. Each test writes its SQL once, as a constant string, so
  * passing on two engines proves the same SQL text runs on both.
  */

@@ -1,5 +1,5 @@
 /**
- * The contract every document-store engine passes (DESIGN.md section 3): one suite, run against
+ * The contract every document-store engine passes (README.md "Engines and configuration"): one suite, run against
  * the embedded engine (SQLite) and against a MongoDB-protocol server (MongoDB or FerretDB).
  * It stays within what MongoDB and FerretDB 1.24 both do; docs/store.md lists the differences.
  * Collection names carry a per-run suffix so suites can share a server.

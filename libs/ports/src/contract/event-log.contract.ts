@@ -1,5 +1,5 @@
 /**
- * The contract every event-log engine passes (DESIGN.md section 3): one suite, run against the
+ * The contract every event-log engine passes (README.md "Engines and configuration"): one suite, run against the
  * embedded engine and against Kafka. Topic and group names carry a random suffix so that suites
  * can share a broker.
  */
