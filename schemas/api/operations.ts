@@ -8,7 +8,7 @@ import leadSubmissionSchema from '../requests/lead-submission.schema.json' with 
 import leadBatchSchema from '../requests/lead-batch.schema.json' with { type: 'json' };
 import { BLANK, TEXT_FIELDS as LEAD_TEXT_FIELDS, CUSTOM_FIELD_TYPES, EXPORT_FIELDS, LEAD_SORT_FIELDS, DEDUP_ACTIONS, DEDUP_ALGORITHMS, DEDUP_COMBINATIONS, DEDUP_MAX_MATCH_FIELDS, DEDUP_SCOPES, DEDUP_STANDARD_FIELDS, DEDUP_WINDOW_HOURS, SUBMISSION_TEXT_FIELDS, VALIDATION_RULE_ACTIONS, VALIDATION_RULE_TYPES, VALIDATION_TRANSFORMS } from '@leadstream/domain';
 import { LEAD_STATUSES, ROLES, STORABLE_KEY } from './components';
-import { WEBHOOK_EVENTS } from '@leadstream/domain';
+import { PLAN_LIMITS, PLANS, WEBHOOK_EVENTS, type PlanLimits } from '@leadstream/domain';
 import { anyObject, array, body, bool, data, dataList, int, nullable, num, obj, oneOfValues, pagedList, ref, str, trimmedText, type JsonSchema } from './json-schema';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -58,6 +58,11 @@ export interface Operation {
    * fuzzer's "valid data is accepted" check allows it on these operations only.
    */
   semanticChecks?: string;
+  /**
+   * The plan limit a success would count against (docs/enrichment-rules.md "Plan limits"): the
+   * operation may answer 422 PLAN_LIMIT_REACHED, and the document says which limit.
+   */
+  planLimit?: string;
 }
 
 /** An object of any keys but `__proto__`, which the JSON parser refuses (prototype poisoning). */
@@ -156,13 +161,15 @@ const dedupConfigBody = body(
     scope: oneOfValues(DEDUP_SCOPES),
     vendor_overrides: obj({}, [], {
       propertyNames: { pattern: `[^${BLANK}]`, ...STORABLE_KEY },
-      additionalProperties: body({ window_hours: dedupWindow, threshold: dedupThreshold, action: oneOfValues(DEDUP_ACTIONS) }),
+      additionalProperties: body({ window_hours: dedupWindow, threshold: dedupThreshold, action: oneOfValues(DEDUP_ACTIONS), compare_across_types: bool() }),
     }),
   },
 );
 
 const conditionGroup = body({ operator: oneOfValues(['AND', 'OR']), rules: array(openObject(), { minItems: 1, maxItems: 100 }) }, ['operator', 'rules']);
 const RULE_CHECKS = 'each condition\'s field path and operator, each action\'s fields, formulas and lookup tables';
+/** A plan limit as the document states it: "<what>: 300 on the education plan, 1,000 on the enterprise plan". */
+const planLimit = (limit: keyof PlanLimits, what: string): string => `${what}: ${PLANS.map((plan) => `${PLAN_LIMITS[plan][limit].toLocaleString('en-US')} on the ${plan} plan`).join(', ')}`;
 const webhookEvents = array(oneOfValues(WEBHOOK_EVENTS), { minItems: 1, maxItems: WEBHOOK_EVENTS.length * 2 });
 const WEBHOOK_URL_CHECKS = 'that the URL uses https and its host resolves to public addresses (both relaxed by WEBHOOK_ALLOW_INSECURE_TARGETS)';
 /** A routing rule's target; weight only with distribution weighted. */
@@ -202,6 +209,7 @@ const crmConnectionFields = {
     grant_type: nullable(oneOfValues(['client_credentials', 'refresh_token'])),
     external_id_field: nullable(str({ maxLength: 80 })),
     api_version: nullable(str({ maxLength: 10 })),
+    keep_assignment_rules: { ...nullable(bool()), description: "Salesforce: true lets Salesforce's active assignment rules run on every create and update (default false: a Lead created with a routed owner, and every update, is sent with Sforce-Auto-Assign: FALSE)" },
     base_url: nullable(str({ maxLength: 2000 })),
     portal_id: nullable(str({ maxLength: 20 })),
     field_mapping: nullable(crmFieldMapping),
@@ -376,19 +384,22 @@ export const operations: Operation[] = [
   { method: 'patch', path: '/api/enrichment/custom-fields/:id', operationId: 'updateCustomField', tag: 'Custom fields', summary: 'Change a custom field definition', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ name: str(), type: str(), label: trimmedText(1, 200), required: bool(), default_value: ref('CustomFieldValue'), validation: customFieldValidation }), responses: { 200: data(ref('CustomField')) }, errors: [400, 404], semanticChecks: 'that name and type stay as they are, that the validation settings suit the type (a valid RE2 pattern, consistent bounds) and that the default value passes them' },
   { method: 'delete', path: '/api/enrichment/custom-fields/:id', operationId: 'deleteCustomField', tag: 'Custom fields', summary: 'Delete a custom field definition', auth: 'session', convention: 'user', permission: 'rules:write', responses: { 204: null }, errors: [404] },
   { method: 'get', path: '/api/enrichment/rules', operationId: 'listEnrichmentRules', tag: 'Enrichment', summary: 'Enrichment rules in priority order', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('EnrichmentRule')) } },
-  { method: 'post', path: '/api/enrichment/rules', operationId: 'createEnrichmentRule', tag: 'Enrichment', summary: 'Create an enrichment rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(ruleFields, ['name', 'priority', 'conditions', 'actions']), responses: { 201: data(ref('EnrichmentRuleSummary')) }, errors: [400], semanticChecks: RULE_CHECKS },
+  { method: 'post', path: '/api/enrichment/rules', operationId: 'createEnrichmentRule', tag: 'Enrichment', summary: 'Create an enrichment rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(ruleFields, ['name', 'priority', 'conditions', 'actions']), responses: { 201: data(ref('EnrichmentRuleSummary')) }, errors: [400], semanticChecks: RULE_CHECKS, planLimit: planLimit('enrichment_rules', 'enrichment rules per organization') },
   { method: 'get', path: '/api/enrichment/rules/:id', operationId: 'getEnrichmentRule', tag: 'Enrichment', summary: 'One rule with its match statistics', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('EnrichmentRule')) }, errors: [404] },
   { method: 'patch', path: '/api/enrichment/rules/:id', operationId: 'updateEnrichmentRule', tag: 'Enrichment', summary: 'Change some fields of a rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(ruleFields, [], { minProperties: 1 }), responses: { 200: data(ref('EnrichmentRuleSummary')) }, errors: [400, 404], semanticChecks: RULE_CHECKS },
   { method: 'delete', path: '/api/enrichment/rules/:id', operationId: 'deleteEnrichmentRule', tag: 'Enrichment', summary: 'Delete a rule (permanent)', auth: 'session', convention: 'user', permission: 'rules:write', responses: { 204: null }, errors: [404] },
   { method: 'post', path: '/api/enrichment/rules/reorder', operationId: 'reorderEnrichmentRules', tag: 'Enrichment', summary: 'Set the priorities of several rules at once', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ rules: array(body({ id: str({ minLength: 1 }), priority: int({ minimum: 0, maximum: 1_000_000 }) }, ['id', 'priority']), { minItems: 1, maxItems: 1000 }) }, ['rules']), responses: { 200: dataList(ref('EnrichmentRule')) }, errors: [400, 404], semanticChecks: 'that no rule id is listed twice' },
   { method: 'get', path: '/api/enrichment/rules/export', operationId: 'exportEnrichmentRules', tag: 'Enrichment', summary: 'All rules as a document that import takes', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: ref('EnrichmentRulesDocument') } },
-  { method: 'post', path: '/api/enrichment/rules/import', operationId: 'importEnrichmentRules', tag: 'Enrichment', summary: 'Add the rules of an exported document (existing rules are kept)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ format: { const: 'leadstream.enrichment-rules' }, version: { const: 1 }, exported_at: str(), rules: array(openObject(), { maxItems: 1000 }) }, ['format', 'version', 'rules']), responses: { 201: data(ref('EnrichmentRulesImported')) }, errors: [400], semanticChecks: `every rule as on creation: ${RULE_CHECKS}` },
+  { method: 'post', path: '/api/enrichment/rules/import', operationId: 'importEnrichmentRules', tag: 'Enrichment', summary: 'Add the rules of an exported document (existing rules are kept)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ format: { const: 'leadstream.enrichment-rules' }, version: { const: 1 }, exported_at: str(), rules: array(openObject(), { maxItems: 1000 }) }, ['format', 'version', 'rules']), responses: { 201: data(ref('EnrichmentRulesImported')) }, errors: [400], semanticChecks: `every rule as on creation: ${RULE_CHECKS}`, planLimit: `${planLimit('enrichment_rules', 'enrichment rules per organization')} (the rules there and the document's together; none is added when they pass it)` },
   { method: 'post', path: '/api/enrichment/test', operationId: 'testEnrichmentRules', tag: 'Enrichment', summary: 'Run the rules on a lead without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject() }, ['lead_data']), responses: { 200: ref('EnrichmentTestResult') }, errors: [400] },
-  ...configResource('/api/enrichment/lookup-tables', 'LookupTable', 'Lookup tables', 'lookup table', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), description: nullable(str({ maxLength: 1000 })), mappings: openObject({ propertyNames: { minLength: 1, maxLength: 200, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } }, additionalProperties: str({ maxLength: 1000 }), maxProperties: 10_000 }) }, ['name', 'mappings'])),
+  ...configResource('/api/enrichment/lookup-tables', 'LookupTable', 'Lookup tables', 'lookup table', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), description: nullable(str({ maxLength: 1000 })), mappings: openObject({ propertyNames: { minLength: 1, maxLength: 200, not: { anyOf: [{ const: '__proto__' }, { pattern: '\\u0000' }] } }, additionalProperties: str({ maxLength: 1000 }), maxProperties: 10_000 }) }, ['name', 'mappings']), undefined, {
+    create: `${planLimit('lookup_tables', 'lookup tables per organization')}; and ${planLimit('lookup_table_rows', 'mappings per table')}`,
+    update: planLimit('lookup_table_rows', 'mappings per table (when the request replaces them)'),
+  }),
 
   // Routing (issue 10; docs/decisions.md "Routing"): permissions as enrichment rules.
   { method: 'get', path: '/api/routing/rules', operationId: 'listRoutingRules', tag: 'Routing', summary: 'Routing rules in the order they are tried', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('RoutingRule')) } },
-  { method: 'post', path: '/api/routing/rules', operationId: 'createRoutingRule', tag: 'Routing', summary: 'Create a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, ['name', 'targets']), responses: { 201: data(ref('RoutingRule')) }, errors: [400], semanticChecks: ROUTING_CHECKS },
+  { method: 'post', path: '/api/routing/rules', operationId: 'createRoutingRule', tag: 'Routing', summary: 'Create a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, ['name', 'targets']), responses: { 201: data(ref('RoutingRule')) }, errors: [400], semanticChecks: ROUTING_CHECKS, planLimit: planLimit('routing_rules', 'routing rules per organization') },
   { method: 'post', path: '/api/routing/rules/reorder', operationId: 'reorderRoutingRules', tag: 'Routing', summary: 'Set the priorities of several routing rules at once', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ rules: array(body({ id: str({ minLength: 1 }), priority: int({ minimum: 0, maximum: 1_000_000 }) }, ['id', 'priority']), { minItems: 1, maxItems: 1000 }) }, ['rules']), responses: { 200: dataList(ref('RoutingRule')) }, errors: [400, 404], semanticChecks: 'that no rule id is listed twice' },
   { method: 'get', path: '/api/routing/rules/:id', operationId: 'getRoutingRule', tag: 'Routing', summary: 'One routing rule', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('RoutingRule')) }, errors: [404] },
   { method: 'patch', path: '/api/routing/rules/:id', operationId: 'updateRoutingRule', tag: 'Routing', summary: 'Change some fields of a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, [], { minProperties: 1 }), responses: { 200: data(ref('RoutingRule')) }, errors: [400, 404], semanticChecks: ROUTING_CHECKS },
@@ -397,7 +408,7 @@ export const operations: Operation[] = [
   { method: 'put', path: '/api/routing/settings', operationId: 'setRoutingSettings', tag: 'Routing', summary: 'Set where leads no rule matches go (fields left out take their defaults)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ default_targets: array(routingTarget(false), { maxItems: 50 }), when_unmatched: oneOfValues(['all_connections', 'none']) }), responses: { 200: data(ref('RoutingSettings')) }, errors: [400], semanticChecks: 'that each connection_id is a CRM connection of the organization, listed once' },
   { method: 'post', path: '/api/routing/test', operationId: 'testRouting', tag: 'Routing', summary: 'Which rule and targets a lead would get, without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject(), lead_id: str({ minLength: 1, maxLength: 100 }) }, ['lead_data']), responses: { 200: data(ref('RoutingTestResult')) }, errors: [400] },
   // 4.8 Calculated fields
-  ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles'),
+  ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles', { create: planLimit('calculated_fields', 'calculated fields per organization') }),
   { method: 'post', path: '/api/calculated-fields/:id/recalculate', operationId: 'recalculateField', tag: 'Calculated fields', summary: "Recompute one field on every lead (a background job)", auth: 'session', convention: 'user', permission: 'rules:write', responses: { 202: data(ref('CalculationJob')) }, errors: [404] },
   { method: 'post', path: '/api/calculated-fields/recalculate-all', operationId: 'recalculateAllFields', tag: 'Calculated fields', summary: 'Recompute every calculated field on every lead (a background job)', auth: 'session', convention: 'user', permission: 'rules:write', responses: { 202: data(ref('CalculationJob')) } },
   { method: 'get', path: '/api/calculated-fields/jobs', operationId: 'listCalculationJobs', tag: 'Calculated fields', summary: 'Recent recalculation jobs', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('CalculationJob')) } },
@@ -410,7 +421,7 @@ export const operations: Operation[] = [
   { method: 'post', path: '/api/dedup', operationId: 'updateDedupConfig', tag: 'Deduplication', summary: 'Change the deduplication configuration', auth: 'session', convention: 'user', permission: 'dedup:write', requestBody: dedupConfigBody, responses: { 200: data(ref('DedupConfig')) }, errors: [400], semanticChecks: 'the match fields and their algorithms, and weights that sum to 1 when the combination is weighted (with the current settings for what the body leaves out)' },
   { method: 'get', path: '/api/dedup/log', operationId: 'dedupLog', tag: 'Deduplication', summary: 'Recent deduplication decisions', auth: 'session', convention: 'user', permission: 'dedup:read', query: [limit], responses: { 200: obj({ data: array(ref('DedupLogEntry')), meta: obj({ limit: int() }) }, ['data']) } },
   { method: 'post', path: '/api/validation/check', operationId: 'checkValidation', tag: 'Validation', summary: 'Run the validation rules on lead fields without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: openObject(), responses: { 200: ref('ValidationCheckResult') }, errors: [400] },
-  ...configResource('/api/validation', 'ValidationRule', 'Validation', 'validation rule', body({ name: trimmedText(1, 200), field: validationField, rule_type: oneOfValues(VALIDATION_RULE_TYPES), condition: nullable(str({ maxLength: 200 })), value: {}, action: oneOfValues(VALIDATION_RULE_ACTIONS), transform: oneOfValues(VALIDATION_TRANSFORMS), message: str({ maxLength: 500, pattern: `[^${BLANK}]` }), priority: int({ minimum: 0, maximum: 1_000_000 }), enabled: bool() }, ['name', 'field', 'rule_type', 'action', 'message']), 'that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action'),
+  ...configResource('/api/validation', 'ValidationRule', 'Validation', 'validation rule', body({ name: trimmedText(1, 200), field: validationField, rule_type: oneOfValues(VALIDATION_RULE_TYPES), condition: nullable(str({ maxLength: 200 })), value: {}, action: oneOfValues(VALIDATION_RULE_ACTIONS), transform: oneOfValues(VALIDATION_TRANSFORMS), message: str({ maxLength: 500, pattern: `[^${BLANK}]` }), priority: int({ minimum: 0, maximum: 1_000_000 }), enabled: bool() }, ['name', 'field', 'rule_type', 'action', 'message']), 'that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action', { create: planLimit('validation_rules', 'validation rules per organization') }),
 
   // 4.9 Webhooks (docs/webhooks.md): configuration of owners and admins, read by managers (docs/permissions.md).
   { method: 'get', path: '/api/webhooks', operationId: 'listWebhooks', tag: 'Webhooks', summary: 'Webhooks of both environments, with their masked secret, stats and last_triggered_at', auth: 'session', convention: 'user', permission: 'webhooks:read', responses: { 200: dataList(ref('Webhook')) } },
@@ -474,15 +485,15 @@ export const operations: Operation[] = [
 ];
 
 /** List, create, get, patch, delete of one kind of organization configuration (issue 9's generic resource). */
-function configResource(path: string, schemaName: string, tag: string, noun: string, createBody: JsonSchema, semanticChecks?: string): Operation[] {
+function configResource(path: string, schemaName: string, tag: string, noun: string, createBody: JsonSchema, semanticChecks?: string, planLimits: { create?: string; update?: string } = {}): Operation[] {
   const name = schemaName;
   const patchBody = { ...createBody };
   delete patchBody['required'];
   return [
     { method: 'get', path, operationId: `list${name}s`, tag, summary: `Every ${noun}`, auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref(name)) } },
-    { method: 'post', path, operationId: `create${name}`, tag, summary: `Create a ${noun}`, auth: 'session', convention: 'user', permission: 'rules:write', requestBody: createBody, responses: { 201: data(ref(name)) }, errors: [400, 409], ...(semanticChecks ? { semanticChecks } : {}) },
+    { method: 'post', path, operationId: `create${name}`, tag, summary: `Create a ${noun}`, auth: 'session', convention: 'user', permission: 'rules:write', requestBody: createBody, responses: { 201: data(ref(name)) }, errors: [400, 409], ...(semanticChecks ? { semanticChecks } : {}), ...(planLimits.create ? { planLimit: planLimits.create } : {}) },
     { method: 'get', path: `${path}/:id`, operationId: `get${name}`, tag, summary: `One ${noun}`, auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref(name)) }, errors: [404] },
-    { method: 'patch', path: `${path}/:id`, operationId: `update${name}`, tag, summary: `Change some fields of a ${noun}`, auth: 'session', convention: 'user', permission: 'rules:write', requestBody: patchBody, responses: { 200: data(ref(name)) }, errors: [400, 404, 409], ...(semanticChecks ? { semanticChecks } : {}) },
+    { method: 'patch', path: `${path}/:id`, operationId: `update${name}`, tag, summary: `Change some fields of a ${noun}`, auth: 'session', convention: 'user', permission: 'rules:write', requestBody: patchBody, responses: { 200: data(ref(name)) }, errors: [400, 404, 409], ...(semanticChecks ? { semanticChecks } : {}), ...(planLimits.update ? { planLimit: planLimits.update } : {}) },
     { method: 'delete', path: `${path}/:id`, operationId: `delete${name}`, tag, summary: `Delete a ${noun}`, auth: 'session', convention: 'user', permission: 'rules:write', responses: { 204: null }, errors: [404] },
   ];
 }

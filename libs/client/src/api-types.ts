@@ -459,6 +459,8 @@ export interface paths {
          * @description Permission: `rules:write`.
          *
          *     Beyond this schema the service checks the formula's grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: calculated fields per organization: 100 on the education plan, 500 on the enterprise plan.
          */
         post: operations["createCalculatedField"];
         delete?: never;
@@ -827,6 +829,8 @@ export interface paths {
         /**
          * Create a lookup table
          * @description Permission: `rules:write`.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: lookup tables per organization: 20 on the education plan, 100 on the enterprise plan; and mappings per table: 5,000 on the education plan, 10,000 on the enterprise plan.
          */
         post: operations["createLookupTable"];
         delete?: never;
@@ -859,6 +863,8 @@ export interface paths {
         /**
          * Change some fields of a lookup table
          * @description Permission: `rules:write`.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: mappings per table (when the request replaces them): 5,000 on the education plan, 10,000 on the enterprise plan.
          */
         patch: operations["updateLookupTable"];
         trace?: never;
@@ -881,6 +887,8 @@ export interface paths {
          * @description Permission: `rules:write`.
          *
          *     Beyond this schema the service checks each condition's field path and operator, each action's fields, formulas and lookup tables; a request that fails those checks is answered 400.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: enrichment rules per organization: 300 on the education plan, 1,000 on the enterprise plan.
          */
         post: operations["createEnrichmentRule"];
         delete?: never;
@@ -953,6 +961,8 @@ export interface paths {
          * @description Permission: `rules:write`.
          *
          *     Beyond this schema the service checks every rule as on creation: each condition's field path and operator, each action's fields, formulas and lookup tables; a request that fails those checks is answered 400.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: enrichment rules per organization: 300 on the education plan, 1,000 on the enterprise plan (the rules there and the document's together; none is added when they pass it).
          */
         post: operations["importEnrichmentRules"];
         delete?: never;
@@ -1371,6 +1381,8 @@ export interface paths {
          * @description Permission: `rules:write`.
          *
          *     Beyond this schema the service checks each condition's field path and operator (as enrichment rules'), that targets fit the distribution (one for single, each connection once for all, a weight on every target for weighted only) and that each connection_id is a CRM connection of the organization; a request that fails those checks is answered 400.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: routing rules per organization: 200 on the education plan, 1,000 on the enterprise plan.
          */
         post: operations["createRoutingRule"];
         delete?: never;
@@ -1606,6 +1618,8 @@ export interface paths {
          * @description Permission: `rules:write`.
          *
          *     Beyond this schema the service checks that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action; a request that fails those checks is answered 400.
+         *
+         *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: validation rules per organization: 200 on the education plan, 1,000 on the enterprise plan.
          */
         post: operations["createValidationRule"];
         delete?: never;
@@ -4523,6 +4537,7 @@ export interface operations {
             409: components["responses"]["UserError409"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -4913,6 +4928,8 @@ export interface operations {
                         grant_type?: "client_credentials" | "refresh_token" | null;
                         id_field?: string | null;
                         instance_url?: string | null;
+                        /** @description Salesforce: true lets Salesforce's active assignment rules run on every create and update (default false: a Lead created with a routed owner, and every update, is sent with Sforce-Auto-Assign: FALSE) */
+                        keep_assignment_rules?: boolean | null;
                         portal_id?: string | null;
                         record_url_template?: string | null;
                         token_url?: string | null;
@@ -5012,6 +5029,8 @@ export interface operations {
                         grant_type?: "client_credentials" | "refresh_token" | null;
                         id_field?: string | null;
                         instance_url?: string | null;
+                        /** @description Salesforce: true lets Salesforce's active assignment rules run on every create and update (default false: a Lead created with a routed owner, and every update, is sent with Sforce-Auto-Assign: FALSE) */
+                        keep_assignment_rules?: boolean | null;
                         portal_id?: string | null;
                         record_url_template?: string | null;
                         token_url?: string | null;
@@ -5140,6 +5159,7 @@ export interface operations {
                         [key: string]: {
                             /** @enum {string} */
                             action?: "reject" | "merge" | "link-to-existing" | "flag" | "allow";
+                            compare_across_types?: boolean;
                             threshold?: number;
                             window_hours?: (1 | 24 | 168 | 720) | ("all" | null);
                         };
@@ -5490,6 +5510,7 @@ export interface operations {
             409: components["responses"]["UserError409"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -5602,6 +5623,7 @@ export interface operations {
             409: components["responses"]["UserError409"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -5686,6 +5708,7 @@ export interface operations {
             403: components["responses"]["UserError403"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -5882,6 +5905,7 @@ export interface operations {
             403: components["responses"]["UserError403"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -7010,6 +7034,7 @@ export interface operations {
             403: components["responses"]["UserError403"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];
@@ -7730,6 +7755,7 @@ export interface operations {
             409: components["responses"]["UserError409"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
+            422: components["responses"]["UserError422"];
             429: components["responses"]["UserError429"];
             500: components["responses"]["UserError500"];
             503: components["responses"]["UserError503"];

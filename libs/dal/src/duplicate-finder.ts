@@ -12,7 +12,13 @@ import type { LeadRepository } from './lead.repository';
 import type { VendorRepository } from './vendor.repository';
 
 /** A stored lead as deduplication sees it. */
-export function toDedupLead(lead: LeadRecord, vendorGroup: string | null): DedupLead {
+/** What dedup reads of a lead's vendor: its group (scope `vendor_group`) and its type. */
+export interface DedupVendorTraits {
+  group: string | null;
+  type: string | null;
+}
+
+export function toDedupLead(lead: LeadRecord, vendor: DedupVendorTraits | null): DedupLead {
   return {
     id: lead._id,
     email: lead.email,
@@ -21,7 +27,8 @@ export function toDedupLead(lead: LeadRecord, vendorGroup: string | null): Dedup
     last_name: lead.last_name,
     custom_fields: lead.custom_fields,
     vendor_id: lead.vendor_id,
-    vendor_group: vendorGroup,
+    vendor_group: vendor?.group ?? null,
+    vendor_type: vendor?.type ?? null,
     source: lead.source,
     created_at: lead.created_at,
     updated_at: lead.updated_at,
@@ -46,17 +53,21 @@ export async function findDuplicate(
   now: Date,
 ): Promise<DuplicateSearch> {
   const vendorId = incoming.vendor_id ?? null;
-  const groupOf = new Map<string, string | null>();
-  const vendorGroup = async (id: string | null): Promise<string | null> => {
+  const traitsOf = new Map<string, DedupVendorTraits | null>();
+  const vendorTraits = async (id: string | null): Promise<DedupVendorTraits | null> => {
     if (!id) return null;
-    if (!groupOf.has(id)) groupOf.set(id, (await repositories.vendors.findById(tenant, id))?.group ?? null);
-    return groupOf.get(id) ?? null;
+    if (!traitsOf.has(id)) {
+      const vendor = await repositories.vendors.findById(tenant, id);
+      traitsOf.set(id, vendor ? { group: vendor.group ?? null, type: vendor.type ?? null } : null);
+    }
+    return traitsOf.get(id) ?? null;
   };
-  const subject = { ...incoming, vendor_group: incoming.vendor_group ?? (await vendorGroup(vendorId)) };
+  const own = await vendorTraits(vendorId);
+  const subject = { ...incoming, vendor_group: incoming.vendor_group ?? own?.group ?? null, vendor_type: incoming.vendor_type ?? own?.type ?? null };
   const query = buildCandidateQuery({ incoming: subject, config, vendorId, now });
   const candidates = query ? await repositories.leads.findDedupCandidates(tenant, query) : [];
   const dedupCandidates: DedupLead[] = [];
-  for (const candidate of candidates) dedupCandidates.push(toDedupLead(candidate, await vendorGroup(candidate.vendor_id)));
+  for (const candidate of candidates) dedupCandidates.push(toDedupLead(candidate, await vendorTraits(candidate.vendor_id)));
   const decision = decideDuplicate({ incoming: subject, candidates: dedupCandidates, config, vendorId, now });
   const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
   return { decision, original };

@@ -7,7 +7,7 @@
  * is logged; a merge changes the original through the batch's own version-checked write, with
  * its search and blocking fields recomputed.
  */
-import { DedupRepository, toDedupLead, type LeadRepository, type VendorRepository } from '@leadstream/dal';
+import { DedupRepository, toDedupLead, type DedupVendorTraits, type LeadRepository, type VendorRepository } from '@leadstream/dal';
 import {
   buildCandidateQuery,
   decideDuplicate,
@@ -37,7 +37,8 @@ export interface DedupStageDependencies {
 
 interface DedupContext {
   configs: Map<string, DedupConfig>;
-  groups: Map<string, string | null>;
+  /** Group and type of each vendor of the batch's leads and their candidates. */
+  vendors: Map<string, DedupVendorTraits | null>;
   /** Stored candidates of each command, by message id. */
   candidates: Map<string, LeadRecord[]>;
   /** Blocking keys (per tenant) of the leads that became unique in this batch so far, with their ids. */
@@ -65,26 +66,26 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
           configs.set(key, await deps.config.get(tenant.organizationId, 'dedup-settings', () => deps.dedup.getConfig(tenant), versions.get(tenant.organizationId)));
         }),
       );
-      const groups = new Map<string, string | null>();
-      const groupOf = async (tenant: TenantContext, vendorId: string | null): Promise<void> => {
-        if (!vendorId || groups.has(vendorId)) return;
-        groups.set(vendorId, null);
+      const vendors = new Map<string, DedupVendorTraits | null>();
+      const traitsOf = async (tenant: TenantContext, vendorId: string | null): Promise<void> => {
+        if (!vendorId || vendors.has(vendorId)) return;
+        vendors.set(vendorId, null);
         const vendor = await deps.config.get(tenant.organizationId, `vendor:${vendorId}`, () => deps.vendors.findById(tenant, vendorId), versions.get(tenant.organizationId));
-        groups.set(vendorId, vendor?.group ?? null);
+        vendors.set(vendorId, vendor ? { group: vendor.group ?? null, type: vendor.type ?? null } : null);
       };
       const candidates = new Map<string, LeadRecord[]>();
       await mapBounded(messages, CANDIDATE_CONCURRENCY, async (message) => {
         const tenant = tenantOf(message);
         const lead = batch.get(tenant, message.lead_id);
         if (!lead || lead.applied_messages.includes(message.message_id)) return;
-        await groupOf(tenant, lead.vendor_id);
+        await traitsOf(tenant, lead.vendor_id);
         const config = configs.get(tenantKey(tenant))!;
-        const query = buildCandidateQuery({ incoming: subjectOf(lead, groups), config, vendorId: lead.vendor_id, now: at });
+        const query = buildCandidateQuery({ incoming: subjectOf(lead, vendors), config, vendorId: lead.vendor_id, now: at });
         const found = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
-        for (const candidate of found) await groupOf(tenant, candidate.vendor_id);
+        for (const candidate of found) await traitsOf(tenant, candidate.vendor_id);
         candidates.set(message.message_id, found);
       });
-      return { configs, groups, candidates, uniqueKeys: new Map(), at };
+      return { configs, vendors, candidates, uniqueKeys: new Map(), at };
     },
     decide(message, lead, context, batch, write, record) {
       if (!lead) {
@@ -103,8 +104,8 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
         const earlier = batch.get(tenant, id);
         if (earlier && id !== lead._id && !candidates.some((candidate) => candidate._id === id)) candidates.push(earlier);
       }
-      const dedupCandidates: DedupLead[] = candidates.map((candidate) => toDedupLead(candidate, context.groups.get(candidate.vendor_id ?? '') ?? null));
-      const decision = decideDuplicate({ incoming: subjectOf(lead, context.groups), candidates: dedupCandidates, config, vendorId: lead.vendor_id, now: context.at });
+      const dedupCandidates: DedupLead[] = candidates.map((candidate) => toDedupLead(candidate, context.vendors.get(candidate.vendor_id ?? '') ?? null));
+      const decision = decideDuplicate({ incoming: subjectOf(lead, context.vendors), candidates: dedupCandidates, config, vendorId: lead.vendor_id, now: context.at });
       write.documents.push({ collection: DedupRepository.LOG_COLLECTION, operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)] });
       const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
       const unique = apply(message, lead, decision, original, context.at.toISOString(), batch);
@@ -114,8 +115,8 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
   });
 }
 
-function subjectOf(lead: LeadRecord, groups: Map<string, string | null>): DedupLead {
-  return toDedupLead(lead, groups.get(lead.vendor_id ?? '') ?? null);
+function subjectOf(lead: LeadRecord, vendors: Map<string, DedupVendorTraits | null>): DedupLead {
+  return toDedupLead(lead, vendors.get(lead.vendor_id ?? '') ?? null);
 }
 
 function blockingKeysOf(tenant: TenantContext, lead: LeadRecord): string[] {

@@ -33,6 +33,7 @@ describe('parseDedupConfigUpdate', () => {
       { vendor_overrides: { v1: { window_hours: 'all', threshold: 95, action: 'flag' } } },
       { vendor_overrides: { v1: { window_hours: null, threshold: 95, action: 'flag' } } },
     ],
+    ['an override comparing across vendor types', { vendor_overrides: { v1: { compare_across_types: true } } }, { vendor_overrides: { v1: { compare_across_types: true } } }],
   ])('accepts %s', (_name, input, expected) => {
     const result = parseDedupConfigUpdate(input, DEFAULT_DEDUP_CONFIG);
     expect(result).toEqual({ ok: true, config: { ...DEFAULT_DEDUP_CONFIG, ...expected } });
@@ -67,6 +68,7 @@ describe('parseDedupConfigUpdate', () => {
     ['override threshold out of range', { vendor_overrides: { v1: { threshold: 200 } } }, 'vendor_overrides.v1.threshold'],
     ['override window not an option', { vendor_overrides: { v1: { window_hours: 2 } } }, 'vendor_overrides.v1.window_hours'],
     ['override not an object', { vendor_overrides: { v1: 'flag' } }, 'vendor_overrides.v1'],
+    ['compare_across_types not a boolean', { vendor_overrides: { v1: { compare_across_types: 'yes' } } }, 'vendor_overrides.v1.compare_across_types'],
   ])('rejects %s with a detail on %s', (_name, input, field) => {
     const result = parseDedupConfigUpdate(input, DEFAULT_DEDUP_CONFIG);
     expect(result.ok).toBe(false);

@@ -41,6 +41,13 @@ export interface DedupVendorOverride {
   window_hours?: DedupWindowHours;
   threshold?: number;
   action?: DedupAction;
+  /**
+   * By default a lead is compared only with leads of vendors of the same type (an application with
+   * applications, an inquiry with inquiries): a person's application after their inquiry is the
+   * conversion the funnel measures, not a duplicate. `true` compares this vendor's leads with leads of
+   * every vendor type.
+   */
+  compare_across_types?: boolean;
 }
 
 export interface DedupConfig {
@@ -95,7 +102,7 @@ const CONFIG_KEYS = [
   'vendor_overrides',
 ] as const;
 const MATCH_FIELD_KEYS = ['field', 'algorithm', 'weight'] as const;
-const OVERRIDE_KEYS = ['window_hours', 'threshold', 'action'] as const;
+const OVERRIDE_KEYS = ['window_hours', 'threshold', 'action', 'compare_across_types'] as const;
 const STORABLE_KEY = /^(?!\$)[^.]*$/;
 const CUSTOM_FIELD_PATTERN = /^custom_fields\.[A-Za-z0-9_-]+$/;
 
@@ -219,7 +226,7 @@ function parseVendorOverrides(value: unknown, details: ErrorDetail[]): Record<st
       continue;
     }
     if (!isPlainObject(raw)) {
-      details.push({ field: at, message: 'must be an object with window_hours, threshold and/or action' });
+      details.push({ field: at, message: 'must be an object with window_hours, threshold, action and/or compare_across_types' });
       continue;
     }
     rejectUnknownKeys(raw, OVERRIDE_KEYS, `${at}.`, details);
@@ -235,6 +242,10 @@ function parseVendorOverrides(value: unknown, details: ErrorDetail[]): Record<st
     if ('action' in raw) {
       const a = parseAction(raw.action, `${at}.action`, details);
       if (a !== undefined) override.action = a;
+    }
+    if ('compare_across_types' in raw) {
+      if (typeof raw.compare_across_types === 'boolean') override.compare_across_types = raw.compare_across_types;
+      else details.push({ field: `${at}.compare_across_types`, message: 'must be true or false' });
     }
     overrides[vendorId] = override;
   }
@@ -314,6 +325,13 @@ export function parseDedupConfigUpdate(input: unknown, current: DedupConfig): De
 }
 
 /** The configuration that applies to one vendor's leads: the vendor's overrides win. */
+/** Whether a vendor's leads are compared with leads of other vendor types (its override; false by default). */
+export function comparesAcrossTypes(config: DedupConfig, vendorId: string | null | undefined): boolean {
+  if (vendorId === null || vendorId === undefined) return false;
+  if (!Object.prototype.hasOwnProperty.call(config.vendor_overrides, vendorId)) return false;
+  return config.vendor_overrides[vendorId]?.compare_across_types === true;
+}
+
 export function effectiveConfig(config: DedupConfig, vendorId: string | null | undefined): DedupConfig {
   if (vendorId === null || vendorId === undefined) return config;
   const override = Object.prototype.hasOwnProperty.call(config.vendor_overrides, vendorId)

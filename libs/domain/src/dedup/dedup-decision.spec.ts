@@ -127,3 +127,31 @@ describe('decideDuplicate', () => {
     expect(decision.duplicate).toBe(false);
   });
 });
+
+describe('decideDuplicate and vendor types', () => {
+  const inquiry = candidateLead({ id: 'lead_inquiry', email: 'ada@example.edu', vendor_id: 'inquiry_co', vendor_type: 'inquiry', created_at: '2025-01-10T10:00:00.000Z' });
+  const application = { email: 'ada@example.edu', vendor_id: 'apply_portal', vendor_type: 'application' };
+
+  it("does not take a person's application for a duplicate of their inquiry", () => {
+    const decision = decideDuplicate({ incoming: application, candidates: [inquiry], config: DEFAULT_DEDUP_CONFIG, vendorId: 'apply_portal', now });
+    expect(decision.duplicate).toBe(false);
+    expect(decision.log.matched_lead_id).toBeNull();
+  });
+
+  it('still finds an application that repeats an earlier application', () => {
+    const earlier = candidateLead({ id: 'lead_application', email: 'ada@example.edu', vendor_id: 'apply_portal', vendor_type: 'application', created_at: '2025-01-10T11:00:00.000Z' });
+    const decision = decideDuplicate({ incoming: application, candidates: [inquiry, earlier], config: DEFAULT_DEDUP_CONFIG, vendorId: 'apply_portal', now });
+    expect(decision).toMatchObject({ duplicate: true, matchedLeadId: 'lead_application' });
+  });
+
+  it("compares across types for a vendor whose override says so", () => {
+    const config: DedupConfig = { ...DEFAULT_DEDUP_CONFIG, vendor_overrides: { apply_portal: { compare_across_types: true } } };
+    const decision = decideDuplicate({ incoming: application, candidates: [inquiry], config, vendorId: 'apply_portal', now });
+    expect(decision).toMatchObject({ duplicate: true, matchedLeadId: 'lead_inquiry' });
+  });
+
+  it('compares with every lead when a side has no known vendor type', () => {
+    const decision = decideDuplicate({ incoming: { email: 'ada@example.edu', vendor_id: null }, candidates: [inquiry], config: DEFAULT_DEDUP_CONFIG, vendorId: null, now });
+    expect(decision).toMatchObject({ duplicate: true, matchedLeadId: 'lead_inquiry' });
+  });
+});

@@ -1,6 +1,6 @@
 import { resolveScope, isCandidateEligible, windowStart } from './candidate-query';
 import type { DedupAction, DedupConfig } from './dedup-config';
-import { effectiveConfig } from './dedup-config';
+import { comparesAcrossTypes, effectiveConfig } from './dedup-config';
 import type { DedupIncomingLead, DedupLead } from './dedup.types';
 import type { BestMatch, FieldMatch } from './score-candidates';
 import { findBestMatch } from './score-candidates';
@@ -79,12 +79,15 @@ export function decideDuplicate(input: DecideDuplicateInput): DedupDecision {
   }
 
   const start = windowStart(config.window_hours, input.now);
-  const eligible = input.candidates.filter((candidate) =>
-    isCandidateEligible(candidate, {
-      created_after: start === null ? null : start.toISOString(),
-      ...resolveScope(config.scope, input.vendorId, incoming.vendor_group),
-      exclude_lead_id: incoming.id ?? null,
-    }),
+  const acrossTypes = comparesAcrossTypes(input.config, input.vendorId);
+  const eligible = input.candidates.filter(
+    (candidate) =>
+      isCandidateEligible(candidate, {
+        created_after: start === null ? null : start.toISOString(),
+        ...resolveScope(config.scope, input.vendorId, incoming.vendor_group),
+        exclude_lead_id: incoming.id ?? null,
+      }) &&
+      (acrossTypes || sameVendorType(incoming.vendor_type, candidate.vendor_type)),
   );
   const best = findBestMatch(incoming, eligible, config);
   const windowText = config.window_hours === null ? 'at any time' : `in the last ${config.window_hours} hour(s)`;
@@ -177,4 +180,14 @@ export function toDuplicateConflict(decision: Extract<DedupDecision, { duplicate
     similarity_score: decision.similarityScore,
     matched_fields: decision.matchedFields,
   };
+}
+
+/**
+ * Leads of an application vendor are compared with applications, those of an inquiry vendor with
+ * inquiries (docs/decisions.md, "Deduplication and vendor types"). A side whose type is unknown (no
+ * vendor, a deleted vendor) is compared with everything, as before types counted.
+ */
+function sameVendorType(incoming: string | null | undefined, candidate: string | null | undefined): boolean {
+  if (!incoming || !candidate) return true;
+  return incoming === candidate;
 }

@@ -16,6 +16,8 @@ export interface DedupLead extends DedupLeadFields {
   vendor_id: string | null;
   /** Vendor group of the lead's vendor; only needed for scope `vendor_group`. */
   vendor_group?: string | null;
+  /** Type of the lead's vendor (`inquiry`, `application`); null when unknown (no vendor, or deleted). */
+  vendor_type?: string | null;
   source: string | null;
   created_at: string;
   updated_at: string;
@@ -29,6 +31,7 @@ export interface DedupIncomingLead extends DedupLeadFields {
   id?: string | null;
   vendor_id?: string | null;
   vendor_group?: string | null;
+  vendor_type?: string | null;
   source?: string | null;
   created_at?: string | null;
 }
