@@ -6,6 +6,9 @@
  *
  * Vendors: inquiry I1, I2; application A1, A2. Links: I1 -> A1 within 24 h, I2 -> A1 within 72 h
  * (A2 is linked to nothing). Period 2025-06-01 .. 2025-06-03 (UTC days).
+ *
+ * The funnel counts people and first events (docs/analytics.md): a repeated inquiry or application
+ * of one person is not counted again, and one application converts at most one inquiry.
  */
 import { parseFunnelPeriod, type FunnelPeriod } from '@leadstream/domain';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
@@ -47,14 +50,18 @@ function rejection(created: LeadEventMessage): LeadEventMessage {
   return { ...created, id: `${created.id}_rejected`, event: 'lead.rejected', data: { lead_id: lead['id'], lead: { email: lead['email'] }, rejection_reason: 'bot_detected', rule_id: null } };
 }
 const EVENTS: LeadEventMessage[] = [
-  // Inquiries of the period: q1, q2, q3 (I1), q4, q5, q7 (I2). q6 is the day before.
+  // Inquiries of the period: q1, q2, q3 (I1), q4, q5, q7, q9 (I2). q6 is the day before; q1b and
+  // q10 repeat a person's inquiry and are not counted again.
   q1,
+  submission(I1, 'Ann@x.edu', '2025-06-01T10:10:00.000Z'), // q1b: ann inquires again (a duplicate)
   submission(I1, 'Bob.Smith@gmail.com', '2025-06-01T12:00:00.000Z'), // q2
   submission(I1, 'cat@x.edu', '2025-06-02T09:00:00.000Z'), // q3
   submission(I2, 'dan@x.edu', '2025-06-02T10:00:00.000Z'), // q4
   submission(I2, 'eve@x.edu', '2025-06-03T20:00:00.000Z'), // q5
   submission(I1, 'fay@x.edu', '2025-05-31T23:00:00.000Z'), // q6, before the period
   submission(I2, 'gus@x.edu', '2025-06-03T23:30:00.000Z'), // q7
+  submission(I2, 'ivy@x.edu', '2025-06-02T12:00:00.000Z'), // q9: ivy inquires through I2 first ...
+  submission(I1, 'ivy@x.edu', '2025-06-02T13:00:00.000Z'), // q10: ... then through I1
   // Applications.
   submission(A1, 'ANN@x.edu', '2025-06-01T10:30:00.000Z'), // p1: q1 converts after 1800 s
   submission(A1, 'bobsmith+apply@gmail.com', '2025-06-01T20:00:00.000Z'), // p2: q2 (same gmail address) after 28800 s
@@ -63,7 +70,8 @@ const EVENTS: LeadEventMessage[] = [
   submission(A2, 'eve@x.edu', '2025-06-03T21:00:00.000Z'), // p5: A2 is not linked
   submission(A1, 'eve@x.edu', '2025-06-03T19:00:00.000Z'), // p6: before q5
   submission(A1, 'gus@x.edu', '2025-06-04T01:00:00.000Z'), // p7: q7 after 5400 s, after the period
-  submission(A1, 'ann@x.edu', '2025-06-01T11:00:00.000Z'), // p8: ann applies again (q1's first stays p1)
+  submission(A1, 'ann@x.edu', '2025-06-01T11:00:00.000Z'), // p8: ann applies again (not a second application)
+  submission(A1, 'ivy@x.edu', '2025-06-02T14:00:00.000Z'), // p9: converts ivy's first inquiry q9 (I2) after 7200 s, once
   // Not this funnel: a rejected inquiry (a bot), another organization, the sandbox, and a redelivery of q1 (same event id).
   rejectedInquiry,
   rejection(rejectedInquiry),
@@ -120,32 +128,33 @@ afterAll(async () => {
 });
 
 describe.skipIf(!makeEngine)('every report', () => {
-  it('overview: 6 inquiries, 6 applications in the period, 5 matched, 4 of 6 inquiries converted, on average after 48600 s', async () => {
-    // Matched applications: p1, p8 (q1), p2 (q2), p4 (q4), p7 (q7). Times: 1800, 28800, 158400, 5400.
+  it('overview: 7 people inquired, 5 applied in the period, 5 applications converted 5 inquiries, on average after 40320 s', async () => {
+    // Conversions: q1-p1 1800, q2-p2 28800, q4-p4 158400, q7-p7 5400, q9-p9 7200 s. Not counted again:
+    // q1b, q10 (repeated inquiries), p8 (ann's second application), p5 (eve's second, after p6).
     expect(await reports.overview(scope, period)).toEqual({
       period: PERIOD_VIEW,
-      totalInquiries: 6,
-      totalApplications: 6, // p1, p2, p3, p5, p6, p8 (p4 and p7 come after the period)
+      totalInquiries: 7,
+      totalApplications: 5, // p1, p2, p3, p6, p9 (p4 and p7 come after the period)
       matchedApplications: 5,
-      conversionRate: 0.6667,
-      averageTimeToConvertSeconds: 48_600,
-      averageTimeToConvertFormatted: '13h 30m',
+      conversionRate: 0.7143,
+      averageTimeToConvertSeconds: 40_320,
+      averageTimeToConvertFormatted: '11h 12m',
     });
   });
 
-  it('time to convert: one conversion in each of four buckets, median (5400 + 28800) / 2', async () => {
+  it('time to convert: five conversions, median 7200 s (ivy)', async () => {
     expect(await reports.timeToConvert(scope, period)).toEqual({
       period: PERIOD_VIEW,
       distribution: [
-        { bucket: '0-1hr', count: 1, percentage: 25 },
-        { bucket: '1-6hr', count: 1, percentage: 25 },
-        { bucket: '6-12hr', count: 1, percentage: 25 },
+        { bucket: '0-1hr', count: 1, percentage: 20 },
+        { bucket: '1-6hr', count: 2, percentage: 40 },
+        { bucket: '6-12hr', count: 1, percentage: 20 },
         { bucket: '12-24hr', count: 0, percentage: 0 },
-        { bucket: '24hr+', count: 1, percentage: 25 },
+        { bucket: '24hr+', count: 1, percentage: 20 },
       ],
-      totalConversions: 4,
-      medianTimeToConvertSeconds: 17_100,
-      medianTimeToConvertFormatted: '4h 45m',
+      totalConversions: 5,
+      medianTimeToConvertSeconds: 7_200,
+      medianTimeToConvertFormatted: '2h',
     });
   });
 
@@ -154,10 +163,10 @@ describe.skipIf(!makeEngine)('every report', () => {
     expect(await reports.dropOffs(scope, period, 24, now)).toEqual({
       period: PERIOD_VIEW,
       totalDroppedInquiries: 2,
-      dropOffRate: 0.3333,
+      dropOffRate: 0.2857,
       byVendor: [
         { vendorId: I1, vendorName: 'Inquiry One', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
-        { vendorId: I2, vendorName: 'Inquiry Two', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+        { vendorId: I2, vendorName: 'Inquiry Two', droppedCount: 1, totalInquiries: 4, dropOffRate: 0.25 },
       ],
       byAge: [
         { bucket: '24-48hr', count: 1 },
@@ -168,10 +177,10 @@ describe.skipIf(!makeEngine)('every report', () => {
     // At least 30 hours old: q5 (28 h) and q7 (24.5 h) are too young to count.
     expect(await reports.dropOffs(scope, period, 30, now)).toMatchObject({
       totalDroppedInquiries: 1,
-      dropOffRate: 0.25,
+      dropOffRate: 0.2,
       byVendor: [
         { vendorId: I1, droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
-        { vendorId: I2, droppedCount: 0, totalInquiries: 1, dropOffRate: 0 },
+        { vendorId: I2, droppedCount: 0, totalInquiries: 2, dropOffRate: 0 },
       ],
       byAge: [
         { bucket: '24-48hr', count: 0 },
@@ -181,10 +190,26 @@ describe.skipIf(!makeEngine)('every report', () => {
     });
   });
 
-  it('by vendor: each linked pair with its inquiries, conversions and average time', async () => {
-    expect(await reports.byVendor(scope, period)).toEqual({
+  it('by vendor: each linked pair with its inquiries, conversions and average time (most conversions first), adding up to the overview', async () => {
+    const byVendor = await reports.byVendor(scope, period);
+    const pairs = byVendor['vendorPairs'] as Array<{ inquiries: number; conversions: number }>;
+    const overview = await reports.overview(scope, period);
+    expect(pairs.reduce((sum, pair) => sum + pair.inquiries, 0)).toBe(overview['totalInquiries']);
+    expect(pairs.reduce((sum, pair) => sum + pair.conversions, 0)).toBe(overview['matchedApplications']);
+    expect(byVendor).toEqual({
       period: PERIOD_VIEW,
       vendorPairs: [
+        {
+          inquiryVendorId: I2,
+          inquiryVendorName: 'Inquiry Two',
+          applicationVendorId: A1,
+          applicationVendorName: 'Applications',
+          inquiries: 4,
+          conversions: 3,
+          conversionRate: 0.75,
+          averageTimeToConvertSeconds: 57_000,
+          averageTimeToConvertFormatted: '15h 50m',
+        },
         {
           inquiryVendorId: I1,
           inquiryVendorName: 'Inquiry One',
@@ -196,17 +221,6 @@ describe.skipIf(!makeEngine)('every report', () => {
           averageTimeToConvertSeconds: 15_300,
           averageTimeToConvertFormatted: '4h 15m',
         },
-        {
-          inquiryVendorId: I2,
-          inquiryVendorName: 'Inquiry Two',
-          applicationVendorId: A1,
-          applicationVendorName: 'Applications',
-          inquiries: 3,
-          conversions: 2,
-          conversionRate: 0.6667,
-          averageTimeToConvertSeconds: 81_900,
-          averageTimeToConvertFormatted: '22h 45m',
-        },
       ],
     });
   });
@@ -215,9 +229,9 @@ describe.skipIf(!makeEngine)('every report', () => {
     expect(await reports.daily(scope, period)).toEqual({
       period: PERIOD_VIEW,
       daily: [
-        { date: '2025-06-01', inquiries: 2, applications: 3, conversions: 2, conversionRate: 1 },
-        { date: '2025-06-02', inquiries: 2, applications: 0, conversions: 1, conversionRate: 0.5 },
-        { date: '2025-06-03', inquiries: 2, applications: 3, conversions: 1, conversionRate: 0.5 },
+        { date: '2025-06-01', inquiries: 2, applications: 2, conversions: 2, conversionRate: 1 },
+        { date: '2025-06-02', inquiries: 3, applications: 1, conversions: 2, conversionRate: 0.6667 },
+        { date: '2025-06-03', inquiries: 2, applications: 2, conversions: 1, conversionRate: 0.5 },
       ],
     });
   });

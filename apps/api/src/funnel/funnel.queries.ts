@@ -1,13 +1,17 @@
 /**
- * The funnel's numbers (spec 4.11), all counted by SQL over the analytics projection: the
- * `lead.created` rows of `lead_events` (one per submission that passed validation, duplicates
- * included), with the vendor, the time and the normalized email (`email_key`).
+ * The funnel's numbers, all counted by SQL over the analytics projection: the `lead.created` rows
+ * of `lead_events` (one per submission that passed validation, duplicates included), with the
+ * vendor, the time and the normalized email (`email_key`). docs/analytics.md says the same in words.
  *
- * - An **inquiry** is a submission from an inquiry vendor of the scope, an **application** one from
- *   an application vendor; submissions rejected by validation or a rule do not count.
- * - An inquiry **converts** when a link joins its vendor to an application vendor and that vendor
- *   sent an application of the same person (same `email_key`) no earlier than the inquiry and at
- *   most the link's window after it. Its time to convert is the time to the first such application.
+ * The funnel counts **people and first events**:
+ * - An **inquiry** is a person's first submission in the period from an inquiry vendor of the scope;
+ *   a later inquiry of the same person (same `email_key`), through any inquiry vendor, is not a
+ *   second inquiry. An **application** is likewise a person's first submission from an application
+ *   vendor. Submissions rejected by validation or a rule do not count.
+ * - An inquiry **converts** when a link joins its vendor to the vendor of the same person's
+ *   application, sent no earlier than the inquiry and at most the link's window after it. One person
+ *   has one inquiry and one application in a period, so each application converts at most one
+ *   inquiry and conversions never exceed applications.
  * - A conversion belongs to the period of its inquiry: inquiries are those of the period, their
  *   applications may come up to the longest window after its end.
  *
@@ -34,7 +38,6 @@ function parameters(scope: FunnelScope, period: FunnelPeriod): QueryParams {
     environment: scope.environment,
     inquiryVendors: scope.inquiryVendorIds,
     applicationVendors: scope.applicationVendorIds,
-    allVendors: [...scope.inquiryVendorIds, ...scope.applicationVendorIds],
     linkInquiry: scope.links.map((link) => link.inquiryVendorId),
     linkApplication: scope.links.map((link) => link.applicationVendorId),
     linkWindowSeconds: scope.links.map((link) => link.timeWindowHours * 3_600),
@@ -66,14 +69,24 @@ const submissions = (vendors: string, until: string): string => `
     AND lead_id NOT IN (SELECT lead_id FROM lead_events WHERE ${TENANT} AND event = 'lead.rejected' AND occurred_at >= {start:DateTime64(3, 'UTC')})`;
 
 /**
+ * Each person's first submission of a set (`email_key` is the normalized email; a submission without
+ * one is its own person). Ties in time go to the smaller lead id, so every engine picks the same row.
+ */
+const firstPerPerson = (source: string): string => `
+  SELECT lead_id, vendor_id, email_key, submitted_at FROM (${source}) WHERE email_key = ''
+  UNION ALL
+  SELECT argMin(l, (t, l)) AS lead_id, argMin(v, (t, l)) AS vendor_id, k AS email_key, min(t) AS submitted_at
+  FROM (SELECT lead_id AS l, vendor_id AS v, email_key AS k, submitted_at AS t FROM (${source})) WHERE k != '' GROUP BY k`;
+
+/**
  * The common table expressions every report starts from: `inquiries` and `applications` of the
- * period, `links`, `matches` (every inquiry-application pair a link joins within its window) and
- * `conversions` (one row per converted inquiry and application vendor, with the earliest match).
+ * period (first per person), `links`, `matches` (a person's inquiry and application a link joins
+ * within its window) and `conversions` (one row per converted inquiry and application vendor).
  */
 const FUNNEL_CTES = `
 WITH
-  inquiries AS (${submissions('inquiryVendors', 'end')}),
-  applications AS (${submissions('applicationVendors', 'applicationsUntil')}),
+  inquiries AS (${firstPerPerson(submissions('inquiryVendors', 'end'))}),
+  applications AS (${firstPerPerson(submissions('applicationVendors', 'applicationsUntil'))}),
   links AS (
     SELECT tupleElement(link, 1) AS inquiry_vendor_id, tupleElement(link, 2) AS application_vendor_id, tupleElement(link, 3) AS window_seconds
     FROM (SELECT arrayJoin(arrayZip({linkInquiry:Array(String)}, {linkApplication:Array(String)}, {linkWindowSeconds:Array(UInt32)})) AS link)
@@ -155,12 +168,10 @@ export class FunnelQueries {
     // wherever it is named.
     const [row] = await this.analytics.query<OverviewRow>(
       `${FUNNEL_CTES}
-      SELECT t.totalInquiries AS totalInquiries, t.totalApplications AS totalApplications,
+      SELECT t.totalInquiries AS totalInquiries, ta.totalApplications AS totalApplications,
         m.matchedApplications AS matchedApplications, m.convertedInquiries AS convertedInquiries, m.averageSeconds AS averageSeconds
-      FROM (
-        SELECT countIf(vendor_id IN {inquiryVendors:Array(String)}) AS totalInquiries, countIf(vendor_id IN {applicationVendors:Array(String)}) AS totalApplications
-        FROM (${submissions('allVendors', 'end')})
-      ) AS t
+      FROM (SELECT count() AS totalInquiries FROM inquiries) AS t
+      CROSS JOIN (SELECT count() AS totalApplications FROM applications WHERE submitted_at < {end:DateTime64(3, 'UTC')}) AS ta
       CROSS JOIN (
         SELECT length(groupUniqArrayArray(applications)) AS matchedApplications, count() AS convertedInquiries, if(count() = 0, NULL, avg(first)) AS averageSeconds
         FROM (SELECT inquiry_id, min(seconds) AS first, groupUniqArray(application_id) AS applications FROM matches GROUP BY inquiry_id)

@@ -20,6 +20,7 @@ import { FunnelLinkExistsError, type Dal, type FunnelLinkRepository } from '@lea
 import { DomainError, RATE_LIMITS, parseFunnelLinkCreate, parseFunnelPeriod, parseMinAgeHours, type ErrorDetail, type FunnelPeriod, type TenantContext } from '@leadstream/domain';
 import type { Analytics } from '@leadstream/ports';
 import type { Context, Middleware, Next } from 'koa';
+import type { Logger } from 'pino';
 import { apiKeyAuth, environmentOfPath, rateLimit, type ApiKeyAuthState, type SessionGuard } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
 import { FunnelQueries } from './funnel.queries';
@@ -33,6 +34,8 @@ export interface FunnelRoutesDependencies {
   config: CachedConfig;
   links: FunnelLinkRepository;
   analytics: Analytics;
+  /** Where API key authentication reports what it cannot let fail a request (a failed last_used_at write). */
+  logger: Logger;
   clock?: () => Date;
 }
 
@@ -59,8 +62,8 @@ export function funnelRouter(deps: FunnelRoutesDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const reports = new FunnelReports(new FunnelQueries(deps.analytics));
   const keyAuth = {
-    read: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, 'read'),
-    write: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, 'write'),
+    read: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'read'),
+    write: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'write'),
   };
   const limit = rateLimit<FunnelState>(
     (ctx) => (ctx.state.funnel.plan === 'enterprise' ? 'funnel_enterprise' : 'funnel_education'),

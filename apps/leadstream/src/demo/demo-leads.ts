@@ -52,7 +52,8 @@ export function demoScenarios(count: number, keys: DemoKeys): DemoLead[] {
     inquiry('missing email', { ...person(106), email: '  ' }),
     { scenario: 'sandbox test lead', vendor: 'inquiry (sandbox)', key: keys.inquirySandbox, sandbox: true, body: person(107) },
     { scenario: 'sandbox disposable', vendor: 'inquiry (sandbox)', key: keys.inquirySandbox, sandbox: true, body: { ...person(108), email: 'x@mailinator.com' } },
-    // An earlier inquirer applies: a duplicate for deduplication, a conversion for the funnel.
+    // An earlier inquirer applies: not a duplicate (an application is compared with applications),
+    // and a conversion for the funnel.
     { scenario: 'applies after inquiring', vendor: 'application (live)', key: keys.applicationLive, sandbox: false, body: person(3) },
   ];
   // The first lead is the original the duplicates point at.
