@@ -49,6 +49,10 @@ lead('s7', A1, 'ann@x.edu', '2025-06-09T15:00:00.000Z', 'duplicate'); // ann con
 lead('s8', A1, 'cat@x.edu', '2025-06-15T20:00:00.000Z', 'accepted'); // beyond cat's 24 h window
 // A user moves s3 on: its current status is what lead.updated says.
 event('lead.updated', 's3', '2025-06-16T09:00:00.000Z', { lead: { id: 's3', status: 'contacted', vendor_id: V1 }, changes: { status: { old: 'active', new: 'contacted' } } });
+// Reports use a lead's final values: a rule gives s8 the source "Google Ads" (it had none), and a
+// user moves s6 from "web" to "fair".
+event('lead.enriched', 's8', '2025-06-15T20:00:02.000Z', { lead_id: 's8', rule_id: 'rule_ads', rule_ids: ['rule_ads'], changes: { source: { old: null, new: 'Google Ads' } }, flags: [] });
+event('lead.updated', 's6', '2025-06-13T09:00:00.000Z', { lead: { id: 's6', email: 'fay@x.edu', phone: null, updated_at: '2025-06-13T09:00:00.000Z' }, changes: { source: { old: 'web', new: 'fair' } } });
 // The previous period: 3 submissions, all accepted; gus converts.
 lead('p1', V1, 'gus@x.edu', '2025-06-03T10:00:00.000Z', 'accepted');
 lead('p2', V1, 'hal@x.edu', '2025-06-04T10:00:00.000Z', 'accepted');
@@ -133,12 +137,13 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
       });
     });
 
-    it('source performance by source and by UTM source (null: not given), most submissions first', async () => {
+    it('source performance by the final source (a rule or a user changed two) and by UTM source (null: not given), most submissions first', async () => {
       const bySource = await reports.sourcePerformance(scope, query().period, 'source');
       expect(bySource['rows']).toEqual([
-        { value: 'web', submitted: 4, accepted: 2, rejected: 1, duplicates: 1, pending: 1, acceptanceRate: 0.5 },
-        { value: null, submitted: 3, accepted: 1, rejected: 0, duplicates: 2, pending: 0, acceptanceRate: 0.3333 },
-        { value: 'fair', submitted: 1, accepted: 1, rejected: 0, duplicates: 0, pending: 0, acceptanceRate: 1 },
+        { value: 'web', submitted: 3, accepted: 1, rejected: 1, duplicates: 0, pending: 1, acceptanceRate: 0.3333 },
+        { value: 'fair', submitted: 2, accepted: 2, rejected: 0, duplicates: 1, pending: 0, acceptanceRate: 1 },
+        { value: null, submitted: 2, accepted: 0, rejected: 0, duplicates: 2, pending: 0, acceptanceRate: 0 },
+        { value: 'Google Ads', submitted: 1, accepted: 1, rejected: 0, duplicates: 0, pending: 0, acceptanceRate: 1 },
       ]);
       const byUtm = await reports.sourcePerformance(scope, query().period, 'utm_source');
       expect((byUtm['rows'] as Array<{ value: string | null; submitted: number }>).map((row) => [row.value, row.submitted])).toEqual([

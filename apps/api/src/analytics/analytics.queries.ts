@@ -24,15 +24,41 @@ export interface OutcomeCounts {
 
 const TENANT = `organization_id = {organizationId:String} AND environment = {environment:String}`;
 
-/** The SQL expression of a grouping key (null when the lead did not say). */
-const GROUP_EXPRESSIONS: Record<AnalyticsGroup, string> = {
-  source: `nullIf(JSONExtractString(data, 'lead', 'source'), '')`,
-  utm_source: `nullIf(JSONExtractString(data, 'lead', 'utm_source'), '')`,
-  utm_medium: `nullIf(JSONExtractString(data, 'lead', 'utm_medium'), '')`,
-  utm_campaign: `nullIf(JSONExtractString(data, 'lead', 'utm_campaign'), '')`,
-  program: `nullIf(JSONExtractString(data, 'lead', 'program_interest'), '')`,
-  vendor: `nullIf(vendor_id, '')`,
+/** The lead field each grouping key reads (`vendor` is the submitting vendor, which never changes). */
+const GROUP_FIELDS: Record<Exclude<AnalyticsGroup, 'vendor'>, string> = {
+  source: 'source',
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  program: 'program_interest',
 };
+
+/** The SQL expression of a grouping key as submitted (null when the lead did not say). */
+function submittedKey(group: AnalyticsGroup): string {
+  return group === 'vendor' ? `nullIf(vendor_id, '')` : `nullIf(JSONExtractString(data, 'lead', '${GROUP_FIELDS[group]}'), '')`;
+}
+
+/**
+ * The lead's final value of a grouping field: the newest `lead.enriched` (a rule's set_field) or
+ * `lead.updated` (a user's change) that changed it, else the value submitted. A field cleared later
+ * is null.
+ */
+function finalKeys(group: AnalyticsGroup): string {
+  if (group === 'vendor') return '';
+  const field = GROUP_FIELDS[group];
+  return `,
+  changed AS (
+    SELECT lead_id, argMax(JSONExtractString(data, 'changes', '${field}', 'new'), occurred_at) AS changed_key
+    FROM lead_events FINAL
+    WHERE ${TENANT} AND event IN ('lead.enriched', 'lead.updated') AND JSONHas(data, 'changes', '${field}')
+      AND occurred_at >= {start:DateTime64(3, 'UTC')} AND lead_id IN (SELECT lead_id FROM submitted)
+    GROUP BY lead_id
+  )`;
+}
+
+function groupKey(group: AnalyticsGroup): string {
+  return group === 'vendor' ? 's.created_key' : `if(c.lead_id = '', s.created_key, nullIf(c.changed_key, ''))`;
+}
 
 const BUCKETS: Record<AnalyticsInterval, string> = {
   day: 'toDate(submitted_at)',
@@ -40,11 +66,11 @@ const BUCKETS: Record<AnalyticsInterval, string> = {
   month: 'toStartOfMonth(submitted_at)',
 };
 
-/** `classified`: each submission of the period with its outcome, duplicate mark and grouping key. */
+/** `classified`: each submission of the period with its outcome, duplicate mark and grouping key (its final value). */
 const classified = (group: AnalyticsGroup): string => `
 WITH
   submitted AS (
-    SELECT lead_id, vendor_id, occurred_at AS submitted_at, ${GROUP_EXPRESSIONS[group]} AS group_key
+    SELECT lead_id, vendor_id, occurred_at AS submitted_at, ${submittedKey(group)} AS created_key
     FROM lead_events FINAL
     WHERE ${TENANT} AND event = 'lead.created' AND occurred_at >= {start:DateTime64(3, 'UTC')} AND occurred_at < {end:DateTime64(3, 'UTC')}
   ),
@@ -54,12 +80,12 @@ WITH
     WHERE ${TENANT} AND event IN ('lead.rejected', 'lead.accepted', 'lead.duplicate') AND occurred_at >= {start:DateTime64(3, 'UTC')}
       AND lead_id IN (SELECT lead_id FROM submitted)
     GROUP BY lead_id
-  ),
+  )${finalKeys(group)},
   classified AS (
-    SELECT s.lead_id AS lead_id, s.vendor_id AS vendor_id, s.submitted_at AS submitted_at, s.group_key AS group_key,
+    SELECT s.lead_id AS lead_id, s.vendor_id AS vendor_id, s.submitted_at AS submitted_at, ${groupKey(group)} AS group_key,
       multiIf(o.rejected = 1, 'rejected', o.accepted = 1, 'accepted', o.duplicate = 1, 'duplicate', 'pending') AS outcome,
       o.duplicate = 1 AS is_duplicate
-    FROM submitted AS s LEFT JOIN outcomes AS o ON o.lead_id = s.lead_id
+    FROM submitted AS s LEFT JOIN outcomes AS o ON o.lead_id = s.lead_id${group === 'vendor' ? '' : ' LEFT JOIN changed AS c ON c.lead_id = s.lead_id'}
   )`;
 
 const COUNTS = `count() AS submitted, countIf(outcome = 'accepted') AS accepted, countIf(outcome = 'rejected') AS rejected,
