@@ -18,6 +18,12 @@ export const WEBHOOK_DELIVERIES_COLLECTION = 'webhook_deliveries';
 
 /** One POST, as the delivery's attempt log keeps it (the newest MAX_ATTEMPT_LOG). */
 export interface DeliveryAttempt {
+  /**
+   * Which message's attempt it was (`initial`, `retry:<n>`, `resend:<request id>`): a batch decided
+   * again after its write lost tells by it whether an attempt it made is stored. Absent on entries
+   * stored before it existed.
+   */
+  attempt_id?: string;
   at: string;
   response_status: number | null;
   response_time_ms: number;
@@ -125,7 +131,12 @@ export class WebhookDeliveryRepository {
     return { updateOne: { filter: { _id, ...tenantFilter({ organizationId: record.organization_id, environment: record.environment }) }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
   }
 
-  /** Stores an advanced delivery if nobody wrote it since `previous` (one consumer per webhook writes it). */
+  /**
+   * Stores an advanced delivery if nobody wrote it since `previous`. Several consumers write one
+   * delivery (a re-send on webhooks.deliveries, its retries in the groups of the delay topics): the
+   * deliver stage writes these as compare-and-set, and a write that matched nothing makes its
+   * batch decided again on the stored state.
+   */
   static advanceOperation(previous: WebhookDeliveryRecord, next: WebhookDeliveryRecord): BulkWriteOperation<WebhookDeliveryRecord> {
     return {
       updateOne: {

@@ -113,10 +113,17 @@ export class WebhookRepository {
   }
 
   /**
-   * Disables an enabled webhook with the reason and its webhook.disabled event (no-op when someone
-   * disabled it already).
+   * Disables the webhook with the reason and its webhook.disabled event, if it is still enabled and
+   * unchanged since it was read (`updatedAt`, when given: a PATCH meanwhile, a re-enabling that
+   * restarted the failure count for one, makes the decision stale). Matches nothing otherwise
+   * (disabled or deleted meanwhile, or changed): the caller must then not emit the event.
    */
-  static disableOperation(tenant: TenantContext, id: string, at: string, reason: string, event: WebhookDisabledEventRecord): BulkWriteOperation<WebhookDocument> {
-    return { updateOne: { filter: { _id: id, ...tenantFilter(tenant), enabled: true }, update: { $set: { enabled: false, disabled_at: at, disabled_reason: reason, disabled_event: { delivery_id: event.delivery_id, value: event.value }, updated_at: at } } } };
+  static disableOperation(tenant: TenantContext, id: string, at: string, reason: string, event: WebhookDisabledEventRecord, updatedAt?: string): BulkWriteOperation<WebhookDocument> {
+    return {
+      updateOne: {
+        filter: { _id: id, ...tenantFilter(tenant), enabled: true, ...(updatedAt !== undefined ? { updated_at: updatedAt } : {}) },
+        update: { $set: { enabled: false, disabled_at: at, disabled_reason: reason, disabled_event: { delivery_id: event.delivery_id, value: event.value }, updated_at: at } },
+      },
+    };
   }
 }

@@ -9,7 +9,7 @@ import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
-import { type BatchWrite, type BatchWriter, type ConsumerPosition, groupByTopic, leadChanges, leadFilter, WriteConflictError } from './batch-write';
+import { type BatchWrite, type BatchWriter, type ConsumerPosition, documentIds, groupByTopic, leadChanges, leadFilter, WriteConflictError } from './batch-write';
 
 export interface AtomicBatchWriterOptions {
   store: EmbeddedStore;
@@ -40,9 +40,12 @@ export class AtomicBatchWriter implements BatchWriter {
     const produced: Array<[string, number]> = [];
     const direct: string[] = [];
     store.transaction(() => {
-      for (const { collection, operations } of write.documents) {
-        const { failure } = store.embeddedCollection(collection).bulkWriteWithin(operations);
+      for (const { collection, operations, compareAndSet } of write.documents) {
+        const { matched, failure } = store.embeddedCollection(collection).bulkWriteWithin(operations);
         if (failure !== undefined) throw failure as Error;
+        // A compare-and-set that matched nothing: the document changed since the batch read it.
+        const missed = compareAndSet ? documentIds(operations).filter((_, index) => !matched[index]) : [];
+        if (missed.length > 0) throw new WriteConflictError(missed, collection);
       }
       this.writeLeads(write);
       const outputs = [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)];

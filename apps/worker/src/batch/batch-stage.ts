@@ -4,8 +4,10 @@
  * write), then one commit through the BatchWriter.
  *
  * Failures:
- * - a lead written meanwhile by someone else (WriteConflictError): the batch is decided again on
- *   fresh state;
+ * - a lead, or a document the batch writes as compare-and-set (CollectionWrites.compareAndSet),
+ *   written meanwhile by someone else (WriteConflictError): the batch is decided again on fresh
+ *   state. A stage that calls out while deciding keeps each call's outcome for such a run again
+ *   (crm-sync, deliver, rule-webhook), as for the runs below;
  * - a transient failure of the store or the log (connection lost, broker not leader, busy): the
  *   batch is retried with backoff for as long as the process runs, and never dead-lettered;
  * - any other failure: the records are retried one at a time, so the one that fails the same way
@@ -96,7 +98,7 @@ export class BatchStageHandler {
       } catch (error) {
         if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {
           this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'conflict' });
-          this.options.logger.debug({ stage: this.stage.name, leads: error.leadIds }, 'leads changed meanwhile; deciding the batch again');
+          this.options.logger.debug({ stage: this.stage.name, ids: error.leadIds, err: error }, 'written meanwhile; deciding the batch again');
           // Another writer of the same leads is at work: a short random wait keeps the two from
           // colliding again and again.
           await this.sleep(Math.random() * Math.min(CONFLICT_MAX_BACKOFF_MS, 2 ** attempt));

@@ -25,10 +25,22 @@ export interface LeadWrite {
   outputs: OutputRecord[];
 }
 
-/** Idempotent writes of one collection (upserts keyed by id): repeating them changes nothing. */
+/**
+ * Writes of one collection: idempotent ones (upserts keyed by id), which repeating changes nothing,
+ * or, with `compareAndSet`, updates filtered on the state the batch read.
+ */
 export interface CollectionWrites {
   collection: string;
   operations: BulkWriteOperation<BaseDocument>[];
+  /**
+   * Every operation is an update whose filter holds the document as the batch read it (its
+   * version): one that matches nothing means someone wrote the document meanwhile, and the writer
+   * throws WriteConflictError instead of committing the batch (nothing of it on the embedded
+   * engines; on the outbox writer the collections before this one and the operations of this one
+   * that matched stay written, nothing after it is written or produced). The batch is then decided
+   * again on the stored state.
+   */
+  compareAndSet?: boolean;
 }
 
 export interface BatchWrite {
@@ -48,13 +60,27 @@ export interface ConsumerPosition {
   nextOffset: number;
 }
 
-/** A lead's version moved between the batch's read and its write: the batch is decided again. */
+/**
+ * A lead's version (or that of a compare-and-set document) moved between the batch's read and its
+ * write: the batch is decided again.
+ */
 export class WriteConflictError extends Error {
   readonly code = 'WRITE_CONFLICT' as const;
-  constructor(readonly leadIds: string[]) {
-    super(`leads written meanwhile by someone else: ${leadIds.slice(0, 5).join(', ')}${leadIds.length > 5 ? ', ...' : ''}`);
+  constructor(
+    readonly leadIds: string[],
+    what = 'leads',
+  ) {
+    super(`${what} written meanwhile by someone else: ${leadIds.slice(0, 5).join(', ')}${leadIds.length > 5 ? ', ...' : ''}`);
     this.name = 'WriteConflictError';
   }
+}
+
+/** The ids a compare-and-set write names (its operations' `_id` filters), for a conflict's message. */
+export function documentIds(operations: readonly BulkWriteOperation<BaseDocument>[]): string[] {
+  return operations.map((operation) => {
+    const id = 'updateOne' in operation ? operation.updateOne.filter['_id'] : operation.insertOne.document._id;
+    return typeof id === 'string' ? id : JSON.stringify(id);
+  });
 }
 
 export interface BatchWriter {

@@ -9,7 +9,7 @@
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore, EventLog } from '@leadstream/ports';
-import { type BatchWrite, type BatchWriter, groupByTopic, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+import { type BatchWrite, type BatchWriter, documentIds, groupByTopic, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
 
 export class OutboxBatchWriter implements BatchWriter {
   readonly atomic = false;
@@ -24,9 +24,13 @@ export class OutboxBatchWriter implements BatchWriter {
   }
 
   async commit(write: BatchWrite): Promise<void> {
-    // Idempotent documents first: a retry after a conflict writes them again, changing nothing.
-    for (const { collection, operations } of write.documents) {
-      if (operations.length > 0) await this.store.collection(collection).bulkWrite(operations);
+    // Documents first: idempotent ones, which a retry after a conflict writes again, changing
+    // nothing, and compare-and-set ones, of which one that matched nothing stops the batch here
+    // (nothing after it is written or produced) to be decided again on the stored state.
+    for (const { collection, operations, compareAndSet } of write.documents) {
+      if (operations.length === 0) continue;
+      const result = await this.store.collection(collection).bulkWrite(operations);
+      if (compareAndSet && result.insertedCount + result.matchedCount < operations.length) throw new WriteConflictError(documentIds(operations), collection);
     }
     const stored = await this.writeLeads(write);
     const outputs = [...stored.flatMap((lead) => lead.outbox), ...write.pendingOutboxes.flatMap((lead) => lead.outbox), ...write.records];

@@ -17,6 +17,24 @@
  *   delay, and (after WEBHOOK_AUTO_DISABLE_AFTER deliveries in a row ended failed) the webhook's
  *   automatic disable with its webhook.disabled event, all in the batch's commit.
  *
+ * Several consumers write one delivery: a re-send (webhooks.deliveries, group `deliver`) may be
+ * handled while the delivery's due retry is (its delay topic's group), both reading the same stored
+ * state. The delivery writes and the disable are compare-and-set (the version read; the webhook
+ * enabled and unchanged): a write that matched nothing makes the writer throw WriteConflictError,
+ * and the batch is decided again on the stored state. So the webhook.disabled event goes out only
+ * with a disable that changed the webhook.
+ *
+ * An attempt is made once per attempt id (the message's: initial, retry n, re-send id) in this
+ * process: its outcome is kept before the commit, as crm-sync keeps its calls' outcomes, so a
+ * batch run again (a write conflict, a failed commit, its records tried one at a time around one
+ * that fails every time) applies the kept outcome to the stored state instead of POSTing again.
+ * Each attempt log entry names its attempt id, which tells an attempt stored (the batch's write
+ * landed for that delivery) from one whose write was lost. The kept outcome goes on the stored
+ * state as the message would have: where that state moved on meanwhile (another consumer's
+ * attempt), the attempt is still logged and counted, a success makes the delivery delivered, and a
+ * failure leaves the state as it is (no retry scheduled twice, no failed re-send undoing a delivery
+ * that another attempt delivered).
+ *
  * A crash between a POST and the commit leaves the delivery as it was stored and the message
  * uncommitted: the attempt is made again (at-least-once, same event id: receivers discard repeats).
  * Where the store and the log are different systems the commit writes the store first and then
@@ -40,6 +58,7 @@ import {
   SIGNATURE_HEADER,
   signatureHeader,
   type DeliveryActorEvent,
+  type PersistedDeliveryActor,
   type TenantContext,
   type Webhook,
   type WebhookDeliveryMessage,
@@ -90,9 +109,43 @@ interface Attempt {
   event: 'SEND' | 'RESEND';
 }
 
+/** An attempt made (a POST, or one failed unsent): what it asked of the delivery in which state, and what came back. */
+interface MadeAttempt {
+  event: 'SEND' | 'RESEND';
+  /** The delivery's state when the attempt was decided. */
+  from: PersistedDeliveryActor['state'];
+  result: AttemptResult;
+  startedAt: string;
+}
+
+/** Attempts kept for a batch run again (the same attempt is not made twice), oldest dropped first. */
+const MADE_ATTEMPTS_LIMIT = 10_000;
+
+/** The attempt a message asks for, as the attempt log names it. */
+function attemptIdOf(message: WebhookDeliveryMessage): string {
+  switch (message.kind) {
+    case 'initial':
+      return 'initial';
+    case 'retry':
+      return `retry:${message.retry ?? 0}`;
+    case 'resend':
+      return `resend:${message.resend_id ?? ''}`;
+  }
+}
+
 /** The stage; its runner consumes webhooks.deliveries, and the delay topics of `retryScheduleMs` in groups of their own. */
 export function deliverStage(options: DeliverStageOptions): BatchStage & { retryScheduleMs: readonly number[] } {
   const now = options.now ?? (() => new Date());
+  // By delivery and attempt id; shared by the stage's groups (the runner runs one stage for all).
+  const madeAttempts = new Map<string, Promise<MadeAttempt>>();
+  const remember = (key: string, attempt: Promise<MadeAttempt>): void => {
+    if (madeAttempts.size >= MADE_ATTEMPTS_LIMIT) madeAttempts.delete(madeAttempts.keys().next().value as string);
+    madeAttempts.set(key, attempt);
+    // An attempt that threw is forgotten: the batch's next run makes it.
+    attempt.catch(() => {
+      if (madeAttempts.get(key) === attempt) madeAttempts.delete(key);
+    });
+  };
   return {
     name: 'deliver',
     topic: WEBHOOK_DELIVERIES_TOPIC,
@@ -143,6 +196,8 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       // Decide which messages apply; cancel automatic attempts of webhooks disabled or deleted meanwhile.
       const at = now();
       const attempts: Attempt[] = [];
+      // Attempts an earlier run of this batch (or another group) made whose outcome is not stored.
+      const remade: Array<{ message: WebhookDeliveryMessage; delivery: WebhookDeliveryRecord; made: Promise<MadeAttempt> }> = [];
       const advanced: Array<{ previous: WebhookDeliveryRecord; next: WebhookDeliveryRecord }> = [];
       // Redelivered messages whose webhook side may have been lost (below): stored successes, and final failures to count again.
       const storedSuccesses = new Map<string, string>();
@@ -151,6 +206,17 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
         const delivery = deliveries.get(message.delivery_id);
         if (!delivery || delivery.webhook_id !== message.webhook_id) continue;
         const webhook = webhooks.get(message.webhook_id);
+        const key = `${delivery._id}#${attemptIdOf(message)}`;
+        const earlier = madeAttempts.get(key);
+        if (earlier) {
+          // Made already, by a run of this batch whose write did not land for this delivery: its
+          // outcome goes on the state stored now, without calling again.
+          if (!delivery.attempt_log.some((entry) => entry.attempt_id === attemptIdOf(message))) {
+            remade.push({ message, delivery, made: earlier });
+            continue;
+          }
+          madeAttempts.delete(key);
+        }
         const event = applicable(message, delivery);
         if (!event) {
           write.records.push(...followUpsOf(message, delivery, webhook, options.retryScheduleMs));
@@ -173,11 +239,12 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
         attempts.push({ message, delivery, webhook, event });
       }
 
-      // The attempts, in parallel: each signed with its own timestamp.
-      const outcomes = await mapBounded(attempts, options.concurrency ?? 64, async (attempt): Promise<{ attempt: Attempt; result: AttemptResult; startedAt: string }> => {
+      // The attempts, in parallel: each signed with its own timestamp, each outcome kept before the commit.
+      const send = async (attempt: Attempt): Promise<MadeAttempt> => {
         const startedAt = now();
+        const decided: Omit<MadeAttempt, 'result'> = { event: attempt.event, from: attempt.delivery.actor.state, startedAt: startedAt.toISOString() };
         const secret = readableSecret(options.cipher, attempt.webhook);
-        if (secret === null) return { attempt, result: UNREADABLE_SECRET, startedAt: startedAt.toISOString() };
+        if (secret === null) return { ...decided, result: UNREADABLE_SECRET };
         const timestamp = Math.floor(startedAt.getTime() / 1000);
         const result = await sendOutbound(
           {
@@ -192,28 +259,29 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
           },
           { timeoutMs: options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}), ...(options.resolve ? { resolve: options.resolve } : {}) },
         );
-        return { attempt, result, startedAt: startedAt.toISOString() };
+        return { ...decided, result };
+      };
+      const sent = await mapBounded(attempts, options.concurrency ?? 64, async (attempt) => {
+        const outcome = send(attempt);
+        remember(`${attempt.delivery._id}#${attemptIdOf(attempt.message)}`, outcome);
+        return { message: attempt.message, delivery: attempt.delivery, made: await outcome };
       });
+      const outcomes = [...(await Promise.all(remade.map(async (entry) => ({ message: entry.message, delivery: entry.delivery, made: await entry.made })))), ...sent];
 
       const successes = new Map<string, string>();
       const exhausted = new Map<string, Array<{ at: string; deliveryId: string }>>();
-      for (const { attempt, result, startedAt } of outcomes) {
-        const { delivery, message } = attempt;
-        let actor = advanceDelivery(delivery.actor, { type: attempt.event });
-        actor = result.ok
-          ? advanceDelivery(actor, { type: 'SUCCEEDED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs })
-          : advanceDelivery(actor, { type: 'FAILED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs, error: result.error, retryScheduleMs: options.retryScheduleMs });
-        const next = withActor(delivery, actor, startedAt);
-        next.attempt_log = [...delivery.attempt_log, { at: startedAt, response_status: result.status, response_time_ms: result.timeMs, error: result.ok ? null : result.error, manual: attempt.event === 'RESEND' }].slice(-MAX_ATTEMPT_LOG);
-        if (message.kind === 'resend' && message.resend_id) next.resend_ids = [...delivery.resend_ids, message.resend_id].slice(-MAX_RESEND_IDS);
+      for (const { message, delivery, made } of outcomes) {
+        const { next, settled } = settle(delivery, message, made, options.retryScheduleMs);
         advanced.push({ previous: delivery, next });
-        if (result.ok) {
+        const { startedAt } = made;
+        const actor = next.actor;
+        if (made.result.ok) {
           if ((successes.get(delivery.webhook_id) ?? '') < startedAt) successes.set(delivery.webhook_id, startedAt);
-        } else if (actor.state === 'failed' && actor.context.failureKind === 'exhausted') {
+        } else if (settled && actor.state === 'failed' && actor.context.failureKind === 'exhausted') {
           exhausted.set(delivery.webhook_id, [...(exhausted.get(delivery.webhook_id) ?? []), { at: startedAt, deliveryId: delivery._id }]);
         }
         // The next automatic retry waits on the delay topic of its delay (a manual attempt schedules none).
-        if (attempt.event === 'SEND' && actor.state === 'retry_scheduled') {
+        if (settled && made.event === 'SEND' && actor.state === 'retry_scheduled') {
           // The delay counts from the produce, at the batch's commit.
           const retry = retryMessage(message, actor.context.retries, options.retryScheduleMs);
           if (retry) write.records.push(retry);
@@ -221,18 +289,28 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       }
 
       if (advanced.length > 0) {
-        write.documents.push({ collection: WebhookDeliveryRepository.COLLECTION, operations: advanced.map(({ previous, next }) => WebhookDeliveryRepository.advanceOperation(previous, next)) as never });
+        write.documents.push({
+          collection: WebhookDeliveryRepository.COLLECTION,
+          operations: advanced.map(({ previous, next }) => WebhookDeliveryRepository.advanceOperation(previous, next)) as never,
+          compareAndSet: true,
+        });
       }
       const webhookOperations = [];
       for (const [webhookId, at] of [...storedSuccesses, ...successes]) {
-        const webhook = webhooks.get(webhookId)!;
+        const webhook = webhooks.get(webhookId);
+        if (!webhook) continue;
         webhookOperations.push(WebhookRepository.successOperation({ organizationId: webhook.organization_id, environment: webhook.environment }, webhookId, at));
       }
-      // Automatic disable: deliveries in a row that ended failed (retries used up), counted since the last success.
+      if (webhookOperations.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
+      // Automatic disable: deliveries in a row that ended failed (retries used up), counted since the
+      // last success. Compare-and-set on the webhook as read (enabled, same updated_at): a webhook
+      // disabled, deleted or changed meanwhile makes the batch decided again, so the event goes out
+      // only with a disable that changed the webhook.
+      const disables = [];
       if (options.autoDisableAfter > 0) {
         for (const webhookId of new Set([...exhausted.keys(), ...recheck.keys()])) {
-          const webhook = webhooks.get(webhookId)!;
-          if (!webhook.enabled) continue;
+          const webhook = webhooks.get(webhookId);
+          if (!webhook?.enabled) continue;
           const failures = exhausted.get(webhookId) ?? [];
           const lastSuccess = successes.get(webhookId);
           const fresh = failures.filter((failure) => !lastSuccess || failure.at > lastSuccess).length;
@@ -247,11 +325,11 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
           const reason = `disabled automatically after ${streak} deliveries in a row failed (WEBHOOK_AUTO_DISABLE_AFTER=${options.autoDisableAfter})`;
           const event = webhookDisabledEvent(webhook, disabledAt, reason, streak);
           const causedBy = failures.at(-1)?.deliveryId ?? recheck.get(webhookId)!;
-          webhookOperations.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: causedBy, value: event.value }));
+          disables.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: causedBy, value: event.value }, webhook.updated_at));
           write.records.push(event);
         }
       }
-      if (webhookOperations.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
+      if (disables.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: disables as never, compareAndSet: true });
       return { write, handled };
     },
   };
@@ -276,6 +354,43 @@ function readableSecret(cipher: CredentialsCipher, webhook: Webhook): string | n
     if (error instanceof CredentialsCipherError) return null;
     throw error;
   }
+}
+
+/**
+ * The delivery after an attempt made for this message, on the state stored now (read after the
+ * attempt when an earlier run of the batch made it), with the attempt logged. `settled` is false
+ * when the state had moved on meanwhile so that the attempt is only logged and counted: a success
+ * still makes the delivery delivered, a failure leaves the state as it is.
+ */
+function settle(delivery: WebhookDeliveryRecord, message: WebhookDeliveryMessage, made: MadeAttempt, retryScheduleMs: readonly number[]): { next: WebhookDeliveryRecord; settled: boolean } {
+  const { event, from, result, startedAt } = made;
+  const outcome: DeliveryActorEvent = result.ok
+    ? { type: 'SUCCEEDED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs }
+    : { type: 'FAILED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs, error: result.error, retryScheduleMs };
+  const state = delivery.actor.state;
+  // A failed re-send returns the delivery where it was; where another attempt ended it meanwhile
+  // (delivered, or failed), it stays so.
+  const resendOvertaken = event === 'RESEND' && !result.ok && state !== from && (state === 'delivered' || state === 'failed');
+  let next: WebhookDeliveryRecord;
+  let settled = true;
+  if (applicable(message, delivery) === event && !resendOvertaken) {
+    next = withActor(delivery, advanceDelivery(advanceDelivery(delivery.actor, { type: event }), outcome), startedAt);
+  } else if (result.ok && state !== 'delivered' && deliveryCan(delivery.actor, { type: 'RESEND' })) {
+    // The endpoint took an attempt the delivery had moved past: it is delivered.
+    next = withActor(delivery, advanceDelivery(advanceDelivery(delivery.actor, { type: 'RESEND' }), outcome), startedAt);
+    settled = false;
+  } else {
+    const context = delivery.actor.context;
+    const lastAttemptAt = context.lastAttemptAt !== null && context.lastAttemptAt > startedAt ? context.lastAttemptAt : startedAt;
+    next = { ...delivery, actor: { state, context: { ...context, attempts: context.attempts + 1, lastAttemptAt } } };
+    settled = false;
+  }
+  next.attempt_log = [
+    ...delivery.attempt_log,
+    { attempt_id: attemptIdOf(message), at: startedAt, response_status: result.status, response_time_ms: result.timeMs, error: result.ok ? null : result.error, manual: event === 'RESEND' },
+  ].slice(-MAX_ATTEMPT_LOG);
+  if (message.kind === 'resend' && message.resend_id) next.resend_ids = [...delivery.resend_ids, message.resend_id].slice(-MAX_RESEND_IDS);
+  return { next, settled };
 }
 
 /** The actor event a message asks for, or null when the delivery is past it (a redelivery). */

@@ -3,7 +3,11 @@
  * calls each target through the runtime's outbound HTTP (https, public addresses only, bounded
  * time). A call is tried once: the result, success or failure, is recorded as an entry of the
  * lead's activity log (event `rule.webhook`, keyed by the call's id, so a redelivered batch
- * records nothing twice). Headers that may not be sent are left out (`sendableHeaders`). The lead
+ * records nothing twice). Each call's outcome is kept before the commit, by the call's id, as
+ * crm-sync keeps its calls' outcomes: a batch run again (a failed commit, or its records tried one
+ * at a time around one that fails every time) records the kept outcome and calls nobody twice. A
+ * crash between a call and the commit still calls again on redelivery (at-least-once). Headers
+ * that may not be sent are left out (`sendableHeaders`). The lead
  * itself was decided before: a slow or failing target never holds the pipeline longer than the
  * timeout, and never fails a lead.
  */
@@ -27,6 +31,8 @@ export interface RuleWebhookStageOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** Calls' outcomes kept for a batch run again (a call is not made twice), oldest dropped first. */
+const OUTCOME_CACHE_LIMIT = 10_000;
 
 function parseMessage(value: string): RuleWebhookMessage {
   const message = JSON.parse(value) as Partial<RuleWebhookMessage>;
@@ -53,6 +59,47 @@ export function sendableHeaders(headers: Record<string, unknown> | undefined): {
 
 export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchStage {
   const now = options.now ?? (() => new Date());
+  // By call id: the activity entry of each call made.
+  const outcomes = new Map<string, Promise<LeadActivityEntry>>();
+  const remember = (id: string, entry: Promise<LeadActivityEntry>): void => {
+    if (outcomes.size >= OUTCOME_CACHE_LIMIT) outcomes.delete(outcomes.keys().next().value as string);
+    outcomes.set(id, entry);
+    // A call that threw is forgotten: the batch's next run makes it.
+    entry.catch(() => {
+      if (outcomes.get(id) === entry) outcomes.delete(id);
+    });
+  };
+  const call = async (record: LogRecord, message: RuleWebhookMessage): Promise<LeadActivityEntry> => {
+    const { headers, skipped } = sendableHeaders(message.headers);
+    const result = await sendOutbound(
+      { url: message.url, method: message.method, headers, ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}) },
+      {
+        timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      },
+    );
+    return {
+      _id: message.id,
+      organization_id: message.organization_id,
+      environment: message.environment,
+      lead_id: message.lead_id,
+      event: 'rule.webhook',
+      timestamp: now().toISOString(),
+      sequence: Number(record.offset),
+      description: result.ok ? `Rule webhook delivered (HTTP ${result.status})` : `Rule webhook failed: ${result.error}`,
+      metadata: {
+        rule_id: message.rule_id,
+        url: message.url,
+        method: message.method,
+        success: result.ok,
+        response_status: result.status,
+        response_time_ms: result.timeMs,
+        ...(result.ok ? {} : { error: result.error, error_code: result.code }),
+        ...(skipped.length > 0 ? { skipped_headers: skipped } : {}),
+      },
+    };
+  };
   return {
     name: 'rule-webhook',
     topic: RULE_WEBHOOKS_TOPIC,
@@ -67,35 +114,12 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
         }
       }
       const entries = await mapBounded(calls, options.concurrency ?? 16, async ({ record, message }): Promise<LeadActivityEntry> => {
-        const { headers, skipped } = sendableHeaders(message.headers);
-        const result = await sendOutbound(
-          { url: message.url, method: message.method, headers, ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}) },
-          {
-            timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-            ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
-            ...(options.resolve ? { resolve: options.resolve } : {}),
-          },
-        );
-        return {
-          _id: message.id,
-          organization_id: message.organization_id,
-          environment: message.environment,
-          lead_id: message.lead_id,
-          event: 'rule.webhook',
-          timestamp: now().toISOString(),
-          sequence: Number(record.offset),
-          description: result.ok ? `Rule webhook delivered (HTTP ${result.status})` : `Rule webhook failed: ${result.error}`,
-          metadata: {
-            rule_id: message.rule_id,
-            url: message.url,
-            method: message.method,
-            success: result.ok,
-            response_status: result.status,
-            response_time_ms: result.timeMs,
-            ...(result.ok ? {} : { error: result.error, error_code: result.code }),
-            ...(skipped.length > 0 ? { skipped_headers: skipped } : {}),
-          },
-        };
+        // Called already by an earlier run of this batch: its outcome, without calling again.
+        const known = outcomes.get(message.id);
+        if (known) return known;
+        const entry = call(record, message);
+        remember(message.id, entry);
+        return entry;
       });
       if (entries.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations: entries.map((entry) => LeadActivityRepository.recordOperation(entry)) });
       return { write, handled: records.length };
