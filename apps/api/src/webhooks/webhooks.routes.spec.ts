@@ -128,6 +128,7 @@ describe('the signing secret', () => {
     expect(created.status).toBe(201);
     const id = String(dataOf(created)['id']);
     const secret = String(dataOf(created)['secret']);
+    expect(id).toMatch(/^webhook_[0-9a-f]{32}$/);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const manager = await a.member('manager@hooks-a.edu', 'manager');
     for (const [who, reader] of [['owner', a], ['manager', manager]] as const) {

@@ -152,7 +152,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
     if (!parsed.ok) throw invalid(parsed.details);
     await checkReachable(parsed.value.url);
     const at = clock().toISOString();
-    const webhookId = id('wh');
+    const webhookId = id('webhook');
     const organizationId = ctx.state.tenant.organizationId;
     const secret = newWebhookSecret();
     const webhook: Webhook = {

@@ -19,9 +19,13 @@ export function webhookBody(event: WebhookEnvelope): string {
   return JSON.stringify(envelope);
 }
 
-/** One delivery per (webhook, event): the same event consumed twice makes the same id, so one delivery. */
+/**
+ * One delivery per (webhook, event): the same event consumed twice makes the same id, so one
+ * delivery. Ids made before the prefix became `delivery_` (`dlv_…`) stay readable: they are looked
+ * up as given.
+ */
 export function webhookDeliveryId(webhookId: string, eventId: string): string {
-  return `dlv_${createHash('sha256').update(`${webhookId}\u0000${eventId}`).digest('hex').slice(0, 32)}`;
+  return `delivery_${createHash('sha256').update(`${webhookId}\u0000${eventId}`).digest('hex').slice(0, 32)}`;
 }
 
 /** The event `POST /api/webhooks/:id/test` sends (spec 6.3 point 7: ids start with evt_test_). */

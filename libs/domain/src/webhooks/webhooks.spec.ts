@@ -159,7 +159,7 @@ describe('webhook bodies', () => {
     expect(JSON.parse(body)).toEqual({ id: 'evt_1', event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', organization_id: 'org_1', data: { lead: { id: 'lead_1' } } });
     expect(webhookDeliveryId('wh_1', 'evt_1')).toBe(webhookDeliveryId('wh_1', 'evt_1'));
     expect(webhookDeliveryId('wh_1', 'evt_1')).not.toBe(webhookDeliveryId('wh_2', 'evt_1'));
-    expect(webhookDeliveryId('wh_1', 'evt_1')).toMatch(/^dlv_[0-9a-f]{32}$/);
+    expect(webhookDeliveryId('webhook_1', 'evt_1')).toMatch(/^delivery_[0-9a-f]{32}$/);
   });
 
   it('reads delivery messages', () => {
