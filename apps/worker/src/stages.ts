@@ -90,6 +90,7 @@ const INTAKE_STAGES: ReadonlyArray<[string, (deps: StageDependencies) => LeadSta
         validationRules: new ValidationRuleRepository(deps.store),
         config: deps.config ?? uncachedConfig,
         mx: deps.mx,
+        logger: deps.logger.child({ stage: 'validate' }),
         ...(deps.now ? { now: deps.now } : {}),
       }),
   ],
@@ -107,7 +108,13 @@ const INTAKE_STAGES: ReadonlyArray<[string, (deps: StageDependencies) => LeadSta
   [
     'enrich',
     (deps) =>
-      enrichStage({ leads: new LeadRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), config: deps.config ?? uncachedConfig, ...(deps.now ? { now: deps.now } : {}) }),
+      enrichStage({
+        leads: new LeadRepository(deps.store),
+        enrichment: new EnrichmentConfigReader(deps.store),
+        config: deps.config ?? uncachedConfig,
+        logger: deps.logger.child({ stage: 'enrich' }),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
   ],
   [
     'route',

@@ -94,6 +94,7 @@ export class ApiKeyRepository {
   /**
    * Records use of a key, at most once a minute: the in-memory check skips the write on busy
    * keys, and the filter keeps concurrent requests from all writing. Returns whether it wrote.
+   * A store failure is thrown, never swallowed here: apiKeyAuth logs it and lets the request go on.
    */
   async touchLastUsed(tenant: TenantContext, apiKey: Pick<ApiKey, 'id' | 'last_used_at'>, now = new Date()): Promise<boolean> {
     const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);

@@ -1,7 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Router from '@koa/router';
 import { COLLECTIONS, type Dal } from '@leadstream/dal';
 import { type ApiKeyPermission, hashApiKey, type TenantContext } from '@leadstream/domain';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CapturingMailer } from '../accounts/accounts.test-support';
+import { startApiTestServer } from '../api.test-support';
 import { apiKeyAuth, type ApiKeyAuthState } from './api-key.middleware';
 import { startAuthTestServer, type AuthTestServer } from './auth.test-support';
 
@@ -12,16 +18,31 @@ let vendorId: string;
 let disabledVendorId: string;
 const keys: Record<string, string> = {};
 
+/** What the middleware logs, one JSON entry per line. */
+const logLines: string[] = [];
+const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+const logged = (from: number): Array<Record<string, unknown>> => logLines.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** A store that cannot take the `last_used_at` write (a primary stepping down, a full disk). */
+function storeUnavailable(): Error {
+  return Object.assign(new Error('connection reset while writing api_keys'), { code: 'ECONNRESET' });
+}
+
 function routes(dal: Dal): Router<ApiKeyAuthState> {
   const router = new Router<ApiKeyAuthState>();
   const echo = (ctx: Router.RouterContext<ApiKeyAuthState>): void => {
     ctx.status = 201;
     ctx.body = { success: true, tenant: ctx.state.tenant, vendor_id: ctx.state.vendorId, key_id: ctx.state.apiKey.id };
   };
-  const auth = (permission: ApiKeyPermission) => apiKeyAuth<ApiKeyAuthState>(dal, permission);
+  const auth = (permission: ApiKeyPermission) => apiKeyAuth<ApiKeyAuthState>({ apiKeys: dal.apiKeys, vendors: dal.vendors, logger }, permission);
   router.post('/api/v1/leads/ingest', auth('write'), echo);
   router.post('/sandbox/api/v1/leads/ingest', auth('write'), echo);
   router.get('/api/vendor-portal/leads/:id', auth('read'), echo);
+  const unrecorded = {
+    findByHash: (keyHash: string) => dal.apiKeys.findByHash(keyHash),
+    touchLastUsed: () => Promise.reject(storeUnavailable()),
+  };
+  router.post('/api/leads/inbound', apiKeyAuth<ApiKeyAuthState>({ apiKeys: unrecorded, vendors: dal.vendors, logger }, 'write'), echo);
   return router;
 }
 
@@ -153,5 +174,58 @@ describe('IP restrictions (spec 5.4)', () => {
     await restricted(await call(keys['v4Cidr'], undefined, server.v6));
     await restricted(await call(keys['v6Only'], undefined, server.v4));
     await restricted(await call(keys['elsewhere'], undefined, server.v6));
+  });
+});
+
+describe('recording key use (last_used_at)', () => {
+  it('logs a failed last_used_at write as a warning with its code, and still answers the request', async () => {
+    const from = logLines.length;
+    const response = await call(keys['live'], '/api/leads/inbound');
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { key_id: string };
+    expect(body).toEqual({ success: true, tenant: live, vendor_id: vendorId, key_id: expect.any(String) });
+    expect(logged(from)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        code: 'api_key_last_used_write_failed',
+        api_key_id: body.key_id,
+        organization_id: live.organizationId,
+        err: expect.objectContaining({ message: 'connection reset while writing api_keys', code: 'ECONNRESET' }),
+      }),
+    ]);
+  });
+
+  it('logs nothing when the write succeeds', async () => {
+    const from = logLines.length;
+    expect((await call(keys['v4Only'])).status).toBe(201);
+    expect(logged(from)).toEqual([]);
+  });
+
+  it('is logged by the vendor API as the api app wires it (ingestion and vendor portal)', async () => {
+    const lines: string[] = [];
+    const app = await startApiTestServer({ dir: mkdtempSync(join(tmpdir(), 'api-key-touch-')), mailer: new CapturingMailer(), logger: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }) });
+    try {
+      const organization = await app.dal.organizations.create({ name: 'Touchless College' });
+      const tenant: TenantContext = { organizationId: organization.id, environment: 'live' };
+      const vendor = await app.dal.vendors.create(tenant, { name: 'Acme', type: 'inquiry' });
+      const issue = async (name: string) => {
+        const issued = await app.dal.apiKeys.create(tenant, { vendorId: vendor.id, name, permissions: ['read'], ipRestrictions: [] });
+        return { key: issued.key, id: (await app.dal.apiKeys.findByHash(hashApiKey(issued.key)))?.id };
+      };
+      const ingestion = await issue('ingestion');
+      const portal = await issue('portal');
+      app.dal.apiKeys.touchLastUsed = () => Promise.reject(storeUnavailable());
+      const status = await fetch(`${app.url}/api/leads/lead_unknown/status`, { headers: { authorization: `Bearer ${ingestion.key}` } });
+      expect(status.status).toBe(404);
+      expect(await status.json()).toEqual({ success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' });
+      const stats = await fetch(`${app.url}/api/vendor-portal/daily-stats?date=2026-11-24`, { headers: { authorization: `Bearer ${portal.key}` } });
+      expect(stats.status).toBe(200);
+      expect(await stats.json()).toEqual({ date: '2026-11-24', submitted: 0, accepted: 0, rejected: 0, pending: 0, acceptance_rate: 0 });
+      const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['code'] === 'api_key_last_used_write_failed');
+      const failure = { level: 40, organization_id: organization.id, err: expect.objectContaining({ code: 'ECONNRESET' }) };
+      expect(warnings).toEqual([expect.objectContaining({ ...failure, api_key_id: ingestion.id }), expect.objectContaining({ ...failure, api_key_id: portal.id })]);
+    } finally {
+      await app.close();
+    }
   });
 });

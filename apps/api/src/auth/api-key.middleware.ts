@@ -15,6 +15,9 @@
  * proxy or load balancer, turn `app.proxy` on (and trust only that proxy), or every request
  * appears to come from the proxy; with it off, an `X-Forwarded-For` header is ignored, so a
  * client cannot claim an allowed address.
+ *
+ * Recording the key's use (`last_used_at`) never fails the request: a failed write is logged as a
+ * warning with code `api_key_last_used_write_failed`, the key and its organization.
  */
 import type { ApiKeyRepository, VendorRepository } from '@leadstream/dal';
 import {
@@ -30,6 +33,7 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
 
 export interface ApiKeyAuthState {
   apiKey: ApiKey;
@@ -41,8 +45,8 @@ export interface ApiKeyAuthDependencies {
   apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'touchLastUsed'>;
   vendors: Pick<VendorRepository, 'findById'>;
   clock?: () => Date;
-  /** Where a failed `last_used_at` write is reported; it never fails the request. */
-  logger?: { warn(obj: object, msg?: string): void };
+  /** Where a failed `last_used_at` write is reported (required: it never fails the request, so this is the only trace of it). */
+  logger: Pick<Logger, 'warn'>;
 }
 
 const SANDBOX_PREFIX = '/sandbox';
@@ -91,7 +95,10 @@ export function apiKeyAuth<StateT extends object>(deps: ApiKeyAuthDependencies, 
     try {
       await deps.apiKeys.touchLastUsed(tenant, apiKey, now);
     } catch (error) {
-      deps.logger?.warn({ err: error, apiKeyId: apiKey.id }, 'could not record API key use');
+      deps.logger.warn(
+        { code: 'api_key_last_used_write_failed', err: error, api_key_id: apiKey.id, organization_id: tenant.organizationId, environment: tenant.environment },
+        'could not record API key use (last_used_at); the request goes on',
+      );
     }
     ctx.state.apiKey = apiKey;
     ctx.state.tenant = tenant;

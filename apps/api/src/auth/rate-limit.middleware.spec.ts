@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Dal } from '@leadstream/dal';
 import { DomainError, type TenantContext } from '@leadstream/domain';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyAuth, type ApiKeyAuthState } from './api-key.middleware';
 import { startAuthTestServer, type AuthTestServer } from './auth.test-support';
@@ -17,7 +18,7 @@ let vendorId: string;
 
 function routes(dal: Dal): Router<ApiKeyAuthState> {
   const router = new Router<ApiKeyAuthState>();
-  const auth = apiKeyAuth<ApiKeyAuthState>(dal, 'write');
+  const auth = apiKeyAuth<ApiKeyAuthState>({ apiKeys: dal.apiKeys, vendors: dal.vendors, logger: pino({ level: 'silent' }) }, 'write');
   const ok = (ctx: Router.RouterContext<ApiKeyAuthState>): void => {
     ctx.status = 201;
     ctx.body = { success: true };

@@ -6,9 +6,12 @@
  * anything changed, lead.accepted, and the decision the waiting request answers 201 with.
  * Rule matches are stored with the lead (the rules' stats); rule webhooks go to
  * `rules.webhooks`, sent by their own stage, so a slow target never holds a lead.
+ * A rule that cannot be evaluated flags the lead for review (a review flag naming it, from
+ * `runRules`) and is logged with the rule, organization and lead, so it can be fixed.
  */
 import { type EnrichmentConfigReader, RuleMatchRepository, type LeadRepository } from '@leadstream/dal';
 import { applyEnrichment, enrichLead, ruleSubjectOf, withDerivedFields, type EnrichmentConfig, type EnrichmentOutcome, type LeadFlag, type LeadRecord } from '@leadstream/domain';
+import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import type { BatchWrite, OutputRecord } from '../batch/batch-write';
@@ -23,6 +26,8 @@ export interface EnrichStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
   config: ConfigSource;
+  /** Where rules that cannot be evaluated are reported (stages.ts passes the worker's); tests may leave it out. */
+  logger?: Pick<Logger, 'warn'>;
   now?: () => Date;
 }
 
@@ -65,6 +70,12 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
       const at = now();
       const config = configs.get(lead.organization_id);
       const outcome = config ? enrichLead(ruleSubjectOf(lead), config, at) : undefined;
+      for (const rule of outcome?.run.unevaluable ?? []) {
+        deps.logger?.warn(
+          { code: 'rule_unevaluable', rule_kind: 'enrichment', rule_id: rule.rule_id, rule_name: rule.rule_name, organization_id: lead.organization_id, lead_id: lead._id, error: rule.error, lead_outcome: outcome?.run.final_outcome },
+          'enrichment rule cannot be evaluated: the lead goes to manual review (unless a rule rejected it)',
+        );
+      }
       if (outcome) recordMatches(write, lead, outcome, at.toISOString());
       if (outcome?.run.final_outcome === 'rejected') {
         batch.put(...rejected(lead, message, outcome, at.toISOString()));

@@ -3,6 +3,8 @@
  * validation rules of spec 7.4 with the organization's settings, then its custom validation rules
  * (spec 2.18, `validateWithRules`), and either hands the lead to
  * deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a rule.
+ * A custom rule that cannot be evaluated neither refuses nor silently passes the lead: it goes on
+ * flagged for manual review, `review_flags` naming the rule and its error, and the stage logs it.
  */
 import type { CustomFieldRepository, LeadRepository, OrganizationRepository, ValidationRuleRepository } from '@leadstream/dal';
 import {
@@ -23,6 +25,7 @@ import {
   type ValidationVerdict,
 } from '@leadstream/domain';
 import type { MxResolver } from '@leadstream/ports';
+import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
@@ -41,6 +44,8 @@ export interface ValidateStageDependencies {
   config: ConfigSource;
   /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
   mx: MxResolver | undefined;
+  /** Where custom rules that cannot be evaluated are reported (stages.ts passes the worker's); tests may leave it out. */
+  logger?: Pick<Logger, 'warn'>;
   now?: () => Date;
 }
 
@@ -103,7 +108,7 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
       const at = now();
       // Time rules (form timing) measure up to when the api received the submission, not to when
       // this stage got to it: a backed-up pipeline must not make every form look slow.
-      const { verdict } = validateWithRules({
+      const { verdict, unevaluable } = validateWithRules({
         submission,
         settings,
         customFields: context.customFields.get(message.organization_id) ?? [],
@@ -111,6 +116,12 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
         mx,
         now: new Date(message.submitted_at),
       });
+      for (const rule of unevaluable) {
+        deps.logger?.warn(
+          { code: 'rule_unevaluable', rule_kind: 'validation', rule_id: rule.rule_id, rule_name: rule.rule_name, organization_id: message.organization_id, lead_id: message.lead_id, error: rule.error, lead_outcome: verdict.outcome },
+          'validation rule cannot be evaluated: the lead goes to manual review (unless a rule refused it)',
+        );
+      }
       const lead = buildLead(message, submission, verdict, at);
       batch.put({ ...lead, applied_messages: [message.message_id] }, outputsFor(message, lead, verdict, at.toISOString()));
       return 'decided';
@@ -170,6 +181,8 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     crm_id: null,
     crm_synced_at: null,
     flags: verdict.outcome === 'accepted' ? verdict.flags : [],
+    // Custom rules that could not be evaluated, as enrichment keeps its flags (docs/validation-rules.md).
+    ...(verdict.outcome === 'accepted' && verdict.reviewFlags?.length ? { review_flags: verdict.reviewFlags } : {}),
     warnings: verdict.outcome === 'accepted' ? verdict.warnings : [],
     rejection_reason: verdict.outcome === 'accepted' ? null : verdict.reason,
     rule_id: verdict.outcome === 'rejected' ? verdict.ruleId : null,
@@ -198,7 +211,12 @@ function outputsFor(message: LeadCommandMessage, lead: LeadRecord, verdict: Vali
   if (verdict.outcome === 'accepted') {
     return [
       created,
-      eventOutput(lead, 'lead.validated', { lead_id: lead._id, validation_rules: verdict.rulesApplied, warnings: verdict.warnings, flags: verdict.flags }, at),
+      eventOutput(
+        lead,
+        'lead.validated',
+        { lead_id: lead._id, validation_rules: verdict.rulesApplied, warnings: verdict.warnings, flags: verdict.flags, ...(verdict.reviewFlags?.length ? { review_flags: verdict.reviewFlags } : {}) },
+        at,
+      ),
       // Same key as leads.submitted: deduplication stays serialized per person.
       nextStageOutput(TOPICS.validated, submissionKey(message, lead), message, 'validate'),
     ];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateConditions, evaluateLeaf, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
+import { conditionOutcome, evaluateConditions, evaluateLeaf, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
 
 const lead = {
   email: 'Ann.Lee@College.edu',
@@ -76,6 +76,62 @@ describe('groups', () => {
   });
 });
 
+describe('conditions that cannot be evaluated (match, no match, cannot evaluate)', () => {
+  const group = (...rules: Array<ConditionLeaf | ConditionGroup>): ConditionGroup => ({ operator: 'AND', rules });
+  const cannot = (error: string) => ({ kind: 'cannot_evaluate', error });
+
+  it('answers match and no match as evaluateConditions does', () => {
+    expect(conditionOutcome(group(leaf('enrichment_data.state', 'equals', 'CA'), leaf('custom_fields.zip', 'matches_regex', '^9')), lead)).toEqual({ kind: 'match' });
+    expect(conditionOutcome(group(leaf('first_name', 'equals', 'Bob')), lead)).toEqual({ kind: 'no_match' });
+  });
+
+  it('names a pattern it cannot run (beyond the limits, invalid, a value too long to match) instead of calling it no match', () => {
+    // Saved before the limits existed.
+    expect(conditionOutcome(group(leaf('first_name', 'matches_regex', '.{0,600}')), { first_name: 'Ann' })).toEqual(
+      cannot('conditions.rules[0].value: pattern too costly: counted repetitions add up to 600 (at most 500)'),
+    );
+    // Corrupt in the store: it could never be saved through the API.
+    expect(conditionOutcome(group(leaf('first_name', 'matches_regex', '([a-z')), { first_name: 'Ann' })).toEqual(cannot('conditions.rules[0].value: invalid regular expression: missing ]: [a-z'));
+    expect(conditionOutcome(group(leaf('custom_fields.notes', 'matches_regex', 'a$')), { custom_fields: { notes: 'a'.repeat(20_000) } })).toEqual(
+      cannot('conditions.rules[0].field: custom_fields.notes holds 20000 characters, more than a pattern is matched against (10000)'),
+    );
+    expect(conditionOutcome(group(leaf('custom_fields.notes', 'matches_regex', 'a$')), { custom_fields: { notes: 'a'.repeat(10_000) } })).toEqual({ kind: 'match' });
+  });
+
+  it('names what is wrong with a corrupt stored condition: its field, operator, value or group', () => {
+    const outcome = (conditions: unknown) => conditionOutcome(conditions as ConditionGroup, lead);
+    expect(outcome(group(leaf('nickname', 'equals', 'x')))).toEqual(cannot('conditions.rules[0].field: nickname is not a lead field'));
+    // A calculated field may be read by its bare name, while it exists.
+    expect(conditionOutcome(group(leaf('gpa_band', 'equals', 'high')), { ...lead, gpa_band: 'high', calculated_fields: { gpa_band: 'high' } })).toEqual({ kind: 'match' });
+    expect(conditionOutcome(group(leaf('gpa_band', 'equals', 'high')), { ...lead, calculated_fields: {} })).toEqual(cannot('conditions.rules[0].field: gpa_band is not a lead field'));
+    expect(outcome(group({ field: 'email', operator: 'bigger', value: 1 } as unknown as ConditionLeaf))).toEqual(cannot(`conditions.rules[0].operator: unknown operator "bigger"; one of ${LEAF_OPERATORS.join(', ')}`));
+    expect(outcome(group(leaf('email', 'not_in', 'a@b.edu')))).toEqual(cannot('conditions.rules[0].value: not_in needs a list of strings, numbers or booleans'));
+    expect(outcome(group(leaf('custom_fields.gpa', 'greater_than', 'high')))).toEqual(cannot('conditions.rules[0].value: greater_than needs a number or an ISO 8601 date'));
+    expect(outcome(group(leaf('email', 'equals', { a: 1 })))).toEqual(cannot('conditions.rules[0].value: equals needs a value (text, number, boolean or null)'));
+    expect(outcome({ operator: 'XOR', rules: [leaf('email', 'is_empty')] })).toEqual(cannot('conditions.operator: operator must be AND or OR'));
+    expect(outcome({ operator: 'AND', rules: [{ operator: 'OR' }] })).toEqual(cannot('conditions.rules[0].rules: a group lists its conditions in rules'));
+    expect(outcome(null)).toEqual(cannot('conditions: not a condition group {operator, rules}'));
+    expect(outcome({ operator: 'AND', rules: [7] })).toEqual(cannot('conditions.rules[0]: not a condition {field, operator, value} or a group {operator, rules}'));
+  });
+
+  it('does not throw on conditions nested beyond any stack', () => {
+    let deep: ConditionLeaf | ConditionGroup = leaf('email', 'is_not_empty');
+    for (let level = 0; level < 100_000; level++) deep = { operator: 'AND', rules: [deep] };
+    const outcome = conditionOutcome(deep as ConditionGroup, lead);
+    expect(outcome).toMatchObject({ kind: 'cannot_evaluate', error: expect.stringContaining('conditions cannot be evaluated') });
+  });
+
+  it('decides a group by a member that settles it: AND with a false member, OR with a true one', () => {
+    const unknown = leaf('first_name', 'matches_regex', '.{0,600}');
+    expect(conditionOutcome({ operator: 'AND', rules: [unknown, leaf('first_name', 'equals', 'Bob')] }, lead)).toEqual({ kind: 'no_match' });
+    expect(conditionOutcome({ operator: 'AND', rules: [unknown, leaf('first_name', 'equals', 'Ann')] }, lead)).toMatchObject({ kind: 'cannot_evaluate' });
+    expect(conditionOutcome({ operator: 'OR', rules: [unknown, leaf('first_name', 'equals', 'Ann')] }, lead)).toEqual({ kind: 'match' });
+    expect(conditionOutcome({ operator: 'OR', rules: [leaf('first_name', 'equals', 'Bob'), { operator: 'AND', rules: [unknown] }] }, lead)).toEqual(
+      cannot('conditions.rules[1].rules[0].value: pattern too costly: counted repetitions add up to 600 (at most 500)'),
+    );
+  });
+});
+
 const subjects = fc.record(
   {
     email: fc.oneof(fc.string(), fc.emailAddress()),
@@ -93,6 +149,16 @@ describe('properties', () => {
     fc.assert(
       fc.property(subjects, leaves, (subject, condition) => {
         evaluateLeaf(condition, subject);
+      }),
+    );
+  });
+
+  it('never throws, and agrees with evaluateConditions whenever it can evaluate', () => {
+    fc.assert(
+      fc.property(subjects, leaves, leaves, fc.constantFrom<'AND' | 'OR'>('AND', 'OR'), (subject, a, b, operator) => {
+        const group = { operator, rules: [a as ConditionLeaf, b as ConditionLeaf] };
+        const outcome = conditionOutcome(group, subject);
+        if (outcome.kind !== 'cannot_evaluate') expect(outcome.kind).toBe(evaluateConditions(group, subject) ? 'match' : 'no_match');
       }),
     );
   });

@@ -10,12 +10,22 @@
  * - every not_ operator is exactly the negation of its positive one, so on a missing field
  *   not_equals is true;
  * - matches_regex runs on RE2 (linear time: `^(a+)+$` cannot stall a stage), within the limits
- *   of pattern-limits; a pattern that cannot be evaluated (beyond those limits, invalid, the
- *   engine out of memory, a value longer than MAX_MATCHED_INPUT_LENGTH) does not match.
- * Evaluation never throws.
+ *   of pattern-limits.
+ *
+ * Two ways to evaluate:
+ * - `conditionOutcome` (enrichment rules) answers match, no match, or cannot evaluate with the
+ *   error and where it is (`conditions.rules[0].value: pattern too costly: ...`): a pattern that
+ *   cannot be run (beyond the limits, invalid, the engine out of memory, a value longer than
+ *   MAX_MATCHED_INPUT_LENGTH), or a stored condition the API would refuse (a field that is neither
+ *   a lead field nor a calculated field of the subject, an unknown operator, a value of the wrong
+ *   shape, a malformed group). A group is decided by a member that settles it (AND: one that does
+ *   not match; OR: one that matches) even when another cannot be evaluated; otherwise such a
+ *   member makes the group unevaluable. Never throws.
+ * - `evaluateConditions` / `evaluateLeaf` (routing rules) answer true or false: a pattern that
+ *   cannot be run does not match.
  */
-import { getFieldValue, type RuleSubject } from './field-path';
-import { testPattern } from './pattern-matcher';
+import { fieldPathProblem, getFieldValue, type RuleSubject } from './field-path';
+import { MAX_MATCHED_INPUT_LENGTH, matchPattern, testPattern } from './pattern-matcher';
 
 export const LEAF_OPERATORS = [
   'equals',
@@ -49,6 +59,102 @@ export interface ConditionGroup {
 
 export function isConditionGroup(member: ConditionLeaf | ConditionGroup): member is ConditionGroup {
   return Array.isArray((member as ConditionGroup).rules);
+}
+
+/** What a condition group says about a subject; `error` names the condition that cannot be evaluated and why. */
+export type ConditionOutcome = { kind: 'match' } | { kind: 'no_match' } | { kind: 'cannot_evaluate'; error: string };
+
+const MATCH: ConditionOutcome = { kind: 'match' };
+const NO_MATCH: ConditionOutcome = { kind: 'no_match' };
+
+/** Match, no match, or cannot evaluate (with the error), for a group as it is stored. Never throws. */
+export function conditionOutcome(group: ConditionGroup, subject: Readonly<RuleSubject>): ConditionOutcome {
+  try {
+    return groupOutcome(group, subject, 'conditions');
+  } catch (error) {
+    // Nothing above throws on any stored value; this is the last guard (a group nested beyond the stack).
+    return { kind: 'cannot_evaluate', error: `conditions cannot be evaluated: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function cannotEvaluate(path: string, problem: string): ConditionOutcome {
+  return { kind: 'cannot_evaluate', error: `${path}: ${problem}` };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A member read as a group: it has `rules`, or an AND/OR operator and no field. */
+function looksLikeGroup(member: Record<string, unknown>): boolean {
+  return 'rules' in member || ((member['operator'] === 'AND' || member['operator'] === 'OR') && !('field' in member));
+}
+
+function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
+  if (!isObject(group)) return cannotEvaluate(path, 'not a condition group {operator, rules}');
+  if (group['operator'] !== 'AND' && group['operator'] !== 'OR') return cannotEvaluate(`${path}.operator`, 'operator must be AND or OR');
+  const members = group['rules'];
+  if (!Array.isArray(members)) return cannotEvaluate(`${path}.rules`, 'a group lists its conditions in rules');
+  const all = group['operator'] === 'AND';
+  let unknown: ConditionOutcome | null = null;
+  for (let index = 0; index < members.length; index++) {
+    const member: unknown = members[index];
+    const memberPath = `${path}.rules[${index}]`;
+    const outcome = isObject(member) && looksLikeGroup(member) ? groupOutcome(member, subject, memberPath) : leafOutcome(member, subject, memberPath);
+    // AND is settled by a member that does not match, OR by one that matches.
+    if (outcome.kind === (all ? 'no_match' : 'match')) return outcome;
+    if (outcome.kind === 'cannot_evaluate') unknown ??= outcome;
+  }
+  return unknown ?? (all ? MATCH : NO_MATCH);
+}
+
+function leafOutcome(leaf: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
+  if (!isObject(leaf)) return cannotEvaluate(path, 'not a condition {field, operator, value} or a group {operator, rules}');
+  const fieldProblem = fieldPathProblem(leaf['field']);
+  if (fieldProblem && !isCalculatedName(leaf['field'], subject)) return cannotEvaluate(`${path}.field`, fieldProblem);
+  const operator = leaf['operator'];
+  if (typeof operator !== 'string' || !(LEAF_OPERATORS as readonly string[]).includes(operator)) {
+    return cannotEvaluate(`${path}.operator`, `unknown operator ${JSON.stringify(operator)}; one of ${LEAF_OPERATORS.join(', ')}`);
+  }
+  const condition = leaf as unknown as ConditionLeaf;
+  const valueProblem = storedValueProblem(condition);
+  if (valueProblem) return cannotEvaluate(`${path}.value`, valueProblem);
+  if (condition.operator !== 'matches_regex') return evaluateLeaf(condition, subject) ? MATCH : NO_MATCH;
+  const actual = getFieldValue(subject, condition.field);
+  if (!isScalar(actual)) return NO_MATCH;
+  const input = String(actual);
+  if (input.length > MAX_MATCHED_INPUT_LENGTH) return cannotEvaluate(`${path}.field`, `${condition.field} holds ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})`);
+  const result = matchPattern(condition.value as string, input);
+  if (!result.ok) return cannotEvaluate(`${path}.value`, result.problem);
+  return result.matched ? MATCH : NO_MATCH;
+}
+
+/** A calculated field read by its bare name (the enrich stage puts calculated values at the top of the subject too). */
+function isCalculatedName(field: unknown, subject: Readonly<RuleSubject>): boolean {
+  const calculated = subject['calculated_fields'];
+  return typeof field === 'string' && isObject(calculated) && Object.prototype.hasOwnProperty.call(calculated, field);
+}
+
+/** Why a stored leaf's value cannot be compared with its operator (what parsing would refuse), or null. */
+function storedValueProblem(leaf: ConditionLeaf): string | null {
+  const value = leaf.value;
+  switch (leaf.operator) {
+    case 'is_empty':
+    case 'is_not_empty':
+      return null;
+    case 'in':
+    case 'not_in':
+      return Array.isArray(value) && value.every((item) => item === null || isScalar(item)) ? null : `${leaf.operator} needs a list of strings, numbers or booleans`;
+    case 'matches_regex':
+      return typeof value === 'string' && value !== '' ? null : 'matches_regex needs a pattern (text)';
+    case 'greater_than':
+    case 'less_than':
+    case 'greater_than_or_equal':
+    case 'less_than_or_equal':
+      return asNumber(value) !== undefined || asInstant(value) !== undefined ? null : `${leaf.operator} needs a number or an ISO 8601 date`;
+    default:
+      return value === null || isScalar(value) ? null : `${leaf.operator} needs a value (text, number, boolean or null)`;
+  }
 }
 
 export function evaluateConditions(group: ConditionGroup, subject: Readonly<RuleSubject>): boolean {
@@ -159,6 +265,6 @@ function ordered(actual: unknown, expected: unknown, accept: (order: number) => 
 
 function matchesRegex(actual: unknown, pattern: unknown): boolean {
   if (!isScalar(actual) || typeof pattern !== 'string') return false;
-  // Cannot evaluate (undefined) counts as no match, as the rule runner counts a condition that throws.
+  // Here (routing rules) a pattern that cannot be evaluated does not match; conditionOutcome names it instead.
   return testPattern(pattern, String(actual)) === true;
 }

@@ -1,6 +1,7 @@
 export * from './field-path';
 export * from './condition';
 export * from './rule-action';
+export * from './review-flag';
 export * from './run-rules';
 export * from './enrichment-rule';
 export * from './rules-document';

@@ -60,6 +60,9 @@ const RE2_REASONS = [
 
 type Entry = { ok: true; compiled: CompiledPattern } | { ok: false; problem: string };
 
+/** A pattern run on one input: whether it found a match, or why it could not be run (limits, syntax, the engine, the input's length). */
+export type PatternMatch = { ok: true; matched: boolean } | { ok: false; problem: string };
+
 /** Compiles with re2-wasm (Unicode mode, as the binding requires). */
 export function compileWithRe2(pattern: string): CompiledPattern {
   const regex = new RE2(pattern, 'u');
@@ -96,22 +99,28 @@ export class PatternCache {
 
   /** Whether the pattern finds a match in `input`; undefined when it cannot be evaluated. Never throws. */
   test(pattern: string, input: string): boolean | undefined {
-    if (input.length > MAX_MATCHED_INPUT_LENGTH) return undefined;
+    const result = this.match(pattern, input);
+    return result.ok ? result.matched : undefined;
+  }
+
+  /** Whether the pattern finds a match in `input`, or why it cannot be evaluated. Never throws. */
+  match(pattern: string, input: string): PatternMatch {
+    if (input.length > MAX_MATCHED_INPUT_LENGTH) return { ok: false, problem: `the value has ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})` };
     const entry = this.entry(pattern);
-    if (!entry.ok) return undefined;
+    if (!entry.ok) return entry;
     try {
-      return entry.compiled.test(input);
+      return { ok: true, matched: entry.compiled.test(input) };
     } catch {
       // The engine's heap is full (matching allocates too): free every pattern and try once more.
       this.clear();
       const again = this.entry(pattern);
-      if (!again.ok) return undefined;
+      if (!again.ok) return again;
       try {
-        return again.compiled.test(input);
+        return { ok: true, matched: again.compiled.test(input) };
       } catch {
         this.drop(pattern);
         this.remember(pattern, { ok: false, problem: ENGINE_FAILURE });
-        return undefined;
+        return { ok: false, problem: ENGINE_FAILURE };
       }
     }
   }
@@ -201,4 +210,9 @@ export function patternProblem(pattern: string): string | null {
 /** Whether `pattern` finds a match in `input` (an unanchored search); undefined when it cannot be evaluated. */
 export function testPattern(pattern: string, input: string): boolean | undefined {
   return sharedPatterns.test(pattern, input);
+}
+
+/** Whether `pattern` finds a match in `input` (an unanchored search), or why it cannot be evaluated. */
+export function matchPattern(pattern: string, input: string): PatternMatch {
+  return sharedPatterns.match(pattern, input);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEnrichmentRuleCreate, parseEnrichmentRulePatch, parseRuleReorder, type EnrichmentRuleSettings } from './enrichment-rule';
 import { exportRulesDocument, parseRulesImport } from './rules-document';
 import { renderTemplate, runRules, type EnrichmentRule, type RuleRunContext } from './run-rules';
-import { titleCase, transformValue } from './rule-action';
+import { titleCase, transformValue, type RuleAction } from './rule-action';
 
 const at = '2026-11-24T10:00:00.000Z';
 let counter = 0;
@@ -42,6 +42,21 @@ describe('runRules', () => {
     expect(run.final_outcome).toBe('accepted');
   });
 
+  it('reports an empty field a rule filled as from: null in actions_taken, as the changes do', () => {
+    const tag = rule({ actions: [{ type: 'set_field', field: 'source', value: 'Google Ads' }, { type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' }] });
+    const run = runRules([tag], { email: 'a@b.edu', source: null, custom_fields: { zip: '90210' }, enrichment_data: {} }, context);
+    expect(run.results[0]?.actions_taken).toEqual([
+      { type: 'set_field', field: 'source', from: null, to: 'Google Ads' },
+      { type: 'lookup', field: 'enrichment_data.state', from: null, to: 'CA' },
+    ]);
+    // A value already there is reported as it was, changed or not.
+    const again = runRules([tag], { email: 'a@b.edu', source: 'Google Ads', custom_fields: { zip: '90210' }, enrichment_data: { state: 'CA' } }, context);
+    expect(again.results[0]?.actions_taken).toEqual([
+      { type: 'set_field', field: 'source', from: 'Google Ads', to: 'Google Ads' },
+      { type: 'lookup', field: 'enrichment_data.state', from: 'CA', to: 'CA' },
+    ]);
+  });
+
   it('stops at a reject and reports later rules as not matched (spec 4.7)', () => {
     const reject = rule({ actions: [{ type: 'reject', reason: 'test lead' }, { type: 'set_field', field: 'source', value: 'never' }] });
     const later = rule({ actions: [{ type: 'flag', reason: 'x', severity: 'high' }] });
@@ -65,19 +80,70 @@ describe('runRules', () => {
 
   it('reports unmatched conditions, lookup misses and calculation errors without throwing', () => {
     const miss = rule({ conditions: { operator: 'AND', rules: [{ field: 'first_name', operator: 'equals', value: 'Zed' }] }, actions: [{ type: 'stop_processing' }] });
-    const lookup = rule({ actions: [{ type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' }, { type: 'lookup', target_field: 'enrichment_data.x', table_name: 'nope', lookup_field: 'email' }] });
+    const lookup = rule({ actions: [{ type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' }, { type: 'lookup', target_field: 'enrichment_data.x', table_name: 'zip_states', lookup_field: 'custom_fields.none' }] });
     const calc = rule({ actions: [{ type: 'calculate', field: 'enrichment_data.label', formula: 'boom' }, { type: 'calculate', field: 'enrichment_data.ok', formula: 'fine' }] });
     const run = runRules([miss, lookup, calc], { email: 'a@b.edu', first_name: 'Ann', custom_fields: { zip: '99999' }, enrichment_data: { state: 'TX' } }, context);
     expect(run.results[0]).toMatchObject({ matched: false, reason: 'conditions not met' });
     expect(run.results[1]!.actions_taken).toEqual([
       { type: 'lookup', field: 'enrichment_data.state', note: 'no entry for "99999" in zip_states' },
-      { type: 'lookup', field: 'enrichment_data.x', note: 'no lookup table named nope' },
+      { type: 'lookup', field: 'enrichment_data.x', note: 'no entry for null in zip_states' },
     ]);
     expect((run.subject['enrichment_data'] as Record<string, unknown>)['state']).toBe('TX');
     expect(run.results[2]!.actions_taken).toEqual([
       { type: 'calculate', field: 'enrichment_data.label', to: null, note: 'division by zero' },
       { type: 'calculate', field: 'enrichment_data.ok', to: 'Ann@enrichment_data.ok' },
     ]);
+  });
+
+  it('flags a rule whose conditions cannot be evaluated for review, naming the rule and the error, and runs the later rules', () => {
+    // A pattern saved before the pattern limits existed: it is never compiled, so nobody knows whether it matches.
+    const costly = rule({ name: 'Spam names', conditions: { operator: 'AND', rules: [{ field: 'first_name', operator: 'matches_regex', value: '.{0,600}' }] }, actions: [{ type: 'reject', reason: 'spam' }] });
+    const later = rule({ actions: [{ type: 'set_field', field: 'source', value: 'checked' }] });
+    const run = runRules([costly, later], { email: 'a@b.edu', first_name: 'Ann' }, context);
+    const error = 'conditions.rules[0].value: pattern too costly: counted repetitions add up to 600 (at most 500)';
+    expect(run.results).toEqual([
+      { rule_id: costly.id, rule_name: 'Spam names', priority: costly.priority, matched: false, reason: 'cannot be evaluated', error },
+      { rule_id: later.id, rule_name: later.name, priority: later.priority, matched: true, actions_taken: [expect.objectContaining({ type: 'set_field', field: 'source', to: 'checked' })], processing_stopped: false },
+    ]);
+    expect(run.subject['source']).toBe('checked');
+    expect(run.unevaluable).toEqual([{ rule_id: costly.id, rule_name: 'Spam names', error }]);
+    expect(run.flags).toEqual([{ rule_id: costly.id, rule_name: 'Spam names', reason: `rule "Spam names" cannot be evaluated: ${error}`, severity: 'high', error }]);
+    expect(run).toMatchObject({ final_outcome: 'flagged', rejection_reason: null, matched_rule_ids: [later.id] });
+  });
+
+  it('flags a rule whose actions cannot be applied (a lookup table gone, a corrupt stored action) and undoes what it did', () => {
+    const gone = rule({ name: 'Tier', actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'A' }, { type: 'lookup', target_field: 'enrichment_data.state', table_name: 'deleted_table', lookup_field: 'custom_fields.zip' }] });
+    const corrupt = rule({ name: 'Broken', actions: [{ type: 'flag', reason: 'vip', severity: 'low' }, { type: 'explode' } as unknown as RuleAction] });
+    const noField = rule({ name: 'No field', actions: [{ type: 'set_field', value: 'x' } as unknown as RuleAction] });
+    const run = runRules([gone, corrupt, noField], { email: 'a@b.edu', custom_fields: { zip: '90210' }, enrichment_data: {} }, context);
+    expect(run.unevaluable).toEqual([
+      { rule_id: gone.id, rule_name: 'Tier', error: 'actions[1].table_name: no lookup table named deleted_table' },
+      { rule_id: corrupt.id, rule_name: 'Broken', error: 'actions[1].type: unknown action type "explode"' },
+      { rule_id: noField.id, rule_name: 'No field', error: 'actions[0].field: must be a field name such as email or custom_fields.gpa' },
+    ]);
+    expect(run.results.map((result) => [result.matched, result.reason])).toEqual([
+      [false, 'cannot be evaluated'],
+      [false, 'cannot be evaluated'],
+      [false, 'cannot be evaluated'],
+    ]);
+    // Nothing of a rule that could not be applied stays: not its field, not its own flag.
+    expect(run.subject['enrichment_data']).toEqual({});
+    expect(run.changes).toEqual([]);
+    expect(run.flags.map((flag) => [flag.rule_id, flag.severity, flag.error])).toEqual([
+      [gone.id, 'high', 'actions[1].table_name: no lookup table named deleted_table'],
+      [corrupt.id, 'high', 'actions[1].type: unknown action type "explode"'],
+      [noField.id, 'high', 'actions[0].field: must be a field name such as email or custom_fields.gpa'],
+    ]);
+    expect(run.matched_rule_ids).toEqual([]);
+    expect(run.final_outcome).toBe('flagged');
+  });
+
+  it('flags a rule when evaluating it throws, rather than counting it as not matched', () => {
+    const throwing = rule({ name: 'Formula', actions: [{ type: 'calculate', field: 'enrichment_data.score', formula: 'x' }] });
+    const run = runRules([throwing], { email: 'a@b.edu' }, { ...context, calculate: () => { throw new RangeError('Maximum call stack size exceeded'); } });
+    expect(run.unevaluable).toEqual([{ rule_id: throwing.id, rule_name: 'Formula', error: 'actions[0]: Maximum call stack size exceeded' }]);
+    expect(run.final_outcome).toBe('flagged');
+    expect(run.subject['enrichment_data']).toBeUndefined();
   });
 
   it('looks keys up exactly, then ignoring case and spaces', () => {

@@ -2,15 +2,19 @@
  * Running an organization's validation rules over a submission (spec 2.18): enabled rules in
  * ascending priority (ties: creation time, then id), each seeing the transforms of the rules
  * before it. Every rule is evaluated, so POST /api/validation/check lists every error; the
- * validate stage refuses the lead with the first. Never throws.
+ * validate stage refuses the lead with the first. A rule that cannot be evaluated (a stored rule
+ * the API would refuse, a pattern the engine cannot run, anything that throws) neither fires nor
+ * passes: it is listed in `unevaluable` with its name and error, and the lead goes to review.
+ * Never throws.
  */
 import { asInstant, asNumber } from '../rules/condition';
 import { getFieldValue, setFieldValue } from '../rules/field-path';
-import { MAX_MATCHED_INPUT_LENGTH, testPattern } from '../rules/pattern-matcher';
+import { MAX_MATCHED_INPUT_LENGTH, matchPattern } from '../rules/pattern-matcher';
+import type { UnevaluableRule } from '../rules/review-flag';
 import { titleCase } from '../rules/rule-action';
 import { parseEmail } from '../validation/email-syntax';
 import { normalizePhone } from '../validation/phone';
-import type { ValidationRule, ValidationTransform } from './validation-rule';
+import { validationRuleProblem, type ValidationRule, type ValidationTransform } from './validation-rule';
 
 export interface ValidationRuleFinding {
   field: string;
@@ -23,21 +27,38 @@ export interface ValidationRulesOutcome {
   errors: ValidationRuleFinding[];
   warnings: ValidationRuleFinding[];
   flags: ValidationRuleFinding[];
+  /** Rules that could not be evaluated: the lead goes to manual review naming them. */
+  unevaluable: Array<UnevaluableRule & { field: string }>;
   submission: Record<string, unknown>;
   applied: string[];
 }
 
+/** A check that cannot be run on this submission; `key` is the rule setting at fault. */
+class CannotEvaluate extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export function applyValidationRules(rules: readonly ValidationRule[], submission: Readonly<Record<string, unknown>>): ValidationRulesOutcome {
-  const outcome: ValidationRulesOutcome = { valid: true, errors: [], warnings: [], flags: [], submission: { ...submission }, applied: [] };
+  const outcome: ValidationRulesOutcome = { valid: true, errors: [], warnings: [], flags: [], unevaluable: [], submission: { ...submission }, applied: [] };
   const ordered = rules.filter((rule) => rule.enabled).sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   for (const rule of ordered) {
     outcome.applied.push(rule.id);
-    const value = getFieldValue(outcome.submission, rule.field);
+    let value: unknown;
     let holds: boolean;
     try {
+      const problem = validationRuleProblem(rule);
+      if (problem) throw new CannotEvaluate(problem.key, problem.message);
+      value = getFieldValue(outcome.submission, rule.field);
       holds = rule.rule_type === 'required' ? !isEmpty(value) : isEmpty(value) ? true : check(rule, value, outcome.submission);
-    } catch {
-      holds = true;
+    } catch (error) {
+      const message = error instanceof CannotEvaluate ? `${error.key}: ${error.message}` : `the check failed: ${error instanceof Error ? error.message : String(error)}`;
+      outcome.unevaluable.push({ rule_id: rule.id, rule_name: rule.name, field: typeof rule.field === 'string' ? rule.field : '(rule)', error: message });
+      continue;
     }
     if (rule.action === 'transform') {
       if (holds && !isEmpty(value) && rule.transform) {
@@ -104,10 +125,10 @@ function check(rule: ValidationRule, value: unknown, submission: Readonly<Record
         case 'not_matches': {
           // A value too long to match (a custom field may hold 64 KB) fails the check rather than skip it.
           if (raw.length > MAX_MATCHED_INPUT_LENGTH) return false;
-          const matched = testPattern(String(rule.value), raw);
-          // A pattern that cannot be evaluated is a check that throws: the rule is skipped (see above).
-          if (matched === undefined) throw new Error('the pattern cannot be evaluated');
-          return rule.condition === 'matches' ? matched : !matched;
+          const result = matchPattern(String(rule.value), raw);
+          // The engine could not run the pattern (validationRuleProblem found the others): the rule cannot be evaluated.
+          if (!result.ok) throw new CannotEvaluate('value', result.problem);
+          return rule.condition === 'matches' ? result.matched : !result.matched;
         }
         case 'is_email':
           return parseEmail(raw).ok;

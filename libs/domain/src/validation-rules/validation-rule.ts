@@ -138,6 +138,26 @@ function parseRule(body: Record<string, unknown>, current: ValidationRuleSetting
   };
 }
 
+/**
+ * Why a stored rule cannot be evaluated as it is (what parsing would refuse: a field that is not a
+ * submission field, an unknown type, condition or action, a value of the wrong shape, a pattern
+ * beyond the limits or invalid), as the setting and the message; or null.
+ */
+export function validationRuleProblem(rule: Readonly<ValidationRuleSettings>): { key: string; message: string } | null {
+  const fieldProblem = validationFieldProblem(rule.field);
+  if (fieldProblem) return { key: 'field', message: fieldProblem };
+  const type: unknown = rule.rule_type;
+  if (typeof type !== 'string' || !(VALIDATION_RULE_TYPES as readonly string[]).includes(type)) return { key: 'rule_type', message: `unknown rule type ${JSON.stringify(type)}` };
+  if (typeof rule.condition !== 'string' || !CONDITIONS[rule.rule_type].includes(rule.condition)) {
+    return { key: 'condition', message: `a ${rule.rule_type} rule's condition is one of ${CONDITIONS[rule.rule_type].join(', ')}` };
+  }
+  const problem = valueProblem(rule.rule_type, rule.condition, rule.value);
+  if (problem) return { key: 'value', message: problem };
+  if (!(VALIDATION_RULE_ACTIONS as readonly unknown[]).includes(rule.action)) return { key: 'action', message: `action is one of ${VALIDATION_RULE_ACTIONS.join(', ')}` };
+  if (rule.action === 'transform' && !(VALIDATION_TRANSFORMS as readonly unknown[]).includes(rule.transform)) return { key: 'transform', message: `a transform rule needs transform: one of ${VALIDATION_TRANSFORMS.join(', ')}` };
+  return null;
+}
+
 function isScalar(value: unknown): boolean {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_VALIDATION_SETTINGS } from '../organization-settings';
+import { validateWithRules } from '../validation/validate-with-rules';
 import { applyValidationRules } from './apply-validation-rules';
-import { parseValidationRuleCreate, parseValidationRulePatch, type ValidationRule, type ValidationRuleSettings } from './validation-rule';
+import { parseValidationRuleCreate, parseValidationRulePatch, validationFieldProblem, type ValidationRule, type ValidationRuleSettings } from './validation-rule';
 
 const at = '2026-11-24T00:00:00.000Z';
 let next = 0;
@@ -65,14 +67,65 @@ describe('actions and order', () => {
     expect(outcome([rule({ field: 'first_name', rule_type: 'format', condition: 'matches', value: '^(a+)+$' })], { first_name: `${'a'.repeat(9_999)}!` }).valid).toBe(false);
   });
 
-  it('skips a stored pattern beyond the limits like any check that cannot run, and fails a value too long to match', () => {
-    // Saved before the limits existed: never compiled now, so the rule cannot fire on it.
+  it('flags a stored pattern beyond the limits for review (it cannot run), and fails a value too long to match', () => {
+    // Saved before the limits existed: never compiled now, so nobody knows whether the rule fires.
     const costly = rule({ field: 'first_name', rule_type: 'format', condition: 'not_matches', value: '.{0,600}' });
     expect(outcome([costly], { first_name: 'Ann' })).toEqual({ errors: [], warnings: [], flags: [], valid: true });
+    expect(applyValidationRules([costly], { first_name: 'Ann' }).unevaluable).toEqual([
+      { rule_id: costly.id, rule_name: costly.name, field: 'first_name', error: 'value: pattern too costly: counted repetitions add up to 600 (at most 500)' },
+    ]);
     // A custom field may hold 64 KB; beyond MAX_MATCHED_INPUT_LENGTH the value fails a format check instead of slipping past it.
     const digits = rule({ field: 'custom_fields.code', rule_type: 'format', condition: 'matches', value: '^\\d+$' });
     expect(outcome([digits], { custom_fields: { code: '1'.repeat(20_000) } })).toEqual({ errors: [digits.id], warnings: [], flags: [], valid: false });
     expect(outcome([digits], { custom_fields: { code: '1'.repeat(9_000) } }).valid).toBe(true);
+  });
+});
+
+describe('rules that cannot be evaluated', () => {
+  it('lists a rule whose check cannot run with its name and error, instead of letting the submission pass it', () => {
+    const corrupt: ValidationRule[] = [
+      rule({ name: 'Allowed sources', field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: 'google' }),
+      rule({ name: 'Gone type', field: 'utm_source', rule_type: 'checksum' as ValidationRule['rule_type'], condition: 'luhn' }),
+      rule({ name: 'Bad pattern', field: 'first_name', rule_type: 'format', condition: 'matches', value: '([a-z' }),
+      rule({ name: 'Length', field: 'first_name', rule_type: 'length', condition: 'between', value: 3 }),
+      rule({ name: 'Nickname', field: 'nickname', rule_type: 'required', condition: 'present' }),
+    ];
+    const result = applyValidationRules(corrupt, { first_name: 'Ann', utm_source: 'spam' });
+    expect(result.unevaluable).toEqual([
+      { rule_id: corrupt[0]!.id, rule_name: 'Allowed sources', field: 'utm_source', error: 'value: value must be a list of 1-1000 strings or numbers' },
+      { rule_id: corrupt[1]!.id, rule_name: 'Gone type', field: 'utm_source', error: 'rule_type: unknown rule type "checksum"' },
+      { rule_id: corrupt[2]!.id, rule_name: 'Bad pattern', field: 'first_name', error: 'value: invalid regular expression: missing ]: [a-z' },
+      { rule_id: corrupt[3]!.id, rule_name: 'Length', field: 'first_name', error: 'value: between needs [min, max]' },
+      { rule_id: corrupt[4]!.id, rule_name: 'Nickname', field: 'nickname', error: `field: ${validationFieldProblem('nickname')}` },
+    ]);
+    // Neither refused nor passed silently: the lead goes on, for review.
+    expect(result).toMatchObject({ valid: true, errors: [], warnings: [], flags: [] });
+  });
+
+  it('applies no transform of a rule that cannot be evaluated, and keeps evaluating the others', () => {
+    const broken = rule({ field: 'utm_source', rule_type: 'format', condition: 'matches', value: '.{0,600}', action: 'transform', transform: 'lowercase', priority: 1 });
+    const short = rule({ field: 'first_name', rule_type: 'length', condition: 'min', value: 5, priority: 2 });
+    const result = applyValidationRules([broken, short], { first_name: 'Ann', utm_source: 'GOOGLE' });
+    expect(result.submission).toEqual({ first_name: 'Ann', utm_source: 'GOOGLE' });
+    expect(result.unevaluable.map((entry) => entry.rule_id)).toEqual([broken.id]);
+    expect(result.errors.map((error) => error.rule_id)).toEqual([short.id]);
+  });
+
+  it('accepts the lead for manual review, the review flag naming the rule and its error (the validate stage and POST /api/validation/check)', () => {
+    const broken = rule({ name: 'Allowed sources', field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: 'google', action: 'reject' });
+    const { verdict, check } = validateWithRules({ submission: { email: 'ann@college.edu', utm_source: 'spam' }, settings: DEFAULT_VALIDATION_SETTINGS, customFields: [], rules: [broken], mx: undefined, now: new Date(at) });
+    const error = 'value: value must be a list of 1-1000 strings or numbers';
+    expect(verdict).toMatchObject({
+      outcome: 'accepted',
+      flags: ['manual_review'],
+      reviewFlags: [{ rule_id: broken.id, rule_name: 'Allowed sources', reason: `rule "Allowed sources" cannot be evaluated: ${error}`, severity: 'high', error }],
+    });
+    expect(check).toEqual({ valid: true, errors: [], warnings: [{ field: 'utm_source', rule_id: broken.id, message: `flagged for review: rule "Allowed sources" cannot be evaluated: ${error}` }] });
+    // Another rule refusing the lead wins; the rule that could not be evaluated is still reported (for the stage's log).
+    const short = rule({ field: 'first_name', rule_type: 'length', condition: 'min', value: 5 });
+    const refused = validateWithRules({ submission: { email: 'ann@college.edu', first_name: 'Ann', utm_source: 'spam' }, settings: DEFAULT_VALIDATION_SETTINGS, customFields: [], rules: [broken, short], mx: undefined, now: new Date(at) });
+    expect(refused.verdict).toMatchObject({ outcome: 'rejected', reason: 'failed_custom_rule', ruleId: short.id });
+    expect(refused.unevaluable).toEqual([{ rule_id: broken.id, rule_name: 'Allowed sources', error }]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { LeadSubmission } from '../lead/lead-submission';
 import type { ErrorDetail } from '../errors';
+import type { ReviewFlag } from '../rules/review-flag';
 
 /** Rejection reasons named by the spec (7.3). */
 export const REJECTION_REASONS = [
@@ -20,9 +21,10 @@ export type LeadFlag = 'manual_review' | 'possible_bot' | 'email_typo' | 'high_r
  * The verdict of validation on one submission.
  * - `invalid`: the input is malformed (400 with details);
  * - `rejected`: well-formed but refused by a rule (422 with reason and rule_id);
- * - `accepted`: goes on, possibly normalized (E.164 phone, trimmed strings), with warnings and flags.
+ * - `accepted`: goes on, possibly normalized (E.164 phone, trimmed strings), with warnings and flags;
+ *   `reviewFlags` name the custom rules that could not be evaluated (the lead's `review_flags`).
  */
 export type ValidationVerdict =
   | { outcome: 'invalid'; reason: RejectionReason; details: ErrorDetail[] }
   | { outcome: 'rejected'; reason: RejectionReason; ruleId: string; message: string }
-  | { outcome: 'accepted'; lead: LeadSubmission; warnings: ErrorDetail[]; flags: LeadFlag[]; rulesApplied: string[] };
+  | { outcome: 'accepted'; lead: LeadSubmission; warnings: ErrorDetail[]; flags: LeadFlag[]; rulesApplied: string[]; reviewFlags?: ReviewFlag[] };
