@@ -54,6 +54,10 @@ export interface ApiTestServerOptions {
   webhooks?: ApiDependencies['webhooks'];
   /** An analytics engine for the routes that read it (the funnel); without it any use is a test bug. */
   analytics?: Analytics;
+  /** Where the app logs (tests that read what it logs); silent by default. */
+  logger?: ApiDependencies['logger'];
+  /** The enrichment tester's threads and time limit (POST /api/enrichment/test). */
+  enrichmentTest?: ApiDependencies['enrichmentTest'];
 }
 
 export interface ApiTestServer {
@@ -74,7 +78,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
   await log.ensureTopics([...LEAD_TOPICS, ...(options.topics ?? [])].map((topic) => ({ topic, partitions: 1 })));
   await ensureIndexes(store);
   for (const repository of [UserRepository, SessionRepository, AccountTokenRepository, ...(options.repositories ?? [])]) await repository.ensureIndexes(store);
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   // One process holds the embedded log: its rate-limit counters can live in memory.
   const dal: Dal = { ...createDal(store), ...(log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) };
   const configCache = new ConfigCache({ log, store, logger });
@@ -97,6 +101,7 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     exports: options.exports,
     crm: options.crm,
     webhooks: options.webhooks,
+    enrichmentTest: options.enrichmentTest,
   });
   const server: Server = createServer(nodeHandler(app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -60,6 +60,11 @@ export class OrganizationConfigRepository<Settings extends object> {
     return (await this.records.find({ organization_id: organizationId }, { sort: this.order })).map((doc) => this.toResource(doc));
   }
 
+  /** How many the organization has (plan limits). */
+  async count(organizationId: string): Promise<number> {
+    return this.records.countDocuments({ organization_id: organizationId });
+  }
+
   async find(organizationId: string, id: string): Promise<ConfigResource<Settings> | null> {
     const doc = await this.records.findOne({ _id: id, organization_id: organizationId });
     return doc ? this.toResource(doc) : null;

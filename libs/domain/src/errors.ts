@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'LEAD_REJECTED',
   'ALREADY_EXISTS',
   'LEAD_PROCESSING',
+  'PLAN_LIMIT_REACHED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

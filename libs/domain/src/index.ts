@@ -22,3 +22,4 @@ export * from './webhooks';
 export * from './routing';
 export * from './crm';
 export * from './outbound';
+export * from './plans';

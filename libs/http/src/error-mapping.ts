@@ -27,6 +27,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   EXPORT_NOT_READY: 409,
   ALREADY_EXISTS: 409,
   LEAD_PROCESSING: 409,
+  PLAN_LIMIT_REACHED: 422,
 };
 
 /** Texts the funnel API uses for its fixed errors (spec 7.1). */

@@ -11,8 +11,9 @@
  *   POST   /api/routing/test             {lead_data, lead_id?} → {data:{rule_id, rule_name, reason, targets, enrichment_outcome}};
  *                                         the lead as enrichment leaves it; stores nothing
  * Permissions as enrichment rules (rules:read, rules:write). A target must name a CRM connection
- * of the organization (400 on `targets[i].connection_id` otherwise). Every write is announced
- * through the ConfigCache, so the route stage routes the next lead with it.
+ * of the organization (400 on `targets[i].connection_id` otherwise). A rule past the plan's limit
+ * is 422 PLAN_LIMIT_REACHED (../rules/plan-limit-gate.ts). Every write is announced through the
+ * ConfigCache, so the route stage routes the next lead with it.
  */
 import { randomUUID } from 'node:crypto';
 import type { CustomFieldRepository, EnrichmentConfigReader, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
@@ -33,6 +34,7 @@ import {
 } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
+import type { PlanLimitGate } from '../rules/plan-limit-gate';
 
 export interface RoutingRoutesDependencies {
   guard: SessionGuard;
@@ -44,6 +46,8 @@ export interface RoutingRoutesDependencies {
   /** The organization's enrichment: the test routes the lead as enrichment leaves it, as the pipeline does. */
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
   configCache: Pick<ConfigCache, 'changed'>;
+  /** How many routing rules the organization's plan allows. */
+  planLimits: PlanLimitGate;
   clock?: () => Date;
 }
 
@@ -83,7 +87,7 @@ export function routingRouter(deps: RoutingRoutesDependencies): UserRouter {
     const parsed = parseRoutingRuleCreate(ctx.request.body, await known(tenant.organizationId));
     if (!parsed.ok) throw invalid(parsed.details);
     await checkConnections(tenant, parsed.value.targets, 'targets');
-    const rule = await deps.rules.create(tenant.organizationId, routingRuleId(), parsed.value, clock().toISOString());
+    const rule = await deps.planLimits.admit(tenant, 'routing_rules', 1, () => deps.rules.count(tenant.organizationId), () => deps.rules.create(tenant.organizationId, routingRuleId(), parsed.value, clock().toISOString()));
     await changed(tenant.organizationId, 'routing_rules');
     ctx.status = 201;
     ctx.body = { data: rule };

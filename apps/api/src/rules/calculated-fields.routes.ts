@@ -15,6 +15,7 @@ import type { EventLog } from '@leadstream/ports';
 import { CALCULATION_REQUESTS_TOPIC, type CalculationRequestMessage, type ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import { defineConfigResource } from './config-resource.routes';
+import type { PlanLimitGate } from './plan-limit-gate';
 
 export interface CalculatedFieldRoutesDependencies {
   guard: SessionGuard;
@@ -25,6 +26,8 @@ export interface CalculatedFieldRoutesDependencies {
   activity: Pick<LeadActivityRepository, 'record'>;
   log: Pick<EventLog, 'produce'>;
   configCache: Pick<ConfigCache, 'changed'>;
+  /** How many calculated fields the organization's plan allows (422 PLAN_LIMIT_REACHED beyond). */
+  planLimits: PlanLimitGate;
   clock?: () => Date;
 }
 
@@ -124,6 +127,7 @@ export function calculatedFieldsRouter(deps: CalculatedFieldRoutesDependencies):
     uniqueField: 'name',
     parseCreate: async (body, organizationId) => parseCalculatedFieldCreate(body, await deps.calculatedFields.list(organizationId), await known(organizationId)),
     parsePatch: async (body, current, organizationId) => parseCalculatedFieldPatch(body, current, await deps.calculatedFields.list(organizationId), await known(organizationId)),
+    planLimit: { gate: deps.planLimits, resource: 'calculated_fields' },
     afterWrite: async (record, previous, organizationId) => {
       if (previous && previous.formula !== record.formula && record.recalculate_on_change) await startJob(organizationId, [record.name], 'formula_changed');
     },

@@ -7,13 +7,15 @@
  *   PATCH  <path>/:id    {data: record}      any subset of the settings
  *   DELETE <path>/:id    204
  * Bodies are parsed by the domain (400 VALIDATION_ERROR with a detail per problem), a taken
- * unique name is a 400 on that field, and every write is announced through the ConfigCache.
+ * unique name is a 400 on that field, a creation past the organization's plan limit is a 422
+ * PLAN_LIMIT_REACHED (plan-limit-gate.ts), and every write is announced through the ConfigCache.
  */
 import { randomUUID } from 'node:crypto';
 import { ConfigNameTakenError, type ConfigResource, type OrganizationConfigRepository } from '@leadstream/dal';
-import { DomainError, type ErrorDetail } from '@leadstream/domain';
+import { DomainError, type ErrorDetail, type PlanCountedResource, type TenantContext } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, type UserRouter } from '../auth';
+import type { PlanLimitGate } from './plan-limit-gate';
 
 export type SettingsParse<Settings> = { ok: true; value: Settings } | { ok: false; details: ErrorDetail[] };
 
@@ -29,6 +31,13 @@ export interface ConfigResourceDefinition<Settings extends object> {
   uniqueField?: keyof Settings & string;
   parseCreate(body: unknown, organizationId: string): Promise<SettingsParse<Settings>> | SettingsParse<Settings>;
   parsePatch(body: unknown, current: ConfigResource<Settings>, organizationId: string): Promise<SettingsParse<Settings>> | SettingsParse<Settings>;
+  /** How many records of this resource the organization's plan allows (counted on creation). */
+  planLimit?: { gate: PlanLimitGate; resource: PlanCountedResource };
+  /**
+   * Plan limits inside one record (a lookup table's mappings), checked on creation and on a PATCH
+   * after parsing; `body` is the request's, to tell which settings it sends.
+   */
+  checkPlan?(settings: Settings, tenant: TenantContext, body: Record<string, unknown>): Promise<void>;
   /** After a write, e.g. a recalculation; gets the record as stored and the one it replaced (null on creation). */
   afterWrite?(record: ConfigResource<Settings>, previous: ConfigResource<Settings> | null, organizationId: string): Promise<void>;
   configCache: Pick<ConfigCache, 'changed'>;
@@ -55,9 +64,12 @@ export function defineConfigResource<Settings extends object>(router: UserRouter
     const organizationId = ctx.state.tenant.organizationId;
     const parsed = await resource.parseCreate(ctx.request.body, organizationId);
     if (!parsed.ok) throw invalid(parsed.details);
+    await resource.checkPlan?.(parsed.value, ctx.state.tenant, ctx.request.body as Record<string, unknown>);
+    const create = () => resource.repository.create(organizationId, newConfigId(resource.idPrefix), parsed.value, resource.clock().toISOString());
+    const limit = resource.planLimit;
     let record: ConfigResource<Settings>;
     try {
-      record = await resource.repository.create(organizationId, newConfigId(resource.idPrefix), parsed.value, resource.clock().toISOString());
+      record = limit ? await limit.gate.admit(ctx.state.tenant, limit.resource, 1, () => resource.repository.count(organizationId), create) : await create();
     } catch (error) {
       throw nameTaken(error);
     }
@@ -80,6 +92,7 @@ export function defineConfigResource<Settings extends object>(router: UserRouter
     if (!current) throw notFound();
     const parsed = await resource.parsePatch(ctx.request.body, current, organizationId);
     if (!parsed.ok) throw invalid(parsed.details);
+    await resource.checkPlan?.(parsed.value, ctx.state.tenant, ctx.request.body as Record<string, unknown>);
     let updated: ConfigResource<Settings> | null;
     try {
       updated = await resource.repository.update(organizationId, id, parsed.value, resource.clock().toISOString());

@@ -8,27 +8,30 @@
  *   GET    /api/enrichment/rules/:id        {data: rule with stats {total_matches, last_30_days}}
  *   PATCH  /api/enrichment/rules/:id        {data:{id,name,priority,enabled,updated_at}}
  *   DELETE /api/enrichment/rules/:id        204
- *   POST   /api/enrichment/test             {results, final_outcome, rejection_reason} (2.7a); creates nothing
- * Every write is announced through the ConfigCache, so the next lead runs with it.
+ *   POST   /api/enrichment/test             {results, final_outcome, rejection_reason} (2.7a); creates nothing;
+ *                                           runs on a tester thread with a time limit (enrichment-tester.ts)
+ * Creation and import stay within the organization's plan (422 PLAN_LIMIT_REACHED, nothing
+ * stored; plan-limit-gate.ts). Every write is announced through the ConfigCache, so the next lead
+ * runs with it.
  */
 import { randomUUID } from 'node:crypto';
-import type { EnrichmentConfigReader, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, CustomFieldRepository } from '@leadstream/dal';
+import type { EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, CustomFieldRepository } from '@leadstream/dal';
 import {
   DomainError,
-  enrichLead,
   exportRulesDocument,
   parseEnrichmentRuleCreate,
   parseEnrichmentRulePatch,
   parseRuleReorder,
   parseRulesImport,
   ruleFormulaProblems,
-  ruleSubjectOf,
   type EnrichmentRuleSettings,
   type ErrorDetail,
 } from '@leadstream/domain';
 import { checkTarget, type ConfigCache, type OutboundOptions } from '@leadstream/runtime';
 import { parseEnrichmentRulesDocument, SchemaError } from '@leadstream/schemas';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
+import type { EnrichmentTestUseCase } from './enrichment-test.use-case';
+import type { PlanLimitGate } from './plan-limit-gate';
 
 export interface EnrichmentRuleRoutesDependencies {
   guard: SessionGuard;
@@ -36,7 +39,10 @@ export interface EnrichmentRuleRoutesDependencies {
   matches: Pick<RuleMatchRepository, 'stats'>;
   lookupTables: Pick<LookupTableRepository, 'list'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
-  enrichment: Pick<EnrichmentConfigReader, 'read'>;
+  /** POST /api/enrichment/test: the organization's rules run on a lead, off the event loop. */
+  test: EnrichmentTestUseCase;
+  /** How many rules the organization's plan allows (creation and import). */
+  planLimits: PlanLimitGate;
   configCache: Pick<ConfigCache, 'changed'>;
   /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): webhook actions may target http and non-public addresses. */
   allowInsecureTargets: boolean;
@@ -93,7 +99,7 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
     const settings = checked(parseEnrichmentRuleCreate(ctx.request.body, await known(organizationId)));
     const unreachable = await webhookTargetProblems(settings);
     if (unreachable.length > 0) throw invalid(unreachable);
-    const rule = await deps.rules.create(organizationId, ruleId(), settings, clock().toISOString());
+    const rule = await deps.planLimits.admit(ctx.state.tenant, 'enrichment_rules', 1, () => deps.rules.count(organizationId), () => deps.rules.create(organizationId, ruleId(), settings, clock().toISOString()));
     await deps.configCache.changed(organizationId, 'enrichment_rules');
     ctx.status = 201;
     ctx.body = { data: { id: rule.id, name: rule.name, priority: rule.priority, enabled: rule.enabled, created_at: rule.created_at } };
@@ -122,7 +128,8 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
     if (unreachable.length > 0) throw invalid(unreachable);
     const originalIds = ((ctx.request.body as { rules: Array<{ id?: unknown }> }).rules ?? []).map((rule) => (typeof rule.id === 'string' ? rule.id : null));
     const records = parsed.value.map((settings) => ({ id: ruleId(), settings }));
-    const created = await deps.rules.createMany(organizationId, records, clock().toISOString());
+    // All or nothing: an import that would take the organization past its plan adds no rule.
+    const created = await deps.planLimits.admit(ctx.state.tenant, 'enrichment_rules', records.length, () => deps.rules.count(organizationId), () => deps.rules.createMany(organizationId, records, clock().toISOString()));
     await deps.configCache.changed(organizationId, 'enrichment_rules');
     const ids: Record<string, string> = {};
     originalIds.forEach((original, index) => {
@@ -143,18 +150,7 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
   });
 
   defineRoute(router, { method: 'POST', path: '/api/enrichment/test', permission: 'rules:read' }, async (ctx) => {
-    const body = ctx.request.body as { lead_data?: unknown } | undefined;
-    const leadData = body?.lead_data;
-    const extra = body && typeof body === 'object' ? Object.keys(body).filter((key) => key !== 'lead_data') : [];
-    if (typeof leadData !== 'object' || leadData === null || Array.isArray(leadData) || extra.length > 0) {
-      throw new DomainError('VALIDATION_ERROR', 'Invalid request', [
-        ...(typeof leadData !== 'object' || leadData === null || Array.isArray(leadData) ? [{ field: 'lead_data', message: 'lead_data is required: an object of lead fields' }] : []),
-        ...extra.map((key) => ({ field: key, message: `${key} is not a field of this request (lead_data)` })),
-      ]);
-    }
-    const config = await deps.enrichment.read(ctx.state.tenant.organizationId);
-    const { run } = enrichLead(ruleSubjectOf(leadData), config, clock());
-    ctx.body = { results: run.results, final_outcome: run.final_outcome, rejection_reason: run.rejection_reason };
+    ctx.body = await deps.test(ctx.state.tenant, testLeadData(ctx.request.body));
   });
 
   defineRoute(router, { method: 'GET', path: '/api/enrichment/rules/:id', permission: 'rules:read' }, async (ctx) => {
@@ -189,6 +185,20 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
   });
 
   return router;
+}
+
+/** The `lead_data` of a test request; 400 naming `lead_data` and every other key otherwise. */
+function testLeadData(body: unknown): Record<string, unknown> {
+  const leadData = (body as { lead_data?: unknown } | undefined)?.lead_data;
+  const extra = body && typeof body === 'object' ? Object.keys(body).filter((key) => key !== 'lead_data') : [];
+  const isLead = typeof leadData === 'object' && leadData !== null && !Array.isArray(leadData);
+  if (!isLead || extra.length > 0) {
+    throw new DomainError('VALIDATION_ERROR', 'Invalid request', [
+      ...(isLead ? [] : [{ field: 'lead_data', message: 'lead_data is required: an object of lead fields' }]),
+      ...extra.map((key) => ({ field: key, message: `${key} is not a field of this request (lead_data)` })),
+    ]);
+  }
+  return leadData as Record<string, unknown>;
 }
 
 /** ajv's errors as `{field, message}` with dotted paths (`rules[0].name`). */

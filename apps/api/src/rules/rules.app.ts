@@ -8,6 +8,7 @@ import {
   LeadActivityRepository,
   LeadQueryRepository,
   LookupTableRepository,
+  OrganizationRepository,
   RuleMatchRepository,
   ValidationRuleRepository,
 } from '@leadstream/dal';
@@ -15,10 +16,14 @@ import type { TenantContext, ValidationSettings } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import type { ConfigCache, OutboundOptions } from '@leadstream/runtime';
 import type Koa from 'koa';
+import type { Logger } from 'pino';
 import type { SessionGuard } from '../auth';
 import { calculatedFieldsRouter } from './calculated-fields.routes';
 import { enrichmentRulesRouter } from './enrichment-rules.routes';
+import { enrichmentTestUseCase } from './enrichment-test.use-case';
+import { EnrichmentTester, type EnrichmentTesterOptions } from './enrichment-tester';
 import { lookupTablesRouter } from './lookup-tables.routes';
+import { planLimitGate } from './plan-limit-gate';
 import { validationRulesRouter } from './validation-rules.routes';
 
 export interface RulesMountDependencies {
@@ -32,6 +37,10 @@ export interface RulesMountDependencies {
   allowInsecureTargets: boolean;
   /** Name resolution for the public-address check of rule webhook URLs (tests pass their own). */
   resolve?: OutboundOptions['resolve'];
+  /** The enrichment tester's threads and limits (enrichment-tester.ts); tests shorten the time limit. */
+  enrichmentTest?: EnrichmentTesterOptions;
+  /** Where a test the tester stops is reported. */
+  logger?: Pick<Logger, 'warn'>;
   clock?: () => Date;
 }
 
@@ -39,6 +48,13 @@ export function mountRules(app: Koa, deps: RulesMountDependencies): void {
   const clock = deps.clock ? { clock: deps.clock } : {};
   const lookupTables = new LookupTableRepository(deps.store);
   const calculatedFields = new CalculatedFieldRepository(deps.store);
+  const planLimits = planLimitGate(new OrganizationRepository(deps.store));
+  const test = enrichmentTestUseCase({
+    enrichment: new EnrichmentConfigReader(deps.store),
+    tester: new EnrichmentTester(deps.enrichmentTest),
+    clock: deps.clock ?? (() => new Date()),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
   const routers = [
     enrichmentRulesRouter({
       guard: deps.guard,
@@ -46,13 +62,14 @@ export function mountRules(app: Koa, deps: RulesMountDependencies): void {
       matches: new RuleMatchRepository(deps.store),
       lookupTables,
       customFields: deps.customFields,
-      enrichment: new EnrichmentConfigReader(deps.store),
+      test,
+      planLimits,
       configCache: deps.configCache,
       allowInsecureTargets: deps.allowInsecureTargets,
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
       ...clock,
     }),
-    lookupTablesRouter({ guard: deps.guard, lookupTables, configCache: deps.configCache, ...clock }),
+    lookupTablesRouter({ guard: deps.guard, lookupTables, configCache: deps.configCache, planLimits, ...clock }),
     calculatedFieldsRouter({
       guard: deps.guard,
       calculatedFields,
@@ -62,6 +79,7 @@ export function mountRules(app: Koa, deps: RulesMountDependencies): void {
       activity: new LeadActivityRepository(deps.store),
       log: deps.log,
       configCache: deps.configCache,
+      planLimits,
       ...clock,
     }),
     validationRulesRouter({
@@ -70,6 +88,7 @@ export function mountRules(app: Koa, deps: RulesMountDependencies): void {
       customFields: deps.customFields,
       validationSettings: deps.validationSettings,
       configCache: deps.configCache,
+      planLimits,
       ...clock,
     }),
   ];

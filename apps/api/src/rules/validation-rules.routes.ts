@@ -11,6 +11,7 @@ import { DEFAULT_VALIDATION_SETTINGS, DomainError, parseValidationRuleCreate, pa
 import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import { defineConfigResource } from './config-resource.routes';
+import type { PlanLimitGate } from './plan-limit-gate';
 
 export interface ValidationRuleRoutesDependencies {
   guard: SessionGuard;
@@ -19,6 +20,8 @@ export interface ValidationRuleRoutesDependencies {
   /** The organization's validation settings (spec 7.4), as ingestion reads them. */
   validationSettings: (tenant: TenantContext) => Promise<ValidationSettings | undefined>;
   configCache: Pick<ConfigCache, 'changed'>;
+  /** How many validation rules the organization's plan allows (422 PLAN_LIMIT_REACHED beyond). */
+  planLimits: PlanLimitGate;
   clock?: () => Date;
 }
 
@@ -46,6 +49,7 @@ export function validationRulesRouter(deps: ValidationRuleRoutesDependencies): U
     repository: deps.validationRules,
     parseCreate: (body) => parseValidationRuleCreate(body),
     parsePatch: (body, current) => parseValidationRulePatch(body, current),
+    planLimit: { gate: deps.planLimits, resource: 'validation_rules' },
     configCache: deps.configCache,
     clock,
   });
