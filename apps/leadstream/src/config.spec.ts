@@ -66,6 +66,8 @@ describe('parseConfig', () => {
     ['WEBHOOK_AUTO_DISABLE_AFTER', '-1'],
     ['PIPELINE_SPLIT', 'validate'],
     ['PIPELINE_SPLIT', 'enrich,notify'],
+    ['STUCK_PARTITION_MS', '500'],
+    ['STUCK_PARTITION_MS', 'two minutes'],
   ])('names %s when its value %s is bad', (variable, value) => {
     const attempt = (): unknown => parseConfig({ [variable]: value });
     expect(attempt).toThrow(ConfigError);
@@ -77,5 +79,10 @@ describe('parseConfig', () => {
     expect(parseConfig({ PIPELINE_SPLIT: 'none' }).pipelineSplit).toEqual([]);
     expect(parseConfig({ PIPELINE_SPLIT: ' enrich, route ' }).pipelineSplit).toEqual(['enrich', 'route']);
     expect(parseConfig({ PIPELINE_SPLIT: 'all' }).pipelineSplit).toEqual(['all']);
+  });
+
+  it('reads how long a partition may hold one offset before /readyz calls it stuck (STUCK_PARTITION_MS), 2 minutes by default', () => {
+    expect(parseConfig({}).stuckPartitionMs).toBe(120_000);
+    expect(parseConfig({ STUCK_PARTITION_MS: '30000' }).stuckPartitionMs).toBe(30_000);
   });
 });

@@ -62,6 +62,11 @@ export interface Config {
    * (the default): validate, dedup, enrich and route run as one chain (docs/pipeline.md).
    */
   pipelineSplit: string[];
+  /**
+   * How long a consumer may hold one offset of a partition (a batch being handled or retried)
+   * before /readyz reports the process degraded naming it (STUCK_PARTITION_MS, default 2 minutes).
+   */
+  stuckPartitionMs: number;
 }
 
 export class ConfigError extends Error {
@@ -177,6 +182,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     checkResponses: oneOf(env, 'CHECK_RESPONSES', 'off', ['on', 'off'] as const) === 'on',
     rateLimitScale: integer(env, 'RATE_LIMIT_SCALE', 1, 1, 100_000),
     pipelineSplit: pipelineSplit(env),
+    stuckPartitionMs: integer(env, 'STUCK_PARTITION_MS', 120_000, 1_000, 86_400_000),
   };
 }
 

@@ -44,7 +44,7 @@ const NEEDS: Record<Role, EngineNeeds> = {
 export async function runRole(role: Role, options: RoleOptions, env: NodeJS.ProcessEnv): Promise<void> {
   const config: Config = parseConfig(env);
   const logger = createLogger({ level: config.logLevel, role });
-  const metrics = new Metrics();
+  const metrics = new Metrics({ stuckPartitionMs: config.stuckPartitionMs });
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   lifecycle.handleSignals();
 
@@ -63,6 +63,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     for (const check of pipelineThread.readiness) if (!engines.readiness.some((own) => own.name === check.name)) engines.readiness.push(check);
     void pipelineThread.crashed.then((reason) => crash(logger, lifecycle, reason));
   }
+  // A partition this process's consumers hold one offset of past STUCK_PARTITION_MS: /readyz says degraded, naming it.
+  engines.readiness.push(metrics.partitions.readinessCheck());
   logger.info(
     { log: engines.log.engine, store: needs.store ? engines.store.engine : null, analytics: needs.analytics ? engines.analytics.engine : null, pipelineThread: pipelineThread !== undefined, dataDir: config.dataDir },
     'engines open',

@@ -55,6 +55,9 @@ describe('leadstream start on the embedded engines', () => {
           'analytics:chdb': { ok: true },
           // MX lookups are on by default; DNS state is shown but never makes the process unready.
           dns: expect.objectContaining({ ok: true, mx_check: 'on' }) as unknown,
+          // The partitions each thread's consumers hold: none stuck (a stuck one makes the check degraded, never unready).
+          partitions: { ok: true, status: 'ok', stuck_after_ms: 120_000 },
+          'partitions:pipeline-thread': { ok: true, status: 'ok', stuck_after_ms: 120_000 },
         },
       });
 

@@ -1,7 +1,8 @@
 /**
  * The consumer runner every stage and the projector use, on the real embedded log: records are
  * handled and counted, a poison record is retried a bounded number of times and then moved to
- * the dead-letter topic without stalling its partition.
+ * the dead-letter topic without stalling its partition, and a partition whose batch stays in hand
+ * too long makes the readiness check /readyz shows degraded (on a clock the test moves).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,5 +103,124 @@ describe('ConsumerRunner', () => {
     await second.waitUntilIdle();
     await second.stop();
     expect(seen).toEqual(['1', '2', '3']);
+  });
+});
+
+/** What /readyz shows of a check (libs/http ops.routes.ts): its outcome and its details. */
+async function shown(check: { check: () => Promise<void>; details: () => Record<string, unknown> }): Promise<Record<string, unknown>> {
+  await check.check();
+  return { ok: true, ...check.details() };
+}
+
+/** A handler's wait that the test ends. */
+function gate(): { wait: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  return { wait, open };
+}
+
+describe('stuck partitions', () => {
+  const STUCK_AFTER_MS = 120_000;
+  const notStuck = { ok: true, status: 'ok', stuck_after_ms: STUCK_AFTER_MS };
+
+  it('the partitions check turns degraded, naming the group and partition, while a batch stays in hand past the limit, and recovers once it is committed', async () => {
+    let now = Date.parse('2025-01-01T00:00:00Z');
+    const metrics = new Metrics({ defaultMetrics: false, stuckPartitionMs: STUCK_AFTER_MS, clock: () => now });
+    const held = gate();
+    const handled: string[] = [];
+    let batches = 0;
+    const runner = new ConsumerRunner({
+      log,
+      groupId: 'slow-stage',
+      topics: ['work'],
+      metrics,
+      logger: pino({ level: 'silent' }),
+      eachBatch: async (batch) => {
+        batches++;
+        await held.wait;
+        handled.push(...batch.records.map((record) => record.value));
+      },
+    });
+    const check = metrics.partitions.readinessCheck();
+    expect(check.name).toBe('partitions');
+    try {
+      await runner.start();
+      await log.produce('work', [{ key: 'k', value: 'a' }, { key: 'k', value: 'b' }]);
+      await until(() => batches === 1);
+
+      // Exactly the limit is not past it.
+      now += STUCK_AFTER_MS;
+      expect(await shown(check)).toEqual(notStuck);
+      now += 1_500;
+      // Degraded, never failing: the process stays ready (HTTP 200) and names what is stuck.
+      expect(await shown(check)).toEqual({
+        ok: true,
+        status: 'degraded',
+        stuck_after_ms: STUCK_AFTER_MS,
+        stuck: [{ group: 'slow-stage', topic: 'work', partition: 0, offset: '0', in_hand_seconds: 121.5 }],
+      });
+      expect(await metrics.render()).toContain('leadstream_partition_stuck_seconds{group="slow-stage",topic="work",partition="0"} 121.5');
+
+      held.open();
+      await until(() => handled.length === 2);
+      await expect.poll(() => shown(check)).toEqual(notStuck);
+      expect(await metrics.render()).not.toContain('leadstream_partition_stuck_seconds{');
+    } finally {
+      held.open();
+      await runner.stop();
+    }
+  });
+
+  it('counts from the first delivery when the same offset is delivered again after a failure', async () => {
+    let now = Date.parse('2025-01-01T00:00:00Z');
+    const metrics = new Metrics({ defaultMetrics: false, stuckPartitionMs: STUCK_AFTER_MS, clock: () => now });
+    const check = metrics.partitions.readinessCheck();
+    const failing = new ConsumerRunner({
+      log,
+      groupId: 'flaky-stage',
+      topics: ['work'],
+      metrics,
+      logger: pino({ level: 'silent' }),
+      eachBatch: async () => {
+        throw new Error('store down');
+      },
+    });
+    await failing.start();
+    await log.produce('work', [{ key: 'k', value: 'a' }]);
+    await expect(failing.done).rejects.toThrow('store down');
+
+    now += 100_000;
+    // Another member of the group takes the partition over and holds the same offset.
+    const held = gate();
+    let begun = false;
+    const next = new ConsumerRunner({
+      log,
+      groupId: 'flaky-stage',
+      topics: ['work'],
+      metrics,
+      logger: pino({ level: 'silent' }),
+      eachBatch: async () => {
+        begun = true;
+        await held.wait;
+      },
+    });
+    await next.start();
+    try {
+      await until(() => begun);
+      expect(await shown(check)).toEqual(notStuck);
+      now += 21_000;
+      expect(await shown(check)).toEqual({
+        ok: true,
+        status: 'degraded',
+        stuck_after_ms: STUCK_AFTER_MS,
+        stuck: [{ group: 'flaky-stage', topic: 'work', partition: 0, offset: '0', in_hand_seconds: 121 }],
+      });
+      held.open();
+      await expect.poll(() => shown(check)).toEqual(notStuck);
+    } finally {
+      held.open();
+      await next.stop();
+      await failing.stop();
+    }
   });
 });

@@ -2,8 +2,9 @@
  * The retry delay topics each retrying stage (deliver, crm-sync) has consumed. Retry topics are
  * named by their delay, so after WEBHOOK_RETRY_SCHEDULE or CRM_RETRY_SCHEDULE changes, retries
  * may still wait on a topic the new schedule does not name; the stage goes on consuming every
- * topic it ever used, so those retries are still made. One document per topic (an upsert each:
- * processes starting at once with different schedules lose nobody's topic).
+ * topic it used, so those retries are still made, until such a topic is consumed to its end and
+ * retired (`forget`). One document per topic (an upsert each: processes starting at once with
+ * different schedules lose nobody's topic).
  */
 import type { DocumentStore, Collection } from '@leadstream/ports';
 
@@ -46,5 +47,10 @@ export class RetryDelayTopicRepository {
         updateOne: { filter: { _id: topic.topic }, update: { $setOnInsert: { stage, name: topic.name, delay_ms: topic.delayMs, first_used_at: at } }, upsert: true },
       })),
     );
+  }
+
+  /** Forgets a topic the stage has retired (consumed to its end, in no current schedule): it is not consumed again. */
+  async forget(stage: string, topic: string): Promise<void> {
+    await this.topics.deleteOne({ _id: topic, stage });
   }
 }

@@ -14,6 +14,11 @@
  * - Entries are cached only while this process is subscribed to config.changed: before `start`,
  *   after `stop`, or once the subscription has crashed, `get` loads every time (never stale).
  *
+ * - At most `maxOrganizations` organizations are held (default 10,000), the least recently used
+ *   dropped first: a dropped organization's entries and known version are simply read again, as
+ *   on first use, so dropping never serves anything stale. A change of an organization this
+ *   process holds nothing of adds nothing.
+ *
  * On MongoDB the version's `$inc` is atomic. FerretDB 1.24 may lose one of two concurrent
  * increments (docs/store.md); two changes can then publish the same version, so a process also
  * drops its entries on a message of the version it knows when another process sent it.
@@ -22,12 +27,17 @@ import { randomUUID } from 'node:crypto';
 import { type Batch, type Collection, type Consumer, type DocumentStore, DuplicateKeyError, type EventLog } from '@leadstream/ports';
 import { type ConfigChangedMessage, parseConfigChanged } from '@leadstream/schemas';
 import type { Logger } from 'pino';
+import { LruMap } from './lru-map';
 
 export interface ConfigCacheOptions {
   log: EventLog;
   store: DocumentStore;
   logger: Logger;
+  /** Organizations held at once (default DEFAULT_CONFIG_CACHE_ORGANIZATIONS). */
+  maxOrganizations?: number;
 }
+
+export const DEFAULT_CONFIG_CACHE_ORGANIZATIONS = 10_000;
 
 export const CONFIG_CHANGED_TOPIC = 'config.changed';
 /** One document per organization: `{_id: organization id, version, what, changed_at}`. */
@@ -75,13 +85,19 @@ interface OrganizationEntries {
 export class ConfigCache {
   private readonly instanceId = randomUUID().slice(0, 12);
   private readonly versions: Collection<ConfigVersionDocument>;
-  private readonly organizations = new Map<string, OrganizationEntries>();
+  private readonly organizations: LruMap<string, OrganizationEntries>;
   private consumer: Consumer | undefined;
   /** Entries are kept only while config.changed is being consumed. */
   private listening = false;
 
   constructor(private readonly options: ConfigCacheOptions) {
     this.versions = options.store.collection<ConfigVersionDocument>(CONFIG_VERSIONS_COLLECTION);
+    this.organizations = new LruMap(options.maxOrganizations ?? DEFAULT_CONFIG_CACHE_ORGANIZATIONS);
+  }
+
+  /** How many organizations this process holds entries or a version of. */
+  get organizationCount(): number {
+    return this.organizations.size;
   }
 
   /** Subscribes to config.changed (a consumer group unique to this process, starting at the end). */
@@ -136,7 +152,7 @@ export class ConfigCache {
     const organization = this.entriesOf(organizationId);
     if (!organization.stored) {
       const reading = this.readVersion(organizationId).then((stored) => {
-        this.advance(organizationId, stored);
+        if (stored > organization.version) this.dropEntries(organization, stored);
       });
       organization.stored = reading;
       reading.catch(() => {
@@ -144,7 +160,8 @@ export class ConfigCache {
       });
     }
     await organization.stored;
-    return this.entriesOf(organizationId).version;
+    // This object, not a lookup again: the organization may have been dropped from the cache meanwhile.
+    return organization.version;
   }
 
   /**
@@ -171,9 +188,11 @@ export class ConfigCache {
         this.options.logger.warn({ err: error, offset: record.offset, partition: record.partition }, 'config.changed: unreadable message skipped');
         continue;
       }
-      const known = this.organizations.get(message.organization_id)?.version ?? 0;
+      // An organization this process holds nothing of has nothing to drop: it is read fresh on first use.
+      const organization = this.organizations.peek(message.organization_id);
+      if (!organization) continue;
       const fromElsewhere = record.headers[SOURCE_HEADER] !== this.instanceId;
-      if (message.version > known || (fromElsewhere && message.version === known)) this.drop(message.organization_id, message.version);
+      if (message.version > organization.version || (fromElsewhere && message.version === organization.version)) this.dropEntries(organization, message.version);
     }
   }
 
@@ -183,11 +202,15 @@ export class ConfigCache {
   }
 
   private drop(organizationId: string, version: number): void {
-    const organization = this.entriesOf(organizationId);
+    this.dropEntries(this.entriesOf(organizationId), version);
+  }
+
+  private dropEntries(organization: OrganizationEntries, version: number): void {
     organization.version = Math.max(organization.version, version);
     organization.entries = new Map();
   }
 
+  /** The organization's entries, now its most recently used; created when not held. */
   private entriesOf(organizationId: string): OrganizationEntries {
     let organization = this.organizations.get(organizationId);
     if (!organization) {

@@ -24,7 +24,9 @@ export const deadLetterTopic = (topic: string): string => `${topic}.dlq`;
 /**
  * Runs one consumer-group member: hands batches to the handler, counts what it commits, reports
  * lag, and moves poison records to `<topic>.dlq` after bounded retries so one bad record cannot
- * stall a partition. Stopping lets the batch in flight finish and commits it.
+ * stall a partition. Stopping lets the batch in flight finish and commits it. Each batch is in
+ * hand in `metrics.partitions` while its handler runs, so a partition stuck on one offset shows
+ * on /readyz and /metrics (partition-watch.ts).
  */
 export class ConsumerRunner {
   private consumer: Consumer | undefined;
@@ -62,6 +64,14 @@ export class ConsumerRunner {
   async stop(): Promise<void> {
     if (this.lagTimer) clearInterval(this.lagTimer);
     await this.consumer?.stop();
+    this.options.metrics.partitions.release(this);
+  }
+
+  /** Committed-offset lag of the partitions this member owns now; empty when it is not running. */
+  async lag(): Promise<Array<{ topic: string; partition: number; lag: number }>> {
+    const consumer = this.consumer;
+    if (!consumer || consumer.state() !== 'running') return [];
+    return consumer.lag();
   }
 
   /** Resolves once every partition this member owns has been consumed to its end. */
@@ -77,8 +87,16 @@ export class ConsumerRunner {
 
   private async handleBatch(batch: Batch): Promise<void> {
     const { eachBatch, metrics, groupId } = this.options;
-    if (eachBatch) await eachBatch(batch);
-    else for (const record of batch.records) await this.handleRecord(record);
+    const first = batch.records[0];
+    if (first) metrics.partitions.begin(this, groupId, batch.topic, batch.partition, first.offset);
+    try {
+      if (eachBatch) await eachBatch(batch);
+      else for (const record of batch.records) await this.handleRecord(record);
+    } catch (error) {
+      metrics.partitions.fail(this, groupId, batch.topic, batch.partition);
+      throw error;
+    }
+    metrics.partitions.end(this, groupId, batch.topic, batch.partition);
     metrics.messagesConsumed.inc({ topic: batch.topic, group: groupId }, batch.records.length);
   }
 

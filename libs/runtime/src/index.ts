@@ -6,6 +6,8 @@ export * from './instrumented-log';
 export * from './topics';
 export * from './prefixed-log';
 export * from './config-cache';
+export * from './lru-map';
+export * from './partition-watch';
 export * from './transient-errors';
 export * from './coalescing-producer';
 export * from './outbound-http';

@@ -1,4 +1,5 @@
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { PartitionWatch } from './partition-watch';
 
 /** Another registry's metrics, as `getMetricsAsJSON` gives them (the pipeline thread's). */
 export type RemoteMetrics = () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
@@ -72,6 +73,28 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The partitions this process's consumer groups have in hand (ConsumerRunner keeps it up to date). */
+  readonly partitions: PartitionWatch;
+
+  readonly partitionStuck = new Gauge({
+    name: 'leadstream_partition_stuck_seconds',
+    help: 'Seconds a partition has had the same offset in hand (a batch being handled or retried), for each partition in hand longer than STUCK_PARTITION_MS; absent when none is',
+    labelNames: ['group', 'topic', 'partition'] as const,
+    registers: [this.registry],
+    collect: () => {
+      this.partitionStuck.reset();
+      for (const stuck of this.partitions.stuck()) {
+        this.partitionStuck.set({ group: stuck.group, topic: stuck.topic, partition: String(stuck.partition) }, stuck.in_hand_seconds);
+      }
+    },
+  });
+
+  readonly remoteMetricsFailures = new Counter({
+    name: 'leadstream_remote_metrics_failures_total',
+    help: "Scrapes of /metrics that went without another thread's metrics (the pipeline thread did not answer in time)",
+    registers: [this.registry],
+  });
+
   /** Where the embedded store's commit count comes from, when this process has one (engines.ts sets it). */
   sqliteCommitSource: (() => number) | undefined;
 
@@ -84,7 +107,11 @@ export class Metrics {
     },
   });
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
+  constructor(options: { defaultMetrics?: boolean; stuckPartitionMs?: number; clock?: () => number } = {}) {
+    this.partitions = new PartitionWatch({
+      ...(options.stuckPartitionMs !== undefined ? { stuckAfterMs: options.stuckPartitionMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, prefix: 'leadstream_' });
   }
 
@@ -95,10 +122,25 @@ export class Metrics {
     this.remotes.push(source);
   }
 
+  /**
+   * This registry's metrics with the other threads' summed in. A thread that does not answer
+   * leaves its part out: the text says so in a comment line (`# missing: <why>`, which scrapers
+   * ignore) and leadstream_remote_metrics_failures_total counts it.
+   */
   async render(): Promise<string> {
     if (this.remotes.length === 0) return this.registry.metrics();
-    const remote = await Promise.all(this.remotes.map((source) => source().catch(() => [])));
-    return AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...remote]).metrics();
+    const missing: string[] = [];
+    const remote = await Promise.all(
+      this.remotes.map((source) =>
+        source().catch((error: unknown) => {
+          this.remoteMetricsFailures.inc();
+          missing.push((error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' '));
+          return [];
+        }),
+      ),
+    );
+    const text = await AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), ...remote]).metrics();
+    return missing.length === 0 ? text : `${text}${missing.map((why) => `# missing: ${why}\n`).join('')}`;
   }
 
   get contentType(): string {

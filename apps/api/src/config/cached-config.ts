@@ -7,10 +7,14 @@
  *
  * Kinds are prefixed `api.` so they cannot collide with what pipeline stages cache in a process
  * that runs both.
+ *
+ * What it remembers per key (the organization of a hash, its last `last_used_at` write) is held
+ * for at most `maxApiKeys` keys, the least recently used forgotten first: a forgotten hash is
+ * read as on first sight, a forgotten write is tried again (at most once a minute per key).
  */
 import { type ApiKeyRepository, type CustomFieldRepository, LAST_USED_RESOLUTION_MS, type Organization, type OrganizationRepository, type Vendor, type VendorRepository } from '@leadstream/dal';
 import type { ApiKey, TenantContext } from '@leadstream/domain';
-import type { ConfigCache } from '@leadstream/runtime';
+import { type ConfigCache, LruMap } from '@leadstream/runtime';
 
 export interface CachedConfigSources {
   apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'touchLastUsed'>;
@@ -21,19 +25,42 @@ export interface CachedConfigSources {
 
 type CustomFieldList = Awaited<ReturnType<CustomFieldRepository['list']>>;
 
+/** Keys remembered at once by default: each costs a hash and an id (about 200 bytes). */
+export const DEFAULT_CACHED_API_KEYS = 100_000;
+
+export interface CachedConfigOptions {
+  /** Keys whose organization and last write are remembered at once (default DEFAULT_CACHED_API_KEYS). */
+  maxApiKeys?: number;
+}
+
 export class CachedConfig {
   /**
    * The organization of each key hash seen: a key never moves, and the cache is per organization.
    * Unknown hashes are not remembered (a well-formed guess costs a store read, as before).
    */
-  private readonly organizationOfHash = new Map<string, string>();
+  private readonly organizationOfHash: LruMap<string, string>;
   /** When this process last wrote `last_used_at` of a key (cached keys keep the value they were loaded with). */
-  private readonly lastUsedWrites = new Map<string, Date>();
+  private readonly lastUsedWrites: LruMap<string, Date>;
 
   constructor(
     readonly cache: ConfigCache,
     private readonly sources: CachedConfigSources,
-  ) {}
+    options: CachedConfigOptions = {},
+  ) {
+    const maxApiKeys = options.maxApiKeys ?? DEFAULT_CACHED_API_KEYS;
+    this.organizationOfHash = new LruMap(maxApiKeys);
+    this.lastUsedWrites = new LruMap(maxApiKeys);
+  }
+
+  /** Key hashes whose organization is remembered. */
+  get rememberedKeyHashes(): number {
+    return this.organizationOfHash.size;
+  }
+
+  /** Keys whose last `last_used_at` write is remembered. */
+  get rememberedLastUsedWrites(): number {
+    return this.lastUsedWrites.size;
+  }
 
   /** For apiKeyAuth: the key of a hash, and its throttled `last_used_at` write. */
   readonly apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'touchLastUsed'> = {

@@ -159,6 +159,70 @@ describe('ConfigCache', () => {
     }
   });
 
+  it('holds at most maxOrganizations organizations, dropping the least recently used one', async () => {
+    const bounded = new ConfigCache({ log, store, logger, maxOrganizations: 2 });
+    await bounded.start();
+    try {
+      const source = { value: 'v1' };
+      const loader = counter(source);
+      await bounded.get('org_1', 'settings', loader.load);
+      await bounded.get('org_2', 'settings', loader.load);
+      await bounded.get('org_1', 'settings', loader.load); // org_1 used last: org_2 is the oldest now
+      expect(loader.calls()).toBe(2);
+      await bounded.get('org_3', 'settings', loader.load);
+      expect(loader.calls()).toBe(3);
+      // org_1 was kept; org_2 was dropped and is loaded again (fresh, never stale).
+      source.value = 'v2';
+      expect(await bounded.get('org_1', 'settings', loader.load)).toBe('v1');
+      expect(await bounded.get('org_2', 'settings', loader.load)).toBe('v2');
+      expect(loader.calls()).toBe(4);
+      expect(bounded.organizationCount).toBe(2);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
+  it('a dropped organization still answers its stored version and sees its changes', async () => {
+    const bounded = new ConfigCache({ log, store, logger, maxOrganizations: 1 });
+    await bounded.start();
+    try {
+      await a.changed('org_1', 'settings');
+      await a.changed('org_1', 'settings');
+      expect(await bounded.version('org_1')).toBe(2);
+      expect(await bounded.version('org_2')).toBe(0); // org_1 is dropped
+      expect(bounded.organizationCount).toBe(1);
+      expect(await bounded.version('org_1')).toBe(2); // read again from the store
+      const source = { value: 'old' };
+      const loader = counter(source);
+      expect(await bounded.get('org_1', 'k', loader.load)).toBe('old');
+      source.value = 'new';
+      await a.changed('org_1', 'settings');
+      await eventually(async () => (await bounded.get('org_1', 'k', loader.load)) === 'new');
+      expect(await bounded.version('org_1')).toBe(3);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
+  it('does not start holding organizations it never read because their changes go by', async () => {
+    const bounded = new ConfigCache({ log, store, logger });
+    await bounded.start();
+    try {
+      const loader = counter({ value: 'x' });
+      await bounded.get('org_1', 'k', loader.load);
+      for (let n = 2; n <= 6; n++) await a.changed(`org_${n}`, 'settings');
+      // The marker: a change of the organization it holds, seen once its entry is dropped.
+      await a.changed('org_1', 'settings');
+      await eventually(async () => {
+        await bounded.get('org_1', 'k', loader.load);
+        return loader.calls() === 2;
+      });
+      expect(bounded.organizationCount).toBe(1);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
   it('caches nothing when not subscribed: before start and after stop every get loads', async () => {
     const idle = new ConfigCache({ log, store, logger });
     const source = { value: 'x' };

@@ -9,12 +9,14 @@ import type { EventLog } from '@leadstream/ports';
 import type { RemoteMetrics } from '@leadstream/runtime';
 import { connectEventLog } from './log-bridge';
 import type { PipelineThreadData } from './pipeline-thread';
+import { threadRequests } from './thread-requests';
 
 export interface PipelineThread {
   /** The log the thread serves, when it owns it (embedded engines). */
   readonly log: EventLog | undefined;
+  /** The thread's metrics; rejects when the thread does not answer in time (/metrics then shows this thread's alone). */
   readonly metrics: RemoteMetrics;
-  /** The thread's readiness checks (by name), each asked of the thread when /readyz runs. */
+  /** The thread's readiness checks (by name), asked of the thread when /readyz runs; one the thread does not answer in time fails. */
   readonly readiness: ReadinessCheck[];
   /** Resolves with a reason when the thread fails after start (a consumer crashed, the thread died). */
   readonly crashed: Promise<string>;
@@ -69,42 +71,8 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
     else if (message.kind === 'host.decisions') decisionListener(message.values ?? []);
   });
 
-  let nextMetrics = 0;
-  const metrics: RemoteMetrics = () =>
-    new Promise((resolve) => {
-      const id = nextMetrics++;
-      const onMessage = (message: { kind?: string; id?: number; metrics?: Awaited<ReturnType<RemoteMetrics>> }): void => {
-        if (message.kind !== 'host.metrics.reply' || message.id !== id) return;
-        worker.off('message', onMessage);
-        resolve(message.metrics ?? []);
-      };
-      worker.on('message', onMessage);
-      worker.postMessage({ kind: 'host.metrics', id });
-    });
-
-  type CheckResult = { name: string; ok: boolean; error?: string; details: Record<string, unknown> };
-  let nextReadiness = 0;
-  const askReadiness = (): Promise<CheckResult[]> =>
-    new Promise((resolve) => {
-      const id = nextReadiness++;
-      const onMessage = (message: { kind?: string; id?: number; checks?: CheckResult[] }): void => {
-        if (message.kind !== 'host.readiness.reply' || message.id !== id) return;
-        worker.off('message', onMessage);
-        resolve(message.checks ?? []);
-      };
-      worker.on('message', onMessage);
-      worker.postMessage({ kind: 'host.readiness', id });
-    });
-  const lastDetails = new Map<string, Record<string, unknown>>();
-  const readiness: ReadinessCheck[] = checkNames.map((name) => ({
-    name,
-    check: async () => {
-      const result = (await askReadiness()).find((entry) => entry.name === name);
-      lastDetails.set(name, result?.details ?? {});
-      if (!result?.ok) throw new Error(result?.error ?? `the pipeline thread has no check ${name}`);
-    },
-    details: () => lastDetails.get(name) ?? {},
-  }));
+  // Each question waits a bounded time and leaves no listener behind (thread-requests.ts).
+  const { metrics, readiness } = threadRequests(worker, checkNames);
 
   return {
     log: serveLog ? connectEventLog(worker, 'embedded', exited) : undefined,

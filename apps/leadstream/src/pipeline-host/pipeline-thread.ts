@@ -5,7 +5,9 @@
  * the log to the main thread over the worker channel (log-bridge.ts).
  *
  * Messages from the main thread: `host.stop` (drain, commit, close, answer `host.stopped`),
- * `host.metrics` (this thread's metrics as JSON). To it: `host.ready`, `host.failed`,
+ * `host.metrics` (this thread's metrics as JSON), `host.readiness` (this thread's checks, the
+ * partitions its stages hold among them); the main thread waits a bounded time for each answer
+ * (thread-requests.ts). To it: `host.ready`, `host.failed`,
  * `host.crashed` (a stage's consumer died: the process must restart), `host.decisions` (the
  * decisions of a committed batch, embedded engines).
  */
@@ -31,7 +33,7 @@ async function main(): Promise<void> {
   const config = parseConfig(data.env);
   const logger = createLogger({ level: config.logLevel, role: 'pipeline' });
   // The main thread's registry has the process metrics; this one adds the stages' (summed on /metrics).
-  const metrics = new Metrics({ defaultMetrics: false });
+  const metrics = new Metrics({ defaultMetrics: false, stuckPartitionMs: config.stuckPartitionMs });
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   // On the embedded engines a batch's decisions come straight to the HTTP thread after its commit.
   const decisions = data.serveLog ? { decisions: (values: string[]) => port.postMessage({ kind: 'host.decisions', values }) } : {};
@@ -78,6 +80,8 @@ async function main(): Promise<void> {
       void metrics.registry.getMetricsAsJSON().then((json) => port.postMessage({ kind: 'host.metrics.reply', id: request.id, metrics: json }));
     }
   });
+  // The partitions the stages of this thread hold (the main thread has a `partitions` check of its own).
+  engines.readiness.push(metrics.partitions.readinessCheck('partitions:pipeline-thread'));
   port.postMessage({ kind: 'host.ready', checks: engines.readiness.map((check) => check.name) });
 }
 
