@@ -59,6 +59,17 @@ export class CrmConnectionRepository {
     return this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant), updated_at: readUpdatedAt }, { $set: set }, { returnDocument: 'after' });
   }
 
+  /**
+   * Replaces the credentials' ciphertext if it is still `readCiphertext` (a rotated Salesforce
+   * refresh token, libs/runtime StoredRefreshTokens); false when they changed meanwhile (another
+   * process rotated them, or a PATCH stored new ones), or the connection is gone. `updated_at`
+   * stays: the connection's settings and version are not changed.
+   */
+  async replaceCredentials(tenant: TenantContext, id: string, readCiphertext: string, ciphertext: string): Promise<boolean> {
+    const updated = await this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant), credentials_encrypted: readCiphertext }, { $set: { credentials_encrypted: ciphertext } }, { returnDocument: 'after' });
+    return updated !== null;
+  }
+
   async delete(tenant: TenantContext, id: string): Promise<boolean> {
     return (await this.connections.deleteOne({ _id: id, ...CrmConnectionRepository.filter(tenant) })) === 1;
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CrmConnectionRepository, CrmSyncRepository, type LeadRepository } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import { CredentialsCipher, CrmClient, type OutboundOptions } from '@leadstream/runtime';
+import { CredentialsCipher, CrmClient, StoredRefreshTokens, type OutboundOptions } from '@leadstream/runtime';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
 import { crmRouter } from './crm.routes';
@@ -22,14 +22,17 @@ export interface CrmApiOptions {
 
 export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentStore; log: EventLog; leads: Pick<LeadRepository, 'findById'>; options: CrmApiOptions | undefined }): void {
   const options = deps.options ?? {};
+  const connections = new CrmConnectionRepository(deps.store);
+  const cipher = new CredentialsCipher(options.credentialsKey ?? randomBytes(32));
   const router = crmRouter({
     guard: deps.guard,
-    connections: new CrmConnectionRepository(deps.store),
+    connections,
     syncs: new CrmSyncRepository(deps.store),
     leads: deps.leads,
     log: deps.log,
-    cipher: new CredentialsCipher(options.credentialsKey ?? randomBytes(32)),
-    client: new CrmClient({ timeoutMs: options.timeoutMs ?? 30_000, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}) }),
+    cipher,
+    // A connection test refreshes a Salesforce token too: a rotated refresh token is stored, as the crm-sync stage stores it.
+    client: new CrmClient({ timeoutMs: options.timeoutMs ?? 30_000, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}), refreshTokens: new StoredRefreshTokens(connections, cipher) }),
     allowInsecureTargets: options.allowInsecureTargets ?? false,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });

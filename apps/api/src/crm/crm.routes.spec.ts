@@ -11,13 +11,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
-import { startLead, type LeadRecord } from '@leadstream/domain';
+import { startLead, type LeadRecord, type SalesforceCredentials } from '@leadstream/domain';
+import { CredentialsCipher, crmCredentialsContext } from '@leadstream/runtime';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingMailer, dataOf, UserApi } from '../accounts/accounts.test-support';
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 
 const SECRET = 'Bearer s3cret-crm-token-7f2a';
+const CRM_KEY = randomBytes(32);
 /** The test's DNS: names of CRMs and what they resolve to (no name leaves the process). */
 const NAMES: Record<string, string> = { 'example.my.salesforce.com': '93.184.215.14', 'crm.example.com': '93.184.215.14', 'metadata.example.test': '169.254.169.254' };
 async function resolve(hostname: string): Promise<string[]> {
@@ -49,7 +51,7 @@ beforeAll(async () => {
     mailer: new CapturingMailer(),
     topics: ['crm.sync.requests'],
     repositories: [LeadRepository, CrmConnectionRepository, CrmSyncRepository],
-    crm: { credentialsKey: randomBytes(32), allowInsecureTargets: true, timeoutMs: 2_000, resolve },
+    crm: { credentialsKey: CRM_KEY, allowInsecureTargets: true, timeoutMs: 2_000, resolve },
   });
   owner = await UserApi.owner(server.url, 'crm.owner@example.edu', 'CRM College');
 });
@@ -208,6 +210,68 @@ describe('CRM connections', () => {
     expect((await manager.call('PATCH', `/api/crm/connections/${id}`, { name: 'Mine' })).status).toBe(403);
     const other = await UserApi.owner(server.url, 'crm.patch.other@example.edu', 'Patch Other College');
     expect((await other.call('PATCH', `/api/crm/connections/${id}`, { name: 'Mine' })).status).toBe(404);
+  });
+
+  it("takes keep_assignment_rules for Salesforce (default false: a routed owner is not replaced by Salesforce's assignment rules)", async () => {
+    const salesforce = (settings: Record<string, unknown>) => owner.call('POST', '/api/crm/connections', { name: 'SF rules', type: 'salesforce', settings: { instance_url: 'https://example.my.salesforce.com', ...settings }, credentials: { client_id: 'id', client_secret: 'secret' } });
+    const plain = await salesforce({});
+    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
+    expect(dataOf(plain)['settings']).toMatchObject({ keep_assignment_rules: false });
+    const keeping = await salesforce({ keep_assignment_rules: true });
+    expect(keeping.status, JSON.stringify(keeping.body)).toBe(201);
+    expect(dataOf(keeping)['settings']).toMatchObject({ keep_assignment_rules: true });
+    const id = String(dataOf(plain)['id']);
+    const patched = await owner.call('PATCH', `/api/crm/connections/${id}`, { settings: { instance_url: 'https://example.my.salesforce.com', keep_assignment_rules: true } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(dataOf(patched)['settings']).toMatchObject({ keep_assignment_rules: true });
+    const wrong = await salesforce({ keep_assignment_rules: 'yes' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'settings.keep_assignment_rules', message: 'settings.keep_assignment_rules must be a boolean' }] } });
+    // Not a setting of the other types.
+    const hubspot = await owner.call('POST', '/api/crm/connections', { name: 'HS', type: 'hubspot', settings: { keep_assignment_rules: true }, credentials: { private_app_token: 't' } });
+    expect(hubspot.body).toMatchObject({ error: { details: [{ field: 'settings.keep_assignment_rules' }] } });
+  });
+
+  it('stores the refresh token a rotating Salesforce answers to a connection test, encrypted, and sends it next time', async () => {
+    // A Salesforce org with refresh-token rotation: each refresh answers a new refresh token and retires the one sent.
+    const sent: string[] = [];
+    let current = 'refresh-0';
+    let issued = 0;
+    const org = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        const answer = (status: number, body: unknown) => {
+          response.writeHead(status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(body));
+        };
+        if (request.url === '/services/oauth2/token') {
+          const token = new URLSearchParams(text).get('refresh_token') ?? '';
+          sent.push(token);
+          if (token !== current) return answer(400, { error: 'invalid_grant', error_description: 'expired access/refresh token' });
+          current = `refresh-${++issued}`;
+          return answer(200, { access_token: `access-${issued}`, refresh_token: current, instance_url: `http://${String(request.headers.host)}` });
+        }
+        return answer(200, { name: 'Lead', fields: [] });
+      });
+    });
+    await new Promise<void>((done) => org.listen(0, '127.0.0.1', done));
+    try {
+      const orgUrl = `http://127.0.0.1:${(org.address() as AddressInfo).port}`;
+      const created = dataOf(await owner.call('POST', '/api/crm/connections', { name: 'Rotating SF', type: 'salesforce', settings: { instance_url: orgUrl, grant_type: 'refresh_token' }, credentials: { client_id: 'id', client_secret: 'secret', refresh_token: 'refresh-0' } }));
+      const id = String(created['id']);
+      expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true, response_status: 200 });
+      const stored = await server.store.collection('crm_connections').findOne({ _id: id });
+      const credentials = new CredentialsCipher(CRM_KEY).decryptJson<SalesforceCredentials>(stored?.['credentials_encrypted'] as string, crmCredentialsContext(owner.organizationId, id));
+      expect(credentials).toEqual({ client_id: 'id', client_secret: 'secret', refresh_token: 'refresh-1' });
+      expect(JSON.stringify(stored)).not.toContain('refresh-1');
+      expect(stored?.['updated_at']).toBe(created['updated_at']);
+      expect((await owner.call('POST', `/api/crm/connections/${id}/test`)).body).toMatchObject({ success: true });
+      expect(sent).toEqual(['refresh-0', 'refresh-1']);
+    } finally {
+      org.closeAllConnections();
+      await new Promise((done) => org.close(done));
+    }
   });
 
   it('takes new credentials for a connection whose stored ones cannot be decrypted (the key changed)', async () => {

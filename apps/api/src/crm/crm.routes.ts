@@ -23,14 +23,13 @@ import {
   DomainError,
   parseCrmConnectionInput,
   parseCrmConnectionPatch,
-  type CrmConnection,
   type CrmConnectionRecord,
   type CrmCredentials,
   type CrmSettings,
   type ErrorDetail,
 } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import { checkTarget, CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, type CredentialsCipher, type CrmClient, type OutboundOptions } from '@leadstream/runtime';
+import { checkTarget, CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, openCrmConnection, type CredentialsCipher, type CrmClient, type OutboundOptions } from '@leadstream/runtime';
 import type { ParameterizedContext } from 'koa';
 import { defineRoute, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
 
@@ -65,13 +64,6 @@ export interface CrmRoutesDependencies {
 
 const CONNECTION_ID = /^crm_[A-Za-z0-9]{1,64}$/;
 const LEAD_ID = /^lead_[A-Za-z0-9]{1,64}$/;
-
-/** The connection with its credentials decrypted, for the connectors. */
-export function openCrmConnection(record: CrmConnectionRecord, cipher: CredentialsCipher): CrmConnection {
-  const credentials = cipher.decryptJson<CrmCredentials>(record.credentials_encrypted, crmCredentialsContext(record.organization_id, record._id));
-  const settings = JSON.parse(record.settings_json) as CrmSettings;
-  return { id: record._id, name: record.name, type: record.type, enabled: record.enabled, settings, credentials, updated_at: record.updated_at } as CrmConnection;
-}
 
 /** The settings that name a URL leadstream calls (a record URL template is only shown as a link). */
 function calledUrls(settings: CrmSettings): Array<{ field: string; url: string }> {

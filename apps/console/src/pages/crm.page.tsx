@@ -25,9 +25,11 @@ type CredentialName = keyof NonNullable<CreateBody['credentials']>;
 
 interface TypeForm {
   label: string;
-  settings: ReadonlyArray<{ name: Exclude<SettingName, 'field_mapping' | 'grant_type'>; label: string; required?: boolean; url?: boolean; hint?: string }>;
+  settings: ReadonlyArray<{ name: Exclude<SettingName, 'field_mapping' | 'grant_type' | 'keep_assignment_rules'>; label: string; required?: boolean; url?: boolean; hint?: string }>;
   credentials: ReadonlyArray<{ name: CredentialName; label: string; hint?: string }>;
   grantType?: boolean;
+  /** Salesforce: the keep_assignment_rules setting (docs/crm.md). */
+  assignmentRules?: boolean;
 }
 
 /** The settings and credentials of each type (docs/crm.md); empty fields take the service's defaults. */
@@ -56,6 +58,7 @@ const CRM_TYPES: Record<ConnectionType, TypeForm> = {
       { name: 'refresh_token', label: 'Refresh token (refresh-token grant only)' },
     ],
     grantType: true,
+    assignmentRules: true,
   },
   hubspot: {
     label: 'HubSpot',
@@ -63,7 +66,7 @@ const CRM_TYPES: Record<ConnectionType, TypeForm> = {
       { name: 'base_url', label: 'API base URL (optional)', url: true, hint: 'Default: https://api.hubapi.com' },
       { name: 'portal_id', label: 'Portal id (optional)', hint: 'For links to the contact record' },
     ],
-    credentials: [{ name: 'private_app_token', label: 'Private app token', hint: 'Scope crm.objects.contacts.write' }],
+    credentials: [{ name: 'private_app_token', label: 'Private app token', hint: 'Scopes crm.objects.contacts.write (syncs) and crm.objects.contacts.read (Test connection)' }],
   },
 };
 const TYPE_NAMES = Object.keys(CRM_TYPES) as ConnectionType[];
@@ -209,6 +212,7 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
         if (value) settings[setting.name] = value;
       }
       if (spec.grantType) settings.grant_type = form.get('setting:grant_type') === 'refresh_token' ? 'refresh_token' : 'client_credentials';
+      if (spec.assignmentRules) settings.keep_assignment_rules = form.get('setting:keep_assignment_rules') === 'on';
       const credentials: NonNullable<CreateBody['credentials']> = {};
       for (const credential of spec.credentials) {
         const value = formText(form, `credential:${credential.name}`);
@@ -258,6 +262,13 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
             />
           )}
         </div>
+        {spec.assignmentRules && (
+          <Check
+            label="Let Salesforce's assignment rules choose owners (unchecked: the owner routing chooses is kept, and a resync never reassigns a Lead)"
+            name="setting:keep_assignment_rules"
+            defaultChecked={stored.keep_assignment_rules === true}
+          />
+        )}
         <TextArea
           label="Field mapping (optional)"
           name="field_mapping"

@@ -5,7 +5,7 @@
 import { CrmConnectionRepository, LeadRepository } from '@leadstream/dal';
 import type { CrmRetryStep } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import { CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, CredentialsCipher, CrmClient, type Logger, type Metrics } from '@leadstream/runtime';
+import { CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, CredentialsCipher, CrmClient, StoredRefreshTokens, type Logger, type Metrics } from '@leadstream/runtime';
 import { RetryingStageRunner } from '../batch/retrying-stage-runner';
 import type { BatchWriter } from '../batch/batch-write';
 import { crmSyncStage, LEADS_ROUTED_TOPIC } from './crm-sync.stage';
@@ -27,11 +27,14 @@ export interface CrmSyncRunnerOptions {
 
 export class CrmSyncRunner extends RetryingStageRunner {
   constructor(crm: CrmSyncRunnerOptions) {
+    const connections = new CrmConnectionRepository(crm.store);
+    const cipher = new CredentialsCipher(crm.credentialsKey);
     const stage = crmSyncStage({
       leads: new LeadRepository(crm.store),
-      connections: new CrmConnectionRepository(crm.store),
-      cipher: new CredentialsCipher(crm.credentialsKey),
-      client: new CrmClient({ timeoutMs: crm.timeoutMs, allowInsecureTargets: crm.allowInsecureTargets }),
+      connections,
+      cipher,
+      // Rotated Salesforce refresh tokens go back to the stored connection, for every process.
+      client: new CrmClient({ timeoutMs: crm.timeoutMs, allowInsecureTargets: crm.allowInsecureTargets, refreshTokens: new StoredRefreshTokens(connections, cipher), logger: crm.logger }),
       schedule: crm.schedule,
       ...(crm.now ? { now: crm.now } : {}),
     });

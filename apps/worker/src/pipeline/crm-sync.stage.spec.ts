@@ -7,10 +7,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
-import { crmSyncId, parseCrmConnectionInput, parseCrmRetrySchedule, startLead, type CrmConnectionRecord, type CrmSyncRecord, type LeadRecord } from '@leadstream/domain';
+import { crmSyncId, parseCrmConnectionInput, parseCrmRetrySchedule, startLead, type CrmConnectionRecord, type CrmSyncRecord, type LeadRecord, type SalesforceCredentials } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmClient } from '@leadstream/runtime';
+import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmClient, StoredRefreshTokens } from '@leadstream/runtime';
 import { eventPayloadProblems, type LeadEventMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
@@ -178,6 +178,44 @@ describe('the crm-sync stage', () => {
     expect(contact).toMatchObject({ fields: { email: lead.email, firstname: 'Grace', lastname: 'Hopper' }, writes: 1 });
     expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: contact?.id });
     expect((await events('lead.crm_synced'))[0]?.data['crm_record_url']).toBe(`https://app.hubspot.com/contacts/777/record/0-1/${contact?.id ?? ''}`);
+  });
+
+  it("Salesforce: leads that meet a used-up daily API allowance (403 REQUEST_LIMIT_EXCEEDED) wait on the longest delay instead of failing for good", async () => {
+    const sf = await salesforce();
+    const leads = [await storeLead(), await storeLead()];
+    fake.salesforce.apiCallsLeft = 0;
+    await deliver(LEADS_ROUTED_TOPIC, leads.map((lead) => routed(lead, [sf])));
+    for (const lead of leads) {
+      expect(await syncOf(lead, sf)).toMatchObject({ status: 'retry_scheduled', attempts: 1, last_error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.' });
+      expect((await leadNow(lead)).crm_sync_status).toBe('pending');
+    }
+    // An hour asked for: longer than every step of this schedule, so its last one.
+    expect(await retries()).toEqual({ '3s': [expect.objectContaining({ attempt: 2 }), expect.objectContaining({ attempt: 2 })] });
+    expect(await events('lead.crm_sync_failed')).toEqual([]);
+    fake.salesforce.apiCallsLeft = null;
+    clock += 3_000;
+    await handOver('crm.retry.3s');
+    for (const lead of leads) expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: fake.records.salesforce.get(lead._id)?.id });
+  });
+
+  it('Salesforce: stores the refresh token a rotating connected app answers with its connection, which the next refresh sends', async () => {
+    fake.salesforce.rotateRefreshTokens = true;
+    const connections = new CrmConnectionRepository(engines.store);
+    const sf = await connection({ name: 'SF', type: 'salesforce', settings: { instance_url: fake.url, grant_type: 'refresh_token' }, credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: FAKE_SALESFORCE.clientSecret, refresh_token: FAKE_SALESFORCE.refreshToken } });
+    // As the crm-sync runner builds it: rotated refresh tokens go back to the stored connection.
+    const client = () => new CrmClient({ timeoutMs: 2_000, allowInsecureTargets: true, now: () => clock, refreshTokens: new StoredRefreshTokens(connections, cipher) });
+    stage = crmSyncStage({ leads: new LeadRepository(engines.store), connections, cipher, client: client(), schedule: SCHEDULE, now: () => new Date(clock) });
+    const first = await storeLead();
+    await deliver(LEADS_ROUTED_TOPIC, [routed(first, [sf])]);
+    expect((await leadNow(first)).crm_sync_status).toBe('synced');
+    const stored = await connections.findById({ organizationId: ORG, environment: 'live' }, sf);
+    expect(cipher.decryptJson<SalesforceCredentials>(stored!.credentials_encrypted, crmCredentialsContext(ORG, sf)).refresh_token).toBe('sf-refresh-1');
+    // Another crm-sync process (a new client, no token yet) refreshes with the stored token.
+    stage = crmSyncStage({ leads: new LeadRepository(engines.store), connections, cipher, client: client(), schedule: SCHEDULE, now: () => new Date(clock) });
+    const second = await storeLead();
+    await deliver(LEADS_ROUTED_TOPIC, [routed(second, [sf])]);
+    expect((await leadNow(second)).crm_sync_status).toBe('synced');
+    expect(fake.salesforce.refreshTokensSent).toEqual([FAKE_SALESFORCE.refreshToken, 'sf-refresh-1']);
   });
 
   it('fails at once on a permanent error with the CRM message, and after the last step of the schedule', async () => {

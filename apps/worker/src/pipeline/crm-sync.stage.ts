@@ -31,16 +31,14 @@ import {
   startCrmSync,
   type CrmConnection,
   type CrmConnectionRecord,
-  type CrmCredentials,
   type CrmRetryStep,
-  type CrmSettings,
   type CrmSyncEvent,
   type CrmSyncRecord,
   type LeadRecord,
   type TenantContext,
 } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, crmRetryTopic, type CredentialsCipher, type CrmClient, type CrmSyncResult } from '@leadstream/runtime';
+import { CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, openCrmConnection, type CredentialsCipher, type CrmClient, type CrmSyncResult } from '@leadstream/runtime';
 import { parseLeadRouted, type LeadRoutedMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
@@ -128,10 +126,8 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
   const now = deps.now ?? (() => new Date());
   const outcomes = new Map<string, CrmSyncResult>();
 
-  const open = (record: CrmConnectionRecord): CrmConnection => {
-    const credentials = deps.cipher.decryptJson<CrmCredentials>(record.credentials_encrypted, crmCredentialsContext(record.organization_id, record._id));
-    return { id: record._id, name: record.name, type: record.type, enabled: record.enabled, settings: JSON.parse(record.settings_json) as CrmSettings, credentials, updated_at: record.updated_at } as CrmConnection;
-  };
+  // With its tenant, so a rotated Salesforce refresh token is stored back to it.
+  const open = (record: CrmConnectionRecord): CrmConnection => openCrmConnection(record, deps.cipher);
 
   const remember = (key: string, result: CrmSyncResult): void => {
     if (outcomes.size >= OUTCOME_CACHE_LIMIT) outcomes.delete(outcomes.keys().next().value as string);

@@ -6,7 +6,7 @@
  */
 import type { ErrorDetail } from '../errors';
 import { outboundHeaderProblem } from '../outbound/outbound-headers';
-import type { Environment } from '../tenant';
+import type { Environment, TenantContext } from '../tenant';
 
 export const CRM_CONNECTION_TYPES = ['webhook_json', 'salesforce', 'hubspot'] as const;
 export type CrmConnectionType = (typeof CRM_CONNECTION_TYPES)[number];
@@ -60,6 +60,13 @@ export interface SalesforceSettings {
   external_id_field: string;
   api_version: string;
   field_mapping: CrmFieldMapping | null;
+  /**
+   * false (default): a Lead created with the owner routing chose, and every update, is sent with
+   * `Sforce-Auto-Assign: FALSE`, so Salesforce's active assignment rules do not replace that
+   * owner or reassign a Lead a rep owns. true: Salesforce's rules run on every create and update.
+   * Absent from connections stored before the setting (false).
+   */
+  keep_assignment_rules?: boolean;
 }
 
 export interface HubspotSettings {
@@ -84,11 +91,15 @@ export interface HubspotCredentials {
 }
 export type CrmCredentials = WebhookJsonCredentials | SalesforceCredentials | HubspotCredentials;
 
-/** A connection with its settings and decrypted credentials, as the connectors use it. */
+/**
+ * A connection with its settings and decrypted credentials, as the connectors use it. `tenant`
+ * names the stored connection (a rotated Salesforce refresh token is written back to it); a
+ * connection without one (a test's) keeps a rotated token in memory only.
+ */
 export type CrmConnection =
-  | { id: string; name: string; type: 'webhook_json'; enabled: boolean; settings: WebhookJsonSettings; credentials: WebhookJsonCredentials; updated_at: string }
-  | { id: string; name: string; type: 'salesforce'; enabled: boolean; settings: SalesforceSettings; credentials: SalesforceCredentials; updated_at: string }
-  | { id: string; name: string; type: 'hubspot'; enabled: boolean; settings: HubspotSettings; credentials: HubspotCredentials; updated_at: string };
+  | { id: string; name: string; type: 'webhook_json'; enabled: boolean; settings: WebhookJsonSettings; credentials: WebhookJsonCredentials; updated_at: string; tenant?: TenantContext }
+  | { id: string; name: string; type: 'salesforce'; enabled: boolean; settings: SalesforceSettings; credentials: SalesforceCredentials; updated_at: string; tenant?: TenantContext }
+  | { id: string; name: string; type: 'hubspot'; enabled: boolean; settings: HubspotSettings; credentials: HubspotCredentials; updated_at: string; tenant?: TenantContext };
 
 /**
  * A connection as stored. `settings_json` holds the settings as a JSON string (a field mapping
@@ -180,6 +191,16 @@ class Reader {
     return problem ? this.problem(field, `is refused: ${problem}`) : value;
   }
 
+  flag(field: string, fallback: boolean): boolean {
+    const value = this.source[field];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') {
+      this.problem(field, 'must be a boolean');
+      return fallback;
+    }
+    return value;
+  }
+
   oneOf<T extends string>(field: string, allowed: readonly T[], fallback: T): T {
     const value = this.source[field];
     if (value === undefined || value === null) return fallback;
@@ -234,7 +255,7 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
       break;
     }
     case 'salesforce': {
-      reader.unknownKeys(['instance_url', 'token_url', 'grant_type', 'external_id_field', 'api_version', 'field_mapping']);
+      reader.unknownKeys(['instance_url', 'token_url', 'grant_type', 'external_id_field', 'api_version', 'field_mapping', 'keep_assignment_rules']);
       const instance = reader.url('instance_url', true) ?? '';
       settings = {
         instance_url: instance,
@@ -243,6 +264,7 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
         external_id_field: reader.text('external_id_field', { max: 80, pattern: SF_FIELD, patternMessage: 'must be a custom field API name ending in __c' }) ?? 'Leadstream_Id__c',
         api_version: reader.text('api_version', { max: 10, pattern: API_VERSION, patternMessage: 'must look like v60.0' }) ?? 'v60.0',
         field_mapping: mapping.mapping,
+        keep_assignment_rules: reader.flag('keep_assignment_rules', false),
       };
       break;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCrmConnectionInput, type CrmConnection } from './crm-connection';
-import { accessTokenRequest, classifyFailure, crmRecordUrl, readAccessToken, readSyncResponse, retryAfterMs, syncRequest, testRequest } from './crm-connectors';
+import { accessTokenRequest, classifyFailure, crmRecordUrl, readAccessToken, readSyncResponse, retryAfterMs, syncProblem, syncRequest, testRequest } from './crm-connectors';
 import { advanceCrmSync, crmSyncCan, startCrmSync } from './crm-sync.machine';
 import { leadCrmFields, nextRetryStep, parseCrmRetrySchedule } from './crm-sync';
 
@@ -25,7 +25,7 @@ describe('CRM connection input', () => {
         name: 'SF',
         type: 'salesforce',
         enabled: true,
-        settings: { instance_url: 'https://acme.my.salesforce.com', token_url: 'https://acme.my.salesforce.com/services/oauth2/token', grant_type: 'client_credentials', external_id_field: 'Leadstream_Id__c', api_version: 'v60.0', field_mapping: null },
+        settings: { instance_url: 'https://acme.my.salesforce.com', token_url: 'https://acme.my.salesforce.com/services/oauth2/token', grant_type: 'client_credentials', external_id_field: 'Leadstream_Id__c', api_version: 'v60.0', field_mapping: null, keep_assignment_rules: false },
         credentials: { client_id: 'id', client_secret: 'secret' },
       },
     });
@@ -78,26 +78,45 @@ describe('request shaping', () => {
     expect(syncRequest(hook, lead, target, null).headers['authorization']).toBe('evil.example');
   });
 
-  it('salesforce: PATCH upsert by external id, with placeholders for required fields and the owner id', () => {
+  it('salesforce: PATCH upsert by external id; a create with placeholders for required fields and the owner id, an update with the mapped fields only', () => {
     const sf = connection({ name: 'SF', type: 'salesforce', settings: { instance_url: 'https://acme.my.salesforce.com', external_id_field: 'Lead_Ref__c' }, credentials: { client_id: 'id', client_secret: 's' } });
     const token = { accessToken: 'tok', expiresAt: NOW + 1000, instanceUrl: 'https://eu1.my.salesforce.com' };
+    const json = { 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer tok' };
     expect(syncRequest(sf, lead, target, token)).toEqual({
       url: 'https://eu1.my.salesforce.com/services/data/v60.0/sobjects/Lead/Lead_Ref__c/lead_1',
       method: 'PATCH',
-      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer tok' },
+      // The routed owner is not replaced by Salesforce's assignment rules.
+      headers: { ...json, 'sforce-auto-assign': 'FALSE' },
       body: { FirstName: 'Ann', Email: 'ann@example.edu', Phone: '+15555550100', LeadSource: 'fair', LastName: '[not provided]', Company: '[not provided]', OwnerId: '005000000000001AAA' },
     });
+    expect(syncRequest(sf, lead, target, token, 'update')).toMatchObject({ headers: { ...json, 'sforce-auto-assign': 'FALSE' }, body: { FirstName: 'Ann', Email: 'ann@example.edu', Phone: '+15555550100', LeadSource: 'fair' } });
+    expect(Object.keys(syncRequest(sf, lead, target, token, 'update').body as object)).toEqual(['FirstName', 'Email', 'Phone', 'LeadSource']);
+    // No routed owner: a new Lead is left to Salesforce's rules.
+    expect(syncRequest(sf, lead, { owner: null, queue: null }, token).headers).toEqual(json);
+    const keeping = { ...sf, settings: { ...sf.settings, keep_assignment_rules: true } } as CrmConnection;
+    expect(syncRequest(keeping, lead, target, token).headers).toEqual(json);
+    expect(syncRequest(keeping, lead, target, token, 'update').headers).toEqual(json);
+    // Stored before the setting existed: Salesforce's rules are turned off for a routed owner.
+    const { keep_assignment_rules: _dropped, ...older } = sf.type === 'salesforce' ? sf.settings : { keep_assignment_rules: false };
+    expect(syncRequest({ ...sf, settings: older } as CrmConnection, lead, target, token).headers['sforce-auto-assign']).toBe('FALSE');
+    expect(syncProblem(sf, { ...lead, last_name: 'L'.repeat(81) }, target)).toBe("last_name is 81 characters and Salesforce's Lead.LastName holds at most 80: shorten the lead's last_name (PATCH /api/leads/:id) and sync it again");
+    expect(syncProblem(sf, { ...lead, last_name: 'L'.repeat(80) }, target)).toBeNull();
     const form = accessTokenRequest(sf);
     expect(form.rawBody).toBe('grant_type=client_credentials&client_id=id&client_secret=s');
-    expect(readAccessToken(response(200, { access_token: 'tok', instance_url: 'https://eu1.my.salesforce.com' }), NOW)).toEqual({ ok: true, token: { accessToken: 'tok', expiresAt: NOW + 14 * 60_000, instanceUrl: 'https://eu1.my.salesforce.com' } });
+    expect(readAccessToken(response(200, { access_token: 'tok', instance_url: 'https://eu1.my.salesforce.com' }), NOW)).toEqual({ ok: true, token: { accessToken: 'tok', expiresAt: NOW + 14 * 60_000, instanceUrl: 'https://eu1.my.salesforce.com' }, refreshToken: null });
+    // A rotating connected app answers a new refresh token, which the next refresh sends.
+    expect(readAccessToken(response(200, { access_token: 'tok2', refresh_token: 'r2' }), NOW)).toMatchObject({ ok: true, refreshToken: 'r2' });
+    const refreshing = connection({ name: 'SF', type: 'salesforce', settings: { instance_url: 'https://acme.my.salesforce.com', grant_type: 'refresh_token' }, credentials: { client_id: 'id', client_secret: 's', refresh_token: 'r1' } });
+    expect(accessTokenRequest(refreshing).rawBody).toBe('grant_type=refresh_token&client_id=id&client_secret=s&refresh_token=r1');
+    expect(accessTokenRequest(refreshing, 'r2').rawBody).toBe('grant_type=refresh_token&client_id=id&client_secret=s&refresh_token=r2');
     expect(readAccessToken(response(400, { error: 'invalid_grant', error_description: 'authentication failure' }), NOW)).toEqual({ ok: false, outcome: { kind: 'permanent', error: 'token request failed: HTTP 400: authentication failure', status: 400 } });
     expect(crmRecordUrl(sf, '00Q1', token)).toBe('https://eu1.my.salesforce.com/00Q1');
     expect(testRequest(sf, token).url).toBe('https://eu1.my.salesforce.com/services/data/v60.0/sobjects/Lead/describe');
   });
 
-  it('hubspot: batch upsert by email with the private app token', () => {
+  it('hubspot: batch upsert by email (lower-cased) with the private app token', () => {
     const hs = connection({ name: 'HS', type: 'hubspot', settings: { portal_id: '123' }, credentials: { private_app_token: 'pat-1' } });
-    expect(syncRequest(hs, lead, { owner: '42', queue: null }, null)).toEqual({
+    expect(syncRequest(hs, { ...lead, email: 'Ann@Example.EDU' }, { owner: '42', queue: null }, null)).toEqual({
       url: 'https://api.hubapi.com/crm/v3/objects/contacts/batch/upsert',
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: 'Bearer pat-1' },
@@ -118,6 +137,20 @@ describe('failure classes', () => {
     expect(classifyFailure(response(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]), NOW)).toEqual({ kind: 'unauthorized', error: 'HTTP 401: INVALID_SESSION_ID: Session expired or invalid', status: 401 });
     expect(classifyFailure(response(400, [{ message: 'Required fields are missing: [LastName]', errorCode: 'REQUIRED_FIELD_MISSING' }]), NOW)).toEqual({ kind: 'permanent', error: 'HTTP 400: REQUIRED_FIELD_MISSING: Required fields are missing: [LastName]', status: 400 });
     expect(classifyFailure(response(301), NOW).kind).toBe('permanent');
+  });
+
+  it("Salesforce's API limits and row locks are retryable, the daily allowance after an hour; a 300 names the Leads that share the external id", () => {
+    expect(classifyFailure(response(403, [{ message: 'TotalRequests Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }]), NOW)).toEqual({ kind: 'retryable', error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.', status: 403, retryAfterMs: 3_600_000 });
+    expect(classifyFailure(response(403, [{ message: 'ConcurrentRequests (Concurrent API Requests) Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }]), NOW)).toMatchObject({ kind: 'retryable', retryAfterMs: 300_000 });
+    expect(classifyFailure(response(400, [{ message: 'unable to obtain exclusive access to this record or 1 records: 00Q1', errorCode: 'UNABLE_TO_LOCK_ROW', fields: [] }]), NOW)).toMatchObject({ kind: 'retryable', status: 400, retryAfterMs: null });
+    // Other 403s (a profile without access) stay permanent.
+    expect(classifyFailure(response(403, [{ message: 'insufficient access rights on object id', errorCode: 'INSUFFICIENT_ACCESS_OR_READONLY' }]), NOW).kind).toBe('permanent');
+    const sf = connection({ name: 'SF', type: 'salesforce', settings: { instance_url: 'https://acme.my.salesforce.com' }, credentials: { client_id: 'id', client_secret: 's' } });
+    expect(readSyncResponse(sf, response(300, ['/services/data/v60.0/sobjects/Lead/00Q1', '/services/data/v60.0/sobjects/Lead/00Q2']), NOW, 'lead_1')).toEqual({
+      kind: 'permanent',
+      error: "HTTP 300: 2 Salesforce Leads have this lead's external id (Leadstream_Id__c = lead_1): 00Q1, 00Q2; merge them or clear the field on all but one, then sync again",
+      status: 300,
+    });
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

@@ -1,2 +1,3 @@
 export * from './credentials-cipher';
 export * from './crm-client';
+export * from './crm-refresh-tokens';
