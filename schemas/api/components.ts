@@ -127,6 +127,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   Session: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user', 'expires_at']),
   Registered: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user']),
   RefreshedSession: record({ token: str(), expires_at: dateTime() }),
+  ChangedPassword: record({ message: str(), token: str(), expires_at: dateTime() }),
   Message: record({ message: str() }),
   User: obj(
     {

@@ -42,6 +42,7 @@ export function errorStatuses(operation: Operation): number[] {
   statuses.add(429);
   if (operation.requestBody) for (const status of [400, 413, 415]) statuses.add(status);
   if (operation.query?.length) statuses.add(400);
+  if (operation.planLimit) statuses.add(422);
   if (operation.path.includes(':')) statuses.add(404);
   for (const status of [500, 503]) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
@@ -116,6 +117,7 @@ function operationObject(operation: Operation): JsonSchema {
     operation.description,
     operation.permission && operation.permission !== 'authenticated' ? `Permission: \`${operation.permission}\`.` : undefined,
     operation.semanticChecks ? `Beyond this schema the service checks ${operation.semanticChecks}; a request that fails those checks is answered 400${operation.errors?.includes(422) ? ' (422 when a rule rejects the lead)' : ''}.` : undefined,
+    operation.planLimit ? `A request that would take the organization past its plan's limit is answered 422 \`PLAN_LIMIT_REACHED\` and stores nothing. Limits: ${operation.planLimit}.` : undefined,
   ].filter(Boolean);
   const security = { session: [{ sessionToken: [] }], apiKey: [{ apiKey: [] }], sessionOrApiKey: [{ sessionToken: [] }, { apiKey: [] }], none: [] }[operation.auth];
   return {
@@ -124,6 +126,7 @@ function operationObject(operation: Operation): JsonSchema {
     summary: operation.summary,
     ...(description.length > 0 ? { description: description.join('\n\n') } : {}),
     ...(operation.semanticChecks ? { 'x-semantic-checks': operation.semanticChecks } : {}),
+    ...(operation.planLimit ? { 'x-plan-limit': operation.planLimit } : {}),
     security,
     ...(pathParameters.length + (operation.query?.length ?? 0) > 0
       ? { parameters: [...pathParameters, ...(operation.query ?? []).map((parameter) => ({ required: false, ...parameter, schema: withoutNul(parameter.schema) }))] }

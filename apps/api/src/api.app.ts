@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
-import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorRefusalRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, CredentialsCipher, type ConfigCache, type Metrics } from '@leadstream/runtime';
@@ -14,7 +14,7 @@ import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
 import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
-import { mountRules } from './rules/rules.app';
+import { mountRules, type RulesMountDependencies } from './rules/rules.app';
 import { mountRouting } from './routing/routing.app';
 import { exportsRouter } from './exports/exports.routes';
 import { mountCrm, type CrmApiOptions } from './crm/crm.app';
@@ -63,6 +63,8 @@ export interface ApiDependencies {
   crm?: CrmApiOptions;
   /** The web console at /app (apps/console/dist by default). */
   console?: ConsoleRoutesOptions;
+  /** POST /api/enrichment/test's threads and time limit (2 s by default; tests shorten it). */
+  enrichmentTest?: RulesMountDependencies['enrichmentTest'];
 }
 
 /**
@@ -110,13 +112,15 @@ export function createApiApp(deps: ApiDependencies): Koa {
     config,
     leads: deps.leads,
     receipts: new SubmissionReceiptRepository(deps.store),
+    refusals: new VendorRefusalRepository(deps.store),
     submissions,
     waiter: deps.waiter,
     decisionTimeoutMs: deps.decisionTimeoutMs,
+    logger: deps.logger,
   });
   app.use(ingestion.routes());
   app.use(ingestion.allowedMethods());
-  const vendorPortal = vendorPortalRouter({ dal: deps.dal, config, reports: new VendorReportRepository(deps.store) });
+  const vendorPortal = vendorPortalRouter({ dal: deps.dal, config, reports: new VendorReportRepository(deps.store), logger: deps.logger });
   app.use(vendorPortal.routes());
   app.use(vendorPortal.allowedMethods());
   const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts, deps.configCache);
@@ -147,10 +151,12 @@ export function createApiApp(deps: ApiDependencies): Koa {
     validationSettings: async (tenant) => (await config.organization(tenant))?.settings.validation,
     configCache: deps.configCache,
     allowInsecureTargets: deps.webhooks?.allowInsecureTargets ?? false,
+    enrichmentTest: deps.enrichmentTest,
+    logger: deps.logger,
   });
   mountRouting(app, { guard: accounts.guard, store: deps.store, customFields: { list: (organizationId) => config.customFields(organizationId) }, configCache: deps.configCache });
   const funnelLinks = new FunnelLinkRepository(deps.store);
-  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: funnelLinks, analytics: deps.analytics });
+  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: funnelLinks, analytics: deps.analytics, logger: deps.logger });
   app.use(funnel.routes());
   app.use(funnel.allowedMethods());
   const analytics = analyticsRouter({ guard: accounts.guard, vendors: deps.dal.vendors, links: funnelLinks, analytics: deps.analytics });

@@ -23,6 +23,7 @@ import { ValidationRulesPage } from './pages/validation-rules.page';
 import { LookupTablesPage } from './pages/lookup-tables.page';
 import { CalculatedFieldsPage } from './pages/calculated-fields.page';
 import { OrganizationPage } from './pages/organization.page';
+import { AccountPage } from './pages/account.page';
 import { WebhooksPage } from './pages/webhooks.page';
 import { CrmPage } from './pages/crm.page';
 import { RoutingPage } from './pages/routing.page';
@@ -77,6 +78,7 @@ export function App() {
         <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/users" element={<UsersPage />} />
         <Route path="/organization" element={<OrganizationPage />} />
+        <Route path="/account" element={<AccountPage />} />
         <Route path="*" element={<NotFound />} />
       </Route>
       {/* Signed in already: the signed-out pages lead to the console. */}

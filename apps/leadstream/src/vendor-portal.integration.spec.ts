@@ -134,8 +134,10 @@ describe('vendor portal over leads ingested through the pipeline', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
       submitted.push((body as { email: string }).email);
     }
-    // Refused by the API's schema check: never becomes a lead, never counted.
+    // Refused by the API's schema check: never becomes a lead, and counts all the same as a
+    // submission and a rejection (a missing field, a wrong type).
     expect((await ingest(keys.aLive, { first_name: 'No email' })).status).toBe(400);
+    expect((await ingest(keys.aLive, { email: email('typed'), phone: 12 })).status).toBe(400);
     expect((await ingest(keys.bLive, { email: email('other1') })).status).toBe(201);
     expect((await ingest(keys.bLive, { email: email('other2') })).status).toBe(201);
     expect((await ingest(keys.aSandbox, { email: email('sandbox1') }, true)).status).toBe(201);
@@ -145,7 +147,7 @@ describe('vendor portal over leads ingested through the pipeline', () => {
 
   it('daily-stats counts only the key vendor live leads of the day', async () => {
     const body = await settled(`/api/vendor-portal/daily-stats?date=${today}`, keys.aLive);
-    expect(body).toEqual({ date: today, submitted: 9, accepted: 4, rejected: 5, pending: 0, acceptance_rate: 0.4444 });
+    expect(body).toEqual({ date: today, submitted: 11, accepted: 4, rejected: 7, pending: 0, acceptance_rate: 0.3636 });
     const implicit = await settled('/api/vendor-portal/daily-stats', keys.aLive);
     expect(implicit['date']).toBe(today);
     expect(await settled('/api/vendor-portal/daily-stats', keys.bLive)).toMatchObject({ submitted: 2, accepted: 2, rejected: 0, acceptance_rate: 1 });
@@ -161,8 +163,8 @@ describe('vendor portal over leads ingested through the pipeline', () => {
   it('summary breaks rejections down by reason', async () => {
     const [year, month] = today.split('-').map(Number);
     const body = await settled(`/api/vendor-portal/summary/${year}/${month}`, keys.aLive);
-    expect(body).toMatchObject({ year, month, submitted: 9, accepted: 4, rejected: 5, acceptance_rate: 0.4444 });
-    expect(body['rejection_breakdown']).toEqual({ invalid_email: 1, duplicate: 1, missing_field: 1, other: 2 });
+    expect(body).toMatchObject({ year, month, submitted: 11, accepted: 4, rejected: 7, acceptance_rate: 0.3636 });
+    expect(body['rejection_breakdown']).toEqual({ invalid_email: 1, duplicate: 1, missing_field: 2, other: 3 });
   });
 
   it('summary and daily-stats bound the month and the day in UTC', async () => {

@@ -336,6 +336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password: every earlier session ends, and the answer carries a new session for this client
+         * @description Beyond this schema the service checks that current_password is the password of the signed-in user (400 VALIDATION_ERROR on current_password otherwise) and that new_password differs from it; a request that fails those checks is answered 400.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/forgot-password": {
         parameters: {
             query?: never;
@@ -2266,6 +2286,12 @@ export interface components {
             status: "queued" | "running" | "completed" | "failed";
             total: number | null;
             updated: number;
+        };
+        ChangedPassword: {
+            /** Format: date-time */
+            expires_at: string;
+            message: string;
+            token: string;
         };
         ConversionFunnel: {
             period: components["schemas"]["FunnelPeriod"];
@@ -4249,6 +4275,45 @@ export interface operations {
                 };
             };
             400: components["responses"]["UserError400"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedPassword"];
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
             413: components["responses"]["UserError413"];
             415: components["responses"]["UserError415"];
             429: components["responses"]["UserError429"];

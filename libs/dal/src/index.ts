@@ -38,3 +38,4 @@ export * from './webhook-delivery.repository';
 export * from './crm-connection.repository';
 export * from './retry-delay-topic.repository';
 export * from './crm-sync.repository';
+export * from './vendor-refusal.repository';

@@ -2,6 +2,7 @@
 import type { DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS } from './collections';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { VendorRefusalRepository } from './vendor-refusal.repository';
 import { WebhookRepository } from './webhook.repository';
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
@@ -15,4 +16,5 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
   await store.collection(COLLECTIONS.rateLimits).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   await WebhookRepository.ensureIndexes(store);
   await WebhookDeliveryRepository.ensureIndexes(store);
+  await VendorRefusalRepository.ensureIndexes(store);
 }

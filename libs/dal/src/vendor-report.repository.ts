@@ -7,6 +7,7 @@
 import type { LeadRecord, LeadStatus, RejectionReason, TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter } from '@leadstream/ports';
 import { LEADS_COLLECTION } from './lead.repository';
+import { VendorRefusalRepository } from './vendor-refusal.repository';
 
 /** Statuses a lead reaches once it passed validation and deduplication. */
 export const ACCEPTED_STATUSES: readonly LeadStatus[] = ['active', 'contacted', 'qualified', 'converted', 'archived'];
@@ -20,7 +21,7 @@ export interface CreatedRange {
 }
 
 export interface VendorOutcomeCounts {
-  /** Leads received (stored) in the range, whatever their state. */
+  /** Submissions in the range, whatever their state: leads received, and bodies the edge refused. */
   submitted: number;
   accepted: number;
   rejected: number;
@@ -34,9 +35,11 @@ export type VendorExportRow = Pick<LeadRecord, '_id' | 'email' | 'status' | 'sub
 
 export class VendorReportRepository {
   private readonly leads: Collection<LeadRecord>;
+  private readonly refusals: VendorRefusalRepository;
 
   constructor(store: DocumentStore) {
     this.leads = store.collection<LeadRecord>(LEADS_COLLECTION);
+    this.refusals = new VendorRefusalRepository(store);
   }
 
   /** The index-backed filter every report query starts from. */
@@ -50,7 +53,8 @@ export class VendorReportRepository {
   }
 
   /**
-   * Counts by outcome with six index range counts (no documents are loaded). Breakdown:
+   * Counts by outcome with six index range counts (no documents are loaded), plus the bodies the
+   * ingestion edge refused (VendorRefusalRepository). Breakdown:
    * `duplicate` = status duplicate or reason duplicate; `invalid_email`; `missing_field` =
    * reason missing_required; `other` = every other rejection (disposable_email, bot_detected,
    * failed_custom_rule, rate_limited, unknown).
@@ -58,14 +62,20 @@ export class VendorReportRepository {
   async countOutcomes(tenant: TenantContext, vendorId: string, range: CreatedRange): Promise<VendorOutcomeCounts> {
     const base = VendorReportRepository.rangeFilter(tenant, vendorId, range);
     const rejectedBy = (reason: RejectionReason): Filter => ({ ...base, status: 'rejected', rejection_reason: reason });
-    const [submitted, accepted, rejected, duplicate, invalidEmail, missingField] = await Promise.all([
+    const [stored, accepted, storedRejected, duplicate, storedInvalidEmail, storedMissingField, refused] = await Promise.all([
       this.leads.countDocuments(base),
       this.leads.countDocuments({ ...base, status: { $in: [...ACCEPTED_STATUSES] } }),
       this.leads.countDocuments({ ...base, status: { $in: [...REJECTED_STATUSES] } }),
       this.leads.countDocuments({ ...base, $or: [{ status: 'duplicate' }, { status: 'rejected', rejection_reason: 'duplicate' }] }),
       this.leads.countDocuments(rejectedBy('invalid_email')),
       this.leads.countDocuments(rejectedBy('missing_required')),
+      this.refusals.countInRange(tenant, vendorId, range),
     ]);
+    // Bodies the edge refused never became leads; they are submissions and rejections all the same.
+    const submitted = stored + refused.submitted;
+    const rejected = storedRejected + refused.submitted;
+    const invalidEmail = storedInvalidEmail + refused.invalid_email;
+    const missingField = storedMissingField + refused.missing_field;
     return {
       submitted,
       accepted,

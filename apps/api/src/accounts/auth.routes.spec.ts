@@ -231,6 +231,43 @@ describe('forgot-password and reset-password', () => {
   });
 });
 
+describe('POST /api/auth/change-password', () => {
+  beforeAll(async () => {
+    await api.register('change@state.edu');
+  });
+
+  const login = async (password: string): Promise<string> => String((await api.call('POST', '/api/auth/login', { email: 'change@state.edu', password })).body['token']);
+
+  it('refuses a wrong current password, the same password and a weak one, and changes nothing', async () => {
+    const session = await login('Passw0rd!');
+    const wrong = await expectError(api.call('POST', '/api/auth/change-password', { current_password: 'Wr0ngpass', new_password: 'N3wPassword' }, session), 400, 'VALIDATION_ERROR');
+    expect(wrong['details']).toEqual([{ field: 'current_password', message: 'current_password is not your current password' }]);
+    const same = await expectError(api.call('POST', '/api/auth/change-password', { current_password: 'Passw0rd!', new_password: 'Passw0rd!' }, session), 400, 'VALIDATION_ERROR');
+    expect(same['details']).toEqual([{ field: 'new_password', message: 'new_password must differ from the current password' }]);
+    await expectError(api.call('POST', '/api/auth/change-password', { current_password: 'Passw0rd!', new_password: 'weak' }, session), 400, 'WEAK_PASSWORD');
+    await expectError(api.call('POST', '/api/auth/change-password', { current_password: 'Passw0rd!', new_password: 'N3wPassword' }), 401, 'TOKEN_INVALID');
+    // Still the old password, and the session still works.
+    expect((await api.call('GET', '/api/organization', undefined, session)).status).toBe(200);
+    expect((await api.call('POST', '/api/auth/login', { email: 'change@state.edu', password: 'Passw0rd!' })).status).toBe(200);
+  });
+
+  it('changes the password, ends every earlier session and answers a new one for this client', async () => {
+    const here = await login('Passw0rd!');
+    const elsewhere = await login('Passw0rd!');
+    const changed = await api.call('POST', '/api/auth/change-password', { current_password: 'Passw0rd!', new_password: 'N3wPassword' }, here);
+    expect(changed.status).toBe(200);
+    expect(Object.keys(changed.body).sort()).toEqual(['expires_at', 'message', 'token']);
+    expect(changed.body['message']).toBe('Password changed. Other sessions have been signed out.');
+    const next = String(changed.body['token']);
+    const organization = await api.call('GET', '/api/organization', undefined, next);
+    expect(organization.status).toBe(200);
+    await expectError(api.call('GET', '/api/organization', undefined, elsewhere), 401, 'TOKEN_INVALID');
+    await expectError(api.call('GET', '/api/organization', undefined, here), 401, 'TOKEN_INVALID');
+    await expectError(api.call('POST', '/api/auth/login', { email: 'change@state.edu', password: 'Passw0rd!' }), 401, 'INVALID_CREDENTIALS');
+    expect((await api.call('POST', '/api/auth/login', { email: 'change@state.edu', password: 'N3wPassword' })).status).toBe(200);
+  });
+});
+
 describe('a password reset ends every session issued before it, even within the same second', () => {
   let frozen: AccountsTestServer;
   let frozenMailer: CapturingMailer;

@@ -5,6 +5,9 @@
  *   POST /api/auth/forgot-password   200 {message}, whether or not the email is known
  *   POST /api/auth/reset-password    200 {message}; bad, expired or used token: 400 INVALID_RESET_TOKEN;
  *                                    every session issued before it ends
+ *   POST /api/auth/change-password   200 {message, token, expires_at}; a wrong current password is 400
+ *                                    VALIDATION_ERROR on current_password; every session issued before it
+ *                                    ends (this one too), and the answer carries a new one for this client
  *   POST /api/auth/refresh           200 {token, expires_at}; the presented token is revoked, and of
  *                                    concurrent refreshes of one token only one succeeds (the others 401)
  *   POST /api/auth/logout            204; the presented token is revoked
@@ -20,6 +23,7 @@ import {
   emailKey,
   hashPassword,
   readAcceptInvite,
+  readChangePassword,
   readForgotPassword,
   readLogin,
   readRegistration,
@@ -142,6 +146,21 @@ export function authRouter(context: AccountsContext): UserRouter {
     if (!user) throw invalid();
     const session = await sessionBody(context, user);
     ctx.body = { token: session.token, user: toPublicUser(user), expires_at: session.expires_at };
+  });
+
+  defineRoute(router, { method: 'POST', path: '/api/auth/change-password', permission: 'authenticated' }, perAddress('change-password'), async (ctx) => {
+    const input = readChangePassword(ctx.request.body);
+    const { user, tenant } = ctx.state;
+    const current = await users.findById(tenant, user.id);
+    if (!current?.password_hash || !(await verifyPassword(input.current_password, current.password_hash))) {
+      throw new DomainError('VALIDATION_ERROR', 'Validation failed', [{ field: 'current_password', message: 'is not your current password' }]);
+    }
+    // The same write as a reset: every session issued before it ends, on every device. This client
+    // keeps working with the session issued here, in the new generation.
+    const updated = await users.resetPassword(tenant, user.id, await hashPassword(input.new_password), clock());
+    if (!updated) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    const session = await sessionBody(context, updated);
+    ctx.body = { message: 'Password changed. Other sessions have been signed out.', token: session.token, expires_at: session.expires_at };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/auth/refresh', permission: 'authenticated' }, perAddress('refresh'), async (ctx) => {

@@ -7,10 +7,11 @@
  * body, produces the submission to leads.submitted and waits for the pipeline's decision.
  */
 import Router from '@koa/router';
-import type { Dal, LeadRepository, SubmissionReceiptRepository } from '@leadstream/dal';
+import { edgeRefusalReason, type Dal, type EdgeRefusalReason, type LeadRepository, type SubmissionReceiptRepository, type VendorRefusalRepository } from '@leadstream/dal';
 import { describeDetail, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
 import type { Context } from 'koa';
+import type { Logger } from 'pino';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
 import type { Produce } from '@leadstream/runtime';
@@ -25,10 +26,14 @@ export interface IngestionDependencies {
   config: CachedConfig;
   leads: LeadRepository;
   receipts: SubmissionReceiptRepository;
+  /** Counts of bodies refused at the edge, per vendor and hour, for the vendor's reports. */
+  refusals: VendorRefusalRepository;
   /** Where lead commands go: the log, through the per-tick CoalescingProducer. */
   submissions: Produce;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
+  /** Where authentication reports what it cannot let fail a request (a failed last_used_at write). */
+  logger: Logger;
   clock?: () => Date;
 }
 
@@ -40,11 +45,27 @@ type Outcome = SubmitOutcome;
 export function ingestionRouter(deps: IngestionDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, permission);
+  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, permission);
 
   const submitDeps = { receipts: deps.receipts, log: deps.submissions, configCache: deps.config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
-  const submit = (ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> =>
-    submitLeads(submitDeps, ctx.state.tenant, ctx.state.vendorId, bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
+  /**
+   * Counts the bodies of a request the edge refused, in the vendor's reports. A failure to count is
+   * logged and does not change the answer.
+   */
+  const countRefusals = async (ctx: IngestionContext, outcomes: readonly Outcome[]): Promise<void> => {
+    const reasons: EdgeRefusalReason[] = outcomes.flatMap((outcome) => (outcome.kind === 'invalid' ? [edgeRefusalReason(outcome.details.map(describeDetail))] : []));
+    if (reasons.length === 0) return;
+    try {
+      await deps.refusals.record(ctx.state.tenant, ctx.state.vendorId, clock(), reasons);
+    } catch (error) {
+      deps.logger.warn({ err: error, code: 'vendor_refusal_count_failed', organization_id: ctx.state.tenant.organizationId, vendor_id: ctx.state.vendorId }, 'could not count refused submissions');
+    }
+  };
+  const submit = async (ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> => {
+    const outcomes = await submitLeads(submitDeps, ctx.state.tenant, ctx.state.vendorId, bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
+    await countRefusals(ctx, outcomes);
+    return outcomes;
+  };
 
   const single = async (ctx: IngestionContext): Promise<void> => {
     const [outcome] = await submit(ctx, [ctx.request.body]);

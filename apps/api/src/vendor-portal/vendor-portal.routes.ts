@@ -12,6 +12,7 @@ import type { Dal, VendorOutcomeCounts, VendorReportRepository } from '@leadstre
 import { DomainError, startsLikeFormula, type ErrorDetail } from '@leadstream/domain';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
+import type { Logger } from 'pino';
 import { apiKeyAuth, perApiKey, rateLimit, type ApiKeyAuthState } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
 
@@ -20,6 +21,8 @@ export interface VendorPortalDependencies {
   /** Keys and vendors of authentication, from the configuration cache. */
   config: CachedConfig;
   reports: VendorReportRepository;
+  /** Where authentication reports what it cannot let fail a request (a failed last_used_at write). */
+  logger: Logger;
   clock?: () => Date;
 }
 
@@ -77,7 +80,7 @@ function cell(value: string | null): string {
 export function vendorPortalRouter(deps: VendorPortalDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock }, 'read');
+  const auth = apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'read');
   const general = rateLimit<ApiKeyAuthState>('general_api', deps.dal.rateLimiter, perApiKey, { clock });
   const exportLimit = rateLimit<ApiKeyAuthState>('export', deps.dal.rateLimiter, perApiKey, { clock });
 

@@ -52,9 +52,9 @@ export function Layout({ session }: { session: Session }) {
           Menu
         </button>
         <div className="account">
-          <span className="muted" data-testid="signed-in-as">
+          <NavLink to="/account" className="muted" data-testid="signed-in-as" title="Your account: change your password">
             {session.user.first_name} {session.user.last_name} · {session.user.role}
-          </span>
+          </NavLink>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -7,7 +7,7 @@ import { useAction } from '../components/use-load';
 import { Alert, Field } from '../components/ui';
 import { formText } from '../components/form-text';
 
-const PASSWORD_HINT = 'At least 8 characters with an uppercase letter, a lowercase letter and a digit.';
+export const PASSWORD_HINT = 'At least 8 characters with an uppercase letter, a lowercase letter and a digit.';
 
 function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   useEffect(() => {

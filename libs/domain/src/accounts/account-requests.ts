@@ -97,6 +97,18 @@ export function readResetPassword(raw: unknown): { token: string; new_password: 
   return { token: token!, new_password: password.value! };
 }
 
+/** `POST /api/auth/change-password`: the current password (checked by the caller) and a new one that differs from it. */
+export function readChangePassword(raw: unknown): { current_password: string; new_password: string } {
+  const body = asBody(raw);
+  const problems = new Problems();
+  problems.onlyKnown(body, ['current_password', 'new_password']);
+  const current = secret(body, 'current_password', problems, 200);
+  const password = newPassword(body, 'new_password', problems);
+  if (current !== undefined && password.value !== undefined && current === password.value) problems.add('new_password', 'must differ from the current password');
+  finish(problems, 'new_password', password.weakness);
+  return { current_password: current!, new_password: password.value! };
+}
+
 export interface InvitationAcceptance {
   token: string;
   password: string;
