@@ -215,7 +215,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
       rejected: int({ minimum: 0 }),
       results: array(
         obj(
-          { index: int({ minimum: 0 }), success: bool(), lead_id: str(), email: str(), error: str(), details: array(ref('ErrorDetail')), duplicate_of: str(), status: str(), status_url: str() },
+          { index: int({ minimum: 0 }), success: bool(), lead_id: str(), email: str(), error: str(), details: array(ref('ErrorDetail')), duplicate_of: str(), status: str(), status_url: str(), reason: nullable(str()), rule_id: nullable(str()), message: str() },
           ['index', 'success'],
         ),
       ),

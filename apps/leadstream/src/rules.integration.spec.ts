@@ -152,6 +152,11 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     const response = await ingest({ email: `x.${randomUUID().slice(0, 6)}@example.test` });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ success: false, error: 'Lead rejected', reason: 'failed_custom_rule', rule_id: ruleId, message: 'test domain' });
+    // The batch answer says why too.
+    const email = `y.${randomUUID().slice(0, 6)}@example.test`;
+    const batch = await call('POST', '/api/v1/leads/bulk-ingest', { leads: [{ email, first_name: 'ada', last_name: 'lovelace', form_started_at: new Date(Date.now() - 30_000).toISOString() }] }, key);
+    expect(batch.status).toBe(200);
+    expect((batch.body['results'] as unknown[])[0]).toEqual({ index: 0, success: false, email, error: 'Lead rejected: failed_custom_rule', reason: 'failed_custom_rule', rule_id: ruleId, message: 'test domain' });
     expect((await ingest()).status).toBe(201);
     await admin('DELETE', `/api/enrichment/rules/${ruleId}`, undefined, 204);
   });

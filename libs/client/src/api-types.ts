@@ -2672,6 +2672,9 @@ export interface components {
                 error?: string;
                 index: number;
                 lead_id?: string;
+                message?: string;
+                reason?: string | null;
+                rule_id?: string | null;
                 status?: string;
                 status_url?: string;
                 success: boolean;

@@ -194,7 +194,7 @@ function batchResult(index: number, outcome: Outcome): BatchResult {
     case 'invalid':
       return { index, success: false, email, error: 'Validation failed', details: (decision.details ?? []).map(describeDetail) };
     case 'rejected':
-      return { index, success: false, email, error: `Lead rejected: ${decision.reason ?? 'rule'}`, reason: decision.reason, rule_id: decision.rule_id };
+      return { index, success: false, email, error: `Lead rejected: ${decision.reason ?? 'rule'}`, reason: decision.reason, rule_id: decision.rule_id, ...(decision.message ? { message: decision.message } : {}) };
     case 'duplicate':
       return { index, success: false, email, error: 'Duplicate lead detected', duplicate_of: decision.duplicate_of };
   }
