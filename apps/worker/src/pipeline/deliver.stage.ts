@@ -76,6 +76,7 @@ import {
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
 import { deadLetter, mapBounded } from '../batch/lead-stage';
+import { KeptOutcomes } from '../batch/kept-outcomes';
 import { newId } from './ids';
 import { TOPICS } from './outputs';
 
@@ -137,15 +138,7 @@ function attemptIdOf(message: WebhookDeliveryMessage): string {
 export function deliverStage(options: DeliverStageOptions): BatchStage & { retryScheduleMs: readonly number[] } {
   const now = options.now ?? (() => new Date());
   // By delivery and attempt id; shared by the stage's groups (the runner runs one stage for all).
-  const madeAttempts = new Map<string, Promise<MadeAttempt>>();
-  const remember = (key: string, attempt: Promise<MadeAttempt>): void => {
-    if (madeAttempts.size >= MADE_ATTEMPTS_LIMIT) madeAttempts.delete(madeAttempts.keys().next().value as string);
-    madeAttempts.set(key, attempt);
-    // An attempt that threw is forgotten: the batch's next run makes it.
-    attempt.catch(() => {
-      if (madeAttempts.get(key) === attempt) madeAttempts.delete(key);
-    });
-  };
+  const madeAttempts = new KeptOutcomes<MadeAttempt>(MADE_ATTEMPTS_LIMIT);
   return {
     name: 'deliver',
     topic: WEBHOOK_DELIVERIES_TOPIC,
@@ -215,7 +208,7 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
             remade.push({ message, delivery, made: earlier });
             continue;
           }
-          madeAttempts.delete(key);
+          madeAttempts.forget(key);
         }
         const event = applicable(message, delivery);
         if (!event) {
@@ -263,7 +256,7 @@ export function deliverStage(options: DeliverStageOptions): BatchStage & { retry
       };
       const sent = await mapBounded(attempts, options.concurrency ?? 64, async (attempt) => {
         const outcome = send(attempt);
-        remember(`${attempt.delivery._id}#${attemptIdOf(attempt.message)}`, outcome);
+        madeAttempts.keep(`${attempt.delivery._id}#${attemptIdOf(attempt.message)}`, outcome);
         return { message: attempt.message, delivery: attempt.delivery, made: await outcome };
       });
       const outcomes = [...(await Promise.all(remade.map(async (entry) => ({ message: entry.message, delivery: entry.delivery, made: await entry.made })))), ...sent];

@@ -18,6 +18,7 @@ import { sendOutbound, type OutboundOptions } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite } from '../batch/batch-write';
 import { deadLetter, mapBounded } from '../batch/lead-stage';
+import { KeptOutcomes } from '../batch/kept-outcomes';
 import { RULE_WEBHOOKS_TOPIC, type RuleWebhookMessage } from './enrich.stage';
 
 export interface RuleWebhookStageOptions {
@@ -60,15 +61,7 @@ export function sendableHeaders(headers: Record<string, unknown> | undefined): {
 export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchStage {
   const now = options.now ?? (() => new Date());
   // By call id: the activity entry of each call made.
-  const outcomes = new Map<string, Promise<LeadActivityEntry>>();
-  const remember = (id: string, entry: Promise<LeadActivityEntry>): void => {
-    if (outcomes.size >= OUTCOME_CACHE_LIMIT) outcomes.delete(outcomes.keys().next().value as string);
-    outcomes.set(id, entry);
-    // A call that threw is forgotten: the batch's next run makes it.
-    entry.catch(() => {
-      if (outcomes.get(id) === entry) outcomes.delete(id);
-    });
-  };
+  const outcomes = new KeptOutcomes<LeadActivityEntry>(OUTCOME_CACHE_LIMIT);
   const call = async (record: LogRecord, message: RuleWebhookMessage): Promise<LeadActivityEntry> => {
     const { headers, skipped } = sendableHeaders(message.headers);
     const result = await sendOutbound(
@@ -118,7 +111,7 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
         const known = outcomes.get(message.id);
         if (known) return known;
         const entry = call(record, message);
-        remember(message.id, entry);
+        outcomes.keep(message.id, entry);
         return entry;
       });
       if (entries.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations: entries.map((entry) => LeadActivityRepository.recordOperation(entry)) });
