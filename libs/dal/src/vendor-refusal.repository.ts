@@ -7,7 +7,6 @@
  */
 import type { TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';
-import type { CreatedRange } from './vendor-report.repository';
 
 /** Why the edge refused a body, in the vendor report's breakdown. */
 export type EdgeRefusalReason = 'invalid_email' | 'missing_field' | 'other';
@@ -72,7 +71,7 @@ export class VendorRefusalRepository {
   }
 
   /** Refused submissions whose hour starts in `[from, to)` (day and month ranges start on an hour). */
-  async countInRange(tenant: TenantContext, vendorId: string, range: CreatedRange): Promise<EdgeRefusalCounts> {
+  async countInRange(tenant: TenantContext, vendorId: string, range: { from: string; to: string }): Promise<EdgeRefusalCounts> {
     const rows = await this.hours.find({ organization_id: tenant.organizationId, environment: tenant.environment, vendor_id: vendorId, hour: { $gte: range.from, $lt: range.to } });
     const counts: EdgeRefusalCounts = { submitted: 0, invalid_email: 0, missing_field: 0, other: 0 };
     for (const row of rows) {
