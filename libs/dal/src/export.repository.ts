@@ -12,7 +12,7 @@ export const EXPORTS_COLLECTION = 'exports';
 
 /**
  * The leads an export streams: exactly those of the lead list (GET /leads) with the same filters,
- * prefix search included, answered from the same indexes. Soft-deleted leads are never exported.
+ * search included, answered from the same indexes. Soft-deleted leads are never exported.
  */
 export function leadExportFilter(tenant: TenantContext, filters: ExportFilters): Filter {
   return leadListFilter(tenant, {

@@ -38,4 +38,5 @@ export * from './webhook-delivery.repository';
 export * from './crm-connection.repository';
 export * from './retry-delay-topic.repository';
 export * from './crm-sync.repository';
+export * from './lead-search.migration';
 export * from './vendor-refusal.repository';

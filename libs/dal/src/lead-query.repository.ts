@@ -6,7 +6,8 @@
  *
  * Indexes (LeadRepository.ensureIndexes) answer a filtered, sorted page without a scan: each
  * equality filter (status, source, program, vendor_id) has an index {tenant, field, created_at},
- * the common sort keys one {tenant, key}, and search a prefix range per lowercase copy.
+ * the common sort keys one {tenant, key}, and search the substring indexes of the search copies
+ * (docs/decisions.md "Lead search"), or for one or two characters a prefix range per lowercase copy.
  */
 import type { LeadListQuery, LeadRecord, LeadSearch, TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter, FindOptions, SortSpec } from '@leadstream/ports';
@@ -90,11 +91,15 @@ export function leadListFilter(tenant: TenantContext, query: LeadListCriteria): 
   return { $or: searchClauses(query.search).map((clause) => ({ ...filter, ...clause })) };
 }
 
-/** Prefix ranges on the lowercase copies and the phone digits: each an index range, never a regex scan. */
+/**
+ * The text anywhere in the email or full name and the digits anywhere in the phone, each from a
+ * substring index (LeadRepository.ensureIndexes); one or two characters are prefix ranges on the
+ * lowercase copies. Never a scan of the tenant's leads.
+ */
 function searchClauses(search: LeadSearch): Filter[] {
-  const clauses: Filter[] = [{ email_lower: prefixRange(search.text) }, { first_name_lower: prefixRange(search.text) }, { last_name_lower: prefixRange(search.text) }];
-  if (search.fullName) clauses.push({ first_name_lower: prefixRange(search.fullName.first), last_name_lower: prefixRange(search.fullName.last) });
-  if (search.phoneDigits) clauses.push({ phone_digits: prefixRange(search.phoneDigits) });
+  if (search.mode === 'prefix') return [{ email_lower: prefixRange(search.text) }, { first_name_lower: prefixRange(search.text) }, { last_name_lower: prefixRange(search.text) }];
+  const clauses: Filter[] = [{ search_text: { $contains: search.text } }];
+  if (search.phoneDigits) clauses.push({ search_phone: { $contains: search.phoneDigits } });
   return clauses;
 }
 

@@ -1,5 +1,6 @@
 import type { DedupCandidateQuery, LeadRecord, TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter } from '@leadstream/ports';
+import { migrateLeadSearch } from './lead-search.migration';
 
 export const LEADS_COLLECTION = 'leads';
 
@@ -42,11 +43,18 @@ export class LeadRepository {
       const keys = Object.fromEntries(fields.map((field) => [field, 1] as const));
       await leads.createIndex({ keys: { ...visible, ...keys, created_at: -1 }, name: `list_${fields.join('_')}_created_at` });
     }
-    // Sort keys other than created_at, and the lowercase copies / phone digits that search reads as
-    // prefix ranges (also the case-insensitive sort keys of email and names).
+    // Sort keys other than created_at, and the lowercase copies that searches of one or two
+    // characters read as prefix ranges (also the case-insensitive sort keys of email and names).
     for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower', 'phone_digits']) {
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}` });
     }
+    // Search: text anywhere in the email or full name, digits anywhere in the phone (docs/decisions.md
+    // "Lead search"; docs/store.md "Substring search" for what each engine builds).
+    for (const field of ['search_text', 'search_phone']) {
+      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}`, substring: true });
+    }
+    // Leads stored before the search copies get them, once per store (lead-search.migration.ts).
+    await migrateLeadSearch(store, LEADS_COLLECTION);
     // Outboxes a crash left behind, for the outbox sweeper; almost every lead has none, so the
     // index holds only the leads that do (sparse), and a lead's write costs nothing here.
     await leads.createIndex({ keys: { outbox_at: 1 }, name: 'outbox_at', sparse: true });

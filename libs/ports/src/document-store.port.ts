@@ -8,6 +8,8 @@
  *   JSON values (string, number, boolean, null, arrays, plain objects).
  * - Equality filters compare scalars. To ask whether an array holds a value use `$all: [value]`.
  * - Sorting a field that holds values of different types is not defined.
+ * - `$contains` finds text anywhere in a string field (or in a string element of an array field);
+ *   a substring index on the field answers it without a scan (docs/store.md "Substring search").
  */
 
 export type Scalar = string | number | boolean | null | Date;
@@ -41,7 +43,17 @@ export interface FieldOperators {
   /** Only `i` (case-insensitive) is part of the port. */
   $options?: 'i' | '';
   $all?: Scalar[];
+  /**
+   * The field is a string, or an array with a string element, that holds this text anywhere, with
+   * the same characters (no case or accent folding: store and ask normalized text). Answered from
+   * a substring index on the field when the text has SUBSTRING_MIN_LENGTH characters or more,
+   * else by reading the documents the other conditions select.
+   */
+  $contains?: string;
 }
+
+/** The shortest `$contains` text a substring index answers (shorter text is found without it). */
+export const SUBSTRING_MIN_LENGTH = 3;
 
 /** Keys are field names or dotted paths into nested objects. */
 export type Filter = {
@@ -110,6 +122,15 @@ export interface IndexSpec {
    * those documents out of the index, so writing them costs nothing here; results never differ.
    */
   sparse?: boolean;
+  /**
+   * A substring index: the last key names a top-level field holding a string or an array of
+   * strings, and `$contains` on that field is answered from this index (docs/store.md "Substring
+   * search"). The keys before it are equalities the queries also carry (the tenant): MongoDB puts
+   * them in front of the index; the embedded engine's full-text index leaves them to the table.
+   * Documents stored before the index was made are indexed when it is made. Reads never see what
+   * the index adds. Not unique, not TTL, not sparse.
+   */
+  substring?: boolean;
 }
 
 export interface Collection<T extends StoredDocument> {

@@ -17,7 +17,7 @@ let other: Awaited<ReturnType<typeof UserApi.owner>>;
 let viewer: UserApi;
 let vendorId: string;
 
-const INTERNAL = ['_id', 'actor', 'outbox', 'version', 'applied_messages', 'bk_email', 'bk_phone', 'bk_name', 'dedup_key', 'dedup_status', 'email_lower', 'phone_digits', 'organization_id', 'environment', 'flags', 'expires_at'];
+const INTERNAL = ['_id', 'actor', 'outbox', 'version', 'applied_messages', 'bk_email', 'bk_phone', 'bk_name', 'dedup_key', 'dedup_status', 'email_lower', 'phone_digits', 'search_text', 'search_phone', 'organization_id', 'environment', 'flags', 'expires_at'];
 const LIST_OMITTED = ['landing_page', 'referrer', 'utm_term', 'utm_content', 'vendor_name', 'validation_status', 'duplicate_of', 'crm_sync_status', 'crm_id', 'crm_synced_at', 'deleted_at'];
 
 interface LeadFields {
@@ -121,15 +121,38 @@ describe('GET /api/leads', () => {
     expect(page2.body['meta']).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2 });
   });
 
-  it('searches email and name prefixes case-insensitively, and phone digits whatever the formatting', async () => {
+  it('searches any part of email and name case-insensitively, and phone digits whatever the formatting', async () => {
     const search = async (text: string): Promise<unknown[]> => dataOf((await owner.call('GET', `/api/leads?search=${encodeURIComponent(text)}`)).body).map((lead) => lead['email']);
     expect(await search('(415) 555-2671')).toEqual(['ada.lovelace@example.edu']);
     expect(await search('+1 415.555.2671')).toEqual(['ada.lovelace@example.edu']);
     expect(await search('415-555')).toEqual(['alan.turing@example.edu', 'ada.lovelace@example.edu']);
+    expect(await search('555-2671')).toEqual(['ada.lovelace@example.edu']);
+    expect(await search('2079 4609')).toEqual(['katherine.johnson@example.edu']); // a UK number, by its middle digits
     expect(await search('GRACE.H')).toEqual(['grace.hopper@example.edu']);
     expect(await search('turing')).toEqual(['alan.turing@example.edu']);
     expect(await search('ada lovelace')).toEqual(['ada.lovelace@example.edu']);
+    expect(await search('example.edu')).toEqual(['katherine.johnson@example.edu', 'grace.hopper@example.edu', 'alan.turing@example.edu', 'ada.lovelace@example.edu']);
+    expect(await search('OPPER')).toEqual(['grace.hopper@example.edu']);
     expect(await search('del')).toEqual([]); // the deleted lead
+    // One or two characters: the start of an email, first or last name, as the API documents.
+    expect(await search('Tu')).toEqual(['alan.turing@example.edu']);
+    expect(await search('ur')).toEqual([]);
+  });
+
+  it('finds an accented name without its accents, and a lead by its new email after a patch and not its old one', async () => {
+    const search = async (text: string): Promise<unknown[]> => dataOf((await owner.call('GET', `/api/leads?search=${encodeURIComponent(text)}`)).body).map((lead) => lead['id']);
+    const [zoe] = await insert(storedLead({ email: 'zoe.lopez@gmail.com', first_name: 'Zoë', last_name: 'López-Ñúñez', created_at: ago(1) }));
+    const id = (zoe as LeadRecord)._id;
+    expect(await search('gmail')).toEqual([id]);
+    expect(await search('zoe lopez')).toEqual([id]);
+    expect(await search('NUNEZ')).toEqual([id]);
+    expect(await search('Ñúñez')).toEqual([id]);
+    const patched = await owner.call('PATCH', `/api/leads/${id}`, { email: 'zoe.lopez@proton.me' });
+    expect(patched.status).toBe(200);
+    expect(await search('gmail')).toEqual([]);
+    expect(await search('proton')).toEqual([id]);
+    expect((await owner.call('GET', '/api/leads?search=gmail')).body['meta']).toEqual({ page: 1, limit: 20, total: 0, totalPages: 0 });
+    await owner.call('DELETE', `/api/leads/${id}`);
   });
 
   it('refuses a limit over 100, an unknown sortBy and other bad parameters with 400 details', async () => {
@@ -164,8 +187,15 @@ describe('GET /api/leads', () => {
     }
     const search = parseLeadListQuery({ search: '415 555' });
     if (!search.ok) throw new Error('search');
-    // Search: one prefix range per copy, never a walk over the tenant's leads.
-    expect((await queries.explainList(tenant, search.query)).sort()).toEqual(['tenant_email_lower', 'tenant_first_name_lower', 'tenant_last_name_lower', 'tenant_phone_digits']);
+    // Search: the substring indexes of the text and the phone, never a walk over the tenant's leads.
+    expect((await queries.explainList(tenant, search.query)).sort()).toEqual(['tenant_search_phone', 'tenant_search_text']);
+    const text = parseLeadListQuery({ search: 'gmail', status: 'active' });
+    if (!text.ok) throw new Error('search');
+    expect(await queries.explainList(tenant, text.query)).toEqual(['tenant_search_text']);
+    // One or two characters: a prefix range per lowercase copy.
+    const short = parseLeadListQuery({ search: 'ad' });
+    if (!short.ok) throw new Error('search');
+    expect((await queries.explainList(tenant, short.query)).sort()).toEqual(['tenant_email_lower', 'tenant_first_name_lower', 'tenant_last_name_lower']);
   });
 });
 

@@ -124,8 +124,16 @@ export function LeadsPage() {
         <ExportPanel filters={filters} />
       </PageHeader>
       {adding && <NewLeadForm vendors={vendors.data ?? []} onClose={() => setAdding(false)} />}
-      <form className="filters" role="search" aria-label="Filter leads" onSubmit={(event: FormEvent) => event.preventDefault()}>
-        <Field label="Search" type="search" placeholder="Email, name or phone" value={search} onChange={(event) => setSearch(event.target.value)} />
+      {/* Aligned by their tops, so the inputs line up above the search box's hint. */}
+      <form className="filters" style={{ alignItems: 'start' }} role="search" aria-label="Filter leads" onSubmit={(event: FormEvent) => event.preventDefault()}>
+        <Field
+          label="Search"
+          type="search"
+          placeholder="Email, name or phone"
+          hint="Any part of an email or name (3+ letters, accents ignored) or 4+ digits of a phone"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
         <Select label="Status" value={filters.status ?? ''} onChange={(event) => update({ status: event.target.value || null })} options={[['', 'Any status'], ...LEAD_STATUSES.map((status) => [status, status] as const)]} />
         {vendors.data && vendors.data.length > 0 ? (
           <Select label="Vendor" value={filters.vendor_id ?? ''} onChange={(event) => update({ vendor_id: event.target.value || null })} options={[['', 'Any vendor'], ...vendors.data.map((vendor) => [vendor.id, vendor.name] as const)]} />

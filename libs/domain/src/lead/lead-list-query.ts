@@ -5,7 +5,7 @@
  * version, blocking keys, search copies...) appears in neither.
  */
 import type { ErrorDetail } from '../errors';
-import { phoneDigits } from '../dedup/normalize';
+import { normalizeSearchText, SEARCH_MIN_PHONE_DIGITS, SEARCH_MIN_TEXT } from './lead-search';
 import { LEAD_STATUSES, type LeadStatus } from './lead';
 
 /** Fields of a lead in the list response, in the order they are shown. */
@@ -55,13 +55,16 @@ export const LEAD_LIST_DEFAULT_LIMIT = 20;
 export const LEAD_LIST_MAX_LIMIT = 100;
 const MAX_SEARCH = 200;
 
-/** How `search` is matched: prefixes of the lowercase email and names, digits of the phone. */
+/**
+ * How `search` is matched (docs/decisions.md "Lead search"): 3 or more characters anywhere in the
+ * email or the full name, accents and case dropped, and 4 or more digits of a phone-like search
+ * anywhere in the phone; one or two characters at the start of the email, first or last name.
+ */
 export interface LeadSearch {
-  /** Lowercased, trimmed text: a prefix of email, first name or last name. */
+  mode: 'contains' | 'prefix';
+  /** contains: normalized (normalizeSearchText); prefix: lowercase, as the lowercase copies. */
   text: string;
-  /** "ann lee": first-name prefix AND last-name prefix. */
-  fullName: { first: string; last: string } | null;
-  /** Phone digits prefix, when the text looks like a phone number (3+ digits, phone punctuation only). */
+  /** The digits to find in the phone (contains only): the search has phone characters only and 4+ digits. */
   phoneDigits: string | null;
 }
 
@@ -182,12 +185,8 @@ export function parseDateBound(text: string, side: 'start' | 'end'): string | un
 
 /** `search` as the list and exports match it (trimmed, non-empty text). */
 export function parseLeadSearch(search: string): LeadSearch {
-  const text = search.toLowerCase();
-  const words = text.split(/\s+/);
-  const digits = PHONE_TEXT.test(search) ? phoneDigits(search) : '';
-  return {
-    text,
-    fullName: words.length === 2 && words[0] && words[1] ? { first: words[0], last: words[1] } : null,
-    phoneDigits: digits.length >= 3 ? digits : null,
-  };
+  const text = normalizeSearchText(search);
+  if ([...text].length < SEARCH_MIN_TEXT) return { mode: 'prefix', text: search.trim().toLowerCase(), phoneDigits: null };
+  const digits = PHONE_TEXT.test(search) ? search.replace(/\D/g, '') : '';
+  return { mode: 'contains', text, phoneDigits: digits.length >= SEARCH_MIN_PHONE_DIGITS ? digits : null };
 }

@@ -27,9 +27,9 @@ import {
 } from '@leadstream/ports';
 import { applyUpdate, seedFromFilter, validateUpdate } from './apply-update';
 import { decodeDoc, toJson } from './codec';
-import { type BindValue, compileFilter } from './filter-to-sql';
+import { type BindValue, type CompiledSql, NOT_A_DATE, SUBSTRING_SEPARATOR, type SubstringIndexes, compileFilter } from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
-import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, quoteIdent, sqliteIndexName, tableName } from './sql-names';
+import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, jsonPathLiteral, quoteIdent, sqliteIndexName, tableName } from './sql-names';
 import { type UniqueIndex, mapSqliteError, rethrowMapped } from './sqlite-errors';
 import { type StatementCache } from './statement-cache';
 
@@ -61,6 +61,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private readonly columns = new Set<string>();
   /** Unique indexes by key paths, to name the one a write violates. */
   private uniqueIndexes: UniqueIndex[] = [];
+  /** Fields with a substring index: the index's name and the quoted name of its full-text table. */
+  private readonly substringTables = new Map<string, { name: string; table: string }>();
+  private readonly substring: SubstringIndexes = { tables: this.substringTables, lookup: (table, phrase) => this.substringLookup(table, phrase) };
+  /** Recent substringLookup answers, valid while the database is unchanged (see there). */
+  private readonly lookups = new Map<string, { state: string; found: number[] | 'common' }>();
   /** SQL text built from the columns, cached until the columns change. */
   private insertSql: string | undefined;
   private readonly setColumnSqlByPath = new Map<string, string>();
@@ -133,7 +138,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     return this.stmt(`SELECT count(*) FROM ${this.table} WHERE ${sql}`).pluck().get(...params) as number;
   }
 
@@ -149,7 +154,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     validateUpdate(update);
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     return this.transaction(() => {
       // Row ids first (small), then each document: no statement stays open while we write.
       const rowids = this.stmt(`SELECT rowid FROM ${this.table} WHERE ${sql}`).pluck().all(...params) as number[];
@@ -222,13 +227,13 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     const sub = `SELECT rowid FROM ${this.table} WHERE ${sql} LIMIT 1`;
     return this.transaction(() => this.stmt(`DELETE FROM ${this.table} WHERE rowid = (${sub})`).run(...params).changes);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     return this.transaction(() => this.stmt(`DELETE FROM ${this.table} WHERE ${sql}`).run(...params).changes);
   }
 
@@ -236,6 +241,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const keys = Object.entries(spec.keys);
     if (keys.length === 0) throw new TypeError('an index needs at least one key');
     if (spec.expireAfterSeconds !== undefined && keys.length !== 1) throw new TypeError('a TTL index has exactly one key');
+    if (spec.substring) substringField(spec);
     const name = spec.name ?? defaultIndexName(spec.keys);
     this.transaction(() => {
       this.host.recordIndex(this.name, name, spec);
@@ -246,7 +252,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   async explainIndexes(filter: Filter, options: FindOptions = {}): Promise<string[]> {
     const prefix = sqliteIndexName(this.name, 'x').slice(0, -1);
-    const names = new Set<string>();
+    // A substring index is searched as the filter is compiled, or by a subquery of its full-text table.
+    const names = new Set<string>(this.where(filter).substringIndexes ?? []);
     for (const detail of this.queryPlan(filter, options)) {
       const used = /USING (?:COVERING )?INDEX "?([^\s"]+)"?/.exec(detail)?.[1];
       if (!used) continue;
@@ -265,7 +272,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   /** SQLite's EXPLAIN QUERY PLAN lines for countDocuments (not part of the port). */
   countPlan(filter: Filter): string[] {
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     const plan = this.host.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM ${this.table} WHERE ${sql}`).all(...params) as { detail: string }[];
     return plan.map((row) => row.detail);
   }
@@ -276,12 +283,47 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.host.statements.get(sql);
   }
 
+  private where(filter: Filter): CompiledSql {
+    return compileFilter(filter, this.columns, this.substring);
+  }
+
+  /**
+   * The rowids of the rows whose text holds the phrase, or 'common' when at least one row in a
+   * hundred of the collection (and at least COMMON_MATCHES_MIN rows) holds it: then a page is found
+   * sooner by walking the sort's index and probing the full-text result, and the count by walking
+   * the (covering) index of the other conditions, than by reading every match by rowid
+   * (docs/store.md "Substring search"). Read up to that bound only. The query runs right after,
+   * on the same connection, in the same turn of the event loop.
+   *
+   * A list asks for its page and then its count: the answer is kept while the database has not
+   * changed, as SQLite tells it: `data_version` moves when another connection commits, and
+   * `total_changes()` when this one writes (committed or not), so a kept answer is never stale.
+   * Nothing is kept inside a transaction, whose writes a rollback would take back unseen.
+   */
+  private substringLookup(table: string, phrase: string): number[] | 'common' {
+    const state = `${this.host.db.pragma('data_version', { simple: true }) as number}:${this.stmt('SELECT total_changes()').pluck().get() as number}`;
+    const key = `${table}\u0000${phrase}`;
+    const kept = this.lookups.get(key);
+    if (kept?.state === state) return kept.found;
+    const rows = (this.stmt(`SELECT max(rowid) FROM ${this.table}`).pluck().get() as number | null) ?? 0;
+    const bound = Math.min(COMMON_MATCHES_MAX, Math.max(COMMON_MATCHES_MIN, Math.floor(rows / 100)));
+    const rowids = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?`).pluck().all(phrase, bound) as number[];
+    const found = rowids.length >= bound ? 'common' : rowids;
+    if (this.lookups.size >= 64) this.lookups.clear();
+    if (!this.host.db.inTransaction) this.lookups.set(key, { state, found });
+    return found;
+  }
+
   /**
    * Makes sure an index exists on index columns: adds and fills the columns it needs, and replaces
    * an index of the same name built on json_extract expressions (stores from before the columns).
    * Runs inside a transaction.
    */
   private buildIndex(spec: IndexSpec): void {
+    if (spec.substring) {
+      this.buildSubstringIndex(spec);
+      return;
+    }
     const name = spec.name ?? defaultIndexName(spec.keys);
     const keys = Object.entries(spec.keys);
     for (const [path] of keys) if (path !== '_id') this.addColumn(path);
@@ -299,10 +341,57 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})${partial}`));
   }
 
+  /**
+   * A substring index (docs/store.md "Substring search"): an FTS5 table with the trigram tokenizer
+   * (case-sensitive: callers store and ask normalized text) holding, per row of the collection and
+   * under its rowid, the field's text (an array's strings one per line). Triggers on the table keep
+   * it equal to the documents on every write of any connection: an insert, an UPDATE that sets the
+   * field's index column (this engine sets a column only when its field changed; the repair
+   * triggers set it for a process that does not know the column), a delete (TTL sweeps included).
+   * Made on a collection that has documents, it is filled from them at once. Contentless (the text
+   * lives in the documents) with contentless_delete, so rows can be deleted by rowid.
+   * The rowid is the link, so the table must never be rebuilt by VACUUM (which may renumber rowids
+   * of a table without an INTEGER PRIMARY KEY); nothing in this engine runs VACUUM.
+   */
+  private buildSubstringIndex(spec: IndexSpec): void {
+    const field = substringField(spec);
+    this.addColumn(field);
+    const name = spec.name ?? defaultIndexName(spec.keys);
+    const ftsName = sqliteIndexName(this.name, name);
+    const fts = quoteIdent(ftsName);
+    const exists = this.host.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(ftsName) !== undefined;
+    if (!exists) {
+      this.host.db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1)`);
+      this.host.db.exec(`INSERT INTO ${fts} (rowid, text) SELECT rowid, text FROM (SELECT rowid, ${substringText(field, 'doc')} AS text FROM ${this.table}) WHERE text IS NOT NULL`);
+    }
+    const insert = `INSERT INTO ${fts} (rowid, text) SELECT NEW.rowid, text FROM (SELECT ${substringText(field, 'NEW.doc')} AS text) WHERE text IS NOT NULL;`;
+    const remove = `DELETE FROM ${fts} WHERE rowid = OLD.rowid;`;
+    const triggers: Array<[string, string]> = [
+      ['insert', `AFTER INSERT ON ${this.table} BEGIN ${insert} END`],
+      ['update', `AFTER UPDATE OF ${indexColumn(field)} ON ${this.table} BEGIN ${remove} ${insert} END`],
+      ['delete', `AFTER DELETE ON ${this.table} BEGIN ${remove} END`],
+    ];
+    for (const [event, body] of triggers) {
+      const trigger = `${ftsName}$${event}`;
+      const sql = `CREATE TRIGGER ${quoteIdent(trigger)} ${body}`;
+      const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).pluck().get(trigger) as string | undefined;
+      if (existing === sql) continue;
+      this.host.db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(trigger)}`);
+      this.host.db.exec(sql);
+    }
+  }
+
   /** After building indexes: the repair triggers and what reads and writes need to know of them. */
   private indexesChanged(specs: IndexSpec[]): void {
     this.syncColumnTriggers();
-    this.indexKeys = specs.map((s) => s.keys);
+    // A substring index delivers no order and answers only $contains.
+    this.indexKeys = specs.filter((s) => !s.substring).map((s) => s.keys);
+    this.substringTables.clear();
+    this.lookups.clear();
+    for (const spec of specs) {
+      const name = spec.name ?? defaultIndexName(spec.keys);
+      if (spec.substring) this.substringTables.set(substringField(spec), { name, table: quoteIdent(sqliteIndexName(this.name, name)) });
+    }
     this.uniqueIndexes = specs.filter((s) => s.unique).map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
   }
 
@@ -399,7 +488,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   private selectSql(filter: Filter, options: FindOptions): { sql: string; params: BindValue[] } {
-    const where = compileFilter(filter, this.columns);
+    const where = this.where(filter);
     const limit = options.limit ? options.limit : NO_LIMIT; // 0 means "no limit", as in MongoDB
     return {
       sql: `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${compileSort(options.sort, this.indexKeys, this.columns)} LIMIT ? OFFSET ?`,
@@ -413,7 +502,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   private firstRow(filter: Filter, sort: FindOptions['sort']): Row | undefined {
-    const { sql, params } = compileFilter(filter, this.columns);
+    const { sql, params } = this.where(filter);
     const text = `SELECT rowid, doc FROM ${this.table} WHERE ${sql} ORDER BY ${compileSort(sort, this.indexKeys, this.columns)} LIMIT 1`;
     return this.stmt(text).pluck(false).get(...params) as Row | undefined;
   }
@@ -442,6 +531,31 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return doc;
   }
 }
+
+/** The field a substring index holds (its last key), checked: top level, not `_id`, no other option. */
+function substringField(spec: IndexSpec): string {
+  const field = Object.keys(spec.keys).at(-1);
+  if (field === undefined || field === '_id' || field.includes('.')) throw new TypeError('a substring index ends with a top-level field other than _id');
+  if (spec.unique || spec.expireAfterSeconds !== undefined || spec.sparse) throw new TypeError('a substring index is not unique, TTL or sparse');
+  jsonPathLiteral(field); // validates the name
+  return field;
+}
+
+/**
+ * SQL for the text a substring index holds for a document: the field's string, or its array's
+ * strings one per line (SUBSTRING_SEPARATOR); NULL when there is none. Dates are not text.
+ */
+function substringText(field: string, source: string): string {
+  const path = jsonPathLiteral(field);
+  const separator = `char(${SUBSTRING_SEPARATOR.charCodeAt(0)})`;
+  const strings = `(SELECT group_concat(value, ${separator}) FROM json_each(${source}, ${path}) WHERE type = 'text' AND ${NOT_A_DATE})`;
+  // json_each over a string yields the string itself.
+  return `CASE WHEN json_type(${source}, ${path}) IN ('text', 'array') THEN ${strings} END`;
+}
+
+/** See EmbeddedCollection.commonPhrase. */
+const COMMON_MATCHES_MIN = 1_000;
+const COMMON_MATCHES_MAX = 20_000;
 
 /** The SQL function the repair triggers call: index columns the writing connection's process knows. */
 export const KNOWN_COLUMNS_FUNCTION = 'leadstream_known_columns';

@@ -142,6 +142,55 @@ describe('embedded document store', () => {
     });
   });
 
+  it('drives a $contains page and count from the full-text table for a rare text, and walks the sort index for a common one', async () => {
+    await withStore(async (store) => {
+      const leads = store.collection('leads');
+      await leads.createIndex({ keys: { orgId: 1, deletedAt: 1, createdAt: -1 }, name: 'org_visible_created' });
+      await leads.createIndex({ keys: { orgId: 1, terms: 1 }, name: 'org_terms', substring: true });
+      await leads.createIndex({ keys: { orgId: 1, digits: 1 }, name: 'org_digits', substring: true });
+      await leads.insertMany(Array.from({ length: 1200 }, (_, i) => ({ _id: `l${i}`, orgId: 'o1', deletedAt: null, createdAt: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T${String(i).padStart(5, '0')}`, terms: [`p${i}@example.edu`], digits: `1415555${1000 + i}` })));
+      const collection = leads as EmbeddedCollection<BaseDocument>;
+      const visible = { orgId: 'o1', deletedAt: null };
+      const one = { ...visible, terms: { $contains: 'p42@' } };
+      const either = { $or: [{ ...visible, terms: { $contains: '1042' } }, { ...visible, digits: { $contains: '1042' } }] };
+      for (const plan of [collection.queryPlan(one, { sort: { createdAt: -1 }, limit: 20 }), collection.countPlan(one), collection.queryPlan(either, { sort: { createdAt: -1 }, limit: 20 })]) {
+        const details = plan.join('\n');
+        expect(details).toContain('USING INTEGER PRIMARY KEY (rowid=?)');
+        expect(details).not.toContain('org_visible_created');
+      }
+      expect(await leads.explainIndexes(one, { sort: { createdAt: -1 }, limit: 20 })).toEqual(['org_terms']);
+      expect((await leads.find(one)).map((doc) => doc._id)).toEqual(['l42']);
+      expect((await leads.find(either, { sort: { createdAt: -1 } })).map((doc) => doc._id)).toEqual(['l42', 'l1042']); // 1042 in the terms of one, the digits of the other
+      // Every row holds the domain (1,000 rows or more): the page walks the sort index instead.
+      const common = { ...visible, terms: { $contains: 'example.edu' } };
+      const commonPlan = collection.queryPlan(common, { sort: { createdAt: -1 }, limit: 20 }).join('\n');
+      expect(commonPlan).toContain('USING INDEX leads$org_visible_created');
+      expect(commonPlan).toContain('SCAN leads$org_terms VIRTUAL TABLE');
+      expect((await leads.explainIndexes(common, { sort: { createdAt: -1 }, limit: 20 })).sort()).toEqual(['org_terms', 'org_visible_created']);
+      expect((await leads.find(common, { sort: { createdAt: -1 }, limit: 3 })).map((doc) => doc._id)).toEqual(['l1175', 'l1147', 'l1119']);
+      expect(await leads.countDocuments(common)).toBe(1200);
+    });
+  });
+
+  it('answers $contains with what another connection committed since the last answer', async () => {
+    await withStore(async (store, dataDir) => {
+      const mine = store.collection('people');
+      await mine.createIndex({ keys: { terms: 1 }, name: 'terms', substring: true });
+      await mine.insertOne({ _id: 'a', terms: ['ada@gmail.com'] });
+      const found = async (text: string): Promise<string[]> => (await mine.find({ terms: { $contains: text } })).map((doc) => doc._id);
+      expect(await found('gmail')).toEqual(['a']);
+      const other = await openEmbeddedStore({ dataDir, checkpointIntervalMs: 0 });
+      try {
+        await other.collection('people').updateOne({ _id: 'a' }, { $set: { terms: ['ada@proton.me'] } });
+        await other.collection('people').insertOne({ _id: 'b', terms: ['bob@gmail.com'] });
+      } finally {
+        await other.close();
+      }
+      expect(await found('gmail')).toEqual(['b']);
+      expect(await found('proton')).toEqual(['a']);
+    });
+  });
+
   it('counts from the index alone when every filtered field is in it (covering index, null included)', async () => {
     await withStore(async (store) => {
       const leads = store.collection('leads');

@@ -10,9 +10,10 @@
  * - json_extract turns true/false into 1/0, so booleans and numbers are told apart with json_type.
  *
  * Values are always bound; only validated paths are inlined, so the SQL text depends on the
- * filter's shape, not its values, and prepared statements can be cached by text.
+ * filter's shape, not its values (but for whether a `$contains` text is common, see contains),
+ * and prepared statements can be cached by text.
  */
-import { type FieldOperators, type Filter, type Scalar } from '@leadstream/ports';
+import { type FieldOperators, type Filter, type Scalar, SUBSTRING_MIN_LENGTH } from '@leadstream/ports';
 import { DATE_HIGH_SQL, DATE_LOW_SQL, DATE_TAG, ESCAPE, bindScalar } from './codec';
 import { fieldExpr, fieldTypeExpr, jsonPathLiteral } from './sql-names';
 
@@ -21,12 +22,33 @@ export type BindValue = string | number | null;
 export interface CompiledSql {
   sql: string;
   params: BindValue[];
+  /** Names of the substring indexes the condition reads (explainIndexes), when it reads any. */
+  substringIndexes?: string[];
 }
 
 /** Name of the SQL function registered on every connection for `$regex`. */
 export const REGEX_FUNCTION = 'leadstream_regex';
 
-const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$regex', '$options', '$all']);
+const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$regex', '$options', '$all', '$contains']);
+
+/**
+ * What separates the elements of an array field in its full-text row (substring indexes): text
+ * that holds it cannot be looked up there, since a match could span two elements.
+ */
+export const SUBSTRING_SEPARATOR = '\n';
+
+/** The collection's substring indexes, as compileFilter needs them. */
+export interface SubstringIndexes {
+  /** Each indexed field's index: its name and the quoted name of its full-text table. */
+  tables: ReadonlyMap<string, { name: string; table: string }>;
+  /**
+   * The rowids of the rows whose text holds the phrase, when they are few; 'common' when so many
+   * hold it that the query is better driven by the other conditions' index, probing the full-text
+   * result (a Bloom filter), which stops at a page's last row, than by reading each match.
+   */
+  lookup(table: string, phrase: string): number[] | 'common';
+}
+
 const RANGE_SQL = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
 type RangeOp = keyof typeof RANGE_SQL;
 
@@ -34,10 +56,22 @@ const NUMBER_TYPES = `IN ('integer','real')`;
 
 class Params {
   readonly values: BindValue[] = [];
-  constructor(private readonly columns: ReadonlySet<string> | undefined) {}
+  constructor(
+    private readonly columns: ReadonlySet<string> | undefined,
+    readonly substring: SubstringIndexes | undefined,
+  ) {}
+  readonly substringIndexes = new Set<string>();
+  /**
+   * Set while compiling conditions beside a `$contains` that a substring index answers for few
+   * rows: those conditions are then kept off their indexes (unary `+`, SQLite's way), so the rows
+   * the full-text lookup found drive the query. Otherwise SQLite walks a tenant index in sort
+   * order probing each row against them, which reads all of a tenant's rows when few match.
+   */
+  unindexed = false;
   /** The SQL of a field's value (its index column when it has one). */
   field(path: string): string {
-    return fieldExpr(path, this.columns);
+    const expr = fieldExpr(path, this.columns);
+    return this.unindexed && path !== '_id' ? `+${expr}` : expr;
   }
   bind(value: BindValue): string {
     this.values.push(value);
@@ -45,15 +79,27 @@ class Params {
   }
 }
 
-/** `columns`: the fields that have an index column (read from it rather than from the JSON). */
-export function compileFilter(filter: Filter, columns?: ReadonlySet<string>): CompiledSql {
-  const params = new Params(columns);
+/**
+ * `columns`: the fields that have an index column (read from it rather than from the JSON);
+ * `substring`: the fields that have a substring index, and how common a phrase is there.
+ */
+export function compileFilter(filter: Filter, columns?: ReadonlySet<string>, substring?: SubstringIndexes): CompiledSql {
+  const params = new Params(columns, substring);
   const sql = compileInto(params, filter);
-  return { sql, params: params.values };
+  return { sql, params: params.values, ...(params.substringIndexes.size > 0 ? { substringIndexes: [...params.substringIndexes] } : {}) };
 }
 
 function compileInto(params: Params, filter: Filter): string {
   const clauses: string[] = [];
+  const unindexed = params.unindexed;
+  // The full-text lookups of this level first: a few matches drive the query (see unindexed).
+  const found = new Map<string, number[] | 'common'>();
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key.startsWith('$') || !isOperatorObject(condition)) continue;
+    const index = substringIndex(params, key, condition.$contains);
+    if (index) found.set(key, params.substring!.lookup(index.table, phraseOf(condition.$contains!)));
+  }
+  params.unindexed ||= [...found.values()].some((rowids) => rowids !== 'common');
   for (const [key, condition] of Object.entries(filter)) {
     if (condition === undefined) continue; // as the MongoDB driver does with ignoreUndefined
     if (key === '$and' || key === '$or') {
@@ -65,9 +111,10 @@ function compileInto(params: Params, filter: Filter): string {
     } else if (key.startsWith('$')) {
       throw new TypeError(`unsupported top-level operator ${key}`);
     } else {
-      clauses.push(compileField(params, key, condition as Scalar | FieldOperators));
+      clauses.push(compileField(params, key, condition as Scalar | FieldOperators, found.get(key)));
     }
   }
+  params.unindexed = unindexed;
   if (clauses.length === 0) return '1';
   return clauses.length === 1 ? clauses[0]! : clauses.map((c) => `(${c})`).join(' AND ');
 }
@@ -78,7 +125,7 @@ export function isOperatorObject(value: unknown): value is FieldOperators {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
-function compileField(params: Params, path: string, condition: Scalar | FieldOperators): string {
+function compileField(params: Params, path: string, condition: Scalar | FieldOperators, found?: number[] | 'common'): string {
   if (!isOperatorObject(condition)) {
     if (condition !== null && typeof condition === 'object' && !(condition instanceof Date)) {
       throw new TypeError(`filter on ${path}: equality compares scalars (use $all for arrays)`);
@@ -102,6 +149,7 @@ function compileField(params: Params, path: string, condition: Scalar | FieldOpe
   if (ops.$exists !== undefined) clauses.push(`${fieldTypeExpr(path)} IS ${ops.$exists ? 'NOT NULL' : 'NULL'}`);
   if (ops.$regex !== undefined) clauses.push(regex(params, path, ops.$regex, ops.$options ?? ''));
   if (ops.$all !== undefined) clauses.push(all(params, path, ops.$all));
+  if (ops.$contains !== undefined) clauses.push(contains(params, path, ops.$contains, found));
   return clauses.length === 1 ? clauses[0]! : clauses.map((c) => `(${c})`).join(' AND ');
 }
 
@@ -161,6 +209,37 @@ function all(params: Params, path: string, values: Scalar[]): string {
   });
   return each.length === 1 ? each[0]! : each.map((c) => `(${c})`).join(' AND ');
 }
+
+/** The FTS5 query of text: one phrase (consecutive trigrams), quotes doubled. */
+const phraseOf = (text: string): string => `"${text.replace(/"/g, '""')}"`;
+
+/** The substring index that answers `$contains: text` on the field, if one does. */
+function substringIndex(params: Params, path: string, text: unknown): { name: string; table: string } | undefined {
+  if (typeof text !== 'string' || [...text].length < SUBSTRING_MIN_LENGTH || text.includes(SUBSTRING_SEPARATOR)) return undefined;
+  return params.substring?.tables.get(path);
+}
+
+/**
+ * `$contains`: the rows the field's full-text table (FTS5, trigram tokens) holds the text for, as
+ * a phrase: consecutive trigrams, so exactly the rows where the text appears. When they are few,
+ * their rowids, found once as the query is compiled (so a page and its count each search the
+ * table once), are bound as a list; when many, the lookup stays in the query. Text shorter than
+ * a trigram, or holding the element separator, is looked for in each string of the field instead.
+ */
+function contains(params: Params, path: string, text: string, found: number[] | 'common' | undefined): string {
+  if (typeof text !== 'string') throw new TypeError(`$contains on ${path} needs a string`);
+  const index = substringIndex(params, path, text);
+  if (index !== undefined && found !== undefined) {
+    params.substringIndexes.add(index.name);
+    if (found !== 'common') return `rowid IN (SELECT value FROM json_each(${params.bind(JSON.stringify(found))}))`;
+    return `rowid IN (SELECT rowid FROM ${index.table} WHERE ${index.table} MATCH ${params.bind(phraseOf(text))})`;
+  }
+  // json_each over a string yields the string itself, as over an array it yields each element.
+  return `EXISTS (SELECT 1 FROM json_each(doc, ${jsonPathLiteral(path)}) WHERE type = 'text' AND ${NOT_A_DATE} AND instr(value, ${params.bind(text)}) > 0)`;
+}
+
+/** A text value of json_each that is not a stored date (dates are text behind DATE_TAG). */
+export const NOT_A_DATE = `substr(value, 1, 1) <> ${DATE_LOW_SQL}`;
 
 /** `$regex` as a SQLite function: strings only (never dates), compiled patterns cached. */
 export function createRegexFunction(): (value: unknown, pattern: string, options: string) => number {

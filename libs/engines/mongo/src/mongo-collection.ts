@@ -1,7 +1,8 @@
 /**
  * A port collection over the official driver. The port is a subset of the collection API, so
  * most methods pass straight through; what this adds is the DuplicateKeyError mapping, TTL
- * bookkeeping (see mongo-store.ts) and explainIndexes.
+ * bookkeeping (see mongo-store.ts), substring indexes and `$contains` (substring-keys.ts) and
+ * explainIndexes.
  */
 import {
   type BaseDocument,
@@ -20,6 +21,7 @@ import {
 import { type Collection as DriverCollection, type Document, type Filter as DriverFilter, MongoServerError } from 'mongodb';
 import { indexNamesFromExplain } from './explain-indexes';
 import { mapMongoError, mapped } from './mongo-errors';
+import { SUBSTRINGS_FIELD, substringField, substringKeys, translateContains, updateWithSubstringKeys, withSubstringKeys } from './substring-keys';
 
 /** What a collection needs from the store that owns the client. */
 export interface MongoCollectionHost {
@@ -33,6 +35,10 @@ export interface MongoCollectionHost {
   readonly upsertDropsNulls: boolean;
   /** Remembers a TTL index so the store's own sweep enforces it. */
   recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
+  /** The collection's substring-indexed fields, as recorded when the store opened or since. */
+  substringFields(collection: string): ReadonlySet<string>;
+  /** Records a substring index, so every store opened later writes its keys too. */
+  recordSubstringIndex(collection: string, field: string): Promise<void>;
   warn(obj: object, msg: string): void;
 }
 
@@ -69,8 +75,17 @@ function idList(filter: Filter): string[] | undefined {
   return [...new Set(values)];
 }
 
-function findOptions(options: FindOptions): { sort?: Document; skip?: number; limit?: number } {
-  const out: { sort?: Document; skip?: number; limit?: number } = {};
+/** Reads leave out the hidden keys of substring indexes (substring-keys.ts). */
+const HIDE_KEYS = { [SUBSTRINGS_FIELD]: 0 } as const;
+
+function withoutKeys<T>(doc: T): T {
+  if (doc === null || typeof doc !== 'object' || !(SUBSTRINGS_FIELD in doc)) return doc;
+  const { [SUBSTRINGS_FIELD]: _keys, ...rest } = doc as Record<string, unknown>;
+  return rest as T;
+}
+
+function findOptions(options: FindOptions): { sort?: Document; skip?: number; limit?: number; projection: Document } {
+  const out: { sort?: Document; skip?: number; limit?: number; projection: Document } = { projection: HIDE_KEYS };
   if (options.sort) out.sort = options.sort;
   if (options.skip) out.skip = options.skip;
   if (options.limit) out.limit = options.limit;
@@ -87,9 +102,21 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     return this.driver.collectionName;
   }
 
+  private get substring(): ReadonlySet<string> {
+    return this.host.substringFields(this.name);
+  }
+
+  private filter(filter: Filter): DriverFilter<BaseDocument> {
+    return asFilter(translateContains(filter, this.substring));
+  }
+
+  private update(update: Update): Document {
+    return asUpdate(updateWithSubstringKeys(update, this.substring));
+  }
+
   async insertOne(doc: T): Promise<void> {
     try {
-      await this.driver.insertOne(doc);
+      await this.driver.insertOne(withSubstringKeys(doc, this.substring));
     } catch (error) {
       throw await this.namedDuplicate(mapMongoError(this.name, error), doc);
     }
@@ -98,7 +125,11 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   async insertMany(docs: T[]): Promise<void> {
     if (docs.length === 0) return; // the driver refuses an empty batch
     try {
-      await this.driver.insertMany(docs, { ordered: true });
+      const fields = this.substring;
+      await this.driver.insertMany(
+        docs.map((doc) => withSubstringKeys(doc, fields)),
+        { ordered: true },
+      );
     } catch (error) {
       // Ordered: the first write error is the one that stopped the batch.
       const failedAt = (error as { writeErrors?: { index?: number }[] }).writeErrors?.[0]?.index;
@@ -107,7 +138,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
-    return (await this.driver.findOne(asFilter(filter), findOptions(options))) as T | null;
+    return (await this.driver.findOne(this.filter(filter), findOptions(options))) as T | null;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -117,14 +148,14 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
       // documents, growing with the collection) but an `_id` equality from its primary key (5 ms):
       // a stage batch's prefetch sends one equality per id, side by side. MongoDB uses its _id
       // index for $in and gets the one query.
-      const found = await Promise.all(ids.map((id) => this.driver.findOne({ _id: id })));
+      const found = await Promise.all(ids.map((id) => this.driver.findOne({ _id: id }, { projection: HIDE_KEYS })));
       return found.filter((doc): doc is NonNullable<typeof doc> => doc !== null) as T[];
     }
-    return (await this.driver.find(asFilter(filter), findOptions(options)).toArray()) as T[];
+    return (await this.driver.find(this.filter(filter), findOptions(options)).toArray()) as T[];
   }
 
   async *iterate(filter: Filter, options: FindOptions & { batchSize?: number } = {}): AsyncIterable<T> {
-    const cursor = this.driver.find(asFilter(filter), { ...findOptions(options), batchSize: options.batchSize ?? 500 });
+    const cursor = this.driver.find(this.filter(filter), { ...findOptions(options), batchSize: options.batchSize ?? 500 });
     try {
       for await (const doc of cursor) yield doc as T;
     } finally {
@@ -133,11 +164,11 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return this.driver.countDocuments(asFilter(filter));
+    return this.driver.countDocuments(this.filter(filter));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const result = await mapped(this.name, () => this.driver.updateOne(asFilter(filter), asUpdate(update), { upsert: options.upsert ?? false }));
+    const result = await mapped(this.name, () => this.driver.updateOne(this.filter(filter), this.update(update), { upsert: options.upsert ?? false }));
     if (result.upsertedId !== null) await this.restoreUpsertNulls([{ id: result.upsertedId, update }]);
     return {
       matchedCount: result.matchedCount,
@@ -147,14 +178,14 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    const result = await mapped(this.name, () => this.driver.updateMany(asFilter(filter), asUpdate(update)));
+    const result = await mapped(this.name, () => this.driver.updateMany(this.filter(filter), this.update(update)));
     return { matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedId: null };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     const returnDocument = options.returnDocument ?? 'after';
     const result = await mapped(this.name, () =>
-      this.driver.findOneAndUpdate(asFilter(filter), asUpdate(update), {
+      this.driver.findOneAndUpdate(this.filter(filter), this.update(update), {
         upsert: options.upsert ?? false,
         returnDocument,
         ...(options.sort ? { sort: options.sort } : {}),
@@ -164,17 +195,25 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const upsertedId: unknown = result.lastErrorObject?.['upserted'];
     if (upsertedId !== undefined && upsertedId !== null) {
       const nulls = await this.restoreUpsertNulls([{ id: upsertedId, update }]);
-      if (nulls && result.value && returnDocument === 'after') return { ...result.value, ...nulls } as unknown as T;
+      if (nulls && result.value && returnDocument === 'after') return withoutKeys({ ...result.value, ...nulls }) as unknown as T;
     }
-    return result.value as T | null;
+    // FerretDB 1.24 has no projection on findAndModify: the keys are taken out here.
+    return withoutKeys(result.value) as T | null;
   }
 
   async bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
     if (operations.length === 0) return { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+    const fields = this.substring;
     const driverOperations = operations.map((operation) =>
       'insertOne' in operation
-        ? { insertOne: { document: operation.insertOne.document } }
-        : { updateOne: { filter: asFilter(operation.updateOne.filter), update: asUpdate(operation.updateOne.update), upsert: operation.updateOne.upsert ?? false } },
+        ? { insertOne: { document: withSubstringKeys(operation.insertOne.document, fields) } }
+        : {
+            updateOne: {
+              filter: asFilter(translateContains(operation.updateOne.filter, fields)),
+              update: asUpdate(updateWithSubstringKeys(operation.updateOne.update, fields)),
+              upsert: operation.updateOne.upsert ?? false,
+            },
+          },
     );
     const result = await mapped(this.name, () => this.driver.bulkWrite(driverOperations as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: true }));
     const upserted = Object.entries(result.upsertedIds).map(([index, id]) => ({ id, update: (operations[Number(index)] as { updateOne: { update: Update } }).updateOne.update }));
@@ -207,17 +246,21 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    return (await this.driver.deleteOne(asFilter(filter))).deletedCount;
+    return (await this.driver.deleteOne(this.filter(filter))).deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.driver.deleteMany(asFilter(filter))).deletedCount;
+    return (await this.driver.deleteMany(this.filter(filter))).deletedCount;
   }
 
   async createIndex(spec: IndexSpec): Promise<void> {
     const keys = Object.entries(spec.keys);
     if (keys.length === 0) throw new TypeError('an index needs at least one key');
     const name = spec.name ?? keys.map(([k, dir]) => `${k}_${dir}`).join('_');
+    if (spec.substring) {
+      await this.createSubstringIndex(spec, name);
+      return;
+    }
     const options = { name, unique: spec.unique ?? false };
     if (spec.expireAfterSeconds === undefined) {
       await mapped(this.name, () => this.driver.createIndex(spec.keys, options));
@@ -235,6 +278,37 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     }
     // MongoDB's own TTL monitor runs only every 60 s; the sweep makes expiry prompt on both servers.
     await this.host.recordTtlIndex(this.name, name, field, spec.expireAfterSeconds);
+  }
+
+  /**
+   * A substring index: recorded first (so this store and every store opened later write the keys),
+   * then the index on the equality keys and the hidden keys, then the keys of documents stored
+   * before it (each write conditional on the field being as read and still without keys, so a
+   * concurrent write is never overwritten with stale keys).
+   */
+  private async createSubstringIndex(spec: IndexSpec, name: string): Promise<void> {
+    const field = substringField(spec);
+    const keyPath = `${SUBSTRINGS_FIELD}.${field}`;
+    await this.host.recordSubstringIndex(this.name, field);
+    const keys: Record<string, 1 | -1> = {};
+    for (const [path, direction] of Object.entries(spec.keys)) keys[path === field ? keyPath : path] = direction;
+    await mapped(this.name, () => this.driver.createIndex(keys, { name }));
+    const missing = this.driver.find({ [field]: { $exists: true }, [keyPath]: { $exists: false } }, { projection: { [field]: 1 }, batchSize: 500 });
+    let batch: Array<{ updateOne: { filter: Document; update: Document } }> = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length > 0) await mapped(this.name, () => this.driver.bulkWrite(batch as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: false }));
+      batch = [];
+    };
+    try {
+      for await (const doc of missing) {
+        const value = doc[field] as unknown;
+        batch.push({ updateOne: { filter: { _id: doc._id, [field]: value, [keyPath]: { $exists: false } }, update: { $set: { [keyPath]: substringKeys(value) } } } });
+        if (batch.length >= 500) await flush();
+      }
+      await flush();
+    } finally {
+      await missing.close();
+    }
   }
 
   /**
@@ -260,7 +334,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     // skip does not change the plan, and FerretDB refuses an explained find whose skip the driver
     // sends as an int ("BSON field 'skip' is the wrong type 'int', expected type 'long'").
     const { skip: _skip, ...planned } = options;
-    const explain = await this.driver.find(asFilter(filter), findOptions(planned)).explain('queryPlanner');
+    const explain = await this.driver.find(this.filter(filter), findOptions(planned)).explain('queryPlanner');
     return indexNamesFromExplain(explain);
   }
 }

@@ -2,6 +2,8 @@
  * The document store on a MongoDB-protocol server through the official driver (MongoDB, or
  * FerretDB in tests). TTL indexes are also recorded in a metadata collection and swept by the
  * store itself, because MongoDB's TTL monitor runs once a minute and FerretDB 1.x has none.
+ * Substring indexes are recorded in another metadata collection, read when the store opens, so
+ * that every process writes their keys (substring-keys.ts).
  */
 import { type BaseDocument, type Collection, type DocumentStore, type StoredDocument } from '@leadstream/ports';
 import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
@@ -25,7 +27,14 @@ export interface MongoStoreOptions {
 }
 
 const TTL_COLLECTION = '_leadstream_ttl';
+const SUBSTRING_COLLECTION = '_leadstream_substring_indexes';
 const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
+
+interface SubstringRecord extends Document {
+  _id: string;
+  collection: string;
+  field: string;
+}
 
 interface TtlRecord extends Document {
   _id: string;
@@ -43,9 +52,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   // FerretDB answers buildInfo with its own version; it scans a collection for `_id: {$in}`.
   const buildInfo = await db.admin().command({ buildInfo: 1 }).catch(() => ({}));
   const ferretDb = typeof (buildInfo as { ferretdbVersion?: unknown }).ferretdbVersion === 'string';
+  const substring = await db.collection<SubstringRecord>(SUBSTRING_COLLECTION).find({}).toArray();
   options.logger?.info({ db: db.databaseName, ferretDb }, 'mongodb document store opened');
-  return new MongoStore(client, db, options, ferretDb);
+  return new MongoStore(client, db, options, ferretDb, substring);
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
 class MongoStore implements DocumentStore, MongoCollectionHost {
   readonly engine = 'mongodb' as const;
@@ -56,6 +68,8 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
   readonly idListAsLookups: boolean;
   /** On FerretDB: an upsert that inserts leaves out the top-level null fields of $setOnInsert (mongo-collection.ts). */
   readonly upsertDropsNulls: boolean;
+  /** Substring-indexed fields by collection (substring-keys.ts). */
+  private readonly substring = new Map<string, Set<string>>();
 
   constructor(
     private readonly client: MongoClient,
@@ -63,7 +77,9 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     private readonly options: MongoStoreOptions,
     /** True on FerretDB, whose differences mongo-collection.ts works around (see the two flags below). */
     ferretDb = false,
+    substring: SubstringRecord[] = [],
   ) {
+    for (const record of substring) this.addSubstringField(record.collection, record.field);
     this.idListAsLookups = ferretDb;
     this.upsertDropsNulls = ferretDb;
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
@@ -101,6 +117,23 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     await this.db
       .collection<TtlRecord>(TTL_COLLECTION)
       .updateOne({ _id: `${collection}.${name}` }, { $set: { collection, field, expireAfterSeconds } }, { upsert: true });
+  }
+
+  substringFields(collection: string): ReadonlySet<string> {
+    return this.substring.get(collection) ?? NO_FIELDS;
+  }
+
+  async recordSubstringIndex(collection: string, field: string): Promise<void> {
+    await this.db
+      .collection<SubstringRecord>(SUBSTRING_COLLECTION)
+      .updateOne({ _id: `${collection}.${field}` }, { $set: { collection, field } }, { upsert: true });
+    this.addSubstringField(collection, field);
+  }
+
+  private addSubstringField(collection: string, field: string): void {
+    const fields = this.substring.get(collection) ?? new Set<string>();
+    fields.add(field);
+    this.substring.set(collection, fields);
   }
 
   warn(obj: object, msg: string): void {

@@ -537,6 +537,152 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       });
     });
 
+    describe('$contains and substring indexes', () => {
+      interface Card extends BaseDocument {
+        org: string;
+        terms?: string[] | string | null;
+        digits?: string | null;
+        n?: number;
+      }
+      const CARDS: Card[] = [
+        { _id: 'c1', org: 'o', terms: ['ada.lovelace@gmail.com', 'ada lovelace'], digits: '14155552671' },
+        { _id: 'c2', org: 'o', terms: ['alan@example.edu', 'alan turing'], digits: '442079460958' },
+        { _id: 'c3', org: 'o', terms: 'grace+navy@example.edu (hopper)', digits: null },
+        { _id: 'c4', org: 'o', terms: ['zoe lopez', 'a.b*c?[d]^$|x\\y"z\''] },
+        { _id: 'c5', org: 'other', terms: ['ada@gmail.com'], digits: '14155552671' },
+        { _id: 'c6', org: 'o', terms: null, n: 5 },
+      ];
+      // [query, ids of org 'o' whose terms contain it]: anywhere in any element, exact characters.
+      const CONTAINS_CASES: Array<[string, string[]]> = [
+        ['gmail', ['c1']],
+        ['example.edu', ['c2', 'c3']],
+        ['lovelace', ['c1']],
+        ['a lo', ['c1']],
+        ['GMAIL', []],
+        ['ada.lovelace@gmail.com', ['c1']],
+        ['ada.lovelace@gmail.comx', []],
+        ['e+navy@', ['c3']],
+        ['(hopper)', ['c3']],
+        ['b*c?[d]^$|x\\y"z\'', ['c4']],
+        ['.', ['c1', 'c2', 'c3', 'c4']],
+        ['ur', ['c2']],
+        ['opez', ['c4']],
+        // Text spread over two elements is not in either.
+        ['lovelaceada', []],
+        ['com ada', []],
+      ];
+      let cards: Collection<Card>;
+      let plain: Collection<Card>;
+      beforeAll(async () => {
+        cards = coll<Card>('contains');
+        await cards.createIndex({ keys: { org: 1, terms: 1 }, name: 'org_terms_substring', substring: true });
+        await cards.createIndex({ keys: { org: 1, digits: 1 }, name: 'org_digits_substring', substring: true });
+        await cards.insertMany(CARDS);
+        plain = coll<Card>('contains_plain');
+        await plain.insertMany(CARDS);
+      });
+
+      it.for(CONTAINS_CASES)('finds %j in a string or an element of an array, with or without the index', async ([text, expected]) => {
+        for (const c of [cards, plain]) {
+          expect(ids(await c.find({ org: 'o', terms: { $contains: text } })), c.name).toEqual(expected);
+          expect(await c.countDocuments({ org: 'o', terms: { $contains: text } }), c.name).toBe(expected.length);
+        }
+      });
+
+      it('combines with other conditions, $or branches and sorts', async () => {
+        const either = { $or: [{ org: 'o', terms: { $contains: 'example' } }, { org: 'o', digits: { $contains: '5552671' } }] };
+        expect((await cards.find(either, { sort: { _id: -1 }, limit: 2 })).map((d) => d._id)).toEqual(['c3', 'c2']);
+        expect(await cards.countDocuments(either)).toBe(3);
+        expect(ids(await cards.find({ digits: { $contains: '5552671' } }))).toEqual(['c1', 'c5']);
+        expect(ids(await cards.find({ org: 'o', terms: { $contains: 'ada' }, digits: { $contains: '2671' } }))).toEqual(['c1']);
+      });
+
+      it('reads back every document exactly as written: the index adds no field', async () => {
+        expect(await cards.find({}, { sort: { _id: 1 } })).toEqual(CARDS);
+        expect(await cards.findOne({ _id: 'c1' })).toEqual(CARDS[0]);
+        const streamed: BaseDocument[] = [];
+        for await (const doc of cards.iterate({ org: 'o', terms: { $contains: 'alan' } })) streamed.push(doc);
+        expect(streamed).toEqual([CARDS[1]]);
+      });
+
+      it('follows every write: inserts, $set, $unset, updateMany, bulkWrite, findOneAndUpdate, upserts and deletes', async () => {
+        const c = coll<Card>('contains_writes');
+        await c.createIndex({ keys: { org: 1, terms: 1 }, name: 'org_terms_substring', substring: true });
+        const found = async (text: string): Promise<string[]> => ids(await c.find({ org: 'o', terms: { $contains: text } }));
+        await c.insertOne({ _id: 'w1', org: 'o', terms: ['first@gmail.com'] });
+        await c.insertMany([{ _id: 'w2', org: 'o', terms: ['second@gmail.com'] }, { _id: 'w3', org: 'o' }]);
+        expect(await found('gmail')).toEqual(['w1', 'w2']);
+
+        await c.updateOne({ _id: 'w1' }, { $set: { terms: ['first@yahoo.com'] } });
+        expect(await found('gmail')).toEqual(['w2']);
+        expect(await found('yahoo')).toEqual(['w1']);
+        await c.updateOne({ _id: 'w2' }, { $set: { n: 1 } }); // another field: the terms stay found
+        expect(await found('second')).toEqual(['w2']);
+
+        await c.updateOne({ _id: 'w2' }, { $unset: { terms: 1 } });
+        expect(await found('second')).toEqual([]);
+        await c.updateMany({ org: 'o' }, { $set: { terms: 'shared@proton.me' } });
+        expect(await found('proton')).toEqual(['w1', 'w2', 'w3']);
+        expect(await found('yahoo')).toEqual([]);
+
+        await c.bulkWrite([
+          { insertOne: { document: { _id: 'w4', org: 'o', terms: ['fourth@outlook.com'] } } },
+          { updateOne: { filter: { _id: 'w1' }, update: { $set: { terms: ['renamed@outlook.com'] } } } },
+          { updateOne: { filter: { _id: 'w5' }, update: { $setOnInsert: { org: 'o', terms: ['fifth@outlook.com'] } }, upsert: true } },
+        ]);
+        expect(await found('outlook')).toEqual(['w1', 'w4', 'w5']);
+        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { terms: ['fourth@icloud.com'] } })).toEqual({ _id: 'w4', org: 'o', terms: ['fourth@icloud.com'] });
+        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { n: 2 } }, { returnDocument: 'before' })).toEqual({ _id: 'w4', org: 'o', terms: ['fourth@icloud.com'] });
+        await c.updateOne({ _id: 'w6' }, { $set: { org: 'o', terms: ['sixth@icloud.com'] } }, { upsert: true });
+        await c.findOneAndUpdate({ _id: 'w7' }, { $setOnInsert: { org: 'o', terms: ['seventh@icloud.com'] } }, { upsert: true });
+        expect(await found('icloud')).toEqual(['w4', 'w6', 'w7']);
+        expect(await found('outlook')).toEqual(['w1', 'w5']);
+
+        expect(await c.deleteOne({ _id: 'w4' })).toBe(1);
+        expect(await c.deleteMany({ _id: { $in: ['w1', 'w6'] } })).toBe(2);
+        expect(await found('icloud')).toEqual(['w7']);
+        expect(await found('outlook')).toEqual(['w5']);
+        // A new document in a deleted one's place is found by its own text only.
+        await c.insertOne({ _id: 'w4', org: 'o', terms: ['again@fastmail.com'] });
+        expect(await found('icloud')).toEqual(['w7']);
+        expect(await found('fastmail')).toEqual(['w4']);
+        expect(await c.find({ _id: 'w4' })).toEqual([{ _id: 'w4', org: 'o', terms: ['again@fastmail.com'] }]);
+      });
+
+      it('finds the documents stored before the index was made, and those a TTL sweep removes are gone', async () => {
+        const c = coll<Card & { expiresAt?: Date }>('contains_later');
+        await c.insertMany([
+          { _id: 'b1', org: 'o', terms: ['before@gmail.com'] },
+          { _id: 'b2', org: 'o', terms: ['expired@gmail.com'], expiresAt: new Date(Date.now() - 3_600_000) },
+        ]);
+        await c.createIndex({ keys: { org: 1, terms: 1 }, name: 'org_terms_substring', substring: true });
+        await c.createIndex({ keys: { org: 1, terms: 1 }, name: 'org_terms_substring', substring: true }); // idempotent
+        await c.createIndex({ keys: { expiresAt: 1 }, expireAfterSeconds: 0 });
+        expect(ids(await c.find({ org: 'o', terms: { $contains: 'gmail' } }))).toEqual(['b1', 'b2']);
+        await store.sweepExpired();
+        expect(ids(await c.find({ org: 'o', terms: { $contains: 'gmail' } }))).toEqual(['b1']);
+        expect(await c.find({})).toEqual([{ _id: 'b1', org: 'o', terms: ['before@gmail.com'] }]);
+      });
+
+      it('explainIndexes names the substring index for 3 or more characters', async ({ skip }) => {
+        if (harness.gaps?.indexPlans) skip(harness.gaps.indexPlans);
+        expect(await cards.explainIndexes({ org: 'o', terms: { $contains: 'gmail' } })).toEqual(['org_terms_substring']);
+        const either = { $or: [{ org: 'o', terms: { $contains: 'gmail' } }, { org: 'o', digits: { $contains: '2671' } }] };
+        expect((await cards.explainIndexes(either, { sort: { n: -1 }, limit: 20 })).sort()).toEqual(['org_digits_substring', 'org_terms_substring']);
+      });
+
+      it('a reopened store keeps its substring indexes following writes', async ({ skip }) => {
+        if (!harness.reopen) skip('the harness cannot reopen this engine');
+        store = await harness.reopen!();
+        const c = coll<Card>('contains_writes'); // indexed and written by the test above
+        await c.updateOne({ _id: 'w5' }, { $set: { terms: ['after@reopen.org'] } });
+        await c.insertOne({ _id: 'w9', org: 'o', terms: ['nine@reopen.org'] });
+        expect(ids(await c.find({ org: 'o', terms: { $contains: 'reopen' } }))).toEqual(['w5', 'w9']);
+        expect(ids(await c.find({ org: 'o', terms: { $contains: 'outlook' } }))).toEqual([]);
+        expect(await c.findOne({ _id: 'w9' })).toEqual({ _id: 'w9', org: 'o', terms: ['nine@reopen.org'] });
+      });
+    });
+
     describe('durability', () => {
       it('a reopened store finds every acknowledged write', async ({ skip }) => {
         if (!harness.reopen) skip('the harness cannot reopen this engine');
