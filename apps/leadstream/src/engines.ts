@@ -131,7 +131,9 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       );
       analytics = raw;
       opened.push({ name: 'analytics', close: () => raw.close() });
-      readiness.push({ name: `analytics:${raw.engine}`, check: () => raw.ping() });
+      // A process that also holds the store serves or runs the pipeline: it works without
+      // analytics (the projector catches up later), so an outage there degrades it, never more.
+      readiness.push({ name: `analytics:${raw.engine}`, check: () => raw.ping(), degradeOnly: needs.store === true });
     }
     return {
       log,

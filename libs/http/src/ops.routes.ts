@@ -7,6 +7,12 @@ export interface ReadinessCheck {
   check: () => Promise<void>;
   /** Extra state to show in /readyz (e.g. DNS availability) that does not make the process unready. */
   details?: () => Record<string, unknown>;
+  /**
+   * A dependency the process does its work without (analytics for a process that ingests): when
+   * the check fails, /readyz shows it `degraded` with the error and the process stays ready, so
+   * an outage there never takes the process out of service.
+   */
+  degradeOnly?: boolean;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -29,7 +35,8 @@ async function runCheck(check: ReadinessCheck): Promise<{ ok: boolean; error?: s
 }
 
 /**
- * `/healthz` says the process is alive; `/readyz` says every engine answers (503 otherwise);
+ * `/healthz` says the process is alive; `/readyz` says every engine answers (503 otherwise; a
+ * degrade-only check that fails, or a stuck partition, answers 200 with status `degraded`);
  * `/metrics` is the Prometheus exposition of this process.
  */
 export function opsRoutes(checks: ReadinessCheck[], metrics: Metrics, isStopping: () => boolean = () => false): Router {
@@ -38,10 +45,17 @@ export function opsRoutes(checks: ReadinessCheck[], metrics: Metrics, isStopping
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
-    const results = await Promise.all(checks.map(async (check) => [check.name, { ...(await runCheck(check)), ...check.details?.() }] as const));
+    const results = await Promise.all(
+      checks.map(async (check) => {
+        const result = await runCheck(check);
+        const outcome: Record<string, unknown> = !result.ok && check.degradeOnly ? { ok: true, status: 'degraded', error: result.error } : result;
+        return [check.name, { ...outcome, ...check.details?.() }] as const;
+      }),
+    );
     const ready = !isStopping() && results.every(([, result]) => result.ok);
+    const degraded = results.some(([, result]) => result['status'] === 'degraded');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : isStopping() ? 'stopping' : 'unready', checks: Object.fromEntries(results) };
+    ctx.body = { status: ready ? (degraded ? 'degraded' : 'ready') : isStopping() ? 'stopping' : 'unready', checks: Object.fromEntries(results) };
   });
   router.get('/metrics', async (ctx) => {
     ctx.set('Content-Type', metrics.contentType);
