@@ -160,6 +160,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     created_at: dateTime(),
     last_used_at: nullable(dateTime()),
     expires_at: nullable(dateTime()),
+    revoked_at: nullable(dateTime()),
   }),
   CreatedApiKey: { allOf: [ref('ApiKey'), obj({ key: str({ description: 'The full key: shown only in this answer.' }) }, ['key'])] },
   RotatedApiKey: record({ new_key: str(), message: str() }),

@@ -171,7 +171,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
   // The web console at /app, on the same origin as the API (apps/api/src/console).
   app.use(consoleRoutes(deps.console));
   if (deps.exports) {
-    const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, ...deps.exports });
+    const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, vendors: deps.dal.vendors, ...deps.exports });
     app.use(exportsApi.routes());
     app.use(exportsApi.allowedMethods());
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config';
+import { appBaseUrl, ConfigError, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('chooses the embedded engines when no engine URL is set', () => {
@@ -34,7 +34,12 @@ describe('parseConfig', () => {
     const defaults = parseConfig({});
     expect(defaults.jwtSecret).toBeUndefined();
     expect(defaults.smtpUrl).toBeUndefined();
-    expect(defaults.appUrl).toBe('http://localhost:3000');
+    // Unset: links go to where the service listens (known once it listens; PORT may be 0).
+    expect(defaults.appUrl).toBeUndefined();
+    expect(appBaseUrl(defaults, 'http://127.0.0.1:3400')).toBe('http://127.0.0.1:3400');
+    expect(appBaseUrl(parseConfig({ HOST: '0.0.0.0', PORT: '3400' }), 'http://0.0.0.0:3400')).toBe('http://localhost:3400');
+    expect(appBaseUrl(defaults, 'http://[::]:3400')).toBe('http://localhost:3400');
+    expect(appBaseUrl(parseConfig({ APP_URL: 'https://leads.college.edu/' }), 'http://127.0.0.1:3400')).toBe('https://leads.college.edu');
     expect(defaults.mailFrom).toBe('LeadStream <no-reply@localhost>');
     const config = parseConfig({ JWT_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://u:p@mail:587', MAIL_FROM: 'a@b.edu', APP_URL: 'https://app.college.edu' });
     expect(config).toMatchObject({ jwtSecret: 'x'.repeat(32), smtpUrl: 'smtp://u:p@mail:587', mailFrom: 'a@b.edu', appUrl: 'https://app.college.edu' });

@@ -38,8 +38,11 @@ export interface Config {
   /** `smtp://user:pass@host:port` or `smtps://…`; undefined = mail goes to DATA_DIR/outbox. */
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** Base URL of the web app, for links in mails (reset password, invitations). */
-  appUrl: string;
+  /**
+   * Base URL of the web app, for links in mails (reset password, invitations) and the console
+   * address printed at start-up; undefined = where this process listens (`appBaseUrl`).
+   */
+  appUrl: string | undefined;
   /** Outbound calls to organizations' URLs (rule webhooks): http and non-public addresses allowed. Development and tests only. */
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
@@ -100,6 +103,16 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
   if (raw === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+/**
+ * The base of the web app's links: APP_URL when set (behind a proxy), else the address the API
+ * listens on (`listeningUrl`, with an any-address bind shown as localhost), so a mail sent by a
+ * service on PORT=3400 links to port 3400.
+ */
+export function appBaseUrl(config: Pick<Config, 'appUrl'>, listeningUrl: string): string {
+  if (config.appUrl) return config.appUrl.replace(/\/+$/, '');
+  return listeningUrl.replace(/\/\/(?:0\.0\.0\.0|\[::\]):/, '//localhost:').replace(/\/+$/, '');
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -170,7 +183,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     jwtSecret: jwtSecret(env),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: text(env, 'MAIL_FROM') ?? 'LeadStream <no-reply@localhost>',
-    appUrl: url(env, 'APP_URL', ['http:', 'https:']) ?? 'http://localhost:3000',
+    appUrl: url(env, 'APP_URL', ['http:', 'https:']),
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
     crm: { credentialsKey: crmCredentialsKey(env), retrySchedule: crmRetrySchedule(env), timeoutMs: integer(env, 'CRM_TIMEOUT_MS', 30_000, 100, 120_000) },

@@ -365,7 +365,7 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
       .toMatch(/CRM sync\s+synced\s/);
     expect(await crm.innerText()).toMatch(/CRM record id\s+crm-record-\d+/);
     // The rule's name is read after the lead.
-    await expect.poll(() => page.getByTestId('lead-route').innerText()).toMatch(/^rule “Nursing to admissions”, .+\n→ Loopback CRM · queue nursing-admissions$/);
+    await expect.poll(() => page.getByTestId('lead-route').innerText()).toMatch(/^Routed by rule “Nursing to admissions”, .+\n→ Loopback CRM · queue nursing-admissions$/);
 
     await page.getByRole('button', { name: 'Sync to Loopback CRM' }).click();
     await page.getByRole('status').filter({ hasText: /Sync to “Loopback CRM” queued \(pending/ }).waitFor();

@@ -125,7 +125,8 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await edit.getByLabel('Cost per lead (optional)').fill('12.5');
     await edit.getByRole('button', { name: 'Save vendor' }).click();
     await page.getByRole('cell', { name: 'College fairs', exact: true }).waitFor();
-    await page.getByRole('cell', { name: '12.5', exact: true }).waitFor();
+    // Shown as the reports show it.
+    await page.getByRole('cell', { name: '$12.50', exact: true }).waitFor();
 
     const link = page.getByRole('form', { name: 'New funnel link' });
     await link.getByLabel('Inquiry vendor').selectOption({ label: 'Inquiry Co' });

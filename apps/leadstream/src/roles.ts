@@ -4,6 +4,7 @@
  * against shared engines so operators can scale them separately.
  */
 import { join } from 'node:path';
+import { symbols as pinoSymbols } from 'pino';
 import { createApiApp, DecisionWaiter } from '@leadstream/api';
 import { RATE_LIMITS } from '@leadstream/domain';
 import { createDal, LeadRepository, MemoryRateLimiter, ScaledRateLimiter, type Dal } from '@leadstream/dal';
@@ -13,7 +14,7 @@ import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC, rebuildProjection } from '@leadstream/projector';
 import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
-import { parseConfig, type Config } from './config';
+import { appBaseUrl, parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
 import { listen } from './http-server';
 import { ensureAllIndexes } from './indexes';
@@ -100,6 +101,9 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   await startPipeline({ config, engines, logger, metrics, lifecycle, stages: stageFactories, startRunner });
   // The api's own cache of keys, vendors and settings (the stages have theirs).
   let configCache: ConfigCache | undefined;
+  // Mail links and the console address: APP_URL, else where the API listens (known once it does).
+  let appBase = '';
+  let consoleUrl: string | undefined;
   if (role === 'start' || role === 'api') {
     configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
     await configCache.start();
@@ -139,7 +143,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       checkResponses: config.checkResponses,
       accounts: {
         jwtSecret: resolveJwtSecret(config, logger),
-        appUrl: config.appUrl,
+        appUrl: () => appBase,
         mailer,
         rateLimits: { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api },
       },
@@ -150,8 +154,9 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));
     logger.info({ url: server.url }, 'api listening');
     // The web console (apps/console) is served by this process at /app: at APP_URL when set (behind a proxy), else where it listens.
-    const consoleBase = env['APP_URL'] ? config.appUrl.replace(/\/+$/, '') : server.url.replace(/\/\/(?:0\.0\.0\.0|\[::\]):/, '//localhost:');
-    logger.info({ url: `${consoleBase}/app/` }, 'web console: open this address in a browser');
+    appBase = appBaseUrl(config, server.url);
+    consoleUrl = `${appBase}/app/`;
+    logger.info({ url: consoleUrl }, 'web console: open this address in a browser');
   } else if (config.opsPort > 0) {
     const app = createOpsApp({ logger, metrics, checks: engines.readiness, isStopping: () => lifecycle.isStopping });
     const server = await listen(app, config.host, config.opsPort);
@@ -159,12 +164,24 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     logger.info({ url: server.url }, 'ops endpoints listening');
   }
   logger.info({ role }, 'ready');
+  // The one line a person needs, as plain text under the JSON lines of the start-up.
+  if (consoleUrl) printUnderLog(logger, `leadstream is ready: open ${consoleUrl} in a browser`);
 
   if (options.drain) {
     await Promise.all(runners.map((runner) => runner.waitUntilIdle()));
     logger.info('drained: every partition consumed to its end');
     await lifecycle.stop('drained');
   }
+}
+
+/**
+ * Writes a plain line to the log's own stream: pino writes stdout asynchronously, so a line
+ * written to process.stdout directly could come out before the log lines logged before it.
+ */
+function printUnderLog(logger: Logger, line: string): void {
+  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[pinoSymbols.streamSym];
+  if (stream) stream.write(`${line}\n`);
+  else process.stdout.write(`${line}\n`);
 }
 
 function crash(logger: Logger, lifecycle: Lifecycle, part: string): void {

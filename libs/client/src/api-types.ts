@@ -2149,6 +2149,8 @@ export interface components {
             name: string;
             permissions: ("read" | "write")[];
             rate_limit: number | null;
+            /** Format: date-time */
+            revoked_at: string | null;
             vendor_id: string;
         };
         /** @description Any JSON value, with the limits above. */
@@ -6133,10 +6135,12 @@ export interface operations {
         parameters: {
             query?: {
                 end_date?: string;
+                /** @description Empty: live. sandbox: the leads sent with vk_test_ keys (kept 24 hours; changed only by the pipeline) */
+                environment?: "live" | "sandbox" | "";
                 limit?: number;
                 page?: number;
                 program?: string;
-                /** @description Matches email, name and phone */
+                /** @description Text anywhere in the email or full name, 3 or more characters, accents and case ignored (gmail, example.edu, zoe lopez); a search of phone characters with 4 or more digits also matches those digits anywhere in the phone (555-2671). One or two characters match the start of the email, first or last name. */
                 search?: string;
                 /** @description Empty: created_at */
                 sortBy?: "id" | "email" | "first_name" | "last_name" | "phone" | "status" | "source" | "vendor_id" | "program" | "program_interest" | "ip_address" | "user_agent" | "utm_source" | "utm_medium" | "utm_campaign" | "created_at" | "updated_at" | "";
@@ -6260,7 +6264,10 @@ export interface operations {
     };
     getLead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Empty: live. sandbox: the leads sent with vk_test_ keys (kept 24 hours; changed only by the pipeline) */
+                environment?: "live" | "sandbox" | "";
+            };
             header?: never;
             path: {
                 id: string;
@@ -6284,6 +6291,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["UserError400"];
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];
@@ -6390,7 +6398,10 @@ export interface operations {
     };
     leadActivity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Empty: live. sandbox: the leads sent with vk_test_ keys (kept 24 hours; changed only by the pipeline) */
+                environment?: "live" | "sandbox" | "";
+            };
             header?: never;
             path: {
                 id: string;
@@ -6414,6 +6425,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["UserError400"];
             401: components["responses"]["UserError401"];
             403: components["responses"]["UserError403"];
             404: components["responses"]["UserError404"];

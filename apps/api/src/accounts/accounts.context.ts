@@ -13,8 +13,11 @@ import { SessionTokens } from '../auth/session-tokens';
 export interface AccountsConfig {
   /** HS256 signing secret of session tokens, at least 32 characters. */
   jwtSecret: string;
-  /** Base of the links in mails: `${appUrl}/reset-password?token=…`. */
-  appUrl: string;
+  /**
+   * Base of the links in mails: `${appUrl}/reset-password?token=…`. A function when it is known
+   * only once the server listens (the address it listens on, when APP_URL is not set).
+   */
+  appUrl: string | (() => string);
   mailer: Mailer;
   /**
    * Requests per minute (spec 8): authentication endpoints 10, general API 100. `loginPerAccount`:
@@ -38,7 +41,8 @@ export interface AccountsContext {
   logger: Logger;
   /** Told after every configuration write (keys, vendors, organization settings). */
   configCache: Pick<ConfigCache, 'changed'>;
-  appUrl: string;
+  /** The base of mail links, without a trailing slash. */
+  appUrl: () => string;
   authRateLimit: number;
   /** The per-account backstop of sign-in attempts: its own counters, in 15-minute windows. */
   loginBackstop: { limiter: RequestLimiter; attempts: number };
@@ -61,7 +65,7 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     log,
     logger,
     configCache,
-    appUrl: config.appUrl.replace(/\/+$/, ''),
+    appUrl: () => (typeof config.appUrl === 'string' ? config.appUrl : config.appUrl()).replace(/\/+$/, ''),
     authRateLimit: config.rateLimits.authentication,
     // Counted in the store on every engine set: shared by all api processes and kept over a restart.
     loginBackstop: { limiter: new RateLimiter(store, LOGIN_ACCOUNT_BACKSTOP.windowSeconds), attempts: config.rateLimits.loginPerAccount ?? LOGIN_ACCOUNT_BACKSTOP.attempts },
@@ -71,7 +75,7 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
 
 /** A link in a mail: the token travels in the query string of the web app's page. */
 export function accountLink(context: AccountsContext, page: 'reset-password' | 'accept-invite', token: string): string {
-  return `${context.appUrl}/${page}?token=${encodeURIComponent(token)}`;
+  return `${context.appUrl()}/${page}?token=${encodeURIComponent(token)}`;
 }
 
 /** Login, register and accept-invite answer with a new session. */

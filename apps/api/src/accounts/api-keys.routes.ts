@@ -3,12 +3,13 @@
  *   POST   /api/api-keys              201 key resource + `key` (the full key, shown this once)
  *          body {name, vendor_id, permissions?: [read|write] (default [write]), ip_restrictions?,
  *                rate_limit?: requests per minute, environment?: live|sandbox (default live)}
- *   GET    /api/api-keys              200 {data:[key resource]}: both environments, newest first, revoked keys left out
+ *   GET    /api/api-keys              200 {data:[key resource]}: both environments, newest first; revoked keys
+ *                                        stay listed with their revoked_at (they cannot be changed any more)
  *   PATCH  /api/api-keys/:id          200 key resource; body {name?, enabled?, permissions?, ip_restrictions?}
  *   POST   /api/api-keys/:id/rotate   200 {new_key, message}; the old key stays valid 24 h
  *   DELETE /api/api-keys/:id          204; the key is revoked (later use: 401 API_KEY_REVOKED)
  * A key resource never holds the hash: {id, name, key_preview, vendor_id, environment,
- * permissions, ip_restrictions, rate_limit, enabled, created_at, last_used_at, expires_at}.
+ * permissions, ip_restrictions, rate_limit, enabled, created_at, last_used_at, expires_at, revoked_at}.
  */
 import type { ApiKeyRepository } from '@leadstream/dal';
 import { type ApiKey, DomainError, readApiKeyPatch, readApiKeyRequest, type Environment, type TenantContext } from '@leadstream/domain';
@@ -29,6 +30,7 @@ export function apiKeyResource(key: ApiKey): Record<string, unknown> {
     created_at: key.created_at.toISOString(),
     last_used_at: key.last_used_at?.toISOString() ?? null,
     expires_at: key.expires_at?.toISOString() ?? null,
+    revoked_at: key.revoked_at?.toISOString() ?? null,
   };
 }
 
@@ -70,7 +72,7 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     const organizationId = ctx.state.tenant.organizationId;
     const keys = (await Promise.all(ENVIRONMENTS.map((environment) => apiKeys.list({ organizationId, environment })))).flat();
     keys.sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
-    ctx.body = { data: keys.filter((key) => key.revoked_at === null).map(apiKeyResource) };
+    ctx.body = { data: keys.map(apiKeyResource) };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/api-keys/:id', permission: 'api_keys:write' }, async (ctx) => {

@@ -199,6 +199,8 @@ describe('forgot-password and reset-password', () => {
     expect(unknown.status).toBe(200);
     expect(known).toMatchObject({ status: 200, body: unknown.body });
     expect(Object.keys(known.body)).toEqual(['message']);
+    // Shown as it is on the console's page: a sentence, with its period.
+    expect(known.body['message']).toBe('If an account exists for this email, a password reset link has been sent.');
     await mailer.tokenFor('reset@state.edu', 'reset-password', sentBefore);
     expect(mailer.sent.slice(sentBefore).map((mail) => mail.to)).toEqual(['reset@state.edu']);
     expect(mailer.sent.at(-1)?.text).toContain('https://app.test/reset-password?token=');
@@ -213,7 +215,7 @@ describe('forgot-password and reset-password', () => {
     await expectError(api.call('POST', '/api/auth/reset-password', { token, new_password: 'weak' }), 400, 'WEAK_PASSWORD');
     const reset = await api.call('POST', '/api/auth/reset-password', { token, new_password: 'N3wPassword' });
     expect(reset.status).toBe(200);
-    expect(Object.keys(reset.body)).toEqual(['message']);
+    expect(reset.body).toEqual({ message: 'Password has been reset. Sign in with the new password.' });
     await expectError(api.call('POST', '/api/auth/reset-password', { token, new_password: 'An0therPass' }), 400, 'INVALID_RESET_TOKEN');
 
     await expectError(api.call('POST', '/api/auth/login', { email: 'reset@state.edu', password: 'Passw0rd!' }), 401, 'INVALID_CREDENTIALS');

@@ -40,7 +40,7 @@ import type { UserSessionState } from '../auth/session.middleware';
 import { accountLink, sessionBody, type AccountsContext } from './accounts.context';
 import { loginAttemptLimits } from './login-limits';
 
-const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent';
+const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this email, a password reset link has been sent.';
 
 export function authRouter(context: AccountsContext): UserRouter {
   const router = new UserRouter(context.guard);
@@ -116,7 +116,7 @@ export function authRouter(context: AccountsContext): UserRouter {
     const passwordHash = await hashPassword(input.new_password);
     const updated = await users.resetPassword({ organizationId: token.organization_id, environment: 'live' }, token.user_id, passwordHash, now);
     if (!updated) throw new DomainError('INVALID_RESET_TOKEN', 'Reset token is invalid or has expired');
-    ctx.body = { message: 'Password has been reset; log in with the new password' };
+    ctx.body = { message: 'Password has been reset. Sign in with the new password.' };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/auth/accept-invite', permission: 'public' }, perAddress('accept-invite'), async (ctx) => {

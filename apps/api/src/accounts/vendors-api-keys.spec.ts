@@ -97,6 +97,36 @@ describe('vendors', () => {
   });
 });
 
+describe('names at the edge', () => {
+  // U+202E (right-to-left override) in a name reverses every row and sentence that shows it.
+  const controls = '\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';
+
+  it('strips bidirectional-text controls from vendor, organization and user names, keeping the letters', async () => {
+    const vendor = await owner.call('POST', '/api/vendors', { name: '\u202eAcme\u202c Leads', type: 'inquiry', group: 'paid' });
+    expect(vendor.status).toBe(201);
+    expect(dataOf(vendor)['name']).toBe('Acme Leads');
+    const id = String(dataOf(vendor)['id']);
+    expect(dataOf(await owner.call('PUT', `/api/vendors/${id}`, { name: `Acme${controls} Apply`, type: 'application' }))['name']).toBe('Acme Apply');
+    expect((await owner.call('POST', '/api/vendors', { name: controls, type: 'inquiry' })).body).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'name', message: 'name is required' }] } });
+    expect((await owner.call('DELETE', `/api/vendors/${id}`)).status).toBe(204);
+
+    const organization = await owner.call('PATCH', '/api/organization', { name: '\u2067Vendor College\u2069' });
+    expect(dataOf(organization)['name']).toBe('Vendor College');
+
+    const user = await owner.call('POST', '/api/users', { email: 'bidi@vendors.edu', password: 'Passw0rd!', first_name: '\u202eNia', last_name: 'Cole\u200f', role: 'viewer' });
+    expect(user.status).toBe(201);
+    expect(dataOf(user)).toMatchObject({ first_name: 'Nia', last_name: 'Cole' });
+    const patched = await owner.call('PATCH', `/api/users/${String(dataOf(user)['id'])}`, { first_name: 'N\u202dia' });
+    expect(dataOf(patched)).toMatchObject({ first_name: 'Nia' });
+
+    const registered = await new UserApi(server.url).call('POST', '/api/auth/register', { email: 'bidi.owner@vendors.edu', password: 'Passw0rd!', first_name: '\u202eOla', last_name: 'Ray', organization_name: 'Bidi\u202e College' });
+    expect(registered.status).toBe(201);
+    expect(registered.body['user']).toMatchObject({ first_name: 'Ola', last_name: 'Ray' });
+    const theirs = await new UserApi(server.url).call('GET', '/api/organization', undefined, String(registered.body['token']));
+    expect(dataOf(theirs)['name']).toBe('Bidi College');
+  });
+});
+
 describe('API keys', () => {
   let vendorId: string;
 
@@ -123,7 +153,8 @@ describe('API keys', () => {
     expect(text).not.toContain(hashApiKey(key));
     expect(text).not.toContain('key_hash');
     const listed = (list.body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === dataOf(created)['id']);
-    expect(Object.keys(listed ?? {}).sort()).toEqual(['created_at', 'enabled', 'environment', 'expires_at', 'id', 'ip_restrictions', 'key_preview', 'last_used_at', 'name', 'permissions', 'rate_limit', 'vendor_id']);
+    expect(Object.keys(listed ?? {}).sort()).toEqual(['created_at', 'enabled', 'environment', 'expires_at', 'id', 'ip_restrictions', 'key_preview', 'last_used_at', 'name', 'permissions', 'rate_limit', 'revoked_at', 'vendor_id']);
+    expect(listed?.['revoked_at']).toBeNull();
   });
 
   it('answers invalid key requests with 400 VALIDATION_ERROR', async () => {
@@ -158,7 +189,14 @@ describe('API keys', () => {
     expect(revoked.status).toBe(401);
     expect(await revoked.json()).toMatchObject({ success: false, code: 'API_KEY_REVOKED' });
     expect((await owner.call('DELETE', `/api/api-keys/${id}`)).status).toBe(404);
-    expect(((await owner.call('GET', '/api/api-keys')).body['data'] as Array<{ id: string }>).some((key) => key.id === id)).toBe(false);
+    // A revoked key stays listed, with when it was revoked, so the list tells what happened to it;
+    // it cannot be changed or rotated any more.
+    const listed = (await owner.call('GET', '/api/api-keys')).body['data'] as Array<Record<string, unknown>>;
+    const entry = listed.find((key) => key.id === id);
+    expect(entry).toMatchObject({ id, name: 'Renamed' });
+    expect(Date.now() - Date.parse(String(entry?.['revoked_at']))).toBeLessThan(60_000);
+    expect((await owner.call('PATCH', `/api/api-keys/${id}`, { enabled: false })).status).toBe(404);
+    expect((await owner.call('POST', `/api/api-keys/${id}/rotate`)).status).toBe(404);
   });
 });
 

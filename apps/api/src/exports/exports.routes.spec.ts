@@ -200,7 +200,7 @@ describe('exports with default fields, search and dates', () => {
     await server.deliver(record);
     const csv = await (await download(owner, `/exports/${id}/download`)).text();
     const [header, ...rows] = csv.trimEnd().split('\n');
-    expect(header).toBe('id,email,first_name,last_name,phone,status,source,vendor_id,program,program_interest,ip_address,user_agent,utm_source,utm_medium,utm_campaign,custom_fields,enrichment_data,created_at,updated_at');
+    expect(header).toBe('id,email,first_name,last_name,phone,status,source,vendor_id,vendor_name,program,program_interest,ip_address,user_agent,utm_source,utm_medium,utm_campaign,custom_fields,enrichment_data,created_at,updated_at');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatch(/^lead_a1,lead_a1@example.edu,Ada,Lovelace,/);
   });
@@ -219,6 +219,35 @@ describe('exports with default fields, search and dates', () => {
     await server.deliver(record);
     expect((await owner.call('GET', `/api/exports/${id}`)).body).toMatchObject({ status: 'completed', row_count: 0 });
     expect(await (await download(owner, `/exports/${id}/download`)).text()).toBe('id,email\n');
+  });
+});
+
+describe('vendor names beside vendor ids', () => {
+  it('adds vendor_name after vendor_id, as the vendor is named now, guarded like every cell', async () => {
+    const names = await UserApi.owner(server.url, 'export.names@example.edu', 'Names College');
+    const vendor = async (name: string): Promise<string> => String(((await names.call('POST', '/api/vendors', { name, type: 'inquiry' })).body['data'] as { id: string }).id);
+    const fairs = await vendor('College Fairs, "East"');
+    const formula = await vendor('=1+2 Leads');
+    await server.store.collection<LeadRecord>('leads').insertMany([
+      storedLead(names.organizationId, 'lead_n1', { vendor_id: fairs, created_at: '2026-02-01T10:00:00.000Z' }),
+      storedLead(names.organizationId, 'lead_n2', { vendor_id: formula, created_at: '2026-02-02T10:00:00.000Z' }),
+      // Its vendor was deleted since: the id stays, the name is empty.
+      storedLead(names.organizationId, 'lead_n3', { vendor_id: 'vendor-gone', created_at: '2026-02-03T10:00:00.000Z' }),
+    ]);
+    const { id, record } = await requestExport(names, { format: 'csv', fields: ['id', 'vendor_id', 'status'] });
+    await server.deliver(record);
+    expect((await names.call('PUT', `/api/vendors/${fairs}`, { name: 'College Fairs, "East & West"', type: 'inquiry' })).status).toBe(200);
+    const csv = await (await download(names, `/api/exports/${id}/download`)).text();
+    expect(csv.trimEnd().split('\n')).toEqual([
+      'id,vendor_id,vendor_name,status',
+      'lead_n3,vendor-gone,,active',
+      `lead_n2,${formula},'=1+2 Leads,active`,
+      `lead_n1,${fairs},"College Fairs, ""East & West""",active`,
+    ]);
+    // Without vendor_id, no vendor_name either: the columns are the ones asked for.
+    const plain = await requestExport(names, { format: 'csv', fields: ['id', 'status'] });
+    await server.deliver(plain.record);
+    expect(await (await download(names, `/exports/${plain.id}/download`)).text()).toBe('id,status\nlead_n3,active\nlead_n2,active\nlead_n1,active\n');
   });
 });
 

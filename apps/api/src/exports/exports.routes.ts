@@ -2,14 +2,15 @@
  * Asynchronous lead exports of the user API (spec 2.16, 4.6, 8):
  *   POST /api/leads/export                      store the export (requested), ask the export stage for it
  *   GET  /api/exports/:export_id                the export object (2.16)
- *   GET  /api/exports/:export_id/download       the CSV (also at /exports/:export_id/download, spec 4.6)
+ *   GET  /api/exports/:export_id/download       the CSV (also at /exports/:export_id/download, spec 4.6), with
+ *                                               vendor_name beside vendor_id (vendor-names.ts)
  *
  * Exports belong to an organization: another organization's export is 404. A download answers
  * 409 EXPORT_NOT_READY while processing or after a failure and 410 EXPORT_EXPIRED once the 24 h
  * are over. docs/decisions.md "Exports" has the reasons.
  */
 import { randomUUID } from 'node:crypto';
-import type { ExportRepository, RateLimiter } from '@leadstream/dal';
+import type { ExportRepository, RateLimiter, VendorRepository } from '@leadstream/dal';
 import {
   advanceExport,
   DomainError,
@@ -26,6 +27,7 @@ import type { EventLog, ExportFileStore } from '@leadstream/ports';
 import { parseExportRequestMessage, type ExportRequestMessage } from '@leadstream/schemas';
 import type { ParameterizedContext } from 'koa';
 import { defineRoute, rateLimit, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
+import { withVendorNames } from './vendor-names';
 
 export const EXPORT_REQUESTS_TOPIC = 'exports.requests';
 
@@ -33,6 +35,8 @@ export interface ExportRoutesDependencies {
   guard: SessionGuard;
   exports: Pick<ExportRepository, 'insert' | 'findById' | 'applyTransition'>;
   files: Pick<ExportFileStore, 'get'>;
+  /** The organization's vendors: a download names each vendor beside its id (vendor-names.ts). */
+  vendors: Pick<VendorRepository, 'list'>;
   log: Pick<EventLog, 'produce'>;
   limiter: Pick<RateLimiter, 'consume'>;
   /** Export requests per minute per user (spec 8: 10). */
@@ -128,7 +132,8 @@ export function exportsRouter(deps: ExportRoutesDependencies): UserRouter {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`${record._id}.csv`);
     ctx.set('Cache-Control', 'private, no-store');
-    ctx.body = file;
+    const names = new Map((await deps.vendors.list(ctx.state.tenant)).map((vendor) => [vendor.id, vendor.name] as const));
+    ctx.body = withVendorNames(file, names);
   };
   for (const path of ['/api/exports/:export_id/download', '/exports/:export_id/download']) {
     defineRoute(router, { method: 'GET', path, permission: 'leads:read' }, download);

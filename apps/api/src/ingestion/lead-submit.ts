@@ -4,7 +4,7 @@
  * lead entered by a user goes through exactly the rules a vendor's lead does.
  */
 import type { SubmissionReceiptRepository } from '@leadstream/dal';
-import { normalizeEmail, type TenantContext } from '@leadstream/domain';
+import { normalizeEmail, withoutBidiControls, type TenantContext } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { BodyProblem, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { randomUUID } from 'node:crypto';
@@ -65,7 +65,8 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
       environment: tenant.environment,
       vendor_id: vendorId,
       submitted_at: submittedAt,
-      submission: submission as Record<string, unknown>,
+      // Names lose their bidirectional-text controls here, at the edge (docs/console.md, "User text").
+      submission: withoutBidiControls(submission as Record<string, unknown>),
       config_version: configVersion,
     };
     correlationIds.push(command.correlation_id);

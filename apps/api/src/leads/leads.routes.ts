@@ -8,7 +8,8 @@
  *   GET    /api/leads/:id/activity     the lead's activity log (leads:read, 200/min)
  *   POST   /api/leads/bulk-update      up to 100 leads (leads:write, bulk 20/min)
  *   POST   /api/leads/bulk-delete      up to 100 leads (leads:write, bulk 20/min)
- * A lead of another organization, or a deleted one, is LEAD_NOT_FOUND everywhere.
+ * A lead of another organization, or a deleted one, is LEAD_NOT_FOUND everywhere. The three reads
+ * (list, one lead, activity) take `environment=sandbox` for the leads sent with vk_test_ keys.
  */
 import type { CustomFieldRepository, Dal, LeadActivityRepository, LeadQueryRepository, OutboxEntry, SubmissionReceiptRepository } from '@leadstream/dal';
 import { ensureManualEntryVendor, manualEntryVendorId } from '@leadstream/dal';
@@ -64,6 +65,17 @@ const invalid = (details: ErrorDetail[], message = 'Invalid request'): DomainErr
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The tenant a read of leads looks at: live, or with `environment=sandbox` the leads sent with
+ * vk_test_ keys (the console's environment switch). Changes stay on the live side.
+ */
+function readTenant(ctx: UserContext): TenantContext {
+  const environment = ctx.query['environment'];
+  if (environment === undefined || environment === '' || environment === 'live') return ctx.state.tenant;
+  if (environment === 'sandbox') return { ...ctx.state.tenant, environment: 'sandbox' };
+  throw invalid([{ field: 'environment', message: 'environment must be live or sandbox' }], 'Invalid query parameters');
 }
 
 export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
@@ -139,10 +151,12 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   };
 
   defineRoute(router, { method: 'GET', path: '/api/leads', permission: 'leads:read', rateLimit: 'list_leads' }, async (ctx) => {
-    const parsed = parseLeadListQuery(ctx.query);
+    const tenant = readTenant(ctx);
+    const { environment: _environment, ...filters } = ctx.query;
+    const parsed = parseLeadListQuery(filters);
     if (!parsed.ok) throw invalid(parsed.details, 'Invalid query parameters');
     const { query } = parsed;
-    const { leads, total } = await deps.queries.list(ctx.state.tenant, query);
+    const { leads, total } = await deps.queries.list(tenant, query);
     ctx.body = { data: leads.map(leadListItem), meta: { page: query.page, limit: query.limit, total, totalPages: Math.ceil(total / query.limit) } };
   });
 
@@ -186,9 +200,10 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
       : notFound();
 
   defineRoute(router, { method: 'GET', path: '/api/leads/:id', permission: 'leads:read', rateLimit: 'get_lead' }, async (ctx) => {
-    const lead = await deps.queries.findVisible(ctx.state.tenant, String(ctx.params['id']));
-    if (!lead) throw await missing(ctx.state.tenant, String(ctx.params['id']));
-    ctx.body = { data: await detail(ctx.state.tenant, lead) };
+    const tenant = readTenant(ctx);
+    const lead = await deps.queries.findVisible(tenant, String(ctx.params['id']));
+    if (!lead) throw await missing(tenant, String(ctx.params['id']));
+    ctx.body = { data: await detail(tenant, lead) };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/leads/:id', permission: 'leads:write', rateLimit: 'update_lead' }, async (ctx) => {
@@ -210,7 +225,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   });
 
   defineRoute(router, { method: 'GET', path: '/api/leads/:id/activity', permission: 'leads:read', rateLimit: 'get_lead' }, async (ctx) => {
-    const tenant = ctx.state.tenant;
+    const tenant = readTenant(ctx);
     const id = String(ctx.params['id']);
     if (!(await deps.queries.findVisible(tenant, id))) throw await missing(tenant, id);
     const entries = await deps.activity.forLead(tenant, id);

@@ -1,9 +1,11 @@
 /**
  * The console's API client: the typed client of libs/client (openapi-fetch over the types
  * generated from the OpenAPI document) on the same origin, so no CORS. The session token is added
- * to every request; a 401 TOKEN_EXPIRED / TOKEN_INVALID ends the session.
+ * to every request, and `environment=sandbox` to the lead reads while the environment switch is on
+ * the sandbox; a 401 TOKEN_EXPIRED / TOKEN_INVALID ends the session.
  */
 import { apiErrorOf, createLeadstreamClient, type ApiError } from '@leadstream/client';
+import { currentEnvironment, readsLeads } from './environment';
 import { currentSession, endSession } from './session';
 
 export type { ApiError };
@@ -14,6 +16,12 @@ api.use({
   onRequest({ request }) {
     const session = currentSession();
     if (session && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${session.token}`);
+    // The environment switch: lead reads look at the sandbox (src/api/environment.ts).
+    const url = new URL(request.url);
+    if (currentEnvironment() === 'sandbox' && readsLeads(request.method, url.pathname)) {
+      url.searchParams.set('environment', 'sandbox');
+      return new Request(url, request);
+    }
     return request;
   },
   async onResponse({ request, response }) {

@@ -4,6 +4,8 @@
  * enforces every permission at the route; apps/leadstream/src/console-permissions.spec.ts keeps
  * this copy equal to the domain's table.
  */
+import { currentEnvironment } from './environment';
+
 export const ROLES = ['owner', 'admin', 'manager', 'viewer', 'vendor'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -41,6 +43,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   vendor: [],
 };
 
+/**
+ * Whether the role may do it here. In the sandbox (the environment switch, ./environment.ts) leads
+ * are read-only, since the user API changes live leads only: no lead write button shows there.
+ */
 export function can(role: Role | undefined, permission: Permission): boolean {
+  if (permission === 'leads:write' && currentEnvironment() === 'sandbox') return false;
   return role !== undefined && ROLE_PERMISSIONS[role].includes(permission);
 }

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { api } from '../api/client';
+import { currentEnvironment, onEnvironmentChange, setEnvironment, type Environment } from '../api/environment';
 import { can, type Permission } from '../api/permissions';
 import { endSession, type Session } from '../api/session';
+import { Select } from './ui';
 
 const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> = [
   { to: '/leads', label: 'Leads', permission: 'leads:read' },
@@ -25,6 +27,8 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
 
 export function Layout({ session }: { session: Session }) {
   const [open, setOpen] = useState(false);
+  const [environment, setShown] = useState<Environment>(currentEnvironment());
+  useEffect(() => onEnvironmentChange(setShown), []);
   const { pathname } = useLocation();
   const first = useRef(true);
   // After a navigation, focus moves to the new page (screen readers announce it), not on the first load.
@@ -52,8 +56,21 @@ export function Layout({ session }: { session: Session }) {
           Menu
         </button>
         <div className="account">
+          {can(session.user.role, 'leads:read') && (
+            <div className="environment-switch" title="Which leads the console shows: live ones, or the sandbox's (sent with vk_test_ keys)">
+              <Select
+                label="Environment"
+                value={environment}
+                onChange={(event) => setEnvironment(event.target.value === 'sandbox' ? 'sandbox' : 'live')}
+                options={[
+                  ['live', 'Live'],
+                  ['sandbox', 'Sandbox'],
+                ]}
+              />
+            </div>
+          )}
           <NavLink to="/account" className="muted" data-testid="signed-in-as" title="Your account: change your password">
-            {session.user.first_name} {session.user.last_name} · {session.user.role}
+            <bdi>{`${session.user.first_name} ${session.user.last_name}`}</bdi> · {session.user.role}
           </NavLink>
           <button type="button" onClick={() => void signOut()}>
             Sign out
@@ -73,7 +90,13 @@ export function Layout({ session }: { session: Session }) {
           </ul>
         </nav>
         <main id="main" tabIndex={-1}>
-          <Outlet />
+          {environment === 'sandbox' && (
+            <p className="alert alert-info">
+              Sandbox: leads sent with vk_test_ keys to <code>/sandbox</code>, kept 24 hours. They are read-only here and never sent to a CRM; the other screens are the same as live.
+            </p>
+          )}
+          {/* A new environment mounts the page again, so it loads what the switch now shows. */}
+          <Outlet key={environment} />
         </main>
       </div>
     </div>

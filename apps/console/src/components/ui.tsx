@@ -1,4 +1,8 @@
-/** Small building blocks: every input has a label, alerts are announced, focus stays visible. */
+/**
+ * Small building blocks: every input has a label, alerts are announced, focus stays visible. Text
+ * people typed (names, sources, rule names) is shown in <bdi>, isolated from what surrounds it, so
+ * a right-to-left override in it cannot reverse the rest of a row or sentence (docs/console.md, "User text").
+ */
 import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 
 export function Field({ label, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
@@ -72,7 +76,9 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   }, [title]);
   return (
     <header className="page-header">
-      <h1>{title}</h1>
+      <h1>
+        <bdi>{title}</bdi>
+      </h1>
       {children && <div className="page-actions">{children}</div>}
     </header>
   );
@@ -150,6 +156,14 @@ export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * An amount of money as every page shows it ($12.50): a vendor's cost per lead on the Vendors page
+ * and in the reports, spend, cost per conversion. The organization's amounts are in US dollars.
+ */
+export function formatMoney(amount: number | null | undefined): string {
+  return amount === null || amount === undefined ? '—' : amount.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 }
 
 export function StatusBadge({ status }: { status: string }) {

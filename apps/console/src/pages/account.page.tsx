@@ -33,7 +33,7 @@ export function AccountPage() {
       <PageHeader title="Your account" />
       {session && (
         <p className="muted">
-          Signed in as {session.user.first_name} {session.user.last_name} ({session.user.email}), {session.user.role}.
+          Signed in as <bdi>{`${session.user.first_name} ${session.user.last_name}`}</bdi> (<bdi>{session.user.email}</bdi>), {session.user.role}.
         </p>
       )}
       <form className="card" aria-label="Change your password" onSubmit={submit}>

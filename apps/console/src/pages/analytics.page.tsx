@@ -11,7 +11,7 @@ import { api, call } from '../api/client';
 import { DateRangeForm, percent, Tile, useDateRange } from '../components/date-range';
 import { DataTable } from '../components/list';
 import { useLoad } from '../components/use-load';
-import { Alert, Loading, PageHeader, Select } from '../components/ui';
+import { Alert, Loading, PageHeader, Select, formatMoney } from '../components/ui';
 
 type GroupBy = Schemas['SourcePerformance']['groupBy'];
 type Interval = Schemas['LeadVolumeTrend']['interval'];
@@ -30,8 +30,6 @@ const INTERVALS: ReadonlyArray<readonly [Interval, string]> = [
   ['month', 'Month'],
 ];
 const STAGE_NAMES: Record<Schemas['ConversionFunnel']['stages'][number]['stage'], string> = { submitted: 'Submitted', valid: 'Valid', accepted: 'Accepted', converted: 'Converted' };
-
-const money = (amount: number | null): string => (amount === null ? '—' : amount.toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
 
 /** "+12.5 % on the previous period", or nothing to compare with. */
 function change(fraction: number | null): string {
@@ -145,20 +143,20 @@ export function AnalyticsPage() {
 
           <h2>Vendor cost and conversions</h2>
           <p className="muted">
-            Spend is a vendor's cost per lead (set on the Vendors page) times its accepted leads: {money(data.roi.totals.spend)} in all, {data.roi.totals.conversions} conversions,{' '}
-            {money(data.roi.totals.costPerConversion)} per conversion.
+            Spend is a vendor's cost per lead (set on the Vendors page) times its accepted leads: {formatMoney(data.roi.totals.spend)} in all, {data.roi.totals.conversions} conversions,{' '}
+            {formatMoney(data.roi.totals.costPerConversion)} per conversion.
           </p>
           <DataTable rows={data.roi.vendors} columns={['Vendor', 'Type', 'Cost per lead', 'Submitted', 'Accepted', 'Conversions', 'Spend', 'Cost per conversion']} empty="No vendor yet." testId="vendor-roi">
             {(vendor) => (
               <tr key={vendor.vendorId}>
                 <td>{vendor.vendorName}</td>
                 <td>{vendor.type}</td>
-                <td>{money(vendor.costPerLead)}</td>
+                <td>{formatMoney(vendor.costPerLead)}</td>
                 <td>{vendor.submitted}</td>
                 <td>{vendor.accepted}</td>
                 <td>{vendor.conversions}</td>
-                <td>{money(vendor.spend)}</td>
-                <td>{money(vendor.costPerConversion)}</td>
+                <td>{formatMoney(vendor.spend)}</td>
+                <td>{formatMoney(vendor.costPerConversion)}</td>
               </tr>
             )}
           </DataTable>

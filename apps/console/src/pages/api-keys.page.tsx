@@ -1,7 +1,9 @@
 /**
  * Vendor API keys (spec 4.3, 2.13, 5): create (the key is shown once, with a copy button), rotate
  * (a new key; the old one stays valid 24 hours), revoke, enable/disable, and edit permissions and
- * IP restrictions (PATCH /api/api-keys/:id).
+ * IP restrictions (PATCH /api/api-keys/:id). Each key says whether it is live or sandbox; a
+ * revoked key stays listed, greyed, with when it was revoked. The table fits 1280 pixels: the
+ * actions wrap in their column rather than widen the table past the screen.
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
@@ -90,7 +92,9 @@ export function ApiKeysPage() {
         )}
       </PageHeader>
       <p className="muted">
-        A vendor sends leads with its key in <code>Authorization: Bearer vk_live_…</code> to <code>POST /api/leads/inbound</code>.
+        A vendor sends leads with its key in <code>Authorization: Bearer vk_live_…</code> to <code>POST /api/v1/leads/ingest</code> (up to 100 at once to{' '}
+        <code>POST /api/v1/leads/bulk-ingest</code>). A sandbox key (<code>vk_test_…</code>) sends to the same paths under <code>/sandbox</code>: its leads are
+        never synced and disappear after 24 hours.
         {vendors.data?.length === 0 && (
           <>
             {' '}
@@ -120,30 +124,39 @@ export function ApiKeysPage() {
       )}
       <ListState loaded={keys} what="API keys">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Key', 'Vendor', 'Permissions', 'IP restrictions', 'Last used', 'State', writable && 'Actions']} empty="No API key yet.">
+          <DataTable rows={[...data.filter((key) => !key.revoked_at), ...data.filter((key) => key.revoked_at)]} columns={['Name', 'Key', 'Vendor', 'Permissions', 'IP restrictions', 'Last used', 'State', writable && 'Actions']} empty="No API key yet." label="API keys">
             {(key) =>
               editing === key.id ? (
                 <KeyEditor key={key.id} apiKey={key} onCancel={() => setEditing(null)} onSave={(body) => void update(key, body).then((ok) => ok && setEditing(null))} />
               ) : (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
+                <tr key={key.id} className={key.revoked_at ? 'revoked' : undefined}>
                   <td>
-                    <code>{key.key_preview}</code>
+                    <bdi>{key.name}</bdi>
                   </td>
-                  <td>{vendorName(key.vendor_id)}</td>
+                  <td>
+                    <code className="nowrap">{key.key_preview}</code>{' '}
+                    <span className={`badge badge-${key.environment}`}>{key.environment === 'sandbox' ? 'Sandbox' : 'Live'}</span>
+                  </td>
+                  <td>
+                    <bdi>{vendorName(key.vendor_id)}</bdi>
+                  </td>
                   <td>{key.permissions.join(', ')}</td>
-                  <td>{key.ip_restrictions.length ? key.ip_restrictions.join(', ') : 'any'}</td>
+                  <td className="break">{key.ip_restrictions.length ? key.ip_restrictions.join(', ') : 'any'}</td>
                   <td>{formatDateTime(key.last_used_at)}</td>
                   <td>
-                    {key.enabled ? 'Enabled' : 'Disabled'}
-                    {key.expires_at && <div className="muted">expires {formatDateTime(key.expires_at)}</div>}
+                    {key.revoked_at ? `Revoked ${formatDateTime(key.revoked_at)}` : key.enabled ? 'Enabled' : 'Disabled'}
+                    {key.expires_at && !key.revoked_at && <div className="muted">expires {formatDateTime(key.expires_at)}</div>}
                   </td>
                   {writable && (
-                    <td className="actions">
-                      <RowAction label="Edit" name={key.name} onClick={() => setEditing(key.id)} />
-                      <RowAction label={key.enabled ? 'Disable' : 'Enable'} name={key.name} onClick={() => void update(key, { enabled: !key.enabled })} />
-                      <RowAction label="Rotate" name={key.name} onClick={() => rotate(key)} />
-                      <RowAction label="Revoke" name={key.name} onClick={() => revoke(key)} danger />
+                    <td className="actions stack">
+                      {!key.revoked_at && (
+                        <>
+                          <RowAction label="Edit" name={key.name} onClick={() => setEditing(key.id)} />
+                          <RowAction label={key.enabled ? 'Disable' : 'Enable'} name={key.name} onClick={() => void update(key, { enabled: !key.enabled })} />
+                          <RowAction label="Rotate" name={key.name} onClick={() => rotate(key)} />
+                          <RowAction label="Revoke" name={key.name} onClick={() => revoke(key)} danger />
+                        </>
+                      )}
                     </td>
                   )}
                 </tr>

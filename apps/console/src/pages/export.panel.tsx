@@ -1,7 +1,8 @@
-/** Export of the leads shown (spec 4.6): start, follow its progress, download the CSV. */
+/** Export of the leads shown (spec 4.6): start, follow its progress, download the CSV (with vendor names beside vendor ids). */
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '@leadstream/client';
 import { api, call, downloadFile, errorText } from '../api/client';
+import { currentEnvironment } from '../api/environment';
 import { useAction } from '../components/use-load';
 import { Alert } from '../components/ui';
 import type { LeadFilters } from './lead-filters';
@@ -39,6 +40,8 @@ export function ExportPanel({ filters }: { filters: LeadFilters }) {
 
   const download = (id: string) => void action.run(() => downloadFile(`/api/exports/${encodeURIComponent(id)}/download`, `leads-${id}.csv`));
 
+  // Exports hold live leads; the sandbox's are looked at, not exported (src/api/environment.ts).
+  if (currentEnvironment() === 'sandbox') return null;
   return (
     <div className="export">
       <button type="button" onClick={start} disabled={action.pending || state?.status === 'processing'}>

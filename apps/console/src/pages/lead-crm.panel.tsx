@@ -2,21 +2,38 @@
  * A lead's CRM side on its detail page: the sync fields (crm_sync_status, crm_id, crm_synced_at),
  * its route (which rule or default, and the targets) and, for crm:write, "Sync to CRM" per
  * connection (POST /api/crm/:id/sync/:leadId answers 202: the crm-sync stage makes the call).
+ * A stage that will never run says why in words (a duplicate links to the lead it duplicates).
  */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, StatusBadge, formatDateTime } from '../components/ui';
-import { destinationText, routeReason } from './routing-text';
+import { stageEndText, whyNotRouted, whyNotSynced, type StageEnd } from './lead-text';
+import { destinationText, routeText } from './routing-text';
 
-export function LeadCrmPanel({ lead, onQueued }: { lead: Schemas['Lead']; onQueued: () => void }) {
+/** "<prefix>: <why>", a duplicate's original as a link to its page. */
+export function StageEndText({ prefix, end }: { prefix: string; end: StageEnd }) {
+  if (end.kind === 'duplicate') {
+    return (
+      <>
+        {prefix}: duplicate of <Link to={`/leads/${encodeURIComponent(end.of)}`}>{end.of}</Link>
+      </>
+    );
+  }
+  return (
+    <>
+      {prefix}: {stageEndText(end)}
+    </>
+  );
+}
+
+export function LeadCrmPanel({ lead, sandbox, ruleName, onQueued }: { lead: Schemas['Lead']; sandbox: boolean; ruleName: string | null; onQueued: () => void }) {
   const role = currentSession()?.user.role;
   const connections = useLoad(async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined), 'crm');
-  const ruleId = lead.routing?.rule_id ?? null;
-  const rule = useLoad(async () => (ruleId && can(role, 'rules:read') ? (await call(api.GET('/api/routing/rules/{id}', { params: { path: { id: ruleId } } }))).data : undefined), ruleId ?? '');
   const action = useAction();
   const [queued, setQueued] = useState<string | null>(null);
   const sync = (connection: Schemas['CrmConnection']) =>
@@ -27,15 +44,15 @@ export function LeadCrmPanel({ lead, onQueued }: { lead: Schemas['Lead']; onQueu
       onQueued();
     });
   const route = lead.routing;
+  const notSynced = whyNotSynced(lead, sandbox);
+  const notRouted = whyNotRouted(lead);
   return (
     <section aria-labelledby="lead-crm">
       <h2 id="lead-crm">CRM and routing</h2>
       <dl className="details" data-testid="lead-crm">
         <div>
           <dt>CRM sync</dt>
-          <dd>
-            <StatusBadge status={lead.crm_sync_status} />
-          </dd>
+          <dd>{notSynced ? <StageEndText prefix="Not synced" end={notSynced} /> : <StatusBadge status={lead.crm_sync_status} />}</dd>
         </div>
         <div>
           <dt>CRM record id</dt>
@@ -50,22 +67,26 @@ export function LeadCrmPanel({ lead, onQueued }: { lead: Schemas['Lead']; onQueu
           <dd data-testid="lead-route">
             {route ? (
               <>
-                {route.reason === 'rule' ? `rule “${rule.data?.name ?? route.rule_id ?? ''}”` : routeReason(route.reason)}, {formatDateTime(route.routed_at)}
+                {routeText(route.reason, ruleName)}, {formatDateTime(route.routed_at)}
                 {route.targets.map((target, index) => (
-                  <div key={index}>→ {destinationText(target, connections.data)}</div>
+                  <div key={index}>
+                    → <bdi>{destinationText(target, connections.data)}</bdi>
+                  </div>
                 ))}
               </>
+            ) : notRouted ? (
+              <StageEndText prefix="Not routed" end={notRouted} />
             ) : (
-              'not routed yet'
+              'Not routed yet'
             )}
           </dd>
         </div>
       </dl>
-      {can(role, 'crm:write') && !lead.deleted_at && connections.data && connections.data.length > 0 && (
+      {can(role, 'crm:write') && !sandbox && !lead.deleted_at && connections.data && connections.data.length > 0 && (
         <div className="row" role="group" aria-label="Sync to CRM">
           {connections.data.map((connection) => (
             <button type="button" key={connection.id} onClick={() => sync(connection)} disabled={action.pending || !connection.enabled}>
-              Sync to {connection.name}
+              Sync to <bdi>{connection.name}</bdi>
             </button>
           ))}
         </div>

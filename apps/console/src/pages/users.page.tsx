@@ -60,7 +60,7 @@ export function UsersPage() {
             {(user) => (
               <tr key={user.id}>
                 <td>
-                  {user.first_name} {user.last_name}
+                  <bdi>{user.first_name}</bdi> <bdi>{user.last_name}</bdi>
                 </td>
                 <td>{user.email}</td>
                 <td>

@@ -11,7 +11,7 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { DataTable, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
-import { Alert, Field, FormActions, PageHeader, RowAction, Select, formatDateTime } from '../components/ui';
+import { Alert, Field, FormActions, PageHeader, RowAction, Select, formatDateTime, formatMoney } from '../components/ui';
 import { formText } from '../components/form-text';
 
 type Vendor = Schemas['Vendor'];
@@ -89,10 +89,14 @@ export function VendorsPage() {
           <DataTable rows={data} columns={['Name', 'Type', 'Group', 'Cost per lead', 'State', 'Created', writable && 'Actions']} empty="No vendor yet. Add one, then give it an API key.">
             {(vendor) => (
               <tr key={vendor.id}>
-                <td>{vendor.name}</td>
+                <td>
+                  <bdi>{vendor.name}</bdi>
+                </td>
                 <td>{vendor.type}</td>
-                <td>{vendor.group ?? '—'}</td>
-                <td>{vendor.cost_per_lead ?? '—'}</td>
+                <td>
+                  <bdi>{vendor.group ?? '—'}</bdi>
+                </td>
+                <td>{formatMoney(vendor.cost_per_lead)}</td>
                 <td>{vendor.enabled ? 'Enabled' : 'Disabled'}</td>
                 <td>{formatDateTime(vendor.created_at)}</td>
                 {writable && (

@@ -172,6 +172,15 @@ describe('leadstream org create --owner-email / user create / org list / vendor 
     expect((await leadstream('user', 'create', '--org', orgId, '--email', 'v@hill.edu', '--role', 'vendor')).stderr).toContain('Allowed choices are owner, admin, manager, viewer');
   });
 
+  it('makes a viewer when no --role is given (least privilege; the owner comes from org create), and says so in --help', async () => {
+    const orgId = (await dal.organizations.listAll()).find((o) => o.name === 'Hill College')?.id ?? '';
+    const lines = (await succeed('user', 'create', '--org', orgId, '--email', 'colleague@hill.edu')).split('\n');
+    const user = await users().findByEmail('colleague@hill.edu');
+    expect(user).toMatchObject({ organization_id: orgId, role: 'viewer', status: 'active' });
+    expect(lines[0]).toBe(`user: ${user?.id} (viewer)`);
+    expect(await succeed('user', 'create', '--help')).toMatch(/--role <role>\s+role \(choices: "owner", "admin", "manager", "viewer",\s+default: "viewer"\)/);
+  });
+
   it('lists organizations and vendors, as text and JSON', async () => {
     const organizations = await dal.organizations.listAll();
     expect((await succeed('org', 'list')).split('\n')).toEqual(organizations.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`));

@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import type { OrganizationPlan } from '@leadstream/dal';
+import { stripBidiControls } from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 import { createUserWithPassword, signInLines, userJson } from './user.command';
 
@@ -30,7 +31,8 @@ export function orgCommand(): Command {
     .option('--json', 'print the organization (and the owner) as JSON')
     .action(
       adminAction('org create', async (options: OrgCreateOptions) => {
-        const name = options.name.trim();
+        // As the API reads names: without bidirectional-text controls (docs/console.md, "User text").
+        const name = stripBidiControls(options.name).trim();
         // Spec 8: organization_name is 2-100 characters.
         if (name.length < 2 || name.length > 100) throw new AdminInputError('--name must be 2-100 characters');
         const created = await withDal(async (dal, _changed, { users }) => {

@@ -1,7 +1,8 @@
 /**
- * `leadstream user create --org <id> --email <e> [--role owner]`: a user who can sign in to the
- * user API and the console. The password is generated, printed once, and only its hash is
- * stored; the user changes it after signing in (or through forgot-password).
+ * `leadstream user create --org <id> --email <e> [--role viewer]`: a user who can sign in to the
+ * user API and the console. Without --role the user is a viewer (the least a role can do; the
+ * organization's owner comes with `org create --owner-email`). The password is generated, printed
+ * once, and only its hash is stored; the user changes it after signing in (or through forgot-password).
  */
 import { randomBytes } from 'node:crypto';
 import { Command, Option } from 'commander';
@@ -62,7 +63,7 @@ export function userCommand(): Command {
     .description('create a user with a generated password, printed once')
     .requiredOption('--org <id>', 'organization id (org_…)')
     .requiredOption('--email <email>', 'email address (unique across organizations)')
-    .addOption(new Option('--role <role>', 'role').choices([...ASSIGNABLE_ROLES]).default('owner'))
+    .addOption(new Option('--role <role>', 'role').choices([...ASSIGNABLE_ROLES]).default('viewer'))
     .option('--first-name <name>', 'first name', 'Admin')
     .option('--last-name <name>', 'last name', 'User')
     .option('--json', 'print the user and the password as JSON')

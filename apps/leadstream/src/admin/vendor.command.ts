@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { VENDOR_TYPES, type VendorType } from '@leadstream/dal';
-import { MAX_COST_PER_LEAD, type TenantContext } from '@leadstream/domain';
+import { MAX_COST_PER_LEAD, stripBidiControls, type TenantContext } from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 
 interface VendorCreateOptions {
@@ -34,7 +34,8 @@ export function vendorCommand(): Command {
     .option('--json', 'print the vendor as JSON')
     .action(
       adminAction('vendor create', async (options: VendorCreateOptions) => {
-        const name = options.name.trim();
+        // As the API reads names: without bidirectional-text controls (docs/console.md, "User text").
+        const name = stripBidiControls(options.name).trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
         if (options.email !== undefined && !EMAIL.test(options.email)) throw new AdminInputError(`--email is not an email address: "${options.email}"`);
         const cost = options.costPerLead === undefined ? null : Number(options.costPerLead);

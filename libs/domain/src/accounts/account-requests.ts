@@ -11,7 +11,7 @@ import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission
 import { parsePermissions } from '../api-keys/api-key-checks';
 import { validateIpRestrictions } from '../api-keys/ip-restrictions';
 import type { Environment } from '../tenant';
-import { asBody, bool, email, integer, oneOf, Problems, secret, stringList, text, type Body } from './input';
+import { asBody, bool, email, integer, nameText, oneOf, Problems, secret, stringList, text, type Body } from './input';
 import { PASSWORD_MAX_LENGTH, passwordWeakness } from './password';
 import { ROLES, type Role } from './permissions';
 
@@ -52,9 +52,9 @@ export function readRegistration(raw: unknown): Registration {
   problems.onlyKnown(body, ['email', 'password', 'first_name', 'last_name', 'organization_name']);
   const address = email(body, 'email', problems);
   const password = newPassword(body, 'password', problems);
-  const first = text(body, 'first_name', problems, NAME);
-  const last = text(body, 'last_name', problems, NAME);
-  const organization = text(body, 'organization_name', problems, ORGANIZATION_NAME);
+  const first = nameText(body, 'first_name', problems, NAME);
+  const last = nameText(body, 'last_name', problems, NAME);
+  const organization = nameText(body, 'organization_name', problems, ORGANIZATION_NAME);
   finish(problems, 'password', password.weakness);
   return { email: address!, password: password.value!, first_name: first!, last_name: last!, organization_name: organization! };
 }
@@ -122,8 +122,8 @@ export function readAcceptInvite(raw: unknown): InvitationAcceptance {
   problems.onlyKnown(body, ['token', 'password', 'first_name', 'last_name']);
   const token = secret(body, 'token', problems, 200);
   const password = newPassword(body, 'password', problems);
-  const first = text(body, 'first_name', problems, { ...NAME, required: false });
-  const last = text(body, 'last_name', problems, { ...NAME, required: false });
+  const first = nameText(body, 'first_name', problems, { ...NAME, required: false });
+  const last = nameText(body, 'last_name', problems, { ...NAME, required: false });
   finish(problems, 'password', password.weakness);
   return { token: token!, password: password.value!, first_name: first, last_name: last };
 }
@@ -143,8 +143,8 @@ export function readNewUser(raw: unknown): NewUser {
   problems.onlyKnown(body, ['email', 'password', 'first_name', 'last_name', 'role']);
   const address = email(body, 'email', problems);
   const password = newPassword(body, 'password', problems);
-  const first = text(body, 'first_name', problems, NAME);
-  const last = text(body, 'last_name', problems, NAME);
+  const first = nameText(body, 'first_name', problems, NAME);
+  const last = nameText(body, 'last_name', problems, NAME);
   const role = oneOf(body, 'role', ROLES, problems, { required: true });
   finish(problems, 'password', password.weakness);
   return { email: address!, password: password.value!, first_name: first!, last_name: last!, role: role! };
@@ -163,8 +163,8 @@ export function readInvitation(raw: unknown): Invitation {
   problems.onlyKnown(body, ['email', 'role', 'first_name', 'last_name']);
   const address = email(body, 'email', problems);
   const role = oneOf(body, 'role', ROLES, problems, { required: true });
-  const first = text(body, 'first_name', problems, { ...NAME, required: false });
-  const last = text(body, 'last_name', problems, { ...NAME, required: false });
+  const first = nameText(body, 'first_name', problems, { ...NAME, required: false });
+  const last = nameText(body, 'last_name', problems, { ...NAME, required: false });
   problems.throwIfAny();
   return { email: address!, role: role!, first_name: first, last_name: last };
 }
@@ -180,8 +180,8 @@ export function readUserPatch(raw: unknown): UserPatch {
   const problems = new Problems();
   problems.onlyKnown(body, ['first_name', 'last_name', 'role']);
   const patch: UserPatch = {};
-  const first = text(body, 'first_name', problems, { ...NAME, required: false });
-  const last = text(body, 'last_name', problems, { ...NAME, required: false });
+  const first = nameText(body, 'first_name', problems, { ...NAME, required: false });
+  const last = nameText(body, 'last_name', problems, { ...NAME, required: false });
   const role = oneOf(body, 'role', ROLES, problems);
   problems.throwIfAny();
   if (first !== undefined) patch.first_name = first;
@@ -212,7 +212,7 @@ export function readVendor(raw: unknown): VendorInput {
   const body = asBody(raw);
   const problems = new Problems();
   problems.onlyKnown(body, ['name', 'type', 'group', 'contact_email', 'cost_per_lead', 'enabled']);
-  const name = text(body, 'name', problems, { min: 1, max: 200 });
+  const vendorName = nameText(body, 'name', problems, { min: 1, max: 200 });
   const type = oneOf(body, 'type', VENDOR_KINDS, problems, { required: true });
   const group = text(body, 'group', problems, { min: 1, max: 100, required: false });
   const contact = email(body, 'contact_email', problems, false);
@@ -222,7 +222,7 @@ export function readVendor(raw: unknown): VendorInput {
     problems.add('cost_per_lead', `must be a number from 0 to ${MAX_COST_PER_LEAD}, or null`);
   }
   problems.throwIfAny();
-  return { name: name!, type: type!, group: group ?? null, contact_email: contact ?? null, cost_per_lead: typeof cost === 'number' ? cost : null, ...(enabled === undefined ? {} : { enabled }) };
+  return { name: vendorName!, type: type!, group: group ?? null, contact_email: contact ?? null, cost_per_lead: typeof cost === 'number' ? cost : null, ...(enabled === undefined ? {} : { enabled }) };
 }
 
 export interface ApiKeyRequest {

@@ -5,4 +5,4 @@ export * from './login-limits';
 export * from './account-requests';
 export * from './organization-patch';
 export * from './oauth';
-export { BLANK, trimBlank } from './input';
+export { BLANK, LEAD_NAME_FIELDS, stripBidiControls, trimBlank, withoutBidiControls } from './input';

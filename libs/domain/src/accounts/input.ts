@@ -50,6 +50,35 @@ export function trimBlank(value: string): string {
 }
 
 /**
+ * The bidirectional-text controls: the marks U+200E and U+200F, the embeddings and overrides
+ * U+202A-U+202E and the isolates U+2066-U+2069. In a name they change how everything after the
+ * name is drawn (a U+202E reverses the rest of a table row or a sentence), and a person's or an
+ * organization's name never needs them: the readers of names drop them at the edge, wherever they
+ * are in the name (docs/console.md, "User text").
+ */
+const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+export function stripBidiControls(value: string): string {
+  return value.replace(BIDI_CONTROLS, '');
+}
+
+/** The names of a lead: read without bidirectional-text controls at ingestion and in a change. */
+export const LEAD_NAME_FIELDS: readonly string[] = ['first_name', 'last_name'];
+
+/** The same object with each of `fields` that holds a string stripped of bidirectional-text controls (a lead submission's names). */
+export function withoutBidiControls<T>(record: T, fields: readonly string[] = LEAD_NAME_FIELDS): T {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
+  const source = record as Record<string, unknown>;
+  if (!fields.some((field) => typeof source[field] === 'string' && stripBidiControls(source[field]) !== source[field])) return record;
+  const cleaned: Record<string, unknown> = { ...source };
+  for (const field of fields) {
+    const value = cleaned[field];
+    if (typeof value === 'string') cleaned[field] = stripBidiControls(value);
+  }
+  return cleaned as T;
+}
+
+/**
  * A string of at most `max` characters as sent, with `min` or more once trimmed; the trimmed
  * value, or undefined (with a problem) when absent or wrong.
  */
@@ -69,6 +98,12 @@ export function text(body: Body, field: string, problems: Problems, options: { m
     return undefined;
   }
   return trimmed;
+}
+
+/** A name (of a person, a vendor, an organization): `text` once its bidirectional-text controls are dropped. */
+export function nameText(body: Body, field: string, problems: Problems, options: { min: number; max: number; required?: boolean }): string | undefined {
+  const value = body[field];
+  return text(typeof value === 'string' ? { [field]: stripBidiControls(value) } : body, field, problems, options);
 }
 
 export function email(body: Body, field: string, problems: Problems, required = true): string | undefined {

@@ -6,7 +6,7 @@
 import { parseIpRestriction } from '../api-keys/ip-restrictions';
 import { DomainError } from '../errors';
 import type { ValidationSettings } from '../organization-settings';
-import { asBody, bool, integer, oneOf, Problems, stringList, text, type Body } from './input';
+import { asBody, bool, integer, nameText, oneOf, Problems, stringList, type Body } from './input';
 
 export interface OrganizationPatch {
   name?: string;
@@ -74,7 +74,7 @@ export function readOrganizationPatch(raw: unknown, current: ValidationSettings)
   const problems = new Problems();
   problems.onlyKnown(body, ['name', 'settings']);
   const patch: OrganizationPatch = {};
-  const name = text(body, 'name', problems, { min: 2, max: 100, required: false });
+  const name = nameText(body, 'name', problems, { min: 2, max: 100, required: false });
   if (name !== undefined) patch.name = name;
   const settings = object(body, 'settings', problems, 'settings');
   if (settings) {

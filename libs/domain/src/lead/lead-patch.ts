@@ -13,6 +13,7 @@ import { customFieldsLimitProblems } from '../validation/json-nesting';
 import type { CustomFieldValue } from './lead-submission';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from './lead';
 import { leadSearchFields } from './lead-search';
+import { LEAD_NAME_FIELDS, stripBidiControls } from '../accounts/input';
 
 /** Text fields a user may change, with their longest value (the ingestion schema's limits). */
 /** The longest text a user may write into each lead text field (the published schemas use it too). */
@@ -94,7 +95,8 @@ export function parseLeadPatch(body: unknown, context: LeadPatchContext): LeadPa
       const max = TEXT_FIELDS[field as TextField];
       if (value === null || (typeof value === 'string' && value.trim() === '')) patch.text[field as TextField] = null;
       else if (typeof value !== 'string' || value.length > max) details.push({ field, message: `${field} must be a string of at most ${max} characters or null` });
-      else patch.text[field as TextField] = value.trim();
+      // Names lose their bidirectional-text controls, as at ingestion (docs/console.md, "User text").
+      else patch.text[field as TextField] = (LEAD_NAME_FIELDS.includes(field) ? stripBidiControls(value) : value).trim();
     }
   }
   if (details.length === 0 && Object.keys(body).length === 0) details.push({ field: '(body)', message: 'give at least one field to change' });
