@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
@@ -53,6 +54,19 @@ beforeAll(async () => {
   });
   router.get('/api/vendor-funnel-links', () => {
     throw new Error('database exploded');
+  });
+  // A full disk, as the engines report it: the kernel's ENOSPC (a real one, from /dev/full), and
+  // SQLite's SQLITE_FULL as the pipeline thread hands it to the HTTP thread (name, message, code).
+  router.post('/api/v1/leads/inbound-full', () => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      writeSync(fd, 'lead');
+    } finally {
+      closeSync(fd);
+    }
+  });
+  router.post('/api/leads/full', () => {
+    throw Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' });
   });
   const ops = opsRoutes([{ name: 'store', check: async () => { if (!ready) throw new Error('store is down'); } }], metrics);
   app.use(requestId());
@@ -176,6 +190,17 @@ describe('error handling', () => {
     const text = await response.text();
     expect(text).not.toContain('secret');
     expect(JSON.parse(text)).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+  });
+
+  it('answers a failure that passes once the engines recover (a full disk) with 503 in the path\'s convention, not 500', async () => {
+    const ingestion = await post('/api/v1/leads/inbound-full', '{}');
+    expect(ingestion.status).toBe(503);
+    expect(await ingestion.json()).toEqual({ success: false, error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE' });
+    const user = await post('/api/leads/full', '{}');
+    expect(user.status).toBe(503);
+    const text = await user.text();
+    expect(text).not.toContain('disk');
+    expect(JSON.parse(text)).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' } });
   });
 
   it('uses the funnel texts and carries requestId on funnel 500s', async () => {

@@ -1,4 +1,5 @@
 import { isDomainError, type ErrorCode } from '@leadstream/domain';
+import { isTransientError } from '@leadstream/runtime';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { conventionFor, errorBody, HTTP_STATUS } from './error-mapping';
@@ -98,6 +99,9 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
         const httpError = error as HttpLikeError;
         status = httpError.status ?? httpError.statusCode ?? 500;
         if (status < 400 || status > 599) status = 500;
+        // An engine failure that passes by itself (a broker or database away, a full disk): the
+        // request may succeed again later, so 503, not 500; nothing of it was acknowledged.
+        if (status === 500 && isTransientError(error)) status = 503;
         code = codeForStatus(status);
         message = SAFE_MESSAGES[code] ?? 'Request failed';
         if (status === 400 && isForbiddenKey(error)) {

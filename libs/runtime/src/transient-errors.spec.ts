@@ -1,5 +1,5 @@
 /** Which failures are retried without end, judged on errors built by the engines' own libraries. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,54 @@ describe('isTransientError', () => {
     }
     // An engine's own error that wraps one of these.
     expect(isTransientError(new Error('could not write the batch', { cause: new MongoNetworkError('connection reset') }))).toBe(true);
+  });
+
+  it('is true for FerretDB\'s internal errors that say its PostgreSQL is away or restarting, and only those', () => {
+    // What FerretDB 1.24 answers while its PostgreSQL is killed and starting again (messages as it sends them).
+    const away = [
+      '[msg_find.go:344 handler.handleMaxTimeMSError] [collection.go:109 postgresql.(*collection).Query] failed to connect to `user=postgres database=ferretdb`:\n\t127.0.0.1:25432 (127.0.0.1): dial error: dial tcp 127.0.0.1:25432: connect: connection refused',
+      '[msg_insert.go:168 handler.(*Handler).MsgInsert] failed to connect to `user=postgres database=ferretdb`:\n\t127.0.0.1:25432 (127.0.0.1): server error: FATAL: the database system is not yet accepting connections (SQLSTATE 57P03)',
+      '[msg_find.go:344 handler.handleMaxTimeMSError] [collection.go:109 postgresql.(*collection).Query] unexpected EOF',
+      '[msg_update.go:117 handler.(*Handler).MsgUpdate] [collection.go:107 postgresql.(*collection).Prepare] FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)',
+    ];
+    for (const message of away) expect(isTransientError(new MongoServerError({ message, code: 1, codeName: 'InternalError' }))).toBe(true);
+    // Other internal errors are not the backend's absence: retrying repeats them.
+    expect(isTransientError(new MongoServerError({ message: '[msg_find.go:344 handler.handleMaxTimeMSError] unsupported operator $where', code: 1, codeName: 'InternalError' }))).toBe(false);
+    expect(isTransientError(new MongoServerError({ message: 'failed to connect to `user=postgres database=ferretdb`', code: 2, codeName: 'BadValue' }))).toBe(false);
+  });
+
+  it('is true for a full disk: SQLite out of room and the system out of space come back once space is freed', () => {
+    // A real SQLITE_FULL: a database not allowed to grow past its pages refuses an insert as a full disk does.
+    const dir = mkdtempSync(join(tmpdir(), 'transient-full-'));
+    const db = new Database(join(dir, 'full.sqlite'));
+    let full: unknown;
+    try {
+      db.exec('CREATE TABLE t (v TEXT)');
+      db.pragma(`max_page_count = ${Number(db.pragma('page_count', { simple: true }))}`);
+      db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(100_000));
+    } catch (error) {
+      full = error;
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(full).toBeInstanceOf(Database.SqliteError);
+    expect(full).toMatchObject({ code: 'SQLITE_FULL', message: 'database or disk is full' });
+    expect(isTransientError(full)).toBe(true);
+    // A real ENOSPC: /dev/full refuses every write with it.
+    let noSpace: unknown;
+    const fd = openSync('/dev/full', 'w');
+    try {
+      writeSync(fd, 'x');
+    } catch (error) {
+      noSpace = error;
+    } finally {
+      closeSync(fd);
+    }
+    expect(noSpace).toMatchObject({ code: 'ENOSPC' });
+    expect(isTransientError(noSpace)).toBe(true);
+    // As the pipeline thread hands it to the HTTP thread: a plain Error with the code.
+    expect(isTransientError(Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' }))).toBe(true);
   });
 
   it('is false for failures that come back the same on every try', () => {

@@ -1,9 +1,9 @@
 /**
  * Which failures may succeed if the same work is tried again (issue 8 point 6), and a retry loop
  * for them. A transient failure of the store or the log (a lost connection, a broker that is not
- * the leader yet, a busy SQLite database) is retried with backoff for as long as it takes, so it
- * never dead-letters a valid lead; everything else is a failure of the record itself or a bug and
- * is rethrown at once.
+ * the leader yet, a busy SQLite database, a full disk) is retried with backoff for as long as it
+ * takes, so it never dead-letters a valid lead; everything else is a failure of the record itself
+ * or a bug and is rethrown at once.
  *
  * The classifier reads the engines' errors by shape (name, code, `retriable`, error labels), not by
  * `instanceof`: runtime does not depend on kafkajs, mongodb or better-sqlite3, and a second copy of
@@ -11,14 +11,19 @@
  * real library's class.
  */
 
-/** Node socket and DNS failures: the peer is away or restarting. */
-const NODE_SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN']);
+/**
+ * Node socket and DNS failures: the peer is away or restarting. And ENOSPC: the disk is full, which
+ * the record is not at fault for, and which passes once space is freed (docs/chaos.md).
+ */
+const NODE_TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ENOSPC']);
 
 /**
  * better-sqlite3's SqliteError codes for another connection holding the database (extended codes
- * such as SQLITE_BUSY_SNAPSHOT and SQLITE_LOCKED_SHAREDCACHE included).
+ * such as SQLITE_BUSY_SNAPSHOT and SQLITE_LOCKED_SHAREDCACHE included), and SQLITE_FULL ("database
+ * or disk is full"): like ENOSPC, it passes once space is freed, so a batch waits for it instead
+ * of dead-lettering valid records.
  */
-const SQLITE_TRANSIENT_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED'];
+const SQLITE_TRANSIENT_PREFIXES = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL'];
 
 /**
  * MongoDB driver errors that mean "the server could not be reached or answered in time". Not
@@ -37,6 +42,15 @@ const MONGO_TRANSIENT_NAMES = new Set([
 const MONGO_TRANSIENT_LABELS = ['RetryableWriteError', 'TransientTransactionError', 'ResetPool'];
 /** The server codes the MongoDB retryable reads/writes specifications retry (replica set elections, shutdowns, network). */
 const MONGO_RETRYABLE_CODES = new Set([6, 7, 89, 91, 134, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+/**
+ * FerretDB (the MongoDB-protocol server on PostgreSQL we test with, docs/store.md) answers
+ * InternalError (code 1) when its PostgreSQL is away or restarting, where a MongoDB server would
+ * drop the connection or answer a retryable code: its messages carry pgx's and PostgreSQL's words
+ * for it (a failed connect, a cut connection, SQLSTATE class 08 or 57P01-57P03). Other
+ * InternalErrors stay failures of the request.
+ */
+const FERRETDB_INTERNAL_ERROR = 1;
+const FERRETDB_BACKEND_AWAY = /failed to connect to `|unexpected EOF|conn closed|\(SQLSTATE (?:08[0-9A-Z]{3}|57P0[123])\)/;
 
 /**
  * kafkajs errors that are transient although their class says "non-retriable": kafkajs gives up
@@ -47,6 +61,7 @@ const KAFKA_TRANSIENT_NAMES = new Set(['KafkaJSGroupCoordinatorNotFound']);
 
 interface ErrorShape {
   name?: unknown;
+  message?: unknown;
   code?: unknown;
   retriable?: unknown;
   errorLabels?: unknown;
@@ -71,7 +86,7 @@ function isTransientAt(error: unknown, depth: number): boolean {
   if (KAFKA_TRANSIENT_NAMES.has(name)) return true;
 
   if (typeof code === 'string') {
-    if (NODE_SOCKET_CODES.has(code)) return true;
+    if (NODE_TRANSIENT_CODES.has(code)) return true;
     if (SQLITE_TRANSIENT_PREFIXES.some((prefix) => code.startsWith(prefix))) return true;
   }
 
@@ -79,6 +94,7 @@ function isTransientAt(error: unknown, depth: number): boolean {
     if (MONGO_TRANSIENT_NAMES.has(name)) return true;
     if (Array.isArray(shape.errorLabels) && MONGO_TRANSIENT_LABELS.some((label) => (shape.errorLabels as unknown[]).includes(label))) return true;
     if (typeof code === 'number' && MONGO_RETRYABLE_CODES.has(code)) return true;
+    if (code === FERRETDB_INTERNAL_ERROR && typeof shape.message === 'string' && FERRETDB_BACKEND_AWAY.test(shape.message)) return true;
   }
 
   // An aggregate (kafkajs's KafkaJSAggregateError, node's AggregateError) is transient only when
@@ -95,8 +111,9 @@ function isTransientAt(error: unknown, depth: number): boolean {
 
 /**
  * True for a failure that may succeed on retry: a kafkajs retriable error, a MongoDB network,
- * server-selection or labelled retryable error, a busy or locked SQLite database, a reset or
- * refused socket. False for everything else (a parse or schema error, a constraint violation, a
+ * server-selection or labelled retryable error (and FerretDB's word for its PostgreSQL being
+ * away), a busy or locked SQLite database, a full disk
+ * (SQLITE_FULL, ENOSPC), a reset or refused socket. False for everything else (a parse or schema error, a constraint violation, a
  * programming error), which retrying would only repeat.
  */
 export function isTransientError(error: unknown): boolean {
