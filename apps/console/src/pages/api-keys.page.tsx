@@ -1,7 +1,7 @@
 /**
- * Vendor API keys (spec 4.3, 2.13, 5): create (the key is shown once, with a copy button), rotate
- * (a new key; the old one stays valid 24 hours), revoke, enable/disable, and edit permissions and
- * IP restrictions (PATCH /api/api-keys/:id).
+ * Vendor API keys (docs/api-conventions.md "Authentication"): create (the key is shown once, with a
+ * copy button), rotate (a new key; the old one stays valid 24 hours), revoke, enable/disable, and
+ * edit permissions and IP restrictions (PATCH /api/api-keys/:id).
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';

@@ -31,7 +31,8 @@ export function orgCommand(): Command {
     .action(
       adminAction('org create', async (options: OrgCreateOptions) => {
         const name = options.name.trim();
-        // Spec 8: organization_name is 2-100 characters.
+        // organization_name is 2-100 characters, as registration requires (docs/api-conventions.md
+        // "Limits").
         if (name.length < 2 || name.length > 100) throw new AdminInputError('--name must be 2-100 characters');
         const created = await withDal(async (dal, _changed, { users }) => {
           // The owner's email is checked first, so a taken one leaves no organization behind.
