@@ -47,7 +47,7 @@ export interface ActionTaken {
   note?: string;
 }
 
-/** One entry of the 2.7a `results`. */
+/** One entry of the enrichment test result's `results` (`testEnrichmentRules`). */
 export interface RuleResult {
   rule_id: string;
   rule_name: string;
