@@ -1,4 +1,5 @@
-// Lint catches what prose cannot (STYLE.md, habits 1 and 8).
+// Lint catches what prose cannot: the module boundaries of docs/architecture.md ("Layers") and the
+// habits below (no floating promises, type-only imports, no `any`, no @ts-ignore).
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -32,8 +33,8 @@ export default tseslint.config(
           allow: ['@leadstream/api', '@leadstream/worker', '@leadstream/projector'],
           banTransitiveDependencies: false,
           depConstraints: [
-            // DESIGN.md section 9: domain imports nothing of ours but domain; ports import domain;
-            // engines import ports; only apps wire engines to the domain.
+            // docs/architecture.md, "Layers": domain imports nothing of ours but domain; ports
+            // import domain; engines import ports; only apps wire engines to the domain.
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:domain', 'type:port'] },
             { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },

@@ -2,7 +2,7 @@
  * Leads per second through the real enrich stage (consumer batches of 500, BatchStageHandler,
  * AtomicBatchWriter on the embedded engines) with 0, 10 and 100 enabled enrichment rules and
  * three calculated fields. The ratio to 0 rules, measured in the same run, is the figure.
- * Target (issue 9): 100 rules cost at most 3x no rules, i.e. leads/s(100) / leads/s(0) >= 0.33.
+ * Target: 100 rules cost at most 3x no rules, i.e. leads/s(100) / leads/s(0) >= 0.33.
  *
  *   npx tsx bench/enrich-rules.ts [--leads 5000] [--runs 3]
  *

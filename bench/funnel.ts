@@ -1,6 +1,7 @@
 /**
- * The funnel reports over 10 M projected events on chDB (the embedded engine), and the
- * projector's throughput against raw inserts of the same rows (issue 11).
+ * The funnel reports over 10 M projected events on chDB (the embedded engine), and the projector's
+ * throughput against raw inserts of the same rows (docs/performance.md, "Funnel reports at 10 M
+ * events").
  *
  *   npx tsx bench/funnel.ts [--events 10000000] [--runs 30] [--projection-rows 200000]
  *

@@ -5,10 +5,10 @@
  *
  *   npx tsx bench/ingest-batch.ts [--engines embedded|kafka] [--leads 10000] [--concurrency 4] [--profile]
  *
- * Target (issue 8): leads/s >= 0.1 x the log's produce+consume msg/s. The service runs as `leadstream
- * start` in a child process (MX_CHECK=off, DECISION_TIMEOUT_MS=60000 so every item is answered
- * with its decision, a key whose rate limit is raised). Every item answered success must be a
- * stored lead afterwards, or the run fails.
+ * Target (docs/performance.md): leads/s >= 0.1 x the log's produce+consume msg/s. The service runs
+ * as `leadstream start` in a child process (MX_CHECK=off, DECISION_TIMEOUT_MS=60000 so every item
+ * is answered with its decision, a key whose rate limit is raised). Every item answered success
+ * must be a stored lead afterwards, or the run fails.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

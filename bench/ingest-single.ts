@@ -5,9 +5,9 @@
  *
  *   npx tsx bench/ingest-single.ts [--engines embedded|kafka] [--concurrency 32] [--seconds 10] [--profile]
  *
- * Targets (issue 8): embedded, service rps >= 0.25 x bare rps, p99 <= 20 ms at half the achieved
- * rate (open loop), <= 3 SQLite commits per accepted lead; Kafka + MongoDB-protocol server (run it
- * with --concurrency 16), no answer past the decision deadline (no 202) and >= 0.03 x bare.
+ * Targets (docs/performance.md): embedded, service rps >= 0.25 x bare rps, p99 <= 20 ms at half the
+ * achieved rate (open loop), <= 3 SQLite commits per accepted lead; Kafka + MongoDB-protocol server
+ * (run it with --concurrency 16), no answer past the decision deadline (no 202) and >= 0.03 x bare.
  * The service runs as `leadstream start` in a child process (MX_CHECK=off, a key whose rate limit
  * is raised for the run); `--profile` writes its CPU profile (node --cpu-prof) to bench/.profiles.
  * Every 2xx answer must be a stored lead afterwards, or the run fails.

@@ -1,7 +1,8 @@
 /**
- * Lead list and search at scale (issue "Leads API"): p50/p99 of a filtered, sorted list page and
- * of searches, with 10 k and with 1 M leads in one organization, through the same repository and
- * query parser GET /api/leads uses. The baseline is the same query at 10 k in the same run.
+ * Lead list and search at scale (docs/decisions.md "Leads API"): p50/p99 of a filtered, sorted list
+ * page and of searches, with 10 k and with 1 M leads in one organization, through the same
+ * repository and query parser GET /api/leads uses. The baseline is the same query at 10 k in the
+ * same run.
  *
  *   npx tsx bench/leads-list.ts [--engines embedded|kafka] [--small 10000] [--large 1000000] [--queries 300] [--warmup 20]
  *

@@ -1,8 +1,8 @@
 /**
- * Webhook deliveries per second (issue 10): events on leads.events go through the notify and
- * deliver stages (`leadstream worker --stages notify,deliver`, embedded engines) to a receiver on
- * loopback, against a bare POST loop (node's fetch, undici) with the same concurrency to the same
- * receiver, measured in the same run (docs/performance.md).
+ * Webhook deliveries per second (docs/webhooks.md): events on leads.events go through the notify
+ * and deliver stages (`leadstream worker --stages notify,deliver`, embedded engines) to a receiver
+ * on loopback, against a bare POST loop (node's fetch, undici) with the same concurrency to the
+ * same receiver, measured in the same run (docs/performance.md).
  *
  *   npx tsx bench/webhooks.ts [--events 4000] [--webhooks 8] [--concurrency 64] [--seconds 10]
  *

@@ -171,7 +171,8 @@ const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema))
 
 /**
  * Problems of a lead submission body (empty when valid): the schema's, then how deep and how large
- * its custom_fields are, which JSON Schema cannot bound (issue 8 point 7).
+ * its custom_fields are, which JSON Schema cannot bound (docs/decisions.md "Request bodies at the
+ * edge").
  */
 export function checkLeadSubmission(value: unknown): BodyProblem[] {
   const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
@@ -182,7 +183,8 @@ export function checkLeadSubmission(value: unknown): BodyProblem[] {
 /**
  * When the edge refuses a body anyway, its 400 also names a malformed email, so one answer lists
  * every invalid field. A body whose only problem is the email's syntax passes the edge: the
- * validate stage stores it as an `invalid_email` lead, which vendor reports count (spec 4.5).
+ * validate stage stores it as an `invalid_email` lead, which vendor reports count
+ * (`vendorDailyStats`).
  */
 function emailSyntaxProblems(value: unknown, problems: BodyProblem[]): BodyProblem[] {
   const email = typeof value === 'object' && value !== null ? (value as { email?: unknown }).email : undefined;

@@ -1,11 +1,12 @@
 /**
- * ajv's errors as the spec's `details` (section 7.1): one `{field, message}` per problem, the
- * field named first, in words a user reads ("phone must be text", not "must be string").
+ * ajv's errors as the API's `details` (docs/api-conventions.md): one `{field, message}` per
+ * problem, the field named first, in words a user reads ("phone must be text", not "must be
+ * string").
  */
 import { BLANK } from '@leadstream/domain';
 import type { ErrorObject } from 'ajv';
 
-/** Field-level problems of a request body, in the spec's `details` shape (section 7.1). */
+/** Field-level problems of a request body, in the API's `details` shape (docs/api-conventions.md). */
 export interface BodyProblem {
   field: string;
   message: string;

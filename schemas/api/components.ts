@@ -1,7 +1,7 @@
 /**
- * The named schemas of the HTTP API (OpenAPI `components.schemas`): the resources of spec section
- * 2 as the routes answer them, and the error bodies of section 7.1. Response objects list the keys
- * that are always present; clients must ignore keys they do not know.
+ * The named schemas of the HTTP API (OpenAPI `components.schemas`): the resources as the routes
+ * answer them, and the error bodies of the three conventions (docs/api-conventions.md). Response
+ * objects list the keys that are always present; clients must ignore keys they do not know.
  */
 import { anyObject, array, bool, dateTime, int, nullable, num, obj, oneOfValues, record, ref, str, type JsonSchema } from './json-schema';
 
@@ -100,7 +100,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
       {
         error: obj(
           {
-            code: str({ description: 'One of the codes of spec 7.2, or a code this service adds (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...).' }),
+            code: str({ description: 'An error code: the authentication, lead and validation codes, or one for the cases they do not cover (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...).' }),
             message: str(),
             details: array(ref('ErrorDetail')),
             retry_after: int({ minimum: 0, description: 'On 429: seconds until the window resets.' }),
@@ -110,16 +110,16 @@ export const componentSchemas: Record<string, JsonSchema> = {
       },
       ['error'],
     ),
-    description: 'The user API error body (spec 7.1).',
+    description: 'The user API error body.',
   },
   IngestionError: {
     ...obj({ success: { const: false }, error: str(), code: str(), details: array(ref('ErrorDetail')), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
-    description: 'The ingestion API error body (spec 7.1, 4.4): extra keys per case.',
+    description: 'The ingestion API error body: extra keys per case (duplicate_of on a 409, reason and rule_id on a 422, ...).',
   },
   OAuthError: obj({ error: str(), error_description: str() }, ['error']),
   FunnelError: {
     ...obj({ success: { const: false }, error: str(), details: { type: 'object', additionalProperties: str() }, requestId: str(), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
-    description: 'The funnel API error body (spec 7.1): `details` keyed by parameter on a 400, `requestId` on a 500.',
+    description: 'The funnel API error body: `details` keyed by parameter on a 400, `requestId` on a 500.',
   },
   PageMeta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }), totalPages: int({ minimum: 0 }) }, ['page', 'limit', 'total', 'totalPages']),
 
@@ -269,7 +269,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ['results', 'final_outcome'],
   ),
   LookupTable: record({ id: str(), name: str(), description: nullableText, mappings: obj({}, [], { additionalProperties: str() }), ...timestamps }),
-  // Routing (issue 10; docs/decisions.md "Routing").
+  // Routing (docs/routing.md; docs/decisions.md "Routing").
   RoutingDestination: record({ connection_id: str(), owner: nullableText, queue: nullableText }),
   RoutingTarget: record({ connection_id: str(), owner: nullableText, queue: nullableText, weight: nullable(int({ minimum: 1, maximum: 1000 })) }),
   RoutingRule: record({
@@ -319,7 +319,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ['is_duplicate'],
   ),
 
-  // 4.11 Funnel (spec 2.15): ids are vendor UUIDs; rates are fractions, percentages 0-100.
+  // Funnel (docs/analytics.md "Funnel"): ids are vendor UUIDs; rates are fractions, percentages
+  // 0-100.
   FunnelLink: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), inquiryVendorName: str(), applicationVendorId: str({ format: 'uuid' }), applicationVendorName: str(), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
   FunnelLinkCreated: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), applicationVendorId: str({ format: 'uuid' }), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
   FunnelPeriod: record({ start: dateTime(), end: dateTime() }),
@@ -367,7 +368,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     daily: array(record({ date: str({ format: 'date' }), inquiries: int({ minimum: 0 }), applications: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) })),
   }),
 
-  // General analytics (spec 4.12 names the paths; docs/analytics.md the bodies).
+  // General analytics (the bodies are ours: docs/analytics.md).
   OutcomeCounts: record({ submitted: int({ minimum: 0 }), accepted: int({ minimum: 0 }), rejected: int({ minimum: 0 }), duplicates: int({ minimum: 0 }), pending: int({ minimum: 0 }), acceptanceRate: num({ minimum: 0, maximum: 1 }) }),
   AnalyticsOverview: record({
     period: ref('FunnelPeriod'),
@@ -416,7 +417,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ),
     totals: record({ spend: num({ minimum: 0 }), accepted: int({ minimum: 0 }), conversions: int({ minimum: 0 }), costPerConversion: nullable(num({ minimum: 0 })) }),
   }),
-  // Webhooks (spec 2.11, 2.12, 4.9; docs/webhooks.md).
+  // Webhooks (docs/webhooks.md).
   WebhookStats: record({ total_deliveries: int({ minimum: 0 }), successful_deliveries: int({ minimum: 0 }), failed_deliveries: int({ minimum: 0 }), last_30_days: int({ minimum: 0 }) }),
   Webhook: record({
     id: str(),

@@ -1,6 +1,6 @@
 /**
  * Small builders for the JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the HTTP API, so the
- * operation table in `operations.ts` reads like the spec's tables. Each builder returns a plain
+ * operation table in `operations.ts` reads like a table of endpoints. Each builder returns a plain
  * JSON Schema object; nothing here knows about OpenAPI.
  */
 import { BLANK } from '@leadstream/domain';
@@ -59,7 +59,7 @@ export function trimmedText(min: 1 | 2, max: number): JsonSchema {
   return { type: 'string', maxLength: max, pattern: min === 1 ? visible : `${visible}[\\s\\S]*${visible}` };
 }
 
-/** `{data: X}`: the user API's success envelope (spec 7.1). */
+/** `{data: X}`: the user API's success envelope (docs/api-conventions.md). */
 export const data = (schema: JsonSchema): JsonSchema => obj({ data: schema }, ['data']);
 
 /** `{data: [X]}`. */

@@ -1,5 +1,5 @@
 /**
- * Every HTTP operation of leadstream: the spec's (section 4) and the ones we added, with the
+ * Every HTTP operation of leadstream, the documented ones and the ones we added, with the
  * schemas of what it takes and what it answers. This table is the one source of the OpenAPI
  * document (`openapi.ts`); the API test servers check every answer against it, and a test fails
  * when a mounted route is missing here.
@@ -16,7 +16,7 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** Who may call: a user's session token (or OAuth token), a vendor API key, either (the funnel), or anyone. */
 export type Auth = 'session' | 'apiKey' | 'sessionOrApiKey' | 'none';
 
-/** Which error body the operation answers with (spec 7.1). */
+/** Which error body the operation answers with (docs/api-conventions.md). */
 export type Convention = 'user' | 'ingestion' | 'funnel' | 'oauth';
 
 export interface Parameter {
@@ -120,7 +120,7 @@ function leadFields(clearable: boolean): Record<string, JsonSchema> {
 }
 const LEAD_PROCESSING = 'A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).';
 const LEAD_CHECKS =
-  'the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization\'s required fields, validation rules and custom field definitions, and bot signals (spec 7.4)';
+  'the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization\'s required fields, validation rules and custom field definitions, and bot signals (honeypot, form timing, high-risk addresses)';
 
 const vendorBody = body(
   { name: trimmedText(1, 200), type: oneOfValues(['inquiry', 'application']), group: nullable(trimmedText(1, 100)), contact_email: nullable(email), cost_per_lead: nullable(num({ minimum: 0, maximum: 100_000 })), enabled: bool() },
@@ -257,7 +257,7 @@ const ingestion = (path: string, operationId: string, summary: string, batch: bo
   errors: batch ? [400, 415] : [400, 409, 415, 422],
 });
 
-/** The funnel convention's success body (spec 4.11): `{success: true, data}`. */
+/** The funnel convention's success body: `{success: true, data}`. */
 const funnelData = (schema: JsonSchema): JsonSchema => obj({ success: { const: true }, data: schema }, ['success', 'data']);
 
 const periodParameter = (name: string, meaning: string): Parameter => ({ name, in: 'query', schema: str({ maxLength: 40 }), description: `ISO 8601 date (a whole UTC day) or date-time with a time zone; default ${meaning}` });
@@ -305,31 +305,31 @@ function analyticsReport(path: string, operationId: string, summary: string, com
 export const operations: Operation[] = [
   { method: 'get', path: '/api/openapi.json', operationId: 'openApiDocument', tag: 'Reference', summary: 'This document (the page at /docs renders it)', auth: 'none', convention: 'user', responses: { 200: obj({ openapi: str(), info: anyObject(), paths: anyObject() }, ['openapi', 'info', 'paths']) } },
 
-  // 4.1 Account authentication
+  // Account authentication
   { method: 'post', path: '/api/auth/login', operationId: 'login', tag: 'Authentication', summary: 'Log in', auth: 'none', convention: 'user', requestBody: body({ email: str({ minLength: 1, maxLength: 254 }), password: str({ minLength: 1, maxLength: 128 }) }, ['email', 'password']), responses: { 200: ref('Session') }, errors: [400, 401] },
   { method: 'post', path: '/api/auth/register', operationId: 'register', tag: 'Authentication', summary: 'Register a user and a new organization (the user is its owner)', auth: 'none', convention: 'user', requestBody: body({ email, password, first_name: personName, last_name: personName, organization_name: trimmedText(2, 100) }, ['email', 'password', 'first_name', 'last_name', 'organization_name']), responses: { 201: ref('Registered') }, errors: [400, 409] },
   { method: 'post', path: '/api/auth/forgot-password', operationId: 'forgotPassword', tag: 'Authentication', summary: 'Send a password reset link (always succeeds)', auth: 'none', convention: 'user', requestBody: body({ email }, ['email']), responses: { 200: ref('Message') }, errors: [400] },
-  { method: 'post', path: '/api/auth/reset-password', operationId: 'resetPassword', tag: 'Authentication', summary: 'Set a new password with a reset token', auth: 'none', convention: 'user', requestBody: body({ token: str({ minLength: 1, maxLength: 200 }), new_password: password }, ['token', 'new_password']), responses: { 200: ref('Message') }, errors: [400], semanticChecks: 'that the token is a reset token still valid (400 INVALID_RESET_TOKEN otherwise, spec 4.1)' },
+  { method: 'post', path: '/api/auth/reset-password', operationId: 'resetPassword', tag: 'Authentication', summary: 'Set a new password with a reset token', auth: 'none', convention: 'user', requestBody: body({ token: str({ minLength: 1, maxLength: 200 }), new_password: password }, ['token', 'new_password']), responses: { 200: ref('Message') }, errors: [400], semanticChecks: 'that the token is a reset token still valid (400 INVALID_RESET_TOKEN otherwise)' },
   { method: 'post', path: '/api/auth/accept-invite', operationId: 'acceptInvite', tag: 'Authentication', summary: 'Accept an invitation: set a password and sign in', auth: 'none', convention: 'user', requestBody: body({ token: str({ minLength: 1, maxLength: 200 }), password, first_name: optionalText(2, 50), last_name: optionalText(2, 50) }, ['token', 'password']), responses: { 200: ref('Session') }, errors: [400], semanticChecks: 'that the token is an invitation still valid (400 INVALID_RESET_TOKEN otherwise)' },
   { method: 'post', path: '/api/auth/change-password', operationId: 'changePassword', tag: 'Authentication', summary: 'Change your password: every earlier session ends, and the answer carries a new session for this client', auth: 'session', convention: 'user', permission: 'authenticated', requestBody: body({ current_password: str({ minLength: 1, maxLength: 200 }), new_password: password }, ['current_password', 'new_password']), responses: { 200: ref('ChangedPassword') }, errors: [400], semanticChecks: 'that current_password is the password of the signed-in user (400 VALIDATION_ERROR on current_password otherwise) and that new_password differs from it' },
   { method: 'post', path: '/api/auth/refresh', operationId: 'refreshSession', tag: 'Authentication', summary: 'A new session token for the current one', auth: 'session', convention: 'user', permission: 'authenticated', responses: { 200: ref('RefreshedSession') } },
   { method: 'post', path: '/api/auth/logout', operationId: 'logout', tag: 'Authentication', summary: 'End the current session', auth: 'session', convention: 'user', permission: 'authenticated', responses: { 204: null } },
 
-  // 4.2 OAuth
+  // OAuth
   { method: 'post', path: '/oauth/token', operationId: 'oauthToken', tag: 'OAuth', summary: 'Exchange an authorization code or a refresh token for tokens (RFC 6749)', auth: 'none', convention: 'oauth', form: true, requestBody: obj({ grant_type: oneOfValues(['authorization_code', 'refresh_token']), client_id: str(), client_secret: str(), code: str(), redirect_uri: str(), refresh_token: str(), code_verifier: str() }, ['grant_type']), responses: { 200: ref('OAuthToken') }, errors: [400, 401] },
   { method: 'post', path: '/api/oauth/token', operationId: 'oauthTokenUnderApi', tag: 'OAuth', summary: 'The token endpoint under /api', auth: 'none', convention: 'oauth', form: true, requestBody: obj({ grant_type: oneOfValues(['authorization_code', 'refresh_token']), client_id: str(), client_secret: str(), code: str(), redirect_uri: str(), refresh_token: str(), code_verifier: str() }, ['grant_type']), responses: { 200: ref('OAuthToken') }, errors: [400, 401] },
   { method: 'get', path: '/api/oauth/clients', operationId: 'listOAuthClients', tag: 'OAuth', summary: 'OAuth clients of the organization', auth: 'session', convention: 'user', permission: 'oauth_clients:read', responses: { 200: dataList(ref('OAuthClient')) } },
   { method: 'post', path: '/api/oauth/clients', operationId: 'createOAuthClient', tag: 'OAuth', summary: 'Register an OAuth client (the secret is shown once)', auth: 'session', convention: 'user', permission: 'oauth_clients:write', requestBody: body({ name: trimmedText(2, 100), redirect_uris: array(redirectUri, { minItems: 1, maxItems: 10 }), public: nullable(bool()) }, ['name', 'redirect_uris']), responses: { 201: data(ref('CreatedOAuthClient')) }, errors: [400] },
   { method: 'delete', path: '/api/oauth/clients/:id', operationId: 'deleteOAuthClient', tag: 'OAuth', summary: 'Delete an OAuth client and revoke its tokens', auth: 'session', convention: 'user', permission: 'oauth_clients:write', responses: { 204: null }, errors: [404] },
 
-  // 4.3 API keys
+  // API keys
   { method: 'get', path: '/api/api-keys', operationId: 'listApiKeys', tag: 'API keys', summary: 'API keys (without their secret)', auth: 'session', convention: 'user', permission: 'api_keys:read', responses: { 200: dataList(ref('ApiKey')) } },
   { method: 'post', path: '/api/api-keys', operationId: 'createApiKey', tag: 'API keys', summary: 'Create a vendor API key (the key is shown once); permissions default to read and write', auth: 'session', convention: 'user', permission: 'api_keys:write', requestBody: body({ name: trimmedText(1, 100), vendor_id: trimmedText(1, 100), permissions, ip_restrictions: ipRestrictions, rate_limit: nullable(int({ minimum: 1, maximum: 100_000 })), environment: nullable(oneOfValues(['live', 'sandbox'])) }, ['name', 'vendor_id']), responses: { 201: data(ref('CreatedApiKey')) }, errors: [400, 404], semanticChecks: `${IP_CHECKS}, and that vendor_id names a vendor of the organization` },
   { method: 'patch', path: '/api/api-keys/:id', operationId: 'updateApiKey', tag: 'API keys', summary: 'Rename, enable or disable a key, change its permissions or IP restrictions', auth: 'session', convention: 'user', permission: 'api_keys:write', requestBody: body({ name: optionalText(1, 100), enabled: bool(), permissions, ip_restrictions: ipRestrictions }, [], { minProperties: 1 }), responses: { 200: data(ref('ApiKey')) }, errors: [400, 404], semanticChecks: IP_CHECKS },
   { method: 'delete', path: '/api/api-keys/:id', operationId: 'revokeApiKey', tag: 'API keys', summary: 'Revoke a key', auth: 'session', convention: 'user', permission: 'api_keys:write', responses: { 204: null }, errors: [404] },
   { method: 'post', path: '/api/api-keys/:id/rotate', operationId: 'rotateApiKey', tag: 'API keys', summary: 'A new key; the old one stays valid for 24 hours', auth: 'session', convention: 'user', permission: 'api_keys:write', responses: { 200: ref('RotatedApiKey') }, errors: [404] },
 
-  // 4.4 Ingestion
+  // Ingestion
   ingestion('/api/leads/inbound', 'submitLead', 'Submit one lead', false),
   ingestion('/api/v1/leads/ingest', 'ingestLead', 'Submit one lead (versioned path)', false),
   ingestion('/api/leads/inbound/batch', 'submitLeadBatch', 'Submit up to 100 leads', true),
@@ -337,12 +337,12 @@ export const operations: Operation[] = [
   { method: 'get', path: '/api/leads/:lead_id/status', operationId: 'leadProcessingStatus', tag: 'Ingestion', summary: "A submitted lead's processing status", auth: 'apiKey', convention: 'ingestion', sandbox: true, responses: { 200: ref('ProcessingStatus') }, errors: [404] },
   { method: 'get', path: '/api/vendor-portal/leads/:lead_id', operationId: 'vendorPortalLead', tag: 'Vendor portal', summary: "A submitted lead's processing status", auth: 'apiKey', convention: 'ingestion', sandbox: true, responses: { 200: ref('ProcessingStatus') }, errors: [404] },
 
-  // 4.5 Vendor reporting
+  // Vendor reporting
   { method: 'get', path: '/api/vendor-portal/daily-stats', operationId: 'vendorDailyStats', tag: 'Vendor portal', summary: "The vendor's submissions of one day (today by default)", auth: 'apiKey', convention: 'ingestion', sandbox: true, query: [{ name: 'date', in: 'query', schema: str({ format: 'date' }) }], responses: { 200: ref('VendorDailyStats') }, errors: [400] },
   { method: 'get', path: '/api/vendor-portal/summary/:year/:month', operationId: 'vendorMonthlySummary', tag: 'Vendor portal', summary: "The vendor's submissions of one month", auth: 'apiKey', convention: 'ingestion', sandbox: true, pathParams: { year: str({ pattern: '^(?:19[7-9][0-9]|[2-9][0-9]{3})$' }), month: str({ pattern: '^(?:0?[1-9]|1[0-2])$' }) }, responses: { 200: ref('VendorMonthlySummary') }, errors: [400] },
   { method: 'get', path: '/api/vendor-portal/export', operationId: 'vendorExport', tag: 'Vendor portal', summary: "The vendor's submissions as CSV", auth: 'apiKey', convention: 'ingestion', sandbox: true, query: [{ name: 'start_date', in: 'query', schema: str({ format: 'date' }), required: true }, { name: 'end_date', in: 'query', schema: str({ format: 'date' }), required: true }, { name: 'format', in: 'query', schema: orDefault(['csv']) }], responses: { 200: { mediaType: 'text/csv' } }, errors: [400], semanticChecks: 'that start_date is not after end_date' },
 
-  // 4.6 Leads
+  // Leads
   {
     method: 'get',
     path: '/api/leads',
@@ -380,9 +380,9 @@ export const operations: Operation[] = [
   { method: 'post', path: '/api/leads/export', operationId: 'exportLeads', tag: 'Exports', summary: 'Start an export of the leads matching the filters', auth: 'session', convention: 'user', permission: 'leads:read', requestBody: body({ format: nullable(oneOfValues(['csv'])), filters: nullable(body({ status: oneOfValues(LEAD_STATUSES), source: str({ minLength: 1, maxLength: 200 }), vendor_id: str({ minLength: 1, maxLength: 200 }), program: str({ minLength: 1, maxLength: 200 }), start_date: str({ minLength: 1 }), end_date: str({ minLength: 1 }), search: str({ minLength: 1, maxLength: 200 }) })), fields: nullable(array(oneOfValues(EXPORT_FIELDS), { minItems: 1, maxItems: EXPORT_FIELDS.length })) }), responses: { 200: ref('ExportStarted') }, errors: [400], semanticChecks: 'that start_date and end_date are ISO 8601 dates or date-times, and that no field is listed twice' },
   { method: 'get', path: '/api/exports/:export_id', operationId: 'getExport', tag: 'Exports', summary: 'An export and its progress', auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: ref('Export') }, errors: [404] },
   { method: 'get', path: '/api/exports/:export_id/download', operationId: 'downloadExportUnderApi', tag: 'Exports', summary: "A finished export's file", auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: { mediaType: 'text/csv' } }, errors: [404, 409, 410] },
-  { method: 'get', path: '/exports/:export_id/download', operationId: 'downloadExport', tag: 'Exports', summary: "A finished export's file (the spec's host-relative address)", auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: { mediaType: 'text/csv' } }, errors: [404, 409, 410] },
+  { method: 'get', path: '/exports/:export_id/download', operationId: 'downloadExport', tag: 'Exports', summary: "A finished export's file (the address outside /api that download_url names)", auth: 'session', convention: 'user', permission: 'leads:read', responses: { 200: { mediaType: 'text/csv' } }, errors: [404, 409, 410] },
 
-  // 4.6 custom fields, 4.7 enrichment
+  // Custom fields, enrichment
   { method: 'get', path: '/api/enrichment/custom-fields', operationId: 'listCustomFields', tag: 'Custom fields', summary: 'Custom field definitions', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('CustomField')) } },
   { method: 'post', path: '/api/enrichment/custom-fields', operationId: 'createCustomField', tag: 'Custom fields', summary: 'Define a custom field', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), type: oneOfValues(CUSTOM_FIELD_TYPES), required: bool(), default_value: ref('CustomFieldValue'), validation: customFieldValidation }, ['name', 'type']), responses: { 201: data(ref('CustomField')) }, errors: [400, 409], semanticChecks: 'that the validation settings suit the type (a valid RE2 pattern, consistent bounds) and that the default value passes them' },
   { method: 'patch', path: '/api/enrichment/custom-fields/:id', operationId: 'updateCustomField', tag: 'Custom fields', summary: 'Change a custom field definition', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ name: str(), type: str(), label: trimmedText(1, 200), required: bool(), default_value: ref('CustomFieldValue'), validation: customFieldValidation }), responses: { 200: data(ref('CustomField')) }, errors: [400, 404], semanticChecks: 'that name and type stay as they are, that the validation settings suit the type (a valid RE2 pattern, consistent bounds) and that the default value passes them' },
@@ -401,7 +401,7 @@ export const operations: Operation[] = [
     update: planLimit('lookup_table_rows', 'mappings per table (when the request replaces them)'),
   }),
 
-  // Routing (issue 10; docs/decisions.md "Routing"): permissions as enrichment rules.
+  // Routing (docs/routing.md; docs/decisions.md "Routing"): permissions as enrichment rules.
   { method: 'get', path: '/api/routing/rules', operationId: 'listRoutingRules', tag: 'Routing', summary: 'Routing rules in the order they are tried', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('RoutingRule')) } },
   { method: 'post', path: '/api/routing/rules', operationId: 'createRoutingRule', tag: 'Routing', summary: 'Create a routing rule', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body(routingRuleFields, ['name', 'targets']), responses: { 201: data(ref('RoutingRule')) }, errors: [400], semanticChecks: ROUTING_CHECKS, planLimit: planLimit('routing_rules', 'routing rules per organization') },
   { method: 'post', path: '/api/routing/rules/reorder', operationId: 'reorderRoutingRules', tag: 'Routing', summary: 'Set the priorities of several routing rules at once', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ rules: array(body({ id: str({ minLength: 1 }), priority: int({ minimum: 0, maximum: 1_000_000 }) }, ['id', 'priority']), { minItems: 1, maxItems: 1000 }) }, ['rules']), responses: { 200: dataList(ref('RoutingRule')) }, errors: [400, 404], semanticChecks: 'that no rule id is listed twice' },
@@ -411,15 +411,15 @@ export const operations: Operation[] = [
   { method: 'get', path: '/api/routing/settings', operationId: 'getRoutingSettings', tag: 'Routing', summary: 'Where leads no rule matches go', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('RoutingSettings')) } },
   { method: 'put', path: '/api/routing/settings', operationId: 'setRoutingSettings', tag: 'Routing', summary: 'Set where leads no rule matches go (fields left out take their defaults)', auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ default_targets: array(routingTarget(false), { maxItems: 50 }), when_unmatched: oneOfValues(['all_connections', 'none']) }), responses: { 200: data(ref('RoutingSettings')) }, errors: [400], semanticChecks: 'that each connection_id is a CRM connection of the organization, listed once' },
   { method: 'post', path: '/api/routing/test', operationId: 'testRouting', tag: 'Routing', summary: 'Which rule and targets a lead would get, without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: body({ lead_data: openObject(), lead_id: str({ minLength: 1, maxLength: 100 }) }, ['lead_data']), responses: { 200: data(ref('RoutingTestResult')) }, errors: [400] },
-  // 4.8 Calculated fields
-  ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles', { create: planLimit('calculated_fields', 'calculated fields per organization') }),
+  // Calculated fields
+  ...configResource('/api/calculated-fields', 'CalculatedField', 'Calculated fields', 'calculated field', body({ name: str({ pattern: '^[a-z][a-z0-9_]{0,63}$' }), label: trimmedText(1, 200), formula: str({ minLength: 1, maxLength: 2000 }), type: oneOfValues(['text', 'number', 'boolean', 'date']), recalculate_on_change: bool(), description: nullable(str({ maxLength: 2000 })) }, ['name', 'label', 'formula', 'type']), 'the formula\'s grammar, its limits (2,000 characters, conditionals nested 5 levels, 3 lookups), the fields and lookup tables it names, and dependency cycles', { create: planLimit('calculated_fields', 'calculated fields per organization') }),
   { method: 'post', path: '/api/calculated-fields/:id/recalculate', operationId: 'recalculateField', tag: 'Calculated fields', summary: "Recompute one field on every lead (a background job)", auth: 'session', convention: 'user', permission: 'rules:write', responses: { 202: data(ref('CalculationJob')) }, errors: [404] },
   { method: 'post', path: '/api/calculated-fields/recalculate-all', operationId: 'recalculateAllFields', tag: 'Calculated fields', summary: 'Recompute every calculated field on every lead (a background job)', auth: 'session', convention: 'user', permission: 'rules:write', responses: { 202: data(ref('CalculationJob')) } },
   { method: 'get', path: '/api/calculated-fields/jobs', operationId: 'listCalculationJobs', tag: 'Calculated fields', summary: 'Recent recalculation jobs', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: dataList(ref('CalculationJob')) } },
   { method: 'get', path: '/api/calculated-fields/jobs/:id', operationId: 'getCalculationJob', tag: 'Calculated fields', summary: 'One recalculation job', auth: 'session', convention: 'user', permission: 'rules:read', responses: { 200: data(ref('CalculationJob')) }, errors: [404] },
   { method: 'post', path: '/api/calculated-fields/:id/snapshot', operationId: 'snapshotCalculatedField', tag: 'Calculated fields', summary: "Store a lead's current value of the field in its activity log", auth: 'session', convention: 'user', permission: 'rules:write', requestBody: body({ lead_id: str({ minLength: 1, maxLength: 100 }) }, ['lead_id']), responses: { 201: data(ref('CalculatedSnapshot')) }, errors: [400, 404], semanticChecks: 'that lead_id names a lead of the organization' },
 
-  // 4.10 Deduplication and validation
+  // Deduplication and validation
   { method: 'post', path: '/api/dedup/check-duplicate', operationId: 'checkDuplicate', tag: 'Deduplication', summary: 'Would this lead be a duplicate?', auth: 'session', convention: 'user', permission: 'leads:read', requestBody: body({ email: str(), first_name: str(), last_name: str(), phone: str(), vendor_id: str() }, [], { minProperties: 1 }), responses: { 200: ref('DuplicateCheckResult') }, errors: [400], semanticChecks: 'that the body names an email, a phone, or a first and last name' },
   { method: 'get', path: '/api/dedup', operationId: 'getDedupConfig', tag: 'Deduplication', summary: 'The deduplication configuration', auth: 'session', convention: 'user', permission: 'dedup:read', responses: { 200: data(ref('DedupConfig')) } },
   { method: 'post', path: '/api/dedup', operationId: 'updateDedupConfig', tag: 'Deduplication', summary: 'Change the deduplication configuration', auth: 'session', convention: 'user', permission: 'dedup:write', requestBody: dedupConfigBody, responses: { 200: data(ref('DedupConfig')) }, errors: [400], semanticChecks: 'the match fields and their algorithms, and weights that sum to 1 when the combination is weighted (with the current settings for what the body leaves out)' },
@@ -427,7 +427,8 @@ export const operations: Operation[] = [
   { method: 'post', path: '/api/validation/check', operationId: 'checkValidation', tag: 'Validation', summary: 'Run the validation rules on lead fields without storing anything', auth: 'session', convention: 'user', permission: 'rules:read', requestBody: openObject(), responses: { 200: ref('ValidationCheckResult') }, errors: [400] },
   ...configResource('/api/validation', 'ValidationRule', 'Validation', 'validation rule', body({ name: trimmedText(1, 200), field: validationField, rule_type: oneOfValues(VALIDATION_RULE_TYPES), condition: nullable(str({ maxLength: 200 })), value: {}, action: oneOfValues(VALIDATION_RULE_ACTIONS), transform: oneOfValues(VALIDATION_TRANSFORMS), message: str({ maxLength: 500, pattern: `[^${BLANK}]` }), priority: int({ minimum: 0, maximum: 1_000_000 }), enabled: bool() }, ['name', 'field', 'rule_type', 'action', 'message']), 'that the condition and value suit the rule type (a valid RE2 pattern, bounds, lists), and transform only with the transform action', { create: planLimit('validation_rules', 'validation rules per organization') }),
 
-  // 4.9 Webhooks (docs/webhooks.md): configuration of owners and admins, read by managers (docs/permissions.md).
+  // Webhooks (docs/webhooks.md): configuration of owners and admins, read by managers
+  // (docs/permissions.md).
   { method: 'get', path: '/api/webhooks', operationId: 'listWebhooks', tag: 'Webhooks', summary: 'Webhooks of both environments, with their masked secret, stats and last_triggered_at', auth: 'session', convention: 'user', permission: 'webhooks:read', responses: { 200: dataList(ref('Webhook')) } },
   { method: 'post', path: '/api/webhooks', operationId: 'createWebhook', tag: 'Webhooks', summary: 'Subscribe an https URL to events (the only answer that holds the full signing secret)', auth: 'session', convention: 'user', permission: 'webhooks:write', requestBody: body({ url: str({ minLength: 1, maxLength: 2048 }), events: webhookEvents, enabled: bool(), description: nullable(str({ maxLength: 500 })), sandbox: bool() }, ['url', 'events']), responses: { 201: data(ref('WebhookCreated')) }, errors: [400], semanticChecks: WEBHOOK_URL_CHECKS },
   { method: 'patch', path: '/api/webhooks/:id', operationId: 'updateWebhook', tag: 'Webhooks', summary: 'Change the URL, the events or whether the webhook is enabled', auth: 'session', convention: 'user', permission: 'webhooks:write', requestBody: body({ url: str({ minLength: 1, maxLength: 2048 }), events: webhookEvents, enabled: bool() }, [], { minProperties: 1 }), responses: { 200: data(ref('WebhookUpdated')) }, errors: [400, 404], semanticChecks: WEBHOOK_URL_CHECKS },
@@ -436,7 +437,7 @@ export const operations: Operation[] = [
   { method: 'get', path: '/api/webhooks/:id/deliveries', operationId: 'listWebhookDeliveries', tag: 'Webhooks', summary: 'Deliveries of a webhook, newest first', auth: 'session', convention: 'user', permission: 'webhooks:read', query: [page, limit], responses: { 200: obj({ data: array(ref('WebhookDelivery')), meta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }) }, ['page', 'limit', 'total']) }, ['data', 'meta']) }, errors: [400, 404] },
   { method: 'post', path: '/api/webhooks/:id/deliveries/:delivery_id/retry', operationId: 'resendWebhookDelivery', tag: 'Webhooks', summary: 'Send a delivery again now (one attempt, made by the deliver stage)', auth: 'session', convention: 'user', permission: 'webhooks:write', responses: { 202: data(ref('WebhookResend')) }, errors: [404] },
 
-  // 4.12 Vendors
+  // Vendors
   { method: 'get', path: '/api/vendors', operationId: 'listVendors', tag: 'Vendors', summary: 'Vendors', auth: 'session', convention: 'user', permission: 'vendors:read', responses: { 200: dataList(ref('Vendor')) } },
   { method: 'post', path: '/api/vendors', operationId: 'createVendor', tag: 'Vendors', summary: 'Add a vendor', auth: 'session', convention: 'user', permission: 'vendors:write', requestBody: vendorBody, responses: { 201: data(ref('Vendor')) }, errors: [400] },
   { method: 'get', path: '/api/vendors/:id', operationId: 'getVendor', tag: 'Vendors', summary: 'One vendor', auth: 'session', convention: 'user', permission: 'vendors:read', responses: { 200: data(ref('Vendor')) }, errors: [404] },
@@ -445,7 +446,7 @@ export const operations: Operation[] = [
   { method: 'post', path: '/api/vendors/:id/enable', operationId: 'enableVendor', tag: 'Vendors', summary: "Accept the vendor's leads again", auth: 'session', convention: 'user', permission: 'vendors:write', responses: { 200: data(ref('Vendor')) }, errors: [404] },
   { method: 'post', path: '/api/vendors/:id/disable', operationId: 'disableVendor', tag: 'Vendors', summary: "Refuse the vendor's leads", auth: 'session', convention: 'user', permission: 'vendors:write', responses: { 200: data(ref('Vendor')) }, errors: [404] },
 
-  // 4.12 Users
+  // Users
   { method: 'get', path: '/api/users', operationId: 'listUsers', tag: 'Users', summary: 'Users of the organization', auth: 'session', convention: 'user', permission: 'users:read', responses: { 200: dataList(ref('User')) } },
   { method: 'post', path: '/api/users', operationId: 'createUser', tag: 'Users', summary: 'Add a user with a password', auth: 'session', convention: 'user', permission: 'users:write', requestBody: body({ email, password, first_name: personName, last_name: personName, role }, ['email', 'password', 'first_name', 'last_name', 'role']), responses: { 201: data(ref('User')) }, errors: [400, 409] },
   { method: 'post', path: '/api/users/invite', operationId: 'inviteUser', tag: 'Users', summary: 'Invite a user by email', auth: 'session', convention: 'user', permission: 'users:write', requestBody: body({ email, role, first_name: optionalText(2, 50), last_name: optionalText(2, 50) }, ['email', 'role']), responses: { 201: data(ref('User')) }, errors: [400, 409, 503] },
@@ -454,7 +455,7 @@ export const operations: Operation[] = [
     semanticChecks: 'that the body changes at least one of first_name, last_name and role (null leaves a field as it is)', responses: { 200: data(ref('User')) }, errors: [400, 404, 409] },
   { method: 'delete', path: '/api/users/:id', operationId: 'deleteUser', tag: 'Users', summary: 'Remove a user', auth: 'session', convention: 'user', permission: 'users:write', responses: { 204: null }, errors: [404, 409] },
 
-  // 4.12 CRM (docs/crm.md): owners and admins; credentials are write-only.
+  // CRM (docs/crm.md): owners and admins; credentials are write-only.
   { method: 'get', path: '/api/crm/connections', operationId: 'listCrmConnections', tag: 'CRM', summary: 'CRM connections (settings, never credentials)', auth: 'session', convention: 'user', permission: 'crm:read', responses: { 200: dataList(ref('CrmConnection')) } },
   { method: 'post', path: '/api/crm/connections', operationId: 'createCrmConnection', tag: 'CRM', summary: 'Add a CRM connection (credentials are stored encrypted and never shown again)', auth: 'session', convention: 'user', permission: 'crm:write', requestBody: crmConnectionBody, responses: { 201: data(ref('CrmConnection')) }, errors: [400], semanticChecks: CRM_CHECKS },
   { method: 'patch', path: '/api/crm/connections/:id', operationId: 'updateCrmConnection', tag: 'CRM', summary: 'Change a connection\'s name, enabled, settings or credentials (settings and credentials are replaced whole; the id and type stay)', auth: 'session', convention: 'user', permission: 'crm:write', requestBody: crmConnectionPatchBody, responses: { 200: data(ref('CrmConnection')) }, errors: [400, 404, 503], semanticChecks: `${CRM_CHECKS}; that the type stays as it is; and that credentials kept from before suit new settings (new settings of a connection whose stored credentials no longer decrypt need new credentials)` },
@@ -468,7 +469,7 @@ export const operations: Operation[] = [
     semanticChecks: 'that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out)', responses: { 200: data(ref('Organization')) }, errors: [400] },
   { method: 'delete', path: '/api/organization', operationId: 'deleteOrganization', tag: 'Organization', summary: 'Delete the organization and everything in it (owner only)', auth: 'session', convention: 'user', permission: 'organization:delete', responses: { 204: null } },
 
-  // 4.11 Funnel: session token or vendor API key, the funnel convention, also under /sandbox.
+  // Funnel: session token or vendor API key, the funnel convention, also under /sandbox.
   { method: 'get', path: '/api/vendor-funnel-links', operationId: 'listFunnelLinks', tag: 'Funnel', summary: 'Funnel links with the vendor names (an API key sees those of its vendor)', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'analytics:read', sandbox: true, responses: { 200: funnelData(array(ref('FunnelLink'))) } },
   { method: 'post', path: '/api/vendor-funnel-links', operationId: 'createFunnelLink', tag: 'Funnel', summary: 'Link an inquiry vendor to an application vendor', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'vendors:write', sandbox: true, requestBody: body({ inquiryVendorId: str({ format: 'uuid' }), applicationVendorId: str({ format: 'uuid' }), timeWindowHours: int({ minimum: 1, maximum: 8_760, default: 24 }) }, ['inquiryVendorId', 'applicationVendorId']), responses: { 201: funnelData(ref('FunnelLinkCreated')) }, errors: [400, 404], semanticChecks: 'that both vendors exist with the right types (404, 400), that the pair is not linked already (400), and that an API key links its own vendor (403)' },
   { method: 'get', path: '/api/vendor-funnel-links/has-links', operationId: 'hasFunnelLinks', tag: 'Funnel', summary: 'Whether any funnel link exists', auth: 'sessionOrApiKey', convention: 'funnel', permission: 'analytics:read', sandbox: true, responses: { 200: obj({ success: { const: true }, hasLinks: bool() }, ['success', 'hasLinks']) } },
@@ -479,7 +480,7 @@ export const operations: Operation[] = [
   funnelReport('by-vendor', 'funnelByVendor', 'Conversions of each linked vendor pair', 'FunnelByVendor'),
   funnelReport('daily', 'funnelDaily', 'Inquiries, applications and conversions per day (UTC)', 'FunnelDaily'),
 
-  // General analytics (spec 4.12: paths only; docs/analytics.md)
+  // General analytics (the bodies are ours: docs/analytics.md)
   analyticsReport('', 'analyticsOverview', 'Submissions by outcome, rejection reasons and vendors', 'AnalyticsOverview'),
   analyticsReport('/executive-summary', 'executiveSummary', 'This period against the previous one of the same length', 'ExecutiveSummary'),
   analyticsReport('/source-performance', 'sourcePerformance', 'Submissions by outcome per source, UTM field, program or vendor', 'SourcePerformance', [{ name: 'groupBy', in: 'query', schema: orDefault(['source', 'utm_source', 'utm_medium', 'utm_campaign', 'program', 'vendor']) }]),
@@ -488,7 +489,7 @@ export const operations: Operation[] = [
   analyticsReport('/vendor-roi', 'vendorRoi', "Each vendor's spend (cost per lead × accepted leads) against its conversions", 'VendorRoi'),
 ];
 
-/** List, create, get, patch, delete of one kind of organization configuration (issue 9's generic resource). */
+/** List, create, get, patch, delete of one kind of organization configuration (the shared route shape of docs/decisions.md "Rules"). */
 function configResource(path: string, schemaName: string, tag: string, noun: string, createBody: JsonSchema, semanticChecks?: string, planLimits: { create?: string; update?: string } = {}): Operation[] {
   const name = schemaName;
   const patchBody = { ...createBody };

@@ -34,9 +34,9 @@ export interface ApiDependencies {
   metrics: Metrics;
   readiness: ReadinessCheck[];
   isStopping: () => boolean;
-  /** Largest accepted request body (spec is silent; see docs/decisions.md). */
+  /** Largest accepted request body (1 MB by default; see docs/decisions.md "HTTP"). */
   bodyLimit?: string;
-  /** Webhooks (spec 4.9): http and non-public targets allowed (WEBHOOK_ALLOW_INSECURE_TARGETS), the test endpoint's time limit (30 s). */
+  /** Webhooks (docs/webhooks.md): http and non-public targets allowed (WEBHOOK_ALLOW_INSECURE_TARGETS), the test endpoint's time limit (30 s). */
   webhooks?: { allowInsecureTargets: boolean; timeoutMs: number };
   dal: Dal;
   /**
@@ -57,9 +57,9 @@ export interface ApiDependencies {
    * contradicts it is replaced by a 500 naming the contradiction, so the test that caused it fails.
    */
   checkResponses?: boolean;
-  /** Lead exports (spec 4.6): where finished files live; without it the export routes are not mounted. */
+  /** Lead exports (`exportLeads`): where finished files live; without it the export routes are not mounted. */
   exports?: { files: ExportFileStore; clock?: () => Date; exportLimit?: number };
-  /** CRM connections (spec 4.12): the credentials key (which also encrypts webhook secrets) and outbound settings of connection tests. */
+  /** CRM connections (docs/crm.md): the credentials key (which also encrypts webhook secrets) and outbound settings of connection tests. */
   crm?: CrmApiOptions;
   /** The web console at /app (apps/console/dist by default). */
   console?: ConsoleRoutesOptions;

@@ -1,5 +1,6 @@
 /**
- * What the edge accepts as a request body (issue 8 point 7), over real HTTP on the production app:
+ * What the edge accepts as a request body (docs/decisions.md "Request bodies at the edge"), over
+ * real HTTP on the production app:
  * - nesting: a lead's custom field value nests at most 10 levels and custom_fields is at most 64 KiB
  *   of JSON (400 `Validation failed` naming the field); any JSON body nests at most 32 levels (400,
  *   never 500, however deep); nothing over a limit is ever produced to leads.submitted;

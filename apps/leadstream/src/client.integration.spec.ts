@@ -47,7 +47,7 @@ describe('the typed client against leadstream start', () => {
     const submitted = await vendorApi.POST('/api/v1/leads/ingest', { body: { email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace' } });
     expect(submitted.response.status).toBe(201);
     expect(submitted.data).toMatchObject({ success: true, lead_id: expect.stringMatching(/^lead_/) as unknown });
-    // Ingestion is rate limited (spec 8): the client surfaces the headers.
+    // Ingestion is rate limited (500 a minute per live key): the client surfaces the headers.
     expect(rateLimitOf(submitted.response)).toMatchObject({ limit: 500, remaining: 499 });
     expect(vendorApi.lastRateLimit?.limit).toBe(500);
 

@@ -1,8 +1,8 @@
 /**
- * Configuration that is never stale (issue 8 point 4), black box: the real `leadstream start`
- * process on each engine set, driven over HTTP. Each test first uses the configuration (so every
- * cache that would keep it has it), changes it through the user API, and expects the very next
- * request to see the change: no waiting, no retries.
+ * Configuration that is never stale (docs/decisions.md "Configuration freshness"), black box: the
+ * real `leadstream start` process on each engine set, driven over HTTP. Each test first uses the
+ * configuration (so every cache that would keep it has it), changes it through the user API, and
+ * expects the very next request to see the change: no waiting, no retries.
  *
  * Keys and vendors are decided by the api (ConfigCache in the api process). Custom fields and
  * dedup settings are decided by the pipeline stages, which see a change on the next lead only once

@@ -45,7 +45,7 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ jwtSecret: 'x'.repeat(32), smtpUrl: 'smtp://u:p@mail:587', mailFrom: 'a@b.edu', appUrl: 'https://app.college.edu' });
   });
 
-  it('reads the webhook delivery settings, with the spec\'s schedule and 30 s by default', () => {
+  it('reads the webhook delivery settings, with the documented schedule and 30 s by default', () => {
     expect(parseConfig({}).webhooks).toEqual({ timeoutMs: 30_000, retryScheduleMs: [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000], autoDisableAfter: 20 });
     const config = parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1s, 1s,500ms', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_AUTO_DISABLE_AFTER: '3' });
     expect(config.webhooks).toEqual({ timeoutMs: 2_000, retryScheduleMs: [1_000, 1_000, 500], autoDisableAfter: 3 });

@@ -25,11 +25,11 @@ export interface Config {
   decisionTimeoutMs: number;
   shutdownTimeoutMs: number;
   bodyLimit: string;
-  /** MX lookups of email domains (spec 7.4); organizations can also turn them off. */
+  /** MX lookups of email domains (no MX record rejects a lead); organizations can also turn them off. */
   mxCheck: boolean;
   /** Resolvers for MX lookups as host[:port]; undefined = the system's. */
   dnsServers: string[] | undefined;
-  /** Per-query DNS timeout; past it a lead is accepted with a warning (spec 7.4). */
+  /** Per-query DNS timeout; past it a lead is accepted with a warning. */
   mxTimeoutMs: number;
   /** Trust X-Forwarded-For (behind a reverse proxy) for the client address. */
   trustProxy: boolean;
@@ -53,11 +53,11 @@ export interface Config {
    * (CRM_RETRY_SCHEDULE, default 1m,5m,30m,2h,24h) and the time limit of one call (CRM_TIMEOUT_MS, 30 s).
    */
   crm: { credentialsKey: Buffer | undefined; retrySchedule: CrmRetryStep[]; timeoutMs: number };
-  /** Webhook deliveries: attempt time limit (WEBHOOK_TIMEOUT_MS, spec 30 s), retry delays (WEBHOOK_RETRY_SCHEDULE, spec 1m,5m,30m,2h,24h), and deliveries in a row ending failed before a webhook is disabled (WEBHOOK_AUTO_DISABLE_AFTER, 20; 0 = never). */
+  /** Webhook deliveries: attempt time limit (WEBHOOK_TIMEOUT_MS, default 30 s), retry delays (WEBHOOK_RETRY_SCHEDULE, default 1m,5m,30m,2h,24h), and deliveries in a row ending failed before a webhook is disabled (WEBHOOK_AUTO_DISABLE_AFTER, 20; 0 = never). */
   webhooks: { timeoutMs: number; retryScheduleMs: number[]; autoDisableAfter: number };
   /** Development and tests: answers that contradict the OpenAPI document become 500s naming the contradiction. */
   checkResponses: boolean;
-  /** Every rate limit of spec 8 times this (RATE_LIMIT_SCALE, default 1): for a gateway in front, or load and fuzz runs. */
+  /** Every rate limit (docs/api-conventions.md "Rate limits") times this (RATE_LIMIT_SCALE, default 1): for a gateway in front, or load and fuzz runs. */
   rateLimitScale: number;
   /**
    * Where the intake chain breaks (PIPELINE_SPLIT, comma-separated stage names, or "all"): each

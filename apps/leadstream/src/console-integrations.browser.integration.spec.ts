@@ -1,8 +1,8 @@
 /**
- * The console's integration screens end to end (issue 13): the real `leadstream start` process
- * (WEBHOOK_ALLOW_INSECURE_TARGETS=true, so http and loopback targets are allowed) and Chromium
- * driven by playwright-core, with a node:http receiver on 127.0.0.1 standing in for a school's
- * webhook endpoint and its CRM.
+ * The console's integration screens end to end (docs/console.md): the real `leadstream start`
+ * process (WEBHOOK_ALLOW_INSECURE_TARGETS=true, so http and loopback targets are allowed) and
+ * Chromium driven by playwright-core, with a node:http receiver on 127.0.0.1 standing in for a
+ * school's webhook endpoint and its CRM.
  *
  * Webhooks: create one in the UI, see its secret once (and check the receiver's signatures with
  * it), send a test and see it succeed, ingest a lead and see its delivery in the log as delivered,

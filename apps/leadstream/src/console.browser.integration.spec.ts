@@ -68,8 +68,9 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
 
   beforeAll(async () => {
     buildConsole();
-    // The suite walks every screen of one user within a minute, faster than a person: spec 8's
-    // general_api limit (100 a minute) would answer 429 on its own calls; the limits have their own tests.
+    // The suite walks every screen of one user within a minute, faster than a person: the
+    // general_api limit (100 a minute) would answer 429 on its own calls; the limits have their own
+    // tests.
     ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10' })));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

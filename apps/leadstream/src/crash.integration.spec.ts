@@ -1,9 +1,9 @@
 /**
- * A SIGKILL of the whole service mid-stream (issue 8): every lead acknowledged to a vendor (201 or
- * 202 with a lead id) is stored after a restart, exactly once, with one event of each kind and
- * one activity entry per event. On the embedded engines a stage batch is one SQLite transaction,
- * so the kill lands before or after a batch, never inside one; on Kafka + FerretDB the outbox and
- * the redelivery repair what the kill cut.
+ * A SIGKILL of the whole service mid-stream (docs/pipeline.md, the unit of work): every lead
+ * acknowledged to a vendor (201 or 202 with a lead id) is stored after a restart, exactly once,
+ * with one event of each kind and one activity entry per event. On the embedded engines a stage
+ * batch is one SQLite transaction, so the kill lands before or after a batch, never inside one; on
+ * Kafka + FerretDB the outbox and the redelivery repair what the kill cut.
  */
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';

@@ -12,7 +12,7 @@ const logger = { info: () => undefined, warn: () => undefined };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('CRM configuration', () => {
-  it("defaults to spec 3.2's schedule, 30 s calls and a key from DATA_DIR", () => {
+  it("defaults to the documented retry schedule, 30 s calls and a key from DATA_DIR", () => {
     const config = parseConfig({}, dir);
     expect(config.crm).toEqual({
       credentialsKey: undefined,

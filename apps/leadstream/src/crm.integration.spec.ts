@@ -1,6 +1,6 @@
 /**
- * CRM sync end to end on `leadstream start` (issue 10, "Done when": a CRM fake on loopback
- * receives each routed lead exactly once, on both engine sets). Leads ingested through HTTP go
+ * CRM sync end to end on `leadstream start` (docs/crm.md): a CRM fake on loopback receives each
+ * routed lead exactly once, on both engine sets. Leads ingested through HTTP go
  * through the pipeline; the route stage sends each to every enabled connection (no routing rule);
  * crm-sync posts them to a JSON receiver on loopback that fails its first call (503) and upserts
  * by external_id. Each live lead reaches the receiver as one record, the lead shows synced with

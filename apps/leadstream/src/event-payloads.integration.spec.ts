@@ -1,8 +1,8 @@
 /**
  * Every event `leadstream start` emits matches its payload schema (schemas/messages/
- * event-payloads.schema.json; issue 10, "Events"): a run that makes the pipeline, the user API,
- * the vendor routes and an export emit each kind of event, then every record of leads.events is
- * checked against the envelope and its event's payload schema. On both engine sets.
+ * event-payloads.schema.json; docs/api-conventions.md "Events"): a run that makes the pipeline, the
+ * user API, the vendor routes and an export emit each kind of event, then every record of
+ * leads.events is checked against the envelope and its event's payload schema. On both engine sets.
  */
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';

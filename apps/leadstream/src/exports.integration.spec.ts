@@ -114,7 +114,7 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
     expect((await call('POST', '/api/leads/export', { format: 'pdf' })).status).toBe(400);
   });
 
-  it('left one export.completed event with the payload of spec 6.2 on leads.events', async () => {
+  it('left one export.completed event with the documented payload on leads.events', async () => {
     server.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
     const log = await setup.openLog();

@@ -1,7 +1,8 @@
 /**
  * Vendor ingestion, black box: the real `leadstream start` process on the embedded engines and on
  * Kafka + FerretDB, driven over HTTP with keys made in the store beforehand. Every outcome of
- * spec 4.4 with its status, body and headers; the events and activity entries it leaves behind.
+ * ingestion (docs/api-conventions.md "Vendor ingestion answers") with its status, body and headers;
+ * the events and activity entries it leaves behind.
  */
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
@@ -63,7 +64,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
 
   const secondsAgo = (seconds: number): string => new Date(Date.now() - seconds * 1000).toISOString();
 
-  it('accepts a valid lead with 201 and the spec body, request id and rate-limit headers', async () => {
+  it('accepts a valid lead with 201 and the documented body, request id and rate-limit headers', async () => {
     const response = await post('/api/v1/leads/ingest', liveKey, {
       email: 'Ada.Lovelace@Example.edu',
       first_name: 'Ada',
@@ -168,8 +169,8 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     expect(await readOnly.json()).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' });
   });
 
-  it('limits a key to its own rate: 429 with the spec body and Retry-After', async () => {
-    // Windows are fixed minutes (spec 8): three calls straddling a minute's end would count in two
+  it('limits a key to its own rate: 429 with the documented body and Retry-After', async () => {
+    // Windows are fixed minutes: three calls straddling a minute's end would count in two
     // windows, so start them well inside one (CI once saw 201 for the third call on FerretDB).
     const msLeftInWindow = 60_000 - (Date.now() % 60_000);
     if (msLeftInWindow < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeftInWindow + 100));
@@ -185,7 +186,7 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     expect(third.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
-  it('leaves the spec events on leads.events and activity entries in the store', async () => {
+  it('leaves the documented events on leads.events and activity entries in the store', async () => {
     const leadId = accepted[0] ?? '';
     if (!setup.readWhileRunning) {
       server.kill('SIGTERM');

@@ -81,7 +81,7 @@ describe.each(setups)('leads API on the %s', (_name, makeEnv) => {
     if (env['DATA_DIR']) rmSync(env['DATA_DIR'], { recursive: true, force: true });
   });
 
-  describe('custom fields (spec 2.8)', () => {
+  describe('custom fields', () => {
     it('creates, lists, updates and deletes definitions', async () => {
       const created = await call('POST', '/api/enrichment/custom-fields', { name: 'campus', label: 'Campus', type: 'string' });
       expect(created.status).toBe(201);

@@ -1,8 +1,9 @@
 /**
- * MX checks end to end (spec 7.4) against a real DNS server on loopback (dns2): a domain with MX
- * passes, a domain without one is rejected as invalid_email, a lookup that times out is accepted
- * with a warning, and when the resolver cannot resolve even the canary the service says so in
- * /readyz and the metric, and accepts leads with a warning instead of rejecting them all.
+ * MX checks end to end (docs/decisions.md "Validation") against a real DNS server on loopback
+ * (dns2): a domain with MX passes, a domain without one is rejected as invalid_email, a lookup that
+ * times out is accepted with a warning, and when the resolver cannot resolve even the canary the
+ * service says so in /readyz and the metric, and accepts leads with a warning instead of rejecting
+ * them all.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

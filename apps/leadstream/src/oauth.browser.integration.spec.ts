@@ -1,9 +1,9 @@
 /**
- * OAuth 2.0 authorization code (spec 4.2) end to end, as a user meets it: the real `leadstream
- * start` process, a third-party application (a tiny HTTP server on 127.0.0.1 receiving the
- * redirect) and Chromium driven by playwright-core. Sign in on the authorize page, approve, land
- * on the redirect with `code` and the same `state`, exchange the code with PKCE, call the user
- * API with the access token; and the Deny path.
+ * OAuth 2.0 authorization code (docs/decisions.md "OAuth 2.0") end to end, as a user meets it: the
+ * real `leadstream start` process, a third-party application (a tiny HTTP server on 127.0.0.1
+ * receiving the redirect) and Chromium driven by playwright-core. Sign in on the authorize page,
+ * approve, land on the redirect with `code` and the same `state`, exchange the code with PKCE, call
+ * the user API with the access token; and the Deny path.
  *
  * Needs /usr/bin/chromium (Debian's `chromium`; .ci/run installs it). Without it the suite is
  * skipped with a printed reason, except under REQUIRE_INFRA=1 where that fails the run.

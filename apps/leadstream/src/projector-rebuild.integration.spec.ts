@@ -1,8 +1,9 @@
 /**
- * `leadstream projector --rebuild` (issue 11): after `leadstream start` projected real leads, the
- * rebuild replays leads.events into a fresh table and swaps it in. Projection is idempotent: the
- * rebuilt table holds exactly the rows the live projector wrote (and lead_status the same current
- * statuses), and a row the log never had (a stand-in for a projection bug) is gone.
+ * `leadstream projector --rebuild` (docs/analytics.md): after `leadstream start` projected real
+ * leads, the rebuild replays leads.events into a fresh table and swaps it in. Projection is
+ * idempotent: the rebuilt table holds exactly the rows the live projector wrote (and lead_status
+ * the same current statuses), and a row the log never had (a stand-in for a projection bug) is
+ * gone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

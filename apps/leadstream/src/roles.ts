@@ -191,7 +191,7 @@ function crash(logger: Logger, lifecycle: Lifecycle, part: string): void {
   void lifecycle.stop(`${part} crashed`).then(() => process.exit(1));
 }
 
-/** The dal with every rate limit scaled (RATE_LIMIT_SCALE); the spec's limits at scale 1. */
+/** The dal with every rate limit scaled (RATE_LIMIT_SCALE); the documented limits at scale 1. */
 function withRateLimitScale(dal: Dal, scale: number): Dal {
   return scale === 1 ? dal : { ...dal, rateLimiter: new ScaledRateLimiter(dal.rateLimiter, scale) };
 }

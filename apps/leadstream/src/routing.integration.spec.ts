@@ -1,5 +1,5 @@
 /**
- * Routing end to end on `leadstream start`, on each engine set (issue 10, Routing): CRM connections
+ * Routing end to end on `leadstream start`, on each engine set (docs/routing.md): CRM connections
  * and routing rules made through the user API, leads ingested by a vendor, and each lead's route
  * read back through the API (its lead.routed activity entry): the first matching rule by priority,
  * a round-robin rule taking its owners in turn, and every enabled connection for a lead no rule

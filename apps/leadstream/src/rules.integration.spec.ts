@@ -1,9 +1,9 @@
 /**
- * Rules on real ingested leads (issue 9), black box: the real `leadstream start` process on each
- * engine set, driven over HTTP. Every test saves configuration through the user API and ingests
- * in the very next request (no waiting, no retries): enrichment rules, lookup tables, calculated
- * fields and validation rules change the lead exactly as the test endpoints predict. A rule
- * webhook reaches a real HTTP server on loopback.
+ * Rules on real ingested leads (docs/decisions.md "Rules"), black box: the real `leadstream start`
+ * process on each engine set, driven over HTTP. Every test saves configuration through the user API
+ * and ingests in the very next request (no waiting, no retries): enrichment rules, lookup tables,
+ * calculated fields and validation rules change the lead exactly as the test endpoints predict. A
+ * rule webhook reaches a real HTTP server on loopback.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * Vendor reporting (spec 4.5) end to end: `leadstream start` on the embedded engines, leads
- * ingested over HTTP through the real pipeline, then the portal's counts, breakdown and CSV export
- * checked for the calling key's vendor and environment only.
+ * Vendor reporting (docs/decisions.md "Vendor portal") end to end: `leadstream start` on the
+ * embedded engines, leads ingested over HTTP through the real pipeline, then the portal's counts,
+ * breakdown and CSV export checked for the calling key's vendor and environment only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -155,7 +155,8 @@ describe('vendor portal over leads ingested through the pipeline', () => {
 
   it('keeps sandbox and live apart', async () => {
     expect(await settled('/sandbox/api/vendor-portal/daily-stats', keys.aSandbox)).toMatchObject({ submitted: 3, accepted: 2, rejected: 1, acceptance_rate: 0.6667 });
-    // A sandbox key is refused on the production URL and the other way round (spec 5 rule 6).
+    // A sandbox key is refused on the production URL and the other way round (vk_test_ keys work
+    // only under /sandbox).
     expect((await json('/api/vendor-portal/daily-stats', keys.aSandbox)).status).toBe(401);
     expect((await json('/sandbox/api/vendor-portal/daily-stats', keys.aLive)).status).toBe(401);
   });

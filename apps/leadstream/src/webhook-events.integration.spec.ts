@@ -1,14 +1,12 @@
 /**
- * Issue 10, "Done when": a receiver written against the spec alone, subscribed to every event,
- * sees each event type of spec 6.1 (and lead.accepted) from a real `leadstream start`, every
+ * A receiver written against docs/webhooks.md alone, subscribed to every event, sees each
+ * subscribable event type (docs/api-conventions.md "Events") from a real `leadstream start`, every
  * delivery signed (checked with Stripe's verifier) and every payload as its schema says. The run
  * makes each event happen the way a school would: ingestion (accepted and enriched by a rule,
- * duplicate, rejected), an
- * edit and a delete, a vendor disabled and enabled, an export that completes and one that fails
- * (the export directory replaced by a file, as a full or broken disk would; embedded engines
- * only, see below), and two CRM
- * connections on loopback, one answering with a record id and one refusing the lead for good.
- * On both engine sets.
+ * duplicate, rejected), an edit and a delete, a vendor disabled and enabled, an export that
+ * completes and one that fails (the export directory replaced by a file, as a full or broken disk
+ * would; embedded engines only, see below), and two CRM connections on loopback, one answering with
+ * a record id and one refusing the lead for good. On both engine sets.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';

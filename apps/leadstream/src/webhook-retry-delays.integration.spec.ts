@@ -1,10 +1,11 @@
 /**
- * A webhook retry waiting on its delay topic holds nobody else's deliveries (spec 6.3's schedule is
- * 1 min to 24 h), on `leadstream start` with both engine sets. A failing endpoint's delivery waits
- * for its retry (WEBHOOK_RETRY_SCHEDULE=1h, so it is not due during the test); meanwhile a new
- * event still reaches a healthy endpoint. On Kafka a consumer holds a partition's batch until its
- * head record is due, and kafkajs fetches again only once every batch of a fetch is done: with the
- * retry topics in the deliveries' consumer group, that held the new delivery for the whole delay.
+ * A webhook retry waiting on its delay topic holds nobody else's deliveries (the default schedule
+ * waits 1 min to 24 h), on `leadstream start` with both engine sets. A failing endpoint's delivery
+ * waits for its retry (WEBHOOK_RETRY_SCHEDULE=1h, so it is not due during the test); meanwhile a
+ * new event still reaches a healthy endpoint. On Kafka a consumer holds a partition's batch until
+ * its head record is due, and kafkajs fetches again only once every batch of a fetch is done: with
+ * the retry topics in the deliveries' consumer group, that held the new delivery for the whole
+ * delay.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';

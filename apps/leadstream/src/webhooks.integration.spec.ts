@@ -1,6 +1,6 @@
 /**
- * Webhooks end to end (spec 2.11, 2.12, 4.9, 6; issue 10) on `leadstream start`, on both engine
- * sets, with a receiver written against the spec alone: a node:http server on loopback that
+ * Webhooks end to end (docs/webhooks.md) on `leadstream start`, on both engine
+ * sets, with a receiver written against that page alone: a node:http server on loopback that
  * verifies every delivery's X-Service-Signature with Stripe's verifier (the same scheme) and checks
  * every event it receives against its payload schema. Covered: the routes and their validation and
  * roles; lead events delivered signed; sandbox events only to sandbox webhooks; a failing endpoint

@@ -26,7 +26,7 @@ export function toClickHouseTime(iso: string): string {
   return new Date(iso).toISOString().replace('T', ' ').replace('Z', '');
 }
 
-/** Events about a lead carry it as `data.lead` or name it as `data.lead_id` (spec 6.2). */
+/** Events about a lead carry it as `data.lead` or name it as `data.lead_id` (schemas/messages/event-payloads.schema.json). */
 export function toLeadEventRow(message: LeadEventMessage): LeadEventRow {
   const lead = message.data['lead'];
   return {

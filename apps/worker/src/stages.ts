@@ -40,7 +40,7 @@ export interface StageDependencies {
   outbound?: { allowInsecureTargets: boolean; timeoutMs: number };
   /** CRM syncs: the credentials key, the retry schedule (CRM_RETRY_SCHEDULE) and the time limit of a call; required by crm-sync only. */
   crm?: { credentialsKey: Buffer; retrySchedule: CrmRetryStep[]; timeoutMs: number };
-  /** Webhook deliveries (notify, deliver): attempt time limit, retry schedule, automatic disable; spec defaults when absent. */
+  /** Webhook deliveries (notify, deliver): attempt time limit, retry schedule, automatic disable; the documented defaults when absent. */
   webhooks?: { timeoutMs: number; retryScheduleMs: readonly number[]; autoDisableAfter: number };
   /** The key webhook secrets are stored encrypted with (CRM_CREDENTIALS_KEY, as the API's); required by deliver only. */
   webhookSecretsKey?: Buffer;

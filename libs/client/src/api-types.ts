@@ -452,7 +452,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Beyond this schema the service checks that the token is a reset token still valid (400 INVALID_RESET_TOKEN otherwise, spec 4.1); a request that fails those checks is answered 400.
+         * @description Beyond this schema the service checks that the token is a reset token still valid (400 INVALID_RESET_TOKEN otherwise); a request that fails those checks is answered 400.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -478,7 +478,7 @@ export interface paths {
          * Create a calculated field
          * @description Permission: `rules:write`.
          *
-         *     Beyond this schema the service checks the formula's grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks the formula's grammar, its limits (2,000 characters, conditionals nested 5 levels, 3 lookups), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
          *
          *     A request that would take the organization past its plan's limit is answered 422 `PLAN_LIMIT_REACHED` and stores nothing. Limits: calculated fields per organization: 100 on the education plan, 500 on the enterprise plan.
          */
@@ -514,7 +514,7 @@ export interface paths {
          * Change some fields of a calculated field
          * @description Permission: `rules:write`.
          *
-         *     Beyond this schema the service checks the formula's grammar, its limits (spec 8), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks the formula's grammar, its limits (2,000 characters, conditionals nested 5 levels, 3 lookups), the fields and lookup tables it names, and dependency cycles; a request that fails those checks is answered 400.
          */
         patch: operations["updateCalculatedField"];
         trace?: never;
@@ -1092,7 +1092,7 @@ export interface paths {
          * Create a lead (it goes through the same pipeline as a vendor submission)
          * @description Permission: `leads:write`.
          *
-         *     Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4), and that vendor_id names a vendor of the organization; a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         *     Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (honeypot, form timing, high-risk addresses), and that vendor_id names a vendor of the organization; a request that fails those checks is answered 400 (422 when a rule rejects the lead).
          */
         post: operations["createLead"];
         delete?: never;
@@ -1249,7 +1249,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one lead
-         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (honeypot, form timing, high-risk addresses); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
          */
         post: operations["submitLead"];
         delete?: never;
@@ -1611,7 +1611,7 @@ export interface paths {
         put?: never;
         /**
          * Submit one lead (versioned path)
-         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (spec 7.4); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
+         * @description Beyond this schema the service checks the email (syntax, MX record, disposable domains), the phone (a real number of its country), the organization's required fields, validation rules and custom field definitions, and bot signals (honeypot, form timing, high-risk addresses); a request that fails those checks is answered 400 (422 when a rule rejects the lead).
          */
         post: operations["ingestLead"];
         delete?: never;
@@ -2047,7 +2047,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A finished export's file (the spec's host-relative address)
+         * A finished export's file (the address outside /api that download_url names)
          * @description Permission: `leads:read`.
          */
         get: operations["downloadExport"];
@@ -2553,7 +2553,7 @@ export interface components {
             period: components["schemas"]["FunnelPeriod"];
             totalDroppedInquiries: number;
         };
-        /** @description The funnel API error body (spec 7.1): `details` keyed by parameter on a 400, `requestId` on a 500. */
+        /** @description The funnel API error body: `details` keyed by parameter on a 400, `requestId` on a 500. */
         FunnelError: {
             details?: {
                 [key: string]: string;
@@ -2615,7 +2615,7 @@ export interface components {
             period: components["schemas"]["FunnelPeriod"];
             totalConversions: number;
         };
-        /** @description The ingestion API error body (spec 7.1, 4.4): extra keys per case. */
+        /** @description The ingestion API error body: extra keys per case (duplicate_of on a 409, reason and rule_id on a 422, ...). */
         IngestionError: {
             code?: string;
             details?: components["schemas"]["ErrorDetail"][];
@@ -2924,10 +2924,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description The user API error body (spec 7.1). */
+        /** @description The user API error body. */
         UserError: {
             error: {
-                /** @description One of the codes of spec 7.2, or a code this service adds (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...). */
+                /** @description An error code: the authentication, lead and validation codes, or one for the cases they do not cover (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...). */
                 code: string;
                 details?: components["schemas"]["ErrorDetail"][];
                 message: string;

@@ -1,8 +1,8 @@
 /**
  * The leadstream API client: openapi-fetch over the types generated from schemas/openapi.json,
  * so every path, parameter, body and answer is typed from the same document the service serves.
- * Beside each answer it gives the rate-limit headers (spec 8) and the request id, and it reads an
- * error in either convention (spec 7.1) as one `{status, code, message, details}`.
+ * Beside each answer it gives the rate-limit headers and the request id, and it reads an error in
+ * either convention (docs/api-conventions.md) as one `{status, code, message, details}`.
  *
  *   const api = createLeadstreamClient({ baseUrl: 'http://localhost:3000', token });
  *   const { data, error, response } = await api.GET('/api/leads', { params: { query: { status: 'new' } } });
@@ -27,7 +27,7 @@ export interface LeadstreamClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-/** The rate-limit headers of an answer (spec 8); absent on endpoints without a limit. */
+/** The rate-limit headers of an answer (docs/api-conventions.md "Rate limits"); absent on endpoints without a limit. */
 export interface RateLimit {
   limit: number;
   remaining: number;

@@ -1,7 +1,7 @@
 /**
- * API keys (spec 2.13, 4.3, 5 rules 3-6). Only the SHA-256 hash of a key is stored; the full key
- * leaves this repository once, in the result of `create` or `rotate`. Every method takes the
- * tenant context except `findByHash`: authentication has only the secret to go on.
+ * API keys (docs/api-conventions.md "Authentication"). Only the SHA-256 hash of a key is stored;
+ * the full key leaves this repository once, in the result of `create` or `rotate`. Every method
+ * takes the tenant context except `findByHash`: authentication has only the secret to go on.
  *
  * Finding a key by its hash through an index is not a timing oracle: an attacker controls the
  * key, not its hash, so learning how much of a hash matched tells nothing about a valid key.
@@ -117,7 +117,7 @@ export class ApiKeyRepository {
 
   /**
    * POST /api-keys/:id/rotate: a new key with the same vendor, name, permissions, restrictions
-   * and limit; the old key keeps working for 24 hours (spec 3.2, 8). The new key is stored before
+   * and limit; the old key keeps working for 24 hours. The new key is stored before
    * the old one gets its expiry, so a crash in between leaves two valid keys, never none.
    */
   async rotate(tenant: TenantContext, id: string, now = new Date()): Promise<(IssuedApiKey & { previous: ApiKey }) | null> {

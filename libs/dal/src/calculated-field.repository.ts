@@ -1,4 +1,4 @@
-/** Calculated field definitions (spec 2.10, 4.8): name unique in the organization. */
+/** Calculated field definitions (docs/formula-language.md): name unique in the organization. */
 import type { CalculatedFieldSettings } from '@leadstream/domain';
 import type { DocumentStore } from '@leadstream/ports';
 import { OrganizationConfigRepository } from './organization-config.repository';

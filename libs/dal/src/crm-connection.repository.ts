@@ -1,5 +1,5 @@
 /**
- * CRM connections of one tenant (spec 4.12). Credentials arrive here already encrypted
+ * CRM connections of one tenant (docs/crm.md). Credentials arrive here already encrypted
  * (libs/runtime CredentialsCipher) and settings as a JSON string, so neither free-form CRM field
  * names nor secrets ever become document keys or clear text in the store.
  */

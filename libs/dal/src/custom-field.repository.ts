@@ -7,12 +7,12 @@ export interface CustomFieldDocument extends CustomFieldDefinition {
   _id: string;
   organization_id: string;
   created_at: string;
-  /** Spec 2.8 fields, absent on definitions stored before the custom-field endpoints existed. */
+  /** Fields of the API's custom field resource, absent on definitions stored before the custom-field endpoints existed. */
   label?: string;
   updated_at?: string;
 }
 
-/** A definition as the API shows it (spec 2.8). */
+/** A definition as the API shows it (`CustomField` in the OpenAPI document). */
 export interface CustomField extends CustomFieldSettings {
   id: string;
   created_at: string;
@@ -27,7 +27,7 @@ export class CustomFieldNameTakenError extends Error {
 }
 
 /**
- * Custom field definitions of an organization (spec 2.8). Ingestion reads them (`list`) to check
+ * Custom field definitions of an organization. Ingestion reads them (`list`) to check
  * `custom_fields`; the user API manages them. Names are unique per organization (unique index).
  */
 export class CustomFieldRepository {

@@ -19,7 +19,7 @@ export interface DedupLogDocument extends DedupLogEntry {
   lead_id: string;
 }
 
-/** The deduplication configuration of a tenant (spec 2.17) and its decision log (spec 4.10). */
+/** The deduplication configuration of a tenant (`getDedupConfig`) and its decision log (`dedupLog`). */
 export class DedupRepository {
   static readonly LOG_COLLECTION = DEDUP_LOG_COLLECTION;
 
@@ -46,7 +46,7 @@ export class DedupRepository {
     await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
   }
 
-  /** One configuration per organization: the sandbox applies the same rules as production (spec 1). */
+  /** One configuration per organization: the sandbox applies the same rules as production. */
   private static idOf(tenant: TenantContext): string {
     return tenant.organizationId;
   }

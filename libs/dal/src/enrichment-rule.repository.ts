@@ -1,5 +1,5 @@
 /**
- * Enrichment rules (spec 2.5, 4.7), one document per rule, listed in the order they run
+ * Enrichment rules (docs/enrichment-rules.md), one document per rule, listed in the order they run
  * (ascending priority, then creation). Match counts for `stats` live in RuleMatchRepository.
  */
 import type { EnrichmentRuleSettings } from '@leadstream/domain';

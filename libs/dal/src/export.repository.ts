@@ -1,6 +1,6 @@
 /**
- * Exports of one tenant (spec 2.16) and the leads an export streams. Actor writes are
- * compare-and-set on `version` and carry the outputs of the transition (transactional outbox),
+ * Exports of one tenant (`exportLeads`, `getExport`) and the leads an export streams. Actor writes
+ * are compare-and-set on `version` and carry the outputs of the transition (transactional outbox),
  * exactly like lead actors (docs/pipeline.md).
  */
 import { parseLeadSearch, type ExportFilters, type ExportOutboxEntry, type ExportRecord, type LeadRecord, type TenantContext } from '@leadstream/domain';

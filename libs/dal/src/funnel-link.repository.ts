@@ -1,7 +1,7 @@
 /**
- * Funnel links of an organization (spec 2.15): which inquiry vendor's leads may convert at which
- * application vendor, within how many hours. A link serves both environments, as vendors do. One
- * link per vendor pair (unique index).
+ * Funnel links of an organization (docs/analytics.md "Funnel"): which inquiry vendor's leads may
+ * convert at which application vendor, within how many hours. A link serves both environments, as
+ * vendors do. One link per vendor pair (unique index).
  */
 import type { FunnelLink, FunnelLinkInput } from '@leadstream/domain';
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@leadstream/ports';

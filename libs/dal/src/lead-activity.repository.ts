@@ -3,7 +3,7 @@ import { DuplicateKeyError, type BulkWriteOperation, type Collection, type Docum
 
 export const LEAD_ACTIVITY_COLLECTION = 'lead_activity';
 
-/** A lead activity entry (spec 2.3); `_id` is the id of the event it records. */
+/** A lead activity entry (`leadActivity`); `_id` is the id of the event it records. */
 export interface LeadActivityEntry {
   _id: string;
   organization_id: string;

@@ -1,8 +1,8 @@
 /**
- * The user API's reads and writes of leads (spec 4.6): list with filters, search, sort and pages;
- * get; partial update and soft delete as compare-and-set writes on `version` that carry their
- * lead.updated / lead.deleted events in the lead's outbox. Every query takes the tenant and never
- * sees a soft-deleted lead.
+ * The user API's reads and writes of leads (operations `listLeads`, `getLead`, ...): list with
+ * filters, search, sort and pages; get; partial update and soft delete as compare-and-set writes on
+ * `version` that carry their lead.updated / lead.deleted events in the lead's outbox. Every query
+ * takes the tenant and never sees a soft-deleted lead.
  *
  * Indexes (LeadRepository.ensureIndexes) answer a filtered, sorted page without a scan: each
  * equality filter (status, source, program, vendor_id) has an index {tenant, field, created_at},

@@ -27,14 +27,15 @@ export class LeadRepository {
     // Listing and reporting: a tenant's leads newest first, per vendor, per status.
     await leads.createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
     await leads.createIndex({ keys: { organization_id: 1, environment: 1, vendor_id: 1, created_at: -1 }, name: 'tenant_vendor_created_at' });
-    // Deduplication candidates come from blocking keys, never from a scan (issue 3).
+    // Deduplication candidates come from blocking keys, never from a scan (docs/decisions.md
+    // "Deduplication").
     for (const key of ['bk_email', 'bk_phone', 'bk_name']) {
       // created_at descending like tenant_created_at, so the planner sees both avoid a sort and picks
       // this one for its extra equality column (SQLite breaks sort ties on rowid per direction).
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 }, name: `tenant_${key}_created_at` });
     }
-    // The user API's list (spec 4.6, docs/decisions.md "Leads API") and exports: the visible leads
-    // (deleted_at null) of a tenant, per equality filter, newest first. deleted_at and every
+    // The user API's list (`listLeads`, docs/decisions.md "Leads API") and exports: the visible
+    // leads (deleted_at null) of a tenant, per equality filter, newest first. deleted_at and every
     // filtered field sit in the index, so the page's exact `total` is counted from the index alone
     // (a covering index scan, no document read); docs/performance.md has the figures at 1 M.
     const visible = { organization_id: 1, environment: 1, deleted_at: 1 } as const;

@@ -1,4 +1,4 @@
-/** Lookup tables (spec 2.9): name (unique in the organization), description, mappings. */
+/** Lookup tables (docs/enrichment-rules.md): name (unique in the organization), description, mappings. */
 import type { LookupTableSettings } from '@leadstream/domain';
 import type { DocumentStore } from '@leadstream/ports';
 import { OrganizationConfigRepository } from './organization-config.repository';

@@ -1,8 +1,9 @@
 /**
- * Rate limiting in memory, with the decisions of RateLimiter (fixed one-minute windows, spec 8):
- * for one api process that alone serves the data directory (the embedded engines), where counting
- * in the store cost a SQLite commit per request. Counters are exact, and lost on a restart (a
- * restarted process starts every subject with a fresh window count, at most one window's worth).
+ * Rate limiting in memory, with the decisions of RateLimiter (fixed one-minute windows,
+ * docs/api-conventions.md "Rate limits"): for one api process that alone serves the data directory
+ * (the embedded engines), where counting in the store cost a SQLite commit per request. Counters
+ * are exact, and lost on a restart (a restarted process starts every subject with a fresh window
+ * count, at most one window's worth).
  *
  * No timers: windows that have ended are pruned when the first request of a later window arrives.
  */

@@ -1,8 +1,8 @@
 /**
- * OAuth clients (spec 4.2) registered by an organization. A confidential client's secret leaves
- * this repository once, in the result of `create`; only its SHA-256 hash is stored. Every method
- * takes the tenant except `findByClientId`: the authorize and token endpoints have only the
- * client_id to go on.
+ * OAuth clients (docs/decisions.md "OAuth 2.0") registered by an organization. A confidential
+ * client's secret leaves this repository once, in the result of `create`; only its SHA-256 hash is
+ * stored. Every method takes the tenant except `findByClientId`: the authorize and token endpoints
+ * have only the client_id to go on.
  */
 import { generateOAuthSecret, hashOAuthSecret, newOAuthClientId, type OAuthClientRequest, type TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';

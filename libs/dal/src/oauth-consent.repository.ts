@@ -1,8 +1,8 @@
 /**
- * The sign-in made on the OAuth authorize page (spec 4.2), for the consent step only: a
- * server-side record found by the SHA-256 hash of the cookie's random value, holding the user and
- * the CSRF token that the consent form must send back. It lasts 10 minutes and ends with the
- * decision (approve or deny), so it never works as a general session.
+ * The sign-in made on the OAuth authorize page (docs/decisions.md "OAuth 2.0"), for the consent
+ * step only: a server-side record found by the SHA-256 hash of the cookie's random value, holding
+ * the user and the CSRF token that the consent form must send back. It lasts 10 minutes and ends
+ * with the decision (approve or deny), so it never works as a general session.
  */
 import { generateOAuthSecret, hashOAuthSecret, OAUTH_CONSENT_SESSION_TTL_SECONDS } from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';

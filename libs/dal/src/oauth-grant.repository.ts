@@ -1,5 +1,5 @@
 /**
- * What an approved OAuth authorization leaves behind (spec 4.2, RFC 6749):
+ * What an approved OAuth authorization leaves behind (docs/decisions.md "OAuth 2.0", RFC 6749):
  * - a grant: one user's consent to one client for some scopes; access tokens carry its id and are
  *   refused once it is revoked;
  * - authorization codes (single-use, 60 s) and refresh tokens (rotated on use) that point at it.

@@ -6,7 +6,7 @@ import { DEFAULT_VALIDATION_SETTINGS, randomBase62, type TenantContext, type Val
 import type { Collection, DocValue, DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS, plain, toDocument, toRecord, type Stored } from './collections';
 
-/** Funnel rate limits depend on the plan (spec 8: education 500, enterprise 1000 per minute). */
+/** Funnel rate limits depend on the plan (education 500, enterprise 1000 per minute). */
 export type OrganizationPlan = 'education' | 'enterprise';
 
 export interface OrganizationSettings {

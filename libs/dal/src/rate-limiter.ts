@@ -1,6 +1,6 @@
 /**
- * Rate limiting with fixed one-minute windows (spec 8), counted in the document store so every
- * api process shares the counters when the store is MongoDB.
+ * Rate limiting with fixed one-minute windows (docs/api-conventions.md "Rate limits"), counted in
+ * the document store so every api process shares the counters when the store is MongoDB.
  *
  * One document per scope, subject and window: `_id = scope:subject:windowStart`, incremented with
  * an upserting findOneAndUpdate that returns the new count. A TTL index on `expires_at` (the

@@ -1,5 +1,5 @@
 /**
- * Routing (issue 10; docs/decisions.md "Routing"), in three collections:
+ * Routing (docs/routing.md; docs/decisions.md "Routing"), in three collections:
  * - `routing_rules`: one document per rule, an organization configuration like enrichment rules
  *   (conditions as JSON text: a condition value may be any text, and keys stay ours);
  * - `routing_settings`: one document per organization (`_id` = organization id);

@@ -1,7 +1,8 @@
 /**
- * Every limit of spec 8 multiplied by one factor (RATE_LIMIT_SCALE): for a deployment that limits
- * requests in front of leadstream, and for load and fuzz runs on loopback that would otherwise
- * measure the limiter. Answers and headers show the scaled limit; 1 keeps the spec's limits.
+ * Every rate limit (docs/api-conventions.md "Rate limits") multiplied by one factor
+ * (RATE_LIMIT_SCALE): for a deployment that limits requests in front of leadstream, and for load
+ * and fuzz runs on loopback that would otherwise measure the limiter. Answers and headers show the
+ * scaled limit; 1 keeps the documented limits.
  */
 import type { RateLimitDecision, RequestLimiter } from './rate-limiter';
 

@@ -1,5 +1,5 @@
 /**
- * Users of the user API (spec 2.14). Every method takes the tenant except the two that
+ * Users of the user API. Every method takes the tenant except the two that
  * authentication needs before it knows one: finding a user by email (login, forgot-password)
  * and by the id of a verified session or account token.
  *

@@ -1,4 +1,4 @@
-/** Custom validation rules (spec 2.18, 4.10), listed in the order they run (ascending priority, then creation). */
+/** Custom validation rules (docs/validation-rules.md), listed in the order they run (ascending priority, then creation). */
 import type { ValidationRuleSettings } from '@leadstream/domain';
 import type { DocumentStore } from '@leadstream/ports';
 import { OrganizationConfigRepository } from './organization-config.repository';

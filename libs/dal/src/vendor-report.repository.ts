@@ -1,8 +1,9 @@
 /**
- * Vendor reporting (spec 4.5): a vendor's own leads in one environment over a range of creation
- * times, counted by outcome or streamed for export. Every query starts with the equality prefix
- * `organization_id, environment, vendor_id` and a range on `created_at`, so it is answered from
- * the `tenant_vendor_created_at` index (LeadRepository.ensureIndexes), never from a scan.
+ * Vendor reporting (`vendorDailyStats`, `vendorMonthlySummary`, `vendorExport`): a vendor's own
+ * leads in one environment over a range of creation times, counted by outcome or streamed for
+ * export. Every query starts with the equality prefix `organization_id, environment, vendor_id` and
+ * a range on `created_at`, so it is answered from the `tenant_vendor_created_at` index
+ * (LeadRepository.ensureIndexes), never from a scan.
  */
 import type { LeadRecord, LeadStatus, RejectionReason, TenantContext } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter } from '@leadstream/ports';

@@ -1,6 +1,6 @@
 /**
  * Vendors: the lead sources of an organization. Their ids are UUIDs because the funnel API
- * (spec 2.15) names vendors by UUID. A vendor serves both environments (it gets a vk_test_ key
+ * names vendors by UUID. A vendor serves both environments (it gets a vk_test_ key
  * and a vk_live_ key), so it is scoped by organization only.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Webhook deliveries (spec 2.12): one document per (webhook, event), holding the body every
- * attempt sends, the persisted delivery actor and a log of attempts. The notify stage creates
+ * Webhook deliveries (`listWebhookDeliveries`): one document per (webhook, event), holding the body
+ * every attempt sends, the persisted delivery actor and a log of attempts. The notify stage creates
  * them (upserts keyed by a deterministic id: an event consumed twice makes one delivery), the
  * deliver stage advances them. A delivery carries its webhook's tenant.
  */
@@ -56,7 +56,7 @@ export interface WebhookDeliveryRecord {
 export const MAX_ATTEMPT_LOG = 30;
 export const MAX_RESEND_IDS = 20;
 
-/** The delivery as spec 2.12 shows it. */
+/** The delivery as the API shows it (`WebhookDelivery` in the OpenAPI document). */
 export interface WebhookDeliveryView {
   id: string;
   event_id: string;
@@ -177,7 +177,7 @@ export class WebhookDeliveryRepository {
     return { items: items.map(normalize), total };
   }
 
-  /** Counted from the delivery records (spec 2.11 stats). */
+  /** Counted from the delivery records (a webhook's `stats`). */
   async stats(tenant: TenantContext, webhookId: string, now: Date): Promise<WebhookStats> {
     const filter = { ...tenantFilter(tenant), webhook_id: webhookId };
     const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();

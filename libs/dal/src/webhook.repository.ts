@@ -1,7 +1,7 @@
 /**
- * Webhooks of a tenant (spec 2.11). A webhook's environment is the events it receives: `sandbox`
- * endpoints the sandbox environment's, the others the live ones (docs/permissions.md); the user API shows
- * both environments of the organization. Every query names the tenant.
+ * Webhooks of a tenant (docs/webhooks.md). A webhook's environment is the events it receives:
+ * `sandbox` endpoints the sandbox environment's, the others the live ones (docs/permissions.md);
+ * the user API shows both environments of the organization. Every query names the tenant.
  */
 import type { TenantContext, Webhook, WebhookDisabledEventRecord, WebhookEventName, WebhookPatch } from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';

@@ -1,7 +1,8 @@
 /**
- * Error codes of the spec (section 7.2) plus the few the service needs to answer cleanly when
- * the spec is silent. Libraries throw `DomainError` with one of these; only libs/http maps them
- * to HTTP statuses and response bodies.
+ * Error codes of the API (docs/api-conventions.md "Errors"): the documented authentication, lead
+ * and validation codes plus the few the service needs to answer every other case cleanly. Libraries
+ * throw `DomainError` with one of these; only libs/http maps them to HTTP statuses and response
+ * bodies.
  */
 export const ERROR_CODES = [
   'INVALID_CREDENTIALS',
@@ -18,7 +19,7 @@ export const ERROR_CODES = [
   'LEAD_NOT_FOUND',
   'VALIDATION_ERROR',
   'DUPLICATE_LEAD',
-  // Not in the spec's table; see docs/decisions.md.
+  // Codes for the cases the codes above do not cover; see docs/decisions.md "HTTP".
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
@@ -47,7 +48,7 @@ export class DomainError extends Error {
     readonly details?: ErrorDetail[],
     /**
      * Keys the response body carries beside the message, e.g. `retry_after`, `limit` and `window`
-     * of RATE_LIMIT_EXCEEDED (spec 4.4, 7.1). Plain JSON values only.
+     * of RATE_LIMIT_EXCEEDED (docs/api-conventions.md "Rate limits"). Plain JSON values only.
      */
     readonly extra?: Record<string, string | number | boolean | null>,
   ) {

@@ -1,6 +1,6 @@
 /**
- * Per-organization settings of validation (spec 7.4). Deduplication settings live in the dedup
- * configuration (spec 2.17). Defaults are what a new organization gets.
+ * Per-organization settings of validation (docs/decisions.md "Validation"). Deduplication settings
+ * live in the dedup configuration (`getDedupConfig`). Defaults are what a new organization gets.
  */
 export interface ValidationSettings {
   /** Disposable-domain blocking is on unless the organization allows them. */

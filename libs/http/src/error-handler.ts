@@ -50,7 +50,7 @@ const SAFE_MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 /**
- * Turns every thrown error into the spec's error body for the path's convention (section 7.1).
+ * Turns every thrown error into the error body of the path's convention (docs/api-conventions.md).
  * Domain errors keep their code and message; anything else becomes a generic message, so no
  * stack trace or internal text ever reaches a client. Unmatched routes get a clean 404, and a
  * known path called with another method a 405 in the same format.
@@ -93,7 +93,7 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
         message = error.message;
         details = error.details;
         extra = error.extra;
-        // Spec 7.1: rate-limited responses carry Retry-After (seconds) beside the body's retry_after.
+        // Rate-limited responses carry Retry-After (seconds) beside the body's retry_after.
         if (typeof extra?.['retry_after'] === 'number') ctx.set('Retry-After', String(extra['retry_after']));
       } else {
         const httpError = error as HttpLikeError;

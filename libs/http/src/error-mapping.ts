@@ -1,6 +1,6 @@
 import { describeDetail, type ErrorCode } from '@leadstream/domain';
 
-/** The one table from error code to HTTP status (spec section 7.2 and 7.3). */
+/** The one table from error code to HTTP status (docs/api-conventions.md "Errors"). */
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_CREDENTIALS: 401,
   TOKEN_EXPIRED: 401,
@@ -30,14 +30,14 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   PLAN_LIMIT_REACHED: 422,
 };
 
-/** Texts the funnel API uses for its fixed errors (spec 7.1). */
+/** Texts the funnel API uses for its fixed errors (401, 403, 404). */
 const FUNNEL_TEXT: Partial<Record<number, string>> = {
   401: 'Authentication required',
   403: 'Insufficient permissions',
   404: 'Resource not found',
 };
 
-/** Which of the spec's three response conventions a path answers in (section 7.1). */
+/** Which of the three response conventions a path answers in (docs/api-conventions.md). */
 export type Convention = 'user' | 'ingestion' | 'funnel';
 
 /** Vendor (API key) paths: ingestion, the vendor portal, and a submission's status under /api/leads. */
@@ -59,7 +59,7 @@ export interface ErrorBodyInput {
   extra?: Record<string, unknown>;
 }
 
-/** The user API's error object has `retry_after` as its only optional key besides details (spec 7.1). */
+/** The user API's error object has `retry_after` as its only optional key besides details. */
 function userExtra(extra: Record<string, unknown> | undefined): Record<string, unknown> {
   return extra && 'retry_after' in extra ? { retry_after: extra['retry_after'] } : {};
 }

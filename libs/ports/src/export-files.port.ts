@@ -1,5 +1,5 @@
 /**
- * Where finished exports are kept until they expire (spec 2.16, 8: 24 hours): GridFS on the
+ * Where finished exports are kept until they expire (24 hours after completion): GridFS on the
  * MongoDB database when the store is MongoDB, files under DATA_DIR/exports otherwise.
  * Files are written and read as streams, so an export of any size never sits in memory.
  */

@@ -1,8 +1,9 @@
 import type { MxAnswer } from '@leadstream/domain';
 
 /**
- * Looks up MX records of an email domain (spec 7.4). `MxAnswer` (found / none / unavailable) is a
- * domain type because `validateLead` decides on it; it is re-exported here for engines.
+ * Looks up MX records of an email domain (docs/decisions.md "Validation"). `MxAnswer` (found / none
+ * / unavailable) is a domain type because `validateLead` decides on it; it is re-exported here for
+ * engines.
  */
 export type { MxAnswer };
 

@@ -1,8 +1,8 @@
 /**
- * Concurrent submissions share one produce per event-loop tick (issue 8 point 3): every
- * `produce(topic, records)` made before the next check phase (setImmediate) is sent as one
- * `log.produce(topic, allRecords)` per topic, in call order. Each caller gets the metadata of its
- * own records, or the shared error when the produce failed.
+ * Concurrent submissions share one produce per event-loop tick (docs/decisions.md "Configuration
+ * freshness and the api's hot path"): every `produce(topic, records)` made before the next check
+ * phase (setImmediate) is sent as one `log.produce(topic, allRecords)` per topic, in call order.
+ * Each caller gets the metadata of its own records, or the shared error when the produce failed.
  *
  * Requests parsed in one poll phase of the event loop all reach `produce` before the check phase,
  * so under load one produce (one SQLite commit on the embedded log, one request to Kafka) serves

@@ -1,7 +1,7 @@
 /**
- * Configuration that is never stale (docs/pipeline.md, issue 8 point 4): each process caches an
- * organization's configuration (API keys, vendors, settings, custom fields, dedup settings...) and
- * drops it when the configuration changes, never on a timer.
+ * Configuration that is never stale (docs/decisions.md "Configuration freshness"): each process
+ * caches an organization's configuration (API keys, vendors, settings, custom fields, dedup
+ * settings...) and drops it when the configuration changes, never on a timer.
  *
  * - Every configuration write is followed by `changed(org, what)`: the organization's version in
  *   the store (`config_versions`, `_id` = organization id) goes up by one, this process drops its

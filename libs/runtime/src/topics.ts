@@ -4,7 +4,7 @@ import type { TopicSpec } from '@leadstream/ports';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Webhook retry steps of spec 3.2 / 6.3, one delay topic each (docs/pipeline.md). */
+/** The default webhook retry steps (docs/webhooks.md), one delay topic each (docs/architecture.md "Topics"). */
 export const WEBHOOK_RETRY_STEPS = [
   { name: '1m', delayMs: MINUTE },
   { name: '5m', delayMs: 5 * MINUTE },
@@ -29,7 +29,7 @@ export function webhookRetryTopics(partitions: number, retryDelaysMs: readonly n
   return [...new Set(retryDelaysMs)].map((delayMs) => ({ topic: webhookRetryTopic(delayMs), partitions, delayMs }));
 }
 
-/** Every topic of docs/pipeline.md, created at boot with the configured partition count. */
+/** Every topic of docs/architecture.md, created at boot with the configured partition count. */
 export function pipelineTopics(partitions: number, webhookRetryDelaysMs: readonly number[] = WEBHOOK_RETRY_STEPS.map((step) => step.delayMs)): TopicSpec[] {
   const plain = [
     'leads.submitted',
@@ -50,7 +50,8 @@ export function pipelineTopics(partitions: number, webhookRetryDelaysMs: readonl
     // ConfigCache: every process drops an organization's cached configuration on a newer version.
     'config.changed',
   ].map((topic) => ({ topic, partitions }));
-  // The webhook retry topics of the configured schedule (WEBHOOK_RETRY_SCHEDULE; spec 3.2's steps by default).
+  // The webhook retry topics of the configured schedule (WEBHOOK_RETRY_SCHEDULE; the default steps
+  // above otherwise).
   const retries = webhookRetryTopics(partitions, webhookRetryDelaysMs);
   return [...plain, ...retries, ...crmTopics(CRM_RETRY_STEPS, partitions)];
 }

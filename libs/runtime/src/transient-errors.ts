@@ -1,9 +1,9 @@
 /**
- * Which failures may succeed if the same work is tried again (issue 8 point 6), and a retry loop
- * for them. A transient failure of the store or the log (a lost connection, a broker that is not
- * the leader yet, a busy SQLite database, a full disk) is retried with backoff for as long as it
- * takes, so it never dead-letters a valid lead; everything else is a failure of the record itself
- * or a bug and is rethrown at once.
+ * Which failures may succeed if the same work is tried again (docs/decisions.md "Ingestion
+ * pipeline", failures), and a retry loop for them. A transient failure of the store or the log (a
+ * lost connection, a broker that is not the leader yet, a busy SQLite database, a full disk) is
+ * retried with backoff for as long as it takes, so it never dead-letters a valid lead; everything
+ * else is a failure of the record itself or a bug and is rethrown at once.
  *
  * The classifier reads the engines' errors by shape (name, code, `retriable`, error labels), not by
  * `instanceof`: runtime does not depend on kafkajs, mongodb or better-sqlite3, and a second copy of

@@ -20,8 +20,9 @@ export interface AccountsConfig {
   appUrl: string | (() => string);
   mailer: Mailer;
   /**
-   * Requests per minute (spec 8): authentication endpoints 10, general API 100. `loginPerAccount`:
-   * sign-in attempts per account from all addresses per 15 minutes (default 200, see ./login-limits.ts).
+   * Requests per minute (docs/api-conventions.md "Rate limits"): authentication endpoints 10,
+   * general API 100. `loginPerAccount`: sign-in attempts per account from all addresses per 15
+   * minutes (default 200, see ./login-limits.ts).
    */
   rateLimits: { authentication: number; generalApi: number; loginPerAccount?: number };
   clock?: () => Date;

@@ -1,5 +1,5 @@
 /**
- * API keys of the organization's vendors (spec 2.13, 4.3, 5 rules 3-6):
+ * API keys of the organization's vendors (docs/api-conventions.md "Authentication"):
  *   POST   /api/api-keys              201 key resource + `key` (the full key, shown this once)
  *          body {name, vendor_id, permissions?: [read|write] (default [write]), ip_restrictions?,
  *                rate_limit?: requests per minute, environment?: live|sandbox (default live)}

@@ -329,7 +329,7 @@ function postFrom(localAddress: string, path: string, body: unknown, base: strin
   });
 }
 
-describe('rate limits of the authentication endpoints (spec 8: 10 per minute)', () => {
+describe('rate limits of the authentication endpoints (10 per minute)', () => {
   let limited: AccountsTestServer;
 
   beforeAll(async () => {

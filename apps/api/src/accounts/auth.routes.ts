@@ -1,5 +1,5 @@
 /**
- * Account authentication (spec 4.1):
+ * Account authentication (operations tagged Authentication in the OpenAPI document):
  *   POST /api/auth/register          201 {token, user}
  *   POST /api/auth/login             200 {token, user, expires_at}
  *   POST /api/auth/forgot-password   200 {message}, whether or not the email is known
@@ -13,9 +13,10 @@
  *   POST /api/auth/logout            204; the presented token is revoked
  *   POST /api/auth/accept-invite     200 {token, user, expires_at}
  *
- * Rate limits (spec 8, 10 per minute): every endpoint per client address; forgot-password also per
- * email; login also per email and client address, and per email from all addresses with a much
- * higher backstop (./login-limits.ts), so wrong passwords from one address cannot lock the owner out.
+ * Rate limits (10 per minute, docs/api-conventions.md "Rate limits"): every endpoint per client
+ * address; forgot-password also per email; login also per email and client address, and per email
+ * from all addresses with a much higher backstop (./login-limits.ts), so wrong passwords from one
+ * address cannot lock the owner out.
  */
 import {
   DomainError,

@@ -1,6 +1,6 @@
 /**
- * The organization of the signed-in user (spec 4.12 "Organizations": endpoints not shown; these
- * are ours, see docs/decisions.md):
+ * The organization of the signed-in user (`getOrganization`, `updateOrganization`,
+ * `deleteOrganization`; the bodies are ours, see docs/decisions.md):
  *   GET    /api/organization   200 organization
  *   PATCH  /api/organization   200 organization; body {name?, settings?: {validation?: {...}}}
  *   DELETE /api/organization   204 (owner only): marked deleted, users removed, API keys revoked

@@ -19,12 +19,12 @@ afterAll(async () => {
 });
 
 /**
- * Vendor-API routes (API key, spec 4.4) whose paths fall in the user API's path space. Adding one
- * here is a deliberate decision; anything else under /api must declare a permission.
+ * Vendor-API routes (API key, like ingestion) whose paths fall in the user API's path space. Adding
+ * one here is a deliberate decision; anything else under /api must declare a permission.
  */
 const API_KEY_ROUTES = ['GET /api/leads/:lead_id/status'];
 
-/** User-API routes: everything under /api except the ingestion and funnel conventions (spec 7.1). */
+/** User-API routes: everything under /api except the ingestion and funnel conventions (docs/api-conventions.md). */
 function userApiRoutes(app: Koa): RegisteredRoute[] {
   return listRoutes(app).filter(
     (route) => route.path.startsWith('/api/') && conventionFor(route.path) === 'user' && !API_KEY_ROUTES.includes(`${route.methods.join(',')} ${route.path}`),
@@ -77,7 +77,7 @@ describe('the permission matrix', () => {
     expect(table).toBe(permissionMatrixMarkdown());
   });
 
-  it('follows spec 5 rule 9: owner everything, admin all but deleting the organization, viewer read-only, vendor nothing', () => {
+  it('follows the documented roles: owner everything, admin all but deleting the organization, viewer read-only, vendor nothing', () => {
     expect(PERMISSIONS.every((permission) => hasPermission('owner', permission))).toBe(true);
     expect(PERMISSIONS.filter((permission) => !hasPermission('admin', permission))).toEqual(['organization:delete']);
     expect(PERMISSIONS.filter((permission) => hasPermission('viewer', permission)).every((permission) => permission.endsWith(':read'))).toBe(true);
@@ -141,7 +141,7 @@ describe('routes enforce the matrix for every role', () => {
   });
 });
 
-describe('general API rate limit (spec 8: 100 per minute per user)', () => {
+describe('general API rate limit (100 per minute per user)', () => {
   it('answers 429 RATE_LIMIT_EXCEEDED once a user exceeds the limit, per user', async () => {
     const limited = await startAccountsServer({ rateLimits: { authentication: 100, generalApi: 3 }, clock: () => new Date('2025-05-05T12:00:40.000Z') });
     try {

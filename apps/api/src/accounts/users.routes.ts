@@ -1,5 +1,5 @@
 /**
- * Users of the organization (spec 4.12 "Users"; payloads are ours, docs/decisions.md):
+ * Users of the organization (operations tagged Users; payloads are ours, docs/decisions.md):
  *   GET    /api/users          200 {data:[user]}
  *   POST   /api/users          201 user; body {email, password, first_name, last_name, role}
  *   POST   /api/users/invite   201 user (status invited) + invitation_expires_at; mails

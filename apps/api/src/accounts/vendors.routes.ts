@@ -1,5 +1,5 @@
 /**
- * Vendors: the lead sources of an organization (spec 4.12 "Vendors"; payloads are ours):
+ * Vendors: the lead sources of an organization (operations tagged Vendors; payloads are ours):
  *   GET    /api/vendors               200 {data:[vendor]}
  *   POST   /api/vendors               201 vendor; body {name, type: inquiry|application, group?, contact_email?, cost_per_lead?, enabled?}
  *   GET    /api/vendors/:id           200 vendor

@@ -1,5 +1,5 @@
 /**
- * The general analytics reports (spec 4.12 names the paths; the bodies are ours, docs/analytics.md):
+ * The general analytics reports (the bodies are ours, docs/analytics.md):
  * counts come from SQL (AnalyticsQueries, and FunnelQueries for conversions); this module names
  * them, fills empty intervals, and derives rates, changes and costs.
  */

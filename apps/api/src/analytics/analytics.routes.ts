@@ -1,5 +1,5 @@
 /**
- * General analytics (spec 4.12 lists the paths; the bodies are ours, docs/analytics.md), user API
+ * General analytics (the bodies are ours, docs/analytics.md), user API
  * convention, session token with `analytics:read`:
  *   GET /api/analytics                          totals, rejection reasons, vendors
  *   GET /api/analytics/executive-summary        this period against the previous one

@@ -98,7 +98,7 @@ async function expectError(response: Response, status: number, code: string, err
   expect(await response.json()).toEqual({ success: false, error, code });
 }
 
-describe('API key authentication (spec 5.4)', () => {
+describe('API key authentication', () => {
   it('admits a valid key and sets the tenant, vendor and key on the context', async () => {
     const response = await call(keys['live']);
     expect(response.status).toBe(201);
@@ -136,7 +136,7 @@ describe('API key authentication (spec 5.4)', () => {
   });
 });
 
-describe('sandbox and production base URLs (spec 5.6)', () => {
+describe('sandbox and production base URLs', () => {
   it('admits a vk_test_ key under /sandbox, in the sandbox tenant', async () => {
     const response = await call(keys['sandbox'], '/sandbox/api/v1/leads/ingest');
     expect(response.status).toBe(201);
@@ -154,7 +154,7 @@ describe('sandbox and production base URLs (spec 5.6)', () => {
   });
 });
 
-describe('IP restrictions (spec 5.4)', () => {
+describe('IP restrictions', () => {
   const restricted = (response: Response) => expectError(response, 403, 'IP_RESTRICTED', 'Request from an address outside the IP restrictions of this API key');
 
   it('admits IPv4 clients by address and by CIDR range, refuses others', async () => {

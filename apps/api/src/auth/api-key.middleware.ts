@@ -1,5 +1,5 @@
 /**
- * Authentication of the vendor API by API key (spec 5 rules 3-6, 7.2):
+ * Authentication of the vendor API by API key (docs/api-conventions.md "Authentication"):
  * `Authorization: Bearer <API_KEY>`.
  *
  * | case | answer |
@@ -52,7 +52,7 @@ export interface ApiKeyAuthDependencies {
 const SANDBOX_PREFIX = '/sandbox';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** The sandbox base URL is the production one under /sandbox (spec 5 rule 6). */
+/** The sandbox base URL is the production one under /sandbox, for vk_test_ keys only. */
 export function environmentOfPath(path: string): Environment {
   return path === SANDBOX_PREFIX || path.startsWith(`${SANDBOX_PREFIX}/`) ? 'sandbox' : 'live';
 }

@@ -59,8 +59,8 @@ function limitHeaders(response: Response): [string | null, string | null, string
   return [response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining'), response.headers.get('x-ratelimit-reset')];
 }
 
-describe('rate limits on ingestion (spec 8)', () => {
-  it('sends the rate-limit headers on every response and the spec 429 body with Retry-After when exceeded', async () => {
+describe('rate limits on ingestion', () => {
+  it('sends the rate-limit headers on every response and the documented 429 body with Retry-After when exceeded', async () => {
     const key = await newKey('live', 2);
     const first = await post(key, '/api/v1/leads/ingest');
     expect(first.status).toBe(201);

@@ -1,8 +1,8 @@
 /**
- * Rate limits of spec section 8 at the route: every response of a limited route carries
- * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (unix seconds); a request
- * over the limit gets 429 RATE_LIMIT_EXCEEDED with `retry_after`, `limit` and `window` in the
- * body and a `Retry-After` header (set by the error handler from `retry_after`).
+ * Rate limits (docs/api-conventions.md "Rate limits") at the route: every response of a limited
+ * route carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (unix
+ * seconds); a request over the limit gets 429 RATE_LIMIT_EXCEEDED with `retry_after`, `limit` and
+ * `window` in the body and a `Retry-After` header (set by the error handler from `retry_after`).
  *
  * The headers are set before the route runs, so they stay on its error responses too (the error
  * handler replaces status and body, not headers). A store failure fails the request (500) rather
@@ -70,8 +70,8 @@ export function rateLimit<StateT>(
 }
 
 /**
- * Counted per API key; the key's `rate_limit`, when set, replaces the scope's default (spec 5
- * rule 3). Use after `apiKeyAuth`.
+ * Counted per API key; the key's `rate_limit`, when set, replaces the scope's default. Use
+ * after `apiKeyAuth`.
  */
 export function perApiKey(ctx: ParameterizedContext<ApiKeyAuthState>, scope: RateLimitScope): RateLimitTarget {
   return { subject: ctx.state.apiKey.id, limit: ctx.state.apiKey.rate_limit ?? RATE_LIMITS[scope] };

@@ -18,7 +18,7 @@ export interface RouteDefinition {
   path: string;
   /** A permission of the matrix, `authenticated` (any signed-in user) or `public` (no token). */
   permission: RouteAccess;
-  /** A rate-limit scope of spec 8 the route counts against in addition to the general API limit (which every route counts against). */
+  /** A rate-limit scope (docs/api-conventions.md "Rate limits") the route counts against in addition to the general API limit (which every route counts against). */
   rateLimit?: RateLimitScope;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Every user-API route counts against the general per-user API limit (spec 8: 100 a minute) and,
+ * Every user-API route counts against the general per-user API limit (100 a minute) and,
  * when it has one, against its own scope too (get lead 200, list webhooks 100, funnel 500, ...).
  * Before, a route with its own scope counted only against that scope, so after the general limit
  * was used up on one route the others still answered with budgets of their own.
@@ -41,7 +41,7 @@ function expectGeneralLimitRefusal(answer: { status: number; body: Record<string
   expect(answer.headers.get('x-ratelimit-remaining'), route).toBe('0');
   const retryAfter = Number(answer.headers.get('retry-after'));
   expect(retryAfter, route).toBeGreaterThan(0);
-  // The user convention, or the funnel's own (spec 7.1).
+  // The user convention, or the funnel's own (docs/api-conventions.md).
   const body = route.includes('funnel') ? { success: false, error: 'Rate limit exceeded', retry_after: retryAfter, limit: 3, window: 60 } : { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: retryAfter } };
   expect(answer.body, route).toEqual(body);
 }

@@ -1,17 +1,18 @@
 /**
- * Session tokens of the user API (spec 5 rules 1-2, docs/decisions.md): HS256 JWTs made with
- * `jose`, valid 24 hours. Claims: `sub` user id, `org` organization id, `role`, `jti` token id
- * (what logout revokes), `gen` the user's session generation (a password reset moves it on and so
- * ends every earlier token), `iat`, `exp`, plus a fixed issuer and audience so a JWT minted for
- * something else with the same secret is not a session.
+ * Session tokens of the user API (docs/api-conventions.md "Authentication", docs/decisions.md):
+ * HS256 JWTs made with `jose`, valid 24 hours. Claims: `sub` user id, `org` organization id,
+ * `role`, `jti` token id (what logout revokes), `gen` the user's session generation (a password
+ * reset moves it on and so ends every earlier token), `iat`, `exp`, plus a fixed issuer and
+ * audience so a JWT minted for something else with the same secret is not a session.
  *
  * Only HS256 is accepted: `alg: none`, other algorithms, bad signatures and malformed tokens are
  * TOKEN_INVALID; a well-signed token past `exp` is TOKEN_EXPIRED (the signature is checked first,
  * so an expired forgery is still TOKEN_INVALID).
  *
- * OAuth access tokens (spec 4.2) are the same kind of JWT with audience `leadstream:oauth`, valid
- * 3600 s, plus `scope` (space-separated), `client_id` and `gid` (the grant, which the guard checks
- * is not revoked). `verify` accepts both and says which one it saw in `oauth`.
+ * OAuth access tokens (docs/decisions.md "OAuth 2.0") are the same kind of JWT with audience
+ * `leadstream:oauth`, valid 3600 s, plus `scope` (space-separated), `client_id` and `gid` (the
+ * grant, which the guard checks is not revoked). `verify` accepts both and says which one it saw in
+ * `oauth`.
  */
 import { randomUUID } from 'node:crypto';
 import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, sessionGeneration, SESSION_TTL_SECONDS, type User } from '@leadstream/domain';

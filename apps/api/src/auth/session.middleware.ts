@@ -1,5 +1,6 @@
 /**
- * Authentication of the user API by session token (spec 5): `Authorization: Bearer <token>`.
+ * Authentication of the user API by session token (docs/api-conventions.md "Authentication"):
+ * `Authorization: Bearer <token>`.
  *
  * | case | answer |
  * |---|---|
@@ -12,10 +13,10 @@
  * Permissions come from the user's current role in the store, not from the token's `role` claim,
  * so a demotion takes effect at the next request.
  *
- * OAuth access tokens (spec 4.2) pass the same guard: their grant must not be revoked (else 401
- * TOKEN_INVALID), the route's permission must be among their scopes as well as in the user's role
- * (else 403 INSUFFICIENT_PERMISSIONS), and routes open to any signed-in user (refresh, logout)
- * refuse them, so an application cannot turn its token into a full session.
+ * OAuth access tokens (docs/decisions.md "OAuth 2.0") pass the same guard: their grant must not be
+ * revoked (else 401 TOKEN_INVALID), the route's permission must be among their scopes as well as in
+ * the user's role (else 403 INSUFFICIENT_PERMISSIONS), and routes open to any signed-in user
+ * (refresh, logout) refuse them, so an application cannot turn its token into a full session.
  */
 import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
 import { DomainError, hasPermission, RATE_LIMITS, sessionGeneration, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
@@ -37,7 +38,7 @@ export interface SessionDependencies {
   limiter: Pick<RateLimiter, 'consume'>;
   /** Whether an OAuth grant still holds; without it OAuth access tokens are refused. */
   oauthGrants?: { isGrantActive(grantId: string): Promise<boolean> };
-  /** Requests per minute per user on the user API (spec 8: general API 100). */
+  /** Requests per minute per user on the user API (the general API limit, 100). */
   generalApiLimit?: number;
   clock?: () => Date;
 }
@@ -51,8 +52,8 @@ export class SessionGuard {
   constructor(private readonly deps: SessionDependencies) {}
 
   /**
-   * Counts a request of a user against the general API limit and, when the route names a scope
-   * of spec 8 of its own (list leads 100, get lead 200, ...), against that scope's limit too: the
+   * Counts a request of a user against the general API limit and, when the route names a rate-limit
+   * scope of its own (list leads 100, get lead 200, ...), against that scope's limit too: the
    * route limits apply in addition to the general one. Throws RATE_LIMIT_EXCEEDED for the first
    * limit that refuses; the general one is counted first, so a refusal by it spends nothing of the
    * route's.

@@ -1,9 +1,10 @@
 /**
- * The configuration the api reads on its hot path, served from the ConfigCache (issue 8 points 3
- * and 4): API keys by hash, vendors, the organization (its settings) and custom fields. At steady
- * state an authenticated ingestion request reads nothing from the store; a change made through
- * this process (which calls `configCache.changed`) is seen by the very next request, one made
- * elsewhere as soon as its config.changed reaches this process.
+ * The configuration the api reads on its hot path, served from the ConfigCache (docs/decisions.md
+ * "Configuration freshness and the api's hot path"): API keys by hash, vendors, the organization
+ * (its settings) and custom fields. At steady state an authenticated ingestion request reads
+ * nothing from the store; a change made through this process (which calls `configCache.changed`) is
+ * seen by the very next request, one made elsewhere as soon as its config.changed reaches this
+ * process.
  *
  * Kinds are prefixed `api.` so they cannot collide with what pipeline stages cache in a process
  * that runs both.

@@ -1,5 +1,5 @@
 /**
- * CRM connection routes over real HTTP on the embedded engines (spec 4.12; docs/crm.md):
+ * CRM connection routes over real HTTP on the embedded engines (docs/crm.md):
  * credentials are write-only and encrypted at rest, roles, the connection test against a
  * receiver on loopback, deletion, tenancy, and the manual sync's 202 with its request on
  * crm.sync.requests.

@@ -1,6 +1,6 @@
 /**
- * CRM connections and manual syncs of the user API (spec 4.12 lists the paths; the payloads are
- * ours, docs/decisions.md "CRM connections and sync" and docs/crm.md):
+ * CRM connections and manual syncs of the user API (the payloads are ours, docs/decisions.md "CRM
+ * connections and sync" and docs/crm.md):
  *   GET    /api/crm/connections              connections with settings, never credentials
  *   POST   /api/crm/connections              create (credentials encrypted at rest, AES-256-GCM)
  *   PATCH  /api/crm/connections/:id          change name, enabled, settings or credentials (same id)
@@ -12,7 +12,7 @@
  * every call) unless WEBHOOK_ALLOW_INSECURE_TARGETS is set.
  *
  * Owners and admins only (crm:read, crm:write). The user API works on live data, so a sandbox
- * lead is never found here: no CRM sync ever happens in the sandbox (spec 1).
+ * lead is never found here: no CRM sync ever happens in the sandbox.
  */
 import { randomUUID } from 'node:crypto';
 import type { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
@@ -175,7 +175,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   defineRoute(router, { method: 'POST', path: '/api/crm/connections/:id/test', permission: 'crm:write' }, async (ctx) => {
     const record = await load(ctx, 'id');
     const result = await deps.client.test(openCrmConnection(record, deps.cipher));
-    // 200 either way, like a webhook test (spec 4.9): the body says what the CRM answered.
+    // 200 either way, like a webhook test (`testWebhook`): the body says what the CRM answered.
     ctx.body = result.success
       ? { success: true, response_status: result.responseStatus, response_time_ms: result.timeMs }
       : { success: false, error: result.error ?? 'failed', response_status: result.responseStatus, response_time_ms: result.timeMs };

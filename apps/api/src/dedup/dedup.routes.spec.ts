@@ -1,5 +1,5 @@
 /**
- * The deduplication endpoints of the user API (spec 2.17, 4.10) over real HTTP on the embedded
+ * The deduplication endpoints of the user API over real HTTP on the embedded
  * store: read and update the configuration with its validation, check a lead against stored ones.
  */
 import { blockingKeyFields, normalizeEmail, startLead, type LeadRecord } from '@leadstream/domain';
@@ -80,7 +80,7 @@ describe('GET and POST /api/dedup', () => {
 });
 
 describe('POST /api/dedup/check-duplicate', () => {
-  it('finds a stored lead by normalized email and answers the spec body; a new person is not a duplicate', async () => {
+  it('finds a stored lead by normalized email and answers the documented body; a new person is not a duplicate', async () => {
     await server.store.collection<LeadRecord>('leads').insertOne(storedLead('lead_original', { email: 'jane.doe@gmail.com', first_name: 'Jane', last_name: 'Doe', phone: '+14155552671' }));
     const duplicate = await owner.call('POST', '/api/dedup/check-duplicate', { email: 'Jane.Doe+apply@gmail.com', first_name: 'Jane', last_name: 'Doe' });
     expect(duplicate.status).toBe(200);

@@ -1,9 +1,9 @@
 /**
- * Deduplication settings and checks of the user API (spec 2.17, 4.10):
+ * Deduplication settings and checks of the user API (docs/decisions.md "Deduplication"):
  *   GET  /api/dedup                  the organization's configuration
  *   POST /api/dedup                  partial update, validated (weights sum to 1, window options...)
  *   POST /api/dedup/check-duplicate  would this lead be a duplicate? (no side effects)
- *   GET  /api/dedup/log              recent decisions with the log fields of 4.10
+ *   GET  /api/dedup/log              recent decisions with the fields of `DedupLogEntry`
  */
 import { findDuplicate, type DedupRepository, type LeadRepository, type VendorRepository } from '@leadstream/dal';
 import { DomainError, parseDedupConfigUpdate, toCheckDuplicateResult } from '@leadstream/domain';

@@ -1,8 +1,8 @@
 /**
- * Lead exports over real HTTP on the embedded engines (spec 2.16, 4.6, 6.2, 8), with the export
- * stage run in-process on the requests the api produced: validation, the whole asynchronous
- * path to a downloaded CSV, the export.completed event, tenancy, expiry (410) on an injected
- * clock, a redelivered request, a failing file store (export.failed) and the export rate limit.
+ * Lead exports over real HTTP on the embedded engines (docs/decisions.md "Exports"), with the
+ * export stage run in-process on the requests the api produced: validation, the whole asynchronous
+ * path to a downloaded CSV, the export.completed event, tenancy, expiry (410) on an injected clock,
+ * a redelivered request, a failing file store (export.failed) and the export rate limit.
  */
 import type { Readable } from 'node:stream';
 import { leadSearchFields, startLead, type LeadRecord } from '@leadstream/domain';
@@ -151,7 +151,7 @@ describe('an export from request to download', () => {
     }
   });
 
-  it('emits export.completed with the payload of spec 6.2, keyed by export id', async () => {
+  it('emits export.completed with the documented payload, keyed by export id', async () => {
     const events = (await exportEvents()).filter((event) => event.event === 'export.completed');
     expect(events).toHaveLength(1);
     const status = await owner.call('GET', `/api/exports/${exportId}`);

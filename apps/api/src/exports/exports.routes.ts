@@ -1,8 +1,8 @@
 /**
- * Asynchronous lead exports of the user API (spec 2.16, 4.6, 8):
+ * Asynchronous lead exports of the user API (docs/decisions.md "Exports"):
  *   POST /api/leads/export                      store the export (requested), ask the export stage for it
- *   GET  /api/exports/:export_id                the export object (2.16)
- *   GET  /api/exports/:export_id/download       the CSV (also at /exports/:export_id/download, spec 4.6), with
+ *   GET  /api/exports/:export_id                the export object (`Export`)
+ *   GET  /api/exports/:export_id/download       the CSV (also at /exports/:export_id/download), with
  *                                               vendor_name beside vendor_id (vendor-names.ts)
  *
  * Exports belong to an organization: another organization's export is 404. A download answers
@@ -39,7 +39,7 @@ export interface ExportRoutesDependencies {
   vendors: Pick<VendorRepository, 'list'>;
   log: Pick<EventLog, 'produce'>;
   limiter: Pick<RateLimiter, 'consume'>;
-  /** Export requests per minute per user (spec 8: 10). */
+  /** Export requests per minute per user (default 10). */
   exportLimit?: number;
   clock?: () => Date;
 }
@@ -111,7 +111,8 @@ export function exportsRouter(deps: ExportRoutesDependencies): UserRouter {
       await deps.exports.applyTransition(tenant, id, record.version, { actor: failed, status: exportStatusOf(failed.state), error: 'The export could not be queued' }, []).catch(() => null);
       throw new DomainError('SERVICE_UNAVAILABLE', `Exports are unavailable right now; try again (${error instanceof Error ? error.name : 'error'})`);
     }
-    // 200 with the body of spec 4.6 (not 202): clients written against the spec expect it.
+    // 200 with the export's id and status (not 202), as `exportLeads` documents it and clients
+    // expect.
     ctx.status = 200;
     ctx.body = { export_id: id, status: 'processing', download_url: null, estimated_completion: record.estimated_completion };
   });

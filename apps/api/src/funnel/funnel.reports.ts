@@ -1,7 +1,7 @@
 /**
- * The five funnel reports (spec 4.11) as their `data` bodies: the numbers come from SQL
- * (FunnelQueries); this module names them, fills the buckets, days and vendor pairs that had none,
- * and formats rates and durations.
+ * The five funnel reports (docs/analytics.md "Funnel") as their `data` bodies: the numbers come
+ * from SQL (FunnelQueries); this module names them, fills the buckets, days and vendor pairs that
+ * had none, and formats rates and durations.
  */
 import { dropOffAgeBuckets, formatDuration, fraction, percentage, periodDays, periodView, TIME_TO_CONVERT_BUCKETS, type FunnelPeriod } from '@leadstream/domain';
 import type { FunnelQueries, FunnelScope } from './funnel.queries';

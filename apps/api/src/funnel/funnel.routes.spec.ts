@@ -1,7 +1,7 @@
 /**
- * The funnel API over HTTP (spec 4.11, 7.1) on the production app with chDB: links, the reports'
- * envelope and scoping, both credentials, and the funnel error convention. The numbers themselves
- * are proved by funnel.golden.spec.ts.
+ * The funnel API over HTTP (docs/analytics.md "Funnel") on the production app with chDB: links, the
+ * reports' envelope and scoping, both credentials, and the funnel error convention. The numbers
+ * themselves are proved by funnel.golden.spec.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 /**
- * The funnel API (spec 2.15, 4.11), in its own convention (7.1): success `{success:true, data}`,
- * errors `{success:false, error, details?, requestId?}` (libs/http picks it by path).
+ * The funnel API (docs/analytics.md "Funnel"), in its own convention (docs/api-conventions.md):
+ * success `{success:true, data}`, errors `{success:false, error, details?, requestId?}` (libs/http
+ * picks it by path).
  *
  *   GET    /api/vendor-funnel-links                {data:[link with vendor names]}
  *   POST   /api/vendor-funnel-links                201 {data: link}; 400 wrong vendor type or pair linked already; 404 unknown vendor
@@ -12,7 +13,7 @@
  * vendor API key (`read`, `write`): a key sees only the links its vendor is part of and the
  * numbers of those vendors, and changes only such links. The same paths under /sandbox answer
  * for the sandbox environment. Requests count against the funnel limit of the organization's plan
- * (spec 8), per user or key, and a user's also against the general API limit.
+ * (500 or 1,000 a minute), per user or key, and a user's also against the general API limit.
  */
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';

@@ -1,5 +1,5 @@
 /**
- * Vendor lead ingestion (spec 4.4), both path families and the sandbox:
+ * Vendor lead ingestion (`ingestLead`, `bulkIngestLeads`, ...), both path families and the sandbox:
  *   POST /api/leads/inbound          POST /api/v1/leads/ingest
  *   POST /api/leads/inbound/batch    POST /api/v1/leads/bulk-ingest
  *   GET  /api/leads/:lead_id/status  GET  /api/vendor-portal/leads/:lead_id
@@ -136,7 +136,7 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
   return router;
 }
 
-/** Status and body of a single-lead answer (spec 4.4). */
+/** Status and body of a single-lead answer (docs/api-conventions.md "Vendor ingestion answers"). */
 export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): { status: number; body: Record<string, unknown> } {
   switch (decision.outcome) {
     case 'accepted':
@@ -200,7 +200,7 @@ function batchResult(index: number, outcome: Outcome): BatchResult {
   }
 }
 
-/** Processing status of a lead (spec 2.4). */
+/** Processing status of a lead (`leadProcessingStatus`). */
 export function processingStatus(lead: LeadRecord): Record<string, unknown> {
   const status = lead.status === 'active' ? 'accepted' : lead.status === 'new' ? 'processing' : lead.status;
   return {

@@ -1,7 +1,7 @@
 /**
  * Submitting leads to the pipeline and waiting for its decisions (docs/pipeline.md): shared by
- * vendor ingestion (spec 4.4) and lead creation in the user API (POST /api/leads, spec 4.6), so a
- * lead entered by a user goes through exactly the rules a vendor's lead does.
+ * vendor ingestion (`ingestLead`) and lead creation in the user API (POST /api/leads,
+ * `createLead`), so a lead entered by a user goes through exactly the rules a vendor's lead does.
  */
 import type { SubmissionReceiptRepository } from '@leadstream/dal';
 import { normalizeEmail, withoutBidiControls, type TenantContext } from '@leadstream/domain';

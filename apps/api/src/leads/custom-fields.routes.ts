@@ -1,5 +1,5 @@
 /**
- * Custom field definitions (spec 2.8, 4.7):
+ * Custom field definitions (docs/decisions.md "Leads API", custom fields):
  *   GET    /api/enrichment/custom-fields       {data:[definition]}            (rules:read)
  *   POST   /api/enrichment/custom-fields       201 {data:{id,name,label,type,created_at}} (rules:write)
  *   PATCH  /api/enrichment/custom-fields/:id   200 {data: definition}         (rules:write)

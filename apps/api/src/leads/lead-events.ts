@@ -1,7 +1,8 @@
 /**
- * Domain events of user changes to a lead (spec 6.1, 6.2): lead.updated with the changed fields'
- * old and new values, lead.deleted. They go to leads.events keyed by lead id, like the pipeline's,
- * so webhooks, analytics and the activity log see them in order with the lead's other events.
+ * Domain events of user changes to a lead (docs/api-conventions.md "Events"): lead.updated with the
+ * changed fields' old and new values, lead.deleted. They go to leads.events keyed by lead id, like
+ * the pipeline's, so webhooks, analytics and the activity log see them in order with the lead's
+ * other events.
  */
 import type { FieldChange, LeadRecord } from '@leadstream/domain';
 import type { OutboxEntry } from '@leadstream/dal';
@@ -23,7 +24,7 @@ function eventEntry(lead: LeadRecord, event: LeadEventName, data: Record<string,
   return { topic: EVENTS_TOPIC, key: lead._id, value: JSON.stringify(message) };
 }
 
-/** lead.updated: `{lead:{id,email,phone,updated_at,...}, changes:{field:{old,new}}}` (spec 6.2). */
+/** lead.updated: `{lead:{id,email,phone,updated_at,...}, changes:{field:{old,new}}}`. */
 export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, FieldChange>, at: string): OutboxEntry {
   return eventEntry(
     updated,
@@ -48,7 +49,7 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
   );
 }
 
-/** lead.deleted (payload not shown by the spec): the lead's id and email and when it was deleted. */
+/** lead.deleted (a payload of ours): the lead's id and email and when it was deleted. */
 export function leadDeletedEvent(lead: LeadRecord, at: string): OutboxEntry {
   return eventEntry(lead, 'lead.deleted', { lead_id: lead._id, lead: { id: lead._id, email: lead.email ?? null, deleted_at: at }, deleted_at: at }, at);
 }

@@ -1,7 +1,7 @@
 /**
- * The two views of a lead in the user API (spec 2.1): the list item and the full lead of
- * get-by-id. Built field by field from the spec's lists, so pipeline bookkeeping (actor, outbox,
- * version, blocking keys, search copies, flags...) can never leak into a response.
+ * The two views of a lead in the user API: the list item (`LeadSummary`) and the full lead of
+ * get-by-id (`Lead`). Built field by field from the documented lists, so pipeline bookkeeping
+ * (actor, outbox, version, blocking keys, search copies, flags...) can never leak into a response.
  */
 import { LEAD_DETAIL_FIELDS, LEAD_LIST_FIELDS, type LeadRecord } from '@leadstream/domain';
 
@@ -23,9 +23,10 @@ export function leadListItem(lead: LeadRecord): View {
 }
 
 /**
- * A lead with every field of spec 2.1 (get, create, update), plus what rules added: calculated
- * values by name, why rules flagged it for review (docs/enrichment-rules.md), and its route. The pipeline's
- * own `flags` stay internal; `validation_status` "flagged" tells a lead is marked.
+ * A lead with every field of the lead resource (get, create, update), plus what rules added:
+ * calculated values by name, why rules flagged it for review (docs/enrichment-rules.md), and its
+ * route. The pipeline's own `flags` stay internal; `validation_status` "flagged" tells a lead is
+ * marked.
  */
 export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
   return {

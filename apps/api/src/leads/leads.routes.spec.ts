@@ -1,8 +1,9 @@
 /**
- * The leads endpoints of the user API (spec 4.6) over real HTTP on the embedded store: list
- * (filters, sort, pages, search, omitted and internal fields), get, patch, delete, activity, bulk
- * operations, tenancy and rate limits. Leads are stored directly (this server runs no pipeline
- * stage); creation through the pipeline is covered by apps/leadstream/src/leads.integration.spec.ts.
+ * The leads endpoints of the user API (operations tagged Leads) over real HTTP on the embedded
+ * store: list (filters, sort, pages, search, omitted and internal fields), get, patch, delete,
+ * activity, bulk operations, tenancy and rate limits. Leads are stored directly (this server runs
+ * no pipeline stage); creation through the pipeline is covered by
+ * apps/leadstream/src/leads.integration.spec.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadQueryRepository, LeadRepository } from '@leadstream/dal';
@@ -88,7 +89,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/leads', () => {
-  it('lists the organization\'s leads newest first with the meta of spec 4.6, never deleted or foreign ones', async () => {
+  it('lists the organization\'s leads newest first with the documented meta, never deleted or foreign ones', async () => {
     await insert(storedLead({ email: 'foreign@example.edu', organization_id: other.organizationId, vendor_id: 'x' }));
     const { status, body } = await owner.call('GET', '/api/leads');
     expect(status).toBe(200);
@@ -96,7 +97,7 @@ describe('GET /api/leads', () => {
     expect(body['meta']).toEqual({ page: 1, limit: 20, total: 4, totalPages: 1 });
   });
 
-  it('omits exactly the fields spec 2.1 names, and never shows internal fields', async () => {
+  it('omits exactly the fields the list leaves out, and never shows internal fields', async () => {
     const lead = dataOf((await owner.call('GET', '/api/leads?limit=1')).body)[0] ?? {};
     for (const field of [...LIST_OMITTED, ...INTERNAL]) expect(lead).not.toHaveProperty(field);
     expect(Object.keys(lead).sort()).toEqual(
@@ -200,7 +201,7 @@ describe('GET /api/leads', () => {
 });
 
 describe('GET /api/leads/:id', () => {
-  it('answers every field of spec 2.1 including vendor_name, and no internal field', async () => {
+  it('answers every field of the lead including vendor_name, and no internal field', async () => {
     await insert({ ...storedLead({ email: 'vendored@example.edu' }), _id: 'lead_vendored' });
     const { status, body } = await owner.call('GET', '/api/leads/lead_vendored');
     expect(status).toBe(200);
@@ -318,7 +319,7 @@ describe('POST /api/leads/bulk-update and bulk-delete', () => {
     const ids = [...mine.map((lead) => lead._id), foreignId, 'lead_unknown'];
     const { status, body } = await owner.call('POST', '/api/leads/bulk-update', { ids, updates: { status: 'archived' } });
     expect(status).toBe(200);
-    // The body of the spec's table (4.6), not wrapped in data.
+    // The documented bulk body (`bulkUpdateLeads`), not wrapped in data.
     expect(body['data']).toBeUndefined();
     expect(body).toMatchObject({
       success: true,

@@ -1,7 +1,7 @@
 /**
- * Leads in the user API (spec 4.6; exports are elsewhere):
+ * Leads in the user API (operations tagged Leads; exports are elsewhere):
  *   GET    /api/leads                  list: filters, search, sort, pages (leads:read, 100/min)
- *   GET    /api/leads/:id              every field of 2.1 (leads:read, 200/min)
+ *   GET    /api/leads/:id              every field of the lead (leads:read, 200/min)
  *   POST   /api/leads                  create through the ingestion pipeline (leads:write, 50/min)
  *   PATCH  /api/leads/:id              partial update, emits lead.updated (leads:write, 100/min)
  *   DELETE /api/leads/:id              soft delete, emits lead.deleted (leads:write, 100/min)
@@ -130,7 +130,8 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   };
 
   const updateLead = async (tenant: TenantContext, id: string, patch: LeadPatch) => {
-    // Calculated fields that read a changed field are computed again in the same write (spec 2.10).
+    // Calculated fields that read a changed field are computed again in the same write
+    // (docs/formula-language.md).
     const calculations = deps.calculations ? await deps.calculations(tenant.organizationId) : undefined;
     return write(tenant, id, (lead, at) => {
       const { set, changes } = applyLeadPatch(lead, patch);
@@ -175,7 +176,8 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
       results.push(outcome ? { id, success: true } : { id, success: false, error: { code: 'LEAD_NOT_FOUND', message: 'Lead not found' } });
     }
     const updated = results.filter((result) => result.success).length;
-    // The spec's body (4.6): a processed request is `success: true`; each id reports its own outcome.
+    // The documented bulk body: a processed request is `success: true`; each id reports its own
+    // outcome.
     ctx.body = { success: true, updated, failed: results.length - updated, results };
   });
 
@@ -233,9 +235,9 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   });
 
   /**
-   * POST /leads: the body is a vendor submission (spec 2.2) plus `program` and `vendor_id`. It is
-   * produced to leads.submitted for the user's organization (live) and answered from the
-   * pipeline's decision, like vendor ingestion.
+   * POST /leads: the body is a vendor submission (as `ingestLead` takes it) plus `program` and
+   * `vendor_id`. It is produced to leads.submitted for the user's organization (live) and answered
+   * from the pipeline's decision, like vendor ingestion.
    */
   async function createLead(ctx: UserContext): Promise<void> {
     const tenant = ctx.state.tenant;
@@ -279,7 +281,7 @@ export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
         throw invalid(decision.details ?? [], 'Validation failed');
       case 'rejected':
         ctx.status = 422;
-        // Like the spec's 409 body carries duplicate_of, the 422 carries the reason and rule id.
+        // Like the ingestion 409 body carries duplicate_of, the 422 carries the reason and rule id.
         ctx.body = {
           error: {
             code: 'LEAD_REJECTED',
@@ -306,7 +308,7 @@ interface BulkResult {
   error?: { code: string; message: string };
 }
 
-/** `ids` (or the spec's `lead_ids`): 1-100 distinct strings; duplicates are handled once. */
+/** `ids` (or `lead_ids`, the documented name): 1-100 distinct strings; duplicates are handled once. */
 function bulkIds(body: unknown, otherKeys: readonly string[]): string[] {
   if (!isObject(body)) throw invalid([{ field: '(body)', message: 'body must be a JSON object' }]);
   const details: ErrorDetail[] = [];

@@ -1,5 +1,6 @@
 /**
- * The authorization endpoint (spec 4.2, RFC 6749 4.1, RFC 7636), served by the app as HTML:
+ * The authorization endpoint (docs/decisions.md "OAuth 2.0", RFC 6749 4.1, RFC 7636), served by the
+ * app as HTML:
  *   GET  /oauth/authorize            query client_id, redirect_uri, response_type=code, scope, state?,
  *                                    code_challenge?, code_challenge_method=S256?
  *                                    → sign-in form, or the consent screen when signed in here

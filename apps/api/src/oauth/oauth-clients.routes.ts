@@ -1,5 +1,6 @@
 /**
- * OAuth client registration (spec 4.2; owner and admin, permissions `oauth_clients:*`):
+ * OAuth client registration (docs/decisions.md "OAuth 2.0"; owner and admin, permissions
+ * `oauth_clients:*`):
  *   POST   /api/oauth/clients      201 {id (the client_id), name, redirect_uris, public, client_secret?, created_at}
  *          body {name, redirect_uris: [absolute https URL, or http on loopback; no fragment], public?: boolean}
  *          `client_secret` is returned for confidential clients only, this once; only its hash is kept.

@@ -1,7 +1,7 @@
 /**
- * The authorization code flow over real HTTP (spec 4.2): the authorize page's validation, the
- * token endpoint's checks (client secret, redirect_uri, PKCE, expiry, reuse), refresh rotation
- * and the scopes on the user API.
+ * The authorization code flow over real HTTP (docs/decisions.md "OAuth 2.0"): the authorize page's
+ * validation, the token endpoint's checks (client secret, redirect_uri, PKCE, expiry, reuse),
+ * refresh rotation and the scopes on the user API.
  */
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
- * The HTML of the authorize page (spec 4.2): sign-in, consent and error. Plain server-rendered
- * pages with inline CSS and no scripts or external assets, so the Content-Security-Policy can
- * forbid everything else. Every value from a request or the store goes through `escape`.
+ * The HTML of the authorize page (docs/decisions.md "OAuth 2.0"): sign-in, consent and error. Plain
+ * server-rendered pages with inline CSS and no scripts or external assets, so the
+ * Content-Security-Policy can forbid everything else. Every value from a request or the store goes
+ * through `escape`.
  */
 import { OAUTH_SCOPE_DESCRIPTIONS, type OAuthScope } from '@leadstream/domain';
 

@@ -1,5 +1,5 @@
 /**
- * The token endpoint (spec 4.2, RFC 6749 3.2, 4.1.3, 6; RFC 7636 4.6):
+ * The token endpoint (docs/decisions.md "OAuth 2.0", RFC 6749 3.2, 4.1.3, 6; RFC 7636 4.6):
  *   POST /api/oauth/token   (also /oauth/token), application/x-www-form-urlencoded
  *     grant_type=authorization_code: code, redirect_uri (exactly as in the authorize request),
  *       code_verifier (when a code_challenge was sent), client_id

@@ -1,5 +1,5 @@
 /**
- * Routing of the user API (issue 10, Routing; docs/decisions.md "Routing"):
+ * Routing of the user API (docs/routing.md; docs/decisions.md "Routing"):
  *   GET    /api/routing/rules            {data:[rule]} in the order they are tried
  *   POST   /api/routing/rules            201 {data: rule}
  *   POST   /api/routing/rules/reorder    {rules:[{id, priority}]} → {data:[rule]}

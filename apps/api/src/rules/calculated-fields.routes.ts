@@ -1,5 +1,5 @@
 /**
- * Calculated fields (spec 2.10, 4.8, 8):
+ * Calculated fields (docs/formula-language.md):
  *   GET/POST /api/calculated-fields, GET/PATCH/DELETE /api/calculated-fields/:id (config-resource.routes.ts)
  *   POST /api/calculated-fields/recalculate-all      202 {data: job}: every field of every lead, in the background
  *   POST /api/calculated-fields/:id/recalculate      202 {data: job}: this field (and the fields that use it)

@@ -1,5 +1,5 @@
 /**
- * The five routes of an organization's configuration resource whose bodies the spec leaves to us
+ * The five routes of an organization's configuration resource whose bodies are ours
  * (lookup tables, calculated fields, validation rules), one way for all of them:
  *   GET    <path>        {data:[record]}
  *   POST   <path>        201 {data: record}

@@ -1,5 +1,5 @@
 /**
- * Enrichment rules of the user API (spec 2.5-2.7a, 4.7):
+ * Enrichment rules of the user API (docs/enrichment-rules.md):
  *   GET    /api/enrichment/rules            {data:[rule]} in the order they run
  *   POST   /api/enrichment/rules            201 {data:{id,name,priority,enabled,created_at}}
  *   GET    /api/enrichment/rules/export     the versioned rules document (download)
@@ -8,7 +8,7 @@
  *   GET    /api/enrichment/rules/:id        {data: rule with stats {total_matches, last_30_days}}
  *   PATCH  /api/enrichment/rules/:id        {data:{id,name,priority,enabled,updated_at}}
  *   DELETE /api/enrichment/rules/:id        204
- *   POST   /api/enrichment/test             {results, final_outcome, rejection_reason} (2.7a); creates nothing;
+ *   POST   /api/enrichment/test             {results, final_outcome, rejection_reason}; creates nothing;
  *                                           runs on a tester thread with a time limit (enrichment-tester.ts)
  * Creation and import stay within the organization's plan (422 PLAN_LIMIT_REACHED, nothing
  * stored; plan-limit-gate.ts). Every write is announced through the ConfigCache, so the next lead

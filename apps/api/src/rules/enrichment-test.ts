@@ -1,5 +1,5 @@
 /**
- * What POST /api/enrichment/test answers (spec 2.7a): the organization's rules, lookup tables and
+ * What POST /api/enrichment/test answers (`testEnrichmentRules`): the organization's rules, lookup tables and
  * calculated fields run on the given lead by `enrichLead`, the enrich stage's own function, so a
  * test answer and an ingested lead cannot disagree. Pure: it runs on a tester thread
  * (enrichment-tester.ts), never on the API's event loop.

@@ -1,8 +1,9 @@
 /**
- * Lookup tables (spec 2.9, 4.7): GET/POST /api/enrichment/lookup-tables, and GET/PATCH/DELETE
- * /api/enrichment/lookup-tables/:id as users expect. Bodies of config-resource.routes.ts. The
- * organization's plan bounds how many tables it keeps and how many mappings one table holds (on
- * creation and whenever a PATCH replaces the mappings): 422 PLAN_LIMIT_REACHED beyond them.
+ * Lookup tables (docs/enrichment-rules.md): GET/POST /api/enrichment/lookup-tables, and
+ * GET/PATCH/DELETE /api/enrichment/lookup-tables/:id as users expect. Bodies of
+ * config-resource.routes.ts. The organization's plan bounds how many tables it keeps and how many
+ * mappings one table holds (on creation and whenever a PATCH replaces the mappings): 422
+ * PLAN_LIMIT_REACHED beyond them.
  */
 import type { LookupTableRepository } from '@leadstream/dal';
 import { parseLookupTableCreate, parseLookupTablePatch } from '@leadstream/domain';

@@ -1,8 +1,8 @@
 /**
- * The rules endpoints of the user API (spec 2.5-2.10, 2.18, 4.7, 4.8, 4.10) over real HTTP on the
- * embedded engines: bodies, errors with details naming the path, the test endpoints, export and
- * import, and who may call them. What rules do to ingested leads is in
- * apps/leadstream/src/rules.integration.spec.ts (both engine sets).
+ * The rules endpoints of the user API (docs/enrichment-rules.md, formula-language.md,
+ * validation-rules.md) over real HTTP on the embedded engines: bodies, errors with details naming
+ * the path, the test endpoints, export and import, and who may call them. What rules do to ingested
+ * leads is in apps/leadstream/src/rules.integration.spec.ts (both engine sets).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +92,7 @@ describe('enrichment rules', () => {
     expect(detail.message).toMatch(/line 1, column \d+/);
   });
 
-  it('predicts a lead with POST /api/enrichment/test (2.7a) and creates nothing', async () => {
+  it('predicts a lead with POST /api/enrichment/test and creates nothing', async () => {
     const reject = await owner.call('POST', '/api/enrichment/rules', {
       name: 'No test emails',
       priority: 20,
@@ -273,7 +273,7 @@ describe('lookup tables', () => {
 });
 
 describe('calculated fields', () => {
-  it('creates a field and refuses formulas beyond the limits of spec 8', async () => {
+  it('creates a field and refuses formulas beyond the documented limits', async () => {
     const created = await owner.call('POST', '/api/calculated-fields', { name: 'full_name', label: 'Full name', formula: '{{first_name}} {{last_name}}', type: 'text' });
     expect(created.status).toBe(201);
     expect(created.body['data']).toMatchObject({ name: 'full_name', label: 'Full name', type: 'text' });

@@ -1,5 +1,5 @@
 /**
- * Custom validation rules (spec 2.18, 4.10):
+ * Custom validation rules (docs/validation-rules.md):
  *   GET/POST /api/validation, GET/PATCH/DELETE /api/validation/:id (config-resource.routes.ts)
  *   POST /api/validation/check   lead fields → {valid, warnings, errors}; creates nothing
  * The check runs `validateWithRules`, the validate stage's own code path, with the organization's
@@ -17,7 +17,7 @@ export interface ValidationRuleRoutesDependencies {
   guard: SessionGuard;
   validationRules: ValidationRuleRepository;
   customFields: Pick<CustomFieldRepository, 'list'>;
-  /** The organization's validation settings (spec 7.4), as ingestion reads them. */
+  /** The organization's validation settings (docs/decisions.md "Validation"), as ingestion reads them. */
   validationSettings: (tenant: TenantContext) => Promise<ValidationSettings | undefined>;
   configCache: Pick<ConfigCache, 'changed'>;
   /** How many validation rules the organization's plan allows (422 PLAN_LIMIT_REACHED beyond). */

@@ -1,5 +1,6 @@
 /**
- * Vendor reporting (spec 4.5), for the calling key's vendor in the key's environment only:
+ * Vendor reporting (docs/decisions.md "Vendor portal"), for the calling key's vendor in the key's
+ * environment only:
  *   GET /api/vendor-portal/daily-stats[?date=YYYY-MM-DD]
  *   GET /api/vendor-portal/summary/:year/:month
  *   GET /api/vendor-portal/export?start_date&end_date&format=csv

@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('webhook bodies', () => {
-  it('creates with the exact body of spec 4.9 and lists with the masked secret, stats and the sandbox mark', async () => {
+  it('creates with the exact documented body and lists with the masked secret, stats and the sandbox mark', async () => {
     const created = await a.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created', 'lead.accepted'], description: 'CRM bridge', sandbox: true });
     expect(created.status).toBe(201);
     const data = dataOf(created);
@@ -85,7 +85,7 @@ describe('webhook bodies', () => {
     expect(error.details[0]?.message).toContain(message);
   });
 
-  it('refuses unknown fields, events outside spec 6.1 and lead.accepted, and empty or create-only patches', async () => {
+  it('refuses unknown fields, events that are not subscribable, and empty or create-only patches', async () => {
     const created = await a.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['export.completed'] });
     const id = String(dataOf(created)['id']);
     const cases: Array<[string, string, unknown, string[]]> = [

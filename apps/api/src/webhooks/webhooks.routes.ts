@@ -1,5 +1,5 @@
 /**
- * Webhooks of the user API (spec 2.11, 2.12, 4.9, 6.3):
+ * Webhooks of the user API (docs/webhooks.md):
  *   GET    /api/webhooks                                       {data:[webhook]} with the secret masked (whsec_…last4), stats, last_triggered_at
  *   POST   /api/webhooks                                       201 {data:{id,url,events,enabled,secret,created_at}}: the only answer with the full secret
  *   PATCH  /api/webhooks/:id                                   {data:{id,url,events,enabled,updated_at}}
@@ -55,7 +55,7 @@ export interface WebhookRoutesDependencies {
   cipher: CredentialsCipher;
   /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): http and non-public addresses allowed. */
   allowInsecureTargets: boolean;
-  /** The test endpoint's time limit (spec 6.3: 30 s). */
+  /** The test endpoint's time limit (30 s, like a delivery attempt). */
   timeoutMs: number;
   /** Name resolution for the public-address check (tests pass their own). */
   resolve?: OutboundOptions['resolve'];
@@ -101,7 +101,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
     throw notFound();
   }
 
-  /** The URL must resolve to public addresses (spec 2.11: publicly reachable). */
+  /** The URL must resolve to public addresses (a webhook must be publicly reachable). */
   async function checkReachable(url: string): Promise<void> {
     const checked = await checkTarget(url, outbound);
     if (!checked.ok) throw invalid([{ field: 'url', message: `url ${checked.error}` }]);

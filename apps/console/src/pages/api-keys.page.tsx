@@ -1,9 +1,9 @@
 /**
- * Vendor API keys (spec 4.3, 2.13, 5): create (the key is shown once, with a copy button), rotate
- * (a new key; the old one stays valid 24 hours), revoke, enable/disable, and edit permissions and
- * IP restrictions (PATCH /api/api-keys/:id). Each key says whether it is live or sandbox; a
- * revoked key stays listed, greyed, with when it was revoked. The table fits 1280 pixels: the
- * actions wrap in their column rather than widen the table past the screen.
+ * Vendor API keys (docs/api-conventions.md "Authentication"): create (the key is shown once, with a
+ * copy button), rotate (a new key; the old one stays valid 24 hours), revoke, enable/disable, and
+ * edit permissions and IP restrictions (PATCH /api/api-keys/:id). Each key says whether it is live
+ * or sandbox; a revoked key stays listed, greyed, with when it was revoked. The table fits 1280
+ * pixels: the actions wrap in their column rather than widen the table past the screen.
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';

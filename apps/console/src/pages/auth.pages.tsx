@@ -1,4 +1,4 @@
-/** Signed-out pages: sign in, register, forgot and reset password, accept an invitation (spec 4.1). */
+/** Signed-out pages: sign in, register, forgot and reset password, accept an invitation (the Authentication operations). */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { api, call } from '../api/client';

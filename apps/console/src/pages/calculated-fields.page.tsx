@@ -1,5 +1,5 @@
 /**
- * Calculated fields (spec 2.10, 4.8, docs/formula-language.md): formulas computed on every lead,
+ * Calculated fields (docs/formula-language.md): formulas computed on every lead,
  * and recalculation of existing leads as a background job whose progress is shown.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';

@@ -1,6 +1,6 @@
 /**
- * The condition builder of rules (spec 2.6): AND/OR over leaf conditions on lead fields. Used by
- * the enrichment rules and the routing rules, whose conditions are the same groups.
+ * The condition builder of rules (docs/enrichment-rules.md): AND/OR over leaf conditions on lead
+ * fields. Used by the enrichment rules and the routing rules, whose conditions are the same groups.
  */
 import { useId } from 'react';
 import { Field, Select } from '../components/ui';

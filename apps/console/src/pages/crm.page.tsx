@@ -1,5 +1,5 @@
 /**
- * CRM connections (spec 4.12, docs/crm.md): the connections with their settings and sync counts;
+ * CRM connections (docs/crm.md): the connections with their settings and sync counts;
  * create one per type (webhook_json, salesforce, hubspot) with its settings and credentials, which
  * are write-only (the API answers only which credential fields are set, and so does this page);
  * edit one in place (same id, so routing rules keep naming it; credentials left empty are kept);

@@ -1,4 +1,4 @@
-/** Custom field definitions (spec 2.8, 4.7): what `custom_fields` of a lead may hold. */
+/** Custom field definitions (`createCustomField`, ...): what `custom_fields` of a lead may hold. */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';

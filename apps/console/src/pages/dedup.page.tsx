@@ -1,4 +1,4 @@
-/** Deduplication settings (spec 2.17, 4.10): GET and POST /api/dedup, and the recent decisions. */
+/** Deduplication settings (docs/decisions.md "Deduplication"): GET and POST /api/dedup, and the recent decisions. */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { can } from '../api/permissions';

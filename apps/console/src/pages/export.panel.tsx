@@ -1,4 +1,4 @@
-/** Export of the leads shown (spec 4.6): start, follow its progress, download the CSV (with vendor names beside vendor ids). */
+/** Export of the leads shown (`exportLeads`, `getExport`): start, follow its progress, download the CSV (with vendor names beside vendor ids). */
 import { useEffect, useRef, useState } from 'react';
 import type { Schemas } from '@leadstream/client';
 import { api, call, downloadFile, errorText } from '../api/client';

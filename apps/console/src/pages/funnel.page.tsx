@@ -1,5 +1,5 @@
 /**
- * Funnel dashboard (spec 4.11, docs/analytics.md): overview tiles, daily conversions, time to
+ * Funnel dashboard (docs/analytics.md "Funnel"): overview tiles, daily conversions, time to
  * convert, drop-offs by vendor and the vendor pairs, for a date range (default the last 30 days).
  */
 import { Link } from 'react-router-dom';

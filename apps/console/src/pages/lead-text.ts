@@ -75,7 +75,7 @@ function fieldName(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The flags validation sets (spec 4.4); manual_review is what the others add up to, said only alone. */
+/** The flags validation sets (docs/api-conventions.md, flags); manual_review is what the others add up to, said only alone. */
 const FLAG_TEXT: Record<string, string> = {
   email_typo: 'The email address may be mistyped.',
   possible_bot: 'The form may have been filled in by a bot (sent too fast after it was opened).',

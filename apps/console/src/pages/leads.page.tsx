@@ -1,6 +1,6 @@
 /**
- * Leads (spec 4.6): GET /api/leads with search, filters, sorting and paging, all kept in the
- * address so a view can be bookmarked or shared; an export of the same filters (POST
+ * Leads (operations tagged Leads): GET /api/leads with search, filters, sorting and paging, all
+ * kept in the address so a view can be bookmarked or shared; an export of the same filters (POST
  * /api/leads/export, then GET /api/exports/:id until it is ready, then the download).
  */
 import { useEffect, useState, type FormEvent } from 'react';

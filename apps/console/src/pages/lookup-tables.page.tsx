@@ -1,4 +1,4 @@
-/** Lookup tables (spec 2.9, 4.7): mappings that rules (`lookup` action) and formulas read. */
+/** Lookup tables (docs/enrichment-rules.md): mappings that rules (`lookup` action) and formulas read. */
 import { useState, type FormEvent } from 'react';
 import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';

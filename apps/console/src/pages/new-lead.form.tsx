@@ -1,7 +1,7 @@
 /**
- * A lead entered by hand (POST /api/leads, spec 4.6): a walk-in at a college fair, a phone call.
- * It goes through the same pipeline as a vendor's; the answer says accepted (201, or 202 while
- * still in the pipeline), a duplicate (409, with the lead it duplicates) or rejected (422).
+ * A lead entered by hand (POST /api/leads, `createLead`): a walk-in at a college fair, a phone
+ * call. It goes through the same pipeline as a vendor's; the answer says accepted (201, or 202
+ * while still in the pipeline), a duplicate (409, with the lead it duplicates) or rejected (422).
  */
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

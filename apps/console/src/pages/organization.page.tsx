@@ -1,7 +1,7 @@
 /**
  * The organization (GET/PATCH /api/organization): its name and the validation settings every
- * submission is checked with (spec 7.4): disposable emails, the MX look-up, the country of
- * national phone numbers, required fields, bot detection.
+ * submission is checked with (docs/decisions.md "Validation"): disposable emails, the MX look-up,
+ * the country of national phone numbers, required fields, bot detection.
  */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';

@@ -3,7 +3,7 @@ import { nextDay } from './lead-filters';
 import { builderRowsOf, conditionRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
 
 describe('the rule builder', () => {
-  it('makes the condition group of spec 2.6 from its rows', () => {
+  it('makes the documented condition group from its rows', () => {
     const group = ruleConditions('OR', [
       { field: 'email', operator: 'ends_with', value: '@nursing.edu' },
       { field: 'phone', operator: 'is_empty', value: 'ignored' },
@@ -23,7 +23,7 @@ describe('the rule builder', () => {
     expect(ruleConditions('AND', [{ ...newCondition(), field: 'custom_fields.start', operator: 'less_than', value: '2026-09-01' }]).rules[0]).toMatchObject({ value: '2026-09-01' });
   });
 
-  it('makes each action type of spec 2.7 with only its fields', () => {
+  it('makes each documented action type with only its fields', () => {
     const row = newAction();
     expect(ruleAction({ ...row, type: 'set_field', field: 'program', value: 'BSN' })).toEqual({ type: 'set_field', field: 'program', value: 'BSN' });
     expect(ruleAction({ ...row, type: 'transform', field: 'first_name', value: '' })).toEqual({ type: 'transform', field: 'first_name', transformation: 'titlecase' });

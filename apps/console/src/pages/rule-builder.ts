@@ -1,6 +1,6 @@
 /**
- * The rule builder's rows and the rule body they make (spec 2.6, 2.7), and how a stored rule is
- * described in the list. Pure, so it is unit-tested without a browser.
+ * The rule builder's rows and the rule body they make (docs/enrichment-rules.md), and how a stored
+ * rule is described in the list. Pure, so it is unit-tested without a browser.
  */
 export const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest', 'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
 export const WRITABLE = ['first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];

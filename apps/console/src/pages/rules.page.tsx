@@ -1,5 +1,5 @@
 /**
- * Enrichment rules (spec 2.5-2.7a, 4.7): the rules in priority order, a builder for new rules
+ * Enrichment rules (docs/enrichment-rules.md): the rules in priority order, a builder for new rules
  * (a condition group of leaf conditions and a list of actions), enable/disable, delete, and the
  * test panel (POST /api/enrichment/test: which rules match a lead, nothing is stored).
  */

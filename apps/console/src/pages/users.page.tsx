@@ -1,4 +1,4 @@
-/** Users and roles (spec 4.12, docs/permissions.md): list, invite by email, change a role, remove. */
+/** Users and roles (docs/permissions.md): list, invite by email, change a role, remove. */
 import { useState, type FormEvent } from 'react';
 import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';

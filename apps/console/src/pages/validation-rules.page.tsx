@@ -1,4 +1,4 @@
-/** Custom validation rules (spec 2.18, 4.10, docs/validation-rules.md) and the check panel. */
+/** Custom validation rules (docs/validation-rules.md) and the check panel. */
 import { useState, type FormEvent } from 'react';
 import type { Schemas } from '@leadstream/client';
 import { api, call } from '../api/client';

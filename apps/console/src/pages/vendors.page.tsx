@@ -1,6 +1,6 @@
 /**
- * Vendors (spec 4.12: GET/POST/PUT/DELETE /api/vendors, enable, disable) and the funnel links
- * between an inquiry vendor and an application vendor (spec 4.11), which the funnel dashboard
+ * Vendors (GET/POST/PUT/DELETE /api/vendors, enable, disable) and the funnel links between an
+ * inquiry vendor and an application vendor (docs/analytics.md "Funnel"), which the funnel dashboard
  * needs to count conversions.
  */
 import { useState, type FormEvent } from 'react';

@@ -1,5 +1,5 @@
 /**
- * Webhooks (spec 4.9, 2.11, 2.12): the subscriptions with their delivery stats; create (the signing
+ * Webhooks (docs/webhooks.md): the subscriptions with their delivery stats; create (the signing
  * secret is shown once, with a copy button), edit URL and events, enable/disable, delete; "Send
  * test" (a signed evt_test_ event, its outcome shown); the delivery log of one webhook, paged, with
  * "Re-send" per delivery. A webhook the service disabled after repeated failures says when and why.

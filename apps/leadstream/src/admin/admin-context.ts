@@ -6,12 +6,12 @@
  * event log locks DATA_DIR/log), so these commands work beside a running `leadstream start` on
  * the same DATA_DIR. Should the store ever be locked, the command says so and how to proceed.
  *
- * A command that writes configuration (keys, vendors) announces it like the api does
- * (ConfigCache, issue 8 point 4): on Kafka it bumps the organization's configuration version and
- * publishes config.changed, so running processes drop what they cached. On the embedded engines
- * the log belongs to the running server, so the command only bumps the version in the store; the
- * server never needs more for what these commands write, because they only create keys and
- * vendors, which no process can have cached (a key is looked up by a hash nobody knew, a vendor
+ * A command that writes configuration (keys, vendors) announces it like the api does (ConfigCache,
+ * docs/decisions.md "Configuration freshness"): on Kafka it bumps the organization's configuration
+ * version and publishes config.changed, so running processes drop what they cached. On the embedded
+ * engines the log belongs to the running server, so the command only bumps the version in the
+ * store; the server never needs more for what these commands write, because they only create keys
+ * and vendors, which no process can have cached (a key is looked up by a hash nobody knew, a vendor
  * by a new id). A running server keeps the version it knew until its next change or restart.
  */
 import { createDal, ensureIndexes, UserRepository, type Dal } from '@leadstream/dal';

@@ -1,7 +1,8 @@
 /**
- * `leadstream dlq list --topic T` and `leadstream dlq replay --topic T` (issue 8 point 6): what a
- * stage dead-lettered from T (`T.dlq`, with `x-dlq-reason` and `x-dlq-source`), and putting it
- * back on T once the cause is fixed.
+ * `leadstream dlq list --topic T` and `leadstream dlq replay --topic T` (README "Dead letters";
+ * docs/decisions.md "Ingestion pipeline", dead-letter replay): what a stage dead-lettered from T
+ * (`T.dlq`, with `x-dlq-reason` and `x-dlq-source`), and putting it back on T once the cause is
+ * fixed.
  *
  * Replay re-produces the chosen dead letters (`--offset P/O`, repeatable, or `--all`: every one
  * not replayed before, the default), in order, with key, value and headers (less the x-dlq-* ones,

@@ -1,6 +1,7 @@
 /**
- * `leadstream key create --org <id> --vendor <id> [...]`: issues an API key for a vendor. The
- * full key is printed once and cannot be shown again (only its hash is stored; spec 5 rule 3).
+ * `leadstream key create --org <id> --vendor <id> [...]`: issues an API key for a vendor. The full
+ * key is printed once and cannot be shown again (only its hash is stored; docs/api-conventions.md
+ * "Authentication").
  */
 import { Command } from 'commander';
 import { DEFAULT_API_KEY_PERMISSIONS, parsePermissions, validateIpRestrictions, type TenantContext } from '@leadstream/domain';

@@ -33,7 +33,8 @@ export function orgCommand(): Command {
       adminAction('org create', async (options: OrgCreateOptions) => {
         // As the API reads names: without bidirectional-text controls (docs/console.md, "User text").
         const name = stripBidiControls(options.name).trim();
-        // Spec 8: organization_name is 2-100 characters.
+        // organization_name is 2-100 characters, as registration requires (docs/api-conventions.md
+        // "Limits").
         if (name.length < 2 || name.length > 100) throw new AdminInputError('--name must be 2-100 characters');
         const created = await withDal(async (dal, _changed, { users }) => {
           // The owner's email is checked first, so a taken one leaves no organization behind.

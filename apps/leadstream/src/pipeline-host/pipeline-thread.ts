@@ -1,8 +1,8 @@
 /**
- * The pipeline thread of `leadstream start` (issue 8 point 5): every stage runs here, on the
- * second core, while the main thread serves HTTP. It opens the engines the stages need; on the
- * embedded engines it owns the event log (and the store connection the log shares) and serves
- * the log to the main thread over the worker channel (log-bridge.ts).
+ * The pipeline thread of `leadstream start` (docs/architecture.md "Processes and threads"): every
+ * stage runs here, on the second core, while the main thread serves HTTP. It opens the engines the
+ * stages need; on the embedded engines it owns the event log (and the store connection the log
+ * shares) and serves the log to the main thread over the worker channel (log-bridge.ts).
  *
  * Messages from the main thread: `host.stop` (drain, commit, close, answer `host.stopped`),
  * `host.metrics` (this thread's metrics as JSON), `host.readiness` (this thread's checks, the

@@ -1,16 +1,16 @@
 /**
- * A webhook receiver written against spec 6 alone, for end-to-end tests: a node:http server on
- * loopback that verifies every delivery's X-Service-Signature with Stripe's verifier (the same
- * scheme: HMAC-SHA256 of "<t>.<raw body>"), checks the envelope and each event's payload against
- * schemas/messages/event-payloads.schema.json, records what it got, and answers per path (200, a
- * 500 for failing paths, or a held answer).
+ * A webhook receiver written against docs/webhooks.md alone, for end-to-end tests: a node:http
+ * server on loopback that verifies every delivery's X-Service-Signature with Stripe's verifier (the
+ * same scheme: HMAC-SHA256 of "<t>.<raw body>"), checks the envelope and each event's payload
+ * against schemas/messages/event-payloads.schema.json, records what it got, and answers per path
+ * (200, a 500 for failing paths, or a held answer).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eventPayloadProblems } from '@leadstream/schemas';
 import Stripe from 'stripe';
 
-/** The events a webhook may subscribe to: spec 6.1, and lead.accepted of the ingestion guide. */
+/** The events a webhook may subscribe to (docs/api-conventions.md "Events"), lead.accepted included. */
 export const SPEC_EVENTS = [
   'lead.created',
   'lead.updated',
@@ -39,7 +39,7 @@ export interface Received {
   problems: string[];
 }
 
-/** A receiver written against spec 6: verifies, checks, records; answers per path. */
+/** A receiver written against docs/webhooks.md: verifies, checks, records; answers per path. */
 export class WebhookReceiver {
   readonly received: Received[] = [];
   readonly secrets = new Map<string, string>();

@@ -1,5 +1,5 @@
 /**
- * The lead activity log's entries (spec 2.3), made from lead events: by a stage batch for the
+ * The lead activity log's entries (`leadActivity`), made from lead events: by a stage batch for the
  * events it produces (`recordActivity`, in the same commit), and by the activity stage for the
  * events nobody recorded yet. The entry's id is the event's id, so recording twice is one entry.
  */
@@ -16,7 +16,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'lead.enriched': 'Enrichment rules applied',
   'lead.routed': 'Lead routed',
   'lead.crm_synced': 'Lead synced to CRM',
-  // Not in spec 6.2's list for the log; kept so a user sees why a lead is not in the CRM.
+  // A failure, not a step the lead took; recorded so a user sees why a lead is not in the CRM.
   'lead.crm_sync_failed': 'CRM sync failed',
   'lead.updated': 'Lead updated',
   'lead.deleted': 'Lead deleted',
@@ -31,7 +31,7 @@ function leadIdOf(message: LeadEventMessage): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The metadata of each entry (spec 2.3 names vendor_id, ip_address, validation_rules, rule_id, changes, crm_type, crm_id). */
+/** The metadata of each entry (the keys it may hold: vendor_id, ip_address, validation_rules, rule_id, changes, crm_type, crm_id). */
 function metadataOf(message: LeadEventMessage): Record<string, unknown> {
   const data = message.data;
   switch (message.event) {
@@ -46,7 +46,7 @@ function metadataOf(message: LeadEventMessage): Record<string, unknown> {
     case 'lead.duplicate':
       return { duplicate_of: data['duplicate_of'] ?? null, similarity_score: data['similarity_score'] ?? null, action: data['action'] ?? null };
     case 'lead.updated':
-      // The changed fields with their old and new values (spec 2.3 names `changes`).
+      // The changed fields with their old and new values, under `changes`.
       return { changes: data['changes'] ?? {} };
     default:
       return { ...data };

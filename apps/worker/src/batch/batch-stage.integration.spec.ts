@@ -1,7 +1,8 @@
 /**
- * Failures of a batch stage (issue 8 point 6), on both engine pairs: a transient failure of the
- * store or the log is retried until it passes and never dead-letters a valid lead; a record that
- * fails the same way every time goes alone to `<topic>.dlq`, and the records around it pass.
+ * Failures of a batch stage (docs/decisions.md "Ingestion pipeline", failures), on both engine
+ * pairs: a transient failure of the store or the log is retried until it passes and never
+ * dead-letters a valid lead; a record that fails the same way every time goes alone to
+ * `<topic>.dlq`, and the records around it pass.
  */
 import { createDal, CustomFieldRepository, LeadRepository, ValidationRuleRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';

@@ -1,6 +1,6 @@
 /**
- * How a pipeline stage consumes (docs/pipeline.md, issue 8): a batch of one partition at a
- * time, in three steps inside `process` (prefetch, decide each record in memory, collect every
+ * How a pipeline stage consumes (docs/pipeline.md, docs/architecture.md): a batch of one partition
+ * at a time, in three steps inside `process` (prefetch, decide each record in memory, collect every
  * write), then one commit through the BatchWriter.
  *
  * Failures:

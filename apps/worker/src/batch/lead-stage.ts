@@ -164,7 +164,7 @@ export function nextMessage(from: LeadCommandMessage, stage: string): LeadComman
   };
 }
 
-/** The configuration version the api stamped on the command (issue 8: configuration that is never stale). */
+/** The configuration version the api stamped on the command (configuration that is never stale: docs/decisions.md "Configuration freshness"). */
 export function configVersionOf(message: LeadCommandMessage): { config_version?: number } {
   const version = (message as { config_version?: unknown }).config_version;
   return typeof version === 'number' ? { config_version: version } : {};

@@ -1,7 +1,8 @@
 /**
- * Every write of the export repository is filtered by the tenant (issue 8 point 7): a lease
- * renewal or an outbox clear given the right export id and version but another organization's
- * or environment's context changes nothing. On the embedded store, as the export stage uses it.
+ * Every write of the export repository is filtered by the tenant (docs/decisions.md "Request bodies
+ * at the edge", export tenancy): a lease renewal or an outbox clear given the right export id and
+ * version but another organization's or environment's context changes nothing. On the embedded
+ * store, as the export stage uses it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

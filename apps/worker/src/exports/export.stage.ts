@@ -136,7 +136,7 @@ export class ExportWorker {
   }
 
   /**
-   * Removes the files of exports past their 24 h lifetime (spec 8) and marks them expired (reads
+   * Removes the files of exports past their 24 h lifetime and marks them expired (reads
    * already answer 410 from `expires_at`; the sweep reclaims space), and restarts exports whose
    * generating process stopped renewing its lease. Several processes may sweep at once: file
    * deletes are idempotent and state writes are compare-and-set.

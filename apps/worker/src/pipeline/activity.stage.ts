@@ -1,8 +1,8 @@
 /**
- * The lead activity log (spec 2.3). A stage batch records the entries of the events it produces
- * in its own commit (`recordActivity`, called by BatchStageHandler) and marks those events; the
- * activity stage consumes leads.events for the events nobody recorded yet (those the API
- * produces). The entry's id is the event's id, so an event recorded twice is one entry.
+ * The lead activity log (`leadActivity`). A stage batch records the entries of the events it
+ * produces in its own commit (`recordActivity`, called by BatchStageHandler) and marks those
+ * events; the activity stage consumes leads.events for the events nobody recorded yet (those the
+ * API produces). The entry's id is the event's id, so an event recorded twice is one entry.
  */
 import { LeadActivityRepository } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';

@@ -20,7 +20,7 @@
  * Effects are at-least-once (docs/pipeline.md): a batch decided again after a write conflict
  * reuses the outcomes of its calls, and a redelivered batch calls again, which the CRM answers as
  * an upsert (external id, email, Idempotency-Key): never a second record. Sandbox leads are never
- * synced (spec 1): their crm_sync_status is not_applicable.
+ * synced: their crm_sync_status is not_applicable.
  */
 import { CrmSyncRepository, type CrmConnectionRepository, type LeadRepository } from '@leadstream/dal';
 import {
@@ -146,7 +146,7 @@ export function crmSyncStage(deps: CrmSyncStageDependencies): BatchStage {
           if (record.topic.endsWith(LEADS_ROUTED_TOPIC)) {
             const message = parseLeadRouted(JSON.parse(record.value));
             const tenant = { organizationId: message.organization_id, environment: message.environment };
-            // Spec 1: no CRM sync in the sandbox, whatever a message says.
+            // No CRM sync in the sandbox, whatever a message says.
             if (message.environment === 'sandbox' || message.route.targets.length === 0) {
               leadOnly.push({ tenant, leadId: message.lead_id, messageId: message.message_id });
               continue;

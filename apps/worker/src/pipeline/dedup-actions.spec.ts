@@ -1,7 +1,8 @@
 /**
- * The configured deduplication action decides what happens to a repeated lead (spec 2.17, 7.4):
- * reject answers 409; merge fills the original and keeps its source; link-to-existing accepts with
- * duplicate_of; flag accepts for manual review; allow accepts. Real embedded engines, real stages.
+ * The configured deduplication action decides what happens to a repeated lead (docs/decisions.md
+ * "Deduplication"): reject answers 409; merge fills the original and keeps its source;
+ * link-to-existing accepts with duplicate_of; flag accepts for manual review; allow accepts. Real
+ * embedded engines, real stages.
  */
 import { randomUUID } from 'node:crypto';
 import { createDal, CustomFieldRepository, DedupRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';

@@ -1,5 +1,5 @@
 /**
- * Deliver stage (spec 3.2, 6.2, 6.3; docs/pipeline.md): consumes webhooks.deliveries
+ * Deliver stage (docs/webhooks.md, docs/architecture.md): consumes webhooks.deliveries
  * (group `deliver`) and the retry delay topics (webhooks.retry.<delay>, which hold a record back
  * until its time; a group each, `deliver.retry.<delay>`, so a waiting retry holds no new delivery:
  * batch/retrying-stage-runner.ts), and makes the attempts a batch asks for, in parallel (bounded):
@@ -85,9 +85,9 @@ export interface DeliverStageOptions {
   deliveries: Pick<WebhookDeliveryRepository, 'findMany' | 'countExhaustedSince'>;
   /** Opens webhook secrets stored encrypted (the key of CRM_CREDENTIALS_KEY, as the API's). */
   cipher: CredentialsCipher;
-  /** Per attempt (spec 6.3: 30 s). */
+  /** Per attempt (default 30 s). */
   timeoutMs?: number;
-  /** WEBHOOK_RETRY_SCHEDULE: retry n waits retryScheduleMs[n-1] (spec: 1m, 5m, 30m, 2h, 24h). */
+  /** WEBHOOK_RETRY_SCHEDULE: retry n waits retryScheduleMs[n-1] (default 1m, 5m, 30m, 2h, 24h). */
   retryScheduleMs: readonly number[];
   /** WEBHOOK_AUTO_DISABLE_AFTER: deliveries in a row that end failed before the webhook is disabled; 0 = never. */
   autoDisableAfter: number;

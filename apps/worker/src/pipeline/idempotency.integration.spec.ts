@@ -1,8 +1,9 @@
 /**
- * Effectively-once stages (docs/pipeline.md, issue 8), on both engine pairs: the same batch
- * delivered twice changes nothing and produces nothing new; a batch cut by a crash at any point
- * between its writes and its produce is consumed again and every lead, event and activity entry
- * exists exactly once. (Kafka + FerretDB run when infra is up: `npm run infra:up`.)
+ * Effectively-once stages (docs/pipeline.md, docs/decisions.md "Ingestion pipeline"), on both
+ * engine pairs: the same batch delivered twice changes nothing and produces nothing new; a batch
+ * cut by a crash at any point between its writes and its produce is consumed again and every lead,
+ * event and activity entry exists exactly once. (Kafka + FerretDB run when infra is up:
+ * `npm run infra:up`.)
  */
 import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
@@ -69,7 +70,7 @@ async function expectExactlyOnce(setup: Awaited<ReturnType<typeof setUp>>, messa
     expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({ 'lead.created': 1, 'lead.validated': 1, 'lead.accepted': 1 });
     expect(new Set(decisions.filter((decision) => decision.lead_id === message.lead_id).map((decision) => decision.outcome))).toEqual(new Set(['accepted']));
     const entries = await activity.forLead(tenant, message.lead_id);
-    // lead.accepted has no activity entry of its own (spec 2.3 lists what the timeline shows).
+    // lead.accepted has no activity entry of its own (docs/api-conventions.md "Events").
     expect(entries.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.validated']);
   }
   expect(await readTopic(log, TOPICS.unique).then((records) => new Set(records.map((record) => record.value)).size)).toBe(messages.length);

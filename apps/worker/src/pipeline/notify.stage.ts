@@ -1,5 +1,5 @@
 /**
- * Notify stage (spec 6, docs/pipeline.md): consumes leads.events, where every event of
+ * Notify stage (docs/webhooks.md, docs/pipeline.md): consumes leads.events, where every event of
  * the system lands, and makes one webhook delivery per (subscribed webhook, event). Per batch the
  * webhooks of each tenant of the batch's events are read once (enabled ones, one query per
  * organization and environment: webhook changes are seen by the next batch, no cache to go stale).

@@ -14,7 +14,7 @@ export const TOPICS = {
   events: 'leads.events',
 } as const;
 
-/** A domain event on leads.events (the spec's envelope, section 6.2), keyed by lead id. */
+/** A domain event on leads.events (the envelope of docs/api-conventions.md "Events"), keyed by lead id. */
 export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutputRecord {
   const message: LeadEventMessage = {
     schema_version: 1,
@@ -44,7 +44,7 @@ export function submissionKey(message: Pick<LeadCommandMessage, 'organization_id
   return `${message.environment}:${message.organization_id}:${lead.dedup_key}`;
 }
 
-/** The lead as lead.created carries it (spec 6.2), plus vendor_id for receivers that route by vendor. */
+/** The lead as lead.created carries it (event-payloads.schema.json), plus vendor_id for receivers that route by vendor. */
 export function leadCreatedPayload(lead: LeadRecord): Record<string, unknown> {
   return {
     lead: {

@@ -1,10 +1,10 @@
 /**
  * Validate stage: consumes leads.submitted. Creates the lead (its actor starts here), runs the
- * validation rules of spec 7.4 with the organization's settings, then its custom validation rules
- * (spec 2.18, `validateWithRules`), and either hands the lead to
- * deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a rule.
- * A custom rule that cannot be evaluated neither refuses nor silently passes the lead: it goes on
- * flagged for manual review, `review_flags` naming the rule and its error, and the stage logs it.
+ * built-in validation rules (docs/decisions.md "Validation") with the organization's settings, then
+ * its custom validation rules (docs/validation-rules.md, `validateWithRules`), and either hands the
+ * lead to deduplication (leads.validated, same key) or decides: 400 for invalid input, 422 for a
+ * rule. A custom rule that cannot be evaluated neither refuses nor silently passes the lead: it goes
+ * on flagged for manual review, `review_flags` naming the rule and its error, and the stage logs it.
  */
 import type { CustomFieldRepository, LeadRepository, OrganizationRepository, ValidationRuleRepository } from '@leadstream/dal';
 import {
@@ -39,7 +39,7 @@ export interface ValidateStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;
   organizations: Pick<OrganizationRepository, 'get'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
-  /** The organization's custom validation rules (spec 2.18), run after the built-in ones. */
+  /** The organization's custom validation rules (docs/validation-rules.md), run after the built-in ones. */
   validationRules: Pick<ValidationRuleRepository, 'list'>;
   config: ConfigSource;
   /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
@@ -158,7 +158,8 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     last_name: text(source.last_name),
     phone: text(source.phone),
     source: text(source.source),
-    // POST /api/leads may name the program apart from program_interest (spec 4.6); vendors cannot.
+    // POST /api/leads may name the program apart from program_interest (`createLead`); vendors
+    // cannot.
     program: text((message.submission as { program?: unknown } | undefined)?.program) ?? text(source.program_interest),
     program_interest: text(source.program_interest),
     ip_address: text(source.ip_address),

@@ -1,10 +1,13 @@
 /**
- * The bodies of the accounts endpoints (spec 4.1, 4.3, 4.12), read and checked at the edge.
+ * The bodies of the accounts endpoints (authentication, API keys, users, vendors and the
+ * organization: operations `register`, `createApiKey`, `createUser`, `createVendor`, ...), read and
+ * checked at the edge.
  *
- * Registration rules (spec 4.1, 8): email in a valid format; password at least 8 characters with
- * an uppercase letter, a lowercase letter and a digit; first_name and last_name 2-50 characters;
- * organization_name 2-100. A weak password is 400 WEAK_PASSWORD when it is the only problem;
- * with other problems the answer is one VALIDATION_ERROR listing all of them (docs/decisions.md).
+ * Registration rules (`register`; sizes in docs/api-conventions.md "Limits"): email in a valid
+ * format; password at least 8 characters with an uppercase letter, a lowercase letter and a digit;
+ * first_name and last_name 2-50 characters; organization_name 2-100. A weak password is 400
+ * WEAK_PASSWORD when it is the only problem; with other problems the answer is one VALIDATION_ERROR
+ * listing all of them (docs/decisions.md).
  */
 import { DomainError } from '../errors';
 import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from '../api-keys/api-key';

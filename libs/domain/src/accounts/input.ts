@@ -1,6 +1,7 @@
 /**
- * Reading request bodies of the accounts endpoints at the edge (STYLE.md habit 4). Each reader
- * collects every problem as `{field, message}` and throws one VALIDATION_ERROR with all of them.
+ * Reading request bodies of the accounts endpoints at the edge (bodies are checked where they
+ * enter; inside, the types are trusted). Each reader collects every problem as `{field, message}`
+ * and throws one VALIDATION_ERROR with all of them.
  */
 import { DomainError, type ErrorDetail } from '../errors';
 import { parseEmail } from '../validation/email-syntax';

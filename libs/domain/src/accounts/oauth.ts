@@ -1,7 +1,7 @@
 /**
- * OAuth 2.0 authorization code (spec 4.2, RFC 6749, RFC 7636): the pure rules. Scopes, PKCE,
- * redirect URIs, client registration input and the secrets' shapes. No I/O here; the routes in
- * apps/api/src/oauth and the repositories in libs/dal do the rest.
+ * OAuth 2.0 authorization code (docs/decisions.md "OAuth 2.0", RFC 6749, RFC 7636): the pure rules.
+ * Scopes, PKCE, redirect URIs, client registration input and the secrets' shapes. No I/O here; the
+ * routes in apps/api/src/oauth and the repositories in libs/dal do the rest.
  */
 import { trimBlank } from './input';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -9,7 +9,7 @@ import { randomBase62 } from '../api-keys/api-key';
 import { DomainError, type ErrorDetail } from '../errors';
 import { hasPermission, type Permission, type Role } from './permissions';
 
-/** The scopes of spec 4.2; each is also a permission of the matrix with the same name. */
+/** The OAuth scopes (docs/api-conventions.md "Authentication"); each is also a permission of the matrix with the same name. */
 export const OAUTH_SCOPES = [
   'leads:read',
   'leads:write',
@@ -36,7 +36,7 @@ export const OAUTH_SCOPE_DESCRIPTIONS: Readonly<Record<OAuthScope, string>> = {
   'organization:write': "Change your organization's name and settings",
 };
 
-/** Lifetimes (spec 4.2 shows expires_in 3600; codes per RFC 6749 4.1.2 "10 minutes maximum", we use 60 s). */
+/** Lifetimes (the token answer says expires_in 3600; codes per RFC 6749 4.1.2 "10 minutes maximum", we use 60 s). */
 export const OAUTH_CODE_TTL_SECONDS = 60;
 export const OAUTH_ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const OAUTH_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;

@@ -1,7 +1,8 @@
 /**
- * Passwords (spec 4.1, 8; docs/decisions.md): the strength rule, and scrypt hashes with a
- * per-user random salt. The parameters travel inside the stored string, so they can be raised
- * later without invalidating existing hashes: `scrypt$N$r$p$<salt b64url>$<hash b64url>`.
+ * Passwords (docs/decisions.md "Accounts"): the strength rule (at least 8 characters with an
+ * upper-case letter, a lower-case letter and a digit), and scrypt hashes with a per-user random
+ * salt. The parameters travel inside the stored string, so they can be raised later without
+ * invalidating existing hashes: `scrypt$N$r$p$<salt b64url>$<hash b64url>`.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 

@@ -1,9 +1,9 @@
 /**
- * Roles and permissions of the user API (spec 5 rule 9, docs/permissions.md): the one matrix.
+ * Roles and permissions of the user API (five roles, docs/permissions.md): the one matrix.
  * `docs/permissions.md` shows the same table; a spec test keeps the two equal.
  *
- * Permission names follow the OAuth scopes of spec 4.2 where they exist (leads:read, vendors:write,
- * organization:read, ...); the others use the same `<resource>:<read|write>` shape.
+ * Permission names follow the OAuth scopes (`OAUTH_SCOPES`) where they exist (leads:read,
+ * vendors:write, organization:read, ...); the others use the same `<resource>:<read|write>` shape.
  */
 
 export const ROLES = ['owner', 'admin', 'manager', 'viewer', 'vendor'] as const;

@@ -1,4 +1,4 @@
-/** Users of the user API (spec 2.14) and the account tokens of reset and invitation mails. */
+/** Users of the user API (operations `listUsers`, `getUser`, ...) and the account tokens of reset and invitation mails. */
 import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62 } from '../api-keys/api-key';
 import type { Role } from './permissions';
@@ -31,7 +31,7 @@ export interface User {
   updated_at: Date;
 }
 
-/** The user as login and registration return it (spec 2.14). */
+/** The user as login and registration return it (`login`, `register`). */
 export interface PublicUser {
   id: string;
   email: string;
@@ -45,7 +45,7 @@ export function toPublicUser(user: User): PublicUser {
   return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, organization_id: user.organization_id };
 }
 
-/** The user as the users endpoints return it: spec 2.14 plus status and timestamps. */
+/** The user as the users endpoints return it: the login view plus status and timestamps. */
 export function toUserResource(user: User): PublicUser & { status: UserStatus; last_login_at: string | null; created_at: string; updated_at: string } {
   return {
     ...toPublicUser(user),
@@ -70,7 +70,7 @@ export function emailKey(email: string): string {
 
 export type AccountTokenKind = 'password_reset' | 'invitation';
 
-/** Reset tokens live 1 hour (issue "Accounts"); invitations 7 days (docs/decisions.md). */
+/** Reset tokens live 1 hour, invitations 7 days (docs/decisions.md "Accounts"). */
 export const ACCOUNT_TOKEN_TTL_MS: Readonly<Record<AccountTokenKind, number>> = {
   password_reset: 60 * 60 * 1000,
   invitation: 7 * 24 * 60 * 60 * 1000,
@@ -90,5 +90,5 @@ export function sessionGeneration(user: Pick<User, 'session_generation'>): numbe
   return user.session_generation ?? 0;
 }
 
-/** Session tokens live 24 hours (spec 5 rule 1, 8). */
+/** Session tokens live 24 hours (docs/api-conventions.md "Authentication"). */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;

@@ -1,4 +1,4 @@
-/** Whether a stored key may be used now, and for what (spec 5 rules 4-5, 7.2). */
+/** Whether a stored key may be used now, and for what (revoked, disabled or expired, permission; codes in docs/api-conventions.md "Errors"). */
 import { DomainError } from '../errors';
 import type { ApiKey, ApiKeyPermission } from './api-key';
 

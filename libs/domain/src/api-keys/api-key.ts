@@ -1,7 +1,7 @@
 /**
- * API keys of vendors (spec 2.13, 5 rules 3-6). The full key is shown once; only its SHA-256 hash
- * is stored (docs/decisions.md). Pure: randomness comes from `crypto.getRandomValues` or is
- * injected, hashing is a computation.
+ * API keys of vendors (docs/api-conventions.md "Authentication"). The full key is shown once; only
+ * its SHA-256 hash is stored (docs/decisions.md). Pure: randomness comes from
+ * `crypto.getRandomValues` or is injected, hashing is a computation.
  */
 import { createHash, getRandomValues } from 'node:crypto';
 import type { Environment } from '../tenant';
@@ -29,11 +29,11 @@ export interface ApiKey {
   permissions: ApiKeyPermission[];
   /** IP addresses and CIDR ranges; empty = any address. */
   ip_restrictions: string[];
-  /** Requests per minute replacing the default of the route (spec 5 rule 3), or null. */
+  /** Requests per minute replacing the default of the route, or null. */
   rate_limit: number | null;
   enabled: boolean;
   revoked_at: Date | null;
-  /** Set on the old key by a rotation: it stays valid until then (spec 8: 24 hours). */
+  /** Set on the old key by a rotation: it stays valid until then (24 hours after the rotation). */
   expires_at: Date | null;
   created_at: Date;
   last_used_at: Date | null;
@@ -44,7 +44,7 @@ export const API_KEY_PREFIX: Record<Environment, string> = { live: 'vk_live_', s
 /** 32 base62 characters carry about 190 bits: far beyond guessing. */
 export const API_KEY_SECRET_LENGTH = 32;
 
-/** How long a rotated key keeps working (spec 3.2 and 8). */
+/** How long a rotated key keeps working (`rotateApiKey`). */
 export const ROTATED_KEY_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,7 +1,8 @@
 /**
- * IP restrictions of an API key (spec 2.13, 5 rule 4): addresses and CIDR ranges, IPv4 and IPv6.
- * An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a dual-stack socket reports for an IPv4
- * client) is compared as the IPv4 address it carries, so `1.2.3.4` in a list matches it.
+ * IP restrictions of an API key (a request from elsewhere is 403 IP_RESTRICTED): addresses and CIDR
+ * ranges, IPv4 and IPv6. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a dual-stack socket
+ * reports for an IPv4 client) is compared as the IPv4 address it carries, so `1.2.3.4` in a list
+ * matches it.
  */
 import ipaddr from 'ipaddr.js';
 import { DomainError } from '../errors';

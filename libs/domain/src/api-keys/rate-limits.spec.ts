@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ingestScope, RATE_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from './rate-limits';
 
-describe('RATE_LIMITS (spec section 8)', () => {
+describe('RATE_LIMITS (the documented rate limits)', () => {
   it('holds every row of the table with a one-minute window', () => {
     expect(RATE_LIMIT_WINDOW_SECONDS).toBe(60);
     expect(Object.keys(RATE_LIMITS)).toHaveLength(20);

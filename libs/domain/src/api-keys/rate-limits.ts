@@ -1,6 +1,7 @@
 /**
- * The rate limits of spec section 8 as data: requests per window, every window one minute.
- * Scope names become part of the counter ids in the store, so they are stable identifiers.
+ * The rate limits (docs/api-conventions.md "Rate limits") as data: requests per window, every
+ * window one minute. Scope names become part of the counter ids in the store, so they are stable
+ * identifiers.
  */
 import type { Environment } from '../tenant';
 

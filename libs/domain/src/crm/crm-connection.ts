@@ -1,5 +1,5 @@
 /**
- * CRM connections of an organization (spec 4.12 lists the paths only; docs/decisions.md "CRM
+ * CRM connections of an organization (operations `listCrmConnections`, ...; docs/decisions.md "CRM
  * connections and sync" and docs/crm.md have the payloads). A connection has a type, settings
  * anyone with CRM access may read, and credentials that are write-only: the API never answers
  * them, and the store keeps them encrypted (the ciphertext comes from outside the domain).

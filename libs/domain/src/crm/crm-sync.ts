@@ -1,6 +1,6 @@
 /**
  * CRM syncs as stored (collection `crm_syncs`), the retry schedule, and what the syncs of a lead
- * make of its crm fields (spec 2.1: crm_sync_status, crm_id, crm_synced_at).
+ * make of its crm fields (crm_sync_status, crm_id, crm_synced_at of the lead).
  */
 import type { Environment } from '../tenant';
 import { formatRetryDelay, parseRetrySchedule } from '../webhooks/retry-schedule';
@@ -38,7 +38,7 @@ export function crmSyncId(leadId: string, connectionId: string): string {
   return `crmsync_${leadId}_${connectionId}`;
 }
 
-/** `1m,5m,30m,2h,24h` (spec 3.2's webhook schedule, which CRM syncs share by default). */
+/** `1m,5m,30m,2h,24h` (the webhook retry schedule, which CRM syncs share by default). */
 export const DEFAULT_CRM_RETRY_SCHEDULE = '1m,5m,30m,2h,24h';
 
 export interface CrmRetryStep {

@@ -1,7 +1,7 @@
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';
 
-/** Deduplication configuration (spec 2.17), as served by `GET /api/dedup` and changed by `POST /api/dedup`. */
+/** Deduplication configuration (docs/decisions.md "Deduplication"), as served by `GET /api/dedup` and changed by `POST /api/dedup`. */
 
 export const DEDUP_WINDOW_HOURS = [1, 24, 168, 720] as const;
 /** `null` is "all time"; the API also accepts the string `"all"` for it. */

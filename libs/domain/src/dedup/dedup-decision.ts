@@ -6,7 +6,7 @@ import type { BestMatch, FieldMatch } from './score-candidates';
 import { findBestMatch } from './score-candidates';
 import { compareField } from './similarity';
 
-/** A deduplication log entry (spec 4.10). Written for every decision, duplicate or not. */
+/** A deduplication log entry (`dedupLog`). Written for every decision, duplicate or not. */
 export interface DedupLogEntry {
   timestamp: string;
   incoming_lead: { id: string | null; email: string | null; first_name: string | null; last_name: string | null };
@@ -150,7 +150,7 @@ function matchDetails(incoming: DedupIncomingLead, best: BestMatch, config: Dedu
   return { email, name };
 }
 
-/** Body of `POST /dedup/check-duplicate` (spec 4.10). */
+/** Body of `POST /dedup/check-duplicate` (`checkDuplicate`). */
 export type CheckDuplicateResult =
   | { is_duplicate: false }
   | { is_duplicate: true; matched_lead_id: string; similarity_score: number; match_details: DedupMatchDetails };
@@ -166,7 +166,8 @@ export function toCheckDuplicateResult(decision: DedupDecision): CheckDuplicateR
 }
 
 /**
- * The data of the ingestion 409 (spec 4.4); libs/http adds `success:false, error:'Duplicate lead detected'`.
+ * The data of the ingestion 409 (`ingestLead`); libs/http adds
+ * `success:false, error:'Duplicate lead detected'`.
  */
 export interface DuplicateConflict {
   duplicate_of: string;

@@ -1,5 +1,5 @@
 /**
- * The slice of a lead that deduplication reads (spec 2.1). Stored rows and inbound submissions are
+ * The slice of a lead that deduplication reads. Stored rows and inbound submissions are
  * mapped to this shape by the caller; dedup never sees the rest of the lead.
  */
 export interface DedupLeadFields {

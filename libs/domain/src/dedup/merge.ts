@@ -1,5 +1,5 @@
 /**
- * Action `merge` (spec 7.4: "fills empty or older fields, keeps the original source").
+ * Action `merge`: fills empty or older fields and keeps the original source.
  *
  * - Identity and bookkeeping fields are never touched: id, source, vendor, status, timestamps,
  *   duplicate_of, CRM and validation fields, enrichment data (MERGE_NEVER: anything not listed in

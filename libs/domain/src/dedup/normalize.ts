@@ -66,7 +66,7 @@ export function normalizeEmail(email: string): string {
 /**
  * Digits only. A North American number written with its country code (11 digits starting with 1)
  * equals the same number without it: "+1 (555) 123-4567" and "5551234567" both give "5551234567".
- * Other country codes are kept as written (stored leads are E.164, spec 2.1).
+ * Other country codes are kept as written (stored leads hold phones in E.164).
  */
 export function phoneDigits(phone: string): string {
   const digits = phone.replace(/\D/g, '');

@@ -2,7 +2,7 @@ import type { DedupAlgorithm, DedupConfig } from './dedup-config';
 import type { DedupIncomingLead, DedupLead } from './dedup.types';
 import { compareField, roundDedupScore } from './similarity';
 
-/** One entry of the log's `match_fields{<field>:{score,method}}` (spec 4.10); `score: null` = not comparable. */
+/** One entry of the log's `match_fields{<field>:{score,method}}` (`dedupLog`); `score: null` = not comparable. */
 export interface FieldMatch {
   score: number | null;
   method: DedupAlgorithm;

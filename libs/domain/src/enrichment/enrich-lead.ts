@@ -1,10 +1,10 @@
 /**
  * What the enrich stage does to one lead, and what POST /api/enrichment/test predicts: the same
- * function, so a test answer and an ingested lead cannot disagree (issue 9).
+ * function, so a test answer and an ingested lead cannot disagree (docs/decisions.md "Rules").
  *
  * 1. Calculated fields are computed on the lead as it arrived, so rules can read them by name.
- * 2. The organization's enabled rules run in priority order (spec 4.7), `calculate` actions
- *    evaluating the formula language.
+ * 2. The organization's enabled rules run in priority order (docs/enrichment-rules.md), `calculate`
+ *    actions evaluating the formula language.
  * 3. When a rule changed the lead, the calculated fields are computed again on the result.
  *
  * Pure: the rule webhooks come back as requests; the stage sends them.
@@ -33,7 +33,7 @@ export interface EnrichmentOutcome {
   calculationErrors: Array<{ field: string; error: string }>;
 }
 
-/** The fields of spec 2.1 a rule sees and may change, plus calculated values by name. */
+/** The lead fields a rule sees and may change, plus calculated values by name. */
 export const RULE_SUBJECT_FIELDS = [
   'email',
   'first_name',
@@ -106,7 +106,7 @@ export function applyEnrichment<T extends LeadRecord>(lead: T, outcome: Enrichme
   return next as T;
 }
 
-/** Lead fields of spec 2.1 hold text: other values a rule wrote are stored as their text. */
+/** These lead fields hold text: other values a rule wrote are stored as their text. */
 function asLeadText(value: unknown): string | null {
   if (value === null || typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

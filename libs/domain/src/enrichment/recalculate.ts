@@ -1,7 +1,7 @@
 /**
  * Calculated values of a stored lead computed again: after a source field changed (PATCH
- * /api/leads/:id), on manual recalculation, or after a formula changed (spec 2.10). Returns the
- * lead's whole `calculated_fields` object, or null when nothing in it changes.
+ * /api/leads/:id), on manual recalculation, or after a formula changed (docs/formula-language.md).
+ * Returns the lead's whole `calculated_fields` object, or null when nothing in it changes.
  */
 import { calculatedFieldOrder, computeCalculatedFields, fieldsAffectedBy, type CalculatedFieldDefinition } from '../formula';
 import type { CalculatedValue } from './enrich-lead';

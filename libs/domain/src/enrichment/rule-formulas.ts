@@ -1,7 +1,7 @@
 /**
- * The `calculate` actions of a rule are checked with the formula language's grammar and limits
- * when the rule is saved (spec 8), so a broken formula is a 400 naming the action, never a
- * surprise on a lead.
+ * The `calculate` actions of a rule are checked with the formula language's grammar and limits when
+ * the rule is saved (docs/formula-language.md "Limits"), so a broken formula is a 400 naming the
+ * action, never a surprise on a lead.
  */
 import type { ErrorDetail } from '../errors';
 import { formulaLimitProblems, parseFormula } from '../formula';

@@ -34,7 +34,7 @@ describe('export machine', () => {
     expect(exportCan(failed, { type: 'START' })).toBe(false);
   });
 
-  it('shows requested as processing (spec 2.16)', () => {
+  it('shows requested as processing, as the export status documents it', () => {
     expect(exportStatusOf('requested')).toBe('processing');
     expect(exportStatusOf('completed')).toBe('completed');
   });

@@ -101,7 +101,7 @@ export function advanceExport(current: PersistedExportActor, event: ExportActorE
   return exportActor.advance(current, event);
 }
 
-/** The status an actor state shows in the API (spec 2.16: processing, completed; 3.2: failed). */
+/** The status an actor state shows in the API (`getExport`; docs/api-conventions.md "Statuses"). */
 export type ExportStatus = 'processing' | 'completed' | 'failed' | 'expired';
 
 export function exportStatusOf(state: ExportActorState): ExportStatus {

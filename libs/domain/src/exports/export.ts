@@ -1,7 +1,7 @@
 /**
- * Lead exports (spec 2.16, 4.6 POST /leads/export, 6.2 export.completed): the request, the stored
- * export, and how a lead becomes a CSV row. Pure; the api validates with `parseExportRequest` and
- * the export stage writes rows with `exportRow`.
+ * Lead exports (`exportLeads` POST /leads/export, `getExport`, event export.completed): the
+ * request, the stored export, and how a lead becomes a CSV row. Pure; the api validates with
+ * `parseExportRequest` and the export stage writes rows with `exportRow`.
  */
 import type { ErrorDetail } from '../errors';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from '../lead/lead';
@@ -9,15 +9,15 @@ import { parseDateBound } from '../lead/lead-list-query';
 import type { Environment } from '../tenant';
 import type { ExportStatus, PersistedExportActor } from './export.machine';
 
-/** Export download lifetime (spec 8): 24 hours after completion. */
+/** Export download lifetime: 24 hours after completion (410 EXPORT_EXPIRED after). */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
-/** What the api promises before it knows the size (spec 2.16 estimated_completion). */
+/** What the api promises before it knows the size (the export's `estimated_completion`). */
 export const EXPORT_ESTIMATE_MS = 30_000;
 
 export const EXPORT_FORMATS = ['csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Lead fields (spec 2.1) an export may hold, in the order of the spec. */
+/** Lead fields an export may hold, in the order of the lead resource (`Lead` in the OpenAPI document). */
 export const EXPORT_FIELDS = [
   'id', 'email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest',
   'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
@@ -26,15 +26,16 @@ export const EXPORT_FIELDS = [
 ] as const;
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
-/** Without `fields`, the columns of the list response (spec 2.1: the list omits the rest). */
+/** Without `fields`, the columns of the list response (`listLeads`; the list omits the rest). */
 export const DEFAULT_EXPORT_FIELDS: readonly ExportField[] = [
   'id', 'email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest',
   'ip_address', 'user_agent', 'utm_source', 'utm_medium', 'utm_campaign', 'custom_fields', 'enrichment_data', 'created_at', 'updated_at',
 ];
 
 /**
- * The list filters of GET /leads (spec 4.6), same names. Dates are normalized ISO strings:
- * `start_date` an inclusive, `end_date` an exclusive bound on created_at (see parseDateBound in lead-list-query.ts).
+ * The list filters of GET /leads (`listLeads`), same names. Dates are normalized ISO strings:
+ * `start_date` an inclusive, `end_date` an exclusive bound on created_at (see parseDateBound in
+ * lead-list-query.ts).
  */
 export interface ExportFilters {
   status?: LeadStatus;
@@ -166,7 +167,7 @@ export function effectiveExportStatus(record: Pick<ExportRecord, 'status' | 'exp
   return record.status;
 }
 
-/** The export object of spec 2.16 (plus `error` once failed). */
+/** The export object (`Export` in the OpenAPI document; plus `error` once failed). */
 export function exportView(record: ExportRecord, now: Date): Record<string, unknown> {
   const status = effectiveExportStatus(record, now);
   const processing = status === 'processing';

@@ -1,7 +1,8 @@
 /**
- * Calculated fields (spec 2.10, 4.8, 8) as resources: the request bodies, the order fields are
- * computed in (a field may use another by name; cycles are refused naming them, and chains may be
- * at most 5 fields deep), computing them over a lead, and which fields a change makes stale.
+ * Calculated fields (docs/formula-language.md; operations `createCalculatedField`, ...) as
+ * resources: the request bodies, the order fields are computed in (a field may use another by name;
+ * cycles are refused naming them, and chains may be at most 5 fields deep), computing them over a
+ * lead, and which fields a change makes stale.
  */
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';

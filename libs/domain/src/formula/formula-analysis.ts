@@ -1,5 +1,5 @@
 /**
- * What a parsed formula reads and how deep it goes: the limits of spec 8 (2,000 characters,
+ * What a parsed formula reads and how deep it goes: the documented limits (2,000 characters,
  * conditionals nested 5 levels, 3 lookups), the field paths it references (dependency order of
  * calculated fields, "recompute when a source field changes"), the lookup tables it uses, and a
  * printer back to source (the parser's round-trip tests use it).

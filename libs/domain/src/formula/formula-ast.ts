@@ -1,6 +1,6 @@
 /**
- * The syntax tree of a formula (spec 2.10). A formula is a template: text with `{{ ... }}` tags.
- * Every node keeps the offset it starts at, for error positions.
+ * The syntax tree of a formula (docs/formula-language.md). A formula is a template: text with
+ * `{{ ... }}` tags. Every node keeps the offset it starts at, for error positions.
  */
 
 export type FormulaAst = FormulaNode[];

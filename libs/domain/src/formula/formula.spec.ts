@@ -87,7 +87,7 @@ describe('parse errors carry line and column', () => {
   });
 });
 
-describe('limits of spec 8', () => {
+describe('the documented formula limits', () => {
   const nested = (levels: number) => '{{if a}}'.repeat(levels) + 'x' + '{{/if}}'.repeat(levels);
   const problems = (source: string) => {
     const parsed = parseFormula(source);

@@ -1,7 +1,7 @@
 /**
- * The query parameters of the general analytics reports (GET /api/analytics/...; spec 4.12 leaves
- * them to us): the funnel's `startDate`/`endDate`, an `interval` for trends and a `groupBy` for
- * source performance. Problems are named by parameter.
+ * The query parameters of the general analytics reports (GET /api/analytics/...; their parameters
+ * are ours, docs/analytics.md): the funnel's `startDate`/`endDate`, an `interval` for trends and a
+ * `groupBy` for source performance. Problems are named by parameter.
  */
 import type { ErrorDetail } from '../errors';
 import { parseFunnelPeriod, type FunnelPeriod } from './funnel-period';

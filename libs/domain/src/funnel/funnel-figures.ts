@@ -1,7 +1,7 @@
 /**
- * How the funnel reports present their numbers (spec 4.11): rates as fractions, durations in
- * seconds and as text, and the buckets of the time-to-convert and drop-off reports. The counting
- * itself happens in SQL over the analytics projection.
+ * How the funnel reports present their numbers (docs/analytics.md "Funnel"): rates as fractions,
+ * durations in seconds and as text, and the buckets of the time-to-convert and drop-off reports.
+ * The counting itself happens in SQL over the analytics projection.
  */
 
 /** `part / whole` rounded to 4 decimals; 0 when there is no whole. */
@@ -45,7 +45,7 @@ export interface Bucket {
 
 const HOUR = 3_600;
 
-/** Time from inquiry to application (spec 4.11). */
+/** Time from inquiry to application (`funnelTimeToConvert`). */
 export const TIME_TO_CONVERT_BUCKETS: readonly Bucket[] = [
   { bucket: '0-1hr', from: 0, to: HOUR },
   { bucket: '1-6hr', from: HOUR, to: 6 * HOUR },
@@ -55,8 +55,9 @@ export const TIME_TO_CONVERT_BUCKETS: readonly Bucket[] = [
 ];
 
 /**
- * Age of a dropped inquiry (spec 4.11: 24-48hr, 2-7days, 7days+). With `minAgeHours` under 24 an
- * inquiry can be dropped younger than a day; those are counted in a `0-24hr` bucket shown first.
+ * Age of a dropped inquiry (`funnelDropOffs`: 24-48hr, 2-7days, 7days+). With `minAgeHours` under
+ * 24 an inquiry can be dropped younger than a day; those are counted in a `0-24hr` bucket shown
+ * first.
  */
 export function dropOffAgeBuckets(minAgeHours: number): Bucket[] {
   const buckets: Bucket[] = [

@@ -1,8 +1,8 @@
 /**
- * A funnel link (spec 2.15, 4.11): an inquiry vendor whose leads may turn into applications at an
- * application vendor, within `timeWindowHours` of the inquiry. The request body of
- * `POST /api/vendor-funnel-links`; the vendor types and the pair's uniqueness are checked against
- * the store by the route.
+ * A funnel link (`createFunnelLink`, docs/analytics.md "Funnel"): an inquiry vendor whose leads may
+ * turn into applications at an application vendor, within `timeWindowHours` of the inquiry. The
+ * request body of `POST /api/vendor-funnel-links`; the vendor types and the pair's uniqueness are
+ * checked against the store by the route.
  */
 import type { ErrorDetail } from '../errors';
 

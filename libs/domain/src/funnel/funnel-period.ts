@@ -1,8 +1,8 @@
 /**
- * The query parameters of the funnel reports (spec 4.11, 7.1): `startDate` and `endDate` (ISO 8601
- * dates or date-times; by default the 30 days before today and today, UTC) and, for drop-offs,
- * `minAgeHours` (default 24). Problems are named by parameter, as the funnel convention's
- * `details` are keyed.
+ * The query parameters of the funnel reports (docs/analytics.md "Funnel"): `startDate` and
+ * `endDate` (ISO 8601 dates or date-times; by default the 30 days before today and today, UTC) and,
+ * for drop-offs, `minAgeHours` (default 24). Problems are named by parameter, as the funnel
+ * convention's `details` are keyed.
  */
 import type { ErrorDetail } from '../errors';
 

@@ -1,8 +1,8 @@
 /**
- * The query of GET /leads (spec 4.6) and the two views of a lead: the list omits landing_page,
+ * The query of GET /leads (`listLeads`) and the two views of a lead: the list omits landing_page,
  * referrer, utm_term, utm_content, vendor_name, validation_status, duplicate_of, the crm fields and
- * deleted_at (spec 2.1); get-by-id shows every field of 2.1. Pipeline bookkeeping (actor, outbox,
- * version, blocking keys, search copies...) appears in neither.
+ * deleted_at; get-by-id (`getLead`) shows every field of the lead. Pipeline bookkeeping (actor,
+ * outbox, version, blocking keys, search copies...) appears in neither.
  */
 import type { ErrorDetail } from '../errors';
 import { normalizeSearchText, SEARCH_MIN_PHONE_DIGITS, SEARCH_MIN_TEXT } from './lead-search';
@@ -31,7 +31,7 @@ export const LEAD_LIST_FIELDS = [
   'updated_at',
 ] as const;
 
-/** Every field of spec 2.1 (get-by-id). `vendor_name` is looked up from the vendor. */
+/** Every field of the lead resource (get-by-id). `vendor_name` is looked up from the vendor. */
 export const LEAD_DETAIL_FIELDS = [
   ...LEAD_LIST_FIELDS,
   'vendor_name',

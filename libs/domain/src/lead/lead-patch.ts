@@ -1,8 +1,9 @@
 /**
- * A partial update of a lead (PATCH /leads/:id, POST /leads/bulk-update; spec 4.6). The body is
- * parsed once (`parseLeadPatch`: field names, types, email and phone re-validated with the same
- * rules as ingestion, custom fields against their definitions) and then applied to each lead
- * (`applyLeadPatch`: what changes, with old and new values for the lead.updated event).
+ * A partial update of a lead (PATCH /leads/:id, POST /leads/bulk-update: `updateLead`,
+ * `bulkUpdateLeads`). The body is parsed once (`parseLeadPatch`: field names, types, email and
+ * phone re-validated with the same rules as ingestion, custom fields against their definitions) and
+ * then applied to each lead (`applyLeadPatch`: what changes, with old and new values for the
+ * lead.updated event).
  */
 import type { ErrorDetail } from '../errors';
 import { blockingKeyFields, normalizeEmail } from '../dedup/normalize';
@@ -49,7 +50,7 @@ export interface LeadPatch {
 
 export interface LeadPatchContext {
   customFields: readonly CustomFieldDefinition[];
-  /** The organization's default country for national phone numbers (spec 7.4). */
+  /** The organization's default country for national phone numbers (docs/decisions.md "Validation"). */
   defaultPhoneCountry: string;
 }
 

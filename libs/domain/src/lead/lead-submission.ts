@@ -1,9 +1,10 @@
-/** Custom field values (spec 2.2): string, number, boolean, date (ISO 8601 string), array, object. */
+/** Custom field values of a submission: string, number, boolean, date (ISO 8601 string), array, object. */
 export type CustomFieldValue = string | number | boolean | null | CustomFieldValue[] | { [key: string]: CustomFieldValue };
 
 /**
- * An inbound lead submission (spec 2.2), plus the two bot-detection inputs the spec's validation
- * rules need (7.4): the honeypot `website` and `form_started_at`, when the form was loaded.
+ * An inbound lead submission (the body of `ingestLead`), plus the two bot-detection inputs
+ * validation needs (docs/decisions.md "Validation"): the honeypot `website` and `form_started_at`,
+ * when the form was loaded.
  */
 export interface LeadSubmission {
   email: string;

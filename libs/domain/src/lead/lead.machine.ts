@@ -144,7 +144,7 @@ export function advanceLead(current: PersistedLeadActor, event: LeadActorEvent):
   return leadActor.advance(current, event);
 }
 
-/** The lead status (spec 3.1) an actor state stands for. */
+/** The lead status (docs/api-conventions.md "Statuses") an actor state stands for. */
 export function leadStatusOf(state: LeadActorState): 'new' | 'active' | 'rejected' | 'duplicate' {
   switch (state) {
     case 'active':

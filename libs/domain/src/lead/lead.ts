@@ -5,14 +5,14 @@ import type { CustomFieldValue } from './lead-submission';
 import type { PersistedLeadActor } from './lead.machine';
 import type { LeadRoute } from '../routing/route-lead';
 
-/** Lead statuses of spec 3.1. */
+/** Lead statuses (docs/api-conventions.md "Statuses"). */
 export const LEAD_STATUSES = ['new', 'active', 'contacted', 'qualified', 'converted', 'rejected', 'duplicate', 'archived'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
 /**
- * A lead as stored: the fields of spec 2.1, the tenant, the pipeline's bookkeeping and the
- * persisted actor. Timestamps are ISO strings except `expires_at` (a Date, for the TTL index of
- * sandbox leads).
+ * A lead as stored: the fields the API shows (`Lead` in the OpenAPI document), the tenant, the
+ * pipeline's bookkeeping and the persisted actor. Timestamps are ISO strings except `expires_at` (a
+ * Date, for the TTL index of sandbox leads).
  */
 export interface LeadRecord {
   _id: string;
@@ -62,7 +62,7 @@ export interface LeadRecord {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
-  /** Sandbox leads disappear 24 h after creation (spec 1). */
+  /** Sandbox leads disappear 24 h after creation (docs/api-conventions.md "Authentication", the sandbox). */
   expires_at: Date | null;
   actor: PersistedLeadActor;
   /** Compare-and-set version of the document, bumped by every stage write. */
@@ -78,7 +78,7 @@ export interface LeadRecord {
   outbox_at?: string | null;
   /** Id of the batch write that stored this state, to tell whose compare-and-set won. */
   write_id?: string;
-  /** Where the route stage sent the lead (issue 10, Routing); absent until routed. */
+  /** Where the route stage sent the lead (docs/routing.md); absent until routed. */
   routing?: LeadRoute | null;
   [key: string]: unknown;
 }

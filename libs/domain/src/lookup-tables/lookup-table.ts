@@ -1,7 +1,8 @@
 /**
- * Lookup tables (spec 2.9) as request bodies: a name the `lookup` rule action and the formula
- * `lookup` function refer to, a description, and mappings of key to value strings. A key missing
- * from the table leaves the lookup's target unchanged (docs/enrichment-rules.md).
+ * Lookup tables (operations `createLookupTable`, ...) as request bodies: a name the `lookup` rule
+ * action and the formula `lookup` function refer to, a description, and mappings of key to value
+ * strings. A key missing from the table leaves the lookup's target unchanged
+ * (docs/enrichment-rules.md).
  */
 import type { ErrorDetail } from '../errors';
 

@@ -1,7 +1,7 @@
 /**
  * What an organization's plan allows it to keep (docs/enrichment-rules.md "Plan limits", the
  * numbers and their reasons in docs/decisions.md "Plan limits"). The plan already sets the funnel
- * rate limit (spec 8); it also bounds the configuration every lead runs through, because each
+ * rate limit (docs/api-conventions.md "Rate limits"); it also bounds the configuration every lead runs through, because each
  * enrichment rule, routing rule, validation rule, calculated field and lookup row is evaluated or
  * held for every lead of the organization, in every stage process and in the API's rule tester.
  *

@@ -1,5 +1,5 @@
 /**
- * Routing rules and routing settings of an organization (issue 10, Routing; docs/decisions.md
+ * Routing rules and routing settings of an organization (docs/routing.md; docs/decisions.md
  * "Routing"): which CRM connection(s), and optionally which owner or queue there, receive a lead.
  *
  * A rule: `{name, description, priority, enabled, conditions, targets, distribution}`.

@@ -1,5 +1,5 @@
 /**
- * Condition groups (spec 2.6): `{operator: AND|OR, rules: [...]}` whose members are leaves
+ * Condition groups of rules: `{operator: AND|OR, rules: [...]}` whose members are leaves
  * `{field, operator, value}` or nested groups. How leaves compare (docs/enrichment-rules.md):
  * - text comparisons (equals, contains, starts_with, ends_with, in) ignore case and surrounding
  *   spaces: vendors send "CA", "ca" and " Ca ";

@@ -1,11 +1,11 @@
 /**
- * The enrichment rule resource (spec 2.5-2.7, 4.7) as a request body. Every problem is reported
- * once with its path (`conditions.rules[1].rules[0].operator`), so a rule editor can point at it.
- * Checks: known operators and actions, values of the right shape for each operator, RE2 patterns
- * that compile, field paths that name a lead field, no text operator on a number custom field and
- * no ordering operator between a text field and a value that is neither a number nor a date,
- * groups at most 10 deep and 100 wide, 1-20 actions, webhook headers safe to send (no line
- * breaks, no Host and the like).
+ * The enrichment rule resource (docs/enrichment-rules.md; `createEnrichmentRule`) as a request
+ * body. Every problem is reported once with its path (`conditions.rules[1].rules[0].operator`), so
+ * a rule editor can point at it. Checks: known operators and actions, values of the right shape for
+ * each operator, RE2 patterns that compile, field paths that name a lead field, no text operator on
+ * a number custom field and no ordering operator between a text field and a value that is neither a
+ * number nor a date, groups at most 10 deep and 100 wide, 1-20 actions, webhook headers safe to
+ * send (no line breaks, no Host and the like).
  */
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';

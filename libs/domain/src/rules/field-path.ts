@@ -1,11 +1,11 @@
 /**
- * How rules name lead fields (spec 2.6): a top-level field of spec 2.1 (`email`, `utm_source`),
- * or a dotted path into `custom_fields`, `enrichment_data` or `calculated_fields`
- * (`custom_fields.gpa`). Reading a missing path gives undefined; writing creates the objects on
- * the way. Subjects are never changed in place.
+ * How rules name lead fields (docs/enrichment-rules.md): a top-level field of the lead (`email`,
+ * `utm_source`), or a dotted path into `custom_fields`, `enrichment_data` or `calculated_fields`
+ * (`custom_fields.gpa`). Reading a missing path gives undefined; writing creates the objects on the
+ * way. Subjects are never changed in place.
  */
 
-/** A lead as rules see it: spec 2.1 fields at the top, and the nested objects. */
+/** A lead as rules see it: the lead's own fields at the top, and the nested objects. */
 export type RuleSubject = Record<string, unknown>;
 
 export const RULE_TOP_FIELDS = [

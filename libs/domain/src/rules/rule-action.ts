@@ -1,6 +1,6 @@
 /**
- * Rule actions (spec 2.7) and the field transformations. Actions change a copy of the subject;
- * the run (run-rules.ts) records what each did.
+ * Rule actions (docs/enrichment-rules.md) and the field transformations. Actions change a copy of
+ * the subject; the run (run-rules.ts) records what each did.
  */
 import { normalizePhone } from '../validation/phone';
 import { emailDomain } from '../validation/email-syntax';

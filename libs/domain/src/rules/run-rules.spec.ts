@@ -57,7 +57,7 @@ describe('runRules', () => {
     ]);
   });
 
-  it('stops at a reject and reports later rules as not matched (spec 4.7)', () => {
+  it('stops at a reject and reports later rules as not matched', () => {
     const reject = rule({ actions: [{ type: 'reject', reason: 'test lead' }, { type: 'set_field', field: 'source', value: 'never' }] });
     const later = rule({ actions: [{ type: 'flag', reason: 'x', severity: 'high' }] });
     const run = runRules([reject, later], { email: 'a@b.edu' }, context);

@@ -1,9 +1,10 @@
 /**
- * A run of an organization's enrichment rules over one lead (spec 4.7): enabled rules in
- * ascending priority (ties: creation time, then id); each matching rule's actions in order; a
- * `reject` or `stop_processing` ends the rule and every later rule, which are then reported as
- * not matched with the reason. The answer is the 2.7a test result plus what the enrich stage
- * needs: the changed subject, the changes per rule, the flags and the webhooks to send.
+ * A run of an organization's enrichment rules over one lead (docs/enrichment-rules.md): enabled
+ * rules in ascending priority (ties: creation time, then id); each matching rule's actions in
+ * order; a `reject` or `stop_processing` ends the rule and every later rule, which are then
+ * reported as not matched with the reason. The answer is the enrichment test result
+ * (`testEnrichmentRules`) plus what the enrich stage needs: the changed subject, the changes per
+ * rule, the flags and the webhooks to send.
  *
  * A rule that cannot be evaluated (its conditions, see conditionOutcome, or its actions: a lookup
  * table that is gone, a corrupt stored action, anything that throws) is neither a match nor a
@@ -46,7 +47,7 @@ export interface ActionTaken {
   note?: string;
 }
 
-/** One entry of the 2.7a `results`. */
+/** One entry of the enrichment test result's `results` (`testEnrichmentRules`). */
 export interface RuleResult {
   rule_id: string;
   rule_name: string;

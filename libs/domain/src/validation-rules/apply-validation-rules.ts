@@ -1,7 +1,7 @@
 /**
- * Running an organization's validation rules over a submission (spec 2.18): enabled rules in
- * ascending priority (ties: creation time, then id), each seeing the transforms of the rules
- * before it. Every rule is evaluated, so POST /api/validation/check lists every error; the
+ * Running an organization's validation rules over a submission (docs/validation-rules.md): enabled
+ * rules in ascending priority (ties: creation time, then id), each seeing the transforms of the
+ * rules before it. Every rule is evaluated, so POST /api/validation/check lists every error; the
  * validate stage refuses the lead with the first. A rule that cannot be evaluated (a stored rule
  * the API would refuse, a pattern the engine cannot run, anything that throws) neither fires nor
  * passes: it is listed in `unevaluable` with its name and error, and the lead goes to review.

@@ -1,6 +1,6 @@
 /**
- * Custom validation rules (spec 2.18, 4.10): an organization's own checks on a submission, run
- * in the `validate` stage after the built-in ones, in ascending priority. A rule names a field,
+ * Custom validation rules (docs/validation-rules.md): an organization's own checks on a submission,
+ * run in the `validate` stage after the built-in ones, in ascending priority. A rule names a field,
  * a type with its condition and value, and what happens when the rule fires:
  *
  * | rule_type  | condition                                              | value                          |

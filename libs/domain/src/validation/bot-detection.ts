@@ -1,6 +1,6 @@
 /**
- * Bot detection (spec 7.4): a honeypot field, the time from form load to submission, and a list
- * of high-risk IP addresses and CIDR ranges. Pure: `now` is passed in.
+ * Bot detection (docs/decisions.md "Validation"): a honeypot field, the time from form load to
+ * submission, and a list of high-risk IP addresses and CIDR ranges. Pure: `now` is passed in.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -1,7 +1,7 @@
 /**
- * The custom field definition resource (spec 2.8) as a request body: POST creates one, PATCH
- * changes label, required, default_value and validation. `name` and `type` are fixed once created:
- * leads already hold values under that name and of that type.
+ * The custom field definition resource (`createCustomField`, `updateCustomField`) as a request
+ * body: POST creates one, PATCH changes label, required, default_value and validation. `name` and
+ * `type` are fixed once created: leads already hold values under that name and of that type.
  */
 import { trimBlank } from '../accounts/input';
 import type { ErrorDetail } from '../errors';

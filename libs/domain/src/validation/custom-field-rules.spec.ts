@@ -8,7 +8,7 @@ const fields: CustomFieldDefinition[] = [
   { name: 'term', type: 'string', required: true, default_value: 'fall', validation: { enum: ['fall', 'spring'] } },
 ];
 
-describe('custom field validation rules (spec 2.8)', () => {
+describe('custom field validation rules', () => {
   it('checks pattern (RE2), min/max and enum, naming the field', () => {
     expect(checkCustomFields({ student_id: 'AB123456', gpa: 4, term: 'spring' }, fields)).toEqual([]);
     expect(checkCustomFields({ student_id: 'ab1', gpa: -1, term: 'summer' }, fields).map((problem) => problem.field)).toEqual([

@@ -1,7 +1,7 @@
 /**
- * Custom fields of a submission (spec 2.2, 2.8): every key must be a custom field the organization
- * has configured, every value must match the field's type and the field's validation rules
- * (pattern, min, max, enum), and required fields must be present.
+ * Custom fields of a submission (docs/decisions.md "Leads API", custom fields): every key must be a
+ * custom field the organization has configured, every value must match the field's type and the
+ * field's validation rules (pattern, min, max, enum), and required fields must be present.
  *
  * Patterns are organization input run on every submission, so they run on RE2 through the shared,
  * bounded pattern cache of rules/pattern-matcher, never on the JavaScript RegExp engine.
@@ -14,7 +14,7 @@ export const CUSTOM_FIELD_TYPES = ['string', 'number', 'boolean', 'date', 'array
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /**
- * Validation rules of a custom field (spec 2.8). `pattern` applies to string and date values (an
+ * Validation rules of a custom field. `pattern` applies to string and date values (an
  * unanchored RE2 search: anchor with ^ and $); `min`/`max` bound a number's value, a string's
  * length and an array's item count; `enum` lists the allowed scalar values.
  */

@@ -1,9 +1,9 @@
 /**
- * Disposable (throw-away) email domains (spec 7.4), from the maintained `disposable-email-domains`
- * package rather than a hand list. Its `index.json` lists exact domains and `wildcard.json` lists
- * domains whose every subdomain is disposable; we match the domain and each parent domain against
- * both, so `x.mailinator.com` counts as `mailinator.com`. Import attributes load the JSON the same
- * way under tsx, vitest and tsc.
+ * Disposable (throw-away) email domains (refused unless the organization allows them), from the
+ * maintained `disposable-email-domains` package rather than a hand list. Its `index.json` lists
+ * exact domains and `wildcard.json` lists domains whose every subdomain is disposable; we match the
+ * domain and each parent domain against both, so `x.mailinator.com` counts as `mailinator.com`.
+ * Import attributes load the JSON the same way under tsx, vitest and tsc.
  */
 import disposableDomains from 'disposable-email-domains' with { type: 'json' };
 import wildcardDomains from 'disposable-email-domains/wildcard.json' with { type: 'json' };

@@ -1,6 +1,6 @@
 /**
- * Email syntax (spec 7.4): the addr-spec of RFC 5322, practically restricted to what mail can
- * actually be delivered to and what an MX lookup can check:
+ * Email syntax (docs/decisions.md "Validation"): the addr-spec of RFC 5322, practically restricted
+ * to what mail can actually be delivered to and what an MX lookup can check:
  * - local part: dot-atom (atext runs joined by single dots) or a quoted string;
  * - domain: DNS host name with at least two labels and an alphabetic (or punycode) TLD. Domain
  *   literals (`user@[10.0.0.1]`) and obsolete forms (comments, folding whitespace) are refused,

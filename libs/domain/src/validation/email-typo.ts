@@ -1,5 +1,5 @@
 /**
- * Common email-domain typos (spec 7.4: "common typos flagged and possibly accepted"). A typo is
+ * Common email-domain typos: flagged, and the lead still accepted. A typo is
  * only a warning with a suggestion, never a rejection: `gmial.com` may be a real domain, and the
  * person behind the lead is still real. Explicit tables, not edit distance, because distance-1
  * neighbours of big providers are often real providers (`ymail.com`, `gmx.com`).

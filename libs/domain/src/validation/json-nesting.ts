@@ -1,8 +1,8 @@
 /**
- * Limits on how deep and how large JSON values may be (issue 8 point 7): checked at the edge, so a
- * value the pipeline, the store (SQLite's JSON functions stop at 1,000 levels) or JSON.stringify
- * (recursive, a stack overflow past a few thousand levels) cannot handle is refused with a 400,
- * never accepted and then lost.
+ * Limits on how deep and how large JSON values may be (docs/decisions.md, "Request bodies at the
+ * edge"): checked at the edge, so a value the pipeline, the store (SQLite's JSON functions stop at
+ * 1,000 levels) or JSON.stringify (recursive, a stack overflow past a few thousand levels) cannot
+ * handle is refused with a 400, never accepted and then lost.
  */
 import type { ErrorDetail } from '../errors';
 

@@ -1,7 +1,7 @@
 /**
- * The answer of an MX lookup for an email domain (spec 7.4). Three-valued because a DNS failure
- * must never reject leads: only a definite "no MX" rejects. Defined in the domain, which decides
- * on it; the MxResolver port (libs/ports) re-exports it.
+ * The answer of an MX lookup for an email domain (no MX rejects the lead). Three-valued because a
+ * DNS failure must never reject leads: only a definite "no MX" rejects. Defined in the domain,
+ * which decides on it; the MxResolver port (libs/ports) re-exports it.
  */
 export type MxAnswer =
   | { status: 'found'; exchanges: string[] }

@@ -1,5 +1,6 @@
 /**
- * Phone numbers (spec 7.4): valid format, at least 10 digits, valid country code, stored in E.164.
+ * Phone numbers (docs/decisions.md "Validation"): valid format, at least 10 digits, valid country
+ * code, stored in E.164.
  *
  * `libphonenumber-js/max` rather than `/min`: `/min` only checks a number's length for its country,
  * so `+1 555 555 5555` or `+44 00000 000000` would pass as "valid"; `/max` carries the full

@@ -1,5 +1,5 @@
 /**
- * Required fields of a submission (spec 2.2): `email` always, plus the fields the organization
+ * Required fields of a submission: `email` always, plus the fields the organization
  * marks required (`ValidationSettings.required_fields`). Blank text counts as missing, since a
  * form posts empty inputs as "".
  */

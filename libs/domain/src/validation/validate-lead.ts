@@ -1,13 +1,14 @@
 /**
- * The validation rules of spec 7.4 over one submission, as one pure function. The only outside
- * fact it needs, the MX answer for the email's domain, is looked up by the caller beforehand
- * (with `emailDomain()`), so this stays free of I/O and is tested without DNS.
+ * The built-in validation rules (docs/decisions.md "Validation") over one submission, as one pure
+ * function. The only outside fact it needs, the MX answer for the email's domain, is looked up by
+ * the caller beforehand (with `emailDomain()`), so this stays free of I/O and is tested without
+ * DNS.
  *
  * Rule order, first refusal wins:
  * 1. shape: required fields, email syntax, phone, custom fields, `form_started_at` format. All
  *    problems are reported at once as `invalid` (400 with details). Its reason is
  *    `missing_required` when every problem is an absent field, else `invalid_email` when the
- *    email's syntax is one of the problems, else `failed_custom_rule` (a format rule of spec 2.18
+ *    email's syntax is one of the problems, else `failed_custom_rule` (a format rule
  *    failed: phone, custom field type, timestamp).
  * 2. bot: honeypot → `bot_detected`; too fast → `bot_detected`; 1-3 s → flags; high-risk IP →
  *    reject (`bot_detected`), flag, or allow, as the organization chose.

@@ -1,10 +1,10 @@
 /**
  * Validation as the validate stage runs it and POST /api/validation/check predicts it (one code
- * path, issue 9): the built-in rules of spec 7.4 (`validateLead`), then the organization's
- * custom validation rules (spec 2.18) on the normalized submission, in priority order. A custom
- * `reject` refuses the lead with reason `failed_custom_rule` and the rule's id and message;
- * `flag` marks it for manual review; `warn` adds a warning; `transform` changes the value. A
- * custom rule that cannot be evaluated marks the lead for manual review too, with a review flag
+ * path, docs/decisions.md "Rules"): the built-in rules (`validateLead`), then the organization's
+ * custom validation rules (docs/validation-rules.md) on the normalized submission, in priority
+ * order. A custom `reject` refuses the lead with reason `failed_custom_rule` and the rule's id and
+ * message; `flag` marks it for manual review; `warn` adds a warning; `transform` changes the value.
+ * A custom rule that cannot be evaluated marks the lead for manual review too, with a review flag
  * naming the rule and its error (`reviewFlags`), and the check lists it as a warning.
  */
 import type { ErrorDetail } from '../errors';
@@ -18,7 +18,7 @@ export interface ValidateWithRulesInput extends ValidateLeadInput {
   rules: readonly ValidationRule[];
 }
 
-/** The answer of POST /api/validation/check (spec 4.10). */
+/** The answer of POST /api/validation/check (`checkValidation`). */
 export interface ValidationCheck {
   valid: boolean;
   warnings: Array<ErrorDetail & { rule_id?: string }>;

@@ -2,7 +2,7 @@ import type { LeadSubmission } from '../lead/lead-submission';
 import type { ErrorDetail } from '../errors';
 import type { ReviewFlag } from '../rules/review-flag';
 
-/** Rejection reasons named by the spec (7.3). */
+/** Rejection reasons (docs/api-conventions.md "Rejection reasons and flags"). */
 export const REJECTION_REASONS = [
   'invalid_email',
   'disposable_email',
@@ -14,7 +14,7 @@ export const REJECTION_REASONS = [
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
-/** Marks on an accepted lead (spec 4.4 "flags", e.g. manual_review). */
+/** Marks on an accepted lead (the ingestion answer's `flags`, e.g. manual_review). */
 export type LeadFlag = 'manual_review' | 'possible_bot' | 'email_typo' | 'high_risk_ip' | 'possible_duplicate';
 
 /**

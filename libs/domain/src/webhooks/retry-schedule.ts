@@ -1,6 +1,6 @@
 /**
- * The webhook retry schedule (spec 3.2, 6.3: after 1 min, 5 min, 30 min, 2 h, 24 h), as
- * WEBHOOK_RETRY_SCHEDULE writes it: comma-separated durations (`500ms`, `1s`, `5m`, `2h`, `1d`).
+ * The webhook retry schedule (docs/webhooks.md: by default after 1 min, 5 min, 30 min, 2 h, 24 h),
+ * as WEBHOOK_RETRY_SCHEDULE writes it: comma-separated durations (`500ms`, `1s`, `5m`, `2h`, `1d`).
  * Each distinct delay is one delay topic, named by the duration (`webhooks.retry.5m`).
  */
 

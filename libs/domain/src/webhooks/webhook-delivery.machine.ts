@@ -1,5 +1,5 @@
 /**
- * One webhook delivery (spec 2.12, 3.2, 6.3) as an XState v5 machine, persisted in the delivery's
+ * One webhook delivery (docs/webhooks.md) as an XState v5 machine, persisted in the delivery's
  * document like exports and leads (docs/pipeline.md). Pure: the deliver stage makes the
  * POST and tells the machine what came back; delays live in the log (delay topics), not here.
  *
@@ -192,8 +192,9 @@ export function advanceDelivery(current: PersistedDeliveryActor, event: Delivery
 }
 
 /**
- * The status the deliveries list shows (spec 2.12 names delivered and failed): `pending` before the
- * first attempt's outcome is stored, `retrying` while a retry is scheduled (docs/decisions.md).
+ * The status the deliveries list shows (`listWebhookDeliveries`): `delivered` and `failed`, and
+ * `pending` before the first attempt's outcome is stored, `retrying` while a retry is scheduled
+ * (docs/decisions.md).
  */
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed';
 

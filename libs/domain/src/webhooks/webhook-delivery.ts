@@ -1,7 +1,7 @@
 /**
- * What a webhook delivery sends (spec 6.2): the envelope `{id, event, timestamp, organization_id,
- * data}` of a domain event, without the pipeline's schema_version and environment. The body is
- * serialized once, when the delivery is created, and every attempt sends those bytes.
+ * What a webhook delivery sends (docs/webhooks.md): the envelope `{id, event, timestamp,
+ * organization_id, data}` of a domain event, without the pipeline's schema_version and environment.
+ * The body is serialized once, when the delivery is created, and every attempt sends those bytes.
  */
 import { createHash } from 'node:crypto';
 
@@ -28,7 +28,7 @@ export function webhookDeliveryId(webhookId: string, eventId: string): string {
   return `delivery_${createHash('sha256').update(`${webhookId}\u0000${eventId}`).digest('hex').slice(0, 32)}`;
 }
 
-/** The event `POST /api/webhooks/:id/test` sends (spec 6.3 point 7: ids start with evt_test_). */
+/** The event `POST /api/webhooks/:id/test` sends (`testWebhook`; its ids start with evt_test_). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /**

@@ -1,7 +1,7 @@
 /**
- * Webhook signatures (spec 6.3): `X-Service-Signature: t=<unix seconds>,v1=<hex>` where the hex is
- * HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. Each attempt is signed with its
- * own timestamp, so a retry a day later still passes a receiver's 300 s tolerance.
+ * Webhook signatures (docs/webhooks.md): `X-Service-Signature: t=<unix seconds>,v1=<hex>` where the
+ * hex is HMAC-SHA256 of `<t>.<raw body>` keyed with the webhook's secret. Each attempt is signed
+ * with its own timestamp, so a retry a day later still passes a receiver's 300 s tolerance.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,5 +1,5 @@
 /**
- * Webhooks (spec 2.11, 4.9, 6): an organization's subscription of a URL to event names. Bodies of
+ * Webhooks (docs/webhooks.md): an organization's subscription of a URL to event names. Bodies of
  * POST /api/webhooks and PATCH /api/webhooks/:id are read here; whether the URL's host resolves to
  * public addresses is the caller's check (it needs DNS, this module has no I/O).
  */
@@ -8,9 +8,9 @@ import type { ErrorDetail } from '../errors';
 import type { Environment } from '../tenant';
 
 /**
- * The events a webhook may subscribe to: spec 6.1 and lead.accepted (named by the ingestion
- * guide). `webhook.disabled` travels on leads.events too but is not subscribable
- * (docs/decisions.md, Webhooks): a webhook that is failing would be told about itself.
+ * The events a webhook may subscribe to (docs/api-conventions.md "Events"): the lead, vendor and
+ * export events, and lead.accepted. `webhook.disabled` travels on leads.events too but is not
+ * subscribable (docs/decisions.md, Webhooks): a webhook that is failing would be told about itself.
  */
 export const WEBHOOK_EVENTS = [
   'lead.created',
@@ -37,7 +37,7 @@ export function isWebhookEvent(value: unknown): value is WebhookEventName {
 export const WEBHOOK_URL_MAX = 2_048;
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 
-/** A webhook as the API shows it (spec 2.11) and the store keeps it. */
+/** A webhook as the API shows it (`Webhook` in the OpenAPI document) and the store keeps it. */
 export interface Webhook {
   id: string;
   organization_id: string;
@@ -156,7 +156,7 @@ export function parseWebhookCreate(body: unknown, rules: WebhookUrlRules): Webho
   return { ok: true, value: { url: body['url'] as string, events, enabled: enabled as boolean, description: description as string | null, sandbox: sandbox as boolean } };
 }
 
-/** PATCH /api/webhooks/:id: any non-empty subset of url, events, enabled (spec 4.9). */
+/** PATCH /api/webhooks/:id (`updateWebhook`): any non-empty subset of url, events, enabled. */
 export function parseWebhookPatch(body: unknown, rules: WebhookUrlRules): WebhookParse<WebhookPatch> {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
   const details = unknownKeys(body, PATCH_KEYS);

@@ -23,7 +23,7 @@ describe('webhook delivery machine', () => {
     expect(actor.context).toMatchObject({ attempts: 1, retries: 0, responseStatus: 204, responseTimeMs: 8, deliveredAt: '2026-01-01T00:00:00.000Z', lastAttemptAt: '2026-01-01T00:00:00.000Z', nextRetryAt: null, error: null });
   });
 
-  it('follows the spec schedule (1 min, 5 min, 30 min, 2 h, 24 h) and fails after the 5th retry', () => {
+  it('follows the documented schedule (1 min, 5 min, 30 min, 2 h, 24 h) and fails after the 5th retry', () => {
     let actor: PersistedDeliveryActor = startDelivery('dlv_2');
     let at = Date.parse('2026-01-01T00:00:00.000Z');
     const nextRetries: Array<string | null> = [];
@@ -154,7 +154,7 @@ describe('webhook bodies', () => {
     expect(webhookWants({ ...webhook, enabled: false }, 'lead.created', 'sandbox')).toBe(false);
   });
 
-  it('sends the envelope of spec 6.2 without schema_version and environment, under a deterministic delivery id', () => {
+  it('sends the documented envelope without schema_version and environment, under a deterministic delivery id', () => {
     const body = webhookBody({ schema_version: 1, environment: 'live', id: 'evt_1', event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', organization_id: 'org_1', data: { lead: { id: 'lead_1' } } } as never);
     expect(JSON.parse(body)).toEqual({ id: 'evt_1', event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', organization_id: 'org_1', data: { lead: { id: 'lead_1' } } });
     expect(webhookDeliveryId('wh_1', 'evt_1')).toBe(webhookDeliveryId('wh_1', 'evt_1'));

@@ -65,9 +65,9 @@ export const analyticsMigrations: Migration[] = [
     version: 2,
     name: 'lead_events.email_key for the funnel',
     statements: [
-      // The funnel (spec 4.11) matches an application to an inquiry of the same person: the
-      // projector writes the submission's email normalized as deduplication does (dots and +tags
-      // of the common providers removed) on lead.created rows. Rows projected before this
+      // The funnel (docs/analytics.md "Funnel") matches an application to an inquiry of the same
+      // person: the projector writes the submission's email normalized as deduplication does (dots
+      // and +tags of the common providers removed) on lead.created rows. Rows projected before this
       // migration read the default, the email lowercased and trimmed.
       `ALTER TABLE lead_events ADD COLUMN IF NOT EXISTS email_key String DEFAULT if(event = 'lead.created', lower(trim(JSONExtractString(data, 'lead', 'email'))), '')`,
     ],

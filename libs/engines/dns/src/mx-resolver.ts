@@ -1,5 +1,5 @@
 /**
- * MX lookups over DNS (spec 7.4) with a canary against resolver outages.
+ * MX lookups over DNS (docs/decisions.md "Validation") with a canary against resolver outages.
  *
  * A definite "no MX" rejects a lead, so we must be sure the "no" comes from the domain and not
  * from a broken resolver (a firewalled port 53, a resolver that answers NXDOMAIN to everything).
