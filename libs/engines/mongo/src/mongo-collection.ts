@@ -23,6 +23,8 @@ import { indexNamesFromExplain } from './explain-indexes';
 import { mapMongoError, mapped } from './mongo-errors';
 import { SUBSTRINGS_FIELD, substringField, substringKeys, translateContains, updateWithSubstringKeys, withSubstringKeys } from './substring-keys';
 
+type DriverBulkOperations = Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0];
+
 /** What a collection needs from the store that owns the client. */
 export interface MongoCollectionHost {
   /** True on FerretDB, which scans for `_id: {$in}` but looks up `_id` equality. */
@@ -33,6 +35,14 @@ export interface MongoCollectionHost {
    * inserted document in a second write.
    */
   readonly upsertDropsNulls: boolean;
+  /**
+   * The most write operations to send in one command (undefined: no limit). FerretDB 1.24 keeps a
+   * PostgreSQL connection for each update of a command until the command ends, and takes another
+   * to write, from a pool of 50: a bulk write of 50 updates, or a few large ones at once, wait for a
+   * connection forever, and every other request of the server behind them (found by the chaos
+   * suite, docs/chaos.md).
+   */
+  readonly bulkWriteChunk: number | undefined;
   /** Remembers a TTL index so the store's own sweep enforces it. */
   recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
   /** The collection's substring-indexed fields, as recorded when the store opened or since. */
@@ -215,10 +225,39 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
             },
           },
     );
-    const result = await mapped(this.name, () => this.driver.bulkWrite(driverOperations as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: true }));
+    const result = await mapped(this.name, () => this.sendBulk(driverOperations as DriverBulkOperations, true));
     const upserted = Object.entries(result.upsertedIds).map(([index, id]) => ({ id, update: (operations[Number(index)] as { updateOne: { update: Update } }).updateOne.update }));
     if (upserted.length > 0) await this.restoreUpsertNulls(upserted);
     return { insertedCount: result.insertedCount, matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedCount: result.upsertedCount };
+  }
+
+  /**
+   * The driver's bulk write, in commands of at most `bulkWriteChunk` operations where the server
+   * needs it. Ordered: a failing command stops the rest, as one command would (the driver's error
+   * is thrown). Unordered: every command is sent, then the first failure is thrown. Upserted ids
+   * are indexed as in `operations`.
+   */
+  private async sendBulk(operations: DriverBulkOperations, ordered: boolean): Promise<{ insertedCount: number; matchedCount: number; modifiedCount: number; upsertedCount: number; upsertedIds: Record<number, unknown> }> {
+    const size = this.host.bulkWriteChunk ?? operations.length;
+    const total = { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedIds: {} as Record<number, unknown> };
+    let failure: Error | undefined;
+    for (let start = 0; start < operations.length; start += size) {
+      let result;
+      try {
+        result = await this.driver.bulkWrite(operations.slice(start, start + size), { ordered });
+      } catch (error) {
+        if (ordered) throw error;
+        failure ??= error instanceof Error ? error : new Error(String(error));
+        continue;
+      }
+      total.insertedCount += result.insertedCount;
+      total.matchedCount += result.matchedCount;
+      total.modifiedCount += result.modifiedCount;
+      total.upsertedCount += result.upsertedCount;
+      for (const [index, id] of Object.entries(result.upsertedIds)) total.upsertedIds[start + Number(index)] = id;
+    }
+    if (failure !== undefined) throw failure;
+    return total;
   }
 
   /**
@@ -235,12 +274,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     });
     if (restores.length === 0) return null;
     const missing = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, { $exists: false }]));
-    const result = await mapped(this.name, () =>
-      this.driver.bulkWrite(restores.map(({ id, nulls }) => ({ updateOne: { filter: { _id: id, ...missing(Object.keys(nulls)) }, update: { $set: nulls } } })), { ordered: false }),
-    );
+    const result = await mapped(this.name, () => this.sendBulk(restores.map(({ id, nulls }) => ({ updateOne: { filter: { _id: id, ...missing(Object.keys(nulls)) }, update: { $set: nulls } } })), false));
     if (result.matchedCount < restores.length) {
       const oneByOne = restores.flatMap(({ id, nulls }) => Object.keys(nulls).map((field) => ({ updateOne: { filter: { _id: id, ...missing([field]) }, update: { $set: { [field]: null } } } })));
-      await mapped(this.name, () => this.driver.bulkWrite(oneByOne, { ordered: false }));
+      await mapped(this.name, () => this.sendBulk(oneByOne, false));
     }
     return restores.at(-1)!.nulls;
   }
@@ -296,7 +333,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const missing = this.driver.find({ [field]: { $exists: true }, [keyPath]: { $exists: false } }, { projection: { [field]: 1 }, batchSize: 500 });
     let batch: Array<{ updateOne: { filter: Document; update: Document } }> = [];
     const flush = async (): Promise<void> => {
-      if (batch.length > 0) await mapped(this.name, () => this.driver.bulkWrite(batch as Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0], { ordered: false }));
+      if (batch.length > 0) await mapped(this.name, () => this.sendBulk(batch as DriverBulkOperations, false));
       batch = [];
     };
     try {

@@ -26,6 +26,12 @@ export interface MongoStoreOptions {
   clientOptions?: MongoClientOptions;
 }
 
+/**
+ * FerretDB 1.24 keeps the connection of each update of a command until the command ends and takes a
+ * second one to write: one operation per command holds two at most, whatever the other processes
+ * send meanwhile (chunks of 25 still hung the server under the chaos suite's load, docs/chaos.md).
+ */
+const FERRETDB_BULK_WRITE_CHUNK = 1;
 const TTL_COLLECTION = '_leadstream_ttl';
 const SUBSTRING_COLLECTION = '_leadstream_substring_indexes';
 const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
@@ -68,6 +74,8 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
   readonly idListAsLookups: boolean;
   /** On FerretDB: an upsert that inserts leaves out the top-level null fields of $setOnInsert (mongo-collection.ts). */
   readonly upsertDropsNulls: boolean;
+  /** On FerretDB: bulk writes go out in commands of at most this many operations (mongo-collection.ts). */
+  readonly bulkWriteChunk: number | undefined;
   /** Substring-indexed fields by collection (substring-keys.ts). */
   private readonly substring = new Map<string, Set<string>>();
 
@@ -75,13 +83,14 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly options: MongoStoreOptions,
-    /** True on FerretDB, whose differences mongo-collection.ts works around (see the two flags below). */
+    /** True on FerretDB, whose differences mongo-collection.ts works around (see the flags below). */
     ferretDb = false,
     substring: SubstringRecord[] = [],
   ) {
     for (const record of substring) this.addSubstringField(record.collection, record.field);
     this.idListAsLookups = ferretDb;
     this.upsertDropsNulls = ferretDb;
+    this.bulkWriteChunk = ferretDb ? FERRETDB_BULK_WRITE_CHUNK : undefined;
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
   }

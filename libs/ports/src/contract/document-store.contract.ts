@@ -355,6 +355,27 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         ]);
       });
 
+      it('bulkWrite applies a stage batch\'s worth of updates and upserts (120), counting each and stopping at a late duplicate', async () => {
+        // A stage's batch after a backlog is hundreds of leads in one bulk write. FerretDB 1.24
+        // keeps a PostgreSQL connection for each update of one command until the command ends, from
+        // a pool of 50: a bulk write of 50 updates or more waited forever, and the server with it.
+        const c = coll<BaseDocument>('bulk_many');
+        await c.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `m${String(i).padStart(3, '0')}`, v: 0, version: 1 })));
+        const updates = Array.from({ length: 100 }, (_, i) => ({ updateOne: { filter: { _id: `m${String(i).padStart(3, '0')}`, version: 1 }, update: { $set: { v: i, version: 2 } } } }));
+        const upserts = Array.from({ length: 20 }, (_, i) => ({ updateOne: { filter: { _id: `n${String(i).padStart(3, '0')}` }, update: { $setOnInsert: { v: 100 + i } }, upsert: true } }));
+        expect(await c.bulkWrite([...updates, ...upserts])).toEqual({ insertedCount: 0, matchedCount: 100, modifiedCount: 100, upsertedCount: 20 });
+        const stored = await c.find({}, { sort: { _id: 1 } });
+        expect(stored).toHaveLength(120);
+        expect(stored.filter((doc) => doc['version'] === 2).map((doc) => doc['v'])).toEqual(Array.from({ length: 100 }, (_, i) => i));
+        expect(stored.filter((doc) => String(doc._id).startsWith('n')).map((doc) => doc['v'])).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+        // Ordered: a duplicate at the 61st operation keeps the 60 before it and nothing after.
+        const inserts = Array.from({ length: 80 }, (_, i) => ({ insertOne: { document: { _id: i === 60 ? 'm000' : `p${String(i).padStart(3, '0')}`, v: i } } }));
+        await expect(c.bulkWrite(inserts)).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await c.countDocuments({ _id: { $in: inserts.map((op) => String(op.insertOne.document._id)) } })).toBe(61);
+        expect(await c.findOne({ _id: 'p059' })).toEqual({ _id: 'p059', v: 59 });
+        expect(await c.findOne({ _id: 'p061' })).toBeNull();
+      });
+
       it('findOneAndUpdate returns the new document, or the old one when asked', async () => {
         const c = coll<BaseDocument>('foau');
         await c.insertOne({ _id: 'f', n: 1 });
