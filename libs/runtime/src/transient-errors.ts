@@ -112,8 +112,8 @@ function isTransientAt(error: unknown, depth: number): boolean {
 /**
  * True for a failure that may succeed on retry: a kafkajs retriable error, a MongoDB network,
  * server-selection or labelled retryable error (and FerretDB's word for its PostgreSQL being
- * away), a busy or locked SQLite database, a full disk
- * (SQLITE_FULL, ENOSPC), a reset or refused socket. False for everything else (a parse or schema error, a constraint violation, a
+ * away), a busy or locked SQLite database, a full disk (SQLITE_FULL, ENOSPC), a reset or refused
+ * socket. False for everything else (a parse or schema error, a constraint violation, a
  * programming error), which retrying would only repeat.
  */
 export function isTransientError(error: unknown): boolean {
