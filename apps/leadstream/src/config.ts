@@ -70,6 +70,14 @@ export interface Config {
    * before /readyz reports the process degraded naming it (STUCK_PARTITION_MS, default 2 minutes).
    */
   stuckPartitionMs: number;
+  /**
+   * Retention (docs/decisions.md "Retention and backup"): the embedded log keeps a record until
+   * every consumer group has committed past it and LOG_RETENTION_HOURS (168) have passed; activity
+   * entries, dedup log entries and webhook deliveries are deleted ACTIVITY_RETENTION_DAYS (365),
+   * DEDUP_LOG_RETENTION_DAYS (90) and WEBHOOK_DELIVERY_RETENTION_DAYS (30) after they were written
+   * (0 keeps them forever; sandbox ones go after 24 h, with their lead).
+   */
+  retention: { logHours: number; activityDays: number; dedupLogDays: number; webhookDeliveryDays: number };
 }
 
 export class ConfigError extends Error {
@@ -196,6 +204,12 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     rateLimitScale: integer(env, 'RATE_LIMIT_SCALE', 1, 1, 100_000),
     pipelineSplit: pipelineSplit(env),
     stuckPartitionMs: integer(env, 'STUCK_PARTITION_MS', 120_000, 1_000, 86_400_000),
+    retention: {
+      logHours: integer(env, 'LOG_RETENTION_HOURS', 168, 1, 87_600),
+      activityDays: integer(env, 'ACTIVITY_RETENTION_DAYS', 365, 0, 36_500),
+      dedupLogDays: integer(env, 'DEDUP_LOG_RETENTION_DAYS', 90, 0, 36_500),
+      webhookDeliveryDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 0, 36_500),
+    },
   };
 }
 

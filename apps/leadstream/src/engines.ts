@@ -5,12 +5,13 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAnalytics } from '@leadstream/engine-clickhouse';
-import { EmbeddedLog } from '@leadstream/engine-embedded-log';
+import { EmbeddedLog, LogPruner } from '@leadstream/engine-embedded-log';
 import { type EmbeddedStore, openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openExportFileStore } from '@leadstream/engine-files';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { ReadinessCheck } from '@leadstream/http';
+import { configureRetention } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { DECISIONS_TOPIC, instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
 import { AtomicBatchWriter, type BatchWriter, OutboxBatchWriter } from '@leadstream/worker';
@@ -65,6 +66,8 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
   if ((dataDir.mode & 0o077) !== 0 && dataDir.uid === process.getuid?.()) chmodSync(config.dataDir, 0o700);
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
   const readiness: ReadinessCheck[] = [];
+  // Every write of activity, dedup log entries and deliveries in this process (and thread) takes its expiry from here.
+  configureRetention({ activityDays: config.retention.activityDays, dedupLogDays: config.retention.dedupLogDays, webhookDeliveryDays: config.retention.webhookDeliveryDays });
   try {
     // The store opens first: an embedded log keeps its tables in the embedded store's database
     // (one transaction per stage batch), and closes before it (closing runs in reverse).
@@ -103,6 +106,12 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       log = instrumentEventLog(prefixEventLog(raw, config.topicPrefix), metrics);
       opened.push({ name: 'event log', close: () => raw.close() });
       readiness.push({ name: `log:${raw.engine}`, check: () => raw.ping() });
+      if (embeddedLog) {
+        // Retention runs where the log's read-write connection is: this process (the pipeline thread of `start`).
+        const pruner = new LogPruner(embeddedLog, { retentionMs: config.retention.logHours * 3_600_000, logger: logger.child({ engine: 'embedded-log' }) });
+        pruner.start();
+        opened.push({ name: 'event log retention', close: () => pruner.stop() });
+      }
     }
     const writer: BatchWriter =
       embeddedLog?.sharesConnection && embeddedStore

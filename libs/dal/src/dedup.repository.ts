@@ -1,5 +1,6 @@
 import { DEFAULT_DEDUP_CONFIG, type DedupConfig, type DedupLogEntry, type TenantContext } from '@leadstream/domain';
 import type { BaseDocument, BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
+import { RETENTION_TTL_INDEX, retentionExpiry } from './retention';
 
 export const DEDUP_CONFIGS_COLLECTION = 'dedup_configs';
 export const DEDUP_LOG_COLLECTION = 'dedup_log';
@@ -17,6 +18,8 @@ export interface DedupLogDocument extends DedupLogEntry {
   organization_id: string;
   environment: string;
   lead_id: string;
+  /** When the entry is deleted (DEDUP_LOG_RETENTION_DAYS, 24 h in the sandbox; retention.ts). */
+  expires_at?: Date;
 }
 
 /** The deduplication configuration of a tenant (`getDedupConfig`) and its decision log (`dedupLog`). */
@@ -25,10 +28,19 @@ export class DedupRepository {
 
   /** The write of `record` as a bulk operation, for a stage batch that writes everything at once. */
   static recordOperation(tenant: TenantContext, leadId: string, entry: DedupLogEntry): BulkWriteOperation<BaseDocument> {
+    const expiresAt = retentionExpiry('dedupLogDays', tenant.environment, entry.timestamp);
     return {
       updateOne: {
         filter: { _id: `dedup_${leadId}`, organization_id: tenant.organizationId, environment: tenant.environment },
-        update: { $setOnInsert: { ...(entry as unknown as Record<string, never>), organization_id: tenant.organizationId, environment: tenant.environment, lead_id: leadId } },
+        update: {
+          $setOnInsert: {
+            ...(entry as unknown as Record<string, never>),
+            organization_id: tenant.organizationId,
+            environment: tenant.environment,
+            lead_id: leadId,
+            ...(expiresAt ? { expires_at: expiresAt } : {}),
+          },
+        },
         upsert: true,
       },
     };
@@ -44,6 +56,7 @@ export class DedupRepository {
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
+    await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
   }
 
   /** One configuration per organization: the sandbox applies the same rules as production. */

@@ -40,3 +40,4 @@ export * from './retry-delay-topic.repository';
 export * from './crm-sync.repository';
 export * from './lead-search.migration';
 export * from './vendor-refusal.repository';
+export * from './retention';

@@ -1,5 +1,6 @@
 import type { TenantContext } from '@leadstream/domain';
 import { DuplicateKeyError, type BulkWriteOperation, type Collection, type DocumentStore, type BaseDocument } from '@leadstream/ports';
+import { RETENTION_TTL_INDEX, retentionExpiry } from './retention';
 
 export const LEAD_ACTIVITY_COLLECTION = 'lead_activity';
 
@@ -15,6 +16,14 @@ export interface LeadActivityEntry {
   sequence: number;
   description: string;
   metadata: Record<string, unknown>;
+  /** When the entry is deleted (ACTIVITY_RETENTION_DAYS, 24 h in the sandbox; retention.ts); set at its first write. */
+  expires_at?: Date;
+}
+
+/** The entry with its expiry, as every write stores it. */
+function withExpiry(entry: LeadActivityEntry): LeadActivityEntry {
+  const expiresAt = entry.expires_at ?? retentionExpiry('activityDays', entry.environment, entry.timestamp);
+  return expiresAt ? { ...entry, expires_at: expiresAt } : entry;
 }
 
 export class LeadActivityRepository {
@@ -22,7 +31,7 @@ export class LeadActivityRepository {
 
   /** Recording an entry as a bulk operation: an upsert keyed by the event id, so a repeat changes nothing. */
   static recordOperation(entry: LeadActivityEntry): BulkWriteOperation<BaseDocument> {
-    const { _id, ...rest } = entry;
+    const { _id, ...rest } = withExpiry(entry);
     return { updateOne: { filter: { _id, organization_id: entry.organization_id, environment: entry.environment }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
   }
 
@@ -36,12 +45,13 @@ export class LeadActivityRepository {
     await store
       .collection(LEAD_ACTIVITY_COLLECTION)
       .createIndex({ keys: { organization_id: 1, lead_id: 1, timestamp: 1 }, name: 'tenant_lead_timestamp' });
+    await store.collection(LEAD_ACTIVITY_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
   }
 
   /** Records an entry once: the same event delivered again is ignored. Returns whether it was new. */
   async record(entry: LeadActivityEntry): Promise<boolean> {
     try {
-      await this.entries.insertOne(entry);
+      await this.entries.insertOne(withExpiry(entry));
       return true;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return false;

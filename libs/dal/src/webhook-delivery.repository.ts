@@ -13,6 +13,7 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
+import { RETENTION_TTL_INDEX, retentionExpiry } from './retention';
 
 export const WEBHOOK_DELIVERIES_COLLECTION = 'webhook_deliveries';
 
@@ -51,6 +52,8 @@ export interface WebhookDeliveryRecord {
   /** Ids of the re-send requests applied (the newest 20): a redelivered request is not sent twice. */
   resend_ids: string[];
   version: number;
+  /** When the delivery is deleted (WEBHOOK_DELIVERY_RETENTION_DAYS after created_at, 24 h in the sandbox; retention.ts). */
+  expires_at?: Date;
 }
 
 export const MAX_ATTEMPT_LOG = 30;
@@ -123,11 +126,13 @@ export class WebhookDeliveryRepository {
     await deliveries.createIndex({ keys: { organization_id: 1, environment: 1, webhook_id: 1, created_at: -1 }, name: 'tenant_webhook_created_at' });
     // Counts by status, and the failure count of the automatic disable.
     await deliveries.createIndex({ keys: { organization_id: 1, environment: 1, webhook_id: 1, status: 1, finished_at: 1 }, name: 'tenant_webhook_status_finished_at' });
+    await deliveries.createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
   }
 
   /** Creates the delivery unless it exists (the same event consumed twice). */
   static createOperation(record: WebhookDeliveryRecord): BulkWriteOperation<WebhookDeliveryRecord> {
-    const { _id, ...rest } = record;
+    const expiresAt = record.expires_at ?? retentionExpiry('webhookDeliveryDays', record.environment, record.created_at);
+    const { _id, ...rest } = expiresAt ? { ...record, expires_at: expiresAt } : record;
     return { updateOne: { filter: { _id, ...tenantFilter({ organizationId: record.organization_id, environment: record.environment }) }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
   }
 

@@ -39,6 +39,11 @@ export class ConsumerGroup {
     return this.members.size === 0;
   }
 
+  /** The topics its live members read (log retention keeps what they have not read yet). */
+  subscribedTopics(): Set<string> {
+    return new Set([...this.members.values()].flatMap((m) => m.topics));
+  }
+
   join(member: GroupMember): void {
     this.members.set(member.id, member);
     this.rebalance();

@@ -28,6 +28,7 @@ import { ConsumerGroup, tp } from './consumer-group';
 import { lockDataDir } from './data-dir-lock';
 import { type ConsumerHost, EmbeddedConsumer } from './embedded-consumer';
 import { decodeHeaders, encodeHeaders, LogStore, OWN_TABLES, SHARED_TABLES, type RecordRow } from './log-store';
+import { type LogRetentionOptions, pruneLog, type PruneReport } from './log-retention';
 
 /** The part of a pino logger this engine uses. */
 export interface EmbeddedLogLogger {
@@ -214,6 +215,25 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   async ping(): Promise<void> {
     this.assertOpen();
     this.db.prepare('SELECT 1').get();
+  }
+
+  /**
+   * Deletes the records every consumer group has committed past that are older than the
+   * retention period, in chunks (log-retention.ts). Run it on the process that owns the log.
+   */
+  prune(options: LogRetentionOptions): Promise<PruneReport> {
+    return pruneLog(
+      {
+        db: this.db,
+        tables: this.store.tables,
+        write: (work) => this.write(work),
+        topics: () => [...this.topics].map(([topic, info]) => ({ topic, partitions: info.partitions })),
+        endOffset: (topic, partition) => this.endOffset(topic, partition),
+        liveGroups: () => [...this.groups.values()].map((group) => ({ groupId: group.groupId, topics: group.subscribedTopics(), positions: group.positions })),
+        assertOpen: () => this.assertOpen(),
+      },
+      options,
+    );
   }
 
   /** Whether the log's tables live in the document store's database (one transaction for both). */

@@ -89,7 +89,7 @@ export class LogStore {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly tables: LogTables = OWN_TABLES,
+    readonly tables: LogTables = OWN_TABLES,
   ) {
     db.exec(schema(tables));
     this.insertRecord = db.prepare(
