@@ -23,7 +23,9 @@ import { startPipelineThread } from './pipeline-host/pipeline-host';
 import { resolveJwtSecret } from './secrets';
 import { resolveCrmCredentialsKey } from './secrets';
 
-export type Role = 'start' | 'api' | 'worker' | 'projector' | 'migrate';
+/** Every role, as `leadstream <role>` names it (docker-compose.yml runs each; compose-roles.spec.ts checks). */
+export const ROLES = ['start', 'api', 'worker', 'projector', 'migrate'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface RoleOptions {
   /** worker: the stages to run. */
@@ -67,7 +69,7 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   // A partition this process's consumers hold one offset of past STUCK_PARTITION_MS: /readyz says degraded, naming it.
   engines.readiness.push(metrics.partitions.readinessCheck());
   logger.info(
-    { log: engines.log.engine, store: needs.store ? engines.store.engine : null, analytics: needs.analytics ? engines.analytics.engine : null, pipelineThread: pipelineThread !== undefined, dataDir: config.dataDir },
+    { log: needs.log || pipelineThread?.log ? engines.log.engine : null, store: needs.store ? engines.store.engine : null, analytics: needs.analytics ? engines.analytics.engine : null, pipelineThread: pipelineThread !== undefined, dataDir: config.dataDir },
     'engines open',
   );
 

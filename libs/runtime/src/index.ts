@@ -13,3 +13,4 @@ export * from './coalescing-producer';
 export * from './outbound-http';
 export * from './crm';
 export * from './webhook-secrets';
+export * from './shipped-file';

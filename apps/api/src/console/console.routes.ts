@@ -8,14 +8,15 @@
  * document, so neither the method routing nor the response check of the API should see them.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
+import { shippedFile } from '@leadstream/runtime';
 
 export const CONSOLE_PATH = '/app';
 
-/** apps/console/dist, beside this app. */
-export const DEFAULT_CONSOLE_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'console', 'dist');
+/** apps/console/dist, beside this app; console/ beside the bundle in the build (tools/build.mjs copies it there). */
+export const DEFAULT_CONSOLE_DIST = resolve(fileURLToPath(shippedFile(import.meta.url, { source: '../../../console/dist/', built: './console/' })));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -15,6 +15,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { DomainError, type EnrichmentConfig } from '@leadstream/domain';
+import { shippedFile } from '@leadstream/runtime';
 import type { EnrichmentTestAnswer } from './enrichment-test';
 
 export interface EnrichmentTesterOptions {
@@ -55,7 +56,8 @@ interface Slot {
 
 export const DEFAULT_TEST_TIME_LIMIT_MS = 2_000;
 
-const THREAD_ENTRY = new URL('./enrichment-tester.boot.mjs', import.meta.url);
+// enrichment-tester.boot.mjs loads enrichment-tester.thread.ts through tsx; the build bundles it as enrichment-tester.thread.js.
+const THREAD_ENTRY = shippedFile(import.meta.url, { source: './enrichment-tester.boot.mjs', built: './enrichment-tester.thread.js' });
 
 const shuttingDown = (): DomainError => new DomainError('SERVICE_UNAVAILABLE', 'The enrichment tester is shutting down');
 

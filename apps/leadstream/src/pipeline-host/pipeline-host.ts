@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ReadinessCheck } from '@leadstream/http';
 import type { EventLog } from '@leadstream/ports';
-import type { RemoteMetrics } from '@leadstream/runtime';
+import { shippedFile, type RemoteMetrics } from '@leadstream/runtime';
 import { connectEventLog } from './log-bridge';
 import type { PipelineThreadData } from './pipeline-thread';
 import { threadRequests } from './thread-requests';
@@ -40,7 +40,9 @@ export class PipelineStartError extends Error {
 
 export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: boolean): Promise<PipelineThread> {
   const data: PipelineThreadData = { env: { ...env }, serveLog };
-  const worker = new Worker(new URL('./pipeline-thread.boot.mjs', import.meta.url), { workerData: data });
+  // pipeline-thread.boot.mjs loads pipeline-thread.ts through tsx; the build bundles it as pipeline-thread.js.
+  const entry = shippedFile(import.meta.url, { source: './pipeline-thread.boot.mjs', built: './pipeline-thread.js' });
+  const worker = new Worker(entry, { workerData: data });
   let reportCrash!: (reason: string) => void;
   const crashed = new Promise<string>((resolve) => (reportCrash = resolve));
   let stopping = false;
