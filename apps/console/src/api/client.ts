@@ -6,6 +6,7 @@
  */
 import { apiErrorOf, createLeadstreamClient, type ApiError } from '@leadstream/client';
 import { currentEnvironment, readsLeads } from './environment';
+import { apiErrorText } from './error-text';
 import { currentSession, endSession } from './session';
 
 export type { ApiError };
@@ -68,10 +69,7 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
 }
 
 export function errorText(error: unknown): string {
-  if (error instanceof ConsoleError) {
-    const details = error.apiError.details.map((detail) => `${detail.field}: ${detail.message}`);
-    return [error.apiError.message, ...details].join(' — ');
-  }
+  if (error instanceof ConsoleError) return apiErrorText(error.apiError);
   return error instanceof Error ? error.message : String(error);
 }
 

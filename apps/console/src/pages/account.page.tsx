@@ -1,14 +1,15 @@
 /**
  * The signed-in user's own account: who they are, and a new password (POST /api/auth/change-password).
  * A change ends every other session of the user; this tab goes on with the session the answer
- * carries.
+ * carries. A refusal is shown in the form's words (./account-text.ts), naming fields by their labels.
  */
 import { useState, type FormEvent } from 'react';
-import { api, call } from '../api/client';
+import { api, call, ConsoleError } from '../api/client';
 import { currentSession, startSession } from '../api/session';
 import { formText } from '../components/form-text';
 import { useAction } from '../components/use-load';
 import { Alert, Field, PageHeader } from '../components/ui';
+import { accountErrorText } from './account-text';
 import { PASSWORD_HINT } from './auth.pages';
 
 export function AccountPage() {
@@ -21,7 +22,9 @@ export function AccountPage() {
     const form = new FormData(formElement);
     void action.run(async () => {
       setDone(null);
-      const answer = await call(api.POST('/api/auth/change-password', { body: { current_password: formText(form, 'current_password'), new_password: formText(form, 'new_password') } }));
+      const answer = await call(api.POST('/api/auth/change-password', { body: { current_password: formText(form, 'current_password'), new_password: formText(form, 'new_password') } })).catch((error: unknown) => {
+        throw error instanceof ConsoleError ? new Error(accountErrorText(error.apiError)) : error;
+      });
       const signedIn = currentSession();
       if (signedIn) startSession({ ...signedIn, token: answer.token, expiresAt: answer.expires_at });
       formElement.reset();
