@@ -13,7 +13,7 @@ import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { nodeHandler } from '@leadstream/http';
 import type { Analytics, DocumentStore, EventLog, Mailer } from '@leadstream/ports';
-import { ConfigCache, Metrics } from '@leadstream/runtime';
+import { ConfigCache, Metrics, TOPICS } from '@leadstream/runtime';
 import type Koa from 'koa';
 import { pino } from 'pino';
 import type { AccountsConfig } from './accounts/accounts.context';
@@ -23,7 +23,7 @@ import { DecisionWaiter } from './ingestion/decision-waiter';
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-32-characters!';
 
 /** The topics the ingestion routes produce to and wait on; every test server has them. */
-const LEAD_TOPICS = ['leads.events', 'leads.decisions', 'leads.submitted'];
+const LEAD_TOPICS = [TOPICS.events, TOPICS.decisions, TOPICS.submitted];
 
 /** Analytics is not used by the routes under test; any call is a test bug. */
 const noAnalytics = new Proxy({} as Analytics, {

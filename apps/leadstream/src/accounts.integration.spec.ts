@@ -104,6 +104,7 @@ describe('accounts on leadstream start', () => {
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ success: true });
     const listed = await call('GET', '/api/api-keys', undefined, owner);
-    expect((listed.body['data'] as Array<{ last_used_at: string | null }>)[0]?.last_used_at).not.toBeNull();
+    const keyId = (key.body['data'] as { id: string }).id;
+    expect((listed.body['data'] as Array<{ id: string }>).find((entry) => entry.id === keyId)).toMatchObject({ id: keyId, last_used_at: expect.any(String) });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import { TOPICS } from '@leadstream/runtime';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
@@ -16,6 +17,11 @@ import { engineSetups } from './test-support/engine-setups';
 const CLIENTS = 8;
 /** Acknowledged leads before the kill: enough that batches are in flight in every stage. */
 const BEFORE_KILL = 120;
+
+/** The lead an event is about: `data.lead.id` of lead.created (its documented `{lead:{...}}`), `data.lead_id` of every other lead event; no fallback between the two. */
+function leadIdOf(event: { event: string; data: { lead_id?: string; lead?: { id?: string } } }): string | undefined {
+  return event.event === 'lead.created' ? event.data.lead?.id : event.data.lead_id;
+}
 
 describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', (_name, makeSetup) => {
   const setup = makeSetup();
@@ -100,10 +106,10 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
       // No lead stored twice under another id: one lead per email sent.
       const all = await store2.collection<{ _id: string; email: string; organization_id: string }>('leads').find({ organization_id: organizationId });
       expect(new Set(all.map((lead) => lead.email.toLowerCase())).size).toBe(all.length);
-      const events = (await readTopic(log, 'leads.events')).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } });
+      const events = (await readTopic(log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } });
       const activity = new LeadActivityRepository(store2);
       for (const leadId of acknowledged) {
-        const mine = events.filter((event) => (event.data.lead_id ?? event.data.lead?.id) === leadId);
+        const mine = events.filter((event) => leadIdOf(event) === leadId);
         const idsByKind = new Map<string, Set<string>>();
         for (const event of mine) idsByKind.set(event.event, new Set([...(idsByKind.get(event.event) ?? []), event.id]));
         expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({ 'lead.created': 1, 'lead.validated': 1, 'lead.accepted': 1, 'lead.routed': 1 });

@@ -219,7 +219,8 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
 
       // Sandbox leads carry their expiry (24 h after creation) for the TTL index, and no CRM sync.
       const sandboxEvent = events.find((event) => event['event'] === 'lead.created' && event['environment'] === 'sandbox');
-      const sandboxLeadId = (sandboxEvent?.data['lead'] as { id: string } | undefined)?.id ?? '';
+      expect(sandboxEvent?.data['lead']).toMatchObject({ id: expect.any(String) });
+      const sandboxLeadId = (sandboxEvent!.data['lead'] as { id: string }).id;
       const sandboxLead = await new LeadRepository(store).findById({ organizationId, environment: 'sandbox' }, sandboxLeadId);
       expect(sandboxLead?.crm_sync_status).toBe('not_applicable');
       expect(sandboxLead?.expires_at).toBeInstanceOf(Date);

@@ -12,7 +12,7 @@ import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC, rebuildProjection } from '@leadstream/projector';
-import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner, type Logger } from '@leadstream/runtime';
+import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, startTracing, type ConsumerRunner, type Logger } from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
 import { appBaseUrl, parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
@@ -50,6 +50,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   const metrics = new Metrics({ stuckPartitionMs: config.stuckPartitionMs });
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   lifecycle.handleSignals();
+  // OTEL_EXPORTER_OTLP_ENDPOINT: spans of this thread (docs/operations.md, "Tracing"), flushed last on the way out.
+  lifecycle.onStop('tracing', await startTracing(env, role, logger));
 
   // `start` runs every stage in a pipeline thread (the second core) and the API, the projector and
   // chDB here; on the embedded engines the thread owns the log and lends it to this thread.

@@ -8,12 +8,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { partitionForKey } from '@leadstream/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
 
 const setups = engineSetups('routing');
+const PARTITIONS = 3;
 
 /** A CRM that takes any JSON POST and answers a record id; remembers what it got, by path. */
 class LoopbackCrm {
@@ -68,7 +70,7 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
   beforeAll(async () => {
     await crm.start();
     ({ server, url: base } = await CliProcess.startService(serviceEnv({
-      TOPIC_PARTITIONS: '3',
+      TOPIC_PARTITIONS: String(PARTITIONS),
       DECISION_TIMEOUT_MS: '10000',
       WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
       ...setup.env,
@@ -160,9 +162,21 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     ];
     const key_ = (lead: unknown, path: string) => `${String(lead)} ${path}`;
     await eventually(async () => (expected.every((want) => crm.received.some((got) => key_(got.body['external_id'], got.path) === key_(want.lead, want.path))) ? true : undefined), 'the CRM to receive every routed lead');
-    // A moment for anything sent twice to arrive too.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const received = crm.received.map((got) => ({ lead: got.body['external_id'], path: got.path, owner: got.body['owner'] ?? null, queue: got.body['queue'] ?? null }));
+    // Anything sent twice would have been sent by now: crm-sync has committed past these leads on
+    // every partition of leads.routed. The signal: on each partition, a marker lead submitted after
+    // them is synced (its batch committed, so every send of that batch and of the batches before
+    // it on that partition was answered).
+    const markers = new Map<number, string>();
+    for (let n = 0; markers.size < PARTITIONS; n++) {
+      if (n >= 60) throw new Error(`60 marker leads did not cover the ${PARTITIONS} partitions`);
+      const marker = await ingest({ email: `marker.${n}@example.edu`, utm_source: 'web' });
+      if (!markers.has(partitionForKey(marker, PARTITIONS))) markers.set(partitionForKey(marker, PARTITIONS), marker);
+    }
+    for (const marker of markers.values()) {
+      await eventually(async () => (data(await user('GET', `/api/leads/${marker}`))['crm_sync_status'] === 'synced' ? true : undefined), `the marker lead ${marker} to be synced`);
+    }
+    const routedLeads = new Set(expected.map((want) => want.lead));
+    const received = crm.received.filter((got) => routedLeads.has(String(got.body['external_id']))).map((got) => ({ lead: got.body['external_id'], path: got.path, owner: got.body['owner'] ?? null, queue: got.body['queue'] ?? null }));
     expect(received.sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path)))).toEqual([...expected].sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path))));
   });
 });

@@ -106,8 +106,10 @@ async function settled(path: string, key: string): Promise<Record<string, unknow
   const deadline = Date.now() + 20_000;
   for (;;) {
     const { status, body } = await json(path, key);
-    expect(status).toBe(200);
-    if (body['pending'] === 0 || Date.now() > deadline) return body;
+    expect(status, JSON.stringify(body)).toBe(200);
+    if (body['pending'] === 0) return body;
+    // Still pending at the deadline is a failure, not an answer to check counts against.
+    if (Date.now() > deadline) throw new Error(`${path} still has leads in flight after 20 s: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

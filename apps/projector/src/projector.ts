@@ -1,11 +1,11 @@
 import { AnalyticsBatcher } from '@leadstream/engine-clickhouse';
 import type { Analytics, Batch, EventLog } from '@leadstream/ports';
-import { ConsumerRunner, deadLetterTopic, type Metrics } from '@leadstream/runtime';
+import { ConsumerRunner, deadLetterTopic, TOPICS, type Metrics } from '@leadstream/runtime';
 import { parseLeadEvent } from '@leadstream/schemas';
 import type { Logger } from 'pino';
 import { toLeadEventRow, type LeadEventRow } from './lead-event-row';
 
-export const LEAD_EVENTS_TOPIC = 'leads.events';
+export const LEAD_EVENTS_TOPIC = TOPICS.events;
 export const PROJECTOR_GROUP = 'project';
 
 export interface ProjectorDependencies {

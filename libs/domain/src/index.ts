@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './tenant';
+export * from './lead/lead-fields';
 export * from './lead/lead-submission';
 export * from './validation';
 export * from './organization-settings';

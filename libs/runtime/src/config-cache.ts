@@ -28,6 +28,7 @@ import { type Batch, type Collection, type Consumer, type DocumentStore, Duplica
 import { type ConfigChangedMessage, parseConfigChanged } from '@leadstream/schemas';
 import type { Logger } from 'pino';
 import { LruMap } from './lru-map';
+import { TOPICS } from './topics';
 
 export interface ConfigCacheOptions {
   log: EventLog;
@@ -39,7 +40,7 @@ export interface ConfigCacheOptions {
 
 export const DEFAULT_CONFIG_CACHE_ORGANIZATIONS = 10_000;
 
-export const CONFIG_CHANGED_TOPIC = 'config.changed';
+export const CONFIG_CHANGED_TOPIC = TOPICS.configChanged;
 /** One document per organization: `{_id: organization id, version, what, changed_at}`. */
 export const CONFIG_VERSIONS_COLLECTION = 'config_versions';
 

@@ -14,3 +14,4 @@ export * from './outbound-http';
 export * from './crm';
 export * from './webhook-secrets';
 export * from './shipped-file';
+export * from './tracing';

@@ -15,6 +15,8 @@ export class CapturingMailer implements Mailer {
   readonly transport = 'outbox' as const;
   readonly sent: MailMessage[] = [];
   failNext = false;
+  /** Woken by every mail sent: `tokenFor` waits on this instead of polling. */
+  private readonly waiting = new Set<() => void>();
 
   async send(message: MailMessage): Promise<void> {
     if (this.failNext) {
@@ -22,20 +24,35 @@ export class CapturingMailer implements Mailer {
       throw new Error('SMTP server unavailable');
     }
     this.sent.push(message);
+    for (const wake of [...this.waiting]) wake();
   }
 
   async close(): Promise<void> {}
 
   /** Waits for a mail to `to` (forgot-password sends after answering) and returns the token of its link. */
   async tokenFor(to: string, page: 'reset-password' | 'accept-invite', since = 0, timeoutMs = 5_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    const found = (): string | undefined => {
       const mail = this.sent.slice(since).reverse().find((message) => message.to === to && message.text.includes(`/${page}?token=`));
       const token = mail ? new RegExp(`/${page}\\?token=([A-Za-z0-9_%-]+)`).exec(mail.text)?.[1] : undefined;
-      if (token) return decodeURIComponent(token);
-      if (Date.now() > deadline) throw new Error(`no ${page} mail to ${to}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return token === undefined ? undefined : decodeURIComponent(token);
+    };
+    const token = found();
+    if (token !== undefined) return token;
+    // Woken by each mail sent; the timer only bounds a wait for a mail that never comes.
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(wake);
+        reject(new Error(`no ${page} mail to ${to}`));
+      }, timeoutMs);
+      const wake = (): void => {
+        const sent = found();
+        if (sent === undefined) return;
+        clearTimeout(timer);
+        this.waiting.delete(wake);
+        resolve(sent);
+      };
+      this.waiting.add(wake);
+    });
   }
 }
 
@@ -94,6 +111,11 @@ export class UserApi {
     if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
     return Object.assign(new UserApi(this.base, String(login.body['token'])), { userId: String(dataOf(created)['id']) });
   }
+}
+
+/** The documented 403 of a route whose permission the role lacks (docs/permissions.md). */
+export function forbidden(role: string, permission: string): { status: 403; body: { error: { code: 'INSUFFICIENT_PERMISSIONS'; message: string } } } {
+  return { status: 403, body: { error: { code: 'INSUFFICIENT_PERMISSIONS', message: `Your role (${role}) lacks the '${permission}' permission` } } };
 }
 
 /** The `{data}` of a user-API success body; fails the test when the body has another shape. */

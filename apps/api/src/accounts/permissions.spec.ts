@@ -6,7 +6,7 @@ import { conventionFor } from '@leadstream/http';
 import type Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes, type RegisteredRoute } from '../auth/route-definition';
-import { startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
+import { dataOf, forbidden, startAccountsServer, UserApi, type AccountsTestServer } from './accounts.test-support';
 
 let server: AccountsTestServer;
 
@@ -117,27 +117,36 @@ describe('routes enforce the matrix for every role', () => {
 
   it('lets a viewer read the organization but not change it or create vendors', async () => {
     const viewer = clients.get('viewer')!;
-    expect((await viewer.call('GET', '/api/organization')).status).toBe(200);
-    expect((await viewer.call('PATCH', '/api/organization', { name: 'Taken Over' })).status).toBe(403);
+    expect(dataOf(await viewer.call('GET', '/api/organization'))).toMatchObject({ name: 'Matrix College' });
+    expect(await viewer.call('PATCH', '/api/organization', { name: 'Taken Over' })).toMatchObject(forbidden('viewer', 'organization:write'));
     const vendor = await viewer.call('POST', '/api/vendors', { name: 'Acme', type: 'inquiry' });
     expect(vendor).toMatchObject({ status: 403, body: { error: { code: 'INSUFFICIENT_PERMISSIONS', message: "Your role (viewer) lacks the 'vendors:write' permission" } } });
+    // Nothing changed: the name stays, and no vendor was made.
+    const owner = clients.get('owner')!;
+    expect(dataOf(await owner.call('GET', '/api/organization'))).toMatchObject({ name: 'Matrix College' });
+    expect((await owner.call('GET', '/api/vendors')).body['data']).toEqual([]);
   });
 
   it('lets a vendor-role user refresh and log out, and nothing else', async () => {
     const vendor = clients.get('vendor')!;
-    expect((await vendor.call('GET', '/api/vendors')).status).toBe(403);
-    expect((await vendor.call('GET', '/api/organization')).status).toBe(403);
+    expect(await vendor.call('GET', '/api/vendors')).toMatchObject(forbidden('vendor', 'vendors:read'));
+    expect(await vendor.call('GET', '/api/organization')).toMatchObject(forbidden('vendor', 'organization:read'));
     const refreshed = await vendor.call('POST', '/api/auth/refresh');
-    expect(refreshed.status).toBe(200);
-    expect((await vendor.call('POST', '/api/auth/logout', undefined, String(refreshed.body['token']))).status).toBe(204);
+    expect(refreshed).toMatchObject({ status: 200, body: { token: expect.any(String), expires_at: expect.any(String) } });
+    const token = String(refreshed.body['token']);
+    expect(token).not.toBe(vendor.token);
+    const loggedOut = await vendor.call('POST', '/api/auth/logout', undefined, token);
+    expect(loggedOut).toMatchObject({ status: 204, body: {} });
+    // The logout ended the session it was called with.
+    expect(await vendor.call('POST', '/api/auth/refresh', undefined, token)).toMatchObject({ status: 401, body: { error: { code: 'TOKEN_INVALID' } } });
   });
 
   it('takes a demotion into account at the next request, whatever the token says', async () => {
     const owner = clients.get('owner') as UserApi;
     const manager = await owner.member('demoted@matrix.edu', 'manager');
-    expect((await manager.call('GET', '/api/vendors')).status).toBe(200);
-    expect((await owner.call('PATCH', `/api/users/${manager.userId}`, { role: 'viewer' })).status).toBe(200);
-    expect((await manager.call('GET', '/api/vendors')).status).toBe(403);
+    expect(await manager.call('GET', '/api/vendors')).toMatchObject({ status: 200, body: { data: [] } });
+    expect(dataOf(await owner.call('PATCH', `/api/users/${manager.userId}`, { role: 'viewer' }))).toMatchObject({ id: manager.userId, role: 'viewer' });
+    expect(await manager.call('GET', '/api/vendors')).toMatchObject(forbidden('viewer', 'vendors:read'));
   });
 });
 

@@ -13,11 +13,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Vendor } from '@leadstream/dal';
 import { DomainError, readVendor, type TenantContext } from '@leadstream/domain';
+import { TOPICS } from '@leadstream/runtime';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { AccountsContext } from './accounts.context';
 
-export const LEAD_EVENTS_TOPIC = 'leads.events';
+export const LEAD_EVENTS_TOPIC = TOPICS.events;
 
 export function vendorResource(vendor: Vendor): Record<string, unknown> {
   return {

@@ -4,7 +4,7 @@
  */
 import { blockingKeyFields, normalizeEmail, startLead, type LeadRecord } from '@leadstream/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import { forbidden, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
 
 let server: AccountsTestServer;
 let owner: Awaited<ReturnType<typeof UserApi.owner>>;
@@ -73,9 +73,14 @@ describe('GET and POST /api/dedup', () => {
     expect((window.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['threshold', 'window_hours']);
   });
 
-  it('lets a viewer read but not change the configuration', async () => {
+  it('keeps the configuration from viewers (dedup:read and dedup:write are for managers and up, docs/permissions.md)', async () => {
     const viewer = await owner.member('dedup.viewer@example.edu', 'viewer');
-    expect((await viewer.call('POST', '/api/dedup', { threshold: 50 })).status).toBe(403);
+    const configuration = (await owner.call('GET', '/api/dedup')).body['data'];
+    expect(await viewer.call('GET', '/api/dedup')).toMatchObject(forbidden('viewer', 'dedup:read'));
+    expect(await viewer.call('POST', '/api/dedup', { threshold: 50 })).toMatchObject(forbidden('viewer', 'dedup:write'));
+    expect((await owner.call('GET', '/api/dedup')).body['data']).toEqual(configuration);
+    const manager = await owner.member('dedup.manager@example.edu', 'manager');
+    expect(await manager.call('GET', '/api/dedup')).toMatchObject({ status: 200, body: { data: configuration } });
   });
 });
 

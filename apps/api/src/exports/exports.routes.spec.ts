@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { leadSearchFields, startLead, type LeadRecord } from '@leadstream/domain';
 import type { ExportFileStore, LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
+import { TOPICS } from '@leadstream/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserApi } from '../accounts/accounts.test-support';
 import { startExportsServer, type ExportsTestServer } from './exports.test-support';
@@ -35,7 +36,7 @@ function storedLead(organizationId: string, id: string, fields: Partial<LeadReco
 /** Records of exports.requests not yet handed to the stage. */
 let delivered = 0;
 async function nextRequests(): Promise<LogRecord[]> {
-  const records = await readTopic(server.log, 'exports.requests');
+  const records = await readTopic(server.log, TOPICS.exportRequests);
   const fresh = records.slice(delivered);
   delivered = records.length;
   return fresh;
@@ -54,7 +55,7 @@ async function download(api: UserApi, path: string): Promise<Response> {
 }
 
 async function exportEvents(): Promise<Array<{ id: string; event: string; organization_id: string; data: Record<string, unknown> }>> {
-  return (await readTopic(server.log, 'leads.events')).map((record) => JSON.parse(record.value) as { id: string; event: string; organization_id: string; data: Record<string, unknown> });
+  return (await readTopic(server.log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; organization_id: string; data: Record<string, unknown> });
 }
 
 beforeAll(async () => {
@@ -92,14 +93,16 @@ describe('POST /api/leads/export validation', () => {
 
   it('refuses a start_date after the end_date and a body that is not an object', async () => {
     const dates = await owner.call('POST', '/api/leads/export', { format: 'csv', filters: { start_date: '2026-02-01', end_date: '2026-01-01' } });
-    expect(dates.status).toBe(400);
+    expect(dates).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'filters.start_date' }] } } });
     const list = await owner.call('POST', '/api/leads/export', ['csv']);
-    expect(list.status).toBe(400);
+    expect(list).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
+    expect(await nextRequests()).toEqual([]);
   });
 
   it('needs a session token', async () => {
     const response = await owner.call('POST', '/api/leads/export', { format: 'csv' }, '');
-    expect(response.status).toBe(401);
+    expect(response).toMatchObject({ status: 401, body: { error: { code: 'TOKEN_INVALID' } } });
+    expect(await nextRequests()).toEqual([]);
   });
 });
 

@@ -24,12 +24,13 @@ import {
   type ExportRecord,
 } from '@leadstream/domain';
 import type { EventLog, ExportFileStore } from '@leadstream/ports';
+import { TOPICS } from '@leadstream/runtime';
 import { parseExportRequestMessage, type ExportRequestMessage } from '@leadstream/schemas';
 import type { ParameterizedContext } from 'koa';
 import { defineRoute, rateLimit, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
 import { withVendorNames } from './vendor-names';
 
-export const EXPORT_REQUESTS_TOPIC = 'exports.requests';
+export const EXPORT_REQUESTS_TOPIC = TOPICS.exportRequests;
 
 export interface ExportRoutesDependencies {
   guard: SessionGuard;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ExportRepository, LeadRepository } from '@leadstream/dal';
 import { FilesystemExportFileStore } from '@leadstream/engine-files';
 import type { DocumentStore, EventLog, ExportFileStore, LogRecord } from '@leadstream/ports';
+import { TOPICS } from '@leadstream/runtime';
 import { ExportWorker, type ExportStageDependencies, type SweepResult } from '@leadstream/worker';
 import { pino } from 'pino';
 import { CapturingMailer } from '../accounts/accounts.test-support';
@@ -42,7 +43,7 @@ export async function startExportsServer(): Promise<ExportsTestServer> {
   const server = await startApiTestServer({
     dir,
     mailer: new CapturingMailer(),
-    topics: ['exports.requests'],
+    topics: [TOPICS.exportRequests],
     repositories: [LeadRepository, ExportRepository],
     exports: { files, clock: now },
   });

@@ -14,7 +14,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
-import type { Produce } from '@leadstream/runtime';
+import { inServerSpan, type Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
 import { submitLeads, type SubmitOutcome } from './lead-submit';
 
@@ -129,14 +129,31 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
   for (const prefix of ['', '/sandbox']) {
     const write = [auth('write'), ingestionRateLimit('single', deps.dal.rateLimiter, { clock })] as const;
     const bulk = [auth('write'), ingestionRateLimit('bulk', deps.dal.rateLimiter, { clock })] as const;
-    for (const path of ['/api/leads/inbound', '/api/v1/leads/ingest']) router.post(`${prefix}${path}`, ...write, single);
-    for (const path of ['/api/leads/inbound/batch', '/api/v1/leads/bulk-ingest']) router.post(`${prefix}${path}`, ...bulk, batch);
+    for (const path of ['/api/leads/inbound', '/api/v1/leads/ingest']) router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...write, single);
+    for (const path of ['/api/leads/inbound/batch', '/api/v1/leads/bulk-ingest']) router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...bulk, batch);
     for (const path of ['/api/leads/:lead_id/status', '/api/vendor-portal/leads/:lead_id']) router.get(`${prefix}${path}`, auth('read'), status);
   }
   return router;
 }
 
 /** Status and body of a single-lead answer (docs/api-conventions.md "Vendor ingestion answers"). */
+/**
+ * The request's server span (docs/operations.md, "Tracing"), continuing the caller's `traceparent` if it sent
+ * one; the submissions it produces carry its trace context. Nothing but a check when tracing is off.
+ */
+function traced(route: string) {
+  return (ctx: Context, next: () => Promise<unknown>): Promise<void> =>
+    inServerSpan(
+      `${ctx.method} ${route}`,
+      ctx.request.headers,
+      { 'http.request.method': ctx.method, 'http.route': route, 'url.path': ctx.path },
+      async () => {
+        await next();
+      },
+      () => ctx.status,
+    );
+}
+
 export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): { status: number; body: Record<string, unknown> } {
   switch (decision.outcome) {
     case 'accepted':

@@ -5,13 +5,13 @@
  */
 import type { SubmissionReceiptRepository } from '@leadstream/dal';
 import { normalizeEmail, withoutBidiControls, type TenantContext } from '@leadstream/domain';
-import type { ConfigCache } from '@leadstream/runtime';
+import { activeTraceHeaders, TOPICS, type ConfigCache } from '@leadstream/runtime';
 import type { BodyProblem, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { randomUUID } from 'node:crypto';
 import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
 
-export const SUBMITTED_TOPIC = 'leads.submitted';
+export const SUBMITTED_TOPIC = TOPICS.submitted;
 
 export interface LeadSubmitDependencies {
   receipts: Pick<SubmissionReceiptRepository, 'record'>;
@@ -48,7 +48,9 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
   // Stages reload the organization's configuration when they know an older version than this.
   const configVersion = await deps.configCache.version(tenant.organizationId);
   const outcomes: Array<Promise<SubmitOutcome>> = [];
-  const records: Array<{ key: string; value: string }> = [];
+  const records: Array<{ key: string; value: string; headers?: Record<string, string> }> = [];
+  // The trace context of the request's span (docs/operations.md, "Tracing"), when tracing is on.
+  const trace = activeTraceHeaders();
   const correlationIds: string[] = [];
   for (const { submission, problems } of items) {
     const email = typeof (submission as { email?: unknown })?.email === 'string' ? (submission as { email: string }).email : undefined;
@@ -77,7 +79,7 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
         .then((decision): SubmitOutcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email, submittedAt })),
     );
     // Keyed by tenant and normalized email: every decision about one person is serialized.
-    records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command) });
+    records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command), ...(trace ? { headers: trace } : {}) });
   }
   if (records.length > 0) {
     try {

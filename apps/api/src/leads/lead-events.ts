@@ -6,10 +6,11 @@
  */
 import type { FieldChange, LeadRecord } from '@leadstream/domain';
 import type { OutboxEntry } from '@leadstream/dal';
+import { TOPICS } from '@leadstream/runtime';
 import type { LeadEventMessage, LeadEventName } from '@leadstream/schemas';
 import { randomUUID } from 'node:crypto';
 
-export const EVENTS_TOPIC = 'leads.events';
+export const EVENTS_TOPIC = TOPICS.events;
 
 function eventEntry(lead: LeadRecord, event: LeadEventName, data: Record<string, unknown>, at: string): OutboxEntry {
   const message: LeadEventMessage = {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RoutingCounterRepository, RoutingRuleRepository } from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingMailer, dataOf, UserApi } from '../accounts/accounts.test-support';
+import { CapturingMailer, dataOf, forbidden, UserApi } from '../accounts/accounts.test-support';
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 
 let server: ApiTestServer;
@@ -125,20 +125,27 @@ describe('routing rules', () => {
   });
 
   it('keeps one organization\'s rules from another', async () => {
-    expect((await other.call('GET', `/api/routing/rules/${westId}`)).status).toBe(404);
-    expect((await other.call('PATCH', `/api/routing/rules/${westId}`, { enabled: false })).status).toBe(404);
-    expect((await other.call('DELETE', `/api/routing/rules/${westId}`)).status).toBe(404);
+    const notFound = { status: 404, body: { error: { code: 'NOT_FOUND' } } };
+    expect(await other.call('GET', `/api/routing/rules/${westId}`)).toMatchObject(notFound);
+    expect(await other.call('PATCH', `/api/routing/rules/${westId}`, { enabled: false })).toMatchObject(notFound);
+    expect(await other.call('DELETE', `/api/routing/rules/${westId}`)).toMatchObject(notFound);
     expect((await other.call('GET', '/api/routing/rules')).body).toEqual({ data: [] });
+    // The owner's rule is untouched.
+    expect(dataOf(await owner.call('GET', `/api/routing/rules/${westId}`))).toMatchObject({ id: westId, enabled: true });
   });
 
   it('lets managers configure routing and keeps viewers out, as enrichment rules', async () => {
     const manager = await owner.member('routing.manager@example.edu', 'manager');
-    expect((await manager.call('GET', '/api/routing/rules')).status).toBe(200);
-    expect((await manager.call('PUT', '/api/routing/settings', {})).status).toBe(200);
+    const rules = (await manager.call('GET', '/api/routing/rules')).body['data'] as Array<{ id: string }>;
+    expect(rules.map((rule) => rule.id)).toContain(westId);
+    expect(dataOf(await manager.call('PUT', '/api/routing/settings', { when_unmatched: 'none' }))).toMatchObject({ default_targets: [], when_unmatched: 'none', updated_at: expect.any(String) });
+    expect(dataOf(await owner.call('GET', '/api/routing/settings'))).toMatchObject({ when_unmatched: 'none' });
     const viewer = await owner.member('routing.viewer@example.edu', 'viewer');
-    expect((await viewer.call('GET', '/api/routing/rules')).status).toBe(403);
-    expect((await viewer.call('POST', '/api/routing/rules', westRule)).status).toBe(403);
-    expect((await new UserApi(server.url).call('GET', '/api/routing/rules')).status).toBe(401);
+    expect(await viewer.call('GET', '/api/routing/rules')).toMatchObject(forbidden('viewer', 'rules:read'));
+    const before = ((await owner.call('GET', '/api/routing/rules')).body['data'] as unknown[]).length;
+    expect(await viewer.call('POST', '/api/routing/rules', westRule)).toMatchObject(forbidden('viewer', 'rules:write'));
+    expect((await owner.call('GET', '/api/routing/rules')).body['data']).toHaveLength(before);
+    expect(await new UserApi(server.url).call('GET', '/api/routing/rules')).toMatchObject({ status: 401, body: { error: { code: 'TOKEN_INVALID' } } });
   });
 });
 

@@ -8,8 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
+import { TOPICS } from '@leadstream/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingMailer, UserApi } from '../accounts/accounts.test-support';
+import { CapturingMailer, forbidden, UserApi } from '../accounts/accounts.test-support';
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 
 let server: ApiTestServer;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   server = await startApiTestServer({
     dir: mkdtempSync(join(tmpdir(), 'leadstream-rules-')),
     mailer: new CapturingMailer(),
-    topics: ['calculations.requests', 'config.changed'],
+    topics: [TOPICS.calculationRequests, TOPICS.configChanged],
     repositories: [EnrichmentRuleRepository, LookupTableRepository, CalculatedFieldRepository, ValidationRuleRepository, RuleMatchRepository],
   });
   owner = await UserApi.owner(server.url, 'rules.owner@example.edu', 'Rules College');
@@ -172,10 +173,13 @@ describe('enrichment rules', () => {
 
   it('keeps rules from viewers (rules:read is for managers and up), and lets a manager read them', async () => {
     const viewer = await owner.member('rules.viewer@example.edu', 'viewer');
-    expect((await viewer.call('GET', '/api/enrichment/rules')).status).toBe(403);
+    expect(await viewer.call('GET', '/api/enrichment/rules')).toMatchObject(forbidden('viewer', 'rules:read'));
     const manager = await owner.member('rules.manager@example.edu', 'manager');
-    expect((await manager.call('GET', '/api/enrichment/rules')).status).toBe(200);
-    expect((await viewer.call('POST', '/api/enrichment/rules', stateRule)).status).toBe(403);
+    const theirs = (await manager.call('GET', '/api/enrichment/rules')).body['data'] as Array<{ id: string }>;
+    expect(theirs.map((rule) => rule.id)).toContain(ruleId);
+    expect(await viewer.call('POST', '/api/enrichment/rules', stateRule)).toMatchObject(forbidden('viewer', 'rules:write'));
+    // The refused create made nothing.
+    expect((await owner.call('GET', '/api/enrichment/rules')).body['data']).toEqual(theirs);
   });
 });
 
@@ -237,7 +241,7 @@ describe('enrichment rule webhooks with WEBHOOK_ALLOW_INSECURE_TARGETS', () => {
     insecure = await startApiTestServer({
       dir: mkdtempSync(join(tmpdir(), 'leadstream-rules-insecure-')),
       mailer: new CapturingMailer(),
-      topics: ['calculations.requests', 'config.changed'],
+      topics: [TOPICS.calculationRequests, TOPICS.configChanged],
       repositories: [EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository],
       webhooks: { allowInsecureTargets: true, timeoutMs: 1_000 },
     });

@@ -1,47 +1,13 @@
 /**
- * Which buttons a user sees: the permission matrix of libs/domain/src/accounts/permissions.ts,
- * copied because the console imports only the API client (README.md "Layout"). The service still
- * enforces every permission at the route; apps/leadstream/src/console-permissions.spec.ts keeps
- * this copy equal to the domain's table.
+ * Which buttons a user sees: the permission matrix of the service itself
+ * (libs/domain/src/accounts/permissions.ts, imported through its own entry point
+ * `@leadstream/domain/permissions`, which has no imports, so nothing of the server is bundled).
+ * The service still enforces every permission at the route.
  */
+import { PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '@leadstream/domain/permissions';
 import { currentEnvironment } from './environment';
 
-export const ROLES = ['owner', 'admin', 'manager', 'viewer', 'vendor'] as const;
-export type Role = (typeof ROLES)[number];
-
-export const PERMISSIONS = [
-  'leads:read',
-  'leads:write',
-  'vendors:read',
-  'vendors:write',
-  'users:read',
-  'users:write',
-  'organization:read',
-  'organization:write',
-  'organization:delete',
-  'api_keys:read',
-  'api_keys:write',
-  'analytics:read',
-  'rules:read',
-  'rules:write',
-  'webhooks:read',
-  'webhooks:write',
-  'dedup:read',
-  'dedup:write',
-  'oauth_clients:read',
-  'oauth_clients:write',
-  'crm:read',
-  'crm:write',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-
-export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  owner: PERMISSIONS,
-  admin: PERMISSIONS.filter((permission) => permission !== 'organization:delete'),
-  manager: ['leads:read', 'leads:write', 'vendors:read', 'users:read', 'organization:read', 'analytics:read', 'rules:read', 'rules:write', 'webhooks:read', 'dedup:read', 'dedup:write'],
-  viewer: ['leads:read', 'organization:read', 'analytics:read'],
-  vendor: [],
-};
+export { PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role };
 
 /**
  * Whether the role may do it here. In the sandbox (the environment switch, ./environment.ts) leads

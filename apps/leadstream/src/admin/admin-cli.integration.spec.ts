@@ -160,8 +160,15 @@ describe('leadstream org create --owner-email / user create / org list / vendor 
     expect((await dal.organizations.listAll()).length).toBe(before);
   });
 
+  /** The id of the organization `org create` made above; fails the test when there is none. */
+  async function hillCollegeId(): Promise<string> {
+    const hill = (await dal.organizations.listAll()).find((o) => o.name === 'Hill College');
+    if (!hill) throw new Error('no organization named Hill College');
+    return hill.id;
+  }
+
   it('adds users with a role, as JSON, and names bad input', async () => {
-    const orgId = (await dal.organizations.listAll()).find((o) => o.name === 'Hill College')?.id ?? '';
+    const orgId = await hillCollegeId();
     const printed = JSON.parse(await succeed('user', 'create', '--org', orgId, '--email', 'viewer@hill.edu', '--role', 'viewer', '--first-name', 'Vi', '--last-name', 'Ewer', '--json')) as Record<string, unknown>;
     expect(printed).toMatchObject({ organization_id: orgId, email: 'viewer@hill.edu', role: 'viewer', first_name: 'Vi', last_name: 'Ewer' });
     expect(await verifyPassword(String(printed['password']), (await users().findByEmail('viewer@hill.edu'))?.password_hash ?? '')).toBe(true);
@@ -173,7 +180,7 @@ describe('leadstream org create --owner-email / user create / org list / vendor 
   });
 
   it('makes a viewer when no --role is given (least privilege; the owner comes from org create), and says so in --help', async () => {
-    const orgId = (await dal.organizations.listAll()).find((o) => o.name === 'Hill College')?.id ?? '';
+    const orgId = await hillCollegeId();
     const lines = (await succeed('user', 'create', '--org', orgId, '--email', 'colleague@hill.edu')).split('\n');
     const user = await users().findByEmail('colleague@hill.edu');
     expect(user).toMatchObject({ organization_id: orgId, role: 'viewer', status: 'active' });
@@ -185,7 +192,7 @@ describe('leadstream org create --owner-email / user create / org list / vendor 
     const organizations = await dal.organizations.listAll();
     expect((await succeed('org', 'list')).split('\n')).toEqual(organizations.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`));
     expect((JSON.parse(await succeed('org', 'list', '--json')) as Array<{ id: string }>).map((o) => o.id)).toEqual(organizations.map((o) => o.id));
-    const hill = organizations.find((o) => o.name === 'Hill College')?.id ?? '';
+    const hill = await hillCollegeId();
     expect(await succeed('vendor', 'list', '--org', hill)).toContain('no vendors yet');
     const vendorId = await succeed('vendor', 'create', '--org', hill, '--name', 'Hill Inquiries', '--type', 'inquiry');
     expect(await succeed('vendor', 'list', '--org', hill)).toBe(`${vendorId}  inquiry      enabled   Hill Inquiries`);

@@ -12,7 +12,7 @@
  * decisions of a committed batch, embedded engines).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger, Lifecycle, Metrics, pipelineTopics, type ConsumerRunner } from '@leadstream/runtime';
+import { createLogger, Lifecycle, Metrics, pipelineTopics, startTracing, type ConsumerRunner } from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
 import { parseConfig } from '../config';
 import { openEngines } from '../engines';
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   // The main thread's registry has the process metrics; this one adds the stages' (summed on /metrics).
   const metrics = new Metrics({ defaultMetrics: false, stuckPartitionMs: config.stuckPartitionMs });
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
+  // This thread's spans (the stages') go out from here, flushed last when the thread stops (docs/operations.md, "Tracing").
+  lifecycle.onStop('tracing', await startTracing(data.env, 'pipeline', logger));
   // On the embedded engines a batch's decisions come straight to the HTTP thread after its commit.
   const decisions = data.serveLog ? { decisions: (values: string[]) => port.postMessage({ kind: 'host.decisions', values }) } : {};
   const engines = await openEngines(config, logger, metrics, { log: true, store: true }, decisions);

@@ -5,10 +5,11 @@
  */
 import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
+import { TOPICS } from '@leadstream/runtime';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import { type BatchWrite, type CollectionWrites, type OutputRecord } from './batch-write';
 
-const EVENTS_TOPIC = 'leads.events';
+const EVENTS_TOPIC = TOPICS.events;
 
 const DESCRIPTIONS: Record<string, string> = {
   'lead.created': 'Lead received',

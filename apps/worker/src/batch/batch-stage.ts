@@ -14,7 +14,7 @@
  *   every time goes to `<topic>.dlq` alone (after `maxAttempts`) and the others pass.
  */
 import type { Batch, LogRecord } from '@leadstream/ports';
-import { deadLetterTopic, type Logger, type Metrics } from '@leadstream/runtime';
+import { deadLetterTopic, endSpan, type Logger, type Metrics, type Span, SpanKind, startSpanFrom, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
 import { recordActivity } from './activity-entries';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
@@ -79,9 +79,12 @@ export class BatchStageHandler {
     const { maxAttempts = 3 } = this.options;
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
+      // With tracing on, a span per record (child of the record's trace context), and the stage sees
+      // the record with that span as its trace context (docs/operations.md, "Tracing").
+      const traced = tracingEnabled() ? recordSpans(this.stage.name, records) : undefined;
       try {
         const started = performance.now();
-        const { write, handled } = await this.stage.process(records);
+        const { write, handled } = await this.stage.process(traced?.records ?? records);
         // The activity entries of the events this batch produces, in the same commit: only where
         // the commit is one transaction. A writer that stores documents before the leads (the
         // outbox writer) could keep the entry of an event that a conflict or a crash then
@@ -94,8 +97,10 @@ export class BatchStageHandler {
           { stage: this.stage.name, partition: batch.partition, records: handled, leads: write.leads.length, decideMs: Math.round(decided - started), commitMs: Math.round(performance.now() - decided) },
           'batch committed',
         );
+        traced?.end();
         return handled;
       } catch (error) {
+        traced?.end(error);
         if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {
           this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'conflict' });
           this.options.logger.debug({ stage: this.stage.name, ids: error.leadIds, err: error }, 'written meanwhile; deciding the batch again');
@@ -153,4 +158,28 @@ export class BatchStageHandler {
     const exponential = Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1));
     return exponential / 2 + Math.random() * (exponential / 2);
   }
+}
+
+/**
+ * A consumer span per record, child of the trace context the record carries, and the records with
+ * that span as their trace context: what a stage produces on a record's behalf names it as parent.
+ */
+function recordSpans(stage: string, records: LogRecord[]): { records: LogRecord[]; end: (error?: unknown) => void } {
+  const spans: Span[] = [];
+  const traced = records.map((record) => {
+    const span = startSpanFrom(`${stage} process`, record.headers, {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': record.topic,
+        'messaging.destination.partition.id': String(record.partition),
+        'messaging.consumer.group.name': stage,
+        'messaging.message.id': `${record.topic}/${record.partition}/${record.offset}`,
+      },
+    });
+    if (!span) return record;
+    spans.push(span);
+    return { ...record, headers: { ...record.headers, ...traceHeadersOf(span) } };
+  });
+  return { records: traced, end: (error) => spans.forEach((span) => endSpan(span, error)) };
 }

@@ -25,6 +25,8 @@ export class LeadBatch {
   private chained: ReadonlySet<string> = new Set();
   /** Outputs to chained topics, in the order the stages put them. */
   private forwarded: OutputRecord[] = [];
+  /** Trace headers stamped on the outputs put from now on (the span of the command being decided). */
+  private trace: Record<string, string> | undefined;
 
   /** Reads the leads of the given ids, grouped by tenant (one query per tenant). */
   static async prefetch(leads: Pick<LeadRepository, 'findManyById'>, wanted: Array<{ tenant: TenantContext; id: string }>): Promise<LeadBatch> {
@@ -73,7 +75,7 @@ export class LeadBatch {
       current: lead,
       outputs: [],
       changed: false,
-      leftover: lead.outbox.map((entry) => ({ topic: entry.topic, key: entry.key, value: entry.value })),
+      leftover: lead.outbox.map((entry) => ({ topic: entry.topic, key: entry.key, value: entry.value, ...(entry.headers ? { headers: entry.headers } : {}) })),
     });
   }
 
@@ -104,10 +106,20 @@ export class LeadBatch {
     return taken;
   }
 
+  /**
+   * Trace headers for the outputs put from now on that leave the batch (undefined: none). Outputs
+   * forwarded inside a chain keep the trace context of the record that started it.
+   */
+  traceWith(headers: Record<string, string> | undefined): void {
+    this.trace = headers;
+  }
+
   /** Records the lead's next state and what that transition produces. */
   put(next: LeadRecord, produced: OutputRecord[]): void {
-    const outputs = this.chained.size === 0 ? produced : produced.filter((output) => !this.chained.has(output.topic));
-    if (outputs.length !== produced.length) this.forwarded.push(...produced.filter((output) => this.chained.has(output.topic)));
+    const trace = this.trace;
+    const leaving = this.chained.size === 0 ? produced : produced.filter((output) => !this.chained.has(output.topic));
+    const outputs = trace ? leaving.map((output) => ({ ...output, headers: { ...output.headers, ...trace } })) : leaving;
+    if (leaving.length !== produced.length) this.forwarded.push(...produced.filter((output) => this.chained.has(output.topic)));
     const entry = this.entries.get(next._id);
     if (entry) {
       entry.current = next;

@@ -7,7 +7,7 @@
 import type { LeadRepository } from '@leadstream/dal';
 import { advanceLead, leadStatusOf, type LeadActorEvent, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { deadLetterTopic } from '@leadstream/runtime';
+import { deadLetterTopic, startSpanFrom, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from './batch-stage';
 import { type BatchWrite, emptyBatchWrite, type OutputRecord } from './batch-write';
@@ -56,6 +56,11 @@ export interface LeadStep {
  * command in order. Returns how many steps it decided (fewer only when `decide` stopped).
  */
 export async function decideSteps<Context>(spec: LeadStageSpec<Context>, steps: LeadStep[], batch: LeadBatch, write: BatchWrite): Promise<number> {
+  // With tracing on, a span of this stage per command, child of its record's span (the record
+  // that started the chain); what the stage puts on the batch for other topics carries it on. A
+  // failure leaves them unended (never exported): the record's span records it.
+  const spans = tracingEnabled() ? steps.map((step) => startSpanFrom(spec.name, step.record.headers, { attributes: { 'leadstream.lead_id': step.message.lead_id } })) : undefined;
+  const endSpans = (): void => spans?.forEach((span) => span?.end());
   const context = await spec.prefetch(
     steps.map((step) => step.message),
     batch,
@@ -64,8 +69,15 @@ export async function decideSteps<Context>(spec: LeadStageSpec<Context>, steps: 
     const { message, record } = steps[index]!;
     const lead = batch.get(tenantOf(message), message.lead_id);
     if (lead?.applied_messages.includes(message.message_id)) continue;
-    if (spec.decide(message, lead, context, batch, write, record) === 'stop') return index;
+    if (spans) batch.traceWith(traceHeadersOf(spans[index]));
+    const decided = spec.decide(message, lead, context, batch, write, record);
+    if (spans) batch.traceWith(undefined);
+    if (decided === 'stop') {
+      endSpans();
+      return index;
+    }
   }
+  endSpans();
   return steps.length;
 }
 

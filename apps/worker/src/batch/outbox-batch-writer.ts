@@ -74,7 +74,7 @@ export class OutboxBatchWriter implements BatchWriter {
 }
 
 function toOutboxEntry(record: OutputRecord): LeadRecord['outbox'][number] {
-  return { topic: record.topic, key: record.key ?? '', value: record.value };
+  return { topic: record.topic, key: record.key ?? '', value: record.value, ...(record.headers ? { headers: record.headers } : {}) };
 }
 
 /** One produce per topic, records in their order. */

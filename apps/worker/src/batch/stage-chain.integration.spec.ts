@@ -71,6 +71,11 @@ async function setUp(open: () => Promise<EnginePair>) {
 }
 
 /** What a lead's processing decided, without its ids and times. */
+/** The lead an event is about: `data.lead.id` of lead.created (its documented `{lead:{...}}`), `data.lead_id` of every other lead event; no fallback between the two. */
+function leadIdOf(event: { event: string; data: { lead_id?: string; lead?: { id?: string } } }): string | undefined {
+  return event.event === 'lead.created' ? event.data.lead?.id : event.data.lead_id;
+}
+
 function outcomeOf(lead: LeadRecord | null) {
   return {
     status: lead?.status,
@@ -166,7 +171,7 @@ describe.each(pairs.filter(([name]) => name.includes('outbox')))('intake chain o
     const activity = new LeadActivityRepository(setup.store);
     for (const message of messages) {
       // Every event of the lead but lead.accepted, which the activity log does not list.
-      const produced = events.filter((event) => (event.data.lead_id ?? event.data.lead?.id) === message.lead_id && event.event !== 'lead.accepted').map((event) => event.id);
+      const produced = events.filter((event) => leadIdOf(event) === message.lead_id && event.event !== 'lead.accepted').map((event) => event.id);
       expect(produced.length).toBeGreaterThanOrEqual(3);
       expect((await activity.forLead(setup.live, message.lead_id)).map((entry) => entry._id).sort()).toEqual(produced.sort());
     }

@@ -37,7 +37,7 @@ import { stringify } from 'csv-stringify';
 import { newId } from '../pipeline/ids';
 import { TOPICS } from '../pipeline/outputs';
 
-export const EXPORT_REQUESTS_TOPIC = 'exports.requests';
+export const EXPORT_REQUESTS_TOPIC = TOPICS.exportRequests;
 
 /** What a failed export tells its owner; the cause goes to the log, not to the API. */
 export const EXPORT_FAILED_MESSAGE = 'Export generation failed; request a new export';

@@ -10,7 +10,7 @@ import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@lea
 import { crmSyncId, parseCrmConnectionInput, parseCrmRetrySchedule, startLead, type CrmConnectionRecord, type CrmSyncRecord, type LeadRecord, type SalesforceCredentials } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmClient, StoredRefreshTokens } from '@leadstream/runtime';
+import { CRM_SYNC_REQUESTS_TOPIC, crmCredentialsContext, CredentialsCipher, CrmClient, StoredRefreshTokens, type CrmManualSyncMessage } from '@leadstream/runtime';
 import { eventPayloadProblems, type LeadEventMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
@@ -20,7 +20,7 @@ import { FAKE_HUBSPOT_TOKEN, FAKE_SALESFORCE, FAKE_WEBHOOK_AUTH, startFakeCrm, t
 import { useEmbeddedEngines } from '../test-support/embedded-engines';
 import { driveStage } from '../test-support/stage-driver';
 import { activityStage } from './activity.stage';
-import { crmSyncStage, LEADS_ROUTED_TOPIC, type CrmManualSyncMessage } from './crm-sync.stage';
+import { crmSyncStage, LEADS_ROUTED_TOPIC } from './crm-sync.stage';
 
 const ORG = 'org_crm';
 const engines = useEmbeddedEngines('crm-sync-stage');
@@ -142,7 +142,8 @@ describe('the crm-sync stage', () => {
     await handOver('crm.retry.1s');
     const record = fake.records.salesforce.get(lead._id);
     expect(record).toMatchObject({ fields: { FirstName: 'Grace', LastName: 'Hopper', Email: lead.email, LeadSource: 'fair', Company: '[not provided]' }, writes: 1 });
-    const id = record?.id ?? '';
+    expect(record?.id).toEqual(expect.any(String));
+    const id = record!.id;
     expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: id, crm_synced_at: '2026-03-01T10:00:01.000Z' });
     expect((await events('lead.crm_synced')).map((event) => event.data)).toEqual([
       { lead_id: lead._id, crm_type: 'salesforce', crm_id: id, crm_record_url: `${fake.url}/${id}`, synced_at: '2026-03-01T10:00:01.000Z', connection_id: sf },
@@ -176,8 +177,9 @@ describe('the crm-sync stage', () => {
     await handOver('crm.retry.2s');
     const contact = fake.records.hubspot.get(lead.email);
     expect(contact).toMatchObject({ fields: { email: lead.email, firstname: 'Grace', lastname: 'Hopper' }, writes: 1 });
-    expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: contact?.id });
-    expect((await events('lead.crm_synced'))[0]?.data['crm_record_url']).toBe(`https://app.hubspot.com/contacts/777/record/0-1/${contact?.id ?? ''}`);
+    expect(contact?.id).toEqual(expect.any(String));
+    expect(await leadNow(lead)).toMatchObject({ crm_sync_status: 'synced', crm_id: contact!.id });
+    expect((await events('lead.crm_synced'))[0]?.data['crm_record_url']).toBe(`https://app.hubspot.com/contacts/777/record/0-1/${contact!.id}`);
   });
 
   it("Salesforce: leads that meet a used-up daily API allowance (403 REQUEST_LIMIT_EXCEEDED) wait on the longest delay instead of failing for good", async () => {

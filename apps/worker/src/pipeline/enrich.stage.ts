@@ -20,7 +20,7 @@ import { advance, configVersionOf, deadLetter, leadStage } from '../batch/lead-s
 import { newId } from './ids';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
 
-export const RULE_WEBHOOKS_TOPIC = 'rules.webhooks';
+export const RULE_WEBHOOKS_TOPIC = TOPICS.ruleWebhooks;
 
 export interface EnrichStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;

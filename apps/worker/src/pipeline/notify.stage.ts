@@ -12,7 +12,7 @@
 import { WebhookDeliveryRepository, type WebhookDeliveryRecord, type WebhookRepository } from '@leadstream/dal';
 import { isWebhookEvent, startDelivery, webhookBody, webhookDeliveryId, webhookWants, type TenantContext, type Webhook, type WebhookDeliveryMessage } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { WEBHOOK_DELIVERIES_TOPIC } from '@leadstream/runtime';
+import { pickTraceHeaders, WEBHOOK_DELIVERIES_TOPIC, withTraceHeaders } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
 import { deadLetter } from '../batch/lead-stage';
@@ -60,11 +60,14 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
     async process(records: LogRecord[]): Promise<StageBatchResult> {
       const write = emptyBatchWrite();
       const events: DomainEvent[] = [];
+      // The trace context of each event's record (docs/operations.md, "Tracing"): its deliveries carry it on.
+      const traceOf = new Map<DomainEvent, Record<string, string> | undefined>();
       for (const record of records) {
         try {
           const event = parseEvent(record.value);
           // Events nobody may subscribe to (webhook.disabled, events of later issues) make no delivery.
           if (isWebhookEvent(event.event)) events.push(event);
+          traceOf.set(event, pickTraceHeaders(record.headers));
         } catch (error) {
           write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
         }
@@ -101,7 +104,7 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
             version: 0,
           };
           const message: WebhookDeliveryMessage = { schema_version: 1, delivery_id: id, webhook_id: webhook.id, organization_id: webhook.organization_id, environment: webhook.environment, kind: 'initial' };
-          deliveries.set(id, { record, output: { topic: WEBHOOK_DELIVERIES_TOPIC, key: webhook.id, value: JSON.stringify(message) } });
+          deliveries.set(id, { record, output: withTraceHeaders<OutputRecord>({ topic: WEBHOOK_DELIVERIES_TOPIC, key: webhook.id, value: JSON.stringify(message) }, traceOf.get(event)) });
         }
       }
       if (deliveries.size > 0) {

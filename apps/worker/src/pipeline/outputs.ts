@@ -1,18 +1,12 @@
 import type { LeadRecord } from '@leadstream/domain';
 import type { OutputRecord } from '../batch/batch-write';
 import { nextMessage } from '../batch/lead-stage';
+import { TOPICS } from '@leadstream/runtime';
 import type { LeadEventMessage, LeadEventName, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
 import { newId } from './ids';
 
-export const TOPICS = {
-  submitted: 'leads.submitted',
-  validated: 'leads.validated',
-  unique: 'leads.unique',
-  enriched: 'leads.enriched',
-  routed: 'leads.routed',
-  decisions: 'leads.decisions',
-  events: 'leads.events',
-} as const;
+/** The topic names (the catalogue, libs/runtime/src/topics.ts). */
+export { TOPICS };
 
 /** A domain event on leads.events (the envelope of docs/api-conventions.md "Events"), keyed by lead id. */
 export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutputRecord {

@@ -42,12 +42,31 @@ describe('redirect URIs', () => {
     expect(new RegExp(REDIRECT_URI_PATTERN).test(uri)).toBe(true);
   });
 
-  it.each(['https://crm.example.com:0/cb', 'https://crm.example.com:65536/cb', 'https://crm.example.com:99999/cb'])('refuses the port of %s, in the document pattern too', (uri) => {
-    expect(redirectUriProblem(uri)).not.toBeNull();
+  const SHAPE = 'must be https://host[:port][/path][?query] with a lower-case DNS host name';
+  const ABSOLUTE = 'must be an absolute URL';
+
+  it.each([
+    ['https://crm.example.com:0/cb', SHAPE],
+    // Beyond 65535 the URL itself does not parse.
+    ['https://crm.example.com:65536/cb', ABSOLUTE],
+    ['https://crm.example.com:99999/cb', ABSOLUTE],
+  ])('refuses the port of %s, in the document pattern too', (uri, problem) => {
+    expect(redirectUriProblem(uri)).toBe(problem);
     expect(new RegExp(REDIRECT_URI_PATTERN).test(uri)).toBe(false);
   });
 
-  it.each(['http://crm.example.com/cb', 'https://crm.example.com/cb#frag', 'https://crm.example.com/cb#', '/cb', 'crm.example.com/cb', 'ftp://x.example.com/', 'https://u:p@x.example.com/', 'https://n0lbd.o*', 'https://CRM.example.com/cb', 'https://10.0.0.1/cb'])('refuses %s', (uri) => {
-    expect(redirectUriProblem(uri)).not.toBeNull();
+  it.each([
+    ['http://crm.example.com/cb', 'must use https (http is allowed only for 127.0.0.1, [::1] and localhost)'],
+    ['https://crm.example.com/cb#frag', 'must not contain a fragment'],
+    ['https://crm.example.com/cb#', 'must not contain a fragment'],
+    ['/cb', ABSOLUTE],
+    ['crm.example.com/cb', ABSOLUTE],
+    ['ftp://x.example.com/', 'must use https'],
+    ['https://u:p@x.example.com/', 'must not contain credentials'],
+    ['https://n0lbd.o*', SHAPE],
+    ['https://CRM.example.com/cb', SHAPE],
+    ['https://10.0.0.1/cb', SHAPE],
+  ])('refuses %s: %s', (uri, problem) => {
+    expect(redirectUriProblem(uri)).toBe(problem);
   });
 });

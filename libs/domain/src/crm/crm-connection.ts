@@ -5,6 +5,7 @@
  * them, and the store keeps them encrypted (the ciphertext comes from outside the domain).
  */
 import type { ErrorDetail } from '../errors';
+import { leadFields } from '../lead/lead-fields';
 import { outboundHeaderProblem } from '../outbound/outbound-headers';
 import type { Environment, TenantContext } from '../tenant';
 
@@ -13,24 +14,8 @@ export type CrmConnectionType = (typeof CRM_CONNECTION_TYPES)[number];
 
 /** Lead fields a field mapping may name: top-level fields, or a path into the nested objects. */
 export const CRM_MAPPABLE_TOP_FIELDS = [
-  'id',
-  'email',
-  'first_name',
-  'last_name',
-  'phone',
-  'source',
-  'program',
-  'program_interest',
-  'vendor_id',
-  'status',
-  'landing_page',
-  'referrer',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'created_at',
+  ...leadFields('id', 'email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'vendor_id', 'status', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'created_at'),
+  // Not fields of the lead resource: when the lead was submitted, and the owner and queue of the route's target.
   'submitted_at',
   'owner',
   'queue',

@@ -32,6 +32,7 @@ import type {
   WebhookJsonCredentials,
   WebhookJsonSettings,
 } from './crm-connection';
+import { leadFields } from '../lead/lead-fields';
 import { outboundHeaderProblem } from '../outbound/outbound-headers';
 
 export interface CrmHttpRequest {
@@ -123,7 +124,7 @@ export const DEFAULT_HUBSPOT_MAPPING: CrmFieldMapping = { email: 'email', firstn
 const SALESFORCE_OWNER_ID = /^00[5G][A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
 const HUBSPOT_OWNER_ID = /^\d{1,20}$/;
 
-const WEBHOOK_LEAD_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'vendor_id', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'custom_fields', 'created_at'] as const;
+const WEBHOOK_LEAD_FIELDS = leadFields('email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'vendor_id', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'custom_fields', 'created_at');
 
 function webhookBody(settings: WebhookJsonSettings, lead: CrmLead, target: CrmTarget): Record<string, unknown> {
   if (settings.field_mapping) return { external_id: lead._id, ...mapLeadFields(lead, target, settings.field_mapping) };

@@ -12,7 +12,7 @@
 import type { LeadRecord } from '../lead/lead';
 import { lookupTableMap } from './lookup-map';
 import { calculate, calculatedFieldOrder, computeCalculatedFields, type CalculatedFieldDefinition, type FormulaType } from '../formula';
-import { runRules, type EnrichmentRule, type RuleRun, type RuleSubject } from '../rules';
+import { RULE_TOP_FIELDS, RULE_WRITABLE_TOP_FIELDS, runRules, type EnrichmentRule, type RuleRun, type RuleSubject } from '../rules';
 
 export type CalculatedValue = string | number | boolean | null;
 
@@ -34,29 +34,10 @@ export interface EnrichmentOutcome {
 }
 
 /** The lead fields a rule sees and may change, plus calculated values by name. */
-export const RULE_SUBJECT_FIELDS = [
-  'email',
-  'first_name',
-  'last_name',
-  'phone',
-  'status',
-  'source',
-  'vendor_id',
-  'program',
-  'program_interest',
-  'ip_address',
-  'user_agent',
-  'landing_page',
-  'referrer',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-] as const;
+export const RULE_SUBJECT_FIELDS = RULE_TOP_FIELDS;
 
 /** Fields a rule may write back to the stored lead (everything the subject has but the identity and status). */
-const WRITABLE_FIELDS = RULE_SUBJECT_FIELDS.filter((field) => field !== 'status' && field !== 'vendor_id' && field !== 'ip_address' && field !== 'user_agent');
+const WRITABLE_FIELDS = RULE_WRITABLE_TOP_FIELDS;
 
 export function ruleSubjectOf(lead: Partial<Record<string, unknown>>): RuleSubject {
   const subject: RuleSubject = {};

@@ -5,7 +5,8 @@
  */
 import type { ErrorDetail } from '../errors';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from '../lead/lead';
-import { parseDateBound } from '../lead/lead-list-query';
+import { leadFieldsExcept } from '../lead/lead-fields';
+import { LEAD_LIST_FIELDS, parseDateBound } from '../lead/lead-list-query';
 import type { Environment } from '../tenant';
 import type { ExportStatus, PersistedExportActor } from './export.machine';
 
@@ -18,19 +19,11 @@ export const EXPORT_FORMATS = ['csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Lead fields an export may hold, in the order of the lead resource (`Lead` in the OpenAPI document). */
-export const EXPORT_FIELDS = [
-  'id', 'email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest',
-  'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
-  'custom_fields', 'enrichment_data', 'validation_status', 'duplicate_of', 'crm_sync_status', 'crm_id', 'crm_synced_at',
-  'created_at', 'updated_at',
-] as const;
+export const EXPORT_FIELDS = leadFieldsExcept('vendor_name', 'deleted_at');
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
 /** Without `fields`, the columns of the list response (`listLeads`; the list omits the rest). */
-export const DEFAULT_EXPORT_FIELDS: readonly ExportField[] = [
-  'id', 'email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest',
-  'ip_address', 'user_agent', 'utm_source', 'utm_medium', 'utm_campaign', 'custom_fields', 'enrichment_data', 'created_at', 'updated_at',
-];
+export const DEFAULT_EXPORT_FIELDS: readonly ExportField[] = LEAD_LIST_FIELDS;
 
 /**
  * The list filters of GET /leads (`listLeads`), same names. Dates are normalized ISO strings:

@@ -7,33 +7,10 @@
 import type { ErrorDetail } from '../errors';
 import { normalizeSearchText, SEARCH_MIN_PHONE_DIGITS, SEARCH_MIN_TEXT } from './lead-search';
 import { LEAD_STATUSES, type LeadStatus } from './lead';
+import { leadFields, leadFieldsExcept } from './lead-fields';
 
 /** Fields of a lead in the list response, in the order they are shown. */
-export const LEAD_LIST_FIELDS = [
-  'id',
-  'email',
-  'first_name',
-  'last_name',
-  'phone',
-  'status',
-  'source',
-  'vendor_id',
-  'program',
-  'program_interest',
-  'ip_address',
-  'user_agent',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'custom_fields',
-  'enrichment_data',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** Every field of the lead resource (get-by-id). `vendor_name` is looked up from the vendor. */
-export const LEAD_DETAIL_FIELDS = [
-  ...LEAD_LIST_FIELDS,
+export const LEAD_LIST_FIELDS = leadFieldsExcept(
   'vendor_name',
   'landing_page',
   'referrer',
@@ -45,6 +22,12 @@ export const LEAD_DETAIL_FIELDS = [
   'crm_id',
   'crm_synced_at',
   'deleted_at',
+);
+
+/** Every field of the lead resource (get-by-id). `vendor_name` is looked up from the vendor. */
+export const LEAD_DETAIL_FIELDS = [
+  ...LEAD_LIST_FIELDS,
+  ...leadFields('vendor_name', 'landing_page', 'referrer', 'utm_term', 'utm_content', 'validation_status', 'duplicate_of', 'crm_sync_status', 'crm_id', 'crm_synced_at', 'deleted_at'),
 ] as const;
 
 /** Any scalar field of the list can sort it (objects cannot). */

@@ -13,6 +13,7 @@ import { normalizePhone } from '../validation/phone';
 import { customFieldsLimitProblems } from '../validation/json-nesting';
 import type { CustomFieldValue } from './lead-submission';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from './lead';
+import type { LeadField } from './lead-fields';
 import { leadSearchFields } from './lead-search';
 import { LEAD_NAME_FIELDS, stripBidiControls } from '../accounts/input';
 
@@ -33,7 +34,7 @@ export const TEXT_FIELDS = {
   utm_campaign: 200,
   utm_term: 200,
   utm_content: 200,
-} as const;
+} as const satisfies Partial<Record<LeadField, number>>;
 type TextField = keyof typeof TEXT_FIELDS;
 
 export const LEAD_WRITABLE_FIELDS = ['email', 'phone', 'status', 'custom_fields', ...(Object.keys(TEXT_FIELDS) as TextField[])] as const;

@@ -1,3 +1,5 @@
+import { leadFields } from './lead-fields';
+
 /** Custom field values of a submission: string, number, boolean, date (ISO 8601 string), array, object. */
 export type CustomFieldValue = string | number | boolean | null | CustomFieldValue[] | { [key: string]: CustomFieldValue };
 
@@ -29,7 +31,8 @@ export interface LeadSubmission {
   form_started_at?: string;
 }
 
-export const SUBMISSION_TEXT_FIELDS = [
+/** The text fields of a submission (the lead fields a vendor sends, in the ingestion schema's order). */
+export const SUBMISSION_TEXT_FIELDS = leadFields(
   'email',
   'first_name',
   'last_name',
@@ -45,4 +48,4 @@ export const SUBMISSION_TEXT_FIELDS = [
   'utm_campaign',
   'utm_term',
   'utm_content',
-] as const;
+);

@@ -73,7 +73,7 @@ export interface LeadRecord {
    * Outputs of the last batch write not yet confirmed produced (transactional outbox). Used only
    * where the store and the log are different systems; the embedded engines commit both at once.
    */
-  outbox: Array<{ topic: string; key: string; value: string }>;
+  outbox: Array<{ topic: string; key: string; value: string; headers?: Record<string, string> }>;
   /** When the outbox was filled (null when empty): the outbox sweeper flushes ones left behind by a crash. */
   outbox_at?: string | null;
   /** Id of the batch write that stored this state, to tell whose compare-and-set won. */

@@ -12,7 +12,7 @@ import type { ErrorDetail } from '../errors';
 import { outboundHeaderProblem } from '../outbound/outbound-headers';
 import { customFieldValueProblem } from '../validation/json-nesting';
 import { asInstant, asNumber, LEAF_OPERATORS, type ConditionGroup, type ConditionLeaf, type LeafOperator } from './condition';
-import { fieldPathProblem } from './field-path';
+import { fieldPathProblem, RULE_TOP_FIELDS } from './field-path';
 import { patternProblem } from './pattern-matcher';
 import { ACTION_TYPES, FLAG_SEVERITIES, TRANSFORMATIONS, WEBHOOK_METHODS, type RuleAction } from './rule-action';
 import type { EnrichmentRule } from './run-rules';
@@ -37,7 +37,7 @@ const KEYS = ['name', 'description', 'priority', 'enabled', 'conditions', 'actio
 const TEXT_OPERATORS: readonly LeafOperator[] = ['contains', 'not_contains', 'starts_with', 'ends_with', 'matches_regex'];
 const ORDER_OPERATORS: readonly LeafOperator[] = ['greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal'];
 /** Lead fields holding free text, which an ordering operator can only compare with a date. */
-const TEXT_FIELDS = new Set(['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'landing_page', 'referrer', 'user_agent', 'ip_address', 'vendor_id', 'status']);
+const TEXT_FIELDS = new Set<string>(RULE_TOP_FIELDS);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,35 +5,21 @@
  * way. Subjects are never changed in place.
  */
 
+import { LEAD_SUBJECT_FIELDS } from '../lead/lead-fields';
+
 /** A lead as rules see it: the lead's own fields at the top, and the nested objects. */
 export type RuleSubject = Record<string, unknown>;
 
-export const RULE_TOP_FIELDS = [
-  'email',
-  'first_name',
-  'last_name',
-  'phone',
-  'status',
-  'source',
-  'vendor_id',
-  'program',
-  'program_interest',
-  'ip_address',
-  'user_agent',
-  'landing_page',
-  'referrer',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-] as const;
+/** The lead's own fields a rule reads (docs/enrichment-rules.md). */
+export const RULE_TOP_FIELDS = LEAD_SUBJECT_FIELDS;
 
 /** Objects a path may reach into. */
 export const RULE_NESTED_ROOTS = ['custom_fields', 'enrichment_data', 'calculated_fields'] as const;
 
 /** Fields an action may write: everything but identity, status and request metadata; nested: custom_fields and enrichment_data. */
-export const RULE_WRITABLE_TOP_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+export const RULE_WRITABLE_TOP_FIELDS = RULE_TOP_FIELDS.filter(
+  (field): field is Exclude<(typeof RULE_TOP_FIELDS)[number], 'status' | 'vendor_id' | 'ip_address' | 'user_agent'> => field !== 'status' && field !== 'vendor_id' && field !== 'ip_address' && field !== 'user_agent',
+);
 
 const PATH = /^[a-z_][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$|^[a-z_][a-z0-9_]*$/;
 

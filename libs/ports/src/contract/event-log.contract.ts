@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Consumer, EventLog, LogRecord, ProduceRecord } from '../event-log.port';
 import { partitionForKey } from '../partitioner';
 
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
 export interface EventLogHarness {
   log: EventLog;
   /** Closes `log` and opens the engine again on the same storage, as after a process restart. */
@@ -302,14 +304,15 @@ export function eventLogContract(
       await log.ensureTopics([{ topic, partitions: 2 }]);
       const timestamp = Date.now() - 60_000;
       await log.produce(topic, [
-        { key: 'h1', value: '{"a":"é ✓"}', headers: { 'x-event-id': 'e-1', 'x-schema': 'lead.v1' }, timestamp },
+        // W3C trace context rides in headers too (docs/operations.md, "Tracing").
+        { key: 'h1', value: '{"a":"é ✓"}', headers: { 'x-event-id': 'e-1', 'x-schema': 'lead.v1', traceparent: TRACEPARENT, tracestate: 'vendor=abc' }, timestamp },
         { key: null, value: 'no headers' },
       ]);
       const { records } = await collect(log, unique('headers'), [topic]);
       await waitFor('both records', () => records.length >= 2);
       const withHeaders = records.find((r) => r.key === 'h1')!;
       expect(withHeaders.value).toBe('{"a":"é ✓"}');
-      expect(withHeaders.headers).toEqual({ 'x-event-id': 'e-1', 'x-schema': 'lead.v1' });
+      expect(withHeaders.headers).toEqual({ 'x-event-id': 'e-1', 'x-schema': 'lead.v1', traceparent: TRACEPARENT, tracestate: 'vendor=abc' });
       expect(withHeaders.timestamp).toBe(timestamp);
       const without = records.find((r) => r.value === 'no headers')!;
       expect(without.key).toBeNull();
