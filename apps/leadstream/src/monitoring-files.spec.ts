@@ -72,7 +72,7 @@ describe('alerts and dashboard metrics', () => {
 
   it('the check itself sees an unknown metric and an unknown label', async () => {
     const { series, labels } = await registered();
-    const [made, relabelled] = selectors('sum(rate(leadstream_webhooks_disabled_total[5m])) + sum by (group) (leadstream_messages_produced_total{group="deliver"})');
+    const [made, relabelled] = selectors('sum(rate(leadstream_webhooks_never_registered_total[5m])) + sum by (group) (leadstream_messages_produced_total{group="deliver"})');
     expect(series.has(made!.metric)).toBe(false);
     expect(labels.get(relabelled!.metric)!.has('group')).toBe(false);
     expect(labels.get('leadstream_messages_produced_total')!.has('topic')).toBe(true);

@@ -61,6 +61,27 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly leadDecisions = new Counter({
+    name: 'leadstream_lead_decisions_total',
+    help: "Intake decisions committed, by outcome (accepted, invalid, rejected, duplicate, merged: the decision messages' outcome), counted once the batch that decides them commits; a redelivered command decides nothing again and is not counted again",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly stageBatchDuration = new Histogram({
+    name: 'leadstream_stage_batch_duration_seconds',
+    help: 'Time to decide and commit one batch of a stage, by stage (its consumer group: a stage chain under its head stage, a retry group under its own name), retries of the batch included',
+    labelNames: ['stage'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly webhooksDisabled = new Counter({
+    name: 'leadstream_webhooks_disabled_total',
+    help: 'Webhooks disabled automatically after WEBHOOK_AUTO_DISABLE_AFTER deliveries in a row failed, counted once the disable is committed (a webhook.disabled event produced again for a redelivery is not counted)',
+    registers: [this.registry],
+  });
+
   readonly projectorInsertFailures = new Counter({
     name: 'leadstream_projector_insert_failures_total',
     help: 'Inserts of lead events into the analytics engine that failed and are being retried (an analytics outage)',

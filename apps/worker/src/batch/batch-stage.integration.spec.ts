@@ -24,6 +24,12 @@ async function retries(metrics: Metrics): Promise<Record<string, number>> {
   return Object.fromEntries((metric?.values ?? []).map((value) => [`${String(value.labels['stage'])}/${String(value.labels['reason'])}`, value.value]));
 }
 
+/** Batches leadstream_stage_batch_duration_seconds observed, as {stage: count}. */
+async function batchesTimed(metrics: Metrics): Promise<Record<string, number>> {
+  const metric = await metrics.registry.getSingleMetric('leadstream_stage_batch_duration_seconds')?.get();
+  return Object.fromEntries((metric?.values ?? []).filter((value) => (value as { metricName?: string }).metricName === 'leadstream_stage_batch_duration_seconds_count').map((value) => [String(value.labels['stage']), value.value]));
+}
+
 const opened: EnginePair[] = [];
 afterEach(async () => {
   for (const pair of opened.splice(0)) await pair.close();
@@ -96,6 +102,8 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     await driveStage(setup.stage, writer, { metrics, sleep: async (ms) => void waits.push(ms) }).handle(await readTopic(setup.log, TOPICS.submitted));
     expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([message.message_id]);
     expect(await retries(metrics)).toEqual({ 'validate/conflict': 3 });
+    // One batch committed: timed once, under its stage, its conflicts included.
+    expect(await batchesTimed(metrics)).toEqual({ validate: 1 });
     expect(waits).toHaveLength(3);
     for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(0);
     for (const ms of waits) expect(ms).toBeLessThanOrEqual(100);

@@ -14,7 +14,7 @@
  *   every time goes to `<topic>.dlq` alone (after `maxAttempts`) and the others pass.
  */
 import type { Batch, LogRecord } from '@leadstream/ports';
-import { deadLetterTopic, endSpan, type Logger, type Metrics, type Span, SpanKind, startSpanFrom, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
+import { deadLetterTopic, endSpan, type Logger, type Metrics, type Span, SpanKind, startSpanFrom, TOPICS, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
 import { recordActivity } from './activity-entries';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
@@ -26,6 +26,8 @@ export interface StageBatchResult {
    * commits, then hands it the rest.
    */
   handled: number;
+  /** Counts what the write made real (a stage's own metrics), called once it is committed. */
+  committed?: (metrics: Metrics) => void;
 }
 
 export interface BatchStage {
@@ -78,13 +80,14 @@ export class BatchStageHandler {
   private async handleSome(batch: Batch, records: LogRecord[]): Promise<number> {
     const { maxAttempts = 3 } = this.options;
     let failures = 0;
+    const began = performance.now();
     for (let attempt = 1; ; attempt++) {
       // With tracing on, a span per record (child of the record's trace context), and the stage sees
       // the record with that span as its trace context (docs/operations.md, "Tracing").
       const traced = tracingEnabled() ? recordSpans(this.stage.name, records) : undefined;
       try {
         const started = performance.now();
-        const { write, handled } = await this.stage.process(traced?.records ?? records);
+        const { write, handled, committed } = await this.stage.process(traced?.records ?? records);
         // The activity entries of the events this batch produces, in the same commit: only where
         // the commit is one transaction. A writer that stores documents before the leads (the
         // outbox writer) could keep the entry of an event that a conflict or a crash then
@@ -93,6 +96,9 @@ export class BatchStageHandler {
         if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
         const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
+        this.options.metrics.stageBatchDuration.observe({ stage: this.stage.name }, (performance.now() - began) / 1000);
+        countDecisions(this.options.metrics, write);
+        committed?.(this.options.metrics);
         this.options.logger.debug(
           { stage: this.stage.name, partition: batch.partition, records: handled, leads: write.leads.length, decideMs: Math.round(decided - started), commitMs: Math.round(performance.now() - decided) },
           'batch committed',
@@ -157,6 +163,21 @@ export class BatchStageHandler {
     const { backoffMs = 100, maxBackoffMs = 10_000 } = this.options;
     const exponential = Math.min(maxBackoffMs, backoffMs * 2 ** (attempt - 1));
     return exponential / 2 + Math.random() * (exponential / 2);
+  }
+}
+
+/**
+ * The intake decisions a committed batch made, by outcome: its leads' outputs on leads.decisions
+ * (a redelivered command decides nothing and puts none). A left-over outbox the batch produces
+ * (`pendingOutboxes`) is not counted: a crash before its commit went through left it.
+ */
+function countDecisions(metrics: Metrics, write: BatchWrite): void {
+  for (const { outputs } of write.leads) {
+    for (const output of outputs) {
+      if (output.topic !== TOPICS.decisions) continue;
+      const { outcome } = JSON.parse(output.value) as { outcome?: unknown };
+      metrics.leadDecisions.inc({ outcome: typeof outcome === 'string' ? outcome : 'unknown' });
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigRead
 import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
+import { Metrics } from '@leadstream/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uncachedConfig } from './config-source';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
@@ -97,7 +98,10 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
       { email: 'grace@example.edu', source: 'fair' },
       { email: 'not-an-email' },
     ]);
-    const chain = driveStage(chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]), setup.writer);
+    const metrics = new Metrics({ defaultMetrics: false });
+    const counted = async (name: string, label: string) =>
+      Object.fromEntries(((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).filter((value) => !/_(bucket|sum)$/.test((value as { metricName?: string }).metricName ?? '')).map((value) => [String(value.labels[label]), value.value]));
+    const chain = driveStage(chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]), setup.writer, { metrics });
     const submitted = await readTopic(setup.log, TOPICS.submitted);
     expect(new Set(submitted.map((record) => record.partition)).size).toBe(1);
     await chain.handle(submitted);
@@ -119,6 +123,7 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
       [messages[2]!.correlation_id]: 'accepted',
       [messages[3]!.correlation_id]: 'invalid',
     });
+    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({ accepted: 2, duplicate: 1, invalid: 1 });
     for (const topic of [TOPICS.validated, TOPICS.unique, TOPICS.enriched]) expect(await readTopic(setup.log, topic)).toEqual([]);
     // Only the lead with a CRM target goes on to crm-sync.
     expect((await readTopic(setup.log, TOPICS.routed)).map((record) => record.key)).toEqual([messages[0]!.lead_id]);
@@ -129,6 +134,9 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
     expect((await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)))).map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
     expect((await readTopic(setup.log, TOPICS.events)).length).toBe(events);
     expect((await setup.decisions()).length).toBe(4);
+    // Counted once per decided lead; the chain's batches are timed under its head stage.
+    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({ accepted: 2, duplicate: 1, invalid: 1 });
+    expect(await counted('leadstream_stage_batch_duration_seconds', 'stage')).toEqual({ validate: 2 });
   });
 
   it('decides as the split stages do, one group and one write each', async () => {

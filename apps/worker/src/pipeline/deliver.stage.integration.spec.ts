@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { WebhookDeliveryRepository, WebhookRepository, type WebhookDeliveryRecord } from '@leadstream/dal';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookDeliveryMessage } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { CredentialsCipher, isTransientError, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic, webhookRetryTopics } from '@leadstream/runtime';
+import { CredentialsCipher, isTransientError, Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic, webhookRetryTopics } from '@leadstream/runtime';
 import Database from 'better-sqlite3';
 import { MongoNetworkError } from 'mongodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +68,11 @@ beforeEach(() => {
 afterEach(async () => {
   for (const pair of opened.splice(0)) await pair.close();
 });
+
+/** leadstream_webhooks_disabled_total. */
+async function disabledCount(metrics: Metrics): Promise<number> {
+  return (await metrics.registry.getSingleMetric('leadstream_webhooks_disabled_total')?.get())?.values[0]?.value ?? 0;
+}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -293,8 +298,10 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
           return pair.writer.commit(write, position);
         },
       };
-      await driveStage(stageWith(1, []), capturing(writer)).handle(initials);
+      const metrics = new Metrics({ defaultMetrics: false });
+      await driveStage(stageWith(1, []), capturing(writer), { metrics }).handle(initials);
       expect(take(TOPICS.events)).toEqual([]);
+      expect(await disabledCount(metrics)).toBe(0);
       expect(received).toHaveLength(1);
       const hook = await new WebhookRepository(pair.store).find(tenant, 'wh_hook');
       if (what === 'deleted') expect(hook).toBeNull();
@@ -317,13 +324,20 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
           return pair.writer.commit(write, position);
         },
       };
-      await driveStage(stageWith(1, []), capturing(writer)).handle(initials);
+      const metrics = new Metrics({ defaultMetrics: false });
+      await driveStage(stageWith(1, []), capturing(writer), { metrics }).handle(initials);
+      // Decided twice (the first commit met the change), disabled and counted once.
+      expect(await disabledCount(metrics)).toBe(1);
       const events = take(TOPICS.events).map((record) => JSON.parse(record.value) as { event: string; data: { url: string; webhook_id: string } });
       expect(events.map((event) => [event.event, event.data.webhook_id, event.data.url])).toEqual([['webhook.disabled', 'wh_hook', `${base}/moved`]]);
       expect(received.map((request) => request.path)).toEqual(['/hook']);
       const hook = await new WebhookRepository(pair.store).find(tenant, 'wh_hook');
       expect([hook?.enabled, hook?.url]).toEqual([false, `${base}/moved`]);
       expect(hook?.disabled_reason).toContain('1 deliveries in a row failed');
+      // A redelivery produces webhook.disabled again, and disables nothing: not counted again.
+      await driveStage(stageWith(1, []), capturing(pair.writer), { metrics }).handle(initials);
+      expect(take(TOPICS.events).map((record) => (JSON.parse(record.value) as { event: string }).event)).toEqual(['webhook.disabled']);
+      expect(await disabledCount(metrics)).toBe(1);
     });
   });
 });

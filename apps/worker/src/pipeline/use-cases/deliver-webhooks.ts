@@ -130,8 +130,9 @@ export async function deliverWebhooks(deps: DeliverWebhooksDeps, input: DeliverW
   const traceOf = new Map(messages.map(({ record, message }) => [message, record.headers]));
   const outcomes = await makeAttempts(deps, plan, traceOf);
   const { successes, exhausted } = settleAttempts(deps, outcomes, plan, write, traceOf);
-  await collectWebhookWrites(deps, { webhooks, plan, successes, exhausted, at }, write);
-  return { write, handled };
+  const disabled = await collectWebhookWrites(deps, { webhooks, plan, successes, exhausted, at }, write);
+  // Counted once the commit stored the disables (a conflict decides the batch again instead).
+  return disabled > 0 ? { write, handled, committed: (metrics) => metrics.webhooksDisabled.inc(disabled) } : { write, handled };
 }
 
 /** Parse; a second message of a delivery already in this batch waits for the next one (it may apply only once the first attempt's outcome is stored). */
@@ -297,12 +298,12 @@ function settleAttempts(
   return { successes, exhausted };
 }
 
-/** The batch's document writes: the advanced deliveries, the webhooks' successes and their automatic disables. */
+/** The batch's document writes: the advanced deliveries, the webhooks' successes and their automatic disables (how many it returns). */
 async function collectWebhookWrites(
   deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'autoDisableAfter'>,
   input: { webhooks: Map<string, Webhook>; plan: DeliveryPlan; successes: Map<string, string>; exhausted: Map<string, Array<{ at: string; deliveryId: string }>>; at: Date },
   write: BatchWrite,
-): Promise<void> {
+): Promise<number> {
   const { webhooks, successes, exhausted, at } = input;
   const { advanced, storedSuccesses, recheck } = input.plan;
   if (advanced.length > 0) {
@@ -347,6 +348,7 @@ async function collectWebhookWrites(
     }
   }
   if (disables.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: disables as never, compareAndSet: true });
+  return disables.length;
 }
 
 /** What the actor and the attempt log take from an attempt (an outbound call's result is one). */
