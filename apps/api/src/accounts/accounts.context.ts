@@ -3,7 +3,7 @@
  * app from the store and the accounts configuration.
  */
 import { AccountTokenRepository, type Dal, OAuthGrantRepository, RateLimiter, type RequestLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
-import { LOGIN_ACCOUNT_BACKSTOP, RATE_LIMITS, type User } from '@leadstream/domain';
+import { LOGIN_ACCOUNT_BACKSTOP, RATE_LIMITS } from '@leadstream/domain';
 import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { Logger } from 'pino';
@@ -77,10 +77,4 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
 /** A link in a mail: the token travels in the query string of the web app's page. */
 export function accountLink(context: AccountsContext, page: 'reset-password' | 'accept-invite', token: string): string {
   return `${context.appUrl()}/${page}?token=${encodeURIComponent(token)}`;
-}
-
-/** Login, register and accept-invite answer with a new session. */
-export async function sessionBody(context: AccountsContext, user: User): Promise<{ token: string; expires_at: string }> {
-  const issued = await context.tokens.issue(user);
-  return { token: issued.token, expires_at: issued.expiresAt.toISOString() };
 }
