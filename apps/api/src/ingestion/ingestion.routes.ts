@@ -7,16 +7,17 @@
  * body, produces the submission to leads.submitted and waits for the pipeline's decision.
  */
 import Router from '@koa/router';
-import { edgeRefusalReason, type Dal, type EdgeRefusalReason, type LeadRepository, type SubmissionReceiptRepository, type VendorRefusalRepository } from '@leadstream/dal';
+import type { Dal, LeadRepository, SubmissionReceiptRepository, VendorRefusalRepository } from '@leadstream/dal';
 import { describeDetail, type LeadRecord, type TenantContext } from '@leadstream/domain';
-import { checkLeadBatch, checkLeadSubmission, type LeadDecisionMessage } from '@leadstream/schemas';
+import type { LeadDecisionMessage } from '@leadstream/schemas';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { apiKeyAuth, ingestionRateLimit, type ApiKeyAuthState } from '../auth';
 import type { CachedConfig } from '../config/cached-config';
 import { inServerSpan, type Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
-import { submitLeads, type SubmitOutcome } from './lead-submit';
+import type { SubmitOutcome } from './lead-submit';
+import { bulkIngestLeads, getLeadStatus, ingestLead } from './use-cases';
 
 export { SUBMITTED_TOPIC } from './lead-submit';
 
@@ -39,91 +40,46 @@ export interface IngestionDependencies {
 
 type IngestionContext = Context & { state: ApiKeyAuthState };
 
-/** The answer to one submission, before it is shaped for the single or the batch endpoint. */
-type Outcome = SubmitOutcome;
-
 export function ingestionRouter(deps: IngestionDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
   const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, permission);
-
-  const submitDeps = { receipts: deps.receipts, log: deps.submissions, configCache: deps.config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
-  /**
-   * Counts the bodies of a request the edge refused, in the vendor's reports. A failure to count is
-   * logged and does not change the answer.
-   */
-  const countRefusals = async (ctx: IngestionContext, outcomes: readonly Outcome[]): Promise<void> => {
-    const reasons: EdgeRefusalReason[] = outcomes.flatMap((outcome) => (outcome.kind === 'invalid' ? [edgeRefusalReason(outcome.details.map(describeDetail))] : []));
-    if (reasons.length === 0) return;
-    try {
-      await deps.refusals.record(ctx.state.tenant, ctx.state.vendorId, clock(), reasons);
-    } catch (error) {
-      deps.logger.warn({ err: error, code: 'vendor_refusal_count_failed', organization_id: ctx.state.tenant.organizationId, vendor_id: ctx.state.vendorId }, 'could not count refused submissions');
-    }
-  };
-  const submit = async (ctx: IngestionContext, bodies: unknown[]): Promise<Outcome[]> => {
-    const outcomes = await submitLeads(submitDeps, ctx.state.tenant, ctx.state.vendorId, bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
-    await countRefusals(ctx, outcomes);
-    return outcomes;
-  };
+  const submit = { receipts: deps.receipts, log: deps.submissions, configCache: deps.config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
+  const useCaseDeps = { submit, refusals: deps.refusals, logger: deps.logger, leads: deps.leads, receipts: deps.receipts, clock };
 
   const single = async (ctx: IngestionContext): Promise<void> => {
-    const [outcome] = await submit(ctx, [ctx.request.body]);
+    const outcome = await ingestLead(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, body: ctx.request.body });
     const timestamp = clock().toISOString();
     if (!outcome) return;
-    if (outcome.kind === 'invalid') {
-      ctx.status = 400;
-      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details.map(describeDetail) };
-      return;
-    }
-    if (outcome.kind === 'pending') {
-      ctx.status = 202;
-      ctx.body = {
-        success: true,
-        lead_id: outcome.leadId,
-        status: 'processing',
-        message: 'Lead received; its processing has not finished yet',
-        status_url: `${ctx.path.startsWith('/sandbox') ? '/sandbox' : ''}/api/leads/${outcome.leadId}/status`,
-        timestamp,
-      };
-      return;
-    }
-    const { status, body } = singleAnswer(outcome.decision, timestamp);
+    const sandbox = ctx.path.startsWith('/sandbox') ? '/sandbox' : '';
+    const { status, body } = outcome.kind === 'decided' ? singleAnswer(outcome.decision, timestamp) : undecidedAnswer(outcome, sandbox, timestamp);
     ctx.status = status;
     ctx.body = body;
   };
 
   const batch = async (ctx: IngestionContext): Promise<void> => {
-    const problems = checkLeadBatch(ctx.request.body);
-    if (problems.length > 0) {
+    const result = await bulkIngestLeads(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, body: ctx.request.body });
+    if (result.kind === 'invalid') {
       ctx.status = 400;
-      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: problems.map(describeDetail) };
+      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: result.problems.map(describeDetail) };
       return;
     }
-    const leads = (ctx.request.body as { leads: unknown[] }).leads;
-    const outcomes = await submit(ctx, leads);
-    const results = outcomes.map((outcome, index) => batchResult(index, outcome));
-    const accepted = results.filter((result) => result.success).length;
+    const results = result.outcomes.map((outcome, index) => batchResult(index, outcome));
+    const accepted = results.filter((item) => item.success).length;
     ctx.status = 200;
     ctx.body = { success: true, total: results.length, accepted, rejected: results.length - accepted, results, timestamp: clock().toISOString() };
   };
 
   const status = async (ctx: IngestionContext): Promise<void> => {
-    const leadId = String(ctx.params['lead_id']);
-    const lead = await deps.leads.findById(ctx.state.tenant, leadId);
-    if (!lead) {
-      const receipt = await deps.receipts.find(ctx.state.tenant, leadId);
-      if (receipt && receipt.vendor_id === ctx.state.vendorId) {
-        ctx.body = { id: leadId, status: 'processing', submitted_at: receipt.submitted_at, processed_at: null, validation_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', crm_id: null };
-        return;
-      }
-    }
-    if (!lead || lead.vendor_id !== ctx.state.vendorId || lead.deleted_at) {
+    const result = await getLeadStatus(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, leadId: String(ctx.params['lead_id']) });
+    if (result.kind === 'processing') {
+      ctx.body = { id: result.leadId, status: 'processing', submitted_at: result.submittedAt, processed_at: null, validation_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', crm_id: null };
+    } else if (result.kind === 'not_found') {
       ctx.status = 404;
       ctx.body = { success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' };
-      return;
+    } else {
+      ctx.body = processingStatus(result.lead);
     }
-    ctx.body = processingStatus(lead);
   };
 
   for (const prefix of ['', '/sandbox']) {
@@ -134,6 +90,22 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
     for (const path of ['/api/leads/:lead_id/status', '/api/vendor-portal/leads/:lead_id']) router.get(`${prefix}${path}`, auth('read'), status);
   }
   return router;
+}
+
+/** The single-lead answer to a submission the pipeline has not decided: invalid at the edge (400), or still processing (202). */
+function undecidedAnswer(outcome: Exclude<SubmitOutcome, { kind: 'decided' }>, sandbox: string, timestamp: string): { status: number; body: Record<string, unknown> } {
+  if (outcome.kind === 'invalid') return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details.map(describeDetail) } };
+  return {
+    status: 202,
+    body: {
+      success: true,
+      lead_id: outcome.leadId,
+      status: 'processing',
+      message: 'Lead received; its processing has not finished yet',
+      status_url: `${sandbox}/api/leads/${outcome.leadId}/status`,
+      timestamp,
+    },
+  };
 }
 
 /** Status and body of a single-lead answer (docs/api-conventions.md "Vendor ingestion answers"). */
@@ -197,7 +169,7 @@ interface BatchResult {
   [key: string]: unknown;
 }
 
-function batchResult(index: number, outcome: Outcome): BatchResult {
+function batchResult(index: number, outcome: SubmitOutcome): BatchResult {
   if (outcome.kind === 'invalid') {
     return { index, success: false, ...(outcome.email ? { email: outcome.email } : {}), error: 'Validation failed', details: outcome.details.map(describeDetail) };
   }
