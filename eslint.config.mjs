@@ -2,6 +2,7 @@
 // habits below (no floating promises, type-only imports, no `any`, no @ts-ignore).
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier/flat';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.nx/**', 'infra/.run/**'] },
@@ -16,7 +17,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-nocheck': true, 'ts-expect-error': 'allow-with-description' }],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-ignore': true, 'ts-nocheck': true, 'ts-expect-error': 'allow-with-description' },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -40,7 +44,17 @@ export default tseslint.config(
             { sourceTag: 'type:engine', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },
             { sourceTag: 'type:dal', onlyDependOnLibsWithTags: ['type:port', 'type:domain'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:port', 'type:domain'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:app', 'type:util', 'type:dal', 'type:port', 'type:domain', 'type:engine'] },
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:app',
+                'type:util',
+                'type:dal',
+                'type:port',
+                'type:domain',
+                'type:engine',
+              ],
+            },
           ],
         },
       ],
@@ -56,4 +70,6 @@ export default tseslint.config(
     files: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/unbound-method': 'off' },
   },
+  // Layout is Prettier's (.prettierrc.json, `npm run format`); no lint rule argues with it.
+  prettier,
 );

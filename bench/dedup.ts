@@ -13,7 +13,15 @@
  * `--engines kafka` uses the MongoDB-compatible server of the infra (FerretDB) as the store.
  */
 import { randomUUID } from 'node:crypto';
-import { blockingKeyFields, buildCandidateQuery, DEFAULT_DEDUP_CONFIG, decideDuplicate, type DedupLead, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import {
+  blockingKeyFields,
+  buildCandidateQuery,
+  DEFAULT_DEDUP_CONFIG,
+  decideDuplicate,
+  type DedupLead,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import { LeadRepository, LEADS_COLLECTION } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import { deployment, enginesOption, option, percentile, runBenchmark } from './support/service';
@@ -24,8 +32,42 @@ const DECISIONS = option('decisions', 500);
 const BUDGET_MS = option('budget-seconds', 60) * 1000;
 const CHUNK = 10_000;
 
-const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Wei', 'Priya', 'Mohammed', 'Sofia'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Nguyen', 'Patel', 'Kim', 'Okafor'];
+const FIRST = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Barbara',
+  'Wei',
+  'Priya',
+  'Mohammed',
+  'Sofia',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Nguyen',
+  'Patel',
+  'Kim',
+  'Okafor',
+];
 const DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com', 'hotmail.com', 'icloud.com', 'example.edu'];
 
 interface Person {
@@ -76,7 +118,12 @@ function storedLead(tenant: TenantContext, vendorId: string, p: Person, id: stri
   } as unknown as LeadRecord;
 }
 
-function asDedupLead(lead: Pick<LeadRecord, '_id' | 'email' | 'phone' | 'first_name' | 'last_name' | 'vendor_id' | 'source' | 'created_at' | 'updated_at'>): DedupLead {
+function asDedupLead(
+  lead: Pick<
+    LeadRecord,
+    '_id' | 'email' | 'phone' | 'first_name' | 'last_name' | 'vendor_id' | 'source' | 'created_at' | 'updated_at'
+  >,
+): DedupLead {
   return {
     id: lead._id,
     email: lead.email,
@@ -92,7 +139,13 @@ function asDedupLead(lead: Pick<LeadRecord, '_id' | 'email' | 'phone' | 'first_n
   };
 }
 
-async function seed(store: DocumentStore, tenant: TenantContext, vendorId: string, seedId: string, count: number): Promise<number> {
+async function seed(
+  store: DocumentStore,
+  tenant: TenantContext,
+  vendorId: string,
+  seedId: string,
+  count: number,
+): Promise<number> {
   const collection = store.collection<LeadRecord>(LEADS_COLLECTION);
   const started = performance.now();
   const now = Date.now();
@@ -104,7 +157,8 @@ async function seed(store: DocumentStore, tenant: TenantContext, vendorId: strin
       docs.push(storedLead(tenant, vendorId, person(seedId, i), `lead_${seedId}_${i}`, createdAt));
     }
     await collection.insertMany(docs);
-    if ((offset / CHUNK) % 20 === 19) console.log(`  seeded ${offset + CHUNK} leads, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if ((offset / CHUNK) % 20 === 19)
+      console.log(`  seeded ${offset + CHUNK} leads, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   return (performance.now() - started) / 1000;
 }
@@ -136,11 +190,24 @@ async function time(store: DocumentStore, stored: number): Promise<Timing> {
     const base = repeat ? person(seedId, (n * 104_729) % stored) : person(`new${seedId}`, 5_000_000 + n);
     const incoming = n % 6 === 3 ? { ...base, email: `other.${n}@example.org` } : base;
     const at = new Date();
-    const lead = { _id: `lead_new_${seedId}_${n}`, ...incoming, vendor_id: vendorId, source: 'search', created_at: at.toISOString(), updated_at: at.toISOString() };
+    const lead = {
+      _id: `lead_new_${seedId}_${n}`,
+      ...incoming,
+      vendor_id: vendorId,
+      source: 'search',
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    };
     const started = performance.now();
     const query = buildCandidateQuery({ incoming: asDedupLead(lead), config: DEFAULT_DEDUP_CONFIG, vendorId, now: at });
     const candidates = query ? await leads.findDedupCandidates(tenant, query) : [];
-    const decision = decideDuplicate({ incoming: asDedupLead(lead), candidates: candidates.map(asDedupLead), config: DEFAULT_DEDUP_CONFIG, vendorId, now: at });
+    const decision = decideDuplicate({
+      incoming: asDedupLead(lead),
+      candidates: candidates.map(asDedupLead),
+      config: DEFAULT_DEDUP_CONFIG,
+      vendorId,
+      now: at,
+    });
     latencies.push(performance.now() - started);
     if (decision.duplicate) duplicates++;
   }
@@ -158,7 +225,10 @@ async function time(store: DocumentStore, stored: number): Promise<Timing> {
     `${String(stored).padStart(8)} stored (seeded in ${seedSeconds.toFixed(1)} s): ${result.decisions} decisions, ${duplicates} duplicates, mean ${result.meanMs.toFixed(3)} ms, p50 ${result.p50.toFixed(3)} ms, p99 ${result.p99.toFixed(3)} ms`,
   );
   const repeats = repeatsExpected(result.decisions);
-  if (duplicates !== repeats) throw new Error(`${repeats} repeated people were submitted but ${duplicates} were found duplicates: dedup misses candidates`);
+  if (duplicates !== repeats)
+    throw new Error(
+      `${repeats} repeated people were submitted but ${duplicates} were found duplicates: dedup misses candidates`,
+    );
   return result;
 }
 
@@ -166,7 +236,9 @@ const repeatsExpected = (decisions: number): number => Math.ceil(decisions / 3);
 
 async function main(): Promise<void> {
   const engines = enginesOption();
-  console.log(`dedup decision time, ${engines === 'kafka' ? 'MongoDB-compatible server' : 'embedded'} store, default configuration (email or phone, 24 h window)`);
+  console.log(
+    `dedup decision time, ${engines === 'kafka' ? 'MongoDB-compatible server' : 'embedded'} store, default configuration (email or phone, 24 h window)`,
+  );
   const target = deployment(engines);
   try {
     // Smallest first; its leads are removed before the large size is seeded.
@@ -182,7 +254,9 @@ async function main(): Promise<void> {
       }
     }
     const [small, large] = timings as [Timing, Timing];
-    console.log(`time per decision ${large.stored} / ${small.stored} = ${(large.meanMs / small.meanMs).toFixed(2)} (target <= 1.2)`);
+    console.log(
+      `time per decision ${large.stored} / ${small.stored} = ${(large.meanMs / small.meanMs).toFixed(2)} (target <= 1.2)`,
+    );
   } finally {
     await target.cleanup();
   }

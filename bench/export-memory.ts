@@ -21,7 +21,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ExportRepository, LeadRepository, LEADS_COLLECTION } from '@leadstream/dal';
-import { DEFAULT_EXPORT_FIELDS, exportStatusOf, startExport, startLead, type ExportRecord, type LeadRecord } from '@leadstream/domain';
+import {
+  DEFAULT_EXPORT_FIELDS,
+  exportStatusOf,
+  startExport,
+  startLead,
+  type ExportRecord,
+  type LeadRecord,
+} from '@leadstream/domain';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { FilesystemExportFileStore } from '@leadstream/engine-files';
@@ -36,16 +43,56 @@ function lead(i: number, base: number): LeadRecord {
   const id = `lead_${i.toString(16).padStart(32, '0')}`;
   const at = new Date(base + i * 1000).toISOString();
   return {
-    _id: id, organization_id: ORG, environment: 'live', vendor_id: 'vendor-1', status: i % 10 === 0 ? 'rejected' : 'active',
-    email: `student${i}@example.edu`, first_name: `First${i % 997}`, last_name: `Last${i % 991}`, phone: `+1415555${(i % 10_000).toString().padStart(4, '0')}`,
-    source: 'google', program: i % 2 ? 'Computer Science' : 'Nursing', program_interest: 'Bachelor of Science', ip_address: '203.0.113.7',
-    user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
-    landing_page: 'https://apply.example.edu/cs', referrer: 'https://www.google.com/', utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'fall-2026',
-    utm_term: 'cs degree', utm_content: 'ad-1', custom_fields: { graduation_year: 2026, campus: 'North' }, enrichment_data: { state: 'CA', city: 'San Francisco' },
-    validation_status: 'passed', enrichment_status: 'completed', duplicate_of: null, similarity_score: null, crm_sync_status: 'pending', crm_id: null,
-    crm_synced_at: null, flags: [], warnings: [], rejection_reason: null, rule_id: null, dedup_key: `student${i}@example.edu`, bk_email: `student${i}@example.edu`,
-    bk_phone: null, bk_name: null, dedup_status: 'unique', submitted_at: at, processed_at: at, created_at: at, updated_at: at, deleted_at: null, expires_at: null,
-    actor: startLead(id), version: 3, applied_messages: [], outbox: [],
+    _id: id,
+    organization_id: ORG,
+    environment: 'live',
+    vendor_id: 'vendor-1',
+    status: i % 10 === 0 ? 'rejected' : 'active',
+    email: `student${i}@example.edu`,
+    first_name: `First${i % 997}`,
+    last_name: `Last${i % 991}`,
+    phone: `+1415555${(i % 10_000).toString().padStart(4, '0')}`,
+    source: 'google',
+    program: i % 2 ? 'Computer Science' : 'Nursing',
+    program_interest: 'Bachelor of Science',
+    ip_address: '203.0.113.7',
+    user_agent:
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
+    landing_page: 'https://apply.example.edu/cs',
+    referrer: 'https://www.google.com/',
+    utm_source: 'google',
+    utm_medium: 'cpc',
+    utm_campaign: 'fall-2026',
+    utm_term: 'cs degree',
+    utm_content: 'ad-1',
+    custom_fields: { graduation_year: 2026, campus: 'North' },
+    enrichment_data: { state: 'CA', city: 'San Francisco' },
+    validation_status: 'passed',
+    enrichment_status: 'completed',
+    duplicate_of: null,
+    similarity_score: null,
+    crm_sync_status: 'pending',
+    crm_id: null,
+    crm_synced_at: null,
+    flags: [],
+    warnings: [],
+    rejection_reason: null,
+    rule_id: null,
+    dedup_key: `student${i}@example.edu`,
+    bk_email: `student${i}@example.edu`,
+    bk_phone: null,
+    bk_name: null,
+    dedup_status: 'unique',
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(id),
+    version: 3,
+    applied_messages: [],
+    outbox: [],
   };
 }
 
@@ -66,9 +113,30 @@ async function child(dataDir: string, exportId: string, batchSize: number): Prom
   const log = await openEmbeddedLog({ dataDir: join(dataDir, 'log') });
   await log.ensureTopics([{ topic: 'leads.events', partitions: 1 }]);
   const files = await FilesystemExportFileStore.open(join(dataDir, 'exports'));
-  const worker = new ExportWorker({ exports: new ExportRepository(store), files, log, logger: pino({ level: 'silent' }), batchSize });
-  const message = { schema_version: 1, message_id: 'msg_bench', export_id: exportId, organization_id: ORG, environment: 'live', requested_at: new Date().toISOString() };
-  const record = { topic: 'exports.requests', partition: 0, offset: '0', key: exportId, value: JSON.stringify(message), headers: {}, timestamp: Date.now() };
+  const worker = new ExportWorker({
+    exports: new ExportRepository(store),
+    files,
+    log,
+    logger: pino({ level: 'silent' }),
+    batchSize,
+  });
+  const message = {
+    schema_version: 1,
+    message_id: 'msg_bench',
+    export_id: exportId,
+    organization_id: ORG,
+    environment: 'live',
+    requested_at: new Date().toISOString(),
+  };
+  const record = {
+    topic: 'exports.requests',
+    partition: 0,
+    offset: '0',
+    key: exportId,
+    value: JSON.stringify(message),
+    headers: {},
+    timestamp: Date.now(),
+  };
   console.log('idle');
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) {
@@ -77,7 +145,14 @@ async function child(dataDir: string, exportId: string, batchSize: number): Prom
     await worker.handle(record);
     await worker.idle();
     const done = await new ExportRepository(store).findById({ organizationId: ORG, environment: 'live' }, exportId);
-    console.log(JSON.stringify({ done: true, seconds: (Date.now() - started) / 1000, status: done?.status, rows: done?.row_count }));
+    console.log(
+      JSON.stringify({
+        done: true,
+        seconds: (Date.now() - started) / 1000,
+        status: done?.status,
+        rows: done?.row_count,
+      }),
+    );
     break;
   }
   lines.close();
@@ -105,15 +180,37 @@ async function parent(): Promise<void> {
     const exportId = `export_${randomUUID().replace(/-/g, '')}`;
     const actor = startExport(exportId);
     const request: ExportRecord = {
-      _id: exportId, organization_id: ORG, environment: 'live', user_id: 'user_bench', format: 'csv', filters: {}, fields: [...DEFAULT_EXPORT_FIELDS],
-      status: exportStatusOf(actor.state), actor, row_count: null, file_id: null, base_url: 'http://127.0.0.1:3000', download_url: null,
-      created_at: new Date().toISOString(), estimated_completion: new Date().toISOString(), completed_at: null, expires_at: null, error: null, lease_until: null, version: 1, outbox: [],
+      _id: exportId,
+      organization_id: ORG,
+      environment: 'live',
+      user_id: 'user_bench',
+      format: 'csv',
+      filters: {},
+      fields: [...DEFAULT_EXPORT_FIELDS],
+      status: exportStatusOf(actor.state),
+      actor,
+      row_count: null,
+      file_id: null,
+      base_url: 'http://127.0.0.1:3000',
+      download_url: null,
+      created_at: new Date().toISOString(),
+      estimated_completion: new Date().toISOString(),
+      completed_at: null,
+      expires_at: null,
+      error: null,
+      lease_until: null,
+      version: 1,
+      outbox: [],
     };
     await new ExportRepository(store).insert(request);
     await store.close();
     const seedSeconds = (Date.now() - seedStarted) / 1000;
 
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', dataDir, exportId, String(batchSize)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', dataDir, exportId, String(batchSize)],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     const out = createInterface({ input: proc.stdout });
     const lines = out[Symbol.asyncIterator]();
     const first = await lines.next();
@@ -135,7 +232,9 @@ async function parent(): Promise<void> {
     const csvBytes = statSync(join(dataDir, 'exports', `${exportId}.csv`)).size;
     const ratio = peak / idle;
     console.log(`leads seeded      ${leads} in ${seedSeconds.toFixed(1)} s`);
-    console.log(`export            ${result.status}, ${result.rows} rows, ${(csvBytes / 1024 / 1024).toFixed(1)} MB CSV, ${result.seconds.toFixed(1)} s (${Math.round(result.rows / result.seconds)} rows/s)`);
+    console.log(
+      `export            ${result.status}, ${result.rows} rows, ${(csvBytes / 1024 / 1024).toFixed(1)} MB CSV, ${result.seconds.toFixed(1)} s (${Math.round(result.rows / result.seconds)} rows/s)`,
+    );
     console.log(`idle RSS          ${mb(idle)}`);
     console.log(`peak RSS          ${mb(peak)}`);
     console.log(`peak / idle       ${ratio.toFixed(2)} (target <= 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`);

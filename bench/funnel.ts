@@ -77,7 +77,9 @@ function scope(organizationId: string): NamedFunnelScope {
     environment: 'live',
     inquiryVendorIds: inquiry,
     applicationVendorIds: application,
-    links: inquiry.flatMap((inquiryVendorId) => application.map((applicationVendorId) => ({ inquiryVendorId, applicationVendorId, timeWindowHours: 24 }))),
+    links: inquiry.flatMap((inquiryVendorId) =>
+      application.map((applicationVendorId) => ({ inquiryVendorId, applicationVendorId, timeWindowHours: 24 })),
+    ),
     vendorNames: new Map([...inquiry, ...application].map((id) => [id, id])),
   };
 }
@@ -107,7 +109,7 @@ async function timeReports(): Promise<Array<{ report: string; p50: number; p99: 
     times.sort((a, b) => a - b);
     results.push({ report, p50: percentile(times, 50), p99: percentile(times, 99) });
   }
-  const overview = (await reports.overview(target, period));
+  const overview = await reports.overview(target, period);
   console.log(`overview of org_bench_0, last 30 days: ${JSON.stringify(overview)}`);
   return results;
 }
@@ -122,7 +124,18 @@ async function projectionRatio(): Promise<{ raw: number; projected: number }> {
       timestamp: new Date(now.getTime() - i * 1000).toISOString(),
       organization_id: 'org_projection',
       environment: 'live',
-      data: { lead: { id: `lead_p_${i}`, email: `Person.${i}@Example.edu`, first_name: 'Pat', last_name: 'Ient', vendor_id: 'inq_0', source: 'web', utm_source: 'google', custom_fields: { gpa: 3.5 } } },
+      data: {
+        lead: {
+          id: `lead_p_${i}`,
+          email: `Person.${i}@Example.edu`,
+          first_name: 'Pat',
+          last_name: 'Ient',
+          vendor_id: 'inq_0',
+          source: 'web',
+          utm_source: 'google',
+          custom_fields: { gpa: 3.5 },
+        },
+      },
     };
     messages.push(JSON.stringify(message));
   }
@@ -148,16 +161,23 @@ try {
   console.log(`seeded ${counted?.rows} events in ${seconds.toFixed(1)} s`);
   for (const state of ['as inserted', 'after merges']) {
     if (state === 'after merges') await analytics.command('OPTIMIZE TABLE lead_events FINAL');
-    const [parts] = await analytics.query<{ parts: number }>(`SELECT count() AS parts FROM system.parts WHERE table = 'lead_events' AND active`);
+    const [parts] = await analytics.query<{ parts: number }>(
+      `SELECT count() AS parts FROM system.parts WHERE table = 'lead_events' AND active`,
+    );
     const results = await timeReports();
     console.log(`\n${state} (${parts?.parts} parts)          p50 (s)   p99 (s)`);
-    for (const { report, p50, p99 } of results) console.log(`${report.padEnd(28)} ${p50.toFixed(4).padStart(8)}  ${p99.toFixed(4).padStart(8)}`);
+    for (const { report, p50, p99 } of results)
+      console.log(`${report.padEnd(28)} ${p50.toFixed(4).padStart(8)}  ${p99.toFixed(4).padStart(8)}`);
     const overview = results.find((result) => result.report === 'overview')!;
-    console.log(`overview p99 ${overview.p99.toFixed(4)} s ${state}: ${overview.p99 <= 0.1 ? 'meets' : 'MISSES'} the 0.1 s target`);
+    console.log(
+      `overview p99 ${overview.p99.toFixed(4)} s ${state}: ${overview.p99 <= 0.1 ? 'meets' : 'MISSES'} the 0.1 s target`,
+    );
   }
   const projection = await projectionRatio();
   const ratio = projection.projected / projection.raw;
-  console.log(`projection ${Math.round(projection.projected)} rows/s vs raw inserts ${Math.round(projection.raw)} rows/s: ${ratio.toFixed(2)}x (target >= 0.5x: ${ratio >= 0.5 ? 'meets' : 'MISSES'})`);
+  console.log(
+    `projection ${Math.round(projection.projected)} rows/s vs raw inserts ${Math.round(projection.raw)} rows/s: ${ratio.toFixed(2)}x (target >= 0.5x: ${ratio >= 0.5 ? 'meets' : 'MISSES'})`,
+  );
 } finally {
   await analytics.close();
   rmSync(dir, { recursive: true, force: true });

@@ -17,7 +17,18 @@ import { join } from 'node:path';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openKafkaLog } from '@leadstream/engine-kafka';
 import type { EventLog } from '@leadstream/ports';
-import { deployment, enginesOption, freePort, option, post, seedTenant, startService, uniqueSubmission, runBenchmark, verifyStored } from './support/service';
+import {
+  deployment,
+  enginesOption,
+  freePort,
+  option,
+  post,
+  seedTenant,
+  startService,
+  uniqueSubmission,
+  runBenchmark,
+  verifyStored,
+} from './support/service';
 
 const LEADS = option('leads', 10_000);
 const CONCURRENCY = option('concurrency', 4);
@@ -29,7 +40,10 @@ const PHASE_TIMEOUT_MS = 300_000;
 async function rawLogRate(log: EventLog, run: string, count: number): Promise<number> {
   const topic = `bench.batchlog.${run}`;
   await log.ensureTopics([{ topic, partitions: 6 }]);
-  const payload = Array.from({ length: count }, (_, i) => ({ key: `live:org:${i}`, value: JSON.stringify({ submission: uniqueSubmission(run, i) }) }));
+  const payload = Array.from({ length: count }, (_, i) => ({
+    key: `live:org:${i}`,
+    value: JSON.stringify({ submission: uniqueSubmission(run, i) }),
+  }));
   const started = performance.now();
   for (let i = 0; i < count; i += BATCH) await log.produce(topic, payload.slice(i, i + BATCH));
   let received = 0;
@@ -58,7 +72,9 @@ interface BatchItem {
 async function main(): Promise<void> {
   const engines = enginesOption();
   const run = randomUUID().slice(0, 8);
-  console.log(`bulk ingest, ${engines} engines, ${LEADS} leads in batches of ${BATCH}, ${CONCURRENCY} batches in flight`);
+  console.log(
+    `bulk ingest, ${engines} engines, ${LEADS} leads in batches of ${BATCH}, ${CONCURRENCY} batches in flight`,
+  );
 
   const target = deployment(engines);
   try {
@@ -67,7 +83,12 @@ async function main(): Promise<void> {
     await seedStore.close();
     const profileDir = join(process.cwd(), 'bench', '.profiles');
     if (PROFILE) mkdirSync(profileDir, { recursive: true });
-    const service = await startService(target, await freePort(), { DECISION_TIMEOUT_MS: '60000' }, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const service = await startService(
+      target,
+      await freePort(),
+      { DECISION_TIMEOUT_MS: '60000' },
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     const accepted: string[] = [];
     const outcomes: Record<string, number> = {};
     let seconds: number;
@@ -78,7 +99,8 @@ async function main(): Promise<void> {
         if (answer.status !== 200) throw new Error(`bulk-ingest answered ${answer.status}: ${answer.body}`);
         for (const item of (JSON.parse(answer.body) as { results: BatchItem[] }).results) {
           const outcome = item.success ? (item.status ?? 'accepted') : 'refused';
-          if (!item.success && (outcomes['refused'] ?? 0) < 3) console.log(`refused item of batch ${batchIndex}: ${JSON.stringify(item)}`);
+          if (!item.success && (outcomes['refused'] ?? 0) < 3)
+            console.log(`refused item of batch ${batchIndex}: ${JSON.stringify(item)}`);
           outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
           if (item.success && item.lead_id) accepted.push(item.lead_id);
         }
@@ -101,7 +123,9 @@ async function main(): Promise<void> {
       await service.stop();
     }
     const rate = (Math.ceil(LEADS / BATCH) * BATCH) / seconds;
-    console.log(`leadstream bulk-ingest (${engines}): ${rate.toFixed(0)} leads/s decided (${seconds.toFixed(1)} s; ${JSON.stringify(outcomes)})`);
+    console.log(
+      `leadstream bulk-ingest (${engines}): ${rate.toFixed(0)} leads/s decided (${seconds.toFixed(1)} s; ${JSON.stringify(outcomes)})`,
+    );
     const check = await target.openStore();
     try {
       await verifyStored(check, tenant.organizationId, accepted);

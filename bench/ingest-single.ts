@@ -56,7 +56,9 @@ async function sqliteCommits(url: string): Promise<number | undefined> {
 }
 
 function leadIdsOf(answers: Answer[]): string[] {
-  return answers.filter((answer) => answer.status >= 200 && answer.status < 300).map((answer) => String((JSON.parse(answer.body) as { lead_id?: unknown }).lead_id));
+  return answers
+    .filter((answer) => answer.status >= 200 && answer.status < 300)
+    .map((answer) => String((JSON.parse(answer.body) as { lead_id?: unknown }).lead_id));
 }
 
 async function main(): Promise<void> {
@@ -68,7 +70,8 @@ async function main(): Promise<void> {
   const bare = await startChild(['bench/support/bare-koa.ts'], {}, await freePort(), '/');
   let bareResult: LoadResult;
   try {
-    const send = (i: number) => post(`${bare.url}/api/v1/leads/ingest`, 'none', JSON.stringify(uniqueSubmission(run, i)));
+    const send = (i: number) =>
+      post(`${bare.url}/api/v1/leads/ingest`, 'none', JSON.stringify(uniqueSubmission(run, i)));
     await closedLoop(send, CONCURRENCY, WARMUP_MS);
     bareResult = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
   } finally {
@@ -83,13 +86,19 @@ async function main(): Promise<void> {
     await seedStore.close();
     const profileDir = join(process.cwd(), 'bench', '.profiles');
     if (PROFILE) mkdirSync(profileDir, { recursive: true });
-    const service = await startService(target, await freePort(), {}, PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const service = await startService(
+      target,
+      await freePort(),
+      {},
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     const answers: Answer[] = [];
     let full: LoadResult;
     let half: LoadResult;
     let counter = 0;
     try {
-      const send = (): Promise<Answer> => post(`${service.url}/api/v1/leads/ingest`, tenant.key, JSON.stringify(uniqueSubmission(run, counter++)));
+      const send = (): Promise<Answer> =>
+        post(`${service.url}/api/v1/leads/ingest`, tenant.key, JSON.stringify(uniqueSubmission(run, counter++)));
       answers.push(...(await closedLoop(send, CONCURRENCY, WARMUP_MS)).answers);
       const commitsBefore = await sqliteCommits(service.url);
       full = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
@@ -100,7 +109,9 @@ async function main(): Promise<void> {
       const commitsAfter = await sqliteCommits(service.url);
       if (engines === 'embedded' && commitsBefore !== undefined && commitsAfter !== undefined) {
         const accepted = full.answers.filter((answer) => answer.status === 201).length;
-        console.log(`SQLite commits per accepted lead at steady state: ${((commitsAfter - commitsBefore) / Math.max(1, accepted)).toFixed(2)} (target <= 3)`);
+        console.log(
+          `SQLite commits per accepted lead at steady state: ${((commitsAfter - commitsBefore) / Math.max(1, accepted)).toFixed(2)} (target <= 3)`,
+        );
       }
       half = await openLoop(send, Math.max(1, Math.floor(full.rps / 2)), SECONDS * 1000);
       answers.push(...half.answers);
@@ -115,13 +126,18 @@ async function main(): Promise<void> {
       await check.close();
     }
     const failed = answers.filter((answer) => answer.status !== 201);
-    if (failed.length > 0) console.log(`non-201 answers: ${failed.length}, e.g. ${failed[0]?.status} ${failed[0]?.body}`);
+    if (failed.length > 0)
+      console.log(`non-201 answers: ${failed.length}, e.g. ${failed[0]?.status} ${failed[0]?.body}`);
     const ratio = full.rps / bareResult.rps;
     if (engines === 'embedded') {
-      console.log(`leadstream / bare = ${ratio.toFixed(3)} (target >= 0.25)   p99 at half rate = ${half.p99.toFixed(2)} ms (target <= 20 ms)`);
+      console.log(
+        `leadstream / bare = ${ratio.toFixed(3)} (target >= 0.25)   p99 at half rate = ${half.p99.toFixed(2)} ms (target <= 20 ms)`,
+      );
     } else {
       const late = answers.filter((answer) => answer.status === 202).length;
-      console.log(`leadstream / bare = ${ratio.toFixed(4)} (target >= 0.03)   answers past the decision deadline (202) = ${late} (target 0)`);
+      console.log(
+        `leadstream / bare = ${ratio.toFixed(4)} (target >= 0.03)   answers past the decision deadline (202) = ${late} (target 0)`,
+      );
     }
   } finally {
     await target.cleanup();

@@ -14,7 +14,16 @@ import { Session } from 'node:inspector/promises';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadRepository, RoutingConfigReader, RoutingCounterRepository, ValidationRuleRepository } from '@leadstream/dal';
+import {
+  createDal,
+  CustomFieldRepository,
+  DedupRepository,
+  EnrichmentConfigReader,
+  LeadRepository,
+  RoutingConfigReader,
+  RoutingCounterRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { LogRecord } from '@leadstream/ports';
@@ -45,14 +54,29 @@ async function main(): Promise<void> {
     await LeadRepository.ensureIndexes(store);
     const dal = createDal(store);
     const organization = await dal.organizations.create({ name: 'Bench University' });
-    const vendor = await dal.vendors.create({ organizationId: organization.id, environment: 'live' }, { name: 'Vendor', type: 'inquiry' });
+    const vendor = await dal.vendors.create(
+      { organizationId: organization.id, environment: 'live' },
+      { name: 'Vendor', type: 'inquiry' },
+    );
     const leads = new LeadRepository(store);
     const chain = driveStage(
       chainLeadStages([
-        validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }),
+        validateStage({
+          leads,
+          organizations: dal.organizations,
+          customFields: new CustomFieldRepository(store),
+          validationRules: new ValidationRuleRepository(store),
+          config: uncachedConfig,
+          mx: undefined,
+        }),
         dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
         enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
-        routeStage({ leads, routing: new RoutingConfigReader(store), counters: new RoutingCounterRepository(store), config: uncachedConfig }),
+        routeStage({
+          leads,
+          routing: new RoutingConfigReader(store),
+          counters: new RoutingCounterRepository(store),
+          config: uncachedConfig,
+        }),
       ]),
       writer,
     );
@@ -60,11 +84,20 @@ async function main(): Promise<void> {
     const runBatches = async (size: number, count: number): Promise<number> => {
       let elapsed = 0;
       for (let batch = 0; batch < count; batch++) {
-        const messages = Array.from({ length: size }, () => leadCommand(organization.id, vendor.id, { submission: uniqueSubmission('chain', sent++) }));
+        const messages = Array.from({ length: size }, () =>
+          leadCommand(organization.id, vendor.id, { submission: uniqueSubmission('chain', sent++) }),
+        );
         const produced = messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) }));
         const metadata = await log.produce(TOPICS.submitted, produced);
         // The records as the chain's consumer would read them.
-        const records: LogRecord[] = produced.map((record, index) => ({ ...record, topic: TOPICS.submitted, partition: 0, offset: metadata[index]!.offset, headers: {}, timestamp: Date.now() }));
+        const records: LogRecord[] = produced.map((record, index) => ({
+          ...record,
+          topic: TOPICS.submitted,
+          partition: 0,
+          offset: metadata[index]!.offset,
+          headers: {},
+          timestamp: Date.now(),
+        }));
         const started = performance.now();
         await chain.handle(records);
         elapsed += performance.now() - started;
@@ -81,7 +114,9 @@ async function main(): Promise<void> {
     for (const size of [1, 8, 32, 128]) {
       const count = Math.max(1, Math.round(LEADS / size));
       const ms = await runBatches(size, count);
-      console.log(`batch of ${String(size).padStart(3)}: ${fixed((ms / (count * size)) * 1000).padStart(6)} us per lead, ${fixed((count * size * 1000) / ms).padStart(6)} leads/s`);
+      console.log(
+        `batch of ${String(size).padStart(3)}: ${fixed((ms / (count * size)) * 1000).padStart(6)} us per lead, ${fixed((count * size * 1000) / ms).padStart(6)} leads/s`,
+      );
     }
     if (session) {
       const { profile } = await session.post('Profiler.stop');

@@ -14,7 +14,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LeadQueryRepository, LeadRepository, LEADS_COLLECTION } from '@leadstream/dal';
-import { leadSearchFields, parseLeadListQuery, type LeadListQuery, type LeadRecord, type LeadSearch, type TenantContext } from '@leadstream/domain';
+import {
+  leadSearchFields,
+  parseLeadListQuery,
+  type LeadListQuery,
+  type LeadRecord,
+  type LeadSearch,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { DocumentStore } from '@leadstream/ports';
 import { deployment, enginesOption, option, percentile } from './support/service';
 
@@ -23,10 +30,45 @@ const LARGE = option('large', 1_000_000);
 const QUERIES = option('queries', 300);
 const WARMUP = option('warmup', 20);
 const CHUNK = 10_000;
-const STATUSES = ['active', 'active', 'active', 'contacted', 'qualified', 'rejected', 'duplicate', 'converted'] as const;
+const STATUSES = [
+  'active',
+  'active',
+  'active',
+  'contacted',
+  'qualified',
+  'rejected',
+  'duplicate',
+  'converted',
+] as const;
 const SOURCES = ['search', 'social', 'fair', 'referral', 'email'];
-const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'Wei', 'Priya', 'Mohammed', 'Sofia'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Nguyen', 'Patel', 'Kim', 'Okafor'];
+const FIRST = [
+  'James',
+  'Mary',
+  'Robert',
+  'Patricia',
+  'John',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'Wei',
+  'Priya',
+  'Mohammed',
+  'Sofia',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Nguyen',
+  'Patel',
+  'Kim',
+  'Okafor',
+];
 
 function lead(tenant: TenantContext, seed: string, i: number, createdAt: string): LeadRecord {
   const first = FIRST[i % FIRST.length] ?? 'Ann';
@@ -63,10 +105,18 @@ async function seed(store: DocumentStore, tenant: TenantContext, seedId: string,
   for (let offset = 0; offset < count; offset += CHUNK) {
     const docs: LeadRecord[] = [];
     for (let i = offset; i < Math.min(count, offset + CHUNK); i++) {
-      docs.push(lead(tenant, seedId, i, new Date(now - 90 * 86_400_000 + Math.floor((i / count) * 90 * 86_400_000)).toISOString()));
+      docs.push(
+        lead(
+          tenant,
+          seedId,
+          i,
+          new Date(now - 90 * 86_400_000 + Math.floor((i / count) * 90 * 86_400_000)).toISOString(),
+        ),
+      );
     }
     await collection.insertMany(docs);
-    if ((offset / CHUNK) % 20 === 19) console.log(`  seeded ${offset + CHUNK} leads, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if ((offset / CHUNK) % 20 === 19)
+      console.log(`  seeded ${offset + CHUNK} leads, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   return (performance.now() - started) / 1000;
 }
@@ -95,7 +145,8 @@ async function time(run: (n: number) => Promise<unknown>, queries = QUERIES): Pr
 }
 
 /** The name-and-number text each search query uses (`james.smith3`: a prefix of some emails, found inside others). */
-const nameText = (n: number): string => `${(FIRST[n % FIRST.length] ?? 'ann').toLowerCase()}.${(LAST[n % LAST.length] ?? 'lee').toLowerCase()}${n % 97}`;
+const nameText = (n: number): string =>
+  `${(FIRST[n % FIRST.length] ?? 'ann').toLowerCase()}.${(LAST[n % LAST.length] ?? 'lee').toLowerCase()}${n % 97}`;
 
 /** The search as it was before text anywhere: prefixes of the lowercase email and names. */
 function prefixQuery(text: string): LeadListQuery {
@@ -104,7 +155,10 @@ function prefixQuery(text: string): LeadListQuery {
 }
 
 /** Two kinds of query timed alternately, one of each per round. */
-async function timeInTurns(first: (n: number) => Promise<unknown>, second: (n: number) => Promise<unknown>): Promise<[Figures, Figures]> {
+async function timeInTurns(
+  first: (n: number) => Promise<unknown>,
+  second: (n: number) => Promise<unknown>,
+): Promise<[Figures, Figures]> {
   for (let n = 0; n < WARMUP; n++) {
     await first(n);
     await second(n);
@@ -142,7 +196,14 @@ async function measure(store: DocumentStore, size: number): Promise<Measured> {
   const seconds = await seed(store, tenant, seedId, size);
   const leads = new LeadQueryRepository(store);
   // A filtered, sorted page users open all day: active leads of one source, newest first, page 3.
-  const listQuery = query({ status: 'active', source: 'search', sortBy: 'created_at', sortOrder: 'desc', page: '3', limit: '20' });
+  const listQuery = query({
+    status: 'active',
+    source: 'search',
+    sortBy: 'created_at',
+    sortOrder: 'desc',
+    page: '3',
+    limit: '20',
+  });
   const list = await time(() => leads.list(tenant, listQuery));
   // Taken in turns, query by query, so both see the same pages in memory.
   const [search, prefix] = await timeInTurns(
@@ -152,7 +213,10 @@ async function measure(store: DocumentStore, size: number): Promise<Measured> {
   // Four digits of a phone ("7919" style), found in the phone or in the email's number.
   const phone = await time((n) => leads.list(tenant, query({ search: String(1000 + ((n * 37) % 9000)) })));
   // Every lead's email holds the domain: the whole organization matches and is counted and sorted.
-  const broad = await time(() => leads.list(tenant, query({ search: 'example.edu' })), Math.max(3, Math.ceil(QUERIES / 30)));
+  const broad = await time(
+    () => leads.list(tenant, query({ search: 'example.edu' })),
+    Math.max(3, Math.ceil(QUERIES / 30)),
+  );
   const plan = await leads.explainList(tenant, listQuery);
   console.log(
     `${String(size).padStart(8)} leads (seeded in ${seconds.toFixed(1)} s): list ${show(list)}; search ${show(search)}; prefix (before) ${show(prefix)}; phone ${show(phone)}; whole-organization text ${show(broad)}; list index ${plan.join(', ')}`,
@@ -163,7 +227,9 @@ async function measure(store: DocumentStore, size: number): Promise<Measured> {
 async function main(): Promise<void> {
   const engines = enginesOption();
   const target = deployment(engines);
-  console.log(`lead list and search, ${engines === 'kafka' ? 'MongoDB-protocol server' : 'embedded'} store, ${QUERIES} queries each`);
+  console.log(
+    `lead list and search, ${engines === 'kafka' ? 'MongoDB-protocol server' : 'embedded'} store, ${QUERIES} queries each`,
+  );
   try {
     const store = await target.openStore();
     try {
@@ -171,8 +237,12 @@ async function main(): Promise<void> {
       const small = await measure(store, SMALL);
       const large = await measure(store, LARGE);
       const ratio = large.list.p99 / small.list.p99;
-      console.log(`list p99 ${LARGE} / ${SMALL} = ${ratio.toFixed(2)} (target <= 1.5); search p99 ratio ${(large.search.p99 / small.search.p99).toFixed(2)}`);
-      console.log(`search p99 at ${LARGE} / prefix search p99 at ${LARGE} = ${(large.search.p99 / large.prefix.p99).toFixed(2)} (target <= 1.5)`);
+      console.log(
+        `list p99 ${LARGE} / ${SMALL} = ${ratio.toFixed(2)} (target <= 1.5); search p99 ratio ${(large.search.p99 / small.search.p99).toFixed(2)}`,
+      );
+      console.log(
+        `search p99 at ${LARGE} / prefix search p99 at ${LARGE} = ${(large.search.p99 / large.prefix.p99).toFixed(2)} (target <= 1.5)`,
+      );
     } finally {
       await store.close();
     }

@@ -83,16 +83,24 @@ async function throughPort(name: string, log: EventLog): Promise<Result> {
   await log.ensureTopics([{ topic, partitions: PARTITIONS }]);
 
   const produceStart = performance.now();
-  await withTimeout(`${name} produce`, (async () => {
-    for (let i = 0; i < MESSAGES; i += BATCH) await log.produce(topic, payload.slice(i, i + BATCH));
-  })());
+  await withTimeout(
+    `${name} produce`,
+    (async () => {
+      for (let i = 0; i < MESSAGES; i += BATCH) await log.produce(topic, payload.slice(i, i + BATCH));
+    })(),
+  );
   const produceMs = performance.now() - produceStart;
 
   const consumeStart = performance.now();
   let received = 0;
   let allReceived!: () => void;
   const finished = new Promise<void>((resolve) => (allReceived = resolve));
-  const consumer = log.consumer({ groupId: `${topic}.group`, topics: [topic], fromBeginning: true, maxBatchSize: BATCH });
+  const consumer = log.consumer({
+    groupId: `${topic}.group`,
+    topics: [topic],
+    fromBeginning: true,
+    maxBatchSize: BATCH,
+  });
   await consumer.start(async (batch) => {
     received += batch.records.length;
     if (received >= MESSAGES) allReceived();
@@ -116,9 +124,13 @@ async function bareKafkajs(brokers: string[]): Promise<Result> {
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const produceStart = performance.now();
-  await withTimeout('bare kafkajs produce', (async () => {
-    for (let i = 0; i < MESSAGES; i += BATCH) await producer.send({ topic, acks: -1, messages: payload.slice(i, i + BATCH) });
-  })());
+  await withTimeout(
+    'bare kafkajs produce',
+    (async () => {
+      for (let i = 0; i < MESSAGES; i += BATCH)
+        await producer.send({ topic, acks: -1, messages: payload.slice(i, i + BATCH) });
+    })(),
+  );
   const produceMs = performance.now() - produceStart;
   await producer.disconnect();
 
@@ -154,7 +166,9 @@ function print(r: Result): void {
 }
 
 async function main(): Promise<void> {
-  console.log(`${MESSAGES} messages of ~${payload[0]!.value.length} bytes, produce calls of ${BATCH}, ${PARTITIONS} partitions`);
+  console.log(
+    `${MESSAGES} messages of ~${payload[0]!.value.length} bytes, produce calls of ${BATCH}, ${PARTITIONS} partitions`,
+  );
   const results: Result[] = [];
 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-log-'));

@@ -39,9 +39,17 @@ http.createServer((request, response) => {
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
 `;
 
-async function startReceiver(): Promise<{ url: string; child: ChildProcess; count(): Promise<number>; stop(): Promise<void> }> {
+async function startReceiver(): Promise<{
+  url: string;
+  child: ChildProcess;
+  count(): Promise<number>;
+  stop(): Promise<void>;
+}> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-e', RECEIVER], { env: { PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', RECEIVER], {
+    env: { PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await once(child.stdout, 'data');
   const url = `http://127.0.0.1:${port}`;
   return {
@@ -56,14 +64,23 @@ async function startReceiver(): Promise<{ url: string; child: ChildProcess; coun
 }
 
 /** POSTs of a body like a delivery's, `concurrency` at a time, for `ms`: requests per second. */
-async function bareLoop(url: string, body: string, concurrency: number, ms: number): Promise<{ rps: number; requests: number }> {
+async function bareLoop(
+  url: string,
+  body: string,
+  concurrency: number,
+  ms: number,
+): Promise<{ rps: number; requests: number }> {
   let requests = 0;
   const end = performance.now() + ms;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
-        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 't=0,v1=00' }, body });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-signature': 't=0,v1=00' },
+          body,
+        });
         await response.text();
         if (response.status !== 200) throw new Error(`receiver answered ${response.status}`);
         requests++;
@@ -81,20 +98,40 @@ function leadCreated(index: number, organizationId: string): string {
     timestamp: new Date().toISOString(),
     organization_id: organizationId,
     environment: 'live',
-    data: { lead: { id: `lead_${index}`, email: `lead${index}@example.edu`, first_name: 'Ada', last_name: 'Byron', phone: null, program_interest: null, source: 'web', utm_source: null, utm_medium: null, utm_campaign: null, custom_fields: {}, created_at: new Date().toISOString(), vendor_id: 'vendor_1' } },
+    data: {
+      lead: {
+        id: `lead_${index}`,
+        email: `lead${index}@example.edu`,
+        first_name: 'Ada',
+        last_name: 'Byron',
+        phone: null,
+        program_interest: null,
+        source: 'web',
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        custom_fields: {},
+        created_at: new Date().toISOString(),
+        vendor_id: 'vendor_1',
+      },
+    },
   });
 }
 
 async function main(): Promise<void> {
   const deliveries = EVENTS * WEBHOOKS;
-  console.log(`webhook deliveries, embedded engines: ${EVENTS} events x ${WEBHOOKS} webhooks = ${deliveries} deliveries; bare loop concurrency ${CONCURRENCY}, ${SECONDS} s`);
+  console.log(
+    `webhook deliveries, embedded engines: ${EVENTS} events x ${WEBHOOKS} webhooks = ${deliveries} deliveries; bare loop concurrency ${CONCURRENCY}, ${SECONDS} s`,
+  );
   const receiver = await startReceiver();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
   try {
     const sample = leadCreated(0, 'org_bench');
     await bareLoop(`${receiver.url}/bare`, sample, CONCURRENCY, 2_000);
     const bareBefore = await bareLoop(`${receiver.url}/bare`, sample, CONCURRENCY, SECONDS * 1000);
-    console.log(`${'bare POST loop (fetch), before'.padEnd(34)} ${fixed(bareBefore.rps).padStart(6)} POST/s   (${bareBefore.requests} requests)`);
+    console.log(
+      `${'bare POST loop (fetch), before'.padEnd(34)} ${fixed(bareBefore.rps).padStart(6)} POST/s   (${bareBefore.requests} requests)`,
+    );
 
     // Webhooks and events in the data dir, before the worker opens it.
     const store = await openEmbeddedStore({ dataDir: join(dataDir, 'store') });
@@ -105,11 +142,28 @@ async function main(): Promise<void> {
       const webhooks = new WebhookRepository(store);
       const at = new Date().toISOString();
       for (let index = 0; index < WEBHOOKS; index++) {
-        const webhook: Webhook = { id: `wh_bench${index}`, organization_id: 'org_bench', environment: 'live', url: `${receiver.url}/hook${index}`, events: [...WEBHOOK_EVENTS], enabled: true, description: null, secret: `whsec_bench${index}`, created_at: at, updated_at: at, disabled_at: null, disabled_reason: null, failure_streak_since: at };
+        const webhook: Webhook = {
+          id: `wh_bench${index}`,
+          organization_id: 'org_bench',
+          environment: 'live',
+          url: `${receiver.url}/hook${index}`,
+          events: [...WEBHOOK_EVENTS],
+          enabled: true,
+          description: null,
+          secret: `whsec_bench${index}`,
+          created_at: at,
+          updated_at: at,
+          disabled_at: null,
+          disabled_reason: null,
+          failure_streak_since: at,
+        };
         await webhooks.create(webhook);
       }
       for (let from = 0; from < EVENTS; from += 500) {
-        const records = Array.from({ length: Math.min(500, EVENTS - from) }, (_, offset) => ({ key: `lead_${from + offset}`, value: leadCreated(from + offset, 'org_bench') }));
+        const records = Array.from({ length: Math.min(500, EVENTS - from) }, (_, offset) => ({
+          key: `lead_${from + offset}`,
+          value: leadCreated(from + offset, 'org_bench'),
+        }));
         await log.produce('leads.events', records);
       }
     } finally {
@@ -119,7 +173,19 @@ async function main(): Promise<void> {
 
     const before = await receiver.count();
     const port = await freePort();
-    const worker = await startChild([MAIN, 'worker', '--stages', 'notify,deliver'], { DATA_DIR: dataDir, OPS_PORT: String(port), TOPIC_PARTITIONS: String(PARTITIONS), WEBHOOK_ALLOW_INSECURE_TARGETS: 'true', ...(process.env['BENCH_LOG'] ? { LOG_LEVEL: process.env['BENCH_LOG'] } : {}) }, port, '/readyz', process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : []);
+    const worker = await startChild(
+      [MAIN, 'worker', '--stages', 'notify,deliver'],
+      {
+        DATA_DIR: dataDir,
+        OPS_PORT: String(port),
+        TOPIC_PARTITIONS: String(PARTITIONS),
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        ...(process.env['BENCH_LOG'] ? { LOG_LEVEL: process.env['BENCH_LOG'] } : {}),
+      },
+      port,
+      '/readyz',
+      process.env['BENCH_PROF'] ? ['--cpu-prof', `--cpu-prof-dir=${process.env['BENCH_PROF']}`] : [],
+    );
     // The first tenth is the worker's warm-up (module loading, JIT, first connections), as the bare loop's first 2 s are.
     const warmup = Math.floor(deliveries / 10);
     let first = 0;
@@ -148,13 +214,18 @@ async function main(): Promise<void> {
       await worker.stop();
     }
     const rate = (deliveries - seenAtFirst) / ((last - first) / 1000);
-    console.log(`${'notify + deliver (embedded)'.padEnd(34)} ${fixed(rate).padStart(6)} deliveries/s   (${deliveries - seenAtFirst} deliveries after the first ${seenAtFirst}, in ${fixed((last - first) / 1000, 2)} s)`);
+    console.log(
+      `${'notify + deliver (embedded)'.padEnd(34)} ${fixed(rate).padStart(6)} deliveries/s   (${deliveries - seenAtFirst} deliveries after the first ${seenAtFirst}, in ${fixed((last - first) / 1000, 2)} s)`,
+    );
 
     const check = await openEmbeddedStore({ dataDir: join(dataDir, 'store') });
     try {
       const repository = new WebhookDeliveryRepository(check);
       let delivered = 0;
-      for (let index = 0; index < WEBHOOKS; index++) delivered += (await repository.stats({ organizationId: 'org_bench', environment: 'live' }, `wh_bench${index}`, new Date())).successful_deliveries;
+      for (let index = 0; index < WEBHOOKS; index++)
+        delivered += (
+          await repository.stats({ organizationId: 'org_bench', environment: 'live' }, `wh_bench${index}`, new Date())
+        ).successful_deliveries;
       const extra = (await receiver.count()) - before - deliveries;
       console.log(`stored delivered: ${delivered} of ${deliveries}; POSTs beyond one per delivery: ${extra}`);
       if (delivered !== deliveries) throw new Error(`${deliveries - delivered} deliveries not stored as delivered`);
@@ -163,9 +234,13 @@ async function main(): Promise<void> {
     }
     // The baseline again after the service phase: on a shared machine the load drifts, and the mean of both is the fairer yardstick.
     const bareAfter = await bareLoop(`${receiver.url}/bare`, sample, CONCURRENCY, SECONDS * 1000);
-    console.log(`${'bare POST loop (fetch), after'.padEnd(34)} ${fixed(bareAfter.rps).padStart(6)} POST/s   (${bareAfter.requests} requests)`);
+    console.log(
+      `${'bare POST loop (fetch), after'.padEnd(34)} ${fixed(bareAfter.rps).padStart(6)} POST/s   (${bareAfter.requests} requests)`,
+    );
     const bare = (bareBefore.rps + bareAfter.rps) / 2;
-    console.log(`deliveries / bare POSTs = ${(rate / bare).toFixed(3)} (target >= 0.5; against the mean of both bare runs)`);
+    console.log(
+      `deliveries / bare POSTs = ${(rate / bare).toFixed(3)} (target >= 0.5; against the mean of both bare runs)`,
+    );
   } finally {
     await receiver.stop();
     rmSync(dataDir, { recursive: true, force: true });

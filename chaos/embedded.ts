@@ -19,7 +19,14 @@ import Database from 'better-sqlite3';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { Cleanup } from './lib/cleanup';
 import { fillDisk, freeBytes, mountSmallDisk } from './lib/disk';
-import { checkInvariants, describeDeliveryRetries, type ActivityEntry, type DeliveryLog, type SeenEvent, type StoredLead } from './lib/invariants';
+import {
+  checkInvariants,
+  describeDeliveryRetries,
+  type ActivityEntry,
+  type DeliveryLog,
+  type SeenEvent,
+  type StoredLead,
+} from './lib/invariants';
 import { leadSubmission, LoadGenerator } from './lib/load';
 import { Prober } from './lib/probe';
 import { CrmProcess, WebhookReceiverProcess } from './lib/receivers';
@@ -58,8 +65,11 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
   const disk = mountSmallDisk(dataDir, DISK_MB);
   const unmount = cleanup.add(`unmount ${dataDir}`, () => disk.unmount());
   cleanup.addEmergency(`unmount ${dataDir}`, () => disk.unmount());
-  report.log(`${HALF}: DATA_DIR ${dataDir} on a ${DISK_MB} MB ${disk.kind}; log in ${join(ctx.workDir, 'leadstream-start.log')}`);
-  if (disk.kind !== 'tmpfs') report.figure(HALF, 'small filesystem', `tmpfs could not be mounted here; a ${disk.kind} of ${DISK_MB} MB instead`);
+  report.log(
+    `${HALF}: DATA_DIR ${dataDir} on a ${DISK_MB} MB ${disk.kind}; log in ${join(ctx.workDir, 'leadstream-start.log')}`,
+  );
+  if (disk.kind !== 'tmpfs')
+    report.figure(HALF, 'small filesystem', `tmpfs could not be mounted here; a ${disk.kind} of ${DISK_MB} MB instead`);
 
   const crmAuth = `Bearer chaos-crm-${run}`;
   const receiver = await WebhookReceiverProcess.start();
@@ -86,15 +96,42 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
   cleanup.addEmergency('leadstream start', () => service.killNow());
   const started = Date.now();
   await service.start();
-  report.figure(HALF, 'leadstream start ready in', `${((Date.now() - started) / 1000).toFixed(1)} s; ${(freeBytes(dataDir) / 2 ** 20).toFixed(1)} MB of ${DISK_MB} MB free`);
+  report.figure(
+    HALF,
+    'leadstream start ready in',
+    `${((Date.now() - started) / 1000).toFixed(1)} s; ${(freeBytes(dataDir) / 2 ** 20).toFixed(1)} MB of ${DISK_MB} MB free`,
+  );
 
   const tenant = await setUpTenant(base, run, crm, crmAuth, receiver);
-  const load = new LoadGenerator({ base: () => base, key: tenant.key, run, clients: 4, maxSingles: 100_000, bulkEvery: 10, bulkSize: 25, ratePerSecond: 25, requestTimeoutMs: 20_000 });
+  const load = new LoadGenerator({
+    base: () => base,
+    key: tenant.key,
+    run,
+    clients: 4,
+    maxSingles: 100_000,
+    bulkEvery: 10,
+    bulkSize: 25,
+    ratePerSecond: 25,
+    requestTimeoutMs: 20_000,
+  });
   const acknowledged = load.acknowledged;
-  const prober = new Prober({ base: () => base, key: tenant.key, token: tenant.token, run, crm, receiver, acknowledged });
+  const prober = new Prober({
+    base: () => base,
+    key: tenant.key,
+    token: tenant.token,
+    run,
+    crm,
+    receiver,
+    acknowledged,
+  });
   const baseline = await prober.recovery(Date.now(), 60_000);
-  if (baseline.seconds === undefined) throw new Error(`the pipeline does not work before any fault: ${baseline.lastMissing}`);
-  report.figure(HALF, 'a lead end to end before any fault', `${baseline.seconds.toFixed(1)} s (acknowledged, stored, synced, CRM record, webhooks, activity)`);
+  if (baseline.seconds === undefined)
+    throw new Error(`the pipeline does not work before any fault: ${baseline.lastMissing}`);
+  report.figure(
+    HALF,
+    'a lead end to end before any fault',
+    `${baseline.seconds.toFixed(1)} s (acknowledged, stored, synced, CRM record, webhooks, activity)`,
+  );
 
   load.start();
   const loadStarted = Date.now();
@@ -115,7 +152,15 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
       prober.recovery(since, RECOVERY_BOUND_MS),
     ]);
     load.closeWindow(window);
-    report.fault({ half: HALF, name: 'leadstream start SIGKILL, restart', startedAt, downSeconds: down, recoveredAfter: recovery.seconds, answers: window.answers, ...(recovery.seconds === undefined ? { note: `the last probe: ${recovery.lastMissing}` } : {}) });
+    report.fault({
+      half: HALF,
+      name: 'leadstream start SIGKILL, restart',
+      startedAt,
+      downSeconds: down,
+      recoveredAfter: recovery.seconds,
+      answers: window.answers,
+      ...(recovery.seconds === undefined ? { note: `the last probe: ${recovery.lastMissing}` } : {}),
+    });
   }
   await sleep(2_000);
 
@@ -126,12 +171,17 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
     const since = Date.now();
     const startedAt = report.elapsed();
     const filled = fillDisk(dataDir);
-    report.log(`fault: disk full (${(filled.bytes / 2 ** 20).toFixed(1)} MB written, ${freeBytes(dataDir)} bytes left)`);
+    report.log(
+      `fault: disk full (${(filled.bytes / 2 ** 20).toFixed(1)} MB written, ${freeBytes(dataDir)} bytes left)`,
+    );
     // While it is full: what a lead gets (besides the load's own answers).
     const fullUntil = Date.now() + FULL_MS;
     const boundAt = Date.now() + FULL_BOUND_MS;
     let index = 0;
-    while (Date.now() < boundAt && (Date.now() < fullUntil || fullAnswers.filter((answer) => answer.status === 503).length < REFUSALS)) {
+    while (
+      Date.now() < boundAt &&
+      (Date.now() < fullUntil || fullAnswers.filter((answer) => answer.status === 503).length < REFUSALS)
+    ) {
       const submission = leadSubmission(`full${run}`, index++);
       try {
         const response = await fetch(`${base}/api/v1/leads/ingest`, {
@@ -156,11 +206,23 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
     report.log(`disk freed after ${((freedAt - since) / 1000).toFixed(1)} s`);
     const recovery = await prober.recovery(since, RECOVERY_BOUND_MS);
     load.closeWindow(window);
-    report.fault({ half: HALF, name: `disk full (${FULL_MS / 1000} s or more, until ${REFUSALS} refusals), then freed`, startedAt, downSeconds: (freedAt - since) / 1000, recoveredAfter: recovery.seconds, answers: window.answers, ...(recovery.seconds === undefined ? { note: `the last probe: ${recovery.lastMissing}` } : {}) });
+    report.fault({
+      half: HALF,
+      name: `disk full (${FULL_MS / 1000} s or more, until ${REFUSALS} refusals), then freed`,
+      startedAt,
+      downSeconds: (freedAt - since) / 1000,
+      recoveredAfter: recovery.seconds,
+      answers: window.answers,
+      ...(recovery.seconds === undefined ? { note: `the last probe: ${recovery.lastMissing}` } : {}),
+    });
   }
   await sleep(2_000);
   await load.stop();
-  report.figure(HALF, 'load', `${load.singles} single requests and ${load.batches} batches (${load.leadsInBatches} leads) in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s; ${acknowledged.size} leads acknowledged (probes included)`);
+  report.figure(
+    HALF,
+    'load',
+    `${load.singles} single requests and ${load.batches} batches (${load.leadsInBatches} leads) in ${((Date.now() - loadStarted) / 1000).toFixed(0)} s; ${acknowledged.size} leads acknowledged (probes included)`,
+  );
 
   // While the disk was full: every refusal a 503 in the vendor API's error format, the service up throughout.
   {
@@ -171,7 +233,11 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
       if (answer.status !== 503) return true;
       try {
         const body = JSON.parse(answer.body) as Record<string, unknown>;
-        return !(body['success'] === false && typeof body['error'] === 'string' && body['code'] === 'SERVICE_UNAVAILABLE');
+        return !(
+          body['success'] === false &&
+          typeof body['error'] === 'string' &&
+          body['code'] === 'SERVICE_UNAVAILABLE'
+        );
       } catch {
         return true;
       }
@@ -183,8 +249,13 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
       wrong.length === 0 && unplanned.length === 0 && refused > 0,
       `${fullAnswers.length} leads sent while full: ${Object.entries(statuses)
         .map(([status, count]) => `${count}x${status === '0' ? 'no answer' : status}`)
-        .join(' ')}; other answers ${wrong.length}; exits on its own ${unplanned.length}${refused === 0 ? '; no 503 at all (the disk never refused a write?)' : ''}`,
-      [...wrong.map((answer) => `${answer.status} ${answer.body.slice(0, 300)}`), ...unplanned.map((exit) => `exited by itself: ${exit}`)],
+        .join(
+          ' ',
+        )}; other answers ${wrong.length}; exits on its own ${unplanned.length}${refused === 0 ? '; no 503 at all (the disk never refused a write?)' : ''}`,
+      [
+        ...wrong.map((answer) => `${answer.status} ${answer.body.slice(0, 300)}`),
+        ...unplanned.map((exit) => `exited by itself: ${exit}`),
+      ],
     );
   }
 
@@ -193,7 +264,11 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
     async () => {
       const records = new Set((await crm.records()).records.map((record) => record.externalId));
       if (![...acknowledged.keys()].every((id) => records.has(id))) return false;
-      const synced = new Set((await receiver.received()).filter((delivery) => delivery.event === 'lead.crm_synced').map((delivery) => delivery.leadId));
+      const synced = new Set(
+        (await receiver.received())
+          .filter((delivery) => delivery.event === 'lead.crm_synced')
+          .map((delivery) => delivery.leadId),
+      );
       if (![...acknowledged.keys()].every((id) => synced.has(id))) return false;
       const metrics = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
       const lags = metrics.split('\n').filter((line) => line.startsWith('leadstream_consumer_lag{'));
@@ -202,28 +277,75 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
     DRAIN_BOUND_MS,
     1_000,
   );
-  report.figure(HALF, 'drained (every acknowledged lead synced and announced) after', drained === undefined ? `not within ${DRAIN_BOUND_MS / 1000} s` : `${(drained / 1000).toFixed(1)} s`);
+  report.figure(
+    HALF,
+    'drained (every acknowledged lead synced and announced) after',
+    drained === undefined ? `not within ${DRAIN_BOUND_MS / 1000} s` : `${(drained / 1000).toFixed(1)} s`,
+  );
   const exit = await service.stopAndReport();
   report.figure(HALF, 'clean stop (SIGTERM) at the end', `exit code ${exit.code}, signal ${exit.signal}`);
 
   // Observations, read from the stopped service's files.
   const store = await openEmbeddedStore({ dataDir: join(dataDir, 'store') });
-  const leads = (await store.collection<StoredLead & { organization_id: string }>('leads').find({ organization_id: tenant.organizationId })).map(({ _id, email, status, crm_sync_status, crm_id }) => ({ _id, email, status, crm_sync_status, crm_id }));
-  const activity = (await store.collection<ActivityEntry & { organization_id: string }>('lead_activity').find({ organization_id: tenant.organizationId })).map(({ _id, lead_id, event }) => ({ _id, lead_id, event }));
-  report.figure(HALF, 'webhook delivery log', describeDeliveryRetries(await store.collection<DeliveryLog>('webhook_deliveries').find({ organization_id: tenant.organizationId })));
+  const leads = (
+    await store
+      .collection<StoredLead & { organization_id: string }>('leads')
+      .find({ organization_id: tenant.organizationId })
+  ).map(({ _id, email, status, crm_sync_status, crm_id }) => ({ _id, email, status, crm_sync_status, crm_id }));
+  const activity = (
+    await store
+      .collection<ActivityEntry & { organization_id: string }>('lead_activity')
+      .find({ organization_id: tenant.organizationId })
+  ).map(({ _id, lead_id, event }) => ({ _id, lead_id, event }));
+  report.figure(
+    HALF,
+    'webhook delivery log',
+    describeDeliveryRetries(
+      await store.collection<DeliveryLog>('webhook_deliveries').find({ organization_id: tenant.organizationId }),
+    ),
+  );
   await store.close();
   const db = new Database(join(dataDir, 'store', 'documents.sqlite'), { readonly: true, fileMustExist: true });
   let events: SeenEvent[];
   let deadLetters: Array<{ topic: string; count: number; examples: string[] }>;
   let lag: Array<{ group_id: string; topic: string; partition_id: number; lag: number }>;
   try {
-    events = (db.prepare(`SELECT value FROM _leadstream_log_records WHERE topic = 'leads.events' ORDER BY partition_id, log_offset`).all() as Array<{ value: string }>)
-      .map((row) => JSON.parse(row.value) as { id: string; event: string; organization_id: string; data: { lead_id?: string; lead?: { id?: string } } })
+    events = (
+      db
+        .prepare(
+          `SELECT value FROM _leadstream_log_records WHERE topic = 'leads.events' ORDER BY partition_id, log_offset`,
+        )
+        .all() as Array<{ value: string }>
+    )
+      .map(
+        (row) =>
+          JSON.parse(row.value) as {
+            id: string;
+            event: string;
+            organization_id: string;
+            data: { lead_id?: string; lead?: { id?: string } };
+          },
+      )
       .filter((event) => event.organization_id === tenant.organizationId)
-      .map((event) => ({ id: event.id, event: event.event, leadId: event.data.lead_id ?? event.data.lead?.id ?? null }));
-    deadLetters = (db.prepare(`SELECT name AS topic FROM _leadstream_log_topics WHERE name LIKE '%.dlq'`).all() as Array<{ topic: string }>).map(({ topic }) => {
-      const rows = db.prepare(`SELECT key, value FROM _leadstream_log_records WHERE topic = ?`).all(topic) as Array<{ key: string | null; value: string }>;
-      return { topic, count: rows.length, examples: rows.slice(0, 3).map((row) => `${row.key ?? ''} ${row.value.slice(0, 300)}`) };
+      .map((event) => ({
+        id: event.id,
+        event: event.event,
+        leadId: event.data.lead_id ?? event.data.lead?.id ?? null,
+      }));
+    deadLetters = (
+      db.prepare(`SELECT name AS topic FROM _leadstream_log_topics WHERE name LIKE '%.dlq'`).all() as Array<{
+        topic: string;
+      }>
+    ).map(({ topic }) => {
+      const rows = db.prepare(`SELECT key, value FROM _leadstream_log_records WHERE topic = ?`).all(topic) as Array<{
+        key: string | null;
+        value: string;
+      }>;
+      return {
+        topic,
+        count: rows.length,
+        examples: rows.slice(0, 3).map((row) => `${row.key ?? ''} ${row.value.slice(0, 300)}`),
+      };
     });
     lag = db
       .prepare(
@@ -245,6 +367,17 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
     behind.map((entry) => `${entry.group_id} ${entry.topic}/${entry.partition_id}: ${entry.lag}`),
   );
 
-  checkInvariants(report, { half: HALF, load, acknowledged, leads, events, activity, deliveries: await receiver.received(), webhookEvents: WEBHOOK_EVENTS, crm: await crm.records(), deadLetters });
+  checkInvariants(report, {
+    half: HALF,
+    load,
+    acknowledged,
+    leads,
+    events,
+    activity,
+    deliveries: await receiver.received(),
+    webhookEvents: WEBHOOK_EVENTS,
+    crm: await crm.records(),
+    deadLetters,
+  });
   await unmount();
 }

@@ -42,7 +42,10 @@ const faults = option('faults')?.split(',').filter(Boolean);
 const report = new Report();
 const cleanup = new Cleanup();
 const startedAt = Date.now();
-const workDir = join(process.env['CHAOS_WORK_DIR'] ?? join(tmpdir(), 'leadstream-chaos'), `run-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+const workDir = join(
+  process.env['CHAOS_WORK_DIR'] ?? join(tmpdir(), 'leadstream-chaos'),
+  `run-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+);
 mkdirSync(workDir, { recursive: true });
 const infra: PrivateInfraOptions = {
   // A fixed place, so that a run killed before its cleanup leaves servers the next run stops first.
@@ -100,11 +103,20 @@ async function main(): Promise<void> {
   if (only !== 'embedded') {
     // The embedded half needs about 70 s; the distributed half gets the rest.
     const deadline = only === 'distributed' ? workEnd : workEnd - 75_000;
-    await runDistributed({ report, cleanup, workDir: join(workDir, 'distributed'), deadline, infra, ...(faults ? { faults } : {}) }).catch((error: unknown) => report.fail(DISTRIBUTED, error instanceof Error ? error.message : String(error)));
+    await runDistributed({
+      report,
+      cleanup,
+      workDir: join(workDir, 'distributed'),
+      deadline,
+      infra,
+      ...(faults ? { faults } : {}),
+    }).catch((error: unknown) => report.fail(DISTRIBUTED, error instanceof Error ? error.message : String(error)));
     await cleanup.runAll(20_000);
   }
   if (only !== 'distributed') {
-    await runEmbedded({ report, cleanup, workDir: join(workDir, 'embedded'), deadline: workEnd }).catch((error: unknown) => report.fail(EMBEDDED, error instanceof Error ? error.message : String(error)));
+    await runEmbedded({ report, cleanup, workDir: join(workDir, 'embedded'), deadline: workEnd }).catch(
+      (error: unknown) => report.fail(EMBEDDED, error instanceof Error ? error.message : String(error)),
+    );
   }
 }
 

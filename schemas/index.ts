@@ -65,9 +65,10 @@ ajv.addSchema(eventPayloadsSchema);
 export function eventPayloadProblems(message: Pick<LeadEventMessage, 'event' | 'data'>): string[] {
   const validate = ajv.getSchema(`${eventPayloadsSchema.$id}#/$defs/${message.event}`);
   if (!validate) return [`no payload schema for ${message.event}`];
-  return validate(message.data) ? [] : (validate.errors ?? []).map((error) => `${message.event}${error.instancePath} ${error.message ?? 'is invalid'}`);
+  return validate(message.data)
+    ? []
+    : (validate.errors ?? []).map((error) => `${message.event}${error.instancePath} ${error.message ?? 'is invalid'}`);
 }
-
 
 /** A pipeline message about one lead (leads.submitted and the stage topics after it). */
 export interface LeadCommandMessage {
@@ -144,7 +145,10 @@ export interface ExportRequestMessage {
   requested_at: string;
 }
 
-export const parseExportRequestMessage = checker<ExportRequestMessage>('export-request', ajv.compile(exportRequestSchema));
+export const parseExportRequestMessage = checker<ExportRequestMessage>(
+  'export-request',
+  ajv.compile(exportRequestSchema),
+);
 
 /** A change of an organization's configuration, on config.changed (keyed by organization id). */
 export interface ConfigChangedMessage {
@@ -175,7 +179,8 @@ const checkLeadSubmissionSchema = bodyChecker(ajv.compile(leadSubmissionSchema))
  * edge").
  */
 export function checkLeadSubmission(value: unknown): BodyProblem[] {
-  const customFields = typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
+  const customFields =
+    typeof value === 'object' && value !== null ? (value as { custom_fields?: unknown }).custom_fields : undefined;
   const problems = [...checkLeadSubmissionSchema(value), ...customFieldsLimitProblems(customFields)];
   return problems.length > 0 ? [...problems, ...emailSyntaxProblems(value, problems)] : problems;
 }
@@ -196,8 +201,18 @@ function emailSyntaxProblems(value: unknown, problems: BodyProblem[]): BodyProbl
 export const checkLeadBatch = bodyChecker(ajv.compile(leadBatchSchema));
 
 /** The exported enrichment rules document (its structure; every rule is checked again by the domain on import). */
-export const parseEnrichmentRulesDocument = checker<Record<string, unknown>>('enrichment-rules-export', ajv.compile(enrichmentRulesExportSchema));
+export const parseEnrichmentRulesDocument = checker<Record<string, unknown>>(
+  'enrichment-rules-export',
+  ajv.compile(enrichmentRulesExportSchema),
+);
 
 /** The HTTP API: its operations, the OpenAPI 3.1 document built from them, and the answer checker. */
 export { operations, type Operation, type Auth, type Convention } from './api/operations';
-export { buildOpenApiDocument, findOperation, requestProblems, responseProblems, errorStatuses, openApiPath } from './api/openapi';
+export {
+  buildOpenApiDocument,
+  findOperation,
+  requestProblems,
+  responseProblems,
+  errorStatuses,
+  openApiPath,
+} from './api/openapi';

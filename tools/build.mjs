@@ -71,9 +71,15 @@ const externalPackages = {
   name: 'external-packages',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.path.startsWith('@leadstream/') || args.path.startsWith('node:') || args.pluginData === 'resolving') return undefined;
+      if (args.path.startsWith('@leadstream/') || args.path.startsWith('node:') || args.pluginData === 'resolving')
+        return undefined;
       // A package that is JSON data (disposable-email-domains) is bundled: Node would want an import attribute.
-      const resolved = await pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'resolving' });
+      const resolved = await pluginBuild.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'resolving',
+      });
       if (resolved.errors.length === 0 && resolved.path.endsWith('.json')) return resolved;
       return { path: args.path, external: true };
     });
@@ -95,7 +101,11 @@ async function main() {
     process.stderr.write(`leadstream: building ${options.outdir} (missing or older than the sources)\n`);
   }
   // The console is rebuilt when its sources changed since its last build (`npm install` builds it too).
-  if (mtime(consoleBuilt) < newestMtime([join(CONSOLE_DIR, 'src'), join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, 'vite.config.ts')])) buildConsole();
+  if (
+    mtime(consoleBuilt) <
+    newestMtime([join(CONSOLE_DIR, 'src'), join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, 'vite.config.ts')])
+  )
+    buildConsole();
 
   mkdirSync(options.outdir, { recursive: true });
   await build({
@@ -113,7 +123,8 @@ async function main() {
   });
   writeFileSync(join(options.outdir, 'package.json'), '{ "type": "module" }\n');
   rmSync(join(options.outdir, 'console'), { recursive: true, force: true });
-  if (existsSync(consoleBuilt)) cpSync(join(root, CONSOLE_DIR, 'dist'), join(options.outdir, 'console'), { recursive: true });
+  if (existsSync(consoleBuilt))
+    cpSync(join(root, CONSOLE_DIR, 'dist'), join(options.outdir, 'console'), { recursive: true });
   else throw new Error(`build: ${consoleBuilt} is missing after the console build`);
 }
 

@@ -8,7 +8,17 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 
 const app = new Koa();
-app.use(koaBody({ json: true, urlencoded: true, text: false, multipart: false, jsonLimit: '1mb', formLimit: '64kb', jsonStrict: true }));
+app.use(
+  koaBody({
+    json: true,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    jsonLimit: '1mb',
+    formLimit: '64kb',
+    jsonStrict: true,
+  }),
+);
 app.use((ctx): void => {
   if (ctx.method === 'GET') {
     ctx.body = { status: 'ready' };
@@ -16,7 +26,13 @@ app.use((ctx): void => {
   }
   const body = ctx.request.body as { email?: unknown };
   ctx.status = 201;
-  ctx.body = { success: true, lead_id: `lead_${randomUUID().replace(/-/g, '')}`, email: body.email, message: 'Lead accepted', timestamp: new Date().toISOString() };
+  ctx.body = {
+    success: true,
+    lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
+    email: body.email,
+    message: 'Lead accepted',
+    timestamp: new Date().toISOString(),
+  };
 });
 const handle = app.callback();
 const server = createServer((req, res) => {

@@ -13,7 +13,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDal, CustomFieldRepository, DedupRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import {
+  createDal,
+  CustomFieldRepository,
+  DedupRepository,
+  ensureIndexes,
+  LeadActivityRepository,
+  LeadRepository,
+} from '@leadstream/dal';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { DocumentStore } from '@leadstream/ports';
@@ -57,10 +64,16 @@ export function deployment(engines: EnginesChoice): Deployment {
   if (engines === 'kafka') {
     const kafka = lookupInfra('KAFKA_BROKERS');
     const mongodb = lookupInfra('MONGODB_URI');
-    if (!kafka.value || !mongodb.value) throw new Error(`--engines kafka needs the infra: ${kafka.skipReason ?? mongodb.skipReason ?? ''}`);
+    if (!kafka.value || !mongodb.value)
+      throw new Error(`--engines kafka needs the infra: ${kafka.skipReason ?? mongodb.skipReason ?? ''}`);
     const uri = mongodb.value;
     const dbName = `bench_${run}`;
-    Object.assign(env, { KAFKA_BROKERS: kafka.value, MONGODB_URI: uri, MONGODB_DB: dbName, TOPIC_PREFIX: `bench.${run}.` });
+    Object.assign(env, {
+      KAFKA_BROKERS: kafka.value,
+      MONGODB_URI: uri,
+      MONGODB_DB: dbName,
+      TOPIC_PREFIX: `bench.${run}.`,
+    });
     openStore = () => openMongoStore({ uri, dbName });
     dropDatabase = async () => {
       const { MongoClient } = await import('mongodb');
@@ -94,13 +107,26 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
 }
 
 /** An organization, one vendor and a live key allowed a million requests a minute. */
-export async function seedTenant(store: DocumentStore): Promise<{ organizationId: string; vendorId: string; key: string }> {
+export async function seedTenant(
+  store: DocumentStore,
+): Promise<{ organizationId: string; vendorId: string; key: string }> {
   await ensureAllIndexes(store);
   const dal = createDal(store);
   const organization = await dal.organizations.create({ name: 'Benchmark University', plan: 'enterprise' });
   const tenant = { organizationId: organization.id, environment: 'live' as const };
-  const vendor = await dal.vendors.create(tenant, { name: 'Bench Vendor', type: 'inquiry', group: null, contact_email: null });
-  const issued = await dal.apiKeys.create(tenant, { vendorId: vendor.id, name: 'bench', permissions: ['read', 'write'], ipRestrictions: [], rateLimit: 1_000_000 });
+  const vendor = await dal.vendors.create(tenant, {
+    name: 'Bench Vendor',
+    type: 'inquiry',
+    group: null,
+    contact_email: null,
+  });
+  const issued = await dal.apiKeys.create(tenant, {
+    vendorId: vendor.id,
+    name: 'bench',
+    permissions: ['read', 'write'],
+    ipRestrictions: [],
+    rateLimit: 1_000_000,
+  });
   return { organizationId: organization.id, vendorId: vendor.id, key: issued.key };
 }
 
@@ -121,7 +147,13 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export async function startChild(args: string[], env: Record<string, string>, port: number, readyPath: string, extraNodeArgs: string[] = []): Promise<Child> {
+export async function startChild(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath: string,
+  extraNodeArgs: string[] = [],
+): Promise<Child> {
   const child = spawn(process.execPath, [...extraNodeArgs, '--import', 'tsx', ...args], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -157,7 +189,12 @@ export async function startChild(args: string[], env: Record<string, string>, po
   };
 }
 
-export function startService(deployment: Deployment, port: number, extraEnv: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
+export function startService(
+  deployment: Deployment,
+  port: number,
+  extraEnv: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Child> {
   return startChild([MAIN, 'start'], { MX_CHECK: 'off', ...deployment.env, ...extraEnv }, port, '/readyz', nodeArgs);
 }
 
@@ -173,12 +210,30 @@ const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 export function post(url: string, key: string, body: string): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -203,11 +258,23 @@ function summarize(answers: Answer[], seconds: number): LoadResult {
   const latencies = answers.map((answer) => answer.ms).sort((a, b) => a - b);
   const statuses: Record<number, number> = {};
   for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-  return { requests: answers.length, seconds, rps: answers.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses, answers };
+  return {
+    requests: answers.length,
+    seconds,
+    rps: answers.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+    answers,
+  };
 }
 
 /** Closed loop: `concurrency` clients each send the next request as soon as the last is answered. */
-export async function closedLoop(send: (i: number) => Promise<Answer>, concurrency: number, durationMs: number): Promise<LoadResult> {
+export async function closedLoop(
+  send: (i: number) => Promise<Answer>,
+  concurrency: number,
+  durationMs: number,
+): Promise<LoadResult> {
   const answers: Answer[] = [];
   let next = 0;
   const started = performance.now();
@@ -221,7 +288,11 @@ export async function closedLoop(send: (i: number) => Promise<Answer>, concurren
 }
 
 /** Open loop: requests start at a fixed rate whatever the answers do, so latency is not hidden by back-pressure. */
-export async function openLoop(send: (i: number) => Promise<Answer>, ratePerSecond: number, durationMs: number): Promise<LoadResult> {
+export async function openLoop(
+  send: (i: number) => Promise<Answer>,
+  ratePerSecond: number,
+  durationMs: number,
+): Promise<LoadResult> {
   const total = Math.floor((ratePerSecond * durationMs) / 1000);
   const interval = 1000 / ratePerSecond;
   const started = performance.now();
@@ -250,20 +321,49 @@ export async function verifyStored(store: DocumentStore, organizationId: string,
     const stillMissing: string[] = [];
     for (let i = 0; i < missing.length; i += 500) {
       const chunk = missing.slice(i, i + 500);
-      const found = new Set((await leads.find({ _id: { $in: chunk }, organization_id: organizationId })).map((doc) => doc._id));
+      const found = new Set(
+        (await leads.find({ _id: { $in: chunk }, organization_id: organizationId })).map((doc) => doc._id),
+      );
       for (const id of chunk) if (!found.has(id)) stillMissing.push(id);
     }
     missing = stillMissing;
     if (missing.length === 0) break;
-    if (Date.now() > deadline) throw new Error(`${missing.length} leads answered 2xx are not stored, e.g. ${missing.slice(0, 5).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`${missing.length} leads answered 2xx are not stored, e.g. ${missing.slice(0, 5).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   console.log(`verified: all ${new Set(leadIds).size} leads answered 2xx are stored`);
 }
 
 /** A realistic, unique submission: distinct email, phone and a name from a small pool. */
-const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Radia'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Perlman'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Radia',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Johnson',
+  'Torvalds',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+];
 
 export function uniqueSubmission(run: string, i: number): Record<string, unknown> {
   return {

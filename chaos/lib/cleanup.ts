@@ -29,7 +29,9 @@ export class Cleanup {
       try {
         run();
       } catch (error) {
-        process.stderr.write(`[chaos] emergency cleanup "${name}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `[chaos] emergency cleanup "${name}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
       }
     }
   }
@@ -61,7 +63,9 @@ export class Cleanup {
             }),
           ]);
         } catch (error) {
-          process.stderr.write(`[chaos] cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `[chaos] cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
         } finally {
           clearTimeout(timer);
         }

@@ -55,7 +55,9 @@ export function mountSmallDisk(dir: string, sizeMb: number): SmallDisk {
     };
   } catch (error) {
     rmSync(image, { force: true });
-    throw new Error(`could not mount a small filesystem at ${dir}: tmpfs: ${tmpfsError}; loop-mounted ext4: ${describe(error)}`);
+    throw new Error(
+      `could not mount a small filesystem at ${dir}: tmpfs: ${tmpfsError}; loop-mounted ext4: ${describe(error)}`,
+    );
   }
 }
 

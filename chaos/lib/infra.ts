@@ -40,9 +40,17 @@ function infraEnv(options: PrivateInfraOptions): Record<string, string> {
   };
 }
 
-function runScript(script: string, options: PrivateInfraOptions, args: string[] = []): Promise<{ code: number | null; output: string }> {
+function runScript(
+  script: string,
+  options: PrivateInfraOptions,
+  args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', [join(ROOT, 'infra', script), ...args], { cwd: ROOT, env: infraEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', [join(ROOT, 'infra', script), ...args], {
+      cwd: ROOT,
+      env: infraEnv(options),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -59,8 +67,13 @@ export async function privateInfraUp(options: PrivateInfraOptions): Promise<Infr
     const at = line.indexOf('=');
     if (at > 0) env[line.slice(0, at)] = line.slice(at + 1);
   }
-  if (!env['KAFKA_BROKERS'] || !env['MONGODB_URI'] || !env['CLICKHOUSE_URL']) throw new Error(`infra/up.sh wrote an incomplete ${options.runDir}/infra.env`);
-  return { KAFKA_BROKERS: env['KAFKA_BROKERS'], MONGODB_URI: env['MONGODB_URI'], CLICKHOUSE_URL: env['CLICKHOUSE_URL'] };
+  if (!env['KAFKA_BROKERS'] || !env['MONGODB_URI'] || !env['CLICKHOUSE_URL'])
+    throw new Error(`infra/up.sh wrote an incomplete ${options.runDir}/infra.env`);
+  return {
+    KAFKA_BROKERS: env['KAFKA_BROKERS'],
+    MONGODB_URI: env['MONGODB_URI'],
+    CLICKHOUSE_URL: env['CLICKHOUSE_URL'],
+  };
 }
 
 /** Stops the private servers (only the processes recorded in this run directory). */
@@ -73,7 +86,12 @@ export async function privateInfraDown(options: PrivateInfraOptions): Promise<vo
 /** The same, synchronously: for the hard timeout, when the event loop may not get another turn. */
 export function privateInfraDownSync(options: PrivateInfraOptions): void {
   if (!existsSync(options.runDir)) return;
-  spawnSync('bash', [join(ROOT, 'infra', 'down.sh')], { cwd: ROOT, env: infraEnv(options), stdio: 'ignore', timeout: 60_000 });
+  spawnSync('bash', [join(ROOT, 'infra', 'down.sh')], {
+    cwd: ROOT,
+    env: infraEnv(options),
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
 }
 
 /** Where up.sh sends each server's output, and a text its command line must hold (as up.sh checks). */
@@ -103,7 +121,9 @@ function alive(pid: number): boolean {
 }
 
 function imageOf(pid: number): ProcessImage {
-  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part, index, all) => part !== '' || index < all.length - 1);
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    .split('\0')
+    .filter((part, index, all) => part !== '' || index < all.length - 1);
   const env: Record<string, string> = {};
   for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
     const at = entry.indexOf('=');
@@ -134,16 +154,19 @@ function childrenOf(pid: number): number[] {
 
 export function serverPid(runDir: string, name: ServerName): number {
   const pid = Number(readFileSync(join(runDir, `${name}.pid`), 'utf8').trim());
-  if (!Number.isInteger(pid) || !alive(pid)) throw new Error(`${name} (pid file ${join(runDir, `${name}.pid`)}) is not running`);
+  if (!Number.isInteger(pid) || !alive(pid))
+    throw new Error(`${name} (pid file ${join(runDir, `${name}.pid`)}) is not running`);
   const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  if (!cmdline.includes(SERVERS[name].pattern) || !cmdline.includes(runDir)) throw new Error(`pid ${pid} is not the private ${name} of ${runDir}: ${cmdline}`);
+  if (!cmdline.includes(SERVERS[name].pattern) || !cmdline.includes(runDir))
+    throw new Error(`pid ${pid} is not the private ${name} of ${runDir}: ${cmdline}`);
   return pid;
 }
 
 async function waitGone(pids: number[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (pids.some(alive)) {
-    if (Date.now() > deadline) throw new Error(`processes ${pids.filter(alive).join(', ')} still alive ${timeoutMs} ms after SIGKILL`);
+    if (Date.now() > deadline)
+      throw new Error(`processes ${pids.filter(alive).join(', ')} still alive ${timeoutMs} ms after SIGKILL`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -161,7 +184,11 @@ export interface CrashedServer {
  * Resolves once all of them are gone, with a `restart` that starts the same command again.
  * SIGQUIT instead stops a Go server (FerretDB) with a dump of its goroutines in its log.
  */
-export async function crashServer(runDir: string, name: ServerName, signal: 'SIGKILL' | 'SIGQUIT' = 'SIGKILL'): Promise<CrashedServer> {
+export async function crashServer(
+  runDir: string,
+  name: ServerName,
+  signal: 'SIGKILL' | 'SIGQUIT' = 'SIGKILL',
+): Promise<CrashedServer> {
   const pid = serverPid(runDir, name);
   const image = imageOf(pid);
   const victims = [pid, ...(name === 'postgres' ? childrenOf(pid) : [])];
@@ -187,7 +214,14 @@ export async function crashServer(runDir: string, name: ServerName, signal: 'SIG
       const fd = openSync(logFile, 'a');
       try {
         // detached: a session of its own, as up.sh's setsid gives it.
-        const child = spawn(image.argv[0]!, image.argv.slice(1), { cwd: image.cwd, env: image.env, uid: image.uid, gid: image.gid, detached: true, stdio: ['ignore', fd, fd] });
+        const child = spawn(image.argv[0]!, image.argv.slice(1), {
+          cwd: image.cwd,
+          env: image.env,
+          uid: image.uid,
+          gid: image.gid,
+          detached: true,
+          stdio: ['ignore', fd, fd],
+        });
         child.unref();
         if (child.pid === undefined) throw new Error(`could not start ${name} again`);
         writeFileSync(join(runDir, `${name}.pid`), `${child.pid}\n`);

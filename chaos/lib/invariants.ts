@@ -65,10 +65,18 @@ export function checkInvariants(report: Report, o: Observations): void {
   // 1. Every acknowledged lead is stored, once: its id is there with the email sent, and no person
   //    (email) is stored under two ids.
   {
-    const missing = [...acknowledged].filter(([id]) => !leadsById.has(id)).map(([id, email]) => `${id} (${email}) acknowledged but not stored`);
-    const wrong = [...acknowledged].filter(([id, email]) => leadsById.has(id) && leadsById.get(id)!.email.toLowerCase() !== email.toLowerCase()).map(([id, email]) => `${id}: sent ${email}, stored ${leadsById.get(id)!.email}`);
-    const twice = [...group(o.leads, (lead) => lead.email.toLowerCase())].filter(([, leads]) => leads.length > 1).map(([email, leads]) => `${email} stored ${leads.length} times: ${leads.map((lead) => lead._id).join(', ')}`);
-    const notAccepted = [...acknowledged.keys()].filter((id) => leadsById.has(id) && leadsById.get(id)!.status !== 'active').map((id) => `${id} is ${leadsById.get(id)!.status}`);
+    const missing = [...acknowledged]
+      .filter(([id]) => !leadsById.has(id))
+      .map(([id, email]) => `${id} (${email}) acknowledged but not stored`);
+    const wrong = [...acknowledged]
+      .filter(([id, email]) => leadsById.has(id) && leadsById.get(id)!.email.toLowerCase() !== email.toLowerCase())
+      .map(([id, email]) => `${id}: sent ${email}, stored ${leadsById.get(id)!.email}`);
+    const twice = [...group(o.leads, (lead) => lead.email.toLowerCase())]
+      .filter(([, leads]) => leads.length > 1)
+      .map(([email, leads]) => `${email} stored ${leads.length} times: ${leads.map((lead) => lead._id).join(', ')}`);
+    const notAccepted = [...acknowledged.keys()]
+      .filter((id) => leadsById.has(id) && leadsById.get(id)!.status !== 'active')
+      .map((id) => `${id} is ${leadsById.get(id)!.status}`);
     report.invariant(
       half,
       'every acknowledged lead is stored exactly once',
@@ -110,13 +118,25 @@ export function checkInvariants(report: Report, o: Observations): void {
   // 3. The activity log: an entry per event, never an entry of an event that was not produced.
   {
     const eventIds = new Set(o.events.map((event) => event.id));
-    const phantom = o.activity.filter((entry) => !eventIds.has(entry._id)).map((entry) => `activity entry ${entry._id} (${entry.event} of ${entry.lead_id}) names no event on leads.events`);
+    const phantom = o.activity
+      .filter((entry) => !eventIds.has(entry._id))
+      .map(
+        (entry) => `activity entry ${entry._id} (${entry.event} of ${entry.lead_id}) names no event on leads.events`,
+      );
     const entryIds = new Set(o.activity.map((entry) => entry._id));
     const unrecorded: string[] = [];
     for (const id of acknowledged.keys()) {
-      for (const event of eventsByLead.get(id) ?? []) if (ACTIVITY_KINDS.includes(event.event) && !entryIds.has(event.id)) unrecorded.push(`${id}: ${event.event} ${event.id} has no activity entry`);
+      for (const event of eventsByLead.get(id) ?? [])
+        if (ACTIVITY_KINDS.includes(event.event) && !entryIds.has(event.id))
+          unrecorded.push(`${id}: ${event.event} ${event.id} has no activity entry`);
     }
-    report.invariant(half, 'the activity log has one entry per event of each acknowledged lead', phantom.length + unrecorded.length === 0, `${o.activity.length} entries; events without an entry ${unrecorded.length}; entries without an event ${phantom.length}`, [...unrecorded, ...phantom]);
+    report.invariant(
+      half,
+      'the activity log has one entry per event of each acknowledged lead',
+      phantom.length + unrecorded.length === 0,
+      `${o.activity.length} entries; events without an entry ${unrecorded.length}; entries without an event ${phantom.length}`,
+      [...unrecorded, ...phantom],
+    );
   }
 
   // 4. Webhooks: every subscribed event delivered at least once; one id per event of a lead.
@@ -124,10 +144,12 @@ export function checkInvariants(report: Report, o: Observations): void {
     const wanted = o.events.filter((event) => o.webhookEvents.includes(event.event));
     const wantedIds = new Set(wanted.map((event) => event.id));
     const receivedIds = new Set(o.deliveries.map((delivery) => delivery.id));
-    const undelivered = [...wantedIds].filter((id) => !receivedIds.has(id)).map((id) => {
-      const event = wanted.find((candidate) => candidate.id === id)!;
-      return `${event.event} ${id} of ${event.leadId ?? '-'} never delivered`;
-    });
+    const undelivered = [...wantedIds]
+      .filter((id) => !receivedIds.has(id))
+      .map((id) => {
+        const event = wanted.find((candidate) => candidate.id === id)!;
+        return `${event.event} ${id} of ${event.leadId ?? '-'} never delivered`;
+      });
     const twoIds: string[] = [];
     for (const [key, deliveries] of group(
       o.deliveries.filter((delivery) => delivery.leadId !== null),
@@ -136,8 +158,12 @@ export function checkInvariants(report: Report, o: Observations): void {
       const ids = new Set(deliveries.map((delivery) => delivery.id));
       if (ids.size > 1) twoIds.push(`${key} delivered with ${ids.size} ids: ${[...ids].join(', ')}`);
     }
-    const unknown = o.deliveries.filter((delivery) => !wantedIds.has(delivery.id)).map((delivery) => `delivered ${delivery.event} ${delivery.id}, which is not on leads.events`);
-    const refused = o.deliveries.filter((delivery) => delivery.problems.length > 0).map((delivery) => `${delivery.event} ${delivery.id}: ${delivery.problems.join('; ')}`);
+    const unknown = o.deliveries
+      .filter((delivery) => !wantedIds.has(delivery.id))
+      .map((delivery) => `delivered ${delivery.event} ${delivery.id}, which is not on leads.events`);
+    const refused = o.deliveries
+      .filter((delivery) => delivery.problems.length > 0)
+      .map((delivery) => `${delivery.event} ${delivery.id}: ${delivery.problems.join('; ')}`);
     const redelivered = o.deliveries.length - receivedIds.size;
     report.invariant(
       half,
@@ -158,10 +184,20 @@ export function checkInvariants(report: Report, o: Observations): void {
       const records = byExternal.get(id) ?? [];
       if (records.length !== 1) absent.push(`${id} has ${records.length} CRM records`);
       const lead = leadsById.get(id);
-      if (lead && records.length === 1 && (lead.crm_sync_status !== 'synced' || lead.crm_id !== records[0]!.id)) mismatch.push(`${id}: crm_sync_status ${lead.crm_sync_status}, crm_id ${String(lead.crm_id)}, CRM record ${records[0]!.id}`);
+      if (lead && records.length === 1 && (lead.crm_sync_status !== 'synced' || lead.crm_id !== records[0]!.id))
+        mismatch.push(
+          `${id}: crm_sync_status ${lead.crm_sync_status}, crm_id ${String(lead.crm_id)}, CRM record ${records[0]!.id}`,
+        );
     }
-    const people = [...group(o.crm.records, (record) => record.email.toLowerCase())].filter(([, records]) => records.length > 1).map(([email, records]) => `${email} has ${records.length} CRM records (${records.map((record) => record.externalId).join(', ')})`);
-    const phantom = o.crm.records.filter((record) => !leadsById.has(record.externalId)).map((record) => `CRM record ${record.id} for ${record.externalId}, which is not a stored lead`);
+    const people = [...group(o.crm.records, (record) => record.email.toLowerCase())]
+      .filter(([, records]) => records.length > 1)
+      .map(
+        ([email, records]) =>
+          `${email} has ${records.length} CRM records (${records.map((record) => record.externalId).join(', ')})`,
+      );
+    const phantom = o.crm.records
+      .filter((record) => !leadsById.has(record.externalId))
+      .map((record) => `CRM record ${record.id} for ${record.externalId}, which is not a stored lead`);
     const repeatCalls = o.crm.records.reduce((sum, record) => sum + record.calls - 1, 0);
     const leadsCalledAgain = o.crm.records.filter((record) => record.calls > 1).length;
     report.invariant(
@@ -180,7 +216,14 @@ export function checkInvariants(report: Report, o: Observations): void {
       half,
       'no dead-letter record',
       total === 0,
-      `${total} records in ${o.deadLetters.length} dead-letter topics${total > 0 ? `: ${o.deadLetters.filter((topic) => topic.count > 0).map((topic) => `${topic.topic} ${topic.count}`).join(', ')}` : ''}`,
+      `${total} records in ${o.deadLetters.length} dead-letter topics${
+        total > 0
+          ? `: ${o.deadLetters
+              .filter((topic) => topic.count > 0)
+              .map((topic) => `${topic.topic} ${topic.count}`)
+              .join(', ')}`
+          : ''
+      }`,
       o.deadLetters.flatMap((topic) => topic.examples.map((example) => `${topic.topic}: ${example}`)),
     );
   }
@@ -221,6 +264,7 @@ export function describeDeliveryRetries(deliveries: DeliveryLog[]): string {
   const failed = Object.entries(reasons).map(([reason, count]) => `${count}x ${reason}`);
   return `${deliveries.length} deliveries (${Object.entries(statuses)
     .map(([status, count]) => `${count} ${status}`)
-    .join(', ')}); ${retried.length} took more than one attempt${failed.length > 0 ? `; failed attempts: ${failed.join(', ')}` : ''}`;
+    .join(
+      ', ',
+    )}); ${retried.length} took more than one attempt${failed.length > 0 ? `; failed attempts: ${failed.join(', ')}` : ''}`;
 }
-

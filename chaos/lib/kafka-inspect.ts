@@ -30,7 +30,12 @@ export class KafkaInspector {
   private admin: Admin | undefined;
 
   constructor(brokers: string) {
-    this.kafka = new Kafka({ clientId: 'leadstream-chaos', brokers: brokers.split(','), logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+    this.kafka = new Kafka({
+      clientId: 'leadstream-chaos',
+      brokers: brokers.split(','),
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 3 },
+    });
   }
 
   private async connected(): Promise<Admin> {
@@ -91,10 +96,16 @@ export class KafkaInspector {
   /** Every record of the given topics, read to their current ends with a throwaway group that commits nothing. */
   async read(topics: string[], timeoutMs = 60_000): Promise<RawRecord[]> {
     const targets = new Map<string, number>(); // "topic/partition" -> last offset to read
-    for (const topic of topics) for (const [partition, { low, high }] of await this.ends(topic)) if (high > low) targets.set(`${topic}/${partition}`, high - 1);
+    for (const topic of topics)
+      for (const [partition, { low, high }] of await this.ends(topic))
+        if (high > low) targets.set(`${topic}/${partition}`, high - 1);
     if (targets.size === 0) return [];
     const records: RawRecord[] = [];
-    const consumer = this.kafka.consumer({ groupId: `${READER_PREFIX}${randomUUID()}`, allowAutoTopicCreation: false, maxWaitTimeInMs: 100 });
+    const consumer = this.kafka.consumer({
+      groupId: `${READER_PREFIX}${randomUUID()}`,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 100,
+    });
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
     try {
@@ -104,9 +115,16 @@ export class KafkaInspector {
         autoCommit: false,
         eachBatch: async ({ batch }) => {
           for (const message of batch.messages) {
-            records.push({ topic: batch.topic, partition: batch.partition, offset: message.offset, key: message.key?.toString('utf8') ?? null, value: message.value?.toString('utf8') ?? '' });
+            records.push({
+              topic: batch.topic,
+              partition: batch.partition,
+              offset: message.offset,
+              key: message.key?.toString('utf8') ?? null,
+              value: message.value?.toString('utf8') ?? '',
+            });
             const target = targets.get(`${batch.topic}/${batch.partition}`);
-            if (target !== undefined && Number(message.offset) >= target) targets.delete(`${batch.topic}/${batch.partition}`);
+            if (target !== undefined && Number(message.offset) >= target)
+              targets.delete(`${batch.topic}/${batch.partition}`);
           }
           if (targets.size === 0) finish();
         },
@@ -115,7 +133,11 @@ export class KafkaInspector {
       await Promise.race([
         finished,
         new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`could not read ${[...targets.keys()].join(', ')} to the end within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () =>
+              reject(new Error(`could not read ${[...targets.keys()].join(', ')} to the end within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       ]).finally(() => clearTimeout(timer));
     } finally {

@@ -41,7 +41,12 @@ export class FerretdbLiveness {
 
   /** True when FerretDB answered (even with an error), false when nothing came back in time. */
   private async answers(): Promise<boolean> {
-    const client = new MongoClient(this.uri, { serverSelectionTimeoutMS: ANSWER_WITHIN_MS, connectTimeoutMS: ANSWER_WITHIN_MS, socketTimeoutMS: ANSWER_WITHIN_MS, maxPoolSize: 1 });
+    const client = new MongoClient(this.uri, {
+      serverSelectionTimeoutMS: ANSWER_WITHIN_MS,
+      connectTimeoutMS: ANSWER_WITHIN_MS,
+      socketTimeoutMS: ANSWER_WITHIN_MS,
+      maxPoolSize: 1,
+    });
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([

@@ -25,8 +25,34 @@ export interface LoadOptions {
   requestTimeoutMs: number;
 }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Radia'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Perlman'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Radia',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Johnson',
+  'Torvalds',
+  'Hamilton',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Allen',
+  'Dijkstra',
+  'Perlman',
+];
 
 /** Every submission of the process gets its own phone number and name: deduplication also matches on those. */
 let person = 0;
@@ -79,7 +105,9 @@ export class LoadGenerator {
 
   start(): void {
     this.stopped = false;
-    this.running = Promise.all(Array.from({ length: this.options.clients }, (_, client) => this.client(client))).then(() => undefined);
+    this.running = Promise.all(Array.from({ length: this.options.clients }, (_, client) => this.client(client))).then(
+      () => undefined,
+    );
   }
 
   async stop(): Promise<void> {
@@ -116,13 +144,17 @@ export class LoadGenerator {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (this.done) break;
       requests++;
-      const acknowledged = client === 0 && requests % this.options.bulkEvery === 0 ? await this.bulk() : await this.single();
+      const acknowledged =
+        client === 0 && requests % this.options.bulkEvery === 0 ? await this.bulk() : await this.single();
       // Refused or unanswered (an outage): back off a little, as a vendor's client would, instead of spinning.
       if (!acknowledged) await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
 
-  private async post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> | undefined; raw: string } | undefined> {
+  private async post(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> | undefined; raw: string } | undefined> {
     try {
       const response = await fetch(`${this.options.base()}${path}`, {
         method: 'POST',
@@ -144,7 +176,10 @@ export class LoadGenerator {
   }
 
   /** A refusal must be in the vendor API's error format; one that is not is a problem. */
-  private checkErrorFormat(what: string, answer: { status: number; body: Record<string, unknown> | undefined; raw: string }): void {
+  private checkErrorFormat(
+    what: string,
+    answer: { status: number; body: Record<string, unknown> | undefined; raw: string },
+  ): void {
     const body = answer.body;
     if (!body || body['success'] !== false || typeof body['error'] !== 'string' || typeof body['code'] !== 'string') {
       this.problems.push(`${what}: ${answer.status} not in the error format: ${answer.raw.slice(0, 200)}`);
@@ -167,14 +202,18 @@ export class LoadGenerator {
       this.acknowledged.set(leadId, String(submission['email']));
       return true;
     }
-    if (answer.status >= 500 || answer.status === 429) this.checkErrorFormat(`lead ${String(submission['email'])}`, answer);
-    else this.problems.push(`lead ${String(submission['email'])} answered ${answer.status}: ${answer.raw.slice(0, 300)}`);
+    if (answer.status >= 500 || answer.status === 429)
+      this.checkErrorFormat(`lead ${String(submission['email'])}`, answer);
+    else
+      this.problems.push(`lead ${String(submission['email'])} answered ${answer.status}: ${answer.raw.slice(0, 300)}`);
     return false;
   }
 
   /** Sends one batch; true when it was answered 200 (its results say which leads were acknowledged). */
   private async bulk(): Promise<boolean> {
-    const submissions = Array.from({ length: this.options.bulkSize }, () => leadSubmission(this.options.run, this.next++));
+    const submissions = Array.from({ length: this.options.bulkSize }, () =>
+      leadSubmission(this.options.run, this.next++),
+    );
     this.batches++;
     this.leadsInBatches += submissions.length;
     const answer = await this.post('/api/v1/leads/bulk-ingest', { leads: submissions });
@@ -184,12 +223,19 @@ export class LoadGenerator {
     }
     this.count(`bulk ${answer.status}`);
     if (answer.status !== 200) {
-      if (answer.status >= 500 || answer.status === 429) this.checkErrorFormat(`batch of ${submissions.length}`, answer);
+      if (answer.status >= 500 || answer.status === 429)
+        this.checkErrorFormat(`batch of ${submissions.length}`, answer);
       else this.problems.push(`batch of ${submissions.length} answered ${answer.status}: ${answer.raw.slice(0, 300)}`);
       return false;
     }
-    const results = (answer.body?.['results'] ?? []) as Array<{ index: number; success: boolean; lead_id?: string; error?: string }>;
-    if (results.length !== submissions.length) this.problems.push(`batch of ${submissions.length} answered ${results.length} results`);
+    const results = (answer.body?.['results'] ?? []) as Array<{
+      index: number;
+      success: boolean;
+      lead_id?: string;
+      error?: string;
+    }>;
+    if (results.length !== submissions.length)
+      this.problems.push(`batch of ${submissions.length} answered ${results.length} results`);
     for (const result of results) {
       const email = String(submissions[result.index]?.['email']);
       if (result.success && typeof result.lead_id === 'string') this.acknowledged.set(result.lead_id, email);

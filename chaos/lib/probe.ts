@@ -24,9 +24,15 @@ export interface ProbeOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function getJson(url: string, token: string): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
+async function getJson(
+  url: string,
+  token: string,
+): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
   try {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(5_000),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   } catch {
     return undefined;
@@ -67,14 +73,20 @@ export class Prober {
     const lead = await getJson(`${base()}/api/leads/${leadId}`, token);
     const data = lead?.body['data'] as { status?: string; crm_sync_status?: string } | undefined;
     if (!data) return 'the lead is not readable';
-    if (data.status !== 'active' || data.crm_sync_status !== 'synced') return `the lead is ${String(data.status)}, crm ${String(data.crm_sync_status)}`;
+    if (data.status !== 'active' || data.crm_sync_status !== 'synced')
+      return `the lead is ${String(data.status)}, crm ${String(data.crm_sync_status)}`;
     const records = await crm.records(leadId).catch(() => undefined);
     if (!records?.records.some((record) => record.externalId === leadId)) return 'no CRM record';
-    const delivered = new Set((await receiver.received(leadId).catch(() => [])).filter((delivery) => delivery.leadId === leadId).map((delivery) => delivery.event));
+    const delivered = new Set(
+      (await receiver.received(leadId).catch(() => []))
+        .filter((delivery) => delivery.leadId === leadId)
+        .map((delivery) => delivery.event),
+    );
     for (const event of ['lead.created', 'lead.crm_synced']) if (!delivered.has(event)) return `no ${event} webhook`;
     const activity = await getJson(`${base()}/api/leads/${leadId}/activity`, token);
     const entries = new Set(((activity?.body['data'] ?? []) as Array<{ event: string }>).map((entry) => entry.event));
-    for (const event of ['lead.created', 'lead.crm_synced']) if (!entries.has(event)) return `no ${event} activity entry`;
+    for (const event of ['lead.created', 'lead.crm_synced'])
+      if (!entries.has(event)) return `no ${event} activity entry`;
     return this.options.extra ? this.options.extra(leadId) : undefined;
   }
 
@@ -82,7 +94,10 @@ export class Prober {
    * Resolves with the seconds from `since` until a probe had every effect, or undefined if none did
    * within `boundMs`; `lastMissing` tells what the last probe lacked.
    */
-  async recovery(since: number, boundMs: number): Promise<{ seconds: number | undefined; leadId: string | undefined; lastMissing: string }> {
+  async recovery(
+    since: number,
+    boundMs: number,
+  ): Promise<{ seconds: number | undefined; leadId: string | undefined; lastMissing: string }> {
     const deadline = since + boundMs;
     const leadId = await this.send(deadline);
     if (!leadId) return { seconds: undefined, leadId, lastMissing: 'no probe lead was acknowledged' };

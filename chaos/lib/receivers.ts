@@ -70,7 +70,9 @@ export class WebhookReceiverProcess {
   /** What arrived: everything, or one lead's deliveries. */
   async received(leadId?: string): Promise<ReceivedDelivery[]> {
     const query = leadId === undefined ? '' : `?lead=${encodeURIComponent(leadId)}`;
-    return (await (await fetch(`${this.control}/received${query}`, { signal: AbortSignal.timeout(10_000) })).json()) as ReceivedDelivery[];
+    return (await (
+      await fetch(`${this.control}/received${query}`, { signal: AbortSignal.timeout(10_000) })
+    ).json()) as ReceivedDelivery[];
   }
 
   /** SIGSTOP: the process keeps its sockets but answers nothing, as a hung receiver. */
@@ -113,7 +115,9 @@ export class CrmProcess {
   /** The counts: every record, or the one of an external id. */
   async records(externalId?: string): Promise<{ calls: number; refused: number; records: CrmRecord[] }> {
     const query = externalId === undefined ? '' : `?external_id=${encodeURIComponent(externalId)}`;
-    return (await (await fetch(`${this.url.replace(/\/crm$/, '/_records')}${query}`, { signal: AbortSignal.timeout(10_000) })).json()) as { calls: number; refused: number; records: CrmRecord[] };
+    return (await (
+      await fetch(`${this.url.replace(/\/crm$/, '/_records')}${query}`, { signal: AbortSignal.timeout(10_000) })
+    ).json()) as { calls: number; refused: number; records: CrmRecord[] };
   }
 
   stop(): Promise<void> {

@@ -52,9 +52,13 @@ export class Report {
   fault(record: FaultRecord): void {
     this.seen(record.half);
     this.faults.push(record);
-    const recovered = record.recoveredAfter === undefined ? 'NOT RECOVERED' : `recovered after ${record.recoveredAfter.toFixed(1)} s`;
-    this.log(`fault "${record.name}": away ${record.downSeconds.toFixed(1)} s, ${recovered}; answers meanwhile ${formatAnswers(record.answers)}`);
-    if (record.recoveredAfter === undefined) this.fail(record.half, `"${record.name}": the pipeline did not recover within the bound`);
+    const recovered =
+      record.recoveredAfter === undefined ? 'NOT RECOVERED' : `recovered after ${record.recoveredAfter.toFixed(1)} s`;
+    this.log(
+      `fault "${record.name}": away ${record.downSeconds.toFixed(1)} s, ${recovered}; answers meanwhile ${formatAnswers(record.answers)}`,
+    );
+    if (record.recoveredAfter === undefined)
+      this.fail(record.half, `"${record.name}": the pipeline did not recover within the bound`);
   }
 
   invariant(half: string, name: string, ok: boolean, counts: string, examples: string[] = []): void {
@@ -76,7 +80,9 @@ export class Report {
   }
 
   get ok(): boolean {
-    return this.failures.length === 0 && this.invariants.every((invariant) => invariant.ok) && this.invariants.length > 0;
+    return (
+      this.failures.length === 0 && this.invariants.every((invariant) => invariant.ok) && this.invariants.length > 0
+    );
   }
 
   /** The closing report: readable on a terminal and in a CI log. */
@@ -88,10 +94,15 @@ export class Report {
       out.push('', `--- ${half} ---`);
       const faults = this.faults.filter((fault) => fault.half === half);
       if (faults.length > 0) {
-        out.push('', `${'fault'.padEnd(46)} ${'start'.padStart(8)} ${'away'.padStart(7)} ${'recovered'.padStart(10)}  answers while it lasted`);
+        out.push(
+          '',
+          `${'fault'.padEnd(46)} ${'start'.padStart(8)} ${'away'.padStart(7)} ${'recovered'.padStart(10)}  answers while it lasted`,
+        );
         for (const fault of faults) {
           const recovered = fault.recoveredAfter === undefined ? 'NEVER' : `${fault.recoveredAfter.toFixed(1)} s`;
-          out.push(`${fault.name.padEnd(46)} ${`+${fault.startedAt.toFixed(1)}s`.padStart(8)} ${`${fault.downSeconds.toFixed(1)} s`.padStart(7)} ${recovered.padStart(10)}  ${formatAnswers(fault.answers)}${fault.note ? ` (${fault.note})` : ''}`);
+          out.push(
+            `${fault.name.padEnd(46)} ${`+${fault.startedAt.toFixed(1)}s`.padStart(8)} ${`${fault.downSeconds.toFixed(1)} s`.padStart(7)} ${recovered.padStart(10)}  ${formatAnswers(fault.answers)}${fault.note ? ` (${fault.note})` : ''}`,
+          );
         }
       }
       const figures = this.figures.filter((figure) => figure.half === half);
@@ -116,8 +127,11 @@ export class Report {
     } else {
       const broken = this.invariants.filter((invariant) => !invariant.ok).length;
       out.push('!'.repeat(100));
-      out.push(`CHAOS FAILED: ${broken} invariant(s) violated, ${this.failures.length} failure(s)${this.invariants.length === 0 ? ', no invariant was checked' : ''}`);
-      for (const invariant of this.invariants.filter((i) => !i.ok)) out.push(`  VIOLATED (${invariant.half}): ${invariant.name}: ${invariant.counts}`);
+      out.push(
+        `CHAOS FAILED: ${broken} invariant(s) violated, ${this.failures.length} failure(s)${this.invariants.length === 0 ? ', no invariant was checked' : ''}`,
+      );
+      for (const invariant of this.invariants.filter((i) => !i.ok))
+        out.push(`  VIOLATED (${invariant.half}): ${invariant.name}: ${invariant.counts}`);
       for (const failure of this.failures) out.push(`  FAILED (${failure.half}): ${failure.message}`);
       out.push('!'.repeat(100));
     }

@@ -54,7 +54,9 @@ export class LeadstreamProcess {
     this.stopping = false;
     this.planned = false;
     this.starts++;
-    this.log.write(`\n===== chaos: starting leadstream ${this.options.args.join(' ')} (start ${this.starts}) at ${new Date().toISOString()} =====\n`);
+    this.log.write(
+      `\n===== chaos: starting leadstream ${this.options.args.join(' ')} (start ${this.starts}) at ${new Date().toISOString()} =====\n`,
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...this.options.args], {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...this.options.env },
@@ -82,14 +84,23 @@ export class LeadstreamProcess {
       for (const line of chunk.split('\n')) if (line) this.remember(line);
     });
     void exit.then(([code, signal]) => {
-      this.log.write(`===== chaos: leadstream ${this.options.args.join(' ')} exited (code ${code}, signal ${signal}) at ${new Date().toISOString()} =====\n`);
+      this.log.write(
+        `===== chaos: leadstream ${this.options.args.join(' ')} exited (code ${code}, signal ${signal}) at ${new Date().toISOString()} =====\n`,
+      );
       if (this.child !== child || this.planned || this.stopping) return;
       this.unplannedExits.push({ code, signal });
       this.options.onUnplannedExit?.(this.name, code, signal);
       if (this.options.supervise === false) return;
       // A supervisor restarts it after a second.
       setTimeout(() => {
-        if (this.child === child && !this.stopping) this.start().catch((error: unknown) => this.options.onUnplannedExit?.(`${this.name} (its restart failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!})`, null, null));
+        if (this.child === child && !this.stopping)
+          this.start().catch((error: unknown) =>
+            this.options.onUnplannedExit?.(
+              `${this.name} (its restart failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]!})`,
+              null,
+              null,
+            ),
+          );
       }, 1_000);
     });
     const timeoutMs = this.options.readyTimeoutMs ?? 120_000;
@@ -98,10 +109,15 @@ export class LeadstreamProcess {
       await Promise.race([
         ready,
         exit.then(([code, signal]) => {
-          throw new Error(`${this.name} exited (code ${code}, signal ${signal}) before it was ready:\n${this.tail.join('\n')}`);
+          throw new Error(
+            `${this.name} exited (code ${code}, signal ${signal}) before it was ready:\n${this.tail.join('\n')}`,
+          );
         }),
         new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`${this.name} was not ready within ${timeoutMs} ms:\n${this.tail.join('\n')}`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`${this.name} was not ready within ${timeoutMs} ms:\n${this.tail.join('\n')}`)),
+            timeoutMs,
+          );
         }),
       ]);
     } finally {

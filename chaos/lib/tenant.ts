@@ -20,10 +20,19 @@ export interface Tenant {
 export const WEBHOOK_PATH = '/hooks/chaos';
 export const WEBHOOK_EVENTS: readonly string[] = SPEC_EVENTS;
 
-async function call(base: string, method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(30_000),
   });
@@ -31,7 +40,11 @@ async function call(base: string, method: string, path: string, body: unknown, t
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-async function expectStatus(what: string, status: number, answer: Promise<{ status: number; body: Record<string, unknown> }>): Promise<Record<string, unknown>> {
+async function expectStatus(
+  what: string,
+  status: number,
+  answer: Promise<{ status: number; body: Record<string, unknown> }>,
+): Promise<Record<string, unknown>> {
   const { status: got, body } = await answer;
   if (got !== status) throw new Error(`${what}: expected ${status}, got ${got} ${JSON.stringify(body)}`);
   return body;
@@ -39,24 +52,107 @@ async function expectStatus(what: string, status: number, answer: Promise<{ stat
 
 const dataOf = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
-export async function setUpTenant(base: string, run: string, crm: CrmProcess, crmAuth: string, receiver: WebhookReceiverProcess): Promise<Tenant> {
+export async function setUpTenant(
+  base: string,
+  run: string,
+  crm: CrmProcess,
+  crmAuth: string,
+  receiver: WebhookReceiverProcess,
+): Promise<Tenant> {
   const registered = await expectStatus(
     'register',
     201,
-    call(base, 'POST', '/api/auth/register', { email: `owner.${run}@chaos.example.edu`, password: 'Chaos-Passw0rd!', first_name: 'Chaos', last_name: 'Owner', organization_name: `Chaos College ${run}` }),
+    call(base, 'POST', '/api/auth/register', {
+      email: `owner.${run}@chaos.example.edu`,
+      password: 'Chaos-Passw0rd!',
+      first_name: 'Chaos',
+      last_name: 'Owner',
+      organization_name: `Chaos College ${run}`,
+    }),
   );
   const token = String(registered['token']);
   const organizationId = String((registered['user'] as Record<string, unknown>)['organization_id']);
   const connection = dataOf(
-    await expectStatus('CRM connection', 201, call(base, 'POST', '/api/crm/connections', { name: 'Loopback CRM', type: 'webhook_json', settings: { url: crm.url }, credentials: { auth_value: crmAuth } }, token)),
+    await expectStatus(
+      'CRM connection',
+      201,
+      call(
+        base,
+        'POST',
+        '/api/crm/connections',
+        {
+          name: 'Loopback CRM',
+          type: 'webhook_json',
+          settings: { url: crm.url },
+          credentials: { auth_value: crmAuth },
+        },
+        token,
+      ),
+    ),
   );
   const connectionId = String(connection['id']);
-  const tested = await expectStatus('CRM connection test', 200, call(base, 'POST', `/api/crm/connections/${connectionId}/test`, undefined, token));
+  const tested = await expectStatus(
+    'CRM connection test',
+    200,
+    call(base, 'POST', `/api/crm/connections/${connectionId}/test`, undefined, token),
+  );
   if (tested['success'] !== true) throw new Error(`the CRM connection test failed: ${JSON.stringify(tested)}`);
-  const rule = dataOf(await expectStatus('routing rule', 201, call(base, 'POST', '/api/routing/rules', { name: 'Every lead to the loopback CRM', priority: 10, targets: [{ connection_id: connectionId, queue: 'chaos' }] }, token)));
-  const vendorId = String(dataOf(await expectStatus('vendor', 201, call(base, 'POST', '/api/vendors', { name: 'Chaos Leads', type: 'inquiry' }, token)))['id']);
-  const key = String(dataOf(await expectStatus('API key', 201, call(base, 'POST', '/api/api-keys', { name: 'chaos load', vendor_id: vendorId }, token)))['key']);
-  const webhook = dataOf(await expectStatus('webhook', 201, call(base, 'POST', '/api/webhooks', { url: `${receiver.url}${WEBHOOK_PATH}`, events: WEBHOOK_EVENTS, description: 'chaos receiver' }, token)));
+  const rule = dataOf(
+    await expectStatus(
+      'routing rule',
+      201,
+      call(
+        base,
+        'POST',
+        '/api/routing/rules',
+        {
+          name: 'Every lead to the loopback CRM',
+          priority: 10,
+          targets: [{ connection_id: connectionId, queue: 'chaos' }],
+        },
+        token,
+      ),
+    ),
+  );
+  const vendorId = String(
+    dataOf(
+      await expectStatus(
+        'vendor',
+        201,
+        call(base, 'POST', '/api/vendors', { name: 'Chaos Leads', type: 'inquiry' }, token),
+      ),
+    )['id'],
+  );
+  const key = String(
+    dataOf(
+      await expectStatus(
+        'API key',
+        201,
+        call(base, 'POST', '/api/api-keys', { name: 'chaos load', vendor_id: vendorId }, token),
+      ),
+    )['key'],
+  );
+  const webhook = dataOf(
+    await expectStatus(
+      'webhook',
+      201,
+      call(
+        base,
+        'POST',
+        '/api/webhooks',
+        { url: `${receiver.url}${WEBHOOK_PATH}`, events: WEBHOOK_EVENTS, description: 'chaos receiver' },
+        token,
+      ),
+    ),
+  );
   await receiver.setSecret(WEBHOOK_PATH, String(webhook['secret']));
-  return { organizationId, token, vendorId, key, connectionId, webhookId: String(webhook['id']), routingRuleId: String(rule['id']) };
+  return {
+    organizationId,
+    token,
+    vendorId,
+    key,
+    connectionId,
+    webhookId: String(webhook['id']),
+    routingRuleId: String(rule['id']),
+  };
 }

@@ -16,7 +16,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `check` every `everyMs` until it returns true; resolves with the milliseconds it took, or undefined at the bound. */
-export async function waitUntil(check: () => Promise<boolean>, boundMs: number, everyMs = 500): Promise<number | undefined> {
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  boundMs: number,
+  everyMs = 500,
+): Promise<number | undefined> {
   const started = Date.now();
   for (;;) {
     if (await check().catch(() => false)) return Date.now() - started;

@@ -35,7 +35,11 @@ const server = createServer((request, response) => {
     if (request.method === 'GET' && url.pathname === '/_records') {
       // ?external_id=<id>: only that record (the probes ask often).
       const only = url.searchParams.get('external_id');
-      return answer(200, { calls, refused, records: only === null ? [...records.values()] : [records.get(only)].filter(Boolean) });
+      return answer(200, {
+        calls,
+        refused,
+        records: only === null ? [...records.values()] : [records.get(only)].filter(Boolean),
+      });
     }
     if (request.method !== 'POST' || request.url !== '/crm') return answer(404, { error: { message: 'not found' } });
     if (request.headers.authorization !== AUTH) {
@@ -50,7 +54,8 @@ const server = createServer((request, response) => {
       refused++;
       return answer(400, { error: { message: 'not JSON' } });
     }
-    const externalId = typeof body.external_id === 'string' ? body.external_id : String(request.headers['idempotency-key'] ?? '');
+    const externalId =
+      typeof body.external_id === 'string' ? body.external_id : String(request.headers['idempotency-key'] ?? '');
     if (!externalId) {
       refused++;
       return answer(422, { error: { message: 'external_id is required' } });

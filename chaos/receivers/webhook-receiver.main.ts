@@ -33,7 +33,16 @@ const control = createServer((request, response) => {
     if (request.method === 'GET' && url.pathname === '/received') {
       // ?lead=<id>: only that lead's deliveries (the probes ask often).
       const lead = url.searchParams.get('lead');
-      const received = receiver.received.filter((entry) => lead === null || leadIdOf(entry.data) === lead).map((entry) => ({ path: entry.path, id: entry.id, event: entry.event, organizationId: entry.organizationId, leadId: leadIdOf(entry.data), problems: entry.problems }));
+      const received = receiver.received
+        .filter((entry) => lead === null || leadIdOf(entry.data) === lead)
+        .map((entry) => ({
+          path: entry.path,
+          id: entry.id,
+          event: entry.event,
+          organizationId: entry.organizationId,
+          leadId: leadIdOf(entry.data),
+          problems: entry.problems,
+        }));
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(received));
       return;
     }
@@ -41,7 +50,9 @@ const control = createServer((request, response) => {
   });
 });
 await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-process.stdout.write(`${JSON.stringify({ url: receiver.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: receiver.url, control: `http://127.0.0.1:${(control.address() as AddressInfo).port}` })}\n`,
+);
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

@@ -13,7 +13,15 @@ export interface BodyProblem {
 }
 
 /** JSON Schema types as a user reads them. */
-const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', integer: 'a whole number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
 
 const typeWords = (expected: string): string =>
   expected
@@ -47,7 +55,9 @@ function messageOf(error: ErrorObject): string {
     case 'maxItems':
       return `must have at most ${String(params['limit'])} entries`;
     case 'minProperties':
-      return params['limit'] === 1 ? 'must name at least one field to change' : `must have at least ${String(params['limit'])} fields`;
+      return params['limit'] === 1
+        ? 'must name at least one field to change'
+        : `must have at least ${String(params['limit'])} fields`;
     case 'maxProperties':
       return `must have at most ${String(params['limit'])} fields`;
     case 'uniqueItems':
@@ -74,5 +84,8 @@ export function bodyProblems(errors: ErrorObject[]): BodyProblem[] {
     }
   }
   // One detail per field and message (a nullable type reports the same field twice).
-  return problems.filter((problem, index) => problems.findIndex((other) => other.field === problem.field && other.message === problem.message) === index);
+  return problems.filter(
+    (problem, index) =>
+      problems.findIndex((other) => other.field === problem.field && other.message === problem.message) === index,
+  );
 }

@@ -3,9 +3,32 @@
  * answer them, and the error bodies of the three conventions (docs/api-conventions.md). Response
  * objects list the keys that are always present; clients must ignore keys they do not know.
  */
-import { anyObject, array, bool, dateTime, int, nullable, num, obj, oneOfValues, record, ref, str, type JsonSchema } from './json-schema';
+import {
+  anyObject,
+  array,
+  bool,
+  dateTime,
+  int,
+  nullable,
+  num,
+  obj,
+  oneOfValues,
+  record,
+  ref,
+  str,
+  type JsonSchema,
+} from './json-schema';
 
-export const LEAD_STATUSES = ['new', 'active', 'contacted', 'qualified', 'converted', 'rejected', 'duplicate', 'archived'] as const;
+export const LEAD_STATUSES = [
+  'new',
+  'active',
+  'contacted',
+  'qualified',
+  'converted',
+  'rejected',
+  'duplicate',
+  'archived',
+] as const;
 export const ROLES = ['owner', 'admin', 'manager', 'viewer', 'vendor'] as const;
 
 const detail = obj({ field: str(), message: str() }, ['field', 'message']);
@@ -37,7 +60,9 @@ const leadSummaryFields = {
 const NUL = { pattern: '\\u0000' };
 
 /** A key that is stored as a key: no `__proto__`, no U+0000, no '.', no leading '$'. */
-export const STORABLE_KEY: JsonSchema = { not: { anyOf: [{ const: '__proto__' }, NUL, { pattern: '\\.' }, { pattern: '^\\$' }] } };
+export const STORABLE_KEY: JsonSchema = {
+  not: { anyOf: [{ const: '__proto__' }, NUL, { pattern: '\\.' }, { pattern: '^\\$' }] },
+};
 
 /**
  * Any JSON value inside an open object of a request (custom fields, lead data), as levels
@@ -65,11 +90,21 @@ function anyJsonLevels(base: string, listsInLists: boolean, levelCount = ANY_JSO
     const nested: JsonSchema[] =
       level < levelCount
         ? [
-            { type: 'array', items: listsInLists ? ref(name(level + 1)) : { not: { type: 'array' }, allOf: [ref(name(level + 1))] } },
-            { type: 'object', propertyNames: listsInLists ? { not: { anyOf: [{ const: '__proto__' }, NUL] } } : STORABLE_KEY, additionalProperties: ref(name(level + 1)) },
+            {
+              type: 'array',
+              items: listsInLists ? ref(name(level + 1)) : { not: { type: 'array' }, allOf: [ref(name(level + 1))] },
+            },
+            {
+              type: 'object',
+              propertyNames: listsInLists ? { not: { anyOf: [{ const: '__proto__' }, NUL] } } : STORABLE_KEY,
+              additionalProperties: ref(name(level + 1)),
+            },
           ]
         : [];
-    levels[name(level)] = { anyOf: [...scalars, ...nested], ...(level === 1 ? { description: 'Any JSON value, with the limits above.' } : {}) };
+    levels[name(level)] = {
+      anyOf: [...scalars, ...nested],
+      ...(level === 1 ? { description: 'Any JSON value, with the limits above.' } : {}),
+    };
   }
   return levels;
 }
@@ -87,8 +122,19 @@ export const componentSchemas: Record<string, JsonSchema> = {
     stats: record({ synced: int({ minimum: 0 }), failed: int({ minimum: 0 }) }),
     ...timestamps,
   }),
-  CrmConnectionTest: obj({ success: bool(), response_status: nullable(int()), response_time_ms: int({ minimum: 0 }), error: str() }, ['success', 'response_status', 'response_time_ms']),
-  CrmSyncRequested: record({ id: str(), lead_id: str(), connection_id: str(), status: { const: 'pending' }, requested_at: dateTime(), previous_status: nullable(oneOfValues(['pending', 'syncing', 'retry_scheduled', 'synced', 'failed'])), crm_id: nullableText }),
+  CrmConnectionTest: obj(
+    { success: bool(), response_status: nullable(int()), response_time_ms: int({ minimum: 0 }), error: str() },
+    ['success', 'response_status', 'response_time_ms'],
+  ),
+  CrmSyncRequested: record({
+    id: str(),
+    lead_id: str(),
+    connection_id: str(),
+    status: { const: 'pending' },
+    requested_at: dateTime(),
+    previous_status: nullable(oneOfValues(['pending', 'syncing', 'retry_scheduled', 'synced', 'failed'])),
+    crm_id: nullableText,
+  }),
   ErrorDetail: detail,
   ...anyJsonLevels('AnyJson', true),
   ...anyJsonLevels('BatchItemValue', true, BATCH_ITEM_VALUE_LEVELS),
@@ -100,7 +146,10 @@ export const componentSchemas: Record<string, JsonSchema> = {
       {
         error: obj(
           {
-            code: str({ description: 'An error code: the authentication, lead and validation codes, or one for the cases they do not cover (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...).' }),
+            code: str({
+              description:
+                'An error code: the authentication, lead and validation codes, or one for the cases they do not cover (NOT_FOUND, METHOD_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE, ...).',
+            }),
             message: str(),
             details: array(ref('ErrorDetail')),
             retry_after: int({ minimum: 0, description: 'On 429: seconds until the window resets.' }),
@@ -113,17 +162,51 @@ export const componentSchemas: Record<string, JsonSchema> = {
     description: 'The user API error body.',
   },
   IngestionError: {
-    ...obj({ success: { const: false }, error: str(), code: str(), details: array(ref('ErrorDetail')), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
-    description: 'The ingestion API error body: extra keys per case (duplicate_of on a 409, reason and rule_id on a 422, ...).',
+    ...obj(
+      {
+        success: { const: false },
+        error: str(),
+        code: str(),
+        details: array(ref('ErrorDetail')),
+        retry_after: int({ minimum: 0 }),
+      },
+      ['success', 'error'],
+    ),
+    description:
+      'The ingestion API error body: extra keys per case (duplicate_of on a 409, reason and rule_id on a 422, ...).',
   },
   OAuthError: obj({ error: str(), error_description: str() }, ['error']),
   FunnelError: {
-    ...obj({ success: { const: false }, error: str(), details: { type: 'object', additionalProperties: str() }, requestId: str(), retry_after: int({ minimum: 0 }) }, ['success', 'error']),
+    ...obj(
+      {
+        success: { const: false },
+        error: str(),
+        details: { type: 'object', additionalProperties: str() },
+        requestId: str(),
+        retry_after: int({ minimum: 0 }),
+      },
+      ['success', 'error'],
+    ),
     description: 'The funnel API error body: `details` keyed by parameter on a 400, `requestId` on a 500.',
   },
-  PageMeta: obj({ page: int({ minimum: 1 }), limit: int({ minimum: 1 }), total: int({ minimum: 0 }), totalPages: int({ minimum: 0 }) }, ['page', 'limit', 'total', 'totalPages']),
+  PageMeta: obj(
+    {
+      page: int({ minimum: 1 }),
+      limit: int({ minimum: 1 }),
+      total: int({ minimum: 0 }),
+      totalPages: int({ minimum: 0 }),
+    },
+    ['page', 'limit', 'total', 'totalPages'],
+  ),
 
-  UserSummary: record({ id: str(), email: str(), first_name: str(), last_name: str(), role: oneOfValues(ROLES), organization_id: str() }),
+  UserSummary: record({
+    id: str(),
+    email: str(),
+    first_name: str(),
+    last_name: str(),
+    role: oneOfValues(ROLES),
+    organization_id: str(),
+  }),
   Session: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user', 'expires_at']),
   Registered: obj({ token: str(), user: ref('UserSummary'), expires_at: dateTime() }, ['token', 'user']),
   RefreshedSession: record({ token: str(), expires_at: dateTime() }),
@@ -142,11 +225,37 @@ export const componentSchemas: Record<string, JsonSchema> = {
       invitation_expires_at: dateTime(),
       ...timestamps,
     },
-    ['id', 'email', 'first_name', 'last_name', 'role', 'organization_id', 'status', 'last_login_at', 'created_at', 'updated_at'],
+    [
+      'id',
+      'email',
+      'first_name',
+      'last_name',
+      'role',
+      'organization_id',
+      'status',
+      'last_login_at',
+      'created_at',
+      'updated_at',
+    ],
   ),
-  Organization: record({ id: str(), name: str(), plan: str(), settings: obj({ validation: anyObject() }), ...timestamps }),
+  Organization: record({
+    id: str(),
+    name: str(),
+    plan: str(),
+    settings: obj({ validation: anyObject() }),
+    ...timestamps,
+  }),
 
-  Vendor: record({ id: str(), name: str(), type: oneOfValues(['inquiry', 'application']), enabled: bool(), group: nullableText, contact_email: nullableText, cost_per_lead: nullable(num({ minimum: 0 })), ...timestamps }),
+  Vendor: record({
+    id: str(),
+    name: str(),
+    type: oneOfValues(['inquiry', 'application']),
+    enabled: bool(),
+    group: nullableText,
+    contact_email: nullableText,
+    cost_per_lead: nullable(num({ minimum: 0 })),
+    ...timestamps,
+  }),
   ApiKey: record({
     id: str(),
     name: str(),
@@ -162,11 +271,16 @@ export const componentSchemas: Record<string, JsonSchema> = {
     expires_at: nullable(dateTime()),
     revoked_at: nullable(dateTime()),
   }),
-  CreatedApiKey: { allOf: [ref('ApiKey'), obj({ key: str({ description: 'The full key: shown only in this answer.' }) }, ['key'])] },
+  CreatedApiKey: {
+    allOf: [ref('ApiKey'), obj({ key: str({ description: 'The full key: shown only in this answer.' }) }, ['key'])],
+  },
   RotatedApiKey: record({ new_key: str(), message: str() }),
   OAuthClient: record({ id: str(), name: str(), redirect_uris: array(str()), public: bool(), created_at: dateTime() }),
   CreatedOAuthClient: { allOf: [ref('OAuthClient'), obj({ client_secret: str() })] },
-  OAuthToken: obj({ access_token: str(), token_type: { const: 'Bearer' }, expires_in: int(), refresh_token: str(), scope: str() }, ['access_token', 'token_type', 'expires_in']),
+  OAuthToken: obj(
+    { access_token: str(), token_type: { const: 'Bearer' }, expires_in: int(), refresh_token: str(), scope: str() },
+    ['access_token', 'token_type', 'expires_in'],
+  ),
 
   LeadSummary: record(leadSummaryFields),
   Lead: record({
@@ -186,9 +300,18 @@ export const componentSchemas: Record<string, JsonSchema> = {
     review_flags: array(anyObject()),
     routing: nullable(ref('LeadRoute')),
   }),
-  ActivityEntry: obj({ id: str(), event: str(), timestamp: dateTime(), description: str(), metadata: anyObject() }, ['id', 'event', 'timestamp']),
+  ActivityEntry: obj({ id: str(), event: str(), timestamp: dateTime(), description: str(), metadata: anyObject() }, [
+    'id',
+    'event',
+    'timestamp',
+  ]),
   BulkResult: obj({ id: str(), success: bool(), error: obj({ code: str(), message: str() }) }, ['id', 'success']),
-  ExportStarted: record({ export_id: str(), status: str(), download_url: { type: 'null' }, estimated_completion: dateTime() }),
+  ExportStarted: record({
+    export_id: str(),
+    status: str(),
+    download_url: { type: 'null' },
+    estimated_completion: dateTime(),
+  }),
   Export: obj(
     {
       export_id: str(),
@@ -204,10 +327,25 @@ export const componentSchemas: Record<string, JsonSchema> = {
     ['export_id', 'status', 'download_url'],
   ),
   LeadSubmissionAccepted: obj(
-    { success: { const: true }, lead_id: str(), message: str(), timestamp: dateTime(), warnings: array(ref('ErrorDetail')), flags: array(str()), duplicate_of: str() },
+    {
+      success: { const: true },
+      lead_id: str(),
+      message: str(),
+      timestamp: dateTime(),
+      warnings: array(ref('ErrorDetail')),
+      flags: array(str()),
+      duplicate_of: str(),
+    },
     ['success', 'lead_id', 'message', 'timestamp'],
   ),
-  LeadSubmissionPending: record({ success: { const: true }, lead_id: str(), status: { const: 'processing' }, message: str(), status_url: str(), timestamp: dateTime() }),
+  LeadSubmissionPending: record({
+    success: { const: true },
+    lead_id: str(),
+    status: { const: 'processing' },
+    message: str(),
+    status_url: str(),
+    timestamp: dateTime(),
+  }),
   LeadBatchResult: obj(
     {
       success: bool(),
@@ -216,7 +354,20 @@ export const componentSchemas: Record<string, JsonSchema> = {
       rejected: int({ minimum: 0 }),
       results: array(
         obj(
-          { index: int({ minimum: 0 }), success: bool(), lead_id: str(), email: str(), error: str(), details: array(ref('ErrorDetail')), duplicate_of: str(), status: str(), status_url: str(), reason: nullable(str()), rule_id: nullable(str()), message: str() },
+          {
+            index: int({ minimum: 0 }),
+            success: bool(),
+            lead_id: str(),
+            email: str(),
+            error: str(),
+            details: array(ref('ErrorDetail')),
+            duplicate_of: str(),
+            status: str(),
+            status_url: str(),
+            reason: nullable(str()),
+            rule_id: nullable(str()),
+            message: str(),
+          },
           ['index', 'success'],
         ),
       ),
@@ -240,7 +391,14 @@ export const componentSchemas: Record<string, JsonSchema> = {
     },
     ['id', 'status'],
   ),
-  VendorDailyStats: record({ date: str({ format: 'date' }), submitted: int(), accepted: int(), rejected: int(), pending: int(), acceptance_rate: num({ minimum: 0, maximum: 1 }) }),
+  VendorDailyStats: record({
+    date: str({ format: 'date' }),
+    submitted: int(),
+    accepted: int(),
+    rejected: int(),
+    pending: int(),
+    acceptance_rate: num({ minimum: 0, maximum: 1 }),
+  }),
   VendorMonthlySummary: record({
     year: int(),
     month: int({ minimum: 1, maximum: 12 }),
@@ -249,29 +407,93 @@ export const componentSchemas: Record<string, JsonSchema> = {
     rejected: int(),
     pending: int(),
     acceptance_rate: num({ minimum: 0, maximum: 1 }),
-    rejection_breakdown: obj({ invalid_email: int(), duplicate: int(), missing_field: int(), other: int() }, ['invalid_email', 'duplicate', 'missing_field', 'other']),
+    rejection_breakdown: obj({ invalid_email: int(), duplicate: int(), missing_field: int(), other: int() }, [
+      'invalid_email',
+      'duplicate',
+      'missing_field',
+      'other',
+    ]),
   }),
 
-  CustomField: obj({ id: str(), name: str(), label: str(), type: str(), required: bool(), validation: nullable(anyObject()), created_at: dateTime() }, ['id', 'name', 'label', 'type', 'created_at']),
-  EnrichmentRuleSummary: obj({ id: str(), name: str(), priority: int(), enabled: bool(), created_at: dateTime(), updated_at: dateTime() }, ['id', 'name', 'priority', 'enabled']),
+  CustomField: obj(
+    {
+      id: str(),
+      name: str(),
+      label: str(),
+      type: str(),
+      required: bool(),
+      validation: nullable(anyObject()),
+      created_at: dateTime(),
+    },
+    ['id', 'name', 'label', 'type', 'created_at'],
+  ),
+  EnrichmentRuleSummary: obj(
+    { id: str(), name: str(), priority: int(), enabled: bool(), created_at: dateTime(), updated_at: dateTime() },
+    ['id', 'name', 'priority', 'enabled'],
+  ),
   EnrichmentRule: obj(
-    { id: str(), name: str(), description: nullableText, priority: int(), enabled: bool(), conditions: anyObject(), actions: array(anyObject()), stats: anyObject(), ...timestamps },
+    {
+      id: str(),
+      name: str(),
+      description: nullableText,
+      priority: int(),
+      enabled: bool(),
+      conditions: anyObject(),
+      actions: array(anyObject()),
+      stats: anyObject(),
+      ...timestamps,
+    },
     ['id', 'name', 'priority', 'enabled', 'conditions', 'actions', 'created_at', 'updated_at'],
   ),
-  EnrichmentRulesDocument: obj({ format: { const: 'leadstream.enrichment-rules' }, version: { const: 1 }, exported_at: dateTime(), rules: array(anyObject()) }, ['format', 'version', 'rules']),
-  EnrichmentRulesImported: obj({ imported: int(), rules: array(ref('EnrichmentRuleSummary')), ids: obj({}, [], { additionalProperties: str() }) }, ['imported', 'rules', 'ids']),
+  EnrichmentRulesDocument: obj(
+    {
+      format: { const: 'leadstream.enrichment-rules' },
+      version: { const: 1 },
+      exported_at: dateTime(),
+      rules: array(anyObject()),
+    },
+    ['format', 'version', 'rules'],
+  ),
+  EnrichmentRulesImported: obj(
+    { imported: int(), rules: array(ref('EnrichmentRuleSummary')), ids: obj({}, [], { additionalProperties: str() }) },
+    ['imported', 'rules', 'ids'],
+  ),
   EnrichmentTestResult: obj(
     {
-      results: array(obj({ rule_id: str(), rule_name: str(), priority: int(), matched: bool(), actions_taken: array(anyObject()), processing_stopped: bool(), reason: str() }, ['rule_id', 'rule_name', 'matched'])),
+      results: array(
+        obj(
+          {
+            rule_id: str(),
+            rule_name: str(),
+            priority: int(),
+            matched: bool(),
+            actions_taken: array(anyObject()),
+            processing_stopped: bool(),
+            reason: str(),
+          },
+          ['rule_id', 'rule_name', 'matched'],
+        ),
+      ),
       final_outcome: str(),
       rejection_reason: nullableText,
     },
     ['results', 'final_outcome'],
   ),
-  LookupTable: record({ id: str(), name: str(), description: nullableText, mappings: obj({}, [], { additionalProperties: str() }), ...timestamps }),
+  LookupTable: record({
+    id: str(),
+    name: str(),
+    description: nullableText,
+    mappings: obj({}, [], { additionalProperties: str() }),
+    ...timestamps,
+  }),
   // Routing (docs/routing.md; docs/decisions.md "Routing").
   RoutingDestination: record({ connection_id: str(), owner: nullableText, queue: nullableText }),
-  RoutingTarget: record({ connection_id: str(), owner: nullableText, queue: nullableText, weight: nullable(int({ minimum: 1, maximum: 1000 })) }),
+  RoutingTarget: record({
+    connection_id: str(),
+    owner: nullableText,
+    queue: nullableText,
+    weight: nullable(int({ minimum: 1, maximum: 1000 })),
+  }),
   RoutingRule: record({
     id: str(),
     name: str(),
@@ -283,10 +505,34 @@ export const componentSchemas: Record<string, JsonSchema> = {
     distribution: oneOfValues(['single', 'all', 'round_robin', 'weighted']),
     ...timestamps,
   }),
-  RoutingSettings: record({ default_targets: array(ref('RoutingDestination')), when_unmatched: oneOfValues(['all_connections', 'none']), updated_at: nullable(dateTime()) }),
-  LeadRoute: record({ rule_id: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')), routed_at: dateTime() }),
-  RoutingTestResult: record({ rule_id: nullableText, rule_name: nullableText, reason: oneOfValues(['rule', 'default', 'all_connections', 'none']), targets: array(ref('RoutingDestination')), enrichment_outcome: oneOfValues(['accepted', 'rejected']) }),
-  CalculatedField: record({ id: str(), name: str(), label: str(), formula: str(), type: str(), recalculate_on_change: bool(), description: nullableText, ...timestamps }),
+  RoutingSettings: record({
+    default_targets: array(ref('RoutingDestination')),
+    when_unmatched: oneOfValues(['all_connections', 'none']),
+    updated_at: nullable(dateTime()),
+  }),
+  LeadRoute: record({
+    rule_id: nullableText,
+    reason: oneOfValues(['rule', 'default', 'all_connections', 'none']),
+    targets: array(ref('RoutingDestination')),
+    routed_at: dateTime(),
+  }),
+  RoutingTestResult: record({
+    rule_id: nullableText,
+    rule_name: nullableText,
+    reason: oneOfValues(['rule', 'default', 'all_connections', 'none']),
+    targets: array(ref('RoutingDestination')),
+    enrichment_outcome: oneOfValues(['accepted', 'rejected']),
+  }),
+  CalculatedField: record({
+    id: str(),
+    name: str(),
+    label: str(),
+    formula: str(),
+    type: str(),
+    recalculate_on_change: bool(),
+    description: nullableText,
+    ...timestamps,
+  }),
   CalculationJob: record({
     id: str(),
     fields: nullable(array(str())),
@@ -300,29 +546,86 @@ export const componentSchemas: Record<string, JsonSchema> = {
     started_at: nullable(dateTime()),
     completed_at: nullable(dateTime()),
   }),
-  CalculatedSnapshot: obj({ lead_id: str(), field: str(), value: {}, error: str(), snapshot_at: dateTime(), activity_id: str() }, ['lead_id', 'field', 'value', 'snapshot_at', 'activity_id']),
+  CalculatedSnapshot: obj(
+    { lead_id: str(), field: str(), value: {}, error: str(), snapshot_at: dateTime(), activity_id: str() },
+    ['lead_id', 'field', 'value', 'snapshot_at', 'activity_id'],
+  ),
   ValidationRule: obj(
-    { id: str(), name: str(), field: str(), rule_type: str(), condition: nullableText, value: {}, action: str(), message: nullableText, priority: int(), enabled: bool(), ...timestamps },
+    {
+      id: str(),
+      name: str(),
+      field: str(),
+      rule_type: str(),
+      condition: nullableText,
+      value: {},
+      action: str(),
+      message: nullableText,
+      priority: int(),
+      enabled: bool(),
+      ...timestamps,
+    },
     ['id', 'name', 'field', 'rule_type', 'action', 'priority', 'enabled', 'created_at', 'updated_at'],
   ),
-  ValidationCheckResult: record({ valid: bool(), warnings: array(ref('ErrorDetail')), errors: array(ref('ErrorDetail')) }),
+  ValidationCheckResult: record({
+    valid: bool(),
+    warnings: array(ref('ErrorDetail')),
+    errors: array(ref('ErrorDetail')),
+  }),
   DedupConfig: obj(
-    { enabled: bool(), threshold: num(), window_hours: nullable(num()), action: str(), match_fields: array(anyObject()), combination: str(), scope: str(), vendor_overrides: anyObject() },
+    {
+      enabled: bool(),
+      threshold: num(),
+      window_hours: nullable(num()),
+      action: str(),
+      match_fields: array(anyObject()),
+      combination: str(),
+      scope: str(),
+      vendor_overrides: anyObject(),
+    },
     ['enabled', 'threshold', 'window_hours', 'action', 'match_fields'],
   ),
   DedupLogEntry: obj(
-    { lead_id: str(), timestamp: dateTime(), incoming_lead: anyObject(), matched_lead_id: nullableText, match_fields: anyObject(), final_score: nullable(num()), threshold: nullable(num()), action_taken: str(), reason: nullableText },
+    {
+      lead_id: str(),
+      timestamp: dateTime(),
+      incoming_lead: anyObject(),
+      matched_lead_id: nullableText,
+      match_fields: anyObject(),
+      final_score: nullable(num()),
+      threshold: nullable(num()),
+      action_taken: str(),
+      reason: nullableText,
+    },
     ['timestamp', 'action_taken'],
   ),
   DuplicateCheckResult: obj(
-    { is_duplicate: bool(), matched_lead_id: str(), similarity_score: num(), match_details: obj({ email: nullable(num()), name: nullable(num()) }) },
+    {
+      is_duplicate: bool(),
+      matched_lead_id: str(),
+      similarity_score: num(),
+      match_details: obj({ email: nullable(num()), name: nullable(num()) }),
+    },
     ['is_duplicate'],
   ),
 
   // Funnel (docs/analytics.md "Funnel"): ids are vendor UUIDs; rates are fractions, percentages
   // 0-100.
-  FunnelLink: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), inquiryVendorName: str(), applicationVendorId: str({ format: 'uuid' }), applicationVendorName: str(), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
-  FunnelLinkCreated: record({ id: str({ format: 'uuid' }), inquiryVendorId: str({ format: 'uuid' }), applicationVendorId: str({ format: 'uuid' }), timeWindowHours: int({ minimum: 1 }), createdAt: dateTime() }),
+  FunnelLink: record({
+    id: str({ format: 'uuid' }),
+    inquiryVendorId: str({ format: 'uuid' }),
+    inquiryVendorName: str(),
+    applicationVendorId: str({ format: 'uuid' }),
+    applicationVendorName: str(),
+    timeWindowHours: int({ minimum: 1 }),
+    createdAt: dateTime(),
+  }),
+  FunnelLinkCreated: record({
+    id: str({ format: 'uuid' }),
+    inquiryVendorId: str({ format: 'uuid' }),
+    applicationVendorId: str({ format: 'uuid' }),
+    timeWindowHours: int({ minimum: 1 }),
+    createdAt: dateTime(),
+  }),
   FunnelPeriod: record({ start: dateTime(), end: dateTime() }),
   FunnelOverview: record({
     period: ref('FunnelPeriod'),
@@ -335,7 +638,13 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   FunnelTimeToConvert: record({
     period: ref('FunnelPeriod'),
-    distribution: array(record({ bucket: oneOfValues(['0-1hr', '1-6hr', '6-12hr', '12-24hr', '24hr+']), count: int({ minimum: 0 }), percentage: num({ minimum: 0, maximum: 100 }) })),
+    distribution: array(
+      record({
+        bucket: oneOfValues(['0-1hr', '1-6hr', '6-12hr', '12-24hr', '24hr+']),
+        count: int({ minimum: 0 }),
+        percentage: num({ minimum: 0, maximum: 100 }),
+      }),
+    ),
     totalConversions: int({ minimum: 0 }),
     medianTimeToConvertSeconds: nullable(int({ minimum: 0 })),
     medianTimeToConvertFormatted: nullable(str()),
@@ -344,8 +653,18 @@ export const componentSchemas: Record<string, JsonSchema> = {
     period: ref('FunnelPeriod'),
     totalDroppedInquiries: int({ minimum: 0 }),
     dropOffRate: num({ minimum: 0, maximum: 1 }),
-    byVendor: array(record({ vendorId: str(), vendorName: nullable(str()), droppedCount: int({ minimum: 0 }), totalInquiries: int({ minimum: 0 }), dropOffRate: num({ minimum: 0, maximum: 1 }) })),
-    byAge: array(record({ bucket: oneOfValues(['0-24hr', '24-48hr', '2-7days', '7days+']), count: int({ minimum: 0 }) })),
+    byVendor: array(
+      record({
+        vendorId: str(),
+        vendorName: nullable(str()),
+        droppedCount: int({ minimum: 0 }),
+        totalInquiries: int({ minimum: 0 }),
+        dropOffRate: num({ minimum: 0, maximum: 1 }),
+      }),
+    ),
+    byAge: array(
+      record({ bucket: oneOfValues(['0-24hr', '24-48hr', '2-7days', '7days+']), count: int({ minimum: 0 }) }),
+    ),
   }),
   FunnelByVendor: record({
     period: ref('FunnelPeriod'),
@@ -365,19 +684,46 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   FunnelDaily: record({
     period: ref('FunnelPeriod'),
-    daily: array(record({ date: str({ format: 'date' }), inquiries: int({ minimum: 0 }), applications: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) })),
+    daily: array(
+      record({
+        date: str({ format: 'date' }),
+        inquiries: int({ minimum: 0 }),
+        applications: int({ minimum: 0 }),
+        conversions: int({ minimum: 0 }),
+        conversionRate: num({ minimum: 0, maximum: 1 }),
+      }),
+    ),
   }),
 
   // General analytics (the bodies are ours: docs/analytics.md).
-  OutcomeCounts: record({ submitted: int({ minimum: 0 }), accepted: int({ minimum: 0 }), rejected: int({ minimum: 0 }), duplicates: int({ minimum: 0 }), pending: int({ minimum: 0 }), acceptanceRate: num({ minimum: 0, maximum: 1 }) }),
+  OutcomeCounts: record({
+    submitted: int({ minimum: 0 }),
+    accepted: int({ minimum: 0 }),
+    rejected: int({ minimum: 0 }),
+    duplicates: int({ minimum: 0 }),
+    pending: int({ minimum: 0 }),
+    acceptanceRate: num({ minimum: 0, maximum: 1 }),
+  }),
   AnalyticsOverview: record({
     period: ref('FunnelPeriod'),
     totals: ref('OutcomeCounts'),
     byStatus: array(record({ status: str(), count: int({ minimum: 0 }) })),
     rejectionReasons: array(record({ reason: str(), count: int({ minimum: 0 }) })),
-    byVendor: array({ allOf: [ref('OutcomeCounts'), obj({ vendorId: nullable(str()), vendorName: nullable(str()) }, ['vendorId', 'vendorName'])] }),
+    byVendor: array({
+      allOf: [
+        ref('OutcomeCounts'),
+        obj({ vendorId: nullable(str()), vendorName: nullable(str()) }, ['vendorId', 'vendorName']),
+      ],
+    }),
   }),
-  PeriodSummary: record({ submitted: int({ minimum: 0 }), accepted: int({ minimum: 0 }), acceptanceRate: num({ minimum: 0, maximum: 1 }), inquiries: int({ minimum: 0 }), conversions: int({ minimum: 0 }), conversionRate: num({ minimum: 0, maximum: 1 }) }),
+  PeriodSummary: record({
+    submitted: int({ minimum: 0 }),
+    accepted: int({ minimum: 0 }),
+    acceptanceRate: num({ minimum: 0, maximum: 1 }),
+    inquiries: int({ minimum: 0 }),
+    conversions: int({ minimum: 0 }),
+    conversionRate: num({ minimum: 0, maximum: 1 }),
+  }),
   ExecutiveSummary: record({
     period: ref('FunnelPeriod'),
     previousPeriod: ref('FunnelPeriod'),
@@ -392,7 +738,14 @@ export const componentSchemas: Record<string, JsonSchema> = {
   }),
   ConversionFunnel: record({
     period: ref('FunnelPeriod'),
-    stages: array(record({ stage: oneOfValues(['submitted', 'valid', 'accepted', 'converted']), count: int({ minimum: 0 }), rateFromPrevious: num({ minimum: 0 }), rateFromSubmitted: num({ minimum: 0 }) })),
+    stages: array(
+      record({
+        stage: oneOfValues(['submitted', 'valid', 'accepted', 'converted']),
+        count: int({ minimum: 0 }),
+        rateFromPrevious: num({ minimum: 0 }),
+        rateFromSubmitted: num({ minimum: 0 }),
+      }),
+    ),
   }),
   LeadVolumeTrend: record({
     period: ref('FunnelPeriod'),
@@ -415,10 +768,20 @@ export const componentSchemas: Record<string, JsonSchema> = {
         costPerConversion: nullable(num({ minimum: 0 })),
       }),
     ),
-    totals: record({ spend: num({ minimum: 0 }), accepted: int({ minimum: 0 }), conversions: int({ minimum: 0 }), costPerConversion: nullable(num({ minimum: 0 })) }),
+    totals: record({
+      spend: num({ minimum: 0 }),
+      accepted: int({ minimum: 0 }),
+      conversions: int({ minimum: 0 }),
+      costPerConversion: nullable(num({ minimum: 0 })),
+    }),
   }),
   // Webhooks (docs/webhooks.md).
-  WebhookStats: record({ total_deliveries: int({ minimum: 0 }), successful_deliveries: int({ minimum: 0 }), failed_deliveries: int({ minimum: 0 }), last_30_days: int({ minimum: 0 }) }),
+  WebhookStats: record({
+    total_deliveries: int({ minimum: 0 }),
+    successful_deliveries: int({ minimum: 0 }),
+    failed_deliveries: int({ minimum: 0 }),
+    last_30_days: int({ minimum: 0 }),
+  }),
   Webhook: record({
     id: str(),
     url: str(),
@@ -426,19 +789,42 @@ export const componentSchemas: Record<string, JsonSchema> = {
     enabled: bool(),
     description: nullableText,
     sandbox: bool(),
-    secret: str({ pattern: '^whsec_…[A-Za-z0-9_-]{0,4}$', description: 'Masked: `whsec_…` and the last 4 characters. The full secret is shown only in the answer to POST /api/webhooks.' }),
+    secret: str({
+      pattern: '^whsec_…[A-Za-z0-9_-]{0,4}$',
+      description:
+        'Masked: `whsec_…` and the last 4 characters. The full secret is shown only in the answer to POST /api/webhooks.',
+    }),
     ...timestamps,
     last_triggered_at: nullable(dateTime()),
     disabled_at: nullable(dateTime()),
     disabled_reason: nullableText,
     stats: ref('WebhookStats'),
   }),
-  WebhookCreated: record({ id: str(), url: str(), events: array(str()), enabled: bool(), secret: str({ pattern: '^whsec_', description: 'The signing secret: shown in full only in this answer.' }), created_at: dateTime() }),
+  WebhookCreated: record({
+    id: str(),
+    url: str(),
+    events: array(str()),
+    enabled: bool(),
+    secret: str({ pattern: '^whsec_', description: 'The signing secret: shown in full only in this answer.' }),
+    created_at: dateTime(),
+  }),
   WebhookUpdated: record({ id: str(), url: str(), events: array(str()), enabled: bool(), updated_at: dateTime() }),
   WebhookTestResult: {
     oneOf: [
-      record({ success: { const: true }, delivered: { const: true }, response_status: int(), response_time_ms: int({ minimum: 0 }), test_event_id: str() }),
-      record({ success: { const: false }, delivered: { const: false }, error: str(), response_status: { type: 'null' }, response_time_ms: int({ minimum: 0 }) }),
+      record({
+        success: { const: true },
+        delivered: { const: true },
+        response_status: int(),
+        response_time_ms: int({ minimum: 0 }),
+        test_event_id: str(),
+      }),
+      record({
+        success: { const: false },
+        delivered: { const: false },
+        error: str(),
+        response_status: { type: 'null' },
+        response_time_ms: int({ minimum: 0 }),
+      }),
     ],
   },
   WebhookDelivery: record({

@@ -32,12 +32,20 @@ export function nullable(schema: JsonSchema): JsonSchema {
  * An object with these properties. `required` lists the keys always present; a response object
  * may carry more keys than it lists (clients ignore unknown keys), a request object may not.
  */
-export function obj(properties: Record<string, JsonSchema>, required: readonly string[] = [], extra: JsonSchema = {}): JsonSchema {
+export function obj(
+  properties: Record<string, JsonSchema>,
+  required: readonly string[] = [],
+  extra: JsonSchema = {},
+): JsonSchema {
   return { type: 'object', properties, ...(required.length > 0 ? { required: [...required] } : {}), ...extra };
 }
 
 /** A request body: only the listed keys (a typo is an error, not silently ignored). */
-export function body(properties: Record<string, JsonSchema>, required: readonly string[] = [], extra: JsonSchema = {}): JsonSchema {
+export function body(
+  properties: Record<string, JsonSchema>,
+  required: readonly string[] = [],
+  extra: JsonSchema = {},
+): JsonSchema {
   return obj(properties, required, { additionalProperties: false, ...extra });
 }
 

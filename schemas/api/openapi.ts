@@ -63,11 +63,15 @@ export function withoutNul(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutNul);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'enum' || key === 'const' ? value : withoutNul(value);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'enum' || key === 'const' ? value : withoutNul(value);
   const types = Array.isArray(out['type']) ? (out['type'] as unknown[]) : [out['type']];
   if (types.includes('string') && !('enum' in out) && !('const' in out)) {
     const nul = { pattern: '\\u0000' };
-    const text = 'not' in out ? { ...out, type: 'string', allOf: [...((out['allOf'] as unknown[]) ?? []), { not: nul }] } : { ...out, type: 'string', not: nul };
+    const text =
+      'not' in out
+        ? { ...out, type: 'string', allOf: [...((out['allOf'] as unknown[]) ?? []), { not: nul }] }
+        : { ...out, type: 'string', not: nul };
     // Text or null: the rule on text stays on the text branch.
     return types.includes('null') ? { anyOf: [text, { type: 'null' }] } : text;
   }
@@ -79,14 +83,29 @@ export const openApiPath = (path: string): string => path.replace(/:([A-Za-z_]+)
 
 const HEADERS: Record<string, JsonSchema> = {
   'X-Request-ID': { description: 'The id of this request, in logs too', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed in the window (limited endpoints)', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the window (limited endpoints)', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'When the window resets, unix seconds (limited endpoints)', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the window (limited endpoints)',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the window (limited endpoints)',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the window resets, unix seconds (limited endpoints)',
+    schema: { type: 'integer' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
 };
 
 function headersFor(status: number): Record<string, JsonSchema> {
-  const names = ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(status === 429 ? ['Retry-After'] : [])];
+  const names = [
+    'X-Request-ID',
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    ...(status === 429 ? ['Retry-After'] : []),
+  ];
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
@@ -94,19 +113,28 @@ function responseObject(status: number, content: JsonSchema | null | { mediaType
   const description = STATUS_TEXT[status] ?? String(status);
   const headers = headersFor(status);
   if (content === null) return { description, headers };
-  if ('mediaType' in content && typeof content.mediaType === 'string') return { description, headers, content: { [content.mediaType]: { schema: { type: 'string' } } } };
+  if ('mediaType' in content && typeof content.mediaType === 'string')
+    return { description, headers, content: { [content.mediaType]: { schema: { type: 'string' } } } };
   return { description, headers, content: { 'application/json': { schema: content } } };
 }
 
-const CONVENTION_NAMES: Record<Operation['convention'], string> = { user: 'User', ingestion: 'Ingestion', funnel: 'Funnel', oauth: 'OAuth' };
+const CONVENTION_NAMES: Record<Operation['convention'], string> = {
+  user: 'User',
+  ingestion: 'Ingestion',
+  funnel: 'Funnel',
+  oauth: 'OAuth',
+};
 
 /** Error answers are shared components (`UserError401`, `IngestionError429`, ...). */
-const errorResponseName = (operation: Operation, status: number): string => `${CONVENTION_NAMES[operation.convention]}Error${status}`;
+const errorResponseName = (operation: Operation, status: number): string =>
+  `${CONVENTION_NAMES[operation.convention]}Error${status}`;
 
 function operationObject(operation: Operation): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
-  for (const [status, content] of Object.entries(operation.responses)) responses[status] = responseObject(Number(status), content);
-  for (const status of errorStatuses(operation)) responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(operation, status)}` };
+  for (const [status, content] of Object.entries(operation.responses))
+    responses[status] = responseObject(Number(status), content);
+  for (const status of errorStatuses(operation))
+    responses[String(status)] ??= { $ref: `#/components/responses/${errorResponseName(operation, status)}` };
   const pathParameters = [...operation.path.matchAll(/:([A-Za-z_]+)/g)].map((match) => ({
     name: match[1],
     in: 'path',
@@ -115,11 +143,22 @@ function operationObject(operation: Operation): JsonSchema {
   }));
   const description = [
     operation.description,
-    operation.permission && operation.permission !== 'authenticated' ? `Permission: \`${operation.permission}\`.` : undefined,
-    operation.semanticChecks ? `Beyond this schema the service checks ${operation.semanticChecks}; a request that fails those checks is answered 400${operation.errors?.includes(422) ? ' (422 when a rule rejects the lead)' : ''}.` : undefined,
-    operation.planLimit ? `A request that would take the organization past its plan's limit is answered 422 \`PLAN_LIMIT_REACHED\` and stores nothing. Limits: ${operation.planLimit}.` : undefined,
+    operation.permission && operation.permission !== 'authenticated'
+      ? `Permission: \`${operation.permission}\`.`
+      : undefined,
+    operation.semanticChecks
+      ? `Beyond this schema the service checks ${operation.semanticChecks}; a request that fails those checks is answered 400${operation.errors?.includes(422) ? ' (422 when a rule rejects the lead)' : ''}.`
+      : undefined,
+    operation.planLimit
+      ? `A request that would take the organization past its plan's limit is answered 422 \`PLAN_LIMIT_REACHED\` and stores nothing. Limits: ${operation.planLimit}.`
+      : undefined,
   ].filter(Boolean);
-  const security = { session: [{ sessionToken: [] }], apiKey: [{ apiKey: [] }], sessionOrApiKey: [{ sessionToken: [] }, { apiKey: [] }], none: [] }[operation.auth];
+  const security = {
+    session: [{ sessionToken: [] }],
+    apiKey: [{ apiKey: [] }],
+    sessionOrApiKey: [{ sessionToken: [] }, { apiKey: [] }],
+    none: [],
+  }[operation.auth];
   return {
     operationId: operation.operationId,
     tags: [operation.tag],
@@ -129,10 +168,28 @@ function operationObject(operation: Operation): JsonSchema {
     ...(operation.planLimit ? { 'x-plan-limit': operation.planLimit } : {}),
     security,
     ...(pathParameters.length + (operation.query?.length ?? 0) > 0
-      ? { parameters: [...pathParameters, ...(operation.query ?? []).map((parameter) => ({ required: false, ...parameter, schema: withoutNul(parameter.schema) }))] }
+      ? {
+          parameters: [
+            ...pathParameters,
+            ...(operation.query ?? []).map((parameter) => ({
+              required: false,
+              ...parameter,
+              schema: withoutNul(parameter.schema),
+            })),
+          ],
+        }
       : {}),
     ...(operation.requestBody
-      ? { requestBody: { required: true, content: { [operation.form ? 'application/x-www-form-urlencoded' : 'application/json']: { schema: withoutNul(operation.requestBody) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [operation.form ? 'application/x-www-form-urlencoded' : 'application/json']: {
+                schema: withoutNul(operation.requestBody),
+              },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -144,13 +201,18 @@ export function buildOpenApiDocument(): JsonSchema {
   for (const operation of operations) {
     const path = openApiPath(operation.path);
     const item = (paths[path] ??= {});
-    if (operation.sandbox) item['servers'] = [{ url: '/', description: 'Production (vk_live_ keys)' }, { url: '/sandbox', description: 'Sandbox (vk_test_ keys)' }];
+    if (operation.sandbox)
+      item['servers'] = [
+        { url: '/', description: 'Production (vk_live_ keys)' },
+        { url: '/sandbox', description: 'Sandbox (vk_test_ keys)' },
+      ];
     item[operation.method] = operationObject(operation);
   }
   const errorResponses: Record<string, JsonSchema> = {};
   for (const operation of operations) {
     for (const status of errorStatuses(operation)) {
-      if (operation.responses[status] === undefined) errorResponses[errorResponseName(operation, status)] = responseObject(status, errorSchema(operation));
+      if (operation.responses[status] === undefined)
+        errorResponses[errorResponseName(operation, status)] = responseObject(status, errorSchema(operation));
     }
   }
   return {
@@ -172,8 +234,18 @@ export function buildOpenApiDocument(): JsonSchema {
     paths,
     components: {
       securitySchemes: {
-        sessionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A session token from /api/auth/login or /api/auth/register (24 hours), or an OAuth access token.' },
-        apiKey: { type: 'http', scheme: 'bearer', description: 'A vendor API key: vk_live_… in production, vk_test_… under /sandbox.' },
+        sessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A session token from /api/auth/login or /api/auth/register (24 hours), or an OAuth access token.',
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A vendor API key: vk_live_… in production, vk_test_… under /sandbox.',
+        },
       },
       schemas: componentSchemas,
       responses: Object.fromEntries(Object.entries(errorResponses).sort(([a], [b]) => a.localeCompare(b))),
@@ -195,7 +267,8 @@ function responseValidator(operation: Operation, status: number): ValidateFuncti
   const key = `${operation.operationId} ${status}`;
   const cached = validators.get(key);
   if (cached) return cached;
-  const content = operation.responses[status] ?? (errorStatuses(operation).includes(status) ? errorSchema(operation) : undefined);
+  const content =
+    operation.responses[status] ?? (errorStatuses(operation).includes(status) ? errorSchema(operation) : undefined);
   if (content === undefined || content === null || 'mediaType' in content) return undefined;
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
@@ -210,14 +283,20 @@ function responseValidator(operation: Operation, status: number): ValidateFuncti
  * Empty when the answer is what the document promises.
  */
 export function responseProblems(operation: Operation, status: number, body: unknown): string[] {
-  const documented = Object.keys(operation.responses).map(Number).includes(status) || errorStatuses(operation).includes(status);
-  if (!documented) return [`status ${status} is not documented for ${operation.method.toUpperCase()} ${operation.path}`];
+  const documented =
+    Object.keys(operation.responses).map(Number).includes(status) || errorStatuses(operation).includes(status);
+  if (!documented)
+    return [`status ${status} is not documented for ${operation.method.toUpperCase()} ${operation.path}`];
   const content = operation.responses[status];
-  if (content === null) return body === undefined || body === null || body === '' ? [] : [`status ${status} is documented without a body`];
+  if (content === null)
+    return body === undefined || body === null || body === '' ? [] : [`status ${status} is documented without a body`];
   if (content !== undefined && 'mediaType' in content) return [];
   const validate = responseValidator(operation, status);
   if (!validate || validate(body)) return [];
-  return (validate.errors ?? []).map((error) => `${operation.method.toUpperCase()} ${operation.path} ${status}: ${error.instancePath || 'body'} ${error.message ?? ''}`);
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${operation.method.toUpperCase()} ${operation.path} ${status}: ${error.instancePath || 'body'} ${error.message ?? ''}`,
+  );
 }
 
 const requestValidators = new Map<string, ValidateFunction>();

@@ -24,7 +24,13 @@ describe('config_version on lead commands', () => {
 });
 
 describe('config.changed messages', () => {
-  const message = { schema_version: 1, organization_id: 'org_1', version: 3, what: 'api_keys', changed_at: '2025-01-01T00:00:00.000Z' };
+  const message = {
+    schema_version: 1,
+    organization_id: 'org_1',
+    version: 3,
+    what: 'api_keys',
+    changed_at: '2025-01-01T00:00:00.000Z',
+  };
 
   it('accepts a change and refuses a version below 1 or unknown fields', () => {
     expect(parseConfigChanged(message)).toEqual(message);

@@ -25,13 +25,18 @@ const routed = {
 describe('leads.routed messages', () => {
   it('accepts a routed lead, with or without a rule and with no targets', () => {
     expect(parseLeadRouted(routed)).toEqual(routed);
-    expect(parseLeadRouted({ ...routed, route: { ...routed.route, rule_id: null, reason: 'none', targets: [] } }).route.targets).toEqual([]);
+    expect(
+      parseLeadRouted({ ...routed, route: { ...routed.route, rule_id: null, reason: 'none', targets: [] } }).route
+        .targets,
+    ).toEqual([]);
   });
 
   it('requires the route and every target field, and refuses unknown fields', () => {
     const { route: _route, ...withoutRoute } = routed;
     expect(() => parseLeadRouted(withoutRoute)).toThrow(SchemaError);
-    expect(() => parseLeadRouted({ ...routed, route: { ...routed.route, targets: [{ connection_id: 'crm_1', owner: null }] } })).toThrow(SchemaError);
+    expect(() =>
+      parseLeadRouted({ ...routed, route: { ...routed.route, targets: [{ connection_id: 'crm_1', owner: null }] } }),
+    ).toThrow(SchemaError);
     expect(() => parseLeadRouted({ ...routed, route: { ...routed.route, reason: 'guess' } })).toThrow(SchemaError);
     expect(() => parseLeadRouted({ ...routed, submission: {} })).toThrow(SchemaError);
     expect(() => parseLeadRouted({ ...routed, route: { ...routed.route, extra: 1 } })).toThrow(SchemaError);

@@ -3,7 +3,9 @@ import { checkLeadSubmission, operations, requestProblems } from '../index';
 
 describe('checkLeadSubmission (the edge check of every ingestion path)', () => {
   it('words a wrong type as a user reads it', () => {
-    expect(checkLeadSubmission({ email: 'ann@college.edu', phone: 12 })).toEqual([{ field: 'phone', message: 'phone must be text' }]);
+    expect(checkLeadSubmission({ email: 'ann@college.edu', phone: 12 })).toEqual([
+      { field: 'phone', message: 'phone must be text' },
+    ]);
   });
 
   it('names every invalid field of a refused body at once, the email too', () => {
@@ -16,17 +18,24 @@ describe('checkLeadSubmission (the edge check of every ingestion path)', () => {
   });
 
   it('refuses a custom field value with a list directly inside a list (no engine loses it after the 202)', () => {
-    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { scores: [[1, 2]], ok: [{ a: [1] }] } })).toEqual([
+    expect(
+      checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { scores: [[1, 2]], ok: [{ a: [1] }] } }),
+    ).toEqual([
       { field: 'custom_fields.scores', message: 'custom_fields.scores must not have a list directly inside a list' },
     ]);
   });
 
   it('refuses custom field keys a MongoDB-protocol server cannot store (a dot, a leading $), at any depth', () => {
     expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { 'a.b': 1 } })).toEqual([
-      { field: 'custom_fields.a.b', message: 'custom_fields.a.b has the key "a.b": keys may not contain \'.\' or start with \'$\'' },
+      {
+        field: 'custom_fields.a.b',
+        message: "custom_fields.a.b has the key \"a.b\": keys may not contain '.' or start with '$'",
+      },
     ]);
-    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: [{ $where: 1 }] } })).toHaveLength(1);
-    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: { 'dollar$ok': 1 } } })).toEqual([]);
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: [{ $where: 1 }] } })).toHaveLength(
+      1,
+    );
+    expect(checkLeadSubmission({ email: 'ann@college.edu', custom_fields: { profile: { dollar$ok: 1 } } })).toEqual([]);
   });
 
   it('says what is missing or unknown', () => {

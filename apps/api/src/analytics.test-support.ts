@@ -20,7 +20,10 @@ export function testAnalyticsEngines(prefix: string): Array<[string, (() => Test
   const server = lookupInfra('CLICKHOUSE_URL');
   const chdb = (): TestEngine => {
     const dir = mkdtempSync(join(tmpdir(), `leadstream-${prefix}-`));
-    return { open: () => openAnalytics({ dataDir: dir }), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      open: () => openAnalytics({ dataDir: dir }),
+      dispose: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   };
   const clickhouse = (url: string) => (): TestEngine => {
     const database = `leadstream_${prefix}_${randomBytes(6).toString('hex')}`;

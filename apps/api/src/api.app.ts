@@ -1,6 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { accessLog, errorHandler, limitJsonDepth, methodRouting, opsRoutes, refuseNulText, requestId, requireJsonBody, type ReadinessCheck } from '@leadstream/http';
-import { CustomFieldRepository, DedupRepository, ExportRepository, FunnelLinkRepository, SubmissionReceiptRepository, VendorRefusalRepository, VendorReportRepository, type Dal, type LeadRepository } from '@leadstream/dal';
+import {
+  accessLog,
+  errorHandler,
+  limitJsonDepth,
+  methodRouting,
+  opsRoutes,
+  refuseNulText,
+  requestId,
+  requireJsonBody,
+  type ReadinessCheck,
+} from '@leadstream/http';
+import {
+  CustomFieldRepository,
+  DedupRepository,
+  ExportRepository,
+  FunnelLinkRepository,
+  SubmissionReceiptRepository,
+  VendorRefusalRepository,
+  VendorReportRepository,
+  type Dal,
+  type LeadRepository,
+} from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
 import { CoalescingProducer, CredentialsCipher, type ConfigCache, type Metrics } from '@leadstream/runtime';
@@ -104,7 +124,12 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(ops.routes());
   app.use(ops.allowedMethods());
   const customFields = new CustomFieldRepository(deps.store);
-  const config = new CachedConfig(deps.configCache, { apiKeys: deps.dal.apiKeys, vendors: deps.dal.vendors, organizations: deps.dal.organizations, customFields });
+  const config = new CachedConfig(deps.configCache, {
+    apiKeys: deps.dal.apiKeys,
+    vendors: deps.dal.vendors,
+    organizations: deps.dal.organizations,
+    customFields,
+  });
   // Lead commands of concurrent requests share one produce per event-loop tick.
   const submissions = new CoalescingProducer(deps.log);
   const ingestion = ingestionRouter({
@@ -120,13 +145,24 @@ export function createApiApp(deps: ApiDependencies): Koa {
   });
   app.use(ingestion.routes());
   app.use(ingestion.allowedMethods());
-  const vendorPortal = vendorPortalRouter({ dal: deps.dal, config, reports: new VendorReportRepository(deps.store), logger: deps.logger });
+  const vendorPortal = vendorPortalRouter({
+    dal: deps.dal,
+    config,
+    reports: new VendorReportRepository(deps.store),
+    logger: deps.logger,
+  });
   app.use(vendorPortal.routes());
   app.use(vendorPortal.allowedMethods());
   const accounts = createAccountsContext(deps.store, deps.dal, deps.log, deps.logger, deps.accounts, deps.configCache);
   mountAccounts(app, accounts);
   mountOAuth(app, deps.store, accounts);
-  const dedup = dedupRouter({ guard: accounts.guard, dedup: new DedupRepository(deps.store), leads: deps.leads, vendors: deps.dal.vendors, configCache: deps.configCache });
+  const dedup = dedupRouter({
+    guard: accounts.guard,
+    dedup: new DedupRepository(deps.store),
+    leads: deps.leads,
+    vendors: deps.dal.vendors,
+    configCache: deps.configCache,
+  });
   app.use(dedup.routes());
   app.use(dedup.allowedMethods());
   const webhooks = webhooksRouter({
@@ -142,7 +178,17 @@ export function createApiApp(deps: ApiDependencies): Koa {
   });
   app.use(webhooks.routes());
   app.use(webhooks.allowedMethods());
-  mountLeads(app, { guard: accounts.guard, store: deps.store, dal: deps.dal, config, customFields, log: deps.log, submissions, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs });
+  mountLeads(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    dal: deps.dal,
+    config,
+    customFields,
+    log: deps.log,
+    submissions,
+    waiter: deps.waiter,
+    decisionTimeoutMs: deps.decisionTimeoutMs,
+  });
   mountRules(app, {
     guard: accounts.guard,
     store: deps.store,
@@ -154,12 +200,29 @@ export function createApiApp(deps: ApiDependencies): Koa {
     enrichmentTest: deps.enrichmentTest,
     logger: deps.logger,
   });
-  mountRouting(app, { guard: accounts.guard, store: deps.store, customFields: { list: (organizationId) => config.customFields(organizationId) }, configCache: deps.configCache });
+  mountRouting(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    customFields: { list: (organizationId) => config.customFields(organizationId) },
+    configCache: deps.configCache,
+  });
   const funnelLinks = new FunnelLinkRepository(deps.store);
-  const funnel = funnelRouter({ guard: accounts.guard, dal: deps.dal, config, links: funnelLinks, analytics: deps.analytics, logger: deps.logger });
+  const funnel = funnelRouter({
+    guard: accounts.guard,
+    dal: deps.dal,
+    config,
+    links: funnelLinks,
+    analytics: deps.analytics,
+    logger: deps.logger,
+  });
   app.use(funnel.routes());
   app.use(funnel.allowedMethods());
-  const analytics = analyticsRouter({ guard: accounts.guard, vendors: deps.dal.vendors, links: funnelLinks, analytics: deps.analytics });
+  const analytics = analyticsRouter({
+    guard: accounts.guard,
+    vendors: deps.dal.vendors,
+    links: funnelLinks,
+    analytics: deps.analytics,
+  });
   app.use(analytics.routes());
   app.use(analytics.allowedMethods());
   const docs = docsRouters(accounts.guard);
@@ -171,7 +234,14 @@ export function createApiApp(deps: ApiDependencies): Koa {
   // The web console at /app, on the same origin as the API (apps/api/src/console).
   app.use(consoleRoutes(deps.console));
   if (deps.exports) {
-    const exportsApi = exportsRouter({ guard: accounts.guard, exports: new ExportRepository(deps.store), log: deps.log, limiter: deps.dal.rateLimiter, vendors: deps.dal.vendors, ...deps.exports });
+    const exportsApi = exportsRouter({
+      guard: accounts.guard,
+      exports: new ExportRepository(deps.store),
+      log: deps.log,
+      limiter: deps.dal.rateLimiter,
+      vendors: deps.dal.vendors,
+      ...deps.exports,
+    });
     app.use(exportsApi.routes());
     app.use(exportsApi.allowedMethods());
   }

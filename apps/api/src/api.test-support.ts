@@ -8,7 +8,16 @@ import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { AccountTokenRepository, createDal, ensureIndexes, LeadRepository, MemoryRateLimiter, SessionRepository, UserRepository, type Dal } from '@leadstream/dal';
+import {
+  AccountTokenRepository,
+  createDal,
+  ensureIndexes,
+  LeadRepository,
+  MemoryRateLimiter,
+  SessionRepository,
+  UserRepository,
+  type Dal,
+} from '@leadstream/dal';
 import { openEmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { nodeHandler } from '@leadstream/http';
@@ -77,10 +86,14 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
   const log = await openEmbeddedLog({ dataDir: join(dir, 'log') });
   await log.ensureTopics([...LEAD_TOPICS, ...(options.topics ?? [])].map((topic) => ({ topic, partitions: 1 })));
   await ensureIndexes(store);
-  for (const repository of [UserRepository, SessionRepository, AccountTokenRepository, ...(options.repositories ?? [])]) await repository.ensureIndexes(store);
+  for (const repository of [UserRepository, SessionRepository, AccountTokenRepository, ...(options.repositories ?? [])])
+    await repository.ensureIndexes(store);
   const logger = options.logger ?? pino({ level: 'silent' });
   // One process holds the embedded log: its rate-limit counters can live in memory.
-  const dal: Dal = { ...createDal(store), ...(log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) };
+  const dal: Dal = {
+    ...createDal(store),
+    ...(log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}),
+  };
   const configCache = new ConfigCache({ log, store, logger });
   await configCache.start();
   const app = createApiApp({
@@ -97,7 +110,13 @@ export async function startApiTestServer(options: ApiTestServerOptions): Promise
     leads: new LeadRepository(store),
     waiter: new DecisionWaiter(log),
     decisionTimeoutMs: 1_000,
-    accounts: { jwtSecret: TEST_JWT_SECRET, appUrl: 'https://app.test/', mailer, rateLimits: options.rateLimits ?? { authentication: 1_000, generalApi: 1_000 }, ...(options.clock ? { clock: options.clock } : {}) },
+    accounts: {
+      jwtSecret: TEST_JWT_SECRET,
+      appUrl: 'https://app.test/',
+      mailer,
+      rateLimits: options.rateLimits ?? { authentication: 1_000, generalApi: 1_000 },
+      ...(options.clock ? { clock: options.clock } : {}),
+    },
     exports: options.exports,
     crm: options.crm,
     webhooks: options.webhooks,

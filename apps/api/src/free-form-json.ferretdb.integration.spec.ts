@@ -13,7 +13,13 @@ import type { DocumentStore } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingMailer, dataOf, startAccountsServer, UserApi, type AccountsTestServer } from './accounts/accounts.test-support';
+import {
+  CapturingMailer,
+  dataOf,
+  startAccountsServer,
+  UserApi,
+  type AccountsTestServer,
+} from './accounts/accounts.test-support';
 
 const infra = lookupInfra('MONGODB_URI');
 const dbName = `leadstream_free_json_${randomBytes(4).toString('hex')}`;
@@ -25,7 +31,8 @@ describe.skipIf(!infra.value)('free-form JSON in configuration on a MongoDB-prot
 
   beforeAll(async () => {
     store = await openMongoStore({ uri: infra.value!, dbName });
-    for (const repository of [CustomFieldRepository, EnrichmentRuleRepository, LookupTableRepository]) await repository.ensureIndexes(store);
+    for (const repository of [CustomFieldRepository, EnrichmentRuleRepository, LookupTableRepository])
+      await repository.ensureIndexes(store);
     server = await startAccountsServer({ store, mailer: new CapturingMailer() });
     owner = await UserApi.owner(server.url, 'json.fer@college.edu', 'JSON Ferret');
   });
@@ -56,7 +63,12 @@ describe.skipIf(!infra.value)('free-form JSON in configuration on a MongoDB-prot
   it('keeps a webhook action payload with such keys and lists in lists', async () => {
     const payload = { 'lead.email': '{{email}}', $schema: 'v1', matrix: [[1, 2], [3]] };
     // A public address written as one: a webhook URL's host is resolved when the rule is saved.
-    const rule = { name: 'Notify', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] }, actions: [{ type: 'webhook', url: 'https://93.184.215.14/x', method: 'POST', payload }] };
+    const rule = {
+      name: 'Notify',
+      priority: 1,
+      conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] },
+      actions: [{ type: 'webhook', url: 'https://93.184.215.14/x', method: 'POST', payload }],
+    };
     const created = await owner.call('POST', '/api/enrichment/rules', rule);
     expect(created.status).toBe(201);
     const shown = dataOf(await owner.call('GET', `/api/enrichment/rules/${String(dataOf(created)['id'])}`));
@@ -74,6 +86,14 @@ describe.skipIf(!infra.value)('free-form JSON in configuration on a MongoDB-prot
       const response = await owner.call('POST', '/api/enrichment/custom-fields', field);
       expect(response, field.name).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
     }
-    expect((await owner.call('POST', '/api/enrichment/custom-fields', { name: 'tags', type: 'array', default_value: ['a', { 'b c': [1] }] })).status).toBe(201);
+    expect(
+      (
+        await owner.call('POST', '/api/enrichment/custom-fields', {
+          name: 'tags',
+          type: 'array',
+          default_value: ['a', { 'b c': [1] }],
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -53,7 +53,10 @@ export function App() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
         <Route path="/accept-invite" element={<AcceptInvitePage />} />
-        <Route path="*" element={<Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />} />
+        <Route
+          path="*"
+          element={<Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />}
+        />
       </Routes>
     );
   }

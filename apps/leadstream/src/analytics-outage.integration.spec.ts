@@ -53,7 +53,9 @@ const relay = clickhouse.value ? new Relay(new URL(clickhouse.value)) : undefine
 beforeAll(async () => {
   if (!relay) return;
   await relay.open();
-  ({ server, url } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, CLICKHOUSE_URL: `http://127.0.0.1:${relay.port}` })));
+  ({ server, url } = await CliProcess.startService(
+    serviceEnv({ DATA_DIR: dataDir, CLICKHOUSE_URL: `http://127.0.0.1:${relay.port}` }),
+  ));
 }, 180_000);
 
 afterAll(async () => {
@@ -79,27 +81,52 @@ async function eventually<T>(what: string, read: () => Promise<T>, done: (value:
 
 describe.skipIf(!clickhouse.value)('an analytics outage on leadstream start', () => {
   it('degrades /readyz and keeps accepting leads, then recovers and projects them', async () => {
-    const registered = await call('POST', '/api/auth/register', { email: 'outage.owner@example.edu', password: 'Outage-Passw0rd', first_name: 'Out', last_name: 'Age', organization_name: 'Outage College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'outage.owner@example.edu',
+      password: 'Outage-Passw0rd',
+      first_name: 'Out',
+      last_name: 'Age',
+      organization_name: 'Outage College',
+    });
     const token = String(registered.body['token']);
-    const vendor = String(data((await call('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry' }, token)).body)['id']);
-    const key = String(data((await call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, token)).body)['key']);
+    const vendor = String(
+      data((await call('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry' }, token)).body)['id'],
+    );
+    const key = String(
+      data((await call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, token)).body)['key'],
+    );
     expect(await call('GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } });
 
     await relay!.close();
-    const degraded = await eventually('/readyz while analytics is down', () => call('GET', '/readyz'), (answer) => answer.body['status'] === 'degraded');
+    const degraded = await eventually(
+      '/readyz while analytics is down',
+      () => call('GET', '/readyz'),
+      (answer) => answer.body['status'] === 'degraded',
+    );
     expect(degraded.status).toBe(200);
-    const check = Object.entries(degraded.body['checks'] as Record<string, Record<string, unknown>>).find(([name]) => name.startsWith('analytics:'));
+    const check = Object.entries(degraded.body['checks'] as Record<string, Record<string, unknown>>).find(([name]) =>
+      name.startsWith('analytics:'),
+    );
     expect(check?.[1]).toMatchObject({ ok: true, status: 'degraded', error: expect.any(String) });
 
     const ids: string[] = [];
     for (const name of ['ann', 'bob', 'cat']) {
-      const answer = await call('POST', '/api/v1/leads/ingest', { email: `${name}.outage@example.edu`, first_name: name, last_name: 'Outage' }, key);
+      const answer = await call(
+        'POST',
+        '/api/v1/leads/ingest',
+        { email: `${name}.outage@example.edu`, first_name: name, last_name: 'Outage' },
+        key,
+      );
       expect(answer).toMatchObject({ status: 201, body: { success: true, message: 'Lead accepted' } });
       ids.push(String(answer.body['lead_id']));
     }
 
     await relay!.open();
-    await eventually('/readyz after analytics is back', () => call('GET', '/readyz'), (answer) => answer.body['status'] === 'ready');
+    await eventually(
+      '/readyz after analytics is back',
+      () => call('GET', '/readyz'),
+      (answer) => answer.body['status'] === 'ready',
+    );
     // The projector kept the events and inserts them once ClickHouse answers again.
     const overview = await eventually(
       'the three leads in the analytics overview',

@@ -20,7 +20,18 @@
  * The backup FILE is itself a SQLite database: the store's snapshot plus two tables of its own
  * (`_leadstream_backup_meta`, `_leadstream_backup_files`) that restore takes out again.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -72,7 +83,10 @@ export function backupDataDir(dataDir: string, to: string, now: () => Date = () 
   const started = performance.now();
   const target = resolve(to);
   const source = join(dataDir, STORE_FILE);
-  if (!existsSync(source)) throw new BackupError(`${dataDir} holds no embedded store (${STORE_FILE}): nothing to back up (with MONGODB_URI set, back up MongoDB with its own tools)`);
+  if (!existsSync(source))
+    throw new BackupError(
+      `${dataDir} holds no embedded store (${STORE_FILE}): nothing to back up (with MONGODB_URI set, back up MongoDB with its own tools)`,
+    );
   if (existsSync(target)) throw new BackupError(`${target} exists already: choose a new file`);
   mkdirSync(dirname(target), { recursive: true });
   const partial = `${target}.partial-${process.pid}`;
@@ -86,7 +100,10 @@ export function backupDataDir(dataDir: string, to: string, now: () => Date = () 
       snapshotSource.close();
     }
     chmodSync(partial, 0o600);
-    const files = [...BACKED_UP_FILES.filter((name) => existsSync(join(dataDir, name))), ...BACKED_UP_DIRS.flatMap((dir) => listFiles(dataDir, dir))];
+    const files = [
+      ...BACKED_UP_FILES.filter((name) => existsSync(join(dataDir, name))),
+      ...BACKED_UP_DIRS.flatMap((dir) => listFiles(dataDir, dir)),
+    ];
     const out = new Database(partial);
     const carried: string[] = [];
     let leads: number;
@@ -118,7 +135,14 @@ export function backupDataDir(dataDir: string, to: string, now: () => Date = () 
       out.close();
     }
     renameSync(partial, target);
-    return { file: target, bytes: statSync(target).size, files: carried, leads, logRecords, ms: Math.round(performance.now() - started) };
+    return {
+      file: target,
+      bytes: statSync(target).size,
+      files: carried,
+      leads,
+      logRecords,
+      ms: Math.round(performance.now() - started),
+    };
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
@@ -138,7 +162,9 @@ export function restoreDataDir(from: string, dataDir: string): RestoreSummary {
   const source = resolve(from);
   if (!existsSync(source)) throw new BackupError(`${source} does not exist`);
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
-    throw new BackupError(`DATA_DIR ${dataDir} is not empty: restore only into an empty or new directory (stop the service and choose another DATA_DIR, or move this one away)`);
+    throw new BackupError(
+      `DATA_DIR ${dataDir} is not empty: restore only into an empty or new directory (stop the service and choose another DATA_DIR, or move this one away)`,
+    );
   }
   let createdAt: string;
   {
@@ -149,8 +175,12 @@ export function restoreDataDir(from: string, dataDir: string): RestoreSummary {
       throw new BackupError(`${source} is not a leadstream backup: ${(error as Error).message}`);
     }
     try {
-      const format = check.prepare(`SELECT value FROM ${META_TABLE} WHERE key = 'format'`).pluck().get() as string | undefined;
-      if (format !== BACKUP_FORMAT) throw new BackupError(`${source} is not a leadstream backup (format ${format ?? 'unknown'}, expected ${BACKUP_FORMAT})`);
+      const format = check.prepare(`SELECT value FROM ${META_TABLE} WHERE key = 'format'`).pluck().get() as
+        string | undefined;
+      if (format !== BACKUP_FORMAT)
+        throw new BackupError(
+          `${source} is not a leadstream backup (format ${format ?? 'unknown'}, expected ${BACKUP_FORMAT})`,
+        );
       createdAt = check.prepare(`SELECT value FROM ${META_TABLE} WHERE key = 'created_at'`).pluck().get() as string;
     } catch (error) {
       if (error instanceof BackupError) throw error;
@@ -171,10 +201,15 @@ export function restoreDataDir(from: string, dataDir: string): RestoreSummary {
   try {
     const db = new Database(partial);
     try {
-      const rows = db.prepare(`SELECT path, mode, content FROM ${FILES_TABLE} ORDER BY path`).all() as Array<{ path: string; mode: number; content: Buffer }>;
+      const rows = db.prepare(`SELECT path, mode, content FROM ${FILES_TABLE} ORDER BY path`).all() as Array<{
+        path: string;
+        mode: number;
+        content: Buffer;
+      }>;
       for (const row of rows) {
         const path = resolve(dataDir, row.path);
-        if (relative(dataDir, path).startsWith('..')) throw new BackupError(`${source} names a file outside DATA_DIR (${row.path})`);
+        if (relative(dataDir, path).startsWith('..'))
+          throw new BackupError(`${source} names a file outside DATA_DIR (${row.path})`);
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         writeFileSync(path, row.content, { mode: row.mode & 0o600 });
         files.push(row.path);

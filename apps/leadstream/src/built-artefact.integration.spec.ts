@@ -64,7 +64,10 @@ class BuiltProcess {
       }
     });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (this.errorOutput += chunk));
-    this.exited = once(this.child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+    this.exited = once(this.child, 'exit').then(([code, signal]) => ({
+      code: code as number | null,
+      signal: signal as NodeJS.Signals | null,
+    }));
   }
 
   get running(): boolean {
@@ -90,7 +93,8 @@ class BuiltProcess {
 
 describe('the build', () => {
   it('writes the CLI, the thread entries and the console, with the workspace libs bundled and no tsx', () => {
-    for (const file of ['leadstream.js', 'pipeline-thread.js', 'enrichment-tester.thread.js', 'console/index.html']) expect(existsSync(join(dist, file)), file).toBe(true);
+    for (const file of ['leadstream.js', 'pipeline-thread.js', 'enrichment-tester.thread.js', 'console/index.html'])
+      expect(existsSync(join(dist, file)), file).toBe(true);
     expect(JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8'))).toEqual({ type: 'module' });
     for (const file of ['leadstream.js', 'pipeline-thread.js', 'enrichment-tester.thread.js']) {
       const code = readFileSync(join(dist, file), 'utf8');
@@ -156,18 +160,38 @@ describe.each(engineSetups('leadstream-built'))('node dist/leadstream.js start o
   });
 
   it('accepts a lead over HTTP and reads it back', async () => {
-    const registered = await call('POST', '/api/auth/register', { email: 'registrar@built.edu', password: 'Passw0rd!', first_name: 'Rita', last_name: 'Registrar', organization_name: 'Built College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'registrar@built.edu',
+      password: 'Passw0rd!',
+      first_name: 'Rita',
+      last_name: 'Registrar',
+      organization_name: 'Built College',
+    });
     expect(registered.status).toBe(201);
     const owner = String(registered.body['token']);
     const vendor = await call('POST', '/api/vendors', { name: 'Fair Forms', type: 'inquiry' }, owner);
     expect(vendor.status).toBe(201);
-    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: (vendor.body['data'] as { id: string }).id, permissions: ['write'] }, owner);
+    const key = await call(
+      'POST',
+      '/api/api-keys',
+      { name: 'forms', vendor_id: (vendor.body['data'] as { id: string }).id, permissions: ['write'] },
+      owner,
+    );
     expect(key.status).toBe(201);
 
     const ingested = await fetch(`${base}/api/v1/leads/ingest`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ada@built.edu', first_name: 'Ada', last_name: 'Lovelace', program_interest: 'Computer Science', form_started_at: new Date(Date.now() - 30_000).toISOString() }),
+      headers: {
+        authorization: `Bearer ${(key.body['data'] as { key: string }).key}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        email: 'ada@built.edu',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        program_interest: 'Computer Science',
+        form_started_at: new Date(Date.now() - 30_000).toISOString(),
+      }),
     });
     const answer = (await ingested.json()) as { success?: boolean; lead_id?: string };
     expect(ingested.status, JSON.stringify(answer)).toBe(201);
@@ -175,10 +199,21 @@ describe.each(engineSetups('leadstream-built'))('node dist/leadstream.js start o
 
     const lead = await call('GET', `/api/leads/${answer.lead_id}`, undefined, owner);
     expect(lead.status).toBe(200);
-    expect(lead.body['data']).toMatchObject({ id: answer.lead_id, email: 'ada@built.edu', first_name: 'Ada', program_interest: 'Computer Science', status: 'active' });
+    expect(lead.body['data']).toMatchObject({
+      id: answer.lead_id,
+      email: 'ada@built.edu',
+      first_name: 'Ada',
+      program_interest: 'Computer Science',
+      status: 'active',
+    });
 
     // The enrichment tester runs the organization's rules in a thread of its own, loaded from the build.
-    const tested = await call('POST', '/api/enrichment/test', { lead_data: { email: 'grace@built.edu', first_name: 'Grace' } }, owner);
+    const tested = await call(
+      'POST',
+      '/api/enrichment/test',
+      { lead_data: { email: 'grace@built.edu', first_name: 'Grace' } },
+      owner,
+    );
     expect(tested.status, JSON.stringify(tested.body)).toBe(200);
     expect(tested.body).toMatchObject({ results: [], rejection_reason: null });
   });
@@ -206,7 +241,7 @@ describe('npm start', () => {
   });
 
   // A supervisor signals the process it started: npm. The service must be what stops, not an orphan.
-  it('builds if needed, runs node dist/leadstream.js in npm\'s place, and stops with nothing listening on SIGTERM to npm', async () => {
+  it("builds if needed, runs node dist/leadstream.js in npm's place, and stops with nothing listening on SIGTERM to npm", async () => {
     const npm = spawn('npm', ['start'], {
       cwd: root,
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...serviceEnv({ DATA_DIR: dataDir }) },

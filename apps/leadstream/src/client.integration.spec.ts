@@ -30,7 +30,13 @@ describe('the typed client against leadstream start', () => {
   it('registers, makes a vendor and a key, submits a lead with the key and finds it in the list', async () => {
     const anonymous = createLeadstreamClient({ baseUrl: url });
     const registered = await anonymous.POST('/api/auth/register', {
-      body: { email: 'client.owner@example.edu', password: 'Client-Passw0rd', first_name: 'Cleo', last_name: 'Client', organization_name: 'Client College' },
+      body: {
+        email: 'client.owner@example.edu',
+        password: 'Client-Passw0rd',
+        first_name: 'Cleo',
+        last_name: 'Client',
+        organization_name: 'Client College',
+      },
     });
     expect(registered.response.status).toBe(201);
     const token = registered.data?.token;
@@ -44,7 +50,9 @@ describe('the typed client against leadstream start', () => {
     expect(key.data?.data.permissions).toEqual(['read', 'write']);
 
     const vendorApi = createLeadstreamClient({ baseUrl: url, apiKey: String(key.data?.data.key) });
-    const submitted = await vendorApi.POST('/api/v1/leads/ingest', { body: { email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace' } });
+    const submitted = await vendorApi.POST('/api/v1/leads/ingest', {
+      body: { email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace' },
+    });
     expect(submitted.response.status).toBe(201);
     expect(submitted.data).toMatchObject({ success: true, lead_id: expect.stringMatching(/^lead_/) as unknown });
     // Ingestion is rate limited (500 a minute per live key): the client surfaces the headers.
@@ -57,22 +65,39 @@ describe('the typed client against leadstream start', () => {
     expect(listed.data?.meta).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
     expect(rateLimitOf(listed.response)?.limit).toBe(100);
 
-    const lead = await user.GET('/api/leads/{id}', { params: { path: { id: String(submitted.data && 'lead_id' in submitted.data ? submitted.data.lead_id : '') } } });
-    expect(lead.data?.data).toMatchObject({ email: 'ada.lovelace@example.edu', vendor_id: vendorId, vendor_name: 'Client Leads' });
+    const lead = await user.GET('/api/leads/{id}', {
+      params: { path: { id: String(submitted.data && 'lead_id' in submitted.data ? submitted.data.lead_id : '') } },
+    });
+    expect(lead.data?.data).toMatchObject({
+      email: 'ada.lovelace@example.edu',
+      vendor_id: vendorId,
+      vendor_name: 'Client Leads',
+    });
   });
 
   it('reads errors of both conventions the same way', async () => {
     const anonymous = createLeadstreamClient({ baseUrl: url });
-    const login = await anonymous.POST('/api/auth/login', { body: { email: 'client.owner@example.edu', password: 'wrong-Passw0rd' } });
+    const login = await anonymous.POST('/api/auth/login', {
+      body: { email: 'client.owner@example.edu', password: 'wrong-Passw0rd' },
+    });
     expect(apiErrorOf(login.response.status, login.error)).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
 
     const unknownKey = createLeadstreamClient({ baseUrl: url, apiKey: 'vk_live_not_a_key' });
     const refused = await unknownKey.POST('/api/v1/leads/ingest', { body: { email: 'x@example.edu' } });
     expect(apiErrorOf(refused.response.status, refused.error)).toMatchObject({ status: 401, code: 'API_KEY_INVALID' });
 
-    const session = (await anonymous.POST('/api/auth/login', { body: { email: 'client.owner@example.edu', password: 'Client-Passw0rd' } })).data?.token;
+    const session = (
+      await anonymous.POST('/api/auth/login', {
+        body: { email: 'client.owner@example.edu', password: 'Client-Passw0rd' },
+      })
+    ).data?.token;
     const user = createLeadstreamClient({ baseUrl: url, token: String(session) });
     const invalid = await user.POST('/api/vendors', { body: { name: ' ', type: 'inquiry' } });
-    expect(apiErrorOf(invalid.response.status, invalid.error)).toEqual({ status: 400, code: 'VALIDATION_ERROR', message: 'Validation failed', details: [{ field: 'name', message: 'name is required' }] });
+    expect(apiErrorOf(invalid.response.status, invalid.error)).toEqual({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: 'Validation failed',
+      details: [{ field: 'name', message: 'name is required' }],
+    });
   });
 });

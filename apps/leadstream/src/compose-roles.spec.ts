@@ -21,7 +21,10 @@ interface Service {
   profiles?: string[];
 }
 
-const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { include?: unknown[]; services: Record<string, Service> };
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  include?: unknown[];
+  services: Record<string, Service>;
+};
 /** The services that run leadstream: the ones built from the repository's Dockerfile. */
 const leadstream = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 
@@ -39,7 +42,9 @@ describe('docker-compose.yml', () => {
     }
     // Every other service is a server of infra/docker-compose.yml, included rather than repeated.
     expect(compose.include).toEqual(['infra/docker-compose.yml']);
-    const infra = parse(readFileSync(join(root, 'infra', 'docker-compose.yml'), 'utf8')) as { services: Record<string, unknown> };
+    const infra = parse(readFileSync(join(root, 'infra', 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, unknown>;
+    };
     expect(Object.keys(compose.services).filter((name) => !leadstream.some(([own]) => own === name))).toEqual([]);
     expect(Object.keys(infra.services).sort()).toEqual(['clickhouse', 'kafka', 'mongodb']);
   });
@@ -71,7 +76,8 @@ describe('docker-compose.yml', () => {
         CRM_CREDENTIALS_KEY: expect.stringMatching(/^\$\{CRM_CREDENTIALS_KEY:\?/) as unknown,
       });
       // Workers and the projector serve their health on OPS_PORT, which the image's HEALTHCHECK asks.
-      if (service.command?.[0] === 'worker' || service.command?.[0] === 'projector') expect(service.environment?.['OPS_PORT'], name).toBe('9090');
+      if (service.command?.[0] === 'worker' || service.command?.[0] === 'projector')
+        expect(service.environment?.['OPS_PORT'], name).toBe('9090');
     }
   });
 

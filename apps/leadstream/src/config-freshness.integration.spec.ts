@@ -25,18 +25,37 @@ describe.each(setups)('configuration freshness on the %s', (_name, makeSetup) =>
   const call = jsonClient(() => base);
 
   /** A user-API call as the organization's owner; fails the test on an unexpected status. */
-  async function admin(method: string, path: string, body: unknown, expected: number): Promise<Record<string, unknown>> {
+  async function admin(
+    method: string,
+    path: string,
+    body: unknown,
+    expected: number,
+  ): Promise<Record<string, unknown>> {
     const response = await call(method, path, body, owner);
-    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== expected)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   }
 
   async function newVendor(): Promise<string> {
-    return String(((await admin('POST', '/api/vendors', { name: `Vendor ${randomUUID().slice(0, 6)}`, type: 'inquiry' }, 201))['data'] as { id: string }).id);
+    return String(
+      (
+        (await admin('POST', '/api/vendors', { name: `Vendor ${randomUUID().slice(0, 6)}`, type: 'inquiry' }, 201))[
+          'data'
+        ] as { id: string }
+      ).id,
+    );
   }
 
   async function newKey(vendorId: string): Promise<{ id: string; key: string }> {
-    const body = (await admin('POST', '/api/api-keys', { name: `key ${randomUUID().slice(0, 6)}`, vendor_id: vendorId, permissions: ['read', 'write'] }, 201))['data'] as { id: string; key: string };
+    const body = (
+      await admin(
+        'POST',
+        '/api/api-keys',
+        { name: `key ${randomUUID().slice(0, 6)}`, vendor_id: vendorId, permissions: ['read', 'write'] },
+        201,
+      )
+    )['data'] as { id: string; key: string };
     return { id: body.id, key: body.key };
   }
 
@@ -45,22 +64,38 @@ describe.each(setups)('configuration freshness on the %s', (_name, makeSetup) =>
     return call(
       'POST',
       '/api/v1/leads/ingest',
-      { email: `lead.${randomUUID().slice(0, 8)}@example.edu`, first_name: 'Ada', last_name: 'Lovelace', form_started_at: new Date(Date.now() - 30_000).toISOString(), ...lead },
+      {
+        email: `lead.${randomUUID().slice(0, 8)}@example.edu`,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        form_started_at: new Date(Date.now() - 30_000).toISOString(),
+        ...lead,
+      },
       key,
     );
   }
 
-  const errorCode = (response: JsonResponse): unknown => response.body['code'] ?? (response.body['error'] as { code?: unknown } | undefined)?.code;
+  const errorCode = (response: JsonResponse): unknown =>
+    response.body['code'] ?? (response.body['error'] as { code?: unknown } | undefined)?.code;
 
   beforeAll(async () => {
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
+    server = CliProcess.start(
+      ['start'],
+      serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }),
+    );
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);
-    const registered = await call('POST', '/api/auth/register', { email: `owner.${randomUUID().slice(0, 6)}@college.edu`, password: 'Passw0rd!', first_name: 'Olive', last_name: 'Owner', organization_name: 'Fresh College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: `owner.${randomUUID().slice(0, 6)}@college.edu`,
+      password: 'Passw0rd!',
+      first_name: 'Olive',
+      last_name: 'Owner',
+      organization_name: 'Fresh College',
+    });
     expect(registered.status).toBe(201);
     owner = String(registered.body['token']);
   }, 240_000);

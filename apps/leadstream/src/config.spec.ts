@@ -37,17 +37,39 @@ describe('parseConfig', () => {
     // Unset: links go to where the service listens (known once it listens; PORT may be 0).
     expect(defaults.appUrl).toBeUndefined();
     expect(appBaseUrl(defaults, 'http://127.0.0.1:3400')).toBe('http://127.0.0.1:3400');
-    expect(appBaseUrl(parseConfig({ HOST: '0.0.0.0', PORT: '3400' }), 'http://0.0.0.0:3400')).toBe('http://localhost:3400');
+    expect(appBaseUrl(parseConfig({ HOST: '0.0.0.0', PORT: '3400' }), 'http://0.0.0.0:3400')).toBe(
+      'http://localhost:3400',
+    );
     expect(appBaseUrl(defaults, 'http://[::]:3400')).toBe('http://localhost:3400');
-    expect(appBaseUrl(parseConfig({ APP_URL: 'https://leads.college.edu/' }), 'http://127.0.0.1:3400')).toBe('https://leads.college.edu');
+    expect(appBaseUrl(parseConfig({ APP_URL: 'https://leads.college.edu/' }), 'http://127.0.0.1:3400')).toBe(
+      'https://leads.college.edu',
+    );
     expect(defaults.mailFrom).toBe('LeadStream <no-reply@localhost>');
-    const config = parseConfig({ JWT_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://u:p@mail:587', MAIL_FROM: 'a@b.edu', APP_URL: 'https://app.college.edu' });
-    expect(config).toMatchObject({ jwtSecret: 'x'.repeat(32), smtpUrl: 'smtp://u:p@mail:587', mailFrom: 'a@b.edu', appUrl: 'https://app.college.edu' });
+    const config = parseConfig({
+      JWT_SECRET: 'x'.repeat(32),
+      SMTP_URL: 'smtp://u:p@mail:587',
+      MAIL_FROM: 'a@b.edu',
+      APP_URL: 'https://app.college.edu',
+    });
+    expect(config).toMatchObject({
+      jwtSecret: 'x'.repeat(32),
+      smtpUrl: 'smtp://u:p@mail:587',
+      mailFrom: 'a@b.edu',
+      appUrl: 'https://app.college.edu',
+    });
   });
 
   it('reads the webhook delivery settings, with the documented schedule and 30 s by default', () => {
-    expect(parseConfig({}).webhooks).toEqual({ timeoutMs: 30_000, retryScheduleMs: [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000], autoDisableAfter: 20 });
-    const config = parseConfig({ WEBHOOK_RETRY_SCHEDULE: '1s, 1s,500ms', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_AUTO_DISABLE_AFTER: '3' });
+    expect(parseConfig({}).webhooks).toEqual({
+      timeoutMs: 30_000,
+      retryScheduleMs: [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000],
+      autoDisableAfter: 20,
+    });
+    const config = parseConfig({
+      WEBHOOK_RETRY_SCHEDULE: '1s, 1s,500ms',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_AUTO_DISABLE_AFTER: '3',
+    });
     expect(config.webhooks).toEqual({ timeoutMs: 2_000, retryScheduleMs: [1_000, 1_000, 500], autoDisableAfter: 3 });
   });
 

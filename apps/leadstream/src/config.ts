@@ -109,7 +109,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
 }
 
@@ -132,7 +133,8 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   } catch {
     throw new ConfigError(name, `is not a URL: "${raw}"`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  if (!protocols.includes(parsed.protocol))
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   return raw;
 }
 
@@ -141,14 +143,16 @@ function brokers(env: Env, name: string): string[] | undefined {
   if (raw === undefined) return undefined;
   const list = raw.split(',').map((entry) => entry.trim());
   for (const broker of list) {
-    if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker)) throw new ConfigError(name, `each broker must be host:port, got "${broker}"`);
+    if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(broker))
+      throw new ConfigError(name, `each broker must be host:port, got "${broker}"`);
   }
   return list;
 }
 
 function topicPrefix(env: Env): string {
   const raw = text(env, 'TOPIC_PREFIX') ?? '';
-  if (!/^[A-Za-z0-9._-]{0,100}$/.test(raw)) throw new ConfigError('TOPIC_PREFIX', `may hold only letters, digits, '.', '_' and '-', got "${raw}"`);
+  if (!/^[A-Za-z0-9._-]{0,100}$/.test(raw))
+    throw new ConfigError('TOPIC_PREFIX', `may hold only letters, digits, '.', '_' and '-', got "${raw}"`);
   return raw;
 }
 
@@ -159,7 +163,8 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
   const mongoUri = url(env, 'MONGODB_URI', ['mongodb:', 'mongodb+srv:']);
   const clickhouseUrl = url(env, 'CLICKHOUSE_URL', ['http:', 'https:']);
   const bodyLimit = text(env, 'BODY_LIMIT') ?? '1mb';
-  if (!BODY_LIMIT.test(bodyLimit)) throw new ConfigError('BODY_LIMIT', `must look like 512kb or 1mb, got "${bodyLimit}"`);
+  if (!BODY_LIMIT.test(bodyLimit))
+    throw new ConfigError('BODY_LIMIT', `must look like 512kb or 1mb, got "${bodyLimit}"`);
   return {
     host: text(env, 'HOST') ?? '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -194,7 +199,11 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     appUrl: url(env, 'APP_URL', ['http:', 'https:']),
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
-    crm: { credentialsKey: crmCredentialsKey(env), retrySchedule: crmRetrySchedule(env), timeoutMs: integer(env, 'CRM_TIMEOUT_MS', 30_000, 100, 120_000) },
+    crm: {
+      credentialsKey: crmCredentialsKey(env),
+      retrySchedule: crmRetrySchedule(env),
+      timeoutMs: integer(env, 'CRM_TIMEOUT_MS', 30_000, 100, 120_000),
+    },
     webhooks: {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 30_000, 100, 120_000),
       retryScheduleMs: webhookRetrySchedule(env),
@@ -216,10 +225,17 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
 function pipelineSplit(env: Env): string[] {
   const raw = text(env, 'PIPELINE_SPLIT');
   if (raw === undefined || raw === 'none') return [];
-  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const allowed = INTAKE_STAGE_NAMES.slice(1);
   for (const name of names) {
-    if (name !== 'all' && !allowed.includes(name)) throw new ConfigError('PIPELINE_SPLIT', `must name stages among ${allowed.join(', ')} (or be "all" or "none"), got "${name}"`);
+    if (name !== 'all' && !allowed.includes(name))
+      throw new ConfigError(
+        'PIPELINE_SPLIT',
+        `must name stages among ${allowed.join(', ')} (or be "all" or "none"), got "${name}"`,
+      );
   }
   return names;
 }
@@ -229,14 +245,18 @@ function webhookRetrySchedule(env: Env): number[] {
   try {
     return parseRetrySchedule(raw);
   } catch (error) {
-    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `must be comma-separated durations such as ${DEFAULT_WEBHOOK_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      'WEBHOOK_RETRY_SCHEDULE',
+      `must be comma-separated durations such as ${DEFAULT_WEBHOOK_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 /** HS256 needs a key at least as long as its hash (RFC 7518 section 3.2): 32 characters. */
 function jwtSecret(env: Env): string | undefined {
   const raw = text(env, 'JWT_SECRET');
-  if (raw !== undefined && raw.length < 32) throw new ConfigError('JWT_SECRET', `must be at least 32 characters, got ${raw.length}`);
+  if (raw !== undefined && raw.length < 32)
+    throw new ConfigError('JWT_SECRET', `must be at least 32 characters, got ${raw.length}`);
   return raw;
 }
 
@@ -246,7 +266,10 @@ function dnsServers(env: Env): string[] | undefined {
   const list = raw.split(',').map((entry) => entry.trim());
   for (const server of list) {
     if (!/^(\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9.]+(:\d{1,5})?|[0-9A-Fa-f:]+)$/.test(server)) {
-      throw new ConfigError('DNS_SERVERS', `each resolver must be an IP address with an optional :port, got "${server}"`);
+      throw new ConfigError(
+        'DNS_SERVERS',
+        `each resolver must be an IP address with an optional :port, got "${server}"`,
+      );
     }
   }
   return list;
@@ -267,6 +290,9 @@ function crmRetrySchedule(env: Env): CrmRetryStep[] {
   try {
     return parseCrmRetrySchedule(raw);
   } catch (error) {
-    throw new ConfigError('CRM_RETRY_SCHEDULE', `must be comma-separated durations such as ${DEFAULT_CRM_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      'CRM_RETRY_SCHEDULE',
+      `must be comma-separated durations such as ${DEFAULT_CRM_RETRY_SCHEDULE}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -15,12 +15,28 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
-import { CHROMIUM, buildConsole, chromiumAvailable, closeBrowserAndService, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
+import {
+  CHROMIUM,
+  buildConsole,
+  chromiumAvailable,
+  closeBrowserAndService,
+  launchChromium,
+  screenshotTo,
+  signIn,
+  watchPage,
+} from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
-if (!chromiumAvailable) console.warn(`console-account.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(`console-account.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
-const OWNER = { email: 'owner@account.edu', password: 'Account-0wner-Pass', first_name: 'Olga', last_name: 'Owner', organization_name: 'Account College' };
+const OWNER = {
+  email: 'owner@account.edu',
+  password: 'Account-0wner-Pass',
+  first_name: 'Olga',
+  last_name: 'Owner',
+  organization_name: 'Account College',
+};
 const USER = { email: 'morgan.manager@account.edu', first_name: 'Morgan', last_name: 'Manager', role: 'manager' };
 const OLD_PASSWORD = 'Manager-Passw0rd';
 const NEW_PASSWORD = 'Brand-New-Passw0rd';
@@ -45,7 +61,12 @@ describe.skipIf(!chromiumAvailable)('"Your account" in Chromium against leadstre
     ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10' })));
     const registered = await call('POST', '/api/auth/register', OWNER);
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const created = await call('POST', '/api/users', { ...USER, password: OLD_PASSWORD }, String(registered.body['token']));
+    const created = await call(
+      'POST',
+      '/api/users',
+      { ...USER, password: OLD_PASSWORD },
+      String(registered.body['token']),
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const loggedIn = await login(OLD_PASSWORD);
     expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(200);
@@ -68,7 +89,9 @@ describe.skipIf(!chromiumAvailable)('"Your account" in Chromium against leadstre
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/account');
     expect(await page.title()).toBe('Your account · leadstream');
-    expect(await page.locator('main p.muted').first().innerText()).toBe(`Signed in as Morgan Manager (${USER.email}), manager.`);
+    expect(await page.locator('main p.muted').first().innerText()).toBe(
+      `Signed in as Morgan Manager (${USER.email}), manager.`,
+    );
     expect(await form().getByLabel('Current password').inputValue()).toBe('');
     expect(await form().getByLabel('New password').inputValue()).toBe('');
     await screenshotTo(page, 'console-account');
@@ -117,7 +140,9 @@ describe.skipIf(!chromiumAvailable)('"Your account" in Chromium against leadstre
     expect(withNew.body['user']).toMatchObject({ email: USER.email, role: 'manager' });
     const withOld = await login(OLD_PASSWORD);
     expect(withOld.status).toBe(401);
-    expect(withOld.body).toMatchObject({ error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' } });
+    expect(withOld.body).toMatchObject({
+      error: { code: 'INVALID_CREDENTIALS', message: 'Invalid email or password' },
+    });
     const ended = await call('GET', '/api/leads', undefined, otherSession);
     expect(ended.status).toBe(401);
     expect(ended.body).toMatchObject({ error: { code: 'TOKEN_INVALID' } });
@@ -148,7 +173,9 @@ describe.skipIf(!chromiumAvailable)('"Your account" in Chromium against leadstre
     expect(await page.getByTestId('signed-in-as').innerText()).toBe('Morgan Manager · manager');
     await page.getByTestId('signed-in-as').click();
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
-    expect(await page.locator('main p.muted').first().innerText()).toBe(`Signed in as Morgan Manager (${USER.email}), manager.`);
+    expect(await page.locator('main p.muted').first().innerText()).toBe(
+      `Signed in as Morgan Manager (${USER.email}), manager.`,
+    );
 
     expect(outside).toEqual([]);
     expect(consoleErrors).toEqual([]);

@@ -22,12 +22,31 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
-import { CHROMIUM, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
+import {
+  CHROMIUM,
+  buildConsole,
+  chromiumAvailable,
+  closeBrowserAndService,
+  goTo,
+  launchChromium,
+  screenshotTo,
+  signIn,
+  watchPage,
+} from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
-if (!chromiumAvailable) console.warn(`console-integrations.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(
+    `console-integrations.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`,
+  );
 
-const OWNER = { email: 'integrations@console.edu', password: 'Console-Passw0rd', first_name: 'Ivy', last_name: 'Integrator', organization_name: 'Integration College' };
+const OWNER = {
+  email: 'integrations@console.edu',
+  password: 'Console-Passw0rd',
+  first_name: 'Ivy',
+  last_name: 'Integrator',
+  organization_name: 'Integration College',
+};
 const CRM_CREDENTIAL = 'Bearer crm-credential-never-shown';
 
 interface Received {
@@ -53,7 +72,9 @@ class Receiver {
       }
       this.requests.push({ path: request.url ?? '', headers: request.headers, raw, body });
       response.writeHead(request.url === '/fail' ? 500 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(request.url === '/crm' ? { id: `crm-record-${this.requests.length}` } : { ok: true }));
+      response.end(
+        JSON.stringify(request.url === '/crm' ? { id: `crm-record-${this.requests.length}` } : { ok: true }),
+      );
     });
   });
   url = '';
@@ -77,7 +98,9 @@ class Receiver {
 function signedWith(secret: string, received: Received): boolean {
   const header = String(received.headers['x-service-signature'] ?? '');
   const parts = Object.fromEntries(header.split(',').map((item) => item.split('=', 2)));
-  const expected = createHmac('sha256', secret).update(`${parts['t'] ?? ''}.${received.raw}`).digest();
+  const expected = createHmac('sha256', secret)
+    .update(`${parts['t'] ?? ''}.${received.raw}`)
+    .digest();
   const given = Buffer.from(parts['v1'] ?? '', 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
@@ -110,21 +133,36 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
   beforeAll(async () => {
     buildConsole();
     await receiver.start();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({
-      DATA_DIR: dataDir,
-      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
-      WEBHOOK_TIMEOUT_MS: '5000',
-      // One retry a second later, and a webhook is disabled after one delivery ends failed.
-      WEBHOOK_RETRY_SCHEDULE: '1s',
-      WEBHOOK_AUTO_DISABLE_AFTER: '1',
-      CRM_TIMEOUT_MS: '5000',
-    })));
-    const registered = await call('POST', '/api/auth/register', { email: OWNER.email, password: OWNER.password, first_name: OWNER.first_name, last_name: OWNER.last_name, organization_name: OWNER.organization_name });
+    ({ server, url: base } = await CliProcess.startService(
+      serviceEnv({
+        DATA_DIR: dataDir,
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        WEBHOOK_TIMEOUT_MS: '5000',
+        // One retry a second later, and a webhook is disabled after one delivery ends failed.
+        WEBHOOK_RETRY_SCHEDULE: '1s',
+        WEBHOOK_AUTO_DISABLE_AFTER: '1',
+        CRM_TIMEOUT_MS: '5000',
+      }),
+    ));
+    const registered = await call('POST', '/api/auth/register', {
+      email: OWNER.email,
+      password: OWNER.password,
+      first_name: OWNER.first_name,
+      last_name: OWNER.last_name,
+      organization_name: OWNER.organization_name,
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     token = String(registered.body['token']);
     const vendor = await call('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, token);
     const vendorId = String((vendor.body['data'] as Record<string, unknown>)['id']);
-    liveKey = String(((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }, token)).body['data'] as Record<string, unknown>)['key']);
+    liveKey = String(
+      (
+        (await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }, token)).body['data'] as Record<
+          string,
+          unknown
+        >
+      )['key'],
+    );
     expect(liveKey).toMatch(/^vk_live_/);
 
     browser = await launchChromium();
@@ -163,13 +201,25 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await page.getByRole('button', { name: `Send test to ${webhookUrl()}` }).click();
     const outcome = page.getByTestId('webhook-test-outcome');
     await outcome.waitFor();
-    expect(await outcome.innerText()).toMatch(new RegExp(`^Test event delivered to ${webhookUrl().replaceAll('.', '\\.')}: HTTP 200 in \\d+ ms \\(evt_test_`));
+    expect(await outcome.innerText()).toMatch(
+      new RegExp(`^Test event delivered to ${webhookUrl().replaceAll('.', '\\.')}: HTTP 200 in \\d+ ms \\(evt_test_`),
+    );
     const test = receiver.at('/hooks').find((request) => String(request.body['id']).startsWith('evt_test_'));
     expect(test?.body['event']).toBe('webhook.test');
     expect(test && signedWith(secret, test)).toBe(true);
 
-    const leadId = await ingest({ email: 'hugo.hook@example.edu', first_name: 'Hugo', last_name: 'Hook', program_interest: 'History', source: 'web' });
-    await expect.poll(() => receiver.at('/hooks').filter((request) => request.body['event'] === 'lead.created').length, { timeout: 30_000 }).toBe(1);
+    const leadId = await ingest({
+      email: 'hugo.hook@example.edu',
+      first_name: 'Hugo',
+      last_name: 'Hook',
+      program_interest: 'History',
+      source: 'web',
+    });
+    await expect
+      .poll(() => receiver.at('/hooks').filter((request) => request.body['event'] === 'lead.created').length, {
+        timeout: 30_000,
+      })
+      .toBe(1);
     const delivered = receiver.at('/hooks').find((request) => request.body['event'] === 'lead.created');
     expect((delivered?.body['data'] as { lead?: { id?: string } } | undefined)?.lead?.id).toBe(leadId);
     expect(delivered && signedWith(secret, delivered)).toBe(true);
@@ -191,9 +241,16 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await screenshot('console-webhook-deliveries');
 
     await createdRow.getByRole('button', { name: /^Re-send lead\.created/ }).click();
-    await page.getByRole('status').filter({ hasText: /Re-send of lead\.created queued/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Re-send of lead\.created queued/ })
+      .waitFor();
     // The receiver gets the same event (same id) again, freshly signed.
-    await expect.poll(() => receiver.at('/hooks').filter((request) => request.body['id'] === delivered?.body['id']).length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(() => receiver.at('/hooks').filter((request) => request.body['id'] === delivered?.body['id']).length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
     const again = receiver.at('/hooks').filter((request) => request.body['id'] === delivered?.body['id'])[1];
     expect(again && signedWith(secret, again)).toBe(true);
 
@@ -215,11 +272,23 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await page.getByRole('button', { name: `Send test to ${failUrl}` }).click();
     const outcome = page.getByTestId('webhook-test-outcome');
     await outcome.getByText(/^Test event not delivered/).waitFor();
-    expect(await outcome.innerText()).toMatch(new RegExp(`^Test event not delivered to ${failUrl.replaceAll('.', '\\.')} after \\d+ ms: \\S.*`));
+    expect(await outcome.innerText()).toMatch(
+      new RegExp(`^Test event not delivered to ${failUrl.replaceAll('.', '\\.')} after \\d+ ms: \\S.*`),
+    );
 
-    await ingest({ email: 'fay.fail@example.edu', first_name: 'Fay', last_name: 'Fail', program_interest: 'Law', source: 'web' });
+    await ingest({
+      email: 'fay.fail@example.edu',
+      first_name: 'Fay',
+      last_name: 'Fail',
+      program_interest: 'Law',
+      source: 'web',
+    });
     // Two attempts (the first and one retry a second later), then failed, then the webhook is disabled.
-    await expect.poll(() => receiver.at('/fail').filter((request) => request.body['event'] === 'lead.created').length, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(() => receiver.at('/fail').filter((request) => request.body['event'] === 'lead.created').length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
     const row = page.getByRole('row').filter({ hasText: 'Broken endpoint' });
     await expect
       .poll(
@@ -234,7 +303,10 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
       .toMatch(/Disabled\s+Disabled automatically on .+\n.*fail/);
     await row.getByRole('button', { name: `Enable ${failUrl}` }).waitFor();
     await page.getByRole('button', { name: `Deliveries of ${failUrl}` }).click();
-    const failed = page.getByRole('table', { name: 'Delivery log' }).getByRole('row').filter({ hasText: 'lead.created' });
+    const failed = page
+      .getByRole('table', { name: 'Delivery log' })
+      .getByRole('row')
+      .filter({ hasText: 'lead.created' });
     await failed.waitFor();
     expect(await failed.innerText()).toMatch(/lead\.created[\s\S]*failed\s+2\s+500/);
     // The Error column says why.
@@ -313,16 +385,32 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     expect(await form.getByLabel('Target 1 connection').inputValue()).toMatch(/^crm_/);
     await form.getByLabel('Target 1 queue (optional)').fill('nursing-admissions');
     await form.getByRole('button', { name: 'Create routing rule' }).click();
-    const row = page.getByRole('table', { name: 'Routing rules' }).getByRole('row').filter({ hasText: 'Nursing to admissions' });
+    const row = page
+      .getByRole('table', { name: 'Routing rules' })
+      .getByRole('row')
+      .filter({ hasText: 'Nursing to admissions' });
     await row.waitFor();
     expect(await row.innerText()).toContain('program_interest equals "Nursing"');
     expect(await row.innerText()).toContain('Loopback CRM · queue nursing-admissions');
 
     // A second rule (made through the API) tried first; Up puts ours back in front, Delete removes it.
-    const connections = (await call('GET', '/api/crm/connections', undefined, token)).body['data'] as Array<{ id: string; name: string }>;
+    const connections = (await call('GET', '/api/crm/connections', undefined, token)).body['data'] as Array<{
+      id: string;
+      name: string;
+    }>;
     expect(connections.map((connection) => connection.name)).toEqual(['Loopback CRM']);
     const connectionId = connections[0]?.id;
-    const fair = await call('POST', '/api/routing/rules', { name: 'College fair leads', priority: 5, conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'fair' }] }, targets: [{ connection_id: connectionId }] }, token);
+    const fair = await call(
+      'POST',
+      '/api/routing/rules',
+      {
+        name: 'College fair leads',
+        priority: 5,
+        conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'fair' }] },
+        targets: [{ connection_id: connectionId }],
+      },
+      token,
+    );
     expect(fair.status, JSON.stringify(fair.body)).toBe(201);
     await go('Leads');
     await go('Routing');
@@ -330,7 +418,14 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await expect.poll(() => firstRule.innerText()).toContain('College fair leads');
     await page.getByRole('button', { name: 'Move Nursing to admissions up' }).click();
     await expect.poll(() => firstRule.innerText()).toContain('Nursing to admissions');
-    const order = ((await call('GET', '/api/routing/rules', undefined, token)).body['data'] as Array<{ name: string; priority: number }>).sort((a, b) => a.priority - b.priority).map((rule) => rule.name);
+    const order = (
+      (await call('GET', '/api/routing/rules', undefined, token)).body['data'] as Array<{
+        name: string;
+        priority: number;
+      }>
+    )
+      .sort((a, b) => a.priority - b.priority)
+      .map((rule) => rule.name);
     expect(order).toEqual(['Nursing to admissions', 'College fair leads']);
     await page.getByRole('button', { name: 'Delete College fair leads' }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Routing rules' }).locator('tbody tr').count()).toBe(1);
@@ -345,10 +440,22 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await result.getByText(/\(all_connections\)/).waitFor();
     await screenshot('console-routing');
 
-    nursingLeadId = await ingest({ email: 'nora.nurse@example.edu', first_name: 'Nora', last_name: 'Nurse', program_interest: 'Nursing', source: 'web' });
+    nursingLeadId = await ingest({
+      email: 'nora.nurse@example.edu',
+      first_name: 'Nora',
+      last_name: 'Nurse',
+      program_interest: 'Nursing',
+      source: 'web',
+    });
     // The crm-sync stage sends the routed lead to the receiver (an upsert by external_id).
-    await expect.poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, { timeout: 30_000 }).toBe(1);
-    expect(receiver.at('/crm').find((request) => request.body['external_id'] === nursingLeadId)?.body['queue']).toBe('nursing-admissions');
+    await expect
+      .poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, {
+        timeout: 30_000,
+      })
+      .toBe(1);
+    expect(receiver.at('/crm').find((request) => request.body['external_id'] === nursingLeadId)?.body['queue']).toBe(
+      'nursing-admissions',
+    );
 
     await page.goto(`${base}/app/leads/${nursingLeadId}`);
     await page.getByRole('heading', { level: 1, name: 'Nora Nurse' }).waitFor();
@@ -365,16 +472,40 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
       .toMatch(/CRM sync\s+synced\s/);
     expect(await crm.innerText()).toMatch(/CRM record id\s+crm-record-\d+/);
     // The rule's name is read after the lead.
-    await expect.poll(() => page.getByTestId('lead-route').innerText()).toMatch(/^Routed by rule “Nursing to admissions”, .+\n→ Loopback CRM · queue nursing-admissions$/);
+    await expect
+      .poll(() => page.getByTestId('lead-route').innerText())
+      .toMatch(/^Routed by rule “Nursing to admissions”, .+\n→ Loopback CRM · queue nursing-admissions$/);
 
     await page.getByRole('button', { name: 'Sync to Loopback CRM' }).click();
-    await page.getByRole('status').filter({ hasText: /Sync to “Loopback CRM” queued \(pending/ }).waitFor();
-    await expect.poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, { timeout: 30_000 }).toBe(2);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Sync to “Loopback CRM” queued \(pending/ })
+      .waitFor();
+    await expect
+      .poll(() => receiver.at('/crm').filter((request) => request.body['external_id'] === nursingLeadId).length, {
+        timeout: 30_000,
+      })
+      .toBe(2);
     await screenshot('console-lead-route');
   }, 120_000);
 
   it('shows a manager webhooks without write buttons and no CRM screen', async () => {
-    expect((await call('POST', '/api/users', { email: 'manager@console.edu', password: 'Manager-Passw0rd', first_name: 'Max', last_name: 'Manager', role: 'manager' }, token)).status).toBe(201);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/users',
+          {
+            email: 'manager@console.edu',
+            password: 'Manager-Passw0rd',
+            first_name: 'Max',
+            last_name: 'Manager',
+            role: 'manager',
+          },
+          token,
+        )
+      ).status,
+    ).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const manager = await context.newPage();
     await signIn(manager, base, 'manager@console.edu', 'Manager-Passw0rd');
@@ -385,13 +516,28 @@ describe.skipIf(!chromiumAvailable)('the console’s webhooks, CRM connections a
     await manager.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
     await manager.getByRole('cell', { name: /Admissions inbox/ }).waitFor();
     await manager.getByRole('button', { name: `Deliveries of ${webhookUrl()}` }).waitFor();
-    for (const name of ['Add webhook', `Send test to ${webhookUrl()}`, `Edit ${webhookUrl()}`, `Disable ${webhookUrl()}`, `Delete ${webhookUrl()}`]) expect(await manager.getByRole('button', { name }).count(), name).toBe(0);
+    for (const name of [
+      'Add webhook',
+      `Send test to ${webhookUrl()}`,
+      `Edit ${webhookUrl()}`,
+      `Disable ${webhookUrl()}`,
+      `Delete ${webhookUrl()}`,
+    ])
+      expect(await manager.getByRole('button', { name }).count(), name).toBe(0);
     await manager.getByRole('button', { name: `Deliveries of ${webhookUrl()}` }).click();
-    await manager.getByRole('table', { name: 'Delivery log' }).getByRole('row').filter({ hasText: 'lead.created' }).first().waitFor();
+    await manager
+      .getByRole('table', { name: 'Delivery log' })
+      .getByRole('row')
+      .filter({ hasText: 'lead.created' })
+      .first()
+      .waitFor();
     expect(await manager.getByRole('button', { name: /^Re-send/ }).count()).toBe(0);
     // A lead's detail: the route is shown (connection ids without crm:read), no Sync button.
     await manager.goto(`${base}/app/leads/${nursingLeadId}`);
-    await manager.getByTestId('lead-route').getByText(/Nursing to admissions/).waitFor();
+    await manager
+      .getByTestId('lead-route')
+      .getByText(/Nursing to admissions/)
+      .waitFor();
     expect(await manager.getByRole('button', { name: /^Sync to/ }).count()).toBe(0);
     await context.close();
 

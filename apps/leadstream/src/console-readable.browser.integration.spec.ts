@@ -15,12 +15,29 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
-import { CHROMIUM, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
+import {
+  CHROMIUM,
+  buildConsole,
+  chromiumAvailable,
+  closeBrowserAndService,
+  goTo,
+  launchChromium,
+  screenshotTo,
+  signIn,
+  watchPage,
+} from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
-if (!chromiumAvailable) console.warn(`console-readable.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(`console-readable.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
-const OWNER = { email: 'reader@readable.edu', password: 'Readable-Passw0rd', first_name: 'Rhea', last_name: 'Reader', organization_name: 'Readable College' };
+const OWNER = {
+  email: 'reader@readable.edu',
+  password: 'Readable-Passw0rd',
+  first_name: 'Rhea',
+  last_name: 'Reader',
+  organization_name: 'Readable College',
+};
 
 describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against leadstream start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-readable-'));
@@ -36,13 +53,26 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
   const outside: string[] = [];
   const call = jsonClient(() => base);
 
-  const api = async (method: string, path: string, body?: unknown, expected = [200, 201, 204]): Promise<Record<string, unknown>> => {
+  const api = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    expected = [200, 201, 204],
+  ): Promise<Record<string, unknown>> => {
     const answer = await call(method, path, body, token);
     expect(expected, `${method} ${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
     return answer.body;
   };
-  const ingest = async (lead: Record<string, unknown>, options: { sandbox?: boolean; expected?: number } = {}): Promise<Record<string, unknown>> => {
-    const answer = await call('POST', `${options.sandbox ? '/sandbox' : ''}/api/v1/leads/ingest`, { form_started_at: new Date(Date.now() - 30_000).toISOString(), ...lead }, options.sandbox ? sandboxKey : liveKey);
+  const ingest = async (
+    lead: Record<string, unknown>,
+    options: { sandbox?: boolean; expected?: number } = {},
+  ): Promise<Record<string, unknown>> => {
+    const answer = await call(
+      'POST',
+      `${options.sandbox ? '/sandbox' : ''}/api/v1/leads/ingest`,
+      { form_started_at: new Date(Date.now() - 30_000).toISOString(), ...lead },
+      options.sandbox ? sandboxKey : liveKey,
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(options.expected ?? 201);
     return answer.body;
   };
@@ -52,7 +82,11 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
     await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 30_000 });
   };
   /** The value of a details row of the lead page, by its label. */
-  const detail = (label: string) => page.locator('dl.details > div').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+  const detail = (label: string) =>
+    page
+      .locator('dl.details > div')
+      .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+      .locator('dd');
 
   beforeAll(async () => {
     buildConsole();
@@ -60,9 +94,27 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
     const registered = await call('POST', '/api/auth/register', OWNER);
     expect(registered.status).toBe(201);
     token = String(registered.body['token']);
-    vendorId = String(((await api('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry', cost_per_lead: 12.5 }))['data'] as { id: string }).id);
+    vendorId = String(
+      (
+        (await api('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry', cost_per_lead: 12.5 }))['data'] as {
+          id: string;
+        }
+      ).id,
+    );
     const key = async (name: string, environment: 'live' | 'sandbox'): Promise<string> =>
-      String(((await api('POST', '/api/api-keys', { name, vendor_id: vendorId, environment, ip_restrictions: ['127.0.0.1', '::1', '10.20.30.0/24'], rate_limit: 1000 }))['data'] as { key: string }).key);
+      String(
+        (
+          (
+            await api('POST', '/api/api-keys', {
+              name,
+              vendor_id: vendorId,
+              environment,
+              ip_restrictions: ['127.0.0.1', '::1', '10.20.30.0/24'],
+              rate_limit: 1000,
+            })
+          )['data'] as { key: string }
+        ).key,
+      );
     liveKey = await key('Website form', 'live');
     sandboxKey = await key('Website form (test)', 'sandbox');
     browser = await launchChromium();
@@ -78,9 +130,14 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
 
   let originalId = '';
 
-  it("says in words why a duplicate is neither synced nor routed, linked to the lead it duplicates", async () => {
-    originalId = String((await ingest({ email: 'dee.uplicate@example.edu', first_name: 'Dee', last_name: 'Uplicate' }))['lead_id']);
-    const again = await ingest({ email: 'dee.uplicate@example.edu', first_name: 'Dee', last_name: 'Uplicate' }, { expected: 409 });
+  it('says in words why a duplicate is neither synced nor routed, linked to the lead it duplicates', async () => {
+    originalId = String(
+      (await ingest({ email: 'dee.uplicate@example.edu', first_name: 'Dee', last_name: 'Uplicate' }))['lead_id'],
+    );
+    const again = await ingest(
+      { email: 'dee.uplicate@example.edu', first_name: 'Dee', last_name: 'Uplicate' },
+      { expected: 409 },
+    );
     expect(again['duplicate_of']).toBe(originalId);
     const duplicates = (await api('GET', '/api/leads?status=duplicate'))['data'] as Array<{ id: string }>;
     const duplicateId = String(duplicates[0]?.id);
@@ -102,7 +159,10 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
     // No routing rule and no CRM connection: the route stage decided there is nowhere to send it.
     const sentence = 'Not routed: no routing rule matched, and there is no default route or enabled CRM connection';
     await expect.poll(() => detail('Route').innerText(), { timeout: 15_000 }).toContain(sentence);
-    const routed = page.getByRole('list', { name: 'Activity timeline' }).getByRole('listitem').filter({ hasText: 'lead.routed' });
+    const routed = page
+      .getByRole('list', { name: 'Activity timeline' })
+      .getByRole('listitem')
+      .filter({ hasText: 'lead.routed' });
     await routed.waitFor();
     expect(await routed.locator('p').first().innerText()).toBe(`${sentence}.`);
     expect(await page.getByRole('list', { name: 'Activity timeline' }).innerText()).not.toContain('Lead routed');
@@ -111,12 +171,16 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
 
   it("shows a flagged lead's flags, warnings and review flags as sentences; raw JSON folds and wraps", async () => {
     // A rule whose lookup table was deleted cannot be evaluated: the lead goes to review naming it.
-    const table = (await api('POST', '/api/enrichment/lookup-tables', { name: 'zip_states', mappings: { '10001': 'NY' } }))['data'] as { id: string };
+    const table = (
+      await api('POST', '/api/enrichment/lookup-tables', { name: 'zip_states', mappings: { '10001': 'NY' } })
+    )['data'] as { id: string };
     await api('POST', '/api/enrichment/rules', {
       name: 'State from zip',
       priority: 1,
       conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] },
-      actions: [{ type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'source' }],
+      actions: [
+        { type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'source' },
+      ],
     });
     await api('DELETE', `/api/enrichment/lookup-tables/${table.id}`);
     const sent = await ingest({ email: 'john@gmial.com', first_name: 'John', last_name: 'Typo', source: '10001' });
@@ -134,7 +198,10 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
     expect(await detail('Validation').innerText()).toBe('Flagged for review (see below)');
 
     // The raw event data is folded away, and wraps when opened (nothing cut off at the right edge).
-    const enriched = page.getByRole('list', { name: 'Activity timeline' }).getByRole('listitem').filter({ hasText: 'lead.enriched' });
+    const enriched = page
+      .getByRole('list', { name: 'Activity timeline' })
+      .getByRole('listitem')
+      .filter({ hasText: 'lead.enriched' });
     const raw = enriched.locator('pre');
     expect(await raw.isVisible()).toBe(false);
     await enriched.getByText('Raw event data').click();
@@ -146,23 +213,36 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
   }, 60_000);
 
   it('renders user text isolated, so a right-to-left override cannot reverse what follows it', async () => {
-    const sent = await ingest({ email: 'rlo@example.edu', first_name: '\u202Eevil', last_name: 'Name', source: '\u202Ebrochure', program_interest: 'Art \u202Eand design' });
+    const sent = await ingest({
+      email: 'rlo@example.edu',
+      first_name: '\u202Eevil',
+      last_name: 'Name',
+      source: '\u202Ebrochure',
+      program_interest: 'Art \u202Eand design',
+    });
     await openLead(String(sent['lead_id']), 'evil Name');
     for (const label of ['Source', 'Program interest']) {
       const style = await detail(label).evaluate((element) => {
         const holder = element.querySelector('bdi') ?? element;
-        return { unicodeBidi: holder.ownerDocument.defaultView?.getComputedStyle(holder).unicodeBidi, text: holder.textContent };
+        return {
+          unicodeBidi: holder.ownerDocument.defaultView?.getComputedStyle(holder).unicodeBidi,
+          text: holder.textContent,
+        };
       });
       expect(style.unicodeBidi, label).toBe('isolate');
     }
     // Where a name runs into other text (the account in the top bar), the name is isolated too.
-    const account = await page.getByTestId('signed-in-as').evaluate((element) => [...element.querySelectorAll('bdi')].map((bdi) => bdi.textContent));
+    const account = await page
+      .getByTestId('signed-in-as')
+      .evaluate((element) => [...element.querySelectorAll('bdi')].map((bdi) => bdi.textContent));
     expect(account).toEqual(['Rhea Reader']);
     expect(consoleErrors).toEqual([]);
   }, 60_000);
 
   it('fits the API keys page in 1280 pixels: labelled live and sandbox keys, the ingest path, revoked keys greyed with their time', async () => {
-    const retired = String(((await api('POST', '/api/api-keys', { name: 'Old feed', vendor_id: vendorId }))['data'] as { id: string }).id);
+    const retired = String(
+      ((await api('POST', '/api/api-keys', { name: 'Old feed', vendor_id: vendorId }))['data'] as { id: string }).id,
+    );
     await goTo(page, 'API keys');
     await page.getByRole('cell', { name: 'Old feed', exact: true }).waitFor();
     expect(await page.locator('main').innerText()).toContain('POST /api/v1/leads/ingest');
@@ -172,7 +252,9 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
       for (const action of ['Rotate', 'Revoke']) {
         const box = await page.getByRole('button', { name: `${action} ${name}`, exact: true }).boundingBox();
         expect(box, `${action} ${name}`).not.toBeNull();
-        expect(box!.x + box!.width, `${action} ${name} ends inside the table`).toBeLessThanOrEqual(wrap!.x + wrap!.width);
+        expect(box!.x + box!.width, `${action} ${name} ends inside the table`).toBeLessThanOrEqual(
+          wrap!.x + wrap!.width,
+        );
         expect(box!.x + box!.width).toBeLessThanOrEqual(1280);
       }
     }
@@ -182,12 +264,22 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke Old feed', exact: true }).click();
-    await row('Old feed').getByText(/^Revoked /).waitFor();
+    await row('Old feed')
+      .getByText(/^Revoked /)
+      .waitFor();
     const revoked = await api('GET', '/api/api-keys');
-    const revokedAt = (revoked['data'] as Array<{ id: string; revoked_at: string | null }>).find((key) => key.id === retired)?.revoked_at;
+    const revokedAt = (revoked['data'] as Array<{ id: string; revoked_at: string | null }>).find(
+      (key) => key.id === retired,
+    )?.revoked_at;
     expect(revokedAt).toEqual(expect.any(String));
     expect(await row('Old feed').getAttribute('class')).toContain('revoked');
-    expect(Number(await row('Old feed').evaluate((element) => element.ownerDocument.defaultView?.getComputedStyle(element).opacity))).toBeLessThan(1);
+    expect(
+      Number(
+        await row('Old feed').evaluate(
+          (element) => element.ownerDocument.defaultView?.getComputedStyle(element).opacity,
+        ),
+      ),
+    ).toBeLessThan(1);
     expect(await row('Old feed').getByRole('button').count()).toBe(0);
     await screenshotTo(page, 'console-api-keys');
   }, 60_000);
@@ -200,7 +292,11 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
   }, 60_000);
 
   it('shows sandbox leads behind the environment switch, read-only', async () => {
-    const sandboxLead = String((await ingest({ email: 'sam.sandbox@example.edu', first_name: 'Sam', last_name: 'Sandbox' }, { sandbox: true }))['lead_id']);
+    const sandboxLead = String(
+      (await ingest({ email: 'sam.sandbox@example.edu', first_name: 'Sam', last_name: 'Sandbox' }, { sandbox: true }))[
+        'lead_id'
+      ],
+    );
     await goTo(page, 'Leads');
     await page.getByRole('link', { name: 'dee.uplicate@example.edu' }).first().waitFor();
     expect(await page.getByRole('link', { name: 'sam.sandbox@example.edu' }).count()).toBe(0);

@@ -19,12 +19,24 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
-import { CHROMIUM, ROOT, buildConsole, chromiumAvailable, closeBrowserAndService, goTo, launchChromium, screenshotTo, signIn, watchPage } from './test-support/console-browser';
+import {
+  CHROMIUM,
+  ROOT,
+  buildConsole,
+  chromiumAvailable,
+  closeBrowserAndService,
+  goTo,
+  launchChromium,
+  screenshotTo,
+  signIn,
+  watchPage,
+} from './test-support/console-browser';
 import { jsonClient } from './test-support/json-client';
 
 const DOCS_IMAGES = join(ROOT, 'docs/images');
 const requireInfra = process.env['REQUIRE_INFRA'] === '1';
-if (!chromiumAvailable) console.warn(`console.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(`console.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
 describe('chromium for the console test', () => {
   it.runIf(requireInfra)('is installed (REQUIRE_INFRA=1)', () => {
@@ -32,7 +44,13 @@ describe('chromium for the console test', () => {
   });
 });
 
-const OWNER = { email: 'registrar@console.edu', password: 'Console-Passw0rd', first: 'Rita', last: 'Registrar', organization: 'Console College' };
+const OWNER = {
+  email: 'registrar@console.edu',
+  password: 'Console-Passw0rd',
+  first: 'Rita',
+  last: 'Registrar',
+  organization: 'Console College',
+};
 
 describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstream start', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-'));
@@ -103,7 +121,9 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.getByRole('heading', { level: 1, name: 'Leads' }).waitFor();
     expect(await page.getByTestId('signed-in-as').innerText()).toContain('owner');
     await page.getByText('No lead matches.').waitFor();
-    token = String((await call('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).body['token']);
+    token = String(
+      (await call('POST', '/api/auth/login', { email: OWNER.email, password: OWNER.password })).body['token'],
+    );
     expect(token).not.toBe('');
   }, 60_000);
 
@@ -158,10 +178,35 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
   }, 60_000);
 
   it('shows ingested leads in the table, one lead with its activity, and changes its status', async () => {
-    const annId = await ingest(inquiryKey, { email: 'ann.inquirer@example.edu', first_name: 'Ann', last_name: 'Inquirer', program_interest: 'Computer Science', source: 'google', utm_campaign: 'fall-open-day' });
-    await ingest(inquiryKey, { email: 'bob.browser@example.edu', first_name: 'Bob', last_name: 'Browser', program_interest: 'History', source: 'facebook' });
-    await ingest(inquiryKey, { email: 'chen.li@example.edu', first_name: 'Chen', last_name: 'Li', program_interest: 'Biology', source: 'google' });
-    await ingest(inquiryKey, { email: 'dana.diaz@example.edu', first_name: 'Dana', last_name: 'Diaz', program_interest: 'Nursing', source: 'college-fair' });
+    const annId = await ingest(inquiryKey, {
+      email: 'ann.inquirer@example.edu',
+      first_name: 'Ann',
+      last_name: 'Inquirer',
+      program_interest: 'Computer Science',
+      source: 'google',
+      utm_campaign: 'fall-open-day',
+    });
+    await ingest(inquiryKey, {
+      email: 'bob.browser@example.edu',
+      first_name: 'Bob',
+      last_name: 'Browser',
+      program_interest: 'History',
+      source: 'facebook',
+    });
+    await ingest(inquiryKey, {
+      email: 'chen.li@example.edu',
+      first_name: 'Chen',
+      last_name: 'Li',
+      program_interest: 'Biology',
+      source: 'google',
+    });
+    await ingest(inquiryKey, {
+      email: 'dana.diaz@example.edu',
+      first_name: 'Dana',
+      last_name: 'Diaz',
+      program_interest: 'Nursing',
+      source: 'college-fair',
+    });
 
     await go('Leads');
     await page.getByRole('link', { name: 'ann.inquirer@example.edu' }).waitFor();
@@ -173,7 +218,9 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await expect.poll(() => page.locator('tbody tr').count()).toBe(4);
     await page.getByRole('button', { name: 'Email' }).click(); // descending first
     await page.getByRole('button', { name: 'Email' }).click();
-    await expect.poll(async () => (await page.locator('tbody tr a').allInnerTexts())[0]).toBe('ann.inquirer@example.edu');
+    await expect
+      .poll(async () => (await page.locator('tbody tr a').allInnerTexts())[0])
+      .toBe('ann.inquirer@example.edu');
     expect(page.url()).toContain('sortBy=email');
     await screenshot('console-leads', true);
 
@@ -184,7 +231,10 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await selection.getByLabel('New status').selectOption('qualified');
     await selection.getByRole('button', { name: 'Set status' }).click();
     await page.getByText('2 leads set to qualified.').waitFor();
-    await page.getByRole('row', { name: /chen\.li@example\.edu/ }).getByText('qualified').waitFor();
+    await page
+      .getByRole('row', { name: /chen\.li@example\.edu/ })
+      .getByText('qualified')
+      .waitFor();
     await page.getByLabel('Status', { exact: true }).selectOption('qualified');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(2);
     await page.getByLabel('Status', { exact: true }).selectOption('');
@@ -232,7 +282,11 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.getByRole('button', { name: 'Run the rules' }).click();
     await page.getByText('Nursing partner leads: matched').waitFor();
 
-    const leadId = await ingest(inquiryKey, { email: 'fay.nurse@nursing.example.edu', first_name: 'Fay', last_name: 'Nurse' });
+    const leadId = await ingest(inquiryKey, {
+      email: 'fay.nurse@nursing.example.edu',
+      first_name: 'Fay',
+      last_name: 'Nurse',
+    });
     await page.goto(`${base}/app/leads/${leadId}`);
     await page.getByRole('heading', { level: 1, name: 'Fay Nurse' }).waitFor();
     await page.getByRole('definition').filter({ hasText: 'BSN Nursing' }).waitFor();
@@ -263,7 +317,11 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     expect(await tile('matched').innerText()).toBe('0');
 
     // Ann applies: a duplicate of her inquiry under the default deduplication, and a conversion.
-    await ingest(applicationKey, { email: 'ann.inquirer@example.edu', first_name: 'Ann', last_name: 'Inquirer' }, [201, 202, 409]);
+    await ingest(
+      applicationKey,
+      { email: 'ann.inquirer@example.edu', first_name: 'Ann', last_name: 'Inquirer' },
+      [201, 202, 409],
+    );
     await expect.poll(() => refreshed('matched'), { timeout: 30_000 }).toBe('1');
     expect(await tile('applications').innerText()).toBe('1');
     expect(await tile('rate').innerText()).toBe('20.0 %');
@@ -276,9 +334,17 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await go('Reports');
     await page.locator('[data-testid="reports"][aria-busy="false"]').waitFor();
     const period = `startDate=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}&endDate=${new Date().toISOString().slice(0, 10)}`;
-    const api = async (path: string): Promise<Record<string, unknown>> => (await call('GET', `${path}${path.includes('?') ? '&' : '?'}${period}`, undefined, token)).body['data'] as Record<string, unknown>;
+    const api = async (path: string): Promise<Record<string, unknown>> =>
+      (await call('GET', `${path}${path.includes('?') ? '&' : '?'}${period}`, undefined, token)).body['data'] as Record<
+        string,
+        unknown
+      >;
     // The tiles show what the API answers for the same period.
-    const summary = (await api('/api/analytics/executive-summary'))['current'] as { submitted: number; accepted: number; conversions: number };
+    const summary = (await api('/api/analytics/executive-summary'))['current'] as {
+      submitted: number;
+      accepted: number;
+      conversions: number;
+    };
     const tile = (name: string) => page.getByTestId(`tile-${name}`).locator('.tile-value').innerText();
     expect(await tile('submitted')).toBe(String(summary.submitted));
     expect(await tile('accepted')).toBe(String(summary.accepted));
@@ -290,15 +356,22 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     expect((await converted.innerText()).split('\t')[1]).toBe('1');
 
     // By source: Ann and Chen came from google.
-    const google = page.getByTestId('source-performance').getByRole('row').filter({ has: page.getByRole('cell', { name: 'google', exact: true }) });
+    const google = page
+      .getByTestId('source-performance')
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'google', exact: true }) });
     expect((await google.innerText()).split('\t').slice(0, 2)).toEqual(['google', '2']);
     await page.getByRole('form', { name: 'Group by' }).getByLabel('Group by').selectOption('vendor');
     await page.getByTestId('source-performance').getByRole('cell', { name: 'Apply Portal', exact: true }).waitFor();
     expect(await page.getByRole('heading', { level: 2, name: 'Performance by vendor' }).count()).toBe(1);
 
     // Vendor cost: Inquiry Co's cost per lead (set on the Vendors page) times its accepted leads.
-    const roi = ((await api('/api/analytics/vendor-roi'))['vendors'] as Array<{ vendorName: string; accepted: number }>).find((vendor) => vendor.vendorName === 'Inquiry Co');
-    const inquiryCo = (await page.getByTestId('vendor-roi').getByRole('row').filter({ hasText: 'Inquiry Co' }).innerText()).split('\t');
+    const roi = (
+      (await api('/api/analytics/vendor-roi'))['vendors'] as Array<{ vendorName: string; accepted: number }>
+    ).find((vendor) => vendor.vendorName === 'Inquiry Co');
+    const inquiryCo = (
+      await page.getByTestId('vendor-roi').getByRole('row').filter({ hasText: 'Inquiry Co' }).innerText()
+    ).split('\t');
     expect(inquiryCo.slice(0, 3)).toEqual(['Inquiry Co', 'inquiry', '$12.50']);
     expect(inquiryCo[6]).toBe(`$${(12.5 * roi!.accepted).toFixed(2)}`);
     await page.locator('[data-testid="reports"] .recharts-surface').first().waitFor();
@@ -325,12 +398,31 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await page.getByRole('link', { name: 'Open the existing lead' }).click();
     await page.getByRole('heading', { level: 1, name: 'Gil Walker' }).waitFor();
 
-    const screens = ['Leads', 'Funnel', 'Reports', 'Vendors', 'API keys', 'Enrichment rules', 'Custom fields', 'Validation rules', 'Lookup tables', 'Calculated fields', 'Deduplication', 'Routing', 'CRM connections', 'Webhooks', 'Users', 'Organization'];
+    const screens = [
+      'Leads',
+      'Funnel',
+      'Reports',
+      'Vendors',
+      'API keys',
+      'Enrichment rules',
+      'Custom fields',
+      'Validation rules',
+      'Lookup tables',
+      'Calculated fields',
+      'Deduplication',
+      'Routing',
+      'CRM connections',
+      'Webhooks',
+      'Users',
+      'Organization',
+    ];
     const nav = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
     expect(nav).toEqual(screens);
     for (const screen of screens) {
       await go(screen);
-      await expect.poll(() => page.getByText(/^Loading /).count(), { timeout: 15_000, message: `${screen} is still loading` }).toBe(0);
+      await expect
+        .poll(() => page.getByText(/^Loading /).count(), { timeout: 15_000, message: `${screen} is still loading` })
+        .toBe(0);
       expect(await page.getByRole('alert').count(), `${screen}: ${await page.locator('main').innerText()}`).toBe(0);
     }
 
@@ -340,7 +432,10 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await table.getByLabel('Name', { exact: true }).fill('zip_states');
     await table.getByLabel('Mappings').fill('10001 = NY\n90210 = CA');
     await table.getByRole('button', { name: 'Save table' }).click();
-    await page.getByRole('row', { name: /zip_states/ }).getByRole('cell', { name: '2', exact: true }).waitFor();
+    await page
+      .getByRole('row', { name: /zip_states/ })
+      .getByRole('cell', { name: '2', exact: true })
+      .waitFor();
 
     await go('Validation rules');
     await page.getByRole('button', { name: 'New validation rule' }).click();
@@ -353,7 +448,9 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await rule.getByLabel('Message').fill('test leads are refused');
     await rule.getByRole('button', { name: 'Create rule' }).click();
     await page.getByRole('cell', { name: 'No test leads', exact: true }).waitFor();
-    await page.getByLabel('Lead fields (JSON)').fill(JSON.stringify({ email: 'tess@example.edu', first_name: 'Tess', last_name: 'Test' }));
+    await page
+      .getByLabel('Lead fields (JSON)')
+      .fill(JSON.stringify({ email: 'tess@example.edu', first_name: 'Tess', last_name: 'Test' }));
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByText('Invalid', { exact: true }).waitFor();
     await page.getByText('Error — last_name: test leads are refused').waitFor();
@@ -367,29 +464,54 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
     await field.getByRole('button', { name: 'Create field' }).click();
     await page.getByRole('cell', { name: 'display_name', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Recalculate display_name' }).click();
-    await page.getByRole('status').filter({ hasText: /Recalculation completed/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Recalculation completed/ })
+      .waitFor({ timeout: 30_000 });
     const leads = await call('GET', '/api/leads?search=bob', undefined, token);
     const bob = (leads.body['data'] as Array<Record<string, unknown>>)[0];
     const detail = await call('GET', `/api/leads/${String(bob?.['id'])}`, undefined, token);
-    expect((detail.body['data'] as Record<string, unknown>)['calculated_fields']).toMatchObject({ display_name: 'Bob BROWSER' });
+    expect((detail.body['data'] as Record<string, unknown>)['calculated_fields']).toMatchObject({
+      display_name: 'Bob BROWSER',
+    });
 
     await go('Organization');
     await page.getByLabel('Required fields besides email').fill('phone');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved. The next lead is checked with these settings.').waitFor();
     const organization = await call('GET', '/api/organization', undefined, token);
-    expect(((organization.body['data'] as { settings: { validation: Record<string, unknown> } }).settings.validation)['required_fields']).toEqual(['phone']);
+    expect(
+      (organization.body['data'] as { settings: { validation: Record<string, unknown> } }).settings.validation[
+        'required_fields'
+      ],
+    ).toEqual(['phone']);
   }, 90_000);
 
   it('hides every write button from a viewer', async () => {
-    expect((await call('POST', '/api/users', { email: 'viewer@console.edu', password: 'Viewer-Passw0rd', first_name: 'Vic', last_name: 'Viewer', role: 'viewer' }, token)).status).toBe(201);
+    expect(
+      (
+        await call(
+          'POST',
+          '/api/users',
+          {
+            email: 'viewer@console.edu',
+            password: 'Viewer-Passw0rd',
+            first_name: 'Vic',
+            last_name: 'Viewer',
+            role: 'viewer',
+          },
+          token,
+        )
+      ).status,
+    ).toBe(201);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const viewer = await context.newPage();
     await signIn(viewer, base, 'viewer@console.edu', 'Viewer-Passw0rd');
     const nav = await viewer.getByRole('navigation', { name: 'Console' }).innerText();
     expect(nav).toContain('Funnel');
     expect(nav).toContain('Reports');
-    for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Routing', 'CRM connections', 'Webhooks', 'Users']) expect(nav).not.toContain(hidden);
+    for (const hidden of ['Vendors', 'API keys', 'Enrichment rules', 'Routing', 'CRM connections', 'Webhooks', 'Users'])
+      expect(nav).not.toContain(hidden);
     // Ann's application is a second row (status duplicate); her inquiry is the older one, last.
     await viewer.getByRole('link', { name: 'ann.inquirer@example.edu' }).last().click();
     await viewer.getByRole('heading', { level: 1, name: 'Ann Inquirer' }).waitFor();

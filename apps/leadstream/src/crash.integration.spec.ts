@@ -37,8 +37,23 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
     const base = String((await first.waitFor((line) => line.msg === 'api listening', 120_000))['url']);
     await first.waitFor((line) => line.msg === 'ready');
     const organizationId = await cli('org', 'create', '--name', 'Crash Test University');
-    const vendorId = await cli('vendor', 'create', '--org', organizationId, '--name', 'Inquiry Co', '--type', 'inquiry');
-    const key = String((JSON.parse(await cli('key', 'create', '--org', organizationId, '--vendor', vendorId, '--json', '--rate-limit', '100000')) as { key: string }).key);
+    const vendorId = await cli(
+      'vendor',
+      'create',
+      '--org',
+      organizationId,
+      '--name',
+      'Inquiry Co',
+      '--type',
+      'inquiry',
+    );
+    const key = String(
+      (
+        JSON.parse(
+          await cli('key', 'create', '--org', organizationId, '--vendor', vendorId, '--json', '--rate-limit', '100000'),
+        ) as { key: string }
+      ).key,
+    );
 
     // Clients stream unique leads until the kill; every answer with a lead id is an acknowledgement.
     const acknowledged: string[] = [];
@@ -52,7 +67,12 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
           const response = await fetch(`${base}/api/v1/leads/ingest`, {
             method: 'POST',
             headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ email: `crash.${run}.${index}@example.edu`, first_name: 'Ada', last_name: `Crash${index}x${run}`, form_started_at: new Date(Date.now() - 30_000).toISOString() }),
+            body: JSON.stringify({
+              email: `crash.${run}.${index}@example.edu`,
+              first_name: 'Ada',
+              last_name: `Crash${index}x${run}`,
+              form_started_at: new Date(Date.now() - 30_000).toISOString(),
+            }),
           });
           const body = (await response.json()) as { lead_id?: string };
           if ((response.status === 201 || response.status === 202) && body.lead_id) acknowledged.push(body.lead_id);
@@ -80,19 +100,29 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
       const leads = await new LeadRepository(check).findManyById(tenant, acknowledged);
       await check.close();
       if (leads.length === acknowledged.length && leads.every((lead) => lead.status === 'active')) break;
-      if (Date.now() > deadline) throw new Error(`after the restart ${leads.filter((lead) => lead.status === 'active').length} of ${acknowledged.length} acknowledged leads are active`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `after the restart ${leads.filter((lead) => lead.status === 'active').length} of ${acknowledged.length} acknowledged leads are active`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     // Wait until the activity stage has recorded the last events, then stop cleanly to read the log.
     for (;;) {
       const check = await setup.openStore();
       // lead.validated comes through the activity stage, lead.routed from the route stage: both, for every lead.
-      const validated = await check.collection('lead_activity').countDocuments({ organization_id: organizationId, event: 'lead.validated' });
-      const routed = await check.collection('lead_activity').countDocuments({ organization_id: organizationId, event: 'lead.routed' });
+      const validated = await check
+        .collection('lead_activity')
+        .countDocuments({ organization_id: organizationId, event: 'lead.validated' });
+      const routed = await check
+        .collection('lead_activity')
+        .countDocuments({ organization_id: organizationId, event: 'lead.routed' });
       const recorded = Math.min(validated, routed);
       await check.close();
       if (recorded >= acknowledged.length) break;
-      if (Date.now() > deadline) throw new Error(`after the restart ${recorded} of ${acknowledged.length} acknowledged leads have their activity`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `after the restart ${recorded} of ${acknowledged.length} acknowledged leads have their activity`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     second.kill('SIGTERM');
@@ -104,15 +134,26 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
       const leads = await new LeadRepository(store2).findManyById(tenant, acknowledged);
       expect(new Set(leads.map((lead) => lead._id)).size).toBe(acknowledged.length);
       // No lead stored twice under another id: one lead per email sent.
-      const all = await store2.collection<{ _id: string; email: string; organization_id: string }>('leads').find({ organization_id: organizationId });
+      const all = await store2
+        .collection<{ _id: string; email: string; organization_id: string }>('leads')
+        .find({ organization_id: organizationId });
       expect(new Set(all.map((lead) => lead.email.toLowerCase())).size).toBe(all.length);
-      const events = (await readTopic(log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } });
+      const events = (await readTopic(log, TOPICS.events)).map(
+        (record) =>
+          JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } },
+      );
       const activity = new LeadActivityRepository(store2);
       for (const leadId of acknowledged) {
         const mine = events.filter((event) => leadIdOf(event) === leadId);
         const idsByKind = new Map<string, Set<string>>();
-        for (const event of mine) idsByKind.set(event.event, new Set([...(idsByKind.get(event.event) ?? []), event.id]));
-        expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({ 'lead.created': 1, 'lead.validated': 1, 'lead.accepted': 1, 'lead.routed': 1 });
+        for (const event of mine)
+          idsByKind.set(event.event, new Set([...(idsByKind.get(event.event) ?? []), event.id]));
+        expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({
+          'lead.created': 1,
+          'lead.validated': 1,
+          'lead.accepted': 1,
+          'lead.routed': 1,
+        });
         const entries = await activity.forLead(tenant, leadId);
         expect(entries.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.routed', 'lead.validated']);
       }

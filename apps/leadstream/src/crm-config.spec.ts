@@ -12,7 +12,7 @@ const logger = { info: () => undefined, warn: () => undefined };
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('CRM configuration', () => {
-  it("defaults to the documented retry schedule, 30 s calls and a key from DATA_DIR", () => {
+  it('defaults to the documented retry schedule, 30 s calls and a key from DATA_DIR', () => {
     const config = parseConfig({}, dir);
     expect(config.crm).toEqual({
       credentialsKey: undefined,
@@ -29,7 +29,12 @@ describe('CRM configuration', () => {
 
   it('reads a key as hex or base64, a shrunk schedule and a timeout; refuses bad values naming the variable', () => {
     const key = randomBytes(32);
-    expect(parseConfig({ CRM_CREDENTIALS_KEY: key.toString('hex'), CRM_RETRY_SCHEDULE: '500ms, 2s', CRM_TIMEOUT_MS: '2000' }, dir).crm).toEqual({
+    expect(
+      parseConfig(
+        { CRM_CREDENTIALS_KEY: key.toString('hex'), CRM_RETRY_SCHEDULE: '500ms, 2s', CRM_TIMEOUT_MS: '2000' },
+        dir,
+      ).crm,
+    ).toEqual({
       credentialsKey: key,
       retrySchedule: [
         { name: '500ms', delayMs: 500 },
@@ -38,8 +43,12 @@ describe('CRM configuration', () => {
       timeoutMs: 2_000,
     });
     expect(parseConfig({ CRM_CREDENTIALS_KEY: key.toString('base64') }, dir).crm.credentialsKey).toEqual(key);
-    expect(() => parseConfig({ CRM_CREDENTIALS_KEY: 'too-short' }, dir)).toThrow(new ConfigError('CRM_CREDENTIALS_KEY', 'must be 32 bytes as 64 hex digits or base64 (got 6 bytes)'));
-    expect(() => parseConfig({ CRM_RETRY_SCHEDULE: '1m,soon' }, dir)).toThrow(/^CRM_RETRY_SCHEDULE: must be comma-separated durations such as 1m,5m,30m,2h,24h: "soon" is not a duration/);
+    expect(() => parseConfig({ CRM_CREDENTIALS_KEY: 'too-short' }, dir)).toThrow(
+      new ConfigError('CRM_CREDENTIALS_KEY', 'must be 32 bytes as 64 hex digits or base64 (got 6 bytes)'),
+    );
+    expect(() => parseConfig({ CRM_RETRY_SCHEDULE: '1m,soon' }, dir)).toThrow(
+      /^CRM_RETRY_SCHEDULE: must be comma-separated durations such as 1m,5m,30m,2h,24h: "soon" is not a duration/,
+    );
   });
 
   it('generates a key once into DATA_DIR/crm-credentials-key (mode 0600), reuses it, and prefers CRM_CREDENTIALS_KEY', () => {
@@ -51,7 +60,9 @@ describe('CRM configuration', () => {
     expect(resolveCrmCredentialsKey(config, logger)).toEqual(first);
     expect(Buffer.from(readFileSync(join(dataDir, CRM_CREDENTIALS_KEY_FILE), 'utf8').trim(), 'base64')).toEqual(first);
     const configured = randomBytes(32);
-    expect(resolveCrmCredentialsKey({ ...config, crm: { ...config.crm, credentialsKey: configured } }, logger)).toEqual(configured);
+    expect(resolveCrmCredentialsKey({ ...config, crm: { ...config.crm, credentialsKey: configured } }, logger)).toEqual(
+      configured,
+    );
     writeFileSync(join(dataDir, CRM_CREDENTIALS_KEY_FILE), 'c2hvcnQ=\n');
     expect(() => resolveCrmCredentialsKey(config, logger)).toThrow(ConfigError);
   });

@@ -74,13 +74,15 @@ describe.each(setups)('CRM sync on the %s', (_name, makeSetup) => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({
-      TOPIC_PARTITIONS: '2',
-      DECISION_TIMEOUT_MS: '10000',
-      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
-      CRM_RETRY_SCHEDULE: '1s,2s',
-      ...setup.env,
-    })));
+    ({ server, url: base } = await CliProcess.startService(
+      serviceEnv({
+        TOPIC_PARTITIONS: '2',
+        DECISION_TIMEOUT_MS: '10000',
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        CRM_RETRY_SCHEDULE: '1s,2s',
+        ...setup.env,
+      }),
+    ));
   }, 180_000);
 
   afterAll(async () => {
@@ -91,32 +93,72 @@ describe.each(setups)('CRM sync on the %s', (_name, makeSetup) => {
   });
 
   it('sends each routed live lead to the CRM exactly once, and no sandbox lead', async () => {
-    const token = String((await call('POST', '/api/auth/register', { email: 'crm.owner@example.edu', password: 'Crm-Passw0rd', first_name: 'Cr', last_name: 'Mowner', organization_name: 'CRM College' })).body['token']);
-    const connection = await call('POST', '/api/crm/connections', { name: 'Campus CRM', type: 'webhook_json', settings: { url: receiver.url }, credentials: { auth_value: AUTH } }, token);
+    const token = String(
+      (
+        await call('POST', '/api/auth/register', {
+          email: 'crm.owner@example.edu',
+          password: 'Crm-Passw0rd',
+          first_name: 'Cr',
+          last_name: 'Mowner',
+          organization_name: 'CRM College',
+        })
+      ).body['token'],
+    );
+    const connection = await call(
+      'POST',
+      '/api/crm/connections',
+      { name: 'Campus CRM', type: 'webhook_json', settings: { url: receiver.url }, credentials: { auth_value: AUTH } },
+      token,
+    );
     expect(connection.status, JSON.stringify(connection.body)).toBe(201);
-    expect((await call('POST', `/api/crm/connections/${String(data(connection.body)['id'])}/test`, undefined, token)).body).toMatchObject({ success: true });
-    const vendor = String(data((await call('POST', '/api/vendors', { name: 'CRM Leads', type: 'inquiry' }, token)).body)['id']);
-    const key = String(data((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendor }, token)).body)['key']);
-    const sandboxKey = String(data((await call('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendor, environment: 'sandbox' }, token)).body)['key']);
+    expect(
+      (await call('POST', `/api/crm/connections/${String(data(connection.body)['id'])}/test`, undefined, token)).body,
+    ).toMatchObject({ success: true });
+    const vendor = String(
+      data((await call('POST', '/api/vendors', { name: 'CRM Leads', type: 'inquiry' }, token)).body)['id'],
+    );
+    const key = String(
+      data((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendor }, token)).body)['key'],
+    );
+    const sandboxKey = String(
+      data(
+        (await call('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendor, environment: 'sandbox' }, token))
+          .body,
+      )['key'],
+    );
 
     const leadIds: string[] = [];
     for (const name of ['ada', 'grace', 'edsger']) {
-      const ingested = await call('POST', '/api/v1/leads/ingest', { email: `${name}@example.edu`, first_name: name, last_name: 'Pioneer' }, key);
+      const ingested = await call(
+        'POST',
+        '/api/v1/leads/ingest',
+        { email: `${name}@example.edu`, first_name: name, last_name: 'Pioneer' },
+        key,
+      );
       expect(ingested.status, JSON.stringify(ingested.body)).toBe(201);
       leadIds.push(String(ingested.body['lead_id']));
     }
-    const sandbox = await call('POST', '/sandbox/api/v1/leads/ingest', { email: 'sandy@example.edu', first_name: 'Sandy', last_name: 'Box' }, sandboxKey);
+    const sandbox = await call(
+      'POST',
+      '/sandbox/api/v1/leads/ingest',
+      { email: 'sandy@example.edu', first_name: 'Sandy', last_name: 'Box' },
+      sandboxKey,
+    );
     expect(sandbox.status).toBe(201);
 
     // The first lead's first call is refused (503) and retried through crm.retry.1s.
     const deadline = Date.now() + 60_000;
     let leads: Array<Record<string, unknown>> = [];
     while (Date.now() < deadline) {
-      leads = await Promise.all(leadIds.map(async (id) => data((await call('GET', `/api/leads/${id}`, undefined, token)).body)));
+      leads = await Promise.all(
+        leadIds.map(async (id) => data((await call('GET', `/api/leads/${id}`, undefined, token)).body)),
+      );
       if (leads.every((lead) => lead['crm_sync_status'] === 'synced')) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(leads.map((lead) => [lead['crm_sync_status'], lead['crm_id']])).toEqual(leadIds.map((id) => ['synced', receiver.records.get(id)?.id]));
+    expect(leads.map((lead) => [lead['crm_sync_status'], lead['crm_id']])).toEqual(
+      leadIds.map((id) => ['synced', receiver.records.get(id)?.id]),
+    );
     expect([...receiver.records.keys()].sort()).toEqual([...leadIds].sort());
     expect([...receiver.records.values()].map((record) => record.writes)).toEqual([1, 1, 1]);
     // Four calls for three leads: the refused first one and its retry are the same lead.
@@ -125,11 +167,15 @@ describe.each(setups)('CRM sync on the %s', (_name, makeSetup) => {
 
     let activity: Array<{ event: string }> = [];
     for (let i = 0; i < 100 && !activity.some((entry) => entry.event === 'lead.crm_synced'); i++) {
-      activity = ((await call('GET', `/api/leads/${leadIds[0]!}/activity`, undefined, token)).body['data'] ?? []) as Array<{ event: string }>;
-      if (!activity.some((entry) => entry.event === 'lead.crm_synced')) await new Promise((resolve) => setTimeout(resolve, 100));
+      activity = ((await call('GET', `/api/leads/${leadIds[0]!}/activity`, undefined, token)).body['data'] ??
+        []) as Array<{ event: string }>;
+      if (!activity.some((entry) => entry.event === 'lead.crm_synced'))
+        await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(activity.map((entry) => entry.event)).toContain('lead.crm_synced');
-    const [listed] = (await call('GET', '/api/crm/connections', undefined, token)).body['data'] as Array<Record<string, unknown>>;
+    const [listed] = (await call('GET', '/api/crm/connections', undefined, token)).body['data'] as Array<
+      Record<string, unknown>
+    >;
     expect(listed).toMatchObject({ stats: { synced: 3, failed: 0 }, credentials_set: true });
   });
 });

@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COLLECTIONS, createDal, ensureIndexes, LOOKUP_TABLES_COLLECTION, LookupTableRepository, type Dal } from '@leadstream/dal';
+import {
+  COLLECTIONS,
+  createDal,
+  ensureIndexes,
+  LOOKUP_TABLES_COLLECTION,
+  LookupTableRepository,
+  type Dal,
+} from '@leadstream/dal';
 import { checkKeyUsable, hashApiKey, type TenantContext } from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openMongoStore } from '@leadstream/engine-mongo';
@@ -60,31 +67,53 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
     });
 
     it('keeps vendors inside their organization', async () => {
-      const vendor = await dal.vendors.create(orgA, { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.test' }, NOW);
+      const vendor = await dal.vendors.create(
+        orgA,
+        { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.test' },
+        NOW,
+      );
       expect(vendor.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(await dal.vendors.findById(orgA, vendor.id)).toEqual(vendor);
       expect(await dal.vendors.findById(orgB, vendor.id)).toBeNull();
-      const events = (next: { id: string; enabled: boolean }) => [{ topic: 'leads.events', key: next.id, value: `enabled=${next.enabled}` }];
+      const events = (next: { id: string; enabled: boolean }) => [
+        { topic: 'leads.events', key: next.id, value: `enabled=${next.enabled}` },
+      ];
       expect(await dal.vendors.setEnabled(orgB, vendor.id, false, NOW, events)).toBeNull();
       expect((await dal.vendors.list(orgB)).map((v) => v.id)).not.toContain(vendor.id);
       const changed = await dal.vendors.setEnabled(orgA, vendor.id, false, NOW, events);
-      expect(changed).toMatchObject({ vendor: { enabled: false }, outbox: [{ key: vendor.id, value: 'enabled=false' }], outboxAt: NOW.toISOString() });
+      expect(changed).toMatchObject({
+        vendor: { enabled: false },
+        outbox: [{ key: vendor.id, value: 'enabled=false' }],
+        outboxAt: NOW.toISOString(),
+      });
       expect(await dal.vendors.findById(orgA, vendor.id)).not.toHaveProperty('outbox');
       // The same change again is no change, and no event.
       expect(await dal.vendors.setEnabled(orgA, vendor.id, false, NOW, events)).toBeNull();
       expect((await dal.vendors.list(orgA)).map((v) => v.id)).toContain(vendor.id);
       // Until produced and cleared, the outbox is there for the sweeper.
       const later = new Date(NOW.getTime() + 60_000).toISOString();
-      expect((await dal.vendors.staleOutboxes(later, 10)).filter((stale) => stale.id === vendor.id)).toEqual([{ id: vendor.id, organizationId: orgA.organizationId, outbox: changed!.outbox, outboxAt: NOW.toISOString() }]);
+      expect((await dal.vendors.staleOutboxes(later, 10)).filter((stale) => stale.id === vendor.id)).toEqual([
+        { id: vendor.id, organizationId: orgA.organizationId, outbox: changed!.outbox, outboxAt: NOW.toISOString() },
+      ]);
       await dal.vendors.clearOutbox(orgA, vendor.id, NOW.toISOString());
       expect((await dal.vendors.staleOutboxes(later, 10)).filter((stale) => stale.id === vendor.id)).toEqual([]);
     });
 
     it('stores only the hash of a key and finds it by that hash', async () => {
       const sandbox: TenantContext = { ...orgA, environment: 'sandbox' };
-      const { apiKey, key } = await dal.apiKeys.create(sandbox, { vendorId: 'v1', name: 'test key', permissions: ['write'], ipRestrictions: ['10.0.0.0/8'], rateLimit: 20 }, NOW);
+      const { apiKey, key } = await dal.apiKeys.create(
+        sandbox,
+        { vendorId: 'v1', name: 'test key', permissions: ['write'], ipRestrictions: ['10.0.0.0/8'], rateLimit: 20 },
+        NOW,
+      );
       expect(key).toMatch(/^vk_test_/);
-      expect(apiKey).toMatchObject({ environment: 'sandbox', key_hash: hashApiKey(key), rate_limit: 20, enabled: true, revoked_at: null });
+      expect(apiKey).toMatchObject({
+        environment: 'sandbox',
+        key_hash: hashApiKey(key),
+        rate_limit: 20,
+        enabled: true,
+        revoked_at: null,
+      });
       expect(await dal.apiKeys.findByHash(hashApiKey(key))).toEqual(apiKey);
       expect(await dal.apiKeys.findByHash(hashApiKey(`${key}x`))).toBeNull();
       const raw = await harness.store.collection(COLLECTIONS.apiKeys).findOne({ _id: apiKey.id });
@@ -124,10 +153,20 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
     });
 
     it('rotates: a new key with the same settings, the old one valid for 24 hours', async () => {
-      const { apiKey, key } = await dal.apiKeys.create(orgA, { vendorId: 'v9', name: 'd', permissions: ['read', 'write'], ipRestrictions: ['::1'], rateLimit: 7 }, NOW);
+      const { apiKey, key } = await dal.apiKeys.create(
+        orgA,
+        { vendorId: 'v9', name: 'd', permissions: ['read', 'write'], ipRestrictions: ['::1'], rateLimit: 7 },
+        NOW,
+      );
       const rotated = await dal.apiKeys.rotate(orgA, apiKey.id, NOW);
       expect(rotated?.key).not.toBe(key);
-      expect(rotated?.apiKey).toMatchObject({ vendor_id: 'v9', name: 'd', permissions: ['read', 'write'], ip_restrictions: ['::1'], rate_limit: 7 });
+      expect(rotated?.apiKey).toMatchObject({
+        vendor_id: 'v9',
+        name: 'd',
+        permissions: ['read', 'write'],
+        ip_restrictions: ['::1'],
+        rate_limit: 7,
+      });
       const dayLater = new Date(NOW.getTime() + 24 * 60 * MINUTE);
       const old = await dal.apiKeys.findByHash(hashApiKey(key));
       expect(old?.expires_at).toEqual(dayLater);
@@ -145,13 +184,22 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
       const subject = `key_${randomUUID()}`;
       const results = [];
       for (let i = 0; i < 4; i++) results.push(await dal.rateLimiter.consume('ingest_single_live', subject, 3, NOW));
-      expect(results.map((r) => [r.allowed, r.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+      expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ]);
       const windowEnd = Date.parse('2025-03-01T10:01:00.000Z');
       expect(results[3]).toMatchObject({ limit: 3, resetAt: windowEnd / 1000, retryAfter: 30 });
       // Another subject and another scope have their own counters; the next window starts afresh.
       expect((await dal.rateLimiter.consume('ingest_single_live', `${subject}-other`, 3, NOW)).remaining).toBe(2);
       expect((await dal.rateLimiter.consume('ingest_bulk_live', subject, 3, NOW)).remaining).toBe(2);
-      expect(await dal.rateLimiter.consume('ingest_single_live', subject, 3, new Date(windowEnd))).toMatchObject({ allowed: true, remaining: 2, retryAfter: 60 });
+      expect(await dal.rateLimiter.consume('ingest_single_live', subject, 3, new Date(windowEnd))).toMatchObject({
+        allowed: true,
+        remaining: 2,
+        retryAfter: 60,
+      });
     });
 
     it('lets finished windows vanish through the TTL index', async () => {
@@ -169,22 +217,39 @@ function repositorySuite(engine: string, open: (() => Promise<Harness>) | undefi
         context.skip();
       }
       const subject = `burst_${randomUUID()}`;
-      const decisions = await Promise.all(Array.from({ length: 25 }, () => dal.rateLimiter.consume('create_lead', subject, 10, NOW)));
+      const decisions = await Promise.all(
+        Array.from({ length: 25 }, () => dal.rateLimiter.consume('create_lead', subject, 10, NOW)),
+      );
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     });
 
     it('keeps free-form JSON of configuration as text, and reads and replaces records written before in the field form', async () => {
       const tables = new LookupTableRepository(harness.store);
       const mappings = { 'St. Louis': 'MO', $x: 'y' };
-      const created = await tables.create(orgA.organizationId, `lt_${randomUUID()}`, { name: 'cities', description: null, mappings }, NOW.toISOString());
+      const created = await tables.create(
+        orgA.organizationId,
+        `lt_${randomUUID()}`,
+        { name: 'cities', description: null, mappings },
+        NOW.toISOString(),
+      );
       expect(created.mappings).toEqual(mappings);
       expect(await tables.find(orgA.organizationId, created.id)).toEqual(created);
-      expect((await harness.store.collection(LOOKUP_TABLES_COLLECTION).findOne({ _id: created.id }))?.['mappings_json']).toBe(JSON.stringify(mappings));
+      expect(
+        (await harness.store.collection(LOOKUP_TABLES_COLLECTION).findOne({ _id: created.id }))?.['mappings_json'],
+      ).toBe(JSON.stringify(mappings));
 
       // A wave-1 record: mappings stored as an object.
       const oldId = `lt_${randomUUID()}`;
       const at = NOW.toISOString();
-      await harness.store.collection(LOOKUP_TABLES_COLLECTION).insertOne({ _id: oldId, organization_id: orgA.organizationId, name: 'zips', description: null, mappings: { '90210': 'CA' }, created_at: at, updated_at: at });
+      await harness.store.collection(LOOKUP_TABLES_COLLECTION).insertOne({
+        _id: oldId,
+        organization_id: orgA.organizationId,
+        name: 'zips',
+        description: null,
+        mappings: { '90210': 'CA' },
+        created_at: at,
+        updated_at: at,
+      });
       expect((await tables.find(orgA.organizationId, oldId))?.mappings).toEqual({ '90210': 'CA' });
       const replaced = await tables.update(orgA.organizationId, oldId, { mappings: { 'Washington D.C.': 'DC' } }, at);
       expect(replaced?.mappings).toEqual({ 'Washington D.C.': 'DC' });
@@ -220,7 +285,9 @@ repositorySuite(
         const ferret = typeof info['ferretdbVersion'] === 'string';
         return {
           store,
-          atomicUpdatesGap: ferret ? 'FerretDB 1.24 loses concurrent $inc on one document: rate limits are approximate there' : undefined,
+          atomicUpdatesGap: ferret
+            ? 'FerretDB 1.24 loses concurrent $inc on one document: rate limits are approximate there'
+            : undefined,
           cleanup: async () => {
             await store.close();
             try {

@@ -24,7 +24,10 @@ describe('a fresh DATA_DIR', () => {
     const dataDir = join(root, 'data');
     const config = parseConfig({ DATA_DIR: dataDir });
     const logger = createLogger({ level: 'silent', role: 'test' });
-    const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), { log: true, store: true });
+    const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), {
+      log: true,
+      store: true,
+    });
     try {
       await engines.store.collection('leads').insertOne({ _id: 'lead_1', email: 'ada@example.edu' });
       await engines.log.ensureTopics([{ topic: 'leads.events', partitions: 1 }]);
@@ -32,9 +35,19 @@ describe('a fresh DATA_DIR', () => {
       await engines.exportFiles.put('export_1', Readable.from(['email\nada@example.edu\n']));
       resolveJwtSecret(config, logger);
       resolveCrmCredentialsKey(config, logger);
-      await createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dataDir, 'outbox') }).send({ to: 'ada@example.edu', subject: 'Reset', text: 'token' });
+      await createMailer({
+        smtpUrl: undefined,
+        from: 'no-reply@leadstream.test',
+        outboxDir: join(dataDir, 'outbox'),
+      }).send({ to: 'ada@example.edu', subject: 'Reset', text: 'token' });
 
-      const directories = [dataDir, join(dataDir, 'store'), join(dataDir, 'log'), join(dataDir, 'exports'), join(dataDir, 'outbox')];
+      const directories = [
+        dataDir,
+        join(dataDir, 'store'),
+        join(dataDir, 'log'),
+        join(dataDir, 'exports'),
+        join(dataDir, 'outbox'),
+      ];
       const files = [
         join(dataDir, 'store', 'documents.sqlite'),
         join(dataDir, 'store', 'documents.sqlite-wal'),
@@ -46,8 +59,12 @@ describe('a fresh DATA_DIR', () => {
         ...readdirSync(join(dataDir, 'outbox')).map((name) => join(dataDir, 'outbox', name)),
       ];
       expect([...directories, ...files].filter((path) => !existsSync(path))).toEqual([]);
-      expect(Object.fromEntries(directories.map((path) => [path, mode(path)]))).toEqual(Object.fromEntries(directories.map((path) => [path, '700'])));
-      expect(Object.fromEntries(files.map((path) => [path, mode(path)]))).toEqual(Object.fromEntries(files.map((path) => [path, '600'])));
+      expect(Object.fromEntries(directories.map((path) => [path, mode(path)]))).toEqual(
+        Object.fromEntries(directories.map((path) => [path, '700'])),
+      );
+      expect(Object.fromEntries(files.map((path) => [path, mode(path)]))).toEqual(
+        Object.fromEntries(files.map((path) => [path, '600'])),
+      );
     } finally {
       await engines.close();
     }

@@ -23,7 +23,8 @@ describe('a decision that misses its deadline', () => {
     const organization = await dal.organizations.create({ name: 'Deadline College' });
     const tenant = { organizationId: organization.id, environment: 'live' as const };
     const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
-    const key = (await dal.apiKeys.create(tenant, { vendorId: vendor.id, name: 'k', permissions: ['read', 'write'] })).key;
+    const key = (await dal.apiKeys.create(tenant, { vendorId: vendor.id, name: 'k', permissions: ['read', 'write'] }))
+      .key;
     const env = { HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, MX_CHECK: 'off', DECISION_TIMEOUT_MS: '100' };
 
     const api = CliProcess.start(['api'], env);
@@ -35,7 +36,11 @@ describe('a decision that misses its deadline', () => {
     });
     expect(response.status).toBe(202);
     const body = (await response.json()) as { success: boolean; lead_id: string; status: string; status_url: string };
-    expect(body).toMatchObject({ success: true, status: 'processing', status_url: `/api/leads/${body.lead_id}/status` });
+    expect(body).toMatchObject({
+      success: true,
+      status: 'processing',
+      status_url: `/api/leads/${body.lead_id}/status`,
+    });
     const pending = await fetch(`${base}${body.status_url}`, { headers: { authorization: `Bearer ${key}` } });
     expect(pending.status).toBe(200);
     expect(await pending.json()).toMatchObject({ id: body.lead_id, status: 'processing', processed_at: null });
@@ -43,13 +48,29 @@ describe('a decision that misses its deadline', () => {
     const registered = await fetch(`${base}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'owner@deadline.edu', password: 'Passw0rd!', first_name: 'Dee', last_name: 'Line', organization_name: 'Deadline Two' }),
+      body: JSON.stringify({
+        email: 'owner@deadline.edu',
+        password: 'Passw0rd!',
+        first_name: 'Dee',
+        last_name: 'Line',
+        organization_name: 'Deadline Two',
+      }),
     });
     const token = ((await registered.json()) as { token: string }).token;
-    const created = await fetch(`${base}/api/leads`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'typed.in@example.edu' }) });
+    const created = await fetch(`${base}/api/leads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'typed.in@example.edu' }),
+    });
     expect(created.status).toBe(202);
     const createdBody = (await created.json()) as { data: { id: string } };
-    expect(createdBody).toEqual({ data: { id: expect.stringMatching(/^lead_/), status: 'processing', status_url: `/api/leads/${createdBody.data.id}` } });
+    expect(createdBody).toEqual({
+      data: {
+        id: expect.stringMatching(/^lead_/),
+        status: 'processing',
+        status_url: `/api/leads/${createdBody.data.id}`,
+      },
+    });
     api.kill('SIGTERM');
     expect((await api.exited).code).toBe(0);
 

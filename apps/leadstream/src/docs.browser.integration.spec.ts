@@ -17,7 +17,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '../../../artifacts');
 const chromiumAvailable = existsSync(CHROMIUM);
 const requireInfra = process.env['REQUIRE_INFRA'] === '1';
-if (!chromiumAvailable) console.warn(`docs.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(`docs.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
 describe('chromium for the docs page test', () => {
   it.runIf(requireInfra)('is installed (REQUIRE_INFRA=1)', () => {
@@ -37,7 +38,16 @@ describe.skipIf(!chromiumAvailable)('the docs page in Chromium', () => {
     base = String(listening['url']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
   }, 180_000);
 
@@ -51,8 +61,13 @@ describe.skipIf(!chromiumAvailable)('the docs page in Chromium', () => {
   });
 
   it('renders every operation of the served document, loading nothing from outside the process', async () => {
-    const document = (await (await fetch(`${base}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const operationCount = Object.values(document.paths).reduce((count, item) => count + Object.keys(item).filter((key) => key !== 'servers').length, 0);
+    const document = (await (await fetch(`${base}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operationCount = Object.values(document.paths).reduce(
+      (count, item) => count + Object.keys(item).filter((key) => key !== 'servers').length,
+      0,
+    );
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const requested: string[] = [];
     const consoleErrors: string[] = [];

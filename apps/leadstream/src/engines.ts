@@ -58,7 +58,13 @@ export interface ProvidedEngines {
   decisions?: (values: string[]) => void;
 }
 
-export async function openEngines(config: Config, logger: Logger, metrics: Metrics, needs: EngineNeeds = { log: true, store: true, analytics: true }, provided: ProvidedEngines = {}): Promise<Engines> {
+export async function openEngines(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  needs: EngineNeeds = { log: true, store: true, analytics: true },
+  provided: ProvidedEngines = {},
+): Promise<Engines> {
   // DATA_DIR holds leads, secrets and mails: private to the user running the process, also when an
   // earlier version made it readable (one someone else owns is theirs to set).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -67,7 +73,11 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
   const opened: Array<{ name: string; close: () => Promise<void> }> = [];
   const readiness: ReadinessCheck[] = [];
   // Every write of activity, dedup log entries and deliveries in this process (and thread) takes its expiry from here.
-  configureRetention({ activityDays: config.retention.activityDays, dedupLogDays: config.retention.dedupLogDays, webhookDeliveryDays: config.retention.webhookDeliveryDays });
+  configureRetention({
+    activityDays: config.retention.activityDays,
+    dedupLogDays: config.retention.dedupLogDays,
+    webhookDeliveryDays: config.retention.webhookDeliveryDays,
+  });
   try {
     // The store opens first: an embedded log keeps its tables in the embedded store's database
     // (one transaction per stage batch), and closes before it (closing runs in reverse).
@@ -78,8 +88,15 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
     const embeddedLogInStore = needs.log && !config.kafka && !config.mongodb;
     if (needs.store || embeddedLogInStore) {
       const raw = config.mongodb
-        ? await openMongoStore({ uri: config.mongodb.uri, dbName: config.mongodb.dbName, logger: logger.child({ engine: 'mongodb' }) })
-        : (embeddedStore = await openEmbeddedStore({ dataDir: join(config.dataDir, 'store'), logger: logger.child({ engine: 'embedded-store' }) }));
+        ? await openMongoStore({
+            uri: config.mongodb.uri,
+            dbName: config.mongodb.dbName,
+            logger: logger.child({ engine: 'mongodb' }),
+          })
+        : (embeddedStore = await openEmbeddedStore({
+            dataDir: join(config.dataDir, 'store'),
+            logger: logger.child({ engine: 'embedded-store' }),
+          }));
       store = raw;
       opened.push({ name: 'document store', close: () => raw.close() });
       readiness.push({ name: `store:${raw.engine}`, check: () => raw.ping() });
@@ -97,7 +114,11 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       readiness.push({ name: `log:${lent.engine}`, check: () => lent.ping() });
     } else if (needs.log) {
       const raw = config.kafka
-        ? await openKafkaLog({ brokers: config.kafka.brokers, clientId: config.kafka.clientId, logger: logger.child({ engine: 'kafka' }) })
+        ? await openKafkaLog({
+            brokers: config.kafka.brokers,
+            clientId: config.kafka.clientId,
+            logger: logger.child({ engine: 'kafka' }),
+          })
         : (embeddedLog = EmbeddedLog.open({
             dataDir: join(config.dataDir, 'log'),
             logger: logger.child({ engine: 'embedded-log' }),
@@ -108,7 +129,10 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
       readiness.push({ name: `log:${raw.engine}`, check: () => raw.ping() });
       if (embeddedLog) {
         // Retention runs where the log's read-write connection is: this process (the pipeline thread of `start`).
-        const pruner = new LogPruner(embeddedLog, { retentionMs: config.retention.logHours * 3_600_000, logger: logger.child({ engine: 'embedded-log' }) });
+        const pruner = new LogPruner(embeddedLog, {
+          retentionMs: config.retention.logHours * 3_600_000,
+          logger: logger.child({ engine: 'embedded-log' }),
+        });
         pruner.start();
         opened.push({ name: 'event log retention', close: () => pruner.stop() });
       }
@@ -127,7 +151,9 @@ export async function openEngines(config: Config, logger: Logger, metrics: Metri
           : unused<BatchWriter>('batch writer');
     let exportFiles = unused<ExportFileStore>('export file store');
     if (needs.store) {
-      const raw = await openExportFileStore(config.mongodb ? { engine: 'gridfs', ...config.mongodb } : { engine: 'filesystem', dataDir: config.dataDir });
+      const raw = await openExportFileStore(
+        config.mongodb ? { engine: 'gridfs', ...config.mongodb } : { engine: 'filesystem', dataDir: config.dataDir },
+      );
       exportFiles = raw;
       opened.push({ name: 'export file store', close: () => raw.close() });
     }

@@ -21,7 +21,9 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
   const data = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
   beforeAll(async () => {
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env })));
+    ({ server, url: base } = await CliProcess.startService(
+      serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }),
+    ));
   }, 180_000);
 
   afterAll(async () => {
@@ -31,15 +33,48 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
   });
 
   it('emits each kind of event with the payload its schema describes', async () => {
-    const token = String((await call('POST', '/api/auth/register', { email: 'events@example.edu', password: 'Events-Passw0rd', first_name: 'Ev', last_name: 'Ents', organization_name: 'Event College' })).body['token']);
-    const vendor = String(data((await call('POST', '/api/vendors', { name: 'Event Leads', type: 'inquiry' }, token)).body)['id']);
-    const key = String(data((await call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, token)).body)['key']);
+    const token = String(
+      (
+        await call('POST', '/api/auth/register', {
+          email: 'events@example.edu',
+          password: 'Events-Passw0rd',
+          first_name: 'Ev',
+          last_name: 'Ents',
+          organization_name: 'Event College',
+        })
+      ).body['token'],
+    );
+    const vendor = String(
+      data((await call('POST', '/api/vendors', { name: 'Event Leads', type: 'inquiry' }, token)).body)['id'],
+    );
+    const key = String(
+      data((await call('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, token)).body)['key'],
+    );
     const rule = (name: string, priority: number, field: string, value: string, action: Record<string, unknown>) =>
-      call('POST', '/api/enrichment/rules', { name, priority, conditions: { operator: 'AND', rules: [{ field, operator: 'equals', value }] }, actions: [action] }, token);
-    expect((await rule('Tier web leads', 1, 'source', 'web', { type: 'set_field', field: 'enrichment_data.tier', value: 'A' })).status).toBe(201);
+      call(
+        'POST',
+        '/api/enrichment/rules',
+        {
+          name,
+          priority,
+          conditions: { operator: 'AND', rules: [{ field, operator: 'equals', value }] },
+          actions: [action],
+        },
+        token,
+      );
+    expect(
+      (
+        await rule('Tier web leads', 1, 'source', 'web', {
+          type: 'set_field',
+          field: 'enrichment_data.tier',
+          value: 'A',
+        })
+      ).status,
+    ).toBe(201);
     expect((await rule('Reject spam', 2, 'first_name', 'Spam', { type: 'reject', reason: 'spam' })).status).toBe(201);
 
-    const ingest = (body: Record<string, unknown>) => call('POST', '/api/v1/leads/ingest', { first_name: 'Ada', last_name: 'Byron', ...body }, key);
+    const ingest = (body: Record<string, unknown>) =>
+      call('POST', '/api/v1/leads/ingest', { first_name: 'Ada', last_name: 'Byron', ...body }, key);
     const accepted = await ingest({ email: 'ada.byron@example.edu', source: 'web' });
     expect(accepted.status).toBe(201);
     expect((await ingest({ email: 'ada.byron@example.edu' })).status).toBe(409);
@@ -48,7 +83,9 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
     const other = await ingest({ email: 'grace.hopper@example.edu', first_name: 'Grace', last_name: 'Hopper' });
     expect(other.status).toBe(201);
 
-    expect((await call('PATCH', `/api/leads/${String(accepted.body['lead_id'])}`, { status: 'contacted' }, token)).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/leads/${String(accepted.body['lead_id'])}`, { status: 'contacted' }, token)).status,
+    ).toBe(200);
     expect((await call('DELETE', `/api/leads/${String(other.body['lead_id'])}`, undefined, token)).status).toBe(204);
     expect((await call('POST', `/api/vendors/${vendor}/disable`, undefined, token)).status).toBe(200);
     expect((await call('POST', `/api/vendors/${vendor}/enable`, undefined, token)).status).toBe(200);
@@ -68,10 +105,24 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     try {
       const messages = (await readTopic(log, 'leads.events')).map((record) => parseLeadEvent(JSON.parse(record.value)));
-      const problems = messages.flatMap((message) => eventPayloadProblems(message).map((problem) => `${message.id}: ${problem}`));
+      const problems = messages.flatMap((message) =>
+        eventPayloadProblems(message).map((problem) => `${message.id}: ${problem}`),
+      );
       expect(problems).toEqual([]);
       const seen = new Set(messages.map((message) => message.event));
-      for (const event of ['lead.created', 'lead.validated', 'lead.enriched', 'lead.accepted', 'lead.duplicate', 'lead.rejected', 'lead.updated', 'lead.deleted', 'vendor.disabled', 'vendor.enabled', 'export.completed']) {
+      for (const event of [
+        'lead.created',
+        'lead.validated',
+        'lead.enriched',
+        'lead.accepted',
+        'lead.duplicate',
+        'lead.rejected',
+        'lead.updated',
+        'lead.deleted',
+        'vendor.disabled',
+        'vendor.enabled',
+        'export.completed',
+      ]) {
         expect(seen, event).toContain(event);
       }
     } finally {

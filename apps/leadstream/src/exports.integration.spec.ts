@@ -20,10 +20,18 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   let exportId: string;
   const leadIds: string[] = [];
 
-  const call = async (method: string, path: string, body?: unknown, token = owner): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token = owner,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -31,13 +39,21 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   };
 
   const register = async (email: string, organization: string): Promise<string> => {
-    const response = await call('POST', '/api/auth/register', { email, password: 'Passw0rd!', first_name: 'Ann', last_name: 'Lee', organization_name: organization }, '');
+    const response = await call(
+      'POST',
+      '/api/auth/register',
+      { email, password: 'Passw0rd!', first_name: 'Ann', last_name: 'Lee', organization_name: organization },
+      '',
+    );
     expect(response.status).toBe(201);
     return String(response.body['token']);
   };
 
   beforeAll(async () => {
-    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
+    server = CliProcess.start(
+      ['start'],
+      serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }),
+    );
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);
@@ -53,13 +69,30 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   it('ingests leads through an API key of the organization', async () => {
     const vendor = await call('POST', '/api/vendors', { name: 'Open House Forms', type: 'inquiry' });
     expect(vendor.status).toBe(201);
-    const key = await call('POST', '/api/api-keys', { name: 'forms', vendor_id: (vendor.body['data'] as { id: string }).id, permissions: ['read', 'write'] });
+    const key = await call('POST', '/api/api-keys', {
+      name: 'forms',
+      vendor_id: (vendor.body['data'] as { id: string }).id,
+      permissions: ['read', 'write'],
+    });
     expect(key.status).toBe(201);
-    for (const [first, last] of [['Grace', 'Hopper'], ['Alan', 'Turing'], ['Katherine', 'Johnson']] as const) {
+    for (const [first, last] of [
+      ['Grace', 'Hopper'],
+      ['Alan', 'Turing'],
+      ['Katherine', 'Johnson'],
+    ] as const) {
       const response = await fetch(`${base}/api/v1/leads/ingest`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `${first.toLowerCase()}.${last.toLowerCase()}@example.edu`, first_name: first, last_name: last, program_interest: 'Mathematics', form_started_at: new Date(Date.now() - 30_000).toISOString() }),
+        headers: {
+          authorization: `Bearer ${(key.body['data'] as { key: string }).key}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          email: `${first.toLowerCase()}.${last.toLowerCase()}@example.edu`,
+          first_name: first,
+          last_name: last,
+          program_interest: 'Mathematics',
+          form_started_at: new Date(Date.now() - 30_000).toISOString(),
+        }),
       });
       expect(response.status).toBe(201);
       leadIds.push(String(((await response.json()) as Record<string, unknown>)['lead_id']));
@@ -70,7 +103,9 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
       let lead: Record<string, unknown> = {};
       for (let i = 0; i < 600 && lead['enrichment_status'] !== 'completed'; i++) {
         if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        const status = await fetch(`${base}/api/leads/${id}/status`, { headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}` } });
+        const status = await fetch(`${base}/api/leads/${id}/status`, {
+          headers: { authorization: `Bearer ${(key.body['data'] as { key: string }).key}` },
+        });
         lead = (await status.json()) as Record<string, unknown>;
       }
       expect(lead).toMatchObject({ status: 'accepted', enrichment_status: 'completed' });
@@ -78,9 +113,17 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
   }, 120_000);
 
   it('exports them: POST answers processing, GET reaches completed, the download is the CSV', async () => {
-    const requested = await call('POST', '/api/leads/export', { format: 'csv', filters: { status: 'active' }, fields: ['id', 'email', 'first_name', 'last_name', 'program_interest', 'status'] });
+    const requested = await call('POST', '/api/leads/export', {
+      format: 'csv',
+      filters: { status: 'active' },
+      fields: ['id', 'email', 'first_name', 'last_name', 'program_interest', 'status'],
+    });
     expect(requested.status).toBe(200);
-    expect(requested.body).toMatchObject({ status: 'processing', download_url: null, estimated_completion: expect.any(String) });
+    expect(requested.body).toMatchObject({
+      status: 'processing',
+      download_url: null,
+      estimated_completion: expect.any(String),
+    });
     exportId = String(requested.body['export_id']);
 
     let status = requested;
@@ -88,10 +131,17 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       status = await call('GET', `/api/exports/${exportId}`);
     }
-    expect(status.body).toMatchObject({ export_id: exportId, status: 'completed', row_count: 3, download_url: `${base}/exports/${exportId}/download` });
+    expect(status.body).toMatchObject({
+      export_id: exportId,
+      status: 'completed',
+      row_count: 3,
+      download_url: `${base}/exports/${exportId}/download`,
+    });
     expect(Date.parse(String(status.body['expires_at'])) - Date.now()).toBeGreaterThan(23 * 3_600_000);
 
-    const response = await fetch(String(status.body['download_url']), { headers: { authorization: `Bearer ${owner}` } });
+    const response = await fetch(String(status.body['download_url']), {
+      headers: { authorization: `Bearer ${owner}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const [header, ...rows] = (await response.text()).trimEnd().split('\n');
@@ -120,11 +170,20 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     try {
       const events = (await readTopic(log, 'leads.events'))
-        .map((record) => ({ key: record.key, message: JSON.parse(record.value) as { event: string; data: Record<string, unknown> } }))
+        .map((record) => ({
+          key: record.key,
+          message: JSON.parse(record.value) as { event: string; data: Record<string, unknown> },
+        }))
         .filter((entry) => entry.message.event.startsWith('export.'));
       expect(events).toHaveLength(1);
       expect(events[0]!.key).toBe(exportId);
-      expect(events[0]!.message.data).toMatchObject({ export_id: exportId, format: 'csv', row_count: 3, download_url: `${base}/exports/${exportId}/download`, expires_at: expect.any(String) });
+      expect(events[0]!.message.data).toMatchObject({
+        export_id: exportId,
+        format: 'csv',
+        row_count: 3,
+        download_url: `${base}/exports/${exportId}/download`,
+        expires_at: expect.any(String),
+      });
     } finally {
       await log.close();
     }

@@ -28,7 +28,12 @@ const CHART = join(REPO, 'infra/helm/leadstream');
 
 /** helm on PATH, else where infra/helm/check.sh installs it (GOBIN or GOPATH/bin). */
 function findHelm(): string | undefined {
-  const candidates = ['helm', ...[process.env['GOBIN'], process.env['GOPATH'] && join(process.env['GOPATH'], 'bin'), join(homedir(), 'go', 'bin')].filter((dir): dir is string => Boolean(dir)).map((dir) => join(dir, 'helm'))];
+  const candidates = [
+    'helm',
+    ...[process.env['GOBIN'], process.env['GOPATH'] && join(process.env['GOPATH'], 'bin'), join(homedir(), 'go', 'bin')]
+      .filter((dir): dir is string => Boolean(dir))
+      .map((dir) => join(dir, 'helm')),
+  ];
   for (const candidate of candidates) {
     if (candidate !== 'helm' && !existsSync(candidate)) continue;
     if (spawnSync(candidate, ['version', '--short'], { encoding: 'utf8' }).status === 0) return candidate;
@@ -52,8 +57,18 @@ interface Trigger {
 }
 
 function render(values: Record<string, unknown>): Manifest[] {
-  if (!helm) throw new Error('helm is not installed (REQUIRE_INFRA is set): run `bash infra/helm/check.sh`, which installs it into GOPATH/bin');
-  const args = ['template', 'leadstream', CHART, '--namespace', 'leads', ...Object.entries(values).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`])];
+  if (!helm)
+    throw new Error(
+      'helm is not installed (REQUIRE_INFRA is set): run `bash infra/helm/check.sh`, which installs it into GOPATH/bin',
+    );
+  const args = [
+    'template',
+    'leadstream',
+    CHART,
+    '--namespace',
+    'leads',
+    ...Object.entries(values).flatMap(([key, value]) => ['--set-json', `${key}=${JSON.stringify(value)}`]),
+  ];
   const result = spawnSync(helm, args, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`helm template failed: ${result.stderr}`);
   return parseAllDocuments(result.stdout)
@@ -67,7 +82,9 @@ function containerArgs(deployment: Manifest): string[] {
 }
 
 function containerPorts(deployment: Manifest): Record<string, number> {
-  const template = deployment.spec['template'] as { spec: { containers: Array<{ ports: Array<{ name: string; containerPort: number }> }> } };
+  const template = deployment.spec['template'] as {
+    spec: { containers: Array<{ ports: Array<{ name: string; containerPort: number }> }> };
+  };
   return Object.fromEntries(template.spec.containers[0]!.ports.map((port) => [port.name, port.containerPort]));
 }
 
@@ -140,98 +157,148 @@ async function consumedBy(unit: StageFactory): Promise<Array<{ group: string; to
   return log.consumers.filter((consumer) => !retryGroups.has(consumer.group));
 }
 
-const pairs = (list: Array<{ group: string; topic: string }>): string[] => [...new Set(list.map(({ group, topic }) => `${group} <- ${topic}`))].sort();
+const pairs = (list: Array<{ group: string; topic: string }>): string[] =>
+  [...new Set(list.map(({ group, topic }) => `${group} <- ${topic}`))].sort();
 
-describe.skipIf(!helm && !requireInfra)('the Helm chart runs every unit of the code, scaled on its own consumer groups', () => {
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'helm-chart-'));
-    store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
-  });
-  afterAll(async () => {
-    await store?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+describe.skipIf(!helm && !requireInfra)(
+  'the Helm chart runs every unit of the code, scaled on its own consumer groups',
+  () => {
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'helm-chart-'));
+      store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
+    });
+    afterAll(async () => {
+      await store?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  const settings: Array<{ name: string; split: string[]; prefix: string; partitions: number }> = [
-    { name: 'the default chain', split: [], prefix: '', partitions: 6 },
-    { name: 'PIPELINE_SPLIT=enrich under a topic prefix', split: ['enrich'], prefix: 'prod.', partitions: 12 },
-    { name: 'PIPELINE_SPLIT=all', split: ['all'], prefix: '', partitions: 3 },
-  ];
+    const settings: Array<{ name: string; split: string[]; prefix: string; partitions: number }> = [
+      { name: 'the default chain', split: [], prefix: '', partitions: 6 },
+      { name: 'PIPELINE_SPLIT=enrich under a topic prefix', split: ['enrich'], prefix: 'prod.', partitions: 12 },
+      { name: 'PIPELINE_SPLIT=all', split: ['all'], prefix: '', partitions: 3 },
+    ];
 
-  it.each(settings)('$name', async ({ split, prefix, partitions }) => {
-    const manifests = render({ pipelineSplit: split, 'kafka.topicPrefix': prefix, partitions });
-    const config = manifests.find((manifest) => manifest.kind === 'ConfigMap')!;
-    expect(config.data).toMatchObject({ PIPELINE_SPLIT: split.length > 0 ? split.join(',') : 'none', TOPIC_PARTITIONS: String(partitions), TOPIC_PREFIX: prefix });
-    // The ConfigMap (with the two keys of the referenced Secret) is a configuration the code accepts, with these settings.
-    const parsed = parseConfig({ ...config.data, JWT_SECRET: 'j'.repeat(32), CRM_CREDENTIALS_KEY: randomBytes(32).toString('base64') });
-    expect({ split: parsed.pipelineSplit, partitions: parsed.topicPartitions, prefix: parsed.topicPrefix, kafka: parsed.kafka !== undefined, mongodb: parsed.mongodb !== undefined }).toEqual({ split, partitions, prefix, kafka: true, mongodb: true });
+    it.each(settings)('$name', async ({ split, prefix, partitions }) => {
+      const manifests = render({ pipelineSplit: split, 'kafka.topicPrefix': prefix, partitions });
+      const config = manifests.find((manifest) => manifest.kind === 'ConfigMap')!;
+      expect(config.data).toMatchObject({
+        PIPELINE_SPLIT: split.length > 0 ? split.join(',') : 'none',
+        TOPIC_PARTITIONS: String(partitions),
+        TOPIC_PREFIX: prefix,
+      });
+      // The ConfigMap (with the two keys of the referenced Secret) is a configuration the code accepts, with these settings.
+      const parsed = parseConfig({
+        ...config.data,
+        JWT_SECRET: 'j'.repeat(32),
+        CRM_CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+      });
+      expect({
+        split: parsed.pipelineSplit,
+        partitions: parsed.topicPartitions,
+        prefix: parsed.topicPrefix,
+        kafka: parsed.kafka !== undefined,
+        mongodb: parsed.mongodb !== undefined,
+      }).toEqual({ split, partitions, prefix, kafka: true, mongodb: true });
 
-    const deployments = manifests.filter((manifest) => manifest.kind === 'Deployment');
-    const scaledObjects = manifests.filter((manifest) => manifest.kind === 'ScaledObject');
-    const units = resolveStages(undefined, split);
-    // Sanity: the split changes the units (one chain by default, each intake stage alone with "all").
-    expect(units.filter((unit) => unit.members).length).toBe(split.length === 0 ? 1 : split.includes('all') ? INTAKE_STAGE_NAMES.length : 2);
-
-    const expected: Array<{ label: string; args: string[]; consumes: Array<{ group: string; topic: string }> }> = [];
-    for (const unit of units) expected.push({ label: unit.name, args: ['worker', '--stages', unit.name], consumes: await consumedBy(unit) });
-    expected.push({ label: 'projector', args: ['projector'], consumes: [{ group: PROJECTOR_GROUP, topic: LEAD_EVENTS_TOPIC }] });
-
-    for (const { label, args, consumes } of expected) {
-      const deployment = deployments.find((candidate) => JSON.stringify(containerArgs(candidate)) === JSON.stringify(args));
-      expect(deployment, `a Deployment running ${args.join(' ')} (${label})`).toBeDefined();
-      // Its probes reach the ops endpoints where the process serves them (OPS_PORT).
-      expect(containerPorts(deployment!)).toEqual({ ops: parsed.opsPort });
-      if (args[0] === 'worker') {
-        // What the CLI runs for those --stages under this split is exactly this unit.
-        expect(resolveStages(args[2]!.split(','), split).map((unit) => unit.name)).toEqual([label]);
-      }
-      const scaled = scaledObjects.find((candidate) => (candidate.spec['scaleTargetRef'] as { name: string }).name === deployment!.metadata.name);
-      expect(scaled, `a ScaledObject on ${deployment!.metadata.name}`).toBeDefined();
-      expect(scaled!.spec['maxReplicaCount']).toBe(partitions);
-      const triggers = scaled!.spec['triggers'] as Trigger[];
-      expect(triggers.every((trigger) => trigger.type === 'kafka' && trigger.metadata.bootstrapServers !== '' && Number(trigger.metadata.lagThreshold) > 0)).toBe(true);
-      expect(pairs(triggers.map((trigger) => ({ group: trigger.metadata.consumerGroup, topic: trigger.metadata.topic }))), label).toEqual(
-        pairs(consumes.map(({ group, topic }) => ({ group: prefix + group, topic: prefix + topic }))),
+      const deployments = manifests.filter((manifest) => manifest.kind === 'Deployment');
+      const scaledObjects = manifests.filter((manifest) => manifest.kind === 'ScaledObject');
+      const units = resolveStages(undefined, split);
+      // Sanity: the split changes the units (one chain by default, each intake stage alone with "all").
+      expect(units.filter((unit) => unit.members).length).toBe(
+        split.length === 0 ? 1 : split.includes('all') ? INTAKE_STAGE_NAMES.length : 2,
       );
-    }
-    // Nothing else consumes: the api Deployment, and one per unit and the projector.
-    expect(deployments.map((deployment) => containerArgs(deployment).join(' ')).sort()).toEqual(['api', ...expected.map(({ args }) => args.join(' '))].sort());
-    expect(scaledObjects).toHaveLength(expected.length);
-  });
 
-  it('gives every pod a grace period longer than the shutdown drain, and probes on /healthz and /readyz', () => {
-    const manifests = render({ 'shutdown.timeoutMs': 45_500 });
-    const config = manifests.find((manifest) => manifest.kind === 'ConfigMap')!;
-    const { shutdownTimeoutMs, port } = parseConfig({ ...config.data, JWT_SECRET: 'j'.repeat(32) });
-    expect(shutdownTimeoutMs).toBe(45_500);
-    const workloads = manifests.filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job');
-    expect(workloads.length).toBeGreaterThan(2);
-    for (const workload of workloads) {
-      const pod = (workload.spec['template'] as { spec: { terminationGracePeriodSeconds: number; containers: Array<Record<string, { httpGet?: { path: string; port: string } }>> } }).spec;
-      expect(pod.terminationGracePeriodSeconds * 1000, workload.metadata.name).toBeGreaterThan(shutdownTimeoutMs);
-      if (workload.kind === 'Deployment') {
-        expect(pod.containers[0]!['livenessProbe']!.httpGet!.path).toBe('/healthz');
-        expect(pod.containers[0]!['readinessProbe']!.httpGet!.path).toBe('/readyz');
+      const expected: Array<{ label: string; args: string[]; consumes: Array<{ group: string; topic: string }> }> = [];
+      for (const unit of units)
+        expected.push({ label: unit.name, args: ['worker', '--stages', unit.name], consumes: await consumedBy(unit) });
+      expected.push({
+        label: 'projector',
+        args: ['projector'],
+        consumes: [{ group: PROJECTOR_GROUP, topic: LEAD_EVENTS_TOPIC }],
+      });
+
+      for (const { label, args, consumes } of expected) {
+        const deployment = deployments.find(
+          (candidate) => JSON.stringify(containerArgs(candidate)) === JSON.stringify(args),
+        );
+        expect(deployment, `a Deployment running ${args.join(' ')} (${label})`).toBeDefined();
+        // Its probes reach the ops endpoints where the process serves them (OPS_PORT).
+        expect(containerPorts(deployment!)).toEqual({ ops: parsed.opsPort });
+        if (args[0] === 'worker') {
+          // What the CLI runs for those --stages under this split is exactly this unit.
+          expect(resolveStages(args[2]!.split(','), split).map((unit) => unit.name)).toEqual([label]);
+        }
+        const scaled = scaledObjects.find(
+          (candidate) => (candidate.spec['scaleTargetRef'] as { name: string }).name === deployment!.metadata.name,
+        );
+        expect(scaled, `a ScaledObject on ${deployment!.metadata.name}`).toBeDefined();
+        expect(scaled!.spec['maxReplicaCount']).toBe(partitions);
+        const triggers = scaled!.spec['triggers'] as Trigger[];
+        expect(
+          triggers.every(
+            (trigger) =>
+              trigger.type === 'kafka' &&
+              trigger.metadata.bootstrapServers !== '' &&
+              Number(trigger.metadata.lagThreshold) > 0,
+          ),
+        ).toBe(true);
+        expect(
+          pairs(triggers.map((trigger) => ({ group: trigger.metadata.consumerGroup, topic: trigger.metadata.topic }))),
+          label,
+        ).toEqual(pairs(consumes.map(({ group, topic }) => ({ group: prefix + group, topic: prefix + topic }))));
       }
-    }
-    const api = manifests.find((manifest) => manifest.kind === 'Deployment' && containerArgs(manifest)[0] === 'api')!;
-    expect(containerPorts(api)).toEqual({ http: port });
-  });
+      // Nothing else consumes: the api Deployment, and one per unit and the projector.
+      expect(deployments.map((deployment) => containerArgs(deployment).join(' ')).sort()).toEqual(
+        ['api', ...expected.map(({ args }) => args.join(' '))].sort(),
+      );
+      expect(scaledObjects).toHaveLength(expected.length);
+    });
 
-  it('keeps secrets out of the values: only a reference to an existing Secret unless generation is asked for', () => {
-    const referenced = render({});
-    expect(referenced.filter((manifest) => manifest.kind === 'Secret')).toEqual([]);
-    const api = referenced.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name.endsWith('-api'))!;
-    expect(JSON.stringify(api.spec['template'])).toContain('"secretRef":{"name":"leadstream-secrets"}');
+    it('gives every pod a grace period longer than the shutdown drain, and probes on /healthz and /readyz', () => {
+      const manifests = render({ 'shutdown.timeoutMs': 45_500 });
+      const config = manifests.find((manifest) => manifest.kind === 'ConfigMap')!;
+      const { shutdownTimeoutMs, port } = parseConfig({ ...config.data, JWT_SECRET: 'j'.repeat(32) });
+      expect(shutdownTimeoutMs).toBe(45_500);
+      const workloads = manifests.filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job');
+      expect(workloads.length).toBeGreaterThan(2);
+      for (const workload of workloads) {
+        const pod = (
+          workload.spec['template'] as {
+            spec: {
+              terminationGracePeriodSeconds: number;
+              containers: Array<Record<string, { httpGet?: { path: string; port: string } }>>;
+            };
+          }
+        ).spec;
+        expect(pod.terminationGracePeriodSeconds * 1000, workload.metadata.name).toBeGreaterThan(shutdownTimeoutMs);
+        if (workload.kind === 'Deployment') {
+          expect(pod.containers[0]!['livenessProbe']!.httpGet!.path).toBe('/healthz');
+          expect(pod.containers[0]!['readinessProbe']!.httpGet!.path).toBe('/readyz');
+        }
+      }
+      const api = manifests.find((manifest) => manifest.kind === 'Deployment' && containerArgs(manifest)[0] === 'api')!;
+      expect(containerPorts(api)).toEqual({ http: port });
+    });
 
-    const generated = render({ 'secrets.generate': true }).filter((manifest) => manifest.kind === 'Secret');
-    expect(generated).toHaveLength(1);
-    const data = generated[0]!.data!;
-    expect(Buffer.from(Buffer.from(data['CRM_CREDENTIALS_KEY']!, 'base64').toString('utf8'), 'base64')).toHaveLength(32);
-    expect(Buffer.from(data['JWT_SECRET']!, 'base64').toString('utf8').length).toBeGreaterThanOrEqual(32);
-  });
+    it('keeps secrets out of the values: only a reference to an existing Secret unless generation is asked for', () => {
+      const referenced = render({});
+      expect(referenced.filter((manifest) => manifest.kind === 'Secret')).toEqual([]);
+      const api = referenced.find(
+        (manifest) => manifest.kind === 'Deployment' && manifest.metadata.name.endsWith('-api'),
+      )!;
+      expect(JSON.stringify(api.spec['template'])).toContain('"secretRef":{"name":"leadstream-secrets"}');
 
-  it('refuses a PIPELINE_SPLIT the code refuses', () => {
-    expect(() => render({ pipelineSplit: ['validate'] })).toThrow(/not an intake stage after the first/);
-  });
-});
+      const generated = render({ 'secrets.generate': true }).filter((manifest) => manifest.kind === 'Secret');
+      expect(generated).toHaveLength(1);
+      const data = generated[0]!.data!;
+      expect(Buffer.from(Buffer.from(data['CRM_CREDENTIALS_KEY']!, 'base64').toString('utf8'), 'base64')).toHaveLength(
+        32,
+      );
+      expect(Buffer.from(data['JWT_SECRET']!, 'base64').toString('utf8').length).toBeGreaterThanOrEqual(32);
+    });
+
+    it('refuses a PIPELINE_SPLIT the code refuses', () => {
+      expect(() => render({ pipelineSplit: ['validate'] })).toThrow(/not an intake stage after the first/);
+    });
+  },
+);

@@ -1,8 +1,21 @@
-import { CustomFieldRepository, DedupRepository, SubmissionReceiptRepository, ensureIndexes, LeadActivityRepository, LeadRepository } from '@leadstream/dal';
+import {
+  CustomFieldRepository,
+  DedupRepository,
+  SubmissionReceiptRepository,
+  ensureIndexes,
+  LeadActivityRepository,
+  LeadRepository,
+} from '@leadstream/dal';
 import { AccountTokenRepository, SessionRepository, UserRepository } from '@leadstream/dal';
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { ExportRepository, FunnelLinkRepository } from '@leadstream/dal';
-import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, ValidationRuleRepository } from '@leadstream/dal';
+import {
+  CalculatedFieldRepository,
+  EnrichmentRuleRepository,
+  LookupTableRepository,
+  RuleMatchRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import { RoutingRuleRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import { CrmConnectionRepository, CrmSyncRepository } from '@leadstream/dal';

@@ -13,8 +13,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = resolve(__dirname, '../../..');
 const script = join(root, 'infra/kafka/format-storage.sh');
-const version = /<kafka.version>(.*)<\/kafka.version>/.exec(readFileSync(join(root, 'infra/kafka/pom.xml'), 'utf8'))?.[1];
-const libs = join(process.env['LEADSTREAM_CACHE'] ?? join(homedir(), '.cache/leadstream'), 'kafka', version ?? '?', 'libs');
+const version = /<kafka.version>(.*)<\/kafka.version>/.exec(
+  readFileSync(join(root, 'infra/kafka/pom.xml'), 'utf8'),
+)?.[1];
+const libs = join(
+  process.env['LEADSTREAM_CACHE'] ?? join(homedir(), '.cache/leadstream'),
+  'kafka',
+  version ?? '?',
+  'libs',
+);
 const jarsCached = existsSync(libs);
 if (!jarsCached && requireInfra()) throw new Error(`REQUIRE_INFRA=1 but the Kafka jars are not in ${libs}`);
 
@@ -25,18 +32,25 @@ function format(clusterId?: string): { status: number | null; output: string; me
   const dir = mkdtempSync(join(tmpdir(), 'kafka-format-'));
   dirs.push(dir);
   const config = join(dir, 'server.properties');
-  writeFileSync(config, [
-    'process.roles=broker,controller',
-    'node.id=1',
-    'controller.quorum.voters=1@127.0.0.1:1',
-    'listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:1',
-    'controller.listener.names=CONTROLLER',
-    `log.dirs=${join(dir, 'data')}`,
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      'controller.quorum.voters=1@127.0.0.1:1',
+      'listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:1',
+      'controller.listener.names=CONTROLLER',
+      `log.dirs=${join(dir, 'data')}`,
+      '',
+    ].join('\n'),
+  );
   const run = spawnSync('bash', [script, config, ...(clusterId ? [clusterId] : [])], { encoding: 'utf8' });
   const metaFile = join(dir, 'data', 'meta.properties');
-  return { status: run.status, output: run.stdout + run.stderr, meta: existsSync(metaFile) ? readFileSync(metaFile, 'utf8') : '' };
+  return {
+    status: run.status,
+    output: run.stdout + run.stderr,
+    meta: existsSync(metaFile) ? readFileSync(metaFile, 'utf8') : '',
+  };
 }
 
 describe.skipIf(!jarsCached)('infra/kafka/format-storage.sh', () => {

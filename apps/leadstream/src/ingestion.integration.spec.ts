@@ -33,7 +33,10 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }));
+    server = CliProcess.start(
+      ['start'],
+      serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', ...setup.env }),
+    );
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);
@@ -42,7 +45,13 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     organizationId = await cli('org', 'create', '--name', 'Black Box University');
     vendorId = await cli('vendor', 'create', '--org', organizationId, '--name', 'Inquiry Co', '--type', 'inquiry');
     const key = async (...extra: string[]): Promise<string> =>
-      String((JSON.parse(await cli('key', 'create', '--org', organizationId, '--vendor', vendorId, '--json', ...extra)) as { key: string }).key);
+      String(
+        (
+          JSON.parse(await cli('key', 'create', '--org', organizationId, '--vendor', vendorId, '--json', ...extra)) as {
+            key: string;
+          }
+        ).key,
+      );
     liveKey = await key('--name', 'live');
     sandboxKey = await key('--name', 'sandbox', '--sandbox');
     limitedKey = await key('--name', 'limited', '--permissions', 'write', '--rate-limit', '2');
@@ -65,14 +74,19 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   const secondsAgo = (seconds: number): string => new Date(Date.now() - seconds * 1000).toISOString();
 
   it('accepts a valid lead with 201 and the documented body, request id and rate-limit headers', async () => {
-    const response = await post('/api/v1/leads/ingest', liveKey, {
-      email: 'Ada.Lovelace@Example.edu',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      phone: '(415) 555-2671',
-      program_interest: 'Computer Science',
-      form_started_at: secondsAgo(30),
-    }, { 'X-Request-ID': 'vendor-req-1' });
+    const response = await post(
+      '/api/v1/leads/ingest',
+      liveKey,
+      {
+        email: 'Ada.Lovelace@Example.edu',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        phone: '(415) 555-2671',
+        program_interest: 'Computer Science',
+        form_started_at: secondsAgo(30),
+      },
+      { 'X-Request-ID': 'vendor-req-1' },
+    );
     expect(response.status).toBe(201);
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: true, message: 'Lead accepted' });
@@ -84,15 +98,28 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
     accepted.push(String(body['lead_id']));
 
-    const status = await fetch(`${base}/api/leads/${String(body['lead_id'])}/status`, { headers: { authorization: `Bearer ${liveKey}` } });
+    const status = await fetch(`${base}/api/leads/${String(body['lead_id'])}/status`, {
+      headers: { authorization: `Bearer ${liveKey}` },
+    });
     expect(status.status).toBe(200);
-    expect(await status.json()).toMatchObject({ id: body['lead_id'], status: 'accepted', validation_status: 'passed', enrichment_status: 'completed' });
-    const portal = await fetch(`${base}/api/vendor-portal/leads/${String(body['lead_id'])}`, { headers: { authorization: `Bearer ${readOnlyKey}` } });
+    expect(await status.json()).toMatchObject({
+      id: body['lead_id'],
+      status: 'accepted',
+      validation_status: 'passed',
+      enrichment_status: 'completed',
+    });
+    const portal = await fetch(`${base}/api/vendor-portal/leads/${String(body['lead_id'])}`, {
+      headers: { authorization: `Bearer ${readOnlyKey}` },
+    });
     expect(portal.status).toBe(200);
   });
 
   it('answers the same lead again with 409 and the duplicate body, on the other path family', async () => {
-    const response = await post('/api/leads/inbound', liveKey, { email: 'ada.lovelace@example.edu', first_name: 'Ada', last_name: 'Lovelace' });
+    const response = await post('/api/leads/inbound', liveKey, {
+      email: 'ada.lovelace@example.edu',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+    });
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({
       success: false,
@@ -104,9 +131,24 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   });
 
   it.each([
-    ['a disposable address', () => ({ email: 'someone@mailinator.com' }), 'disposable_email', 'validation.disposable_email'],
-    ['a filled honeypot', () => ({ email: 'bot@example.edu', website: 'http://spam.example' }), 'bot_detected', 'validation.bot_honeypot'],
-    ['a form sent in under a second', () => ({ email: 'fast@example.edu', form_started_at: secondsAgo(0.2) }), 'bot_detected', 'validation.bot_timing'],
+    [
+      'a disposable address',
+      () => ({ email: 'someone@mailinator.com' }),
+      'disposable_email',
+      'validation.disposable_email',
+    ],
+    [
+      'a filled honeypot',
+      () => ({ email: 'bot@example.edu', website: 'http://spam.example' }),
+      'bot_detected',
+      'validation.bot_honeypot',
+    ],
+    [
+      'a form sent in under a second',
+      () => ({ email: 'fast@example.edu', form_started_at: secondsAgo(0.2) }),
+      'bot_detected',
+      'validation.bot_timing',
+    ],
   ])('rejects %s with 422, reason and rule id', async (_case, body, reason, ruleId) => {
     const response = await post('/api/v1/leads/ingest', liveKey, body());
     expect(response.status).toBe(422);
@@ -122,29 +164,59 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
 
     const semantic = await post('/api/v1/leads/ingest', liveKey, { email: 'not-an-email', phone: '12' });
     expect(semantic.status).toBe(400);
-    const fields = ((await semantic.json()) as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort();
+    const fields = ((await semantic.json()) as { details: Array<{ field: string }> }).details
+      .map((detail) => detail.field)
+      .sort();
     expect(fields).toEqual(['email', 'phone']);
   });
 
   it('accepts a typo with a suggestion and a slow-ish form with a review flag', async () => {
     const typo = await post('/api/v1/leads/ingest', liveKey, { email: 'grace@gmial.com', first_name: 'Grace' });
     expect(typo.status).toBe(201);
-    expect(await typo.json()).toMatchObject({ success: true, flags: ['email_typo'], warnings: [{ field: 'email', message: expect.stringContaining('gmail.com') }] });
+    expect(await typo.json()).toMatchObject({
+      success: true,
+      flags: ['email_typo'],
+      warnings: [{ field: 'email', message: expect.stringContaining('gmail.com') }],
+    });
 
-    const hasty = await post('/api/v1/leads/ingest', liveKey, { email: 'hasty@example.edu', form_started_at: secondsAgo(2) });
+    const hasty = await post('/api/v1/leads/ingest', liveKey, {
+      email: 'hasty@example.edu',
+      form_started_at: secondsAgo(2),
+    });
     expect(hasty.status).toBe(201);
-    expect(((await hasty.json()) as { flags: string[] }).flags).toEqual(expect.arrayContaining(['manual_review', 'possible_bot']));
+    expect(((await hasty.json()) as { flags: string[] }).flags).toEqual(
+      expect.arrayContaining(['manual_review', 'possible_bot']),
+    );
   });
 
   it('decides a sandbox batch item by item, duplicates within the batch included', async () => {
     const response = await post('/sandbox/api/v1/leads/bulk-ingest', sandboxKey, {
-      leads: [{ email: 'batch.one@example.edu' }, { email: 'batch.one@example.edu' }, { email: 'broken@' }, { email: 'x@mailinator.com' }],
+      leads: [
+        { email: 'batch.one@example.edu' },
+        { email: 'batch.one@example.edu' },
+        { email: 'broken@' },
+        { email: 'x@mailinator.com' },
+      ],
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { success: boolean; total: number; accepted: number; rejected: number; results: Array<Record<string, unknown>> };
+    const body = (await response.json()) as {
+      success: boolean;
+      total: number;
+      accepted: number;
+      rejected: number;
+      results: Array<Record<string, unknown>>;
+    };
     expect(body).toMatchObject({ success: true, total: 4, accepted: 1, rejected: 3 });
-    expect(body.results.map((result) => [result['index'], result['success']])).toEqual([[0, true], [1, false], [2, false], [3, false]]);
-    expect(body.results[1]).toMatchObject({ error: 'Duplicate lead detected', duplicate_of: body.results[0]?.['lead_id'] });
+    expect(body.results.map((result) => [result['index'], result['success']])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+      [3, false],
+    ]);
+    expect(body.results[1]).toMatchObject({
+      error: 'Duplicate lead detected',
+      duplicate_of: body.results[0]?.['lead_id'],
+    });
     expect(body.results[2]).toMatchObject({ email: 'broken@', error: 'Validation failed' });
 
     // The sandbox is its own world: the live lead of the same person is not a duplicate there.
@@ -153,7 +225,9 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
   });
 
   it('refuses a batch over 100 leads and keys used on the wrong base URL', async () => {
-    const tooMany = await post('/api/leads/inbound/batch', liveKey, { leads: Array.from({ length: 101 }, (_, i) => ({ email: `n${i}@example.edu` })) });
+    const tooMany = await post('/api/leads/inbound/batch', liveKey, {
+      leads: Array.from({ length: 101 }, (_, i) => ({ email: `n${i}@example.edu` })),
+    });
     expect(tooMany.status).toBe(400);
     expect(await tooMany.json()).toMatchObject({ success: false, error: 'Validation failed' });
 
@@ -162,7 +236,9 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     expect(await sandboxOnLive.json()).toMatchObject({ success: false, code: 'API_KEY_INVALID' });
     const liveOnSandbox = await post('/sandbox/api/v1/leads/ingest', liveKey, { email: 'a@example.edu' });
     expect(liveOnSandbox.status).toBe(401);
-    const unknown = await post('/api/v1/leads/ingest', 'vk_live_thisisnotakeyatallnotatallnotatall', { email: 'a@example.edu' });
+    const unknown = await post('/api/v1/leads/ingest', 'vk_live_thisisnotakeyatallnotatallnotatall', {
+      email: 'a@example.edu',
+    });
     expect(unknown.status).toBe(401);
     const readOnly = await post('/api/v1/leads/ingest', readOnlyKey, { email: 'a@example.edu' });
     expect(readOnly.status).toBe(403);
@@ -174,10 +250,14 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     // windows, so start them well inside one (CI once saw 201 for the third call on FerretDB).
     const msLeftInWindow = 60_000 - (Date.now() % 60_000);
     if (msLeftInWindow < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeftInWindow + 100));
-    const first = await post('/api/v1/leads/ingest', limitedKey, { email: `limit1.${randomUUID().slice(0, 6)}@example.edu` });
+    const first = await post('/api/v1/leads/ingest', limitedKey, {
+      email: `limit1.${randomUUID().slice(0, 6)}@example.edu`,
+    });
     expect(first.headers.get('x-ratelimit-limit')).toBe('2');
     await post('/api/v1/leads/ingest', limitedKey, { email: `limit2.${randomUUID().slice(0, 6)}@example.edu` });
-    const third = await post('/api/v1/leads/ingest', limitedKey, { email: `limit3.${randomUUID().slice(0, 6)}@example.edu` });
+    const third = await post('/api/v1/leads/ingest', limitedKey, {
+      email: `limit3.${randomUUID().slice(0, 6)}@example.edu`,
+    });
     expect(third.status).toBe(429);
     const body = (await third.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ success: false, error: 'Rate limit exceeded', limit: 2, window: 60 });
@@ -195,18 +275,40 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     const store = await setup.openStore();
     try {
-      const events = (await readTopic(log, 'leads.events')).map((record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> });
+      const events = (await readTopic(log, 'leads.events')).map(
+        (record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> },
+      );
       const names = new Set(events.map((event) => event['event']));
-      for (const name of ['lead.created', 'lead.validated', 'lead.accepted', 'lead.rejected', 'lead.duplicate']) expect(names).toContain(name);
-      const created = events.find((event) => event['event'] === 'lead.created' && (event.data['lead'] as { id: string }).id === leadId);
-      expect(created).toMatchObject({ organization_id: organizationId, environment: 'live', data: { lead: { id: leadId, email: 'Ada.Lovelace@example.edu', first_name: 'Ada', phone: '+14155552671' } } });
+      for (const name of ['lead.created', 'lead.validated', 'lead.accepted', 'lead.rejected', 'lead.duplicate'])
+        expect(names).toContain(name);
+      const created = events.find(
+        (event) => event['event'] === 'lead.created' && (event.data['lead'] as { id: string }).id === leadId,
+      );
+      expect(created).toMatchObject({
+        organization_id: organizationId,
+        environment: 'live',
+        data: { lead: { id: leadId, email: 'Ada.Lovelace@example.edu', first_name: 'Ada', phone: '+14155552671' } },
+      });
       expect(String(created?.['id'])).toMatch(/^evt_/);
-      const rejected = events.find((event) => event['event'] === 'lead.rejected' && event['environment'] === 'live' && event.data['rejection_reason'] === 'disposable_email');
-      expect(rejected?.data).toMatchObject({ lead: { email: 'someone@mailinator.com' }, rule_id: 'validation.disposable_email' });
+      const rejected = events.find(
+        (event) =>
+          event['event'] === 'lead.rejected' &&
+          event['environment'] === 'live' &&
+          event.data['rejection_reason'] === 'disposable_email',
+      );
+      expect(rejected?.data).toMatchObject({
+        lead: { email: 'someone@mailinator.com' },
+        rule_id: 'validation.disposable_email',
+      });
 
       const tenant = { organizationId, environment: 'live' as const };
       const lead = await new LeadRepository(store).findById(tenant, leadId);
-      expect(lead).toMatchObject({ status: 'active', vendor_id: vendorId, phone: '+14155552671', program_interest: 'Computer Science' });
+      expect(lead).toMatchObject({
+        status: 'active',
+        vendor_id: vendorId,
+        phone: '+14155552671',
+        program_interest: 'Computer Science',
+      });
       let activity = await new LeadActivityRepository(store).forLead(tenant, leadId);
       // lead.created and lead.validated come through the activity stage, lead.routed from the route stage.
       for (let i = 0; i < 100 && activity.length < 3; i++) {
@@ -215,16 +317,25 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
       }
       expect(activity.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.routed', 'lead.validated']);
       expect(activity.find((entry) => entry.event === 'lead.created')?.metadata).toMatchObject({ vendor_id: vendorId });
-      expect(activity.find((entry) => entry.event === 'lead.validated')?.metadata['validation_rules']).toEqual(expect.arrayContaining(['email_syntax', 'disposable_email']));
+      expect(activity.find((entry) => entry.event === 'lead.validated')?.metadata['validation_rules']).toEqual(
+        expect.arrayContaining(['email_syntax', 'disposable_email']),
+      );
 
       // Sandbox leads carry their expiry (24 h after creation) for the TTL index, and no CRM sync.
-      const sandboxEvent = events.find((event) => event['event'] === 'lead.created' && event['environment'] === 'sandbox');
+      const sandboxEvent = events.find(
+        (event) => event['event'] === 'lead.created' && event['environment'] === 'sandbox',
+      );
       expect(sandboxEvent?.data['lead']).toMatchObject({ id: expect.any(String) });
       const sandboxLeadId = (sandboxEvent!.data['lead'] as { id: string }).id;
-      const sandboxLead = await new LeadRepository(store).findById({ organizationId, environment: 'sandbox' }, sandboxLeadId);
+      const sandboxLead = await new LeadRepository(store).findById(
+        { organizationId, environment: 'sandbox' },
+        sandboxLeadId,
+      );
       expect(sandboxLead?.crm_sync_status).toBe('not_applicable');
       expect(sandboxLead?.expires_at).toBeInstanceOf(Date);
-      expect((sandboxLead?.expires_at?.getTime() ?? 0) - Date.parse(sandboxLead?.created_at ?? '')).toBe(24 * 3_600_000);
+      expect((sandboxLead?.expires_at?.getTime() ?? 0) - Date.parse(sandboxLead?.created_at ?? '')).toBe(
+        24 * 3_600_000,
+      );
       expect(await new LeadRepository(store).findById(tenant, sandboxLeadId)).toBeNull();
     } finally {
       await log.close();

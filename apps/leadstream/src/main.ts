@@ -10,7 +10,9 @@ import { runRole, type Role, type RoleOptions } from './roles';
 
 const program = new Command()
   .name('leadstream')
-  .description('Lead management service for higher education. Configuration comes from environment variables (see README).');
+  .description(
+    'Lead management service for higher education. Configuration comes from environment variables (see README).',
+  );
 
 function action(role: Role) {
   return async (options: RoleOptions): Promise<void> => {
@@ -30,25 +32,44 @@ function action(role: Role) {
         process.stderr.write(`leadstream ${role}: DATA_DIR is locked: ${(error as Error).message}\n`);
         process.exit(1);
       }
-      process.stderr.write(`leadstream ${role}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `leadstream ${role}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     }
   };
 }
 
-program.command('start').description('run the API, every pipeline stage and the projector in one process').action(action('start'));
+program
+  .command('start')
+  .description('run the API, every pipeline stage and the projector in one process')
+  .action(action('start'));
 program.command('api').description('run the HTTP API only').action(action('api'));
 program
   .command('worker')
   .description('run pipeline stages as consumer-group members')
-  .requiredOption('--stages <names>', `comma-separated stage names: ${[...STAGES.keys()].join(', ')}`, (value: string) => value.split(',').map((name) => name.trim()).filter(Boolean))
-  .addHelpText('after', '\nEach stage is a consumer group; run as many workers of a stage as its topics have partitions.\nvalidate, dedup, enrich and route run as one chain (one group, one write per lead) unless PIPELINE_SPLIT\nnames where it breaks: naming any of them runs its whole chain.\nExample: leadstream worker --stages validate')
+  .requiredOption(
+    '--stages <names>',
+    `comma-separated stage names: ${[...STAGES.keys()].join(', ')}`,
+    (value: string) =>
+      value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+  )
+  .addHelpText(
+    'after',
+    '\nEach stage is a consumer group; run as many workers of a stage as its topics have partitions.\nvalidate, dedup, enrich and route run as one chain (one group, one write per lead) unless PIPELINE_SPLIT\nnames where it breaks: naming any of them runs its whole chain.\nExample: leadstream worker --stages validate',
+  )
   .action(action('worker'));
 program
   .command('projector')
   .description('project leads.events into the analytics engine')
   .option('--drain', 'exit once every partition has been consumed to its end')
-  .option('--rebuild', 'replay leads.events from the beginning into a fresh table, swap it in for lead_events, and exit (stop the running projectors first)')
+  .option(
+    '--rebuild',
+    'replay leads.events from the beginning into a fresh table, swap it in for lead_events, and exit (stop the running projectors first)',
+  )
   .action(action('projector'));
 program.command('migrate').description('apply analytics migrations and exit').action(action('migrate'));
 registerAdminCommands(program);
@@ -58,14 +79,19 @@ function dataDirCommand<O>(name: string, run: (options: O, dataDir: string) => s
   return (options: O): void => {
     try {
       const config = parseConfig(process.env);
-      if (config.mongodb) throw new BackupError('MONGODB_URI is set: the documents are in MongoDB, not in DATA_DIR; back them up with MongoDB\'s tools (mongodump)');
+      if (config.mongodb)
+        throw new BackupError(
+          "MONGODB_URI is set: the documents are in MongoDB, not in DATA_DIR; back them up with MongoDB's tools (mongodump)",
+        );
       process.stdout.write(`${run(options, config.dataDir)}\n`);
     } catch (error) {
       if (error instanceof ConfigError || error instanceof BackupError) {
         process.stderr.write(`leadstream ${name}: ${error.message}\n`);
         process.exit(error instanceof ConfigError ? 2 : 1);
       }
-      process.stderr.write(`leadstream ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(
+        `leadstream ${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
       process.exit(1);
     }
   };
@@ -85,7 +111,10 @@ program
   .description('copy the embedded data in DATA_DIR into one file, consistently, while the service runs')
   .requiredOption('--to <file>', 'the backup file to write (must not exist)')
   .option('--json', 'print the summary as JSON')
-  .addHelpText('after', `\nThe copy is one snapshot taken on a read-only connection: the running service keeps its DATA_DIR lock and goes on writing.${COVERAGE_HELP}`)
+  .addHelpText(
+    'after',
+    `\nThe copy is one snapshot taken on a read-only connection: the running service keeps its DATA_DIR lock and goes on writing.${COVERAGE_HELP}`,
+  )
   .action(
     dataDirCommand<{ to: string; json?: boolean }>('backup', (options, dataDir) => {
       const summary = backupDataDir(dataDir, options.to);
@@ -99,7 +128,10 @@ program
   .description('bring a backup made by `leadstream backup` back into an empty DATA_DIR')
   .requiredOption('--from <file>', 'the backup file to read')
   .option('--json', 'print the summary as JSON')
-  .addHelpText('after', `\nDATA_DIR must be empty or missing; a non-empty one is refused. Start the service on it afterwards.${COVERAGE_HELP}`)
+  .addHelpText(
+    'after',
+    `\nDATA_DIR must be empty or missing; a non-empty one is refused. Start the service on it afterwards.${COVERAGE_HELP}`,
+  )
   .action(
     dataDirCommand<{ from: string; json?: boolean }>('restore', (options, dataDir) => {
       const summary = restoreDataDir(options.from, dataDir);
@@ -117,7 +149,12 @@ program
     try {
       await runDemo(options, process.env);
     } catch (error) {
-      const text = error instanceof DemoRefusedError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      const text =
+        error instanceof DemoRefusedError
+          ? error.message
+          : error instanceof Error
+            ? (error.stack ?? error.message)
+            : String(error);
       process.stderr.write(`leadstream demo: ${text}\n`);
       process.exit(error instanceof ConfigError ? 2 : 1);
     }

@@ -12,7 +12,11 @@ let eslint: ESLint;
 
 beforeAll(() => {
   // The Nx rule reads the cached project graph; make sure it exists.
-  execFileSync('npx', ['nx', 'show', 'projects'], { cwd: root, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  execFileSync('npx', ['nx', 'show', 'projects'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: { ...process.env, NX_DAEMON: 'false' },
+  });
   eslint = new ESLint({ cwd: root });
 }, 120_000);
 
@@ -34,7 +38,9 @@ describe('module boundaries', () => {
 
   it('allows an engine to import its port', async () => {
     const code = "import type { EventLog } from '@leadstream/ports';\nexport type Probe = EventLog;\n";
-    expect(await ruleIds('libs/engines/embedded-log/src/index.ts', code)).not.toContain('@nx/enforce-module-boundaries');
+    expect(await ruleIds('libs/engines/embedded-log/src/index.ts', code)).not.toContain(
+      '@nx/enforce-module-boundaries',
+    );
   });
 
   it('rejects floating promises, explicit any and ts-ignore', async () => {
@@ -50,7 +56,11 @@ describe('module boundaries', () => {
     ].join('\n');
     const rules = await ruleIds('libs/domain/src/errors.ts', code);
     expect(rules).toEqual(
-      expect.arrayContaining(['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-explicit-any', '@typescript-eslint/ban-ts-comment']),
+      expect.arrayContaining([
+        '@typescript-eslint/no-floating-promises',
+        '@typescript-eslint/no-explicit-any',
+        '@typescript-eslint/ban-ts-comment',
+      ]),
     );
   });
 });

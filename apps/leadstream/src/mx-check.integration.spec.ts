@@ -30,7 +30,15 @@ const dns = dns2.createServer({
     if (name === 'slow.example') return;
     const response = dns2.Packet.createResponseFromRequest(request);
     if (withMx.has(name)) {
-      response.answers.push(dns2.Packet.createResourceFromQuestion(question, { type: TYPE_MX, class: 1, ttl: 60, exchange: `mx.${name}`, priority: 10 }));
+      response.answers.push(
+        dns2.Packet.createResourceFromQuestion(question, {
+          type: TYPE_MX,
+          class: 1,
+          ttl: 60,
+          exchange: `mx.${name}`,
+          priority: 10,
+        }),
+      );
     } else {
       response.header.rcode = NXDOMAIN;
     }
@@ -90,7 +98,12 @@ describe('MX checks against a DNS server on loopback', () => {
   it('rejects a domain without MX as invalid_email', async () => {
     const response = await ingest('student@nomx.example');
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({ success: false, error: 'Lead rejected', reason: 'invalid_email', rule_id: 'validation.mx' });
+    expect(await response.json()).toMatchObject({
+      success: false,
+      error: 'Lead rejected',
+      reason: 'invalid_email',
+      rule_id: 'validation.mx',
+    });
   });
 
   it('accepts with a warning when the lookup times out', async () => {

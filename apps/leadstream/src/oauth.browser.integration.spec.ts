@@ -23,7 +23,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/oauth-consent.png';
 const chromiumAvailable = existsSync(CHROMIUM);
 const requireInfra = process.env['REQUIRE_INFRA'] === '1';
-if (!chromiumAvailable) console.warn(`oauth.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+if (!chromiumAvailable)
+  console.warn(`oauth.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
 
 describe('chromium for the OAuth browser test', () => {
   it.runIf(requireInfra)('is installed (REQUIRE_INFRA=1)', () => {
@@ -45,7 +46,11 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
   const call = jsonClient(() => base);
 
   async function token(fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${base}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const response = await fetch(`${base}/api/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
@@ -64,7 +69,9 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
 
   async function signIn(page: Page, url: string): Promise<void> {
     await page.goto(url);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Sign in to continue to Campus CRM');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain(
+      'Sign in to continue to Campus CRM',
+    );
     await page.getByLabel('Email').fill('registrar@oauth.edu');
     await page.getByLabel('Password').fill('Passw0rd!');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -85,14 +92,34 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
     base = String(listening['url']);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
 
-    const registered = await call('POST', '/api/auth/register', { email: 'registrar@oauth.edu', password: 'Passw0rd!', first_name: 'Rita', last_name: 'Registrar', organization_name: 'Browser State University' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'registrar@oauth.edu',
+      password: 'Passw0rd!',
+      first_name: 'Rita',
+      last_name: 'Registrar',
+      organization_name: 'Browser State University',
+    });
     expect(registered.status).toBe(201);
     owner = String(registered.body['token']);
     expect((await call('POST', '/api/vendors', { name: 'Open House Forms', type: 'inquiry' }, owner)).status).toBe(201);
-    const created = await call('POST', '/api/oauth/clients', { name: 'Campus CRM', redirect_uris: [`${appBase}/callback`] }, owner);
+    const created = await call(
+      'POST',
+      '/api/oauth/clients',
+      { name: 'Campus CRM', redirect_uris: [`${appBase}/callback`] },
+      owner,
+    );
     expect(created.status).toBe(201);
     const clientRecord = created.body['data'] as { id: string; client_secret: string };
     client = { id: clientRecord.id, secret: clientRecord.client_secret };
@@ -120,7 +147,14 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
       expect(consent).toContain('View your lead vendors');
       expect(consent).toContain('View your leads and their activity');
       const cookies = await context.cookies(`${base}/oauth/authorize`);
-      expect(cookies).toEqual([expect.objectContaining({ name: 'leadstream_oauth', httpOnly: true, sameSite: 'Lax', path: '/oauth/authorize' })]);
+      expect(cookies).toEqual([
+        expect.objectContaining({
+          name: 'leadstream_oauth',
+          httpOnly: true,
+          sameSite: 'Lax',
+          path: '/oauth/authorize',
+        }),
+      ]);
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
       await page.getByRole('button', { name: 'Approve' }).click();
@@ -132,7 +166,14 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
       expect(code).toMatch(/^occ_/);
       expect(received).toContain(`${landed.pathname}${landed.search}`);
 
-      const exchange = { grant_type: 'authorization_code', code, redirect_uri: `${appBase}/callback`, client_id: client.id, client_secret: client.secret, code_verifier: verifier };
+      const exchange = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: `${appBase}/callback`,
+        client_id: client.id,
+        client_secret: client.secret,
+        code_verifier: verifier,
+      };
       const tokens = await token(exchange);
       expect(tokens).toMatchObject({ status: 200, body: { token_type: 'Bearer', expires_in: 3600 } });
       const access = String(tokens.body['access_token']);
@@ -146,7 +187,10 @@ describe.skipIf(!chromiumAvailable)('OAuth 2.0 in a browser against leadstream s
 
       expect(await token(exchange)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
       // The replay revoked what the code had produced.
-      expect(await call('GET', '/api/vendors', undefined, access)).toMatchObject({ status: 401, body: { error: { code: 'TOKEN_INVALID' } } });
+      expect(await call('GET', '/api/vendors', undefined, access)).toMatchObject({
+        status: 401,
+        body: { error: { code: 'TOKEN_INVALID' } },
+      });
     } finally {
       await context.close();
     }

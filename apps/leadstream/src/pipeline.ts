@@ -4,7 +4,14 @@
  * sweeper where the store and the log are different systems.
  */
 import { createMxResolver } from '@leadstream/engine-dns';
-import { ConfigCache, isTransientError, type ConsumerRunner, type Lifecycle, type Logger, type Metrics } from '@leadstream/runtime';
+import {
+  ConfigCache,
+  isTransientError,
+  type ConsumerRunner,
+  type Lifecycle,
+  type Logger,
+  type Metrics,
+} from '@leadstream/runtime';
 import { OutboxSweeper, type StageFactory } from '@leadstream/worker';
 import type { Config } from './config';
 import type { Engines } from './engines';
@@ -21,14 +28,34 @@ export interface PipelineParts {
   startRunner: (name: string, runner: ConsumerRunner) => Promise<void>;
 }
 
-export async function startPipeline({ config, engines, logger, metrics, lifecycle, stages, startRunner }: PipelineParts): Promise<void> {
+export async function startPipeline({
+  config,
+  engines,
+  logger,
+  metrics,
+  lifecycle,
+  stages,
+  startRunner,
+}: PipelineParts): Promise<void> {
   if (stages.length === 0) return;
-  const crm = stages.some((factory) => factory.name === 'crm-sync') ? { credentialsKey: resolveCrmCredentialsKey(config, logger), retrySchedule: config.crm.retrySchedule, timeoutMs: config.crm.timeoutMs } : undefined;
+  const crm = stages.some((factory) => factory.name === 'crm-sync')
+    ? {
+        credentialsKey: resolveCrmCredentialsKey(config, logger),
+        retrySchedule: config.crm.retrySchedule,
+        timeoutMs: config.crm.timeoutMs,
+      }
+    : undefined;
   // Webhook secrets are stored encrypted with the same key as CRM credentials; deliver opens them to sign.
-  const webhookSecretsKey = stages.some((factory) => factory.name === 'deliver') ? resolveCrmCredentialsKey(config, logger) : undefined;
+  const webhookSecretsKey = stages.some((factory) => factory.name === 'deliver')
+    ? resolveCrmCredentialsKey(config, logger)
+    : undefined;
   // Settings, custom fields, dedup settings and vendors are cached until a change is known
   // (config.changed, or a newer version stamped on a command), never on a timer.
-  const configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
+  const configCache = new ConfigCache({
+    log: engines.log,
+    store: engines.store,
+    logger: logger.child({ part: 'config-cache' }),
+  });
   await configCache.start();
   lifecycle.onStop('stage config cache', () => configCache.stop());
   const mx = config.mxCheck
@@ -43,7 +70,11 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
     : undefined;
   if (mx) {
     metrics.dnsAvailable.set(1);
-    engines.readiness.push({ name: 'dns', check: async () => undefined, details: () => ({ mx_check: 'on', ...mx.health() }) });
+    engines.readiness.push({
+      name: 'dns',
+      check: async () => undefined,
+      details: () => ({ mx_check: 'on', ...mx.health() }),
+    });
   }
   for (const factory of stages) {
     const runner = factory.create({
@@ -67,7 +98,11 @@ export async function startPipeline({ config, engines, logger, metrics, lifecycl
   // Outputs a crash left in outboxes between a write and its produce: stage batches on Kafka +
   // MongoDB (the embedded engines write those in one transaction), and the API's lead and vendor
   // changes on every engine.
-  const sweeper = new OutboxSweeper({ store: engines.store, log: engines.log, logger: logger.child({ part: 'outbox-sweeper' }) });
+  const sweeper = new OutboxSweeper({
+    store: engines.store,
+    log: engines.log,
+    logger: logger.child({ part: 'outbox-sweeper' }),
+  });
   sweeper.start();
   lifecycle.onStop('outbox sweeper', () => sweeper.stop());
 }

@@ -45,11 +45,27 @@ interface Harness {
 const ago = (ms: number): string => new Date(Date.now() - ms).toISOString();
 
 function activity(tenant: TenantContext, id: string, timestamp: string): LeadActivityEntry {
-  return { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, lead_id: `lead_${id}`, event: 'lead.created', timestamp, sequence: 0, description: 'Lead created', metadata: {} };
+  return {
+    _id: id,
+    organization_id: tenant.organizationId,
+    environment: tenant.environment,
+    lead_id: `lead_${id}`,
+    event: 'lead.created',
+    timestamp,
+    sequence: 0,
+    description: 'Lead created',
+    metadata: {},
+  };
 }
 
 function dedupEntry(timestamp: string): DedupLogEntry {
-  return { timestamp, incoming_lead: { id: null, email: 'a@example.edu', first_name: null, last_name: null }, matched_lead_id: null, match_fields: {}, final_score: null } as unknown as DedupLogEntry;
+  return {
+    timestamp,
+    incoming_lead: { id: null, email: 'a@example.edu', first_name: null, last_name: null },
+    matched_lead_id: null,
+    match_fields: {},
+    final_score: null,
+  } as unknown as DedupLogEntry;
 }
 
 function delivery(tenant: TenantContext, id: string, createdAt: string): WebhookDeliveryRecord {
@@ -90,7 +106,9 @@ function retentionSuite(engine: string, open: (() => Promise<Harness>) | undefin
     });
 
     const ids = async (collection: string): Promise<string[]> =>
-      (await harness.store.collection(collection).find({ organization_id: live.organizationId }, { sort: { _id: 1 } })).map((d) => String(d._id));
+      (
+        await harness.store.collection(collection).find({ organization_id: live.organizationId }, { sort: { _id: 1 } })
+      ).map((d) => String(d._id));
 
     it('defines a TTL index on expires_at (expiring at the stored time) in the three collections', async () => {
       for (const collection of [LEAD_ACTIVITY_COLLECTION, DEDUP_LOG_COLLECTION, WEBHOOK_DELIVERIES_COLLECTION]) {
@@ -112,20 +130,26 @@ function retentionSuite(engine: string, open: (() => Promise<Harness>) | undefin
       await repository.record(activity(live, 'act_api_old', ago(400 * DAY)));
       await repository.record(activity(live, 'act_api_fresh', ago(DAY)));
 
-      await harness.store.collection<BaseDocument>(DEDUP_LOG_COLLECTION).bulkWrite([
-        DedupRepository.recordOperation(live, 'lead_dd_old', dedupEntry(ago(91 * DAY))),
-        DedupRepository.recordOperation(live, 'lead_dd_fresh', dedupEntry(ago(89 * DAY))),
-        DedupRepository.recordOperation(sandbox, 'lead_dd_sbx_old', dedupEntry(ago(25 * HOUR))),
-        DedupRepository.recordOperation(sandbox, 'lead_dd_sbx_fresh', dedupEntry(ago(23 * HOUR))),
-      ]);
-      await harness.store.collection<WebhookDeliveryRecord>(WEBHOOK_DELIVERIES_COLLECTION).bulkWrite([
-        WebhookDeliveryRepository.createOperation(delivery(live, 'del_old', ago(31 * DAY))),
-        WebhookDeliveryRepository.createOperation(delivery(live, 'del_fresh', ago(29 * DAY))),
-        WebhookDeliveryRepository.createOperation(delivery(sandbox, 'del_sbx_old', ago(25 * HOUR))),
-        WebhookDeliveryRepository.createOperation(delivery(sandbox, 'del_sbx_fresh', ago(23 * HOUR))),
-      ] as BulkWriteOperation<WebhookDeliveryRecord>[]);
+      await harness.store
+        .collection<BaseDocument>(DEDUP_LOG_COLLECTION)
+        .bulkWrite([
+          DedupRepository.recordOperation(live, 'lead_dd_old', dedupEntry(ago(91 * DAY))),
+          DedupRepository.recordOperation(live, 'lead_dd_fresh', dedupEntry(ago(89 * DAY))),
+          DedupRepository.recordOperation(sandbox, 'lead_dd_sbx_old', dedupEntry(ago(25 * HOUR))),
+          DedupRepository.recordOperation(sandbox, 'lead_dd_sbx_fresh', dedupEntry(ago(23 * HOUR))),
+        ]);
+      await harness.store
+        .collection<WebhookDeliveryRecord>(WEBHOOK_DELIVERIES_COLLECTION)
+        .bulkWrite([
+          WebhookDeliveryRepository.createOperation(delivery(live, 'del_old', ago(31 * DAY))),
+          WebhookDeliveryRepository.createOperation(delivery(live, 'del_fresh', ago(29 * DAY))),
+          WebhookDeliveryRepository.createOperation(delivery(sandbox, 'del_sbx_old', ago(25 * HOUR))),
+          WebhookDeliveryRepository.createOperation(delivery(sandbox, 'del_sbx_fresh', ago(23 * HOUR))),
+        ] as BulkWriteOperation<WebhookDeliveryRecord>[]);
 
-      const stored = await harness.store.collection<LeadActivityEntry>(LEAD_ACTIVITY_COLLECTION).findOne({ _id: 'act_live_fresh' });
+      const stored = await harness.store
+        .collection<LeadActivityEntry>(LEAD_ACTIVITY_COLLECTION)
+        .findOne({ _id: 'act_live_fresh' });
       expect(stored?.expires_at).toEqual(new Date(Date.parse(stored!.timestamp) + 365 * DAY));
       expect(await ids(LEAD_ACTIVITY_COLLECTION)).toHaveLength(6);
 
@@ -146,13 +170,25 @@ function retentionSuite(engine: string, open: (() => Promise<Harness>) | undefin
         LeadActivityRepository.recordOperation(activity(live, 'act_ten_old', ago(11 * DAY))),
         LeadActivityRepository.recordOperation(activity(live, 'act_ten_fresh', ago(9 * DAY))),
       ]);
-      await harness.store.collection<BaseDocument>(DEDUP_LOG_COLLECTION).bulkWrite([DedupRepository.recordOperation(live, 'lead_forever', dedupEntry(ago(5_000 * DAY)))]);
-      expect((await harness.store.collection(DEDUP_LOG_COLLECTION).findOne({ _id: 'dedup_lead_forever' }))?.['expires_at']).toBeUndefined();
+      await harness.store
+        .collection<BaseDocument>(DEDUP_LOG_COLLECTION)
+        .bulkWrite([DedupRepository.recordOperation(live, 'lead_forever', dedupEntry(ago(5_000 * DAY)))]);
+      expect(
+        (await harness.store.collection(DEDUP_LOG_COLLECTION).findOne({ _id: 'dedup_lead_forever' }))?.['expires_at'],
+      ).toBeUndefined();
 
       await harness.store.sweepExpired();
-      expect(await harness.store.collection(LEAD_ACTIVITY_COLLECTION).countDocuments({ _id: { $in: ['act_ten_old', 'act_ten_fresh'] } })).toBe(1);
-      expect(await harness.store.collection(LEAD_ACTIVITY_COLLECTION).findOne({ _id: 'act_ten_fresh' })).toMatchObject({ _id: 'act_ten_fresh' });
-      expect(await harness.store.collection(DEDUP_LOG_COLLECTION).findOne({ _id: 'dedup_lead_forever' })).toMatchObject({ lead_id: 'lead_forever' });
+      expect(
+        await harness.store
+          .collection(LEAD_ACTIVITY_COLLECTION)
+          .countDocuments({ _id: { $in: ['act_ten_old', 'act_ten_fresh'] } }),
+      ).toBe(1);
+      expect(await harness.store.collection(LEAD_ACTIVITY_COLLECTION).findOne({ _id: 'act_ten_fresh' })).toMatchObject({
+        _id: 'act_ten_fresh',
+      });
+      expect(await harness.store.collection(DEDUP_LOG_COLLECTION).findOne({ _id: 'dedup_lead_forever' })).toMatchObject(
+        { lead_id: 'lead_forever' },
+      );
     });
   });
 }
@@ -171,10 +207,14 @@ retentionSuite('the embedded store', async () => {
     ttlIndexes: async (collection) => {
       const db = new Database(join(dir, 'documents.sqlite'), { readonly: true });
       try {
-        const rows = db.prepare('SELECT name, spec FROM _leadstream_indexes WHERE collection = ?').all(collection) as Array<{ name: string; spec: string }>;
+        const rows = db
+          .prepare('SELECT name, spec FROM _leadstream_indexes WHERE collection = ?')
+          .all(collection) as Array<{ name: string; spec: string }>;
         return rows.flatMap(({ name, spec }) => {
           const parsed = JSON.parse(spec) as { keys: Record<string, number>; expireAfterSeconds?: number };
-          return parsed.expireAfterSeconds === undefined ? [] : [[name, Object.keys(parsed.keys)[0]!, parsed.expireAfterSeconds] as [string, string, number]];
+          return parsed.expireAfterSeconds === undefined
+            ? []
+            : [[name, Object.keys(parsed.keys)[0]!, parsed.expireAfterSeconds] as [string, string, number]];
         });
       } finally {
         db.close();
@@ -201,9 +241,17 @@ retentionSuite(
           // and the server's index where it has the option.
           ttlIndexes: async (collection) => {
             const db = client.db(dbName);
-            const server = (await db.collection(collection).listIndexes().toArray()) as Array<{ name: string; key: Record<string, number>; expireAfterSeconds?: number }>;
+            const server = (await db.collection(collection).listIndexes().toArray()) as Array<{
+              name: string;
+              key: Record<string, number>;
+              expireAfterSeconds?: number;
+            }>;
             const recorded = await db.collection('_leadstream_ttl').find({ collection }).toArray();
-            const out: Array<[string, string, number]> = recorded.map((r) => [String(r['_id']).slice(collection.length + 1), String(r['field']), Number(r['expireAfterSeconds'])]);
+            const out: Array<[string, string, number]> = recorded.map((r) => [
+              String(r['_id']).slice(collection.length + 1),
+              String(r['field']),
+              Number(r['expireAfterSeconds']),
+            ]);
             for (const index of server) {
               if (index.expireAfterSeconds === undefined) continue;
               expect(out).toContainEqual([index.name, Object.keys(index.key)[0]!, index.expireAfterSeconds]);

@@ -12,7 +12,16 @@ import { createMailer } from '@leadstream/engine-mail';
 import { analyticsMigrations } from '@leadstream/engine-clickhouse';
 import { createOpsApp } from '@leadstream/http';
 import { createProjector, LEAD_EVENTS_TOPIC, rebuildProjection } from '@leadstream/projector';
-import { ConfigCache, createLogger, Lifecycle, Metrics, pipelineTopics, startTracing, type ConsumerRunner, type Logger } from '@leadstream/runtime';
+import {
+  ConfigCache,
+  createLogger,
+  Lifecycle,
+  Metrics,
+  pipelineTopics,
+  startTracing,
+  type ConsumerRunner,
+  type Logger,
+} from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
 import { appBaseUrl, parseConfig, type Config } from './config';
 import { openEngines, type EngineNeeds } from './engines';
@@ -58,20 +67,33 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   const pipelineThread = role === 'start' ? await startPipelineThread(env, !config.kafka) : undefined;
   const stageFactories = role === 'worker' ? resolveStages(options.stages ?? [], config.pipelineSplit) : [];
   const needs: EngineNeeds = pipelineThread?.log ? { store: true, analytics: true } : NEEDS[role];
-  const engines = await openEngines(config, logger, metrics, needs, pipelineThread?.log ? { log: pipelineThread.log } : {});
+  const engines = await openEngines(
+    config,
+    logger,
+    metrics,
+    needs,
+    pipelineThread?.log ? { log: pipelineThread.log } : {},
+  );
   lifecycle.onStop('engines', () => engines.close());
   if (pipelineThread) {
     // Stops after everything that uses its log (hooks run newest first), before the engines close.
     lifecycle.onStop('pipeline thread', () => pipelineThread.stop());
     metrics.addRemote(pipelineThread.metrics);
     // The thread's checks that this thread has no twin of (its DNS state, its log on Kafka...).
-    for (const check of pipelineThread.readiness) if (!engines.readiness.some((own) => own.name === check.name)) engines.readiness.push(check);
+    for (const check of pipelineThread.readiness)
+      if (!engines.readiness.some((own) => own.name === check.name)) engines.readiness.push(check);
     void pipelineThread.crashed.then((reason) => crash(logger, lifecycle, reason));
   }
   // A partition this process's consumers hold one offset of past STUCK_PARTITION_MS: /readyz says degraded, naming it.
   engines.readiness.push(metrics.partitions.readinessCheck());
   logger.info(
-    { log: needs.log || pipelineThread?.log ? engines.log.engine : null, store: needs.store ? engines.store.engine : null, analytics: needs.analytics ? engines.analytics.engine : null, pipelineThread: pipelineThread !== undefined, dataDir: config.dataDir },
+    {
+      log: needs.log || pipelineThread?.log ? engines.log.engine : null,
+      store: needs.store ? engines.store.engine : null,
+      analytics: needs.analytics ? engines.analytics.engine : null,
+      pipelineThread: pipelineThread !== undefined,
+      dataDir: config.dataDir,
+    },
     'engines open',
   );
 
@@ -84,7 +106,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     await lifecycle.stop('migrations done');
     return;
   }
-  if (role === 'projector') await engines.log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: config.topicPartitions }]);
+  if (role === 'projector')
+    await engines.log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: config.topicPartitions }]);
   else await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));
   if (role === 'projector' && options.rebuild) {
     await rebuildProjection({ log: engines.log, analytics: engines.analytics, metrics, logger });
@@ -100,7 +123,16 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     runner.done.catch(() => crash(logger, lifecycle, name));
   };
   if (role === 'start' || role === 'projector') {
-    await startRunner('projector', createProjector({ log: engines.log, analytics: engines.analytics, metrics, logger, isStopping: () => lifecycle.isStopping }));
+    await startRunner(
+      'projector',
+      createProjector({
+        log: engines.log,
+        analytics: engines.analytics,
+        metrics,
+        logger,
+        isStopping: () => lifecycle.isStopping,
+      }),
+    );
   }
   await startPipeline({ config, engines, logger, metrics, lifecycle, stages: stageFactories, startRunner });
   // The api's own cache of keys, vendors and settings (the stages have theirs).
@@ -109,7 +141,11 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   let appBase = '';
   let consoleUrl: string | undefined;
   if (role === 'start' || role === 'api') {
-    configCache = new ConfigCache({ log: engines.log, store: engines.store, logger: logger.child({ part: 'config-cache' }) });
+    configCache = new ConfigCache({
+      log: engines.log,
+      store: engines.store,
+      logger: logger.child({ part: 'config-cache' }),
+    });
     await configCache.start();
     const started = configCache;
     lifecycle.onStop('config cache', () => started.stop());
@@ -124,12 +160,23 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       await waiter.start();
     }
     lifecycle.onStop('decision waiter', () => waiter.stop());
-    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox'), logger });
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: join(config.dataDir, 'outbox'),
+      logger,
+    });
     lifecycle.onStop('mailer', () => mailer.close());
     if (!configCache) throw new Error('the api needs the configuration cache');
     const app = createApiApp({
       // On the embedded engines this process alone serves the data directory: rate-limit counters live in memory.
-      dal: withRateLimitScale({ ...createDal(engines.store), ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}) }, config.rateLimitScale),
+      dal: withRateLimitScale(
+        {
+          ...createDal(engines.store),
+          ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}),
+        },
+        config.rateLimitScale,
+      ),
       configCache,
       leads: new LeadRepository(engines.store),
       waiter,
@@ -152,7 +199,11 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
         rateLimits: { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api },
       },
       exports: { files: engines.exportFiles },
-      crm: { credentialsKey: resolveCrmCredentialsKey(config, logger), allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.crm.timeoutMs },
+      crm: {
+        credentialsKey: resolveCrmCredentialsKey(config, logger),
+        allowInsecureTargets: config.allowInsecureTargets,
+        timeoutMs: config.crm.timeoutMs,
+      },
     });
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));
@@ -183,7 +234,9 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
  * written to process.stdout directly could come out before the log lines logged before it.
  */
 function printUnderLog(logger: Logger, line: string): void {
-  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[pinoSymbols.streamSym];
+  const stream = (logger as unknown as Record<symbol, { write(text: string): unknown } | undefined>)[
+    pinoSymbols.streamSym
+  ];
   if (stream) stream.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }

@@ -32,7 +32,9 @@ class LoopbackCrm {
         // Connection tests (X-Leadstream-Test) are answered without being recorded.
         if (request.headers['x-leadstream-test'] !== 'true') this.received.push({ path: request.url ?? '', body });
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: `rec_${typeof body['external_id'] === 'string' ? body['external_id'] : 'test'}` }));
+        response.end(
+          JSON.stringify({ id: `rec_${typeof body['external_id'] === 'string' ? body['external_id'] : 'test'}` }),
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -69,12 +71,14 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
 
   beforeAll(async () => {
     await crm.start();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({
-      TOPIC_PARTITIONS: String(PARTITIONS),
-      DECISION_TIMEOUT_MS: '10000',
-      WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
-      ...setup.env,
-    })));
+    ({ server, url: base } = await CliProcess.startService(
+      serviceEnv({
+        TOPIC_PARTITIONS: String(PARTITIONS),
+        DECISION_TIMEOUT_MS: '10000',
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        ...setup.env,
+      }),
+    ));
   }, 180_000);
 
   afterAll(async () => {
@@ -85,8 +89,23 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
   });
 
   it('routes each lead by the rules made through the API, shows the route in its activity, and the CRM gets it once per target', async () => {
-    const token = String((await call('POST', '/api/auth/register', { email: 'routing@example.edu', password: 'Routing-Passw0rd', first_name: 'Ro', last_name: 'Uting', organization_name: 'Routing College' })).body['token']);
-    const user = async (method: string, path: string, body?: unknown, expected = 200): Promise<Record<string, unknown>> => {
+    const token = String(
+      (
+        await call('POST', '/api/auth/register', {
+          email: 'routing@example.edu',
+          password: 'Routing-Passw0rd',
+          first_name: 'Ro',
+          last_name: 'Uting',
+          organization_name: 'Routing College',
+        })
+      ).body['token'],
+    );
+    const user = async (
+      method: string,
+      path: string,
+      body?: unknown,
+      expected = 200,
+    ): Promise<Record<string, unknown>> => {
       const response = await call(method, path, body, token);
       expect(response.status, `${method} ${path}: ${JSON.stringify(response.body)}`).toBe(expected);
       return response.body;
@@ -94,25 +113,65 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     const data = (body: Record<string, unknown>) => body['data'] as Record<string, unknown>;
     const vendor = String(data(await user('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, 201))['id']);
     const key = String(data(await user('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, 201))['key']);
-    const connection = async (name: string, path: string) => String(data(await user('POST', '/api/crm/connections', { name, type: 'webhook_json', settings: { url: `${crm.url}${path}` }, credentials: {} }, 201))['id']);
+    const connection = async (name: string, path: string) =>
+      String(
+        data(
+          await user(
+            'POST',
+            '/api/crm/connections',
+            { name, type: 'webhook_json', settings: { url: `${crm.url}${path}` }, credentials: {} },
+            201,
+          ),
+        )['id'],
+      );
     const admissions = await connection('Admissions CRM', '/admissions');
     const nursingCrm = await connection('Nursing CRM', '/nursing');
 
     const nursing = String(
-      data(await user('POST', '/api/routing/rules', { name: 'Nursing', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'program_interest', operator: 'contains', value: 'nursing' }] }, targets: [{ connection_id: nursingCrm, queue: 'health' }] }, 201))['id'],
+      data(
+        await user(
+          'POST',
+          '/api/routing/rules',
+          {
+            name: 'Nursing',
+            priority: 1,
+            conditions: {
+              operator: 'AND',
+              rules: [{ field: 'program_interest', operator: 'contains', value: 'nursing' }],
+            },
+            targets: [{ connection_id: nursingCrm, queue: 'health' }],
+          },
+          201,
+        ),
+      )['id'],
     );
     const fair = String(
       data(
         await user(
           'POST',
           '/api/routing/rules',
-          { name: 'College fair', priority: 2, conditions: { operator: 'AND', rules: [{ field: 'utm_source', operator: 'equals', value: 'fair' }] }, targets: [{ connection_id: admissions, owner: 'ana' }, { connection_id: admissions, owner: 'ben' }], distribution: 'round_robin' },
+          {
+            name: 'College fair',
+            priority: 2,
+            conditions: { operator: 'AND', rules: [{ field: 'utm_source', operator: 'equals', value: 'fair' }] },
+            targets: [
+              { connection_id: admissions, owner: 'ana' },
+              { connection_id: admissions, owner: 'ben' },
+            ],
+            distribution: 'round_robin',
+          },
           201,
         ),
       )['id'],
     );
     // The test endpoint answers as the stage will decide, and stores nothing.
-    expect(data(await user('POST', '/api/routing/test', { lead_data: { email: 'x@example.edu', program_interest: 'BSc Nursing', utm_source: 'fair' } }))).toEqual({
+    expect(
+      data(
+        await user('POST', '/api/routing/test', {
+          lead_data: { email: 'x@example.edu', program_interest: 'BSc Nursing', utm_source: 'fair' },
+        }),
+      ),
+    ).toEqual({
       rule_id: nursing,
       rule_name: 'Nursing',
       reason: 'rule',
@@ -121,7 +180,12 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     });
 
     const ingest = async (body: Record<string, unknown>): Promise<string> => {
-      const response = await call('POST', '/api/v1/leads/ingest', { first_name: 'Ada', last_name: 'Lovelace', ...body }, key);
+      const response = await call(
+        'POST',
+        '/api/v1/leads/ingest',
+        { first_name: 'Ada', last_name: 'Lovelace', ...body },
+        key,
+      );
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       return String(response.body['lead_id']);
     };
@@ -132,22 +196,44 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
 
     const routeOf = (id: string) =>
       eventually(async () => {
-        const entries = data(await user('GET', `/api/leads/${id}/activity`)) as unknown as Array<{ event: string; description: string; metadata: Record<string, unknown> }>;
+        const entries = data(await user('GET', `/api/leads/${id}/activity`)) as unknown as Array<{
+          event: string;
+          description: string;
+          metadata: Record<string, unknown>;
+        }>;
         const routed = entries.filter((entry) => entry.event === 'lead.routed');
         if (routed.length === 0) return undefined;
         expect(routed).toHaveLength(1);
         expect(routed[0]!.description).toBe('Lead routed');
-        return routed[0]!.metadata as { lead_id: string; rule_id: string | null; reason: string; targets: Target[]; routed_at: string };
+        return routed[0]!.metadata as {
+          lead_id: string;
+          rule_id: string | null;
+          reason: string;
+          targets: Target[];
+          routed_at: string;
+        };
       }, `the lead.routed activity of ${id}`);
 
     const nurseRoute = await routeOf(nurse);
-    expect(nurseRoute).toMatchObject({ lead_id: nurse, rule_id: nursing, reason: 'rule', targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }] });
+    expect(nurseRoute).toMatchObject({
+      lead_id: nurse,
+      rule_id: nursing,
+      reason: 'rule',
+      targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }],
+    });
     // The lead itself shows the same route.
-    expect(data(await user('GET', `/api/leads/${nurse}`))['routing']).toEqual({ rule_id: nursing, reason: 'rule', targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }], routed_at: nurseRoute.routed_at });
+    expect(data(await user('GET', `/api/leads/${nurse}`))['routing']).toEqual({
+      rule_id: nursing,
+      reason: 'rule',
+      targets: [{ connection_id: nursingCrm, owner: null, queue: 'health' }],
+      routed_at: nurseRoute.routed_at,
+    });
     const fairRoutes = [await routeOf(fairOne), await routeOf(fairTwo)];
     expect(fairRoutes.map((route) => route.rule_id)).toEqual([fair, fair]);
     expect(fairRoutes.map((route) => route.targets[0]!.owner).sort()).toEqual(['ana', 'ben']);
-    expect(fairRoutes.every((route) => route.targets.length === 1 && route.targets[0]!.connection_id === admissions)).toBe(true);
+    expect(
+      fairRoutes.every((route) => route.targets.length === 1 && route.targets[0]!.connection_id === admissions),
+    ).toBe(true);
     const webRoute = await routeOf(web);
     expect(webRoute).toMatchObject({ rule_id: null, reason: 'all_connections' });
     expect(webRoute.targets.map((target) => target.connection_id).sort()).toEqual([admissions, nursingCrm].sort());
@@ -161,7 +247,15 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
       { lead: web, path: '/nursing', owner: null, queue: null },
     ];
     const key_ = (lead: unknown, path: string) => `${String(lead)} ${path}`;
-    await eventually(async () => (expected.every((want) => crm.received.some((got) => key_(got.body['external_id'], got.path) === key_(want.lead, want.path))) ? true : undefined), 'the CRM to receive every routed lead');
+    await eventually(
+      async () =>
+        expected.every((want) =>
+          crm.received.some((got) => key_(got.body['external_id'], got.path) === key_(want.lead, want.path)),
+        )
+          ? true
+          : undefined,
+      'the CRM to receive every routed lead',
+    );
     // Anything sent twice would have been sent by now: crm-sync has committed past these leads on
     // every partition of leads.routed. The signal: on each partition, a marker lead submitted after
     // them is synced (its batch committed, so every send of that batch and of the batches before
@@ -173,10 +267,23 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
       if (!markers.has(partitionForKey(marker, PARTITIONS))) markers.set(partitionForKey(marker, PARTITIONS), marker);
     }
     for (const marker of markers.values()) {
-      await eventually(async () => (data(await user('GET', `/api/leads/${marker}`))['crm_sync_status'] === 'synced' ? true : undefined), `the marker lead ${marker} to be synced`);
+      await eventually(
+        async () =>
+          data(await user('GET', `/api/leads/${marker}`))['crm_sync_status'] === 'synced' ? true : undefined,
+        `the marker lead ${marker} to be synced`,
+      );
     }
     const routedLeads = new Set(expected.map((want) => want.lead));
-    const received = crm.received.filter((got) => routedLeads.has(String(got.body['external_id']))).map((got) => ({ lead: got.body['external_id'], path: got.path, owner: got.body['owner'] ?? null, queue: got.body['queue'] ?? null }));
-    expect(received.sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path)))).toEqual([...expected].sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path))));
+    const received = crm.received
+      .filter((got) => routedLeads.has(String(got.body['external_id'])))
+      .map((got) => ({
+        lead: got.body['external_id'],
+        path: got.path,
+        owner: got.body['owner'] ?? null,
+        queue: got.body['queue'] ?? null,
+      }));
+    expect(received.sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path)))).toEqual(
+      [...expected].sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path))),
+    );
   });
 });

@@ -27,16 +27,33 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
   const received: Array<{ method: string | undefined; body: unknown }> = [];
   const call = jsonClient(() => base);
 
-  async function admin(method: string, path: string, body: unknown, expected: number): Promise<Record<string, unknown>> {
+  async function admin(
+    method: string,
+    path: string,
+    body: unknown,
+    expected: number,
+  ): Promise<Record<string, unknown>> {
     const response = await call(method, path, body, owner);
-    if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== expected)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   }
 
   const data = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
   function ingest(lead: Record<string, unknown> = {}): Promise<JsonResponse> {
-    return call('POST', '/api/v1/leads/ingest', { email: `lead.${randomUUID().slice(0, 8)}@example.edu`, first_name: 'ada', last_name: 'lovelace', form_started_at: new Date(Date.now() - 30_000).toISOString(), ...lead }, key);
+    return call(
+      'POST',
+      '/api/v1/leads/ingest',
+      {
+        email: `lead.${randomUUID().slice(0, 8)}@example.edu`,
+        first_name: 'ada',
+        last_name: 'lovelace',
+        form_started_at: new Date(Date.now() - 30_000).toISOString(),
+        ...lead,
+      },
+      key,
+    );
   }
 
   async function lead(id: string): Promise<Record<string, unknown>> {
@@ -64,7 +81,8 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
 
   /** Deletes every rule of a kind, so each test starts from none. */
   async function clear(path: string): Promise<void> {
-    for (const record of (await admin('GET', path, undefined, 200))['data'] as Array<{ id: string }>) await admin('DELETE', `${path}/${record.id}`, undefined, 204);
+    for (const record of (await admin('GET', path, undefined, 200))['data'] as Array<{ id: string }>)
+      await admin('DELETE', `${path}/${record.id}`, undefined, 204);
   }
 
   beforeAll(async () => {
@@ -82,15 +100,38 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     const store = await setup.openStore();
     await ensureAllIndexes(store);
     await store.close();
-    server = CliProcess.start(['start'], serviceEnv({ TOPIC_PARTITIONS: '3', DECISION_TIMEOUT_MS: '10000', WEBHOOK_ALLOW_INSECURE_TARGETS: 'true', ...setup.env }));
+    server = CliProcess.start(
+      ['start'],
+      serviceEnv({
+        TOPIC_PARTITIONS: '3',
+        DECISION_TIMEOUT_MS: '10000',
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        ...setup.env,
+      }),
+    );
     const listening = await server.waitFor((line) => line.msg === 'api listening', 120_000);
     await server.waitFor((line) => line.msg === 'ready');
     base = String(listening['url']);
-    const registered = await call('POST', '/api/auth/register', { email: `owner.${randomUUID().slice(0, 6)}@college.edu`, password: 'Passw0rd!', first_name: 'Olive', last_name: 'Owner', organization_name: 'Rules College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: `owner.${randomUUID().slice(0, 6)}@college.edu`,
+      password: 'Passw0rd!',
+      first_name: 'Olive',
+      last_name: 'Owner',
+      organization_name: 'Rules College',
+    });
     expect(registered.status).toBe(201);
     owner = String(registered.body['token']);
     const vendor = data(await admin('POST', '/api/vendors', { name: 'Fair vendor', type: 'inquiry' }, 201));
-    key = String(data(await admin('POST', '/api/api-keys', { name: 'fair', vendor_id: vendor['id'], permissions: ['read', 'write'] }, 201))['key']);
+    key = String(
+      data(
+        await admin(
+          'POST',
+          '/api/api-keys',
+          { name: 'fair', vendor_id: vendor['id'], permissions: ['read', 'write'] },
+          201,
+        ),
+      )['key'],
+    );
     await admin('POST', '/api/enrichment/custom-fields', { name: 'zip', label: 'Zip', type: 'string' }, 201);
     await admin('POST', '/api/enrichment/custom-fields', { name: 'gpa', label: 'GPA', type: 'number' }, 201);
   }, 240_000);
@@ -110,7 +151,12 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     expect(before.status).toBe(201);
     expect((await lead(String(before.body['lead_id'])))['enrichment_data']).toEqual({});
 
-    await admin('POST', '/api/enrichment/lookup-tables', { name: `zips_${randomUUID().slice(0, 4)}`, mappings: { '90210': 'CA' } }, 201).then(async (created) => {
+    await admin(
+      'POST',
+      '/api/enrichment/lookup-tables',
+      { name: `zips_${randomUUID().slice(0, 4)}`, mappings: { '90210': 'CA' } },
+      201,
+    ).then(async (created) => {
       const table = String(data(created)['name']);
       await admin(
         'POST',
@@ -118,9 +164,20 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
         {
           name: 'Honors from California',
           priority: 1,
-          conditions: { operator: 'AND', rules: [{ field: 'custom_fields.gpa', operator: 'greater_than_or_equal', value: 3.5 }, { operator: 'OR', rules: [{ field: 'custom_fields.zip', operator: 'starts_with', value: '9' }] }] },
+          conditions: {
+            operator: 'AND',
+            rules: [
+              { field: 'custom_fields.gpa', operator: 'greater_than_or_equal', value: 3.5 },
+              { operator: 'OR', rules: [{ field: 'custom_fields.zip', operator: 'starts_with', value: '9' }] },
+            ],
+          },
           actions: [
-            { type: 'lookup', target_field: 'enrichment_data.state', table_name: table, lookup_field: 'custom_fields.zip' },
+            {
+              type: 'lookup',
+              target_field: 'enrichment_data.state',
+              table_name: table,
+              lookup_field: 'custom_fields.zip',
+            },
             { type: 'transform', field: 'first_name', transformation: 'titlecase' },
             { type: 'set_field', field: 'enrichment_data.tier', value: 'honors' },
             { type: 'flag', reason: 'call first', severity: 'high' },
@@ -129,7 +186,11 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
         201,
       );
     });
-    const submission = { email: `honors.${randomUUID().slice(0, 8)}@example.edu`, first_name: 'ada', custom_fields: { zip: '90210', gpa: 3.9 } };
+    const submission = {
+      email: `honors.${randomUUID().slice(0, 8)}@example.edu`,
+      first_name: 'ada',
+      custom_fields: { zip: '90210', gpa: 3.9 },
+    };
     const predicted = await admin('POST', '/api/enrichment/test', { lead_data: submission }, 200);
     expect(predicted).toMatchObject({ final_outcome: 'flagged', rejection_reason: null, results: [{ matched: true }] });
 
@@ -138,25 +199,79 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     expect(response.body).toMatchObject({ success: true, flags: ['manual_review'] });
     const id = String(response.body['lead_id']);
     const stored = await lead(id);
-    expect(stored).toMatchObject({ first_name: 'Ada', enrichment_data: { state: 'CA', tier: 'honors' }, review_flags: [expect.objectContaining({ reason: 'call first', severity: 'high' })] });
-    const enriched = await eventually(async () => (await activity(id)).find((entry) => entry['event'] === 'lead.enriched'), 'the lead.enriched activity entry');
-    expect(enriched['metadata']).toMatchObject({ rule_id: expect.stringMatching(/^rule_/), changes: { enrichment_data: { old: {}, new: { state: 'CA', tier: 'honors' } }, first_name: { old: 'ada', new: 'Ada' } } });
+    expect(stored).toMatchObject({
+      first_name: 'Ada',
+      enrichment_data: { state: 'CA', tier: 'honors' },
+      review_flags: [expect.objectContaining({ reason: 'call first', severity: 'high' })],
+    });
+    const enriched = await eventually(
+      async () => (await activity(id)).find((entry) => entry['event'] === 'lead.enriched'),
+      'the lead.enriched activity entry',
+    );
+    expect(enriched['metadata']).toMatchObject({
+      rule_id: expect.stringMatching(/^rule_/),
+      changes: {
+        enrichment_data: { old: {}, new: { state: 'CA', tier: 'honors' } },
+        first_name: { old: 'ada', new: 'Ada' },
+      },
+    });
     const ruleId = String((enriched['metadata'] as { rule_id: string }).rule_id);
-    expect(data(await admin('GET', `/api/enrichment/rules/${ruleId}`, undefined, 200))['stats']).toEqual({ total_matches: 1, last_30_days: 1 });
+    expect(data(await admin('GET', `/api/enrichment/rules/${ruleId}`, undefined, 200))['stats']).toEqual({
+      total_matches: 1,
+      last_30_days: 1,
+    });
   });
 
   it('rejects the next lead with a reject rule: 422 with the rule id', async () => {
     await clear('/api/enrichment/rules');
-    const created = await admin('POST', '/api/enrichment/rules', { name: 'No test domains', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'ends_with', value: '@example.test' }] }, actions: [{ type: 'reject', reason: 'test domain' }] }, 201);
+    const created = await admin(
+      'POST',
+      '/api/enrichment/rules',
+      {
+        name: 'No test domains',
+        priority: 1,
+        conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'ends_with', value: '@example.test' }] },
+        actions: [{ type: 'reject', reason: 'test domain' }],
+      },
+      201,
+    );
     const ruleId = String(data(created)['id']);
     const response = await ingest({ email: `x.${randomUUID().slice(0, 6)}@example.test` });
     expect(response.status).toBe(422);
-    expect(response.body).toEqual({ success: false, error: 'Lead rejected', reason: 'failed_custom_rule', rule_id: ruleId, message: 'test domain' });
+    expect(response.body).toEqual({
+      success: false,
+      error: 'Lead rejected',
+      reason: 'failed_custom_rule',
+      rule_id: ruleId,
+      message: 'test domain',
+    });
     // The batch answer says why too.
     const email = `y.${randomUUID().slice(0, 6)}@example.test`;
-    const batch = await call('POST', '/api/v1/leads/bulk-ingest', { leads: [{ email, first_name: 'ada', last_name: 'lovelace', form_started_at: new Date(Date.now() - 30_000).toISOString() }] }, key);
+    const batch = await call(
+      'POST',
+      '/api/v1/leads/bulk-ingest',
+      {
+        leads: [
+          {
+            email,
+            first_name: 'ada',
+            last_name: 'lovelace',
+            form_started_at: new Date(Date.now() - 30_000).toISOString(),
+          },
+        ],
+      },
+      key,
+    );
     expect(batch.status).toBe(200);
-    expect((batch.body['results'] as unknown[])[0]).toEqual({ index: 0, success: false, email, error: 'Lead rejected: failed_custom_rule', reason: 'failed_custom_rule', rule_id: ruleId, message: 'test domain' });
+    expect((batch.body['results'] as unknown[])[0]).toEqual({
+      index: 0,
+      success: false,
+      email,
+      error: 'Lead rejected: failed_custom_rule',
+      reason: 'failed_custom_rule',
+      rule_id: ruleId,
+      message: 'test domain',
+    });
     expect((await ingest()).status).toBe(201);
     await admin('DELETE', `/api/enrichment/rules/${ruleId}`, undefined, 204);
   });
@@ -166,21 +281,49 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     await admin(
       'POST',
       '/api/enrichment/rules',
-      { name: 'Tell the CRM', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'contains', value: 'hook' }] }, actions: [{ type: 'webhook', url: `${hookUrl}/leads`, method: 'POST', payload: { who: '{{email}}', gpa: '{{custom_fields.gpa}}' } }] },
+      {
+        name: 'Tell the CRM',
+        priority: 1,
+        conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'contains', value: 'hook' }] },
+        actions: [
+          {
+            type: 'webhook',
+            url: `${hookUrl}/leads`,
+            method: 'POST',
+            payload: { who: '{{email}}', gpa: '{{custom_fields.gpa}}' },
+          },
+        ],
+      },
       201,
     );
     const email = `hook.${randomUUID().slice(0, 6)}@example.edu`;
     const response = await ingest({ email, custom_fields: { gpa: 3.2 } });
     expect(response.status).toBe(201);
-    const call = await eventually(async () => received.find((entry) => (entry.body as { who?: string } | null)?.who === email), 'the rule webhook');
+    const call = await eventually(
+      async () => received.find((entry) => (entry.body as { who?: string } | null)?.who === email),
+      'the rule webhook',
+    );
     expect(call).toEqual({ method: 'POST', body: { who: email, gpa: 3.2 } });
-    const entry = await eventually(async () => (await activity(String(response.body['lead_id']))).find((item) => item['event'] === 'rule.webhook'), 'the rule.webhook activity entry');
+    const entry = await eventually(
+      async () => (await activity(String(response.body['lead_id']))).find((item) => item['event'] === 'rule.webhook'),
+      'the rule.webhook activity entry',
+    );
     expect(entry['metadata']).toMatchObject({ success: true, response_status: 200, url: `${hookUrl}/leads` });
   });
 
   it('computes calculated fields on creation, on a source update, and in a recalculation job', async () => {
     await clear('/api/enrichment/rules');
-    await admin('POST', '/api/calculated-fields', { name: 'display_name', label: 'Display name', formula: '{{first_name | capitalize}} {{last_name | upcase}}', type: 'text' }, 201);
+    await admin(
+      'POST',
+      '/api/calculated-fields',
+      {
+        name: 'display_name',
+        label: 'Display name',
+        formula: '{{first_name | capitalize}} {{last_name | upcase}}',
+        type: 'text',
+      },
+      201,
+    );
     const response = await ingest({ first_name: 'grace', last_name: 'hopper' });
     expect(response.status).toBe(201);
     const id = String(response.body['lead_id']);
@@ -189,7 +332,9 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
     await admin('PATCH', `/api/leads/${id}`, { last_name: 'Murray' }, 200);
     expect((await lead(id))['calculated_fields']).toMatchObject({ display_name: 'Grace MURRAY' });
 
-    const field = ((await admin('GET', '/api/calculated-fields', undefined, 200))['data'] as Array<{ id: string; name: string }>).find((item) => item.name === 'display_name')!;
+    const field = (
+      (await admin('GET', '/api/calculated-fields', undefined, 200))['data'] as Array<{ id: string; name: string }>
+    ).find((item) => item.name === 'display_name')!;
     await admin('PATCH', `/api/calculated-fields/${field.id}`, { formula: '{{last_name}}, {{first_name}}' }, 200);
     const job = data(await admin('POST', `/api/calculated-fields/${field.id}/recalculate`, undefined, 202));
     const done = await eventually(async () => {
@@ -201,25 +346,69 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
 
     const snapshot = data(await admin('POST', `/api/calculated-fields/${field.id}/snapshot`, { lead_id: id }, 201));
     expect(snapshot).toMatchObject({ lead_id: id, field: 'display_name', value: 'Murray, grace' });
-    expect((await activity(id)).find((entry) => entry['event'] === 'calculated_field.snapshot')?.['metadata']).toMatchObject({ field: 'display_name', value: 'Murray, grace' });
+    expect(
+      (await activity(id)).find((entry) => entry['event'] === 'calculated_field.snapshot')?.['metadata'],
+    ).toMatchObject({ field: 'display_name', value: 'Murray, grace' });
     await admin('DELETE', `/api/calculated-fields/${field.id}`, undefined, 204);
   });
 
   it('applies a validation rule saved in the previous request, exactly as /api/validation/check predicts', async () => {
-    const created = await admin('POST', '/api/validation', { name: 'Campaign style', field: 'utm_campaign', rule_type: 'format', condition: 'matches', value: '^[a-z-]+$', action: 'reject', message: 'campaign must be lowercase words', priority: 1 }, 201);
+    const created = await admin(
+      'POST',
+      '/api/validation',
+      {
+        name: 'Campaign style',
+        field: 'utm_campaign',
+        rule_type: 'format',
+        condition: 'matches',
+        value: '^[a-z-]+$',
+        action: 'reject',
+        message: 'campaign must be lowercase words',
+        priority: 1,
+      },
+      201,
+    );
     const ruleId = String(data(created)['id']);
-    await admin('POST', '/api/validation', { name: 'Short name', field: 'first_name', rule_type: 'length', condition: 'min', value: 2, action: 'warn', message: 'first name looks short', priority: 2 }, 201);
+    await admin(
+      'POST',
+      '/api/validation',
+      {
+        name: 'Short name',
+        field: 'first_name',
+        rule_type: 'length',
+        condition: 'min',
+        value: 2,
+        action: 'warn',
+        message: 'first name looks short',
+        priority: 2,
+      },
+      201,
+    );
     const bad = { email: `v.${randomUUID().slice(0, 6)}@example.edu`, utm_campaign: 'Spring Fair' };
-    expect(await admin('POST', '/api/validation/check', bad, 200)).toMatchObject({ valid: false, errors: [{ rule_id: ruleId }] });
+    expect(await admin('POST', '/api/validation/check', bad, 200)).toMatchObject({
+      valid: false,
+      errors: [{ rule_id: ruleId }],
+    });
     const refused = await ingest(bad);
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ success: false, error: 'Lead rejected', reason: 'failed_custom_rule', rule_id: ruleId, message: 'campaign must be lowercase words' });
+    expect(refused.body).toMatchObject({
+      success: false,
+      error: 'Lead rejected',
+      reason: 'failed_custom_rule',
+      rule_id: ruleId,
+      message: 'campaign must be lowercase words',
+    });
 
     const short = { email: `w.${randomUUID().slice(0, 6)}@example.edu`, first_name: 'A', utm_campaign: 'spring-fair' };
-    expect(await admin('POST', '/api/validation/check', short, 200)).toMatchObject({ valid: true, warnings: [{ field: 'first_name', message: 'first name looks short' }] });
+    expect(await admin('POST', '/api/validation/check', short, 200)).toMatchObject({
+      valid: true,
+      warnings: [{ field: 'first_name', message: 'first name looks short' }],
+    });
     const warned = await ingest(short);
     expect(warned.status).toBe(201);
-    expect(warned.body['warnings']).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'first_name', message: 'first name looks short' })]));
+    expect(warned.body['warnings']).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'first_name', message: 'first name looks short' })]),
+    );
     await clear('/api/validation');
   });
 });

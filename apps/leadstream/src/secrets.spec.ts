@@ -11,7 +11,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('resolveJwtSecret', () => {
   it('prefers JWT_SECRET', () => {
-    expect(resolveJwtSecret({ jwtSecret: 's'.repeat(32), dataDir: join(dir, 'none'), mongodb: undefined }, logger)).toBe('s'.repeat(32));
+    expect(
+      resolveJwtSecret({ jwtSecret: 's'.repeat(32), dataDir: join(dir, 'none'), mongodb: undefined }, logger),
+    ).toBe('s'.repeat(32));
   });
 
   it('generates a secret once into DATA_DIR/jwt-secret with mode 0600 and reuses it', () => {

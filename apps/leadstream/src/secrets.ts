@@ -28,7 +28,10 @@ function readSecret(path: string): string | undefined {
   }
 }
 
-export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir' | 'mongodb'>, logger: SecretLogger): string {
+export function resolveJwtSecret(
+  config: Pick<Config, 'jwtSecret' | 'dataDir' | 'mongodb'>,
+  logger: SecretLogger,
+): string {
   if (config.jwtSecret) return config.jwtSecret;
   const path = join(config.dataDir, JWT_SECRET_FILE);
   let secret = readSecret(path);
@@ -43,8 +46,13 @@ export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir' | 
     }
     secret = readSecret(path);
   }
-  if (!secret || secret.length < 32) throw new ConfigError('JWT_SECRET', `is unset and ${path} does not hold a secret of at least 32 characters`);
-  if (config.mongodb) logger.warn({ file: path }, 'JWT_SECRET is unset: sessions signed here are valid only in processes sharing this DATA_DIR');
+  if (!secret || secret.length < 32)
+    throw new ConfigError('JWT_SECRET', `is unset and ${path} does not hold a secret of at least 32 characters`);
+  if (config.mongodb)
+    logger.warn(
+      { file: path },
+      'JWT_SECRET is unset: sessions signed here are valid only in processes sharing this DATA_DIR',
+    );
   return secret;
 }
 
@@ -56,7 +64,10 @@ export const CRM_CREDENTIALS_KEY_FILE = 'crm-credentials-key';
  * DATA_DIR/crm-credentials-key (mode 0600). Every process that reads connections (api, crm-sync
  * workers) must have the same key: set CRM_CREDENTIALS_KEY for them.
  */
-export function resolveCrmCredentialsKey(config: Pick<Config, 'crm' | 'dataDir' | 'mongodb'>, logger: SecretLogger): Buffer {
+export function resolveCrmCredentialsKey(
+  config: Pick<Config, 'crm' | 'dataDir' | 'mongodb'>,
+  logger: SecretLogger,
+): Buffer {
   if (config.crm.credentialsKey) return config.crm.credentialsKey;
   const path = join(config.dataDir, CRM_CREDENTIALS_KEY_FILE);
   let stored = readSecret(path);
@@ -71,7 +82,12 @@ export function resolveCrmCredentialsKey(config: Pick<Config, 'crm' | 'dataDir' 
     stored = readSecret(path);
   }
   const key = stored === undefined ? undefined : Buffer.from(stored, 'base64');
-  if (!key || key.length !== 32) throw new ConfigError('CRM_CREDENTIALS_KEY', `is unset and ${path} does not hold a 32-byte key in base64`);
-  if (config.mongodb) logger.warn({ file: path }, 'CRM_CREDENTIALS_KEY is unset: CRM credentials stored here are readable only by processes sharing this DATA_DIR');
+  if (!key || key.length !== 32)
+    throw new ConfigError('CRM_CREDENTIALS_KEY', `is unset and ${path} does not hold a 32-byte key in base64`);
+  if (config.mongodb)
+    logger.warn(
+      { file: path },
+      'CRM_CREDENTIALS_KEY is unset: CRM credentials stored here are readable only by processes sharing this DATA_DIR',
+    );
   return key;
 }

@@ -39,7 +39,8 @@ if (kafka.value) {
       const prefix = `shutdown-${randomUUID().slice(0, 8)}.`;
       return {
         env: { DATA_DIR: dataDir, KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix },
-        openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'shutdown-test' }), prefix),
+        openLog: async () =>
+          prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'shutdown-test' }), prefix),
       };
     },
   ]);
@@ -80,7 +81,12 @@ async function countProjected(dataDir: string): Promise<{ rows: number; distinct
   }
 }
 
-const baseEnv = { LOG_LEVEL: 'debug', TOPIC_PARTITIONS: String(PARTITIONS), HOST: '127.0.0.1', SHUTDOWN_TIMEOUT_MS: '30000' };
+const baseEnv = {
+  LOG_LEVEL: 'debug',
+  TOPIC_PARTITIONS: String(PARTITIONS),
+  HOST: '127.0.0.1',
+  SHUTDOWN_TIMEOUT_MS: '30000',
+};
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });

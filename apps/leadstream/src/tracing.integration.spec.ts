@@ -31,7 +31,9 @@ async function startCrm(): Promise<{ url: string; posts: string[]; close: () => 
     request.on('end', () => {
       const body = JSON.parse(text || '{}') as { external_id?: string };
       if (body.external_id) posts.push(body.external_id);
-      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `rec_${posts.length}` }));
+      response
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: `rec_${posts.length}` }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,19 +85,42 @@ describe.each(setups)('tracing on the %s', (_name, makeSetup) => {
   });
 
   it('makes one connected trace from the ingest request to the CRM call and the webhook delivery', async () => {
-    const token = String((await call('POST', '/api/auth/register', { email: 'trace.owner@example.edu', password: 'Trace-Passw0rd', first_name: 'Tra', last_name: 'Cer', organization_name: 'Trace College' })).body['token']);
+    const token = String(
+      (
+        await call('POST', '/api/auth/register', {
+          email: 'trace.owner@example.edu',
+          password: 'Trace-Passw0rd',
+          first_name: 'Tra',
+          last_name: 'Cer',
+          organization_name: 'Trace College',
+        })
+      ).body['token'],
+    );
     const hook = await call('POST', '/api/webhooks', { url: `${webhooks.url}/hook`, events: ['lead.created'] }, token);
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
     webhooks.secrets.set('/hook', String(data(hook.body)['secret']));
-    const connection = await call('POST', '/api/crm/connections', { name: 'Campus CRM', type: 'webhook_json', settings: { url: crm.url }, credentials: {} }, token);
+    const connection = await call(
+      'POST',
+      '/api/crm/connections',
+      { name: 'Campus CRM', type: 'webhook_json', settings: { url: crm.url }, credentials: {} },
+      token,
+    );
     expect(connection.status, JSON.stringify(connection.body)).toBe(201);
-    const vendor = String(data((await call('POST', '/api/vendors', { name: 'Traced Leads', type: 'inquiry' }, token)).body)['id']);
-    const key = String(data((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendor }, token)).body)['key']);
+    const vendor = String(
+      data((await call('POST', '/api/vendors', { name: 'Traced Leads', type: 'inquiry' }, token)).body)['id'],
+    );
+    const key = String(
+      data((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendor }, token)).body)['key'],
+    );
 
     // The vendor's own trace context: the request continues it.
     const response = await fetch(`${base}/api/v1/leads/ingest`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', traceparent: `00-${VENDOR_TRACE_ID}-${VENDOR_SPAN_ID}-01` },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        traceparent: `00-${VENDOR_TRACE_ID}-${VENDOR_SPAN_ID}-01`,
+      },
       body: JSON.stringify({ email: 'ada.trace@example.edu', first_name: 'Ada', last_name: 'Tracer' }),
     });
     const ingested = (await response.json()) as Record<string, unknown>;
@@ -104,11 +129,22 @@ describe.each(setups)('tracing on the %s', (_name, makeSetup) => {
 
     // The outbound calls were made: the CRM has the lead, the webhook the lead.created event.
     await eventually('the CRM call', () => (crm.posts.includes(leadId) ? true : undefined));
-    const delivered = await eventually('the webhook delivery', () => webhooks.at('/hook').find((received) => received.event === 'lead.created'));
+    const delivered = await eventually('the webhook delivery', () =>
+      webhooks.at('/hook').find((received) => received.event === 'lead.created'),
+    );
     expect(delivered.problems).toEqual([]);
-    await eventually('the lead synced', async () => (data((await call('GET', `/api/leads/${leadId}`, undefined, token)).body)['crm_sync_status'] === 'synced' ? true : undefined));
+    await eventually('the lead synced', async () =>
+      data((await call('GET', `/api/leads/${leadId}`, undefined, token)).body)['crm_sync_status'] === 'synced'
+        ? true
+        : undefined,
+    );
     // Their spans were exported (every 200 ms), then the shutdown flushes what is still batched.
-    await eventually('the outbound spans', () => (traces.spans.some((span) => span.name.startsWith('webhook ')) && traces.spans.some((span) => span.name.startsWith('crm-sync ')) ? true : undefined));
+    await eventually('the outbound spans', () =>
+      traces.spans.some((span) => span.name.startsWith('webhook ')) &&
+      traces.spans.some((span) => span.name.startsWith('crm-sync '))
+        ? true
+        : undefined,
+    );
     server!.kill('SIGTERM');
     expect(await server!.exited).toEqual({ code: 0, signal: null });
     server = undefined;
@@ -121,7 +157,9 @@ describe.each(setups)('tracing on the %s', (_name, makeSetup) => {
     const ids = new Set(spans.map((span) => span.spanId));
     expect(ids.size).toBe(spans.length);
     const roots = spans.filter((span) => !ids.has(span.parentSpanId));
-    expect(roots.map((span) => [span.name, span.kind, span.parentSpanId])).toEqual([['POST /api/v1/leads/ingest', SERVER, VENDOR_SPAN_ID]]);
+    expect(roots.map((span) => [span.name, span.kind, span.parentSpanId])).toEqual([
+      ['POST /api/v1/leads/ingest', SERVER, VENDOR_SPAN_ID],
+    ]);
     const root = roots[0]!;
     expect(root.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 201 });
 
@@ -129,7 +167,8 @@ describe.each(setups)('tracing on the %s', (_name, makeSetup) => {
     const byId = new Map(spans.map((span) => [span.spanId, span]));
     const ancestry = (span: ReceivedSpan): string[] => {
       const names: string[] = [];
-      for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId)) names.push(parent.name);
+      for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId))
+        names.push(parent.name);
       return names;
     };
     // A span per stage of the chain, each a child of the span of the record it decided (one record,
@@ -152,8 +191,16 @@ describe.each(setups)('tracing on the %s', (_name, makeSetup) => {
     // The webhook delivery: a client span under deliver's span, under notify's span of lead.created, which validate produced.
     const webhookSpans = spans.filter((span) => span.name === 'webhook lead.created');
     expect(webhookSpans).toHaveLength(1);
-    expect(webhookSpans[0]).toMatchObject({ kind: CLIENT, attributes: { 'http.request.method': 'POST', 'http.response.status_code': 200 } });
-    expect(ancestry(webhookSpans[0]!).slice(0, 4)).toEqual(['deliver process', 'notify process', 'validate', 'validate process']);
+    expect(webhookSpans[0]).toMatchObject({
+      kind: CLIENT,
+      attributes: { 'http.request.method': 'POST', 'http.response.status_code': 200 },
+    });
+    expect(ancestry(webhookSpans[0]!).slice(0, 4)).toEqual([
+      'deliver process',
+      'notify process',
+      'validate',
+      'validate process',
+    ]);
     expect(ancestry(webhookSpans[0]!).at(-1)).toBe(root.name);
     // Both threads exported: the request from the main thread, the stages from the pipeline thread.
     expect(root.resource).toMatchObject({ 'service.name': 'leadstream', 'leadstream.role': 'start' });

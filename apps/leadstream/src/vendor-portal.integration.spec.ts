@@ -23,7 +23,13 @@ const today = new Date().toISOString().slice(0, 10);
 const run = Date.now().toString(36);
 
 /** A lead stored on a fixed past day, straight into the store (the pipeline stamps "now"). */
-function pastLead(id: string, vendorId: string, createdAt: string, status: string, reason: string | null): Record<string, unknown> {
+function pastLead(
+  id: string,
+  vendorId: string,
+  createdAt: string,
+  status: string,
+  reason: string | null,
+): Record<string, unknown> {
   return {
     _id: id,
     organization_id: organizationId,
@@ -51,7 +57,8 @@ beforeAll(async () => {
     const b = await dal.vendors.create(live, { name: 'Other Co', type: 'inquiry', group: null, contact_email: null });
     vendorA = a.id;
     const issue = async (tenant: TenantContext, vendorId: string, permissions: Array<'read' | 'write'>) =>
-      (await dal.apiKeys.create(tenant, { vendorId, name: 'test', permissions, ipRestrictions: [], rateLimit: 10_000 })).key;
+      (await dal.apiKeys.create(tenant, { vendorId, name: 'test', permissions, ipRestrictions: [], rateLimit: 10_000 }))
+        .key;
     keys.aLive = await issue(live, a.id, ['read', 'write']);
     keys.aSandbox = await issue(sandbox, a.id, ['read', 'write']);
     keys.aWriteOnly = await issue(live, a.id, ['write']);
@@ -65,9 +72,12 @@ beforeAll(async () => {
       pastLead('lead_past5', b.id, '2024-02-10T09:00:00.000Z', 'active', null),
     ] as never[]);
     // Counting is answered from the tenant/vendor/created_at index, never a scan.
-    expect(await new VendorReportRepository(store).explainCount(live, a.id, { from: '2024-02-01T00:00:00.000Z', to: '2024-03-01T00:00:00.000Z' })).toContain(
-      'tenant_vendor_created_at',
-    );
+    expect(
+      await new VendorReportRepository(store).explainCount(live, a.id, {
+        from: '2024-02-01T00:00:00.000Z',
+        to: '2024-03-01T00:00:00.000Z',
+      }),
+    ).toContain('tenant_vendor_created_at');
   } finally {
     await store.close();
   }
@@ -83,7 +93,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function ingest(key: string, body: unknown, sandbox = false): Promise<{ status: number; body: Record<string, unknown> }> {
+async function ingest(
+  key: string,
+  body: unknown,
+  sandbox = false,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${url}${sandbox ? '/sandbox' : ''}/api/v1/leads/ingest`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
@@ -152,11 +166,21 @@ describe('vendor portal over leads ingested through the pipeline', () => {
     expect(body).toEqual({ date: today, submitted: 11, accepted: 4, rejected: 7, pending: 0, acceptance_rate: 0.3636 });
     const implicit = await settled('/api/vendor-portal/daily-stats', keys.aLive);
     expect(implicit['date']).toBe(today);
-    expect(await settled('/api/vendor-portal/daily-stats', keys.bLive)).toMatchObject({ submitted: 2, accepted: 2, rejected: 0, acceptance_rate: 1 });
+    expect(await settled('/api/vendor-portal/daily-stats', keys.bLive)).toMatchObject({
+      submitted: 2,
+      accepted: 2,
+      rejected: 0,
+      acceptance_rate: 1,
+    });
   });
 
   it('keeps sandbox and live apart', async () => {
-    expect(await settled('/sandbox/api/vendor-portal/daily-stats', keys.aSandbox)).toMatchObject({ submitted: 3, accepted: 2, rejected: 1, acceptance_rate: 0.6667 });
+    expect(await settled('/sandbox/api/vendor-portal/daily-stats', keys.aSandbox)).toMatchObject({
+      submitted: 3,
+      accepted: 2,
+      rejected: 1,
+      acceptance_rate: 0.6667,
+    });
     // A sandbox key is refused on the production URL and the other way round (vk_test_ keys work
     // only under /sandbox).
     expect((await json('/api/vendor-portal/daily-stats', keys.aSandbox)).status).toBe(401);
@@ -181,9 +205,19 @@ describe('vendor portal over leads ingested through the pipeline', () => {
       acceptance_rate: 0.6667,
       rejection_breakdown: { invalid_email: 0, duplicate: 0, missing_field: 1, other: 0 },
     });
-    expect((await json('/api/vendor-portal/summary/2024/03', keys.aLive)).body).toMatchObject({ submitted: 1, accepted: 1 });
-    expect((await json('/api/vendor-portal/daily-stats?date=2024-02-11', keys.aLive)).body).toMatchObject({ submitted: 1, rejected: 1, acceptance_rate: 0 });
-    expect((await json('/api/vendor-portal/daily-stats?date=2024-02-10', keys.bLive)).body).toMatchObject({ submitted: 1, accepted: 1 });
+    expect((await json('/api/vendor-portal/summary/2024/03', keys.aLive)).body).toMatchObject({
+      submitted: 1,
+      accepted: 1,
+    });
+    expect((await json('/api/vendor-portal/daily-stats?date=2024-02-11', keys.aLive)).body).toMatchObject({
+      submitted: 1,
+      rejected: 1,
+      acceptance_rate: 0,
+    });
+    expect((await json('/api/vendor-portal/daily-stats?date=2024-02-10', keys.bLive)).body).toMatchObject({
+      submitted: 1,
+      accepted: 1,
+    });
     expect((await json('/api/vendor-portal/daily-stats?date=2023-01-01', keys.aLive)).body).toEqual({
       date: '2023-01-01',
       submitted: 0,
@@ -195,7 +229,12 @@ describe('vendor portal over leads ingested through the pipeline', () => {
   });
 
   it('answers 400 in the ingestion convention for a bad year, month or date', async () => {
-    for (const path of ['/api/vendor-portal/summary/2024/13', '/api/vendor-portal/summary/2024/0', '/api/vendor-portal/summary/24/1', '/api/vendor-portal/summary/abcd/1']) {
+    for (const path of [
+      '/api/vendor-portal/summary/2024/13',
+      '/api/vendor-portal/summary/2024/0',
+      '/api/vendor-portal/summary/24/1',
+      '/api/vendor-portal/summary/abcd/1',
+    ]) {
       const { status, body } = await json(path, keys.aLive);
       expect(status, path).toBe(400);
       expect(body).toMatchObject({ success: false, error: 'Validation failed', code: 'VALIDATION_ERROR' });
@@ -215,7 +254,10 @@ describe('vendor portal over leads ingested through the pipeline', () => {
   });
 
   it('exports the vendor leads of a date range as CSV', async () => {
-    const response = await get(`/api/vendor-portal/export?start_date=${today}&end_date=${today}&format=csv`, keys.aLive);
+    const response = await get(
+      `/api/vendor-portal/export?start_date=${today}&end_date=${today}&format=csv`,
+      keys.aLive,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="leads-${today}-to-${today}.csv"`);
@@ -240,11 +282,24 @@ describe('vendor portal over leads ingested through the pipeline', () => {
   });
 
   it('exports whole UTC days, both ends included, and only the key vendor', async () => {
-    const text = await (await get('/api/vendor-portal/export?start_date=2024-02-10&end_date=2024-02-29', keys.aLive)).text();
-    expect(text.trimEnd().split('\n').slice(1).map((line) => line.split(',')[0])).toEqual(['lead_past1', 'lead_past2', 'lead_past3']);
-    const sandbox = await (await get(`/sandbox/api/vendor-portal/export?start_date=${today}&end_date=${today}`, keys.aSandbox)).text();
+    const text = await (
+      await get('/api/vendor-portal/export?start_date=2024-02-10&end_date=2024-02-29', keys.aLive)
+    ).text();
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[0]),
+    ).toEqual(['lead_past1', 'lead_past2', 'lead_past3']);
+    const sandbox = await (
+      await get(`/sandbox/api/vendor-portal/export?start_date=${today}&end_date=${today}`, keys.aSandbox)
+    ).text();
     expect(sandbox.trimEnd().split('\n')).toHaveLength(4);
-    const empty = await get('/api/vendor-portal/export?start_date=2020-01-01&end_date=2020-01-31&format=csv', keys.aLive);
+    const empty = await get(
+      '/api/vendor-portal/export?start_date=2020-01-01&end_date=2020-01-31&format=csv',
+      keys.aLive,
+    );
     expect(empty.status).toBe(200);
     expect(await empty.text()).toBe('id,email,status,submitted_at,rejection_reason\n');
   });
@@ -261,7 +316,10 @@ describe('vendor portal over leads ingested through the pipeline', () => {
       const { status, body } = await json(`/api/vendor-portal/export${query}`, keys.aLive);
       expect(status, query).toBe(400);
       expect(body).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-      expect((body['details'] as Array<{ field: string }>).map((detail) => detail.field), query).toContain(field);
+      expect(
+        (body['details'] as Array<{ field: string }>).map((detail) => detail.field),
+        query,
+      ).toContain(field);
     }
   });
 

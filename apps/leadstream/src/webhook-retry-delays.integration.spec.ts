@@ -31,18 +31,43 @@ describe.each(engineSetups('webhook-retry-delays'))('webhook retry delays on the
     return String(dataOf(created)['id']);
   };
   const ingest = async (email: string): Promise<string> => {
-    const answer = await call('POST', '/api/v1/leads/ingest', { email, first_name: 'Ada', last_name: 'Byron', source: 'web', form_started_at: new Date(Date.now() - 30_000).toISOString() }, key);
+    const answer = await call(
+      'POST',
+      '/api/v1/leads/ingest',
+      {
+        email,
+        first_name: 'Ada',
+        last_name: 'Byron',
+        source: 'web',
+        form_started_at: new Date(Date.now() - 30_000).toISOString(),
+      },
+      key,
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     return String(answer.body['lead_id']);
   };
-  const createdFor = (path: string, leadId: string) => receiver.at(path).filter((request) => (request.data['lead'] as { id?: string } | undefined)?.id === leadId);
+  const createdFor = (path: string, leadId: string) =>
+    receiver.at(path).filter((request) => (request.data['lead'] as { id?: string } | undefined)?.id === leadId);
 
   beforeAll(async () => {
     await receiver.start();
     ({ server, url: base } = await CliProcess.startService(
-      serviceEnv({ TOPIC_PARTITIONS: '2', DECISION_TIMEOUT_MS: '10000', WEBHOOK_ALLOW_INSECURE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '1h', WEBHOOK_TIMEOUT_MS: '5000', ...setup.env }),
+      serviceEnv({
+        TOPIC_PARTITIONS: '2',
+        DECISION_TIMEOUT_MS: '10000',
+        WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '1h',
+        WEBHOOK_TIMEOUT_MS: '5000',
+        ...setup.env,
+      }),
     ));
-    const registered = await call('POST', '/api/auth/register', { email: 'delays@example.edu', password: 'Delays-Passw0rd', first_name: 'Del', last_name: 'Ays', organization_name: 'Delay College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'delays@example.edu',
+      password: 'Delays-Passw0rd',
+      first_name: 'Del',
+      last_name: 'Ays',
+      organization_name: 'Delay College',
+    });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     token = String(registered.body['token']);
     const vendorId = String(dataOf(await as('POST', '/api/vendors', { name: 'Delay Leads', type: 'inquiry' }))['id']);
@@ -60,9 +85,13 @@ describe.each(engineSetups('webhook-retry-delays'))('webhook retry delays on the
     receiver.failing.add('/down');
     const downId = await createWebhook('/down');
     const first = await ingest('first.lead@example.edu');
-    await eventually('the failed first attempt at /down', () => (createdFor('/down', first).length === 1 ? true : undefined));
+    await eventually('the failed first attempt at /down', () =>
+      createdFor('/down', first).length === 1 ? true : undefined,
+    );
     const waiting = await eventually('the delivery waiting for its retry', async () => {
-      const list = (await as('GET', `/api/webhooks/${downId}/deliveries`)).body['data'] as Array<Record<string, unknown>>;
+      const list = (await as('GET', `/api/webhooks/${downId}/deliveries`)).body['data'] as Array<
+        Record<string, unknown>
+      >;
       return list.find((delivery) => delivery['status'] === 'retrying');
     });
     expect(Date.parse(String(waiting['next_retry_at']))).toBeGreaterThan(Date.now() + 30 * 60_000);

@@ -17,7 +17,8 @@ import { jsonClient, type JsonResponse } from './test-support/json-client';
 import { SPEC_EVENTS as ALL_EVENTS, eventually, WebhookReceiver as Receiver } from './test-support/webhook-receiver';
 
 const dataOf = (response: JsonResponse): Record<string, unknown> => response.body['data'] as Record<string, unknown>;
-const listOf = (response: JsonResponse): Array<Record<string, unknown>> => response.body['data'] as Array<Record<string, unknown>>;
+const listOf = (response: JsonResponse): Array<Record<string, unknown>> =>
+  response.body['data'] as Array<Record<string, unknown>>;
 
 describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup) => {
   const setup = makeSetup();
@@ -40,25 +41,52 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
       ...setup.env,
     });
   const as = (method: string, path: string, body?: unknown) => call(method, path, body, token);
-  const createWebhook = async (path: string, events: string[], extra: Record<string, unknown> = {}): Promise<string> => {
+  const createWebhook = async (
+    path: string,
+    events: string[],
+    extra: Record<string, unknown> = {},
+  ): Promise<string> => {
     const created = await as('POST', '/api/webhooks', { url: `${receiver.url}${path}`, events, ...extra });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     receiver.secrets.set(path, String(dataOf(created)['secret']));
     return String(dataOf(created)['id']);
   };
-  const deliveriesOf = async (webhookId: string, query = ''): Promise<Array<Record<string, unknown>>> => listOf(await as('GET', `/api/webhooks/${webhookId}/deliveries${query}`));
-  const webhookOf = async (webhookId: string): Promise<Record<string, unknown> | undefined> => listOf(await as('GET', '/api/webhooks')).find((webhook) => webhook['id'] === webhookId);
+  const deliveriesOf = async (webhookId: string, query = ''): Promise<Array<Record<string, unknown>>> =>
+    listOf(await as('GET', `/api/webhooks/${webhookId}/deliveries${query}`));
+  const webhookOf = async (webhookId: string): Promise<Record<string, unknown> | undefined> =>
+    listOf(await as('GET', '/api/webhooks')).find((webhook) => webhook['id'] === webhookId);
   const ingest = (key: string, email: string, prefix = '') =>
-    call('POST', `${prefix}/api/v1/leads/ingest`, { email, first_name: 'Ada', last_name: 'Byron', source: 'web', form_started_at: new Date(Date.now() - 30_000).toISOString() }, key);
+    call(
+      'POST',
+      `${prefix}/api/v1/leads/ingest`,
+      {
+        email,
+        first_name: 'Ada',
+        last_name: 'Byron',
+        source: 'web',
+        form_started_at: new Date(Date.now() - 30_000).toISOString(),
+      },
+      key,
+    );
 
   beforeAll(async () => {
     await receiver.start();
     ({ server, url: base } = await CliProcess.startService(env()));
-    const registered = await call('POST', '/api/auth/register', { email: 'hooks@example.edu', password: 'Hooks-Passw0rd', first_name: 'Web', last_name: 'Hooks', organization_name: 'Hook College' });
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'hooks@example.edu',
+      password: 'Hooks-Passw0rd',
+      first_name: 'Web',
+      last_name: 'Hooks',
+      organization_name: 'Hook College',
+    });
     token = String(registered.body['token']);
     vendorId = String(dataOf(await as('POST', '/api/vendors', { name: 'Hook Leads', type: 'inquiry' }))['id']);
     liveKey = String(dataOf(await as('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }))['key']);
-    sandboxKey = String(dataOf(await as('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendorId, environment: 'sandbox' }))['key']);
+    sandboxKey = String(
+      dataOf(await as('POST', '/api/api-keys', { name: 'sandbox', vendor_id: vendorId, environment: 'sandbox' }))[
+        'key'
+      ],
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -69,7 +97,11 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
   });
 
   it('validates webhook bodies and guards the routes by role', async () => {
-    const invalid = await as('POST', '/api/webhooks', { url: 'ftp://hooks.example.com/in', events: ['lead.created', 'webhook.disabled', 'lead.nothing'], secret: 'mine' });
+    const invalid = await as('POST', '/api/webhooks', {
+      url: 'ftp://hooks.example.com/in',
+      events: ['lead.created', 'webhook.disabled', 'lead.nothing'],
+      secret: 'mine',
+    });
     expect(invalid.status).toBe(400);
     const error = invalid.body['error'] as { code: string; details: Array<{ field: string }> };
     expect(error.code).toBe('VALIDATION_ERROR');
@@ -77,18 +109,45 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     expect((await as('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: [] })).status).toBe(400);
     expect((await as('PATCH', '/api/webhooks/wh_missing', { enabled: false })).status).toBe(404);
 
-    const manager = await as('POST', '/api/users', { email: 'manager@example.edu', password: 'Manager-Passw0rd', first_name: 'Man', last_name: 'Ager', role: 'manager' });
+    const manager = await as('POST', '/api/users', {
+      email: 'manager@example.edu',
+      password: 'Manager-Passw0rd',
+      first_name: 'Man',
+      last_name: 'Ager',
+      role: 'manager',
+    });
     expect(manager.status).toBe(201);
-    const managerToken = String((await call('POST', '/api/auth/login', { email: 'manager@example.edu', password: 'Manager-Passw0rd' })).body['token']);
+    const managerToken = String(
+      (await call('POST', '/api/auth/login', { email: 'manager@example.edu', password: 'Manager-Passw0rd' })).body[
+        'token'
+      ],
+    );
     expect((await call('GET', '/api/webhooks', undefined, managerToken)).status).toBe(200);
-    expect((await call('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: ['lead.created'] }, managerToken)).status).toBe(403);
-    await as('POST', '/api/users', { email: 'viewer@example.edu', password: 'Viewer-Passw0rd', first_name: 'Vi', last_name: 'Ewer', role: 'viewer' });
-    const viewerToken = String((await call('POST', '/api/auth/login', { email: 'viewer@example.edu', password: 'Viewer-Passw0rd' })).body['token']);
+    expect(
+      (await call('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: ['lead.created'] }, managerToken))
+        .status,
+    ).toBe(403);
+    await as('POST', '/api/users', {
+      email: 'viewer@example.edu',
+      password: 'Viewer-Passw0rd',
+      first_name: 'Vi',
+      last_name: 'Ewer',
+      role: 'viewer',
+    });
+    const viewerToken = String(
+      (await call('POST', '/api/auth/login', { email: 'viewer@example.edu', password: 'Viewer-Passw0rd' })).body[
+        'token'
+      ],
+    );
     expect((await call('GET', '/api/webhooks', undefined, viewerToken)).status).toBe(403);
   });
 
   it('delivers lead events signed, live events to live webhooks and sandbox events to sandbox ones', async () => {
-    const created = await as('POST', '/api/webhooks', { url: `${receiver.url}/ok`, events: ALL_EVENTS, description: 'everything' });
+    const created = await as('POST', '/api/webhooks', {
+      url: `${receiver.url}/ok`,
+      events: ALL_EVENTS,
+      description: 'everything',
+    });
     expect(created.status).toBe(201);
     expect(Object.keys(dataOf(created)).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'secret', 'url']);
     expect(String(dataOf(created)['secret'])).toMatch(/^whsec_/);
@@ -96,7 +155,12 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     const okId = String(dataOf(created)['id']);
     await createWebhook('/sandbox', ['lead.created'], { sandbox: true });
     // A rule that changes the lead, so lead.enriched is emitted too.
-    const rule = await as('POST', '/api/enrichment/rules', { name: 'Tier web leads', priority: 1, conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'web' }] }, actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'A' }] });
+    const rule = await as('POST', '/api/enrichment/rules', {
+      name: 'Tier web leads',
+      priority: 1,
+      conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'web' }] },
+      actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'A' }],
+    });
     expect(rule.status).toBe(201);
 
     const lead = await ingest(liveKey, 'ada.byron@example.edu');
@@ -107,25 +171,58 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     expect(sandboxLead.status).toBe(201);
 
     const wanted = ['lead.created', 'lead.validated', 'lead.enriched', 'lead.accepted', 'lead.updated'];
-    await eventually(`the live lead events at /ok (${wanted.join(', ')})`, () => (wanted.every((name) => receiver.at('/ok').some((request) => request.event === name)) ? true : undefined));
-    const sandboxCreated = await eventually('lead.created at /sandbox', () => receiver.at('/sandbox').find((request) => request.event === 'lead.created'));
+    await eventually(`the live lead events at /ok (${wanted.join(', ')})`, () =>
+      wanted.every((name) => receiver.at('/ok').some((request) => request.event === name)) ? true : undefined,
+    );
+    const sandboxCreated = await eventually('lead.created at /sandbox', () =>
+      receiver.at('/sandbox').find((request) => request.event === 'lead.created'),
+    );
     expect((sandboxCreated.data['lead'] as { id: string }).id).toBe(String(sandboxLead.body['lead_id']));
     // No sandbox event reached the live webhook, no live event the sandbox one.
-    expect(receiver.at('/ok').filter((request) => (request.data['lead'] as { id?: string } | undefined)?.id === String(sandboxLead.body['lead_id']))).toEqual([]);
+    expect(
+      receiver
+        .at('/ok')
+        .filter(
+          (request) =>
+            (request.data['lead'] as { id?: string } | undefined)?.id === String(sandboxLead.body['lead_id']),
+        ),
+    ).toEqual([]);
     expect(receiver.at('/sandbox').map((request) => request.event)).toEqual(['lead.created']);
     expect(receiver.received.flatMap((request) => request.problems)).toEqual([]);
 
     const deliveries = await eventually('delivered deliveries', async () => {
       const list = await deliveriesOf(okId);
-      return list.length >= wanted.length && list.every((delivery) => delivery['status'] === 'delivered') ? list : undefined;
+      return list.length >= wanted.length && list.every((delivery) => delivery['status'] === 'delivered')
+        ? list
+        : undefined;
     });
-    expect(deliveries.every((delivery) => delivery['attempts'] === 1 && delivery['response_status'] === 200 && delivery['next_retry_at'] === null && delivery['error'] === null)).toBe(true);
-    expect(new Set(deliveries.map((delivery) => delivery['event_id']))).toEqual(new Set(receiver.at('/ok').map((request) => request.id)));
+    expect(
+      deliveries.every(
+        (delivery) =>
+          delivery['attempts'] === 1 &&
+          delivery['response_status'] === 200 &&
+          delivery['next_retry_at'] === null &&
+          delivery['error'] === null,
+      ),
+    ).toBe(true);
+    expect(new Set(deliveries.map((delivery) => delivery['event_id']))).toEqual(
+      new Set(receiver.at('/ok').map((request) => request.id)),
+    );
     const webhook = await webhookOf(okId);
-    expect(webhook?.['stats']).toEqual({ total_deliveries: deliveries.length, successful_deliveries: deliveries.length, failed_deliveries: 0, last_30_days: deliveries.length });
+    expect(webhook?.['stats']).toEqual({
+      total_deliveries: deliveries.length,
+      successful_deliveries: deliveries.length,
+      failed_deliveries: 0,
+      last_30_days: deliveries.length,
+    });
     expect(typeof webhook?.['last_triggered_at']).toBe('string');
     // The list shows the secret masked; only the create answer holds it in full.
-    expect(webhook).toMatchObject({ secret: `whsec_…${String(receiver.secrets.get('/ok')).slice(-4)}`, sandbox: false, description: 'everything', enabled: true });
+    expect(webhook).toMatchObject({
+      secret: `whsec_…${String(receiver.secrets.get('/ok')).slice(-4)}`,
+      sandbox: false,
+      description: 'everything',
+      enabled: true,
+    });
     const page = await as('GET', `/api/webhooks/${okId}/deliveries?page=2&limit=2`);
     expect(page.body['meta']).toEqual({ page: 2, limit: 2, total: deliveries.length });
     expect(listOf(page)).toHaveLength(Math.min(2, deliveries.length - 2));
@@ -142,7 +239,9 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     }
     const log = await setup.openLog();
     try {
-      const record = (await readTopic(log, 'leads.events')).find((candidate) => (JSON.parse(candidate.value) as { id: string }).id === original!.id);
+      const record = (await readTopic(log, 'leads.events')).find(
+        (candidate) => (JSON.parse(candidate.value) as { id: string }).id === original!.id,
+      );
       expect(record?.key).toBe(leadId);
       await log.produce('leads.events', [{ key: record!.key, value: record!.value }]);
     } finally {
@@ -151,14 +250,28 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     if (!setup.readWhileRunning) ({ server, url: base } = await CliProcess.startService(env()));
     // An event of the same lead after the repeat (same partitions in both stages, so it comes after it).
     expect((await as('PATCH', `/api/leads/${leadId}`, { status: 'qualified' })).status).toBe(200);
-    await eventually('the later lead.updated', () => receiver.at('/ok').find((request) => request.event === 'lead.updated' && (request.data['changes'] as Record<string, { new?: unknown }> | undefined)?.['status']?.new === 'qualified'));
+    await eventually('the later lead.updated', () =>
+      receiver
+        .at('/ok')
+        .find(
+          (request) =>
+            request.event === 'lead.updated' &&
+            (request.data['changes'] as Record<string, { new?: unknown }> | undefined)?.['status']?.new === 'qualified',
+        ),
+    );
     expect(receiver.at('/ok').filter((request) => request.id === original!.id)).toHaveLength(1);
-    const okId = String(listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))!['id']);
-    expect((await deliveriesOf(okId, '?limit=100')).filter((delivery) => delivery['event_id'] === original!.id)).toHaveLength(1);
+    const okId = String(
+      listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))!['id'],
+    );
+    expect(
+      (await deliveriesOf(okId, '?limit=100')).filter((delivery) => delivery['event_id'] === original!.id),
+    ).toHaveLength(1);
   });
 
   it('answers the test endpoint with the outcome, success or failure', async () => {
-    const okId = listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))!['id'] as string;
+    const okId = listOf(await as('GET', '/api/webhooks')).find((webhook) => String(webhook['url']).endsWith('/ok'))![
+      'id'
+    ] as string;
     const tested = await as('POST', `/api/webhooks/${okId}/test`);
     expect(tested.status).toBe(200);
     expect(tested.body).toMatchObject({ success: true, delivered: true, response_status: 200 });
@@ -170,9 +283,22 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     receiver.failing.add('/down');
     const failed = await as('POST', `/api/webhooks/${downId}/test`);
     expect(failed.status).toBe(200);
-    expect(Object.keys(failed.body).sort()).toEqual(['delivered', 'error', 'response_status', 'response_time_ms', 'success']);
-    expect(failed.body).toMatchObject({ success: false, delivered: false, response_status: null, error: 'The endpoint answered HTTP 500' });
-    expect(await as('PATCH', `/api/webhooks/${downId}`, { url: 'http://127.0.0.1:1/closed' })).toMatchObject({ status: 200 });
+    expect(Object.keys(failed.body).sort()).toEqual([
+      'delivered',
+      'error',
+      'response_status',
+      'response_time_ms',
+      'success',
+    ]);
+    expect(failed.body).toMatchObject({
+      success: false,
+      delivered: false,
+      response_status: null,
+      error: 'The endpoint answered HTTP 500',
+    });
+    expect(await as('PATCH', `/api/webhooks/${downId}`, { url: 'http://127.0.0.1:1/closed' })).toMatchObject({
+      status: 200,
+    });
     const refused = await as('POST', `/api/webhooks/${downId}/test`);
     expect(refused.body).toMatchObject({ success: false, delivered: false, response_status: null });
     expect(typeof refused.body['error']).toBe('string');
@@ -195,7 +321,13 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
       90_000,
     );
     for (const delivery of failed) {
-      expect(delivery).toMatchObject({ attempts: 6, response_status: 500, error: 'HTTP 500', next_retry_at: null, delivered_at: null });
+      expect(delivery).toMatchObject({
+        attempts: 6,
+        response_status: 500,
+        error: 'HTTP 500',
+        next_retry_at: null,
+        delivered_at: null,
+      });
       // One event id across the six attempts, each signed afresh (and verified by the receiver).
       const attempts = receiver.at('/fail').filter((request) => request.id === delivery['event_id']);
       expect(attempts).toHaveLength(6);
@@ -219,7 +351,11 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     const target = failed[0]!;
     const resend = await as('POST', `/api/webhooks/${failId}/deliveries/${String(target['id'])}/retry`);
     expect(resend.status).toBe(202);
-    const resent = await eventually('the re-sent delivery', async () => (await deliveriesOf(failId)).find((delivery) => delivery['id'] === target['id'] && delivery['status'] === 'delivered'));
+    const resent = await eventually('the re-sent delivery', async () =>
+      (await deliveriesOf(failId)).find(
+        (delivery) => delivery['id'] === target['id'] && delivery['status'] === 'delivered',
+      ),
+    );
     expect(resent).toMatchObject({ attempts: 7, response_status: 200, error: null, event_id: target['event_id'] });
     expect(receiver.at('/fail').filter((request) => request.id === target['event_id'])).toHaveLength(7);
     expect((await as('POST', `/api/webhooks/${failId}/deliveries/dlv_missing/retry`)).status).toBe(404);

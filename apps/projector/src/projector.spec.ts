@@ -42,7 +42,15 @@ function withOutage(analytics: Analytics, down: () => boolean): Analytics & { re
 }
 
 function leadEvent(id: string): string {
-  return JSON.stringify({ schema_version: 1, id, event: 'lead.created', timestamp: new Date().toISOString(), organization_id: 'org_outage', environment: 'live', data: { lead: { id: `lead_${id}`, email: `${id}@example.edu` } } });
+  return JSON.stringify({
+    schema_version: 1,
+    id,
+    event: 'lead.created',
+    timestamp: new Date().toISOString(),
+    organization_id: 'org_outage',
+    environment: 'live',
+    data: { lead: { id: `lead_${id}`, email: `${id}@example.edu` } },
+  });
 }
 
 describe('projector during an analytics outage', () => {
@@ -56,19 +64,32 @@ describe('projector during an analytics outage', () => {
     let failuresLeft = 12; // more than the 8 attempts after which the projector used to give up
     const analytics = withOutage(engine, () => failuresLeft-- > 0);
     await log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: 1 }]);
-    const projector = createProjector({ log, analytics, metrics, logger: pino({ level: 'silent' }), lingerMs: 0, retryBackoffMs: 1 });
+    const projector = createProjector({
+      log,
+      analytics,
+      metrics,
+      logger: pino({ level: 'silent' }),
+      lingerMs: 0,
+      retryBackoffMs: 1,
+    });
     let crashed = false;
     try {
       await projector.start();
       projector.done.catch(() => {
         crashed = true;
       });
-      await log.produce(LEAD_EVENTS_TOPIC, ['evt_a', 'evt_b', 'evt_c'].map((id) => ({ key: `lead_${id}`, value: leadEvent(id) })));
+      await log.produce(
+        LEAD_EVENTS_TOPIC,
+        ['evt_a', 'evt_b', 'evt_c'].map((id) => ({ key: `lead_${id}`, value: leadEvent(id) })),
+      );
       await projector.waitUntilIdle(20);
       expect(analytics.refused).toBe(12);
-      const rows = await engine.query<{ event_id: string }>("SELECT event_id FROM lead_events FINAL WHERE organization_id = 'org_outage' ORDER BY event_id");
+      const rows = await engine.query<{ event_id: string }>(
+        "SELECT event_id FROM lead_events FINAL WHERE organization_id = 'org_outage' ORDER BY event_id",
+      );
       expect(rows.map((row) => row.event_id)).toEqual(['evt_a', 'evt_b', 'evt_c']);
-      const failures = (await metrics.registry.getSingleMetric('leadstream_projector_insert_failures_total')?.get())?.values[0]?.value;
+      const failures = (await metrics.registry.getSingleMetric('leadstream_projector_insert_failures_total')?.get())
+        ?.values[0]?.value;
       expect(failures).toBe(12);
       expect(crashed).toBe(false);
     } finally {

@@ -50,15 +50,25 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
       try {
         rows.push(toLeadEventRow(parseLeadEvent(JSON.parse(record.value))));
       } catch (error) {
-        logger.warn({ topic: record.topic, partition: record.partition, offset: record.offset, err: error }, 'invalid event dead-lettered');
+        logger.warn(
+          { topic: record.topic, partition: record.partition, offset: record.offset, err: error },
+          'invalid event dead-lettered',
+        );
         await log.produce(deadLetterTopic(record.topic), [
-          { key: record.key, value: record.value, headers: { ...record.headers, 'x-dlq-reason': String(error).slice(0, 500) } },
+          {
+            key: record.key,
+            value: record.value,
+            headers: { ...record.headers, 'x-dlq-reason': String(error).slice(0, 500) },
+          },
         ]);
         metrics.deadLettered.inc({ topic: record.topic });
       }
     }
     if (rows.length > 0) await insertWithRetry(rows);
-    logger.debug({ partition: batch.partition, count: rows.length, last: batch.records.at(-1)?.offset }, 'batch projected');
+    logger.debug(
+      { partition: batch.partition, count: rows.length, last: batch.records.at(-1)?.offset },
+      'batch projected',
+    );
   }
 
   /** Analytics outages are not the records' fault: retry with a capped backoff, without end, instead of dead-lettering. */
@@ -70,12 +80,23 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
       } catch (error) {
         metrics.projectorInsertFailures.inc();
         if (deps.isStopping?.()) throw error;
-        (attempt < 8 ? logger.warn : logger.error).call(logger, { attempt, err: error }, 'analytics insert failed, retrying');
+        (attempt < 8 ? logger.warn : logger.error).call(
+          logger,
+          { attempt, err: error },
+          'analytics insert failed, retrying',
+        );
         const backoff = Math.min(30_000, (deps.retryBackoffMs ?? 100) * 2 ** (attempt - 1));
         await new Promise((resolve) => setTimeout(resolve, backoff / 2 + Math.random() * (backoff / 2)));
       }
     }
   }
 
-  return new ConsumerRunner({ log, groupId: deps.groupId ?? PROJECTOR_GROUP, topics: [LEAD_EVENTS_TOPIC], metrics, logger, eachBatch: project });
+  return new ConsumerRunner({
+    log,
+    groupId: deps.groupId ?? PROJECTOR_GROUP,
+    topics: [LEAD_EVENTS_TOPIC],
+    metrics,
+    logger,
+    eachBatch: project,
+  });
 }

@@ -55,7 +55,11 @@ describe('ConsumerRunner', () => {
       },
     });
     await runner.start();
-    await log.produce('work', [{ key: 'k', value: 'a' }, { key: 'k', value: 'poison' }, { key: 'k', value: 'b' }]);
+    await log.produce('work', [
+      { key: 'k', value: 'a' },
+      { key: 'k', value: 'poison' },
+      { key: 'k', value: 'b' },
+    ]);
     await until(() => handled.length === 2);
 
     const dead: LogRecord[] = [];
@@ -107,7 +111,10 @@ describe('ConsumerRunner', () => {
 });
 
 /** What /readyz shows of a check (libs/http ops.routes.ts): its outcome and its details. */
-async function shown(check: { check: () => Promise<void>; details: () => Record<string, unknown> }): Promise<Record<string, unknown>> {
+async function shown(check: {
+  check: () => Promise<void>;
+  details: () => Record<string, unknown>;
+}): Promise<Record<string, unknown>> {
   await check.check();
   return { ok: true, ...check.details() };
 }
@@ -145,7 +152,10 @@ describe('stuck partitions', () => {
     expect(check.name).toBe('partitions');
     try {
       await runner.start();
-      await log.produce('work', [{ key: 'k', value: 'a' }, { key: 'k', value: 'b' }]);
+      await log.produce('work', [
+        { key: 'k', value: 'a' },
+        { key: 'k', value: 'b' },
+      ]);
       await until(() => batches === 1);
 
       // Exactly the limit is not past it.
@@ -159,7 +169,9 @@ describe('stuck partitions', () => {
         stuck_after_ms: STUCK_AFTER_MS,
         stuck: [{ group: 'slow-stage', topic: 'work', partition: 0, offset: '0', in_hand_seconds: 121.5 }],
       });
-      expect(await metrics.render()).toContain('leadstream_partition_stuck_seconds{group="slow-stage",topic="work",partition="0"} 121.5');
+      expect(await metrics.render()).toContain(
+        'leadstream_partition_stuck_seconds{group="slow-stage",topic="work",partition="0"} 121.5',
+      );
 
       held.open();
       await until(() => handled.length === 2);

@@ -10,7 +10,10 @@ describe('intake chains', () => {
   });
 
   it('start a new chain at each stage PIPELINE_SPLIT names, or at every stage with "all"', () => {
-    expect(membersOf(intakeChains(['enrich']))).toEqual([['validate', 'dedup'], ['enrich', 'route']]);
+    expect(membersOf(intakeChains(['enrich']))).toEqual([
+      ['validate', 'dedup'],
+      ['enrich', 'route'],
+    ]);
     expect(membersOf(intakeChains(['route', 'dedup']))).toEqual([['validate'], ['dedup', 'enrich'], ['route']]);
     expect(membersOf(intakeChains(['all']))).toEqual([['validate'], ['dedup'], ['enrich'], ['route']]);
   });
@@ -26,7 +29,9 @@ describe('resolveStages', () => {
     const names = resolveStages(undefined).map((unit) => unit.name);
     expect(names[0]).toBe('validate');
     expect(names).not.toContain('dedup');
-    expect(names).toEqual(expect.arrayContaining(['crm-sync', 'notify', 'deliver', 'activity', 'export', 'rule-webhook', 'recalculate']));
+    expect(names).toEqual(
+      expect.arrayContaining(['crm-sync', 'notify', 'deliver', 'activity', 'export', 'rule-webhook', 'recalculate']),
+    );
     expect(new Set(names).size).toBe(names.length);
   });
 

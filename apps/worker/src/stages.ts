@@ -1,10 +1,26 @@
-import { CalculationJobRepository, createDal, CustomFieldRepository, EnrichmentConfigReader, ValidationRuleRepository, DedupRepository, ExportRepository, LeadRepository } from '@leadstream/dal';
+import {
+  CalculationJobRepository,
+  createDal,
+  CustomFieldRepository,
+  EnrichmentConfigReader,
+  ValidationRuleRepository,
+  DedupRepository,
+  ExportRepository,
+  LeadRepository,
+} from '@leadstream/dal';
 import { RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import type { CrmRetryStep } from '@leadstream/domain';
-import { ConsumerRunner, CredentialsCipher, type Logger, type Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic } from '@leadstream/runtime';
+import {
+  ConsumerRunner,
+  CredentialsCipher,
+  type Logger,
+  type Metrics,
+  WEBHOOK_DELIVERIES_TOPIC,
+  webhookRetryTopic,
+} from '@leadstream/runtime';
 import { type BatchStage, BatchStageHandler, type BatchStageHandlerOptions } from './batch/batch-stage';
 import type { BatchWriter } from './batch/batch-write';
 import { RetryingStageRunner } from './batch/retrying-stage-runner';
@@ -65,13 +81,26 @@ function batchStage(name: string, build: (deps: StageDependencies) => BatchStage
     create(deps) {
       const stage = build(deps);
       const logger = deps.logger.child({ stage: stage.name });
-      return new ConsumerRunner({ log: deps.log, groupId: stage.name, topics: [stage.topic], metrics: deps.metrics, logger, eachBatch: new BatchStageHandler(stage, handlerOptions(deps, logger)).handle });
+      return new ConsumerRunner({
+        log: deps.log,
+        groupId: stage.name,
+        topics: [stage.topic],
+        metrics: deps.metrics,
+        logger,
+        eachBatch: new BatchStageHandler(stage, handlerOptions(deps, logger)).handle,
+      });
     },
   };
 }
 
 function handlerOptions(deps: StageDependencies, logger: Logger): BatchStageHandlerOptions {
-  return { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) };
+  return {
+    writer: deps.writer,
+    logger,
+    metrics: deps.metrics,
+    isTransient: deps.isTransient,
+    ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
+  };
 }
 
 /**
@@ -141,7 +170,13 @@ function chainFactory(members: ReadonlyArray<[string, (deps: StageDependencies) 
     create(deps) {
       const stages = members.map(([, build]) => build(deps));
       const logger = deps.logger.child({ stage: chainName(stages) });
-      return new StageChainRunner({ log: deps.log, stages, handler: handlerOptions(deps, logger), metrics: deps.metrics, logger });
+      return new StageChainRunner({
+        log: deps.log,
+        stages,
+        handler: handlerOptions(deps, logger),
+        metrics: deps.metrics,
+        logger,
+      });
     },
   };
 }
@@ -149,7 +184,9 @@ function chainFactory(members: ReadonlyArray<[string, (deps: StageDependencies) 
 export class PipelineSplitError extends Error {
   readonly code = 'PIPELINE_SPLIT_INVALID' as const;
   constructor(readonly stage: string) {
-    super(`PIPELINE_SPLIT names "${stage}", which is not an intake stage after the first; it may name ${INTAKE_STAGE_NAMES.slice(1).join(', ')}, or "all"`);
+    super(
+      `PIPELINE_SPLIT names "${stage}", which is not an intake stage after the first; it may name ${INTAKE_STAGE_NAMES.slice(1).join(', ')}, or "all"`,
+    );
     this.name = 'PipelineSplitError';
   }
 }
@@ -174,9 +211,15 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
   [
     ...INTAKE_STAGES.map((stage) => chainFactory([stage])),
     batchStage('recalculate', (deps) =>
-      recalculateStage({ jobs: new CalculationJobRepository(deps.store), enrichment: new EnrichmentConfigReader(deps.store), ...(deps.now ? { now: deps.now } : {}) }),
+      recalculateStage({
+        jobs: new CalculationJobRepository(deps.store),
+        enrichment: new EnrichmentConfigReader(deps.store),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
     ),
-    batchStage('rule-webhook', (deps) => ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) })),
+    batchStage('rule-webhook', (deps) =>
+      ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) }),
+    ),
     batchStage('activity', () => activityStage()),
     {
       // Consumes leads.routed and crm.sync.requests, and each retry delay topic in a group of its own.
@@ -199,12 +242,15 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         });
       },
     },
-    batchStage('notify', (deps) => notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) })),
+    batchStage('notify', (deps) =>
+      notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) }),
+    ),
     {
       // Group `deliver` on webhooks.deliveries, and a group per retry delay topic of the configured schedule.
       name: 'deliver',
       create(deps: StageDependencies): ConsumerRunner {
-        if (!deps.webhookSecretsKey) throw new Error('the deliver stage needs the key of webhook secrets (StageDependencies.webhookSecretsKey)');
+        if (!deps.webhookSecretsKey)
+          throw new Error('the deliver stage needs the key of webhook secrets (StageDependencies.webhookSecretsKey)');
         const stage = deliverStage({
           webhooks: new WebhookRepository(deps.store),
           deliveries: new WebhookDeliveryRepository(deps.store),
@@ -221,8 +267,18 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
           store: deps.store,
           stage,
           inputTopics: [WEBHOOK_DELIVERIES_TOPIC],
-          retryTopics: stage.retryScheduleMs.map((delayMs) => ({ topic: webhookRetryTopic(delayMs), name: formatRetryDelay(delayMs), delayMs })),
-          handler: { writer: deps.writer, logger, metrics: deps.metrics, isTransient: deps.isTransient, ...(deps.isStopping ? { isStopping: deps.isStopping } : {}) },
+          retryTopics: stage.retryScheduleMs.map((delayMs) => ({
+            topic: webhookRetryTopic(delayMs),
+            name: formatRetryDelay(delayMs),
+            delayMs,
+          })),
+          handler: {
+            writer: deps.writer,
+            logger,
+            metrics: deps.metrics,
+            isTransient: deps.isTransient,
+            ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
+          },
           metrics: deps.metrics,
           logger,
         });
@@ -231,10 +287,21 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
     {
       name: 'export',
       create(deps: StageDependencies): ConsumerRunner {
-        if (!deps.exportFiles) throw new Error('the export stage needs an export file store (StageDependencies.exportFiles)');
+        if (!deps.exportFiles)
+          throw new Error('the export stage needs an export file store (StageDependencies.exportFiles)');
         const logger = deps.logger.child({ stage: 'export' });
-        const worker = new ExportWorker({ exports: new ExportRepository(deps.store), files: deps.exportFiles, log: deps.log, logger, ...(deps.now ? { now: deps.now } : {}) });
-        return new ExportStageRunner({ log: deps.log, groupId: 'export', topics: [EXPORT_REQUESTS_TOPIC], metrics: deps.metrics, logger }, worker, logger);
+        const worker = new ExportWorker({
+          exports: new ExportRepository(deps.store),
+          files: deps.exportFiles,
+          log: deps.log,
+          logger,
+          ...(deps.now ? { now: deps.now } : {}),
+        });
+        return new ExportStageRunner(
+          { log: deps.log, groupId: 'export', topics: [EXPORT_REQUESTS_TOPIC], metrics: deps.metrics, logger },
+          worker,
+          logger,
+        );
       },
     },
   ].map((factory) => [factory.name, factory]),
@@ -253,7 +320,10 @@ export class UnknownStageError extends Error {
  * it, every unit (`leadstream start`).
  */
 export function resolveStages(names: readonly string[] | undefined, split: readonly string[] = []): StageFactory[] {
-  const units = [...intakeChains(split), ...[...STAGES.values()].filter((factory) => !INTAKE_STAGE_NAMES.includes(factory.name))];
+  const units = [
+    ...intakeChains(split),
+    ...[...STAGES.values()].filter((factory) => !INTAKE_STAGE_NAMES.includes(factory.name)),
+  ];
   if (names === undefined) return units;
   for (const name of names) if (!STAGES.has(name)) throw new UnknownStageError(name);
   return units.filter((unit) => (unit.members ?? [unit.name]).some((member) => names.includes(member)));

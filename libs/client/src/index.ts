@@ -63,7 +63,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function detailsOf(value: unknown): ApiError['details'] {
-  return Array.isArray(value) ? value.filter(isObject).map((detail) => ({ field: String(detail['field']), message: String(detail['message']) })) : [];
+  return Array.isArray(value)
+    ? value.filter(isObject).map((detail) => ({ field: String(detail['field']), message: String(detail['message']) }))
+    : [];
 }
 
 /**
@@ -75,15 +77,32 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
   if (isObject(body) && isObject(body['error'])) {
     const error = body['error'];
     const retryAfter = typeof error['retry_after'] === 'number' ? error['retry_after'] : undefined;
-    return { status, code: String(error['code']), message: String(error['message']), details: detailsOf(error['details']), ...(retryAfter !== undefined ? { retryAfter } : {}) };
+    return {
+      status,
+      code: String(error['code']),
+      message: String(error['message']),
+      details: detailsOf(error['details']),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    };
   }
   if (isObject(body) && typeof body['error'] === 'string') {
     const code = typeof body['code'] === 'string' ? body['code'] : String(body['error']);
     const message = typeof body['error_description'] === 'string' ? body['error_description'] : body['error'];
     const retryAfter = typeof body['retry_after'] === 'number' ? body['retry_after'] : undefined;
-    return { status, code, message, details: detailsOf(body['details']), ...(retryAfter !== undefined ? { retryAfter } : {}) };
+    return {
+      status,
+      code,
+      message,
+      details: detailsOf(body['details']),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    };
   }
-  return { status, code: `HTTP_${status}`, message: typeof body === 'string' && body ? body : `HTTP ${status}`, details: [] };
+  return {
+    status,
+    code: `HTTP_${status}`,
+    message: typeof body === 'string' && body ? body : `HTTP ${status}`,
+    details: [],
+  };
 }
 
 type LeadstreamFetchClient = Client<paths>;
@@ -100,7 +119,8 @@ export function createLeadstreamClient(options: LeadstreamClientOptions): Leadst
   let lastRateLimit: RateLimit | undefined;
   const middleware: Middleware = {
     onRequest({ request }) {
-      if (credential && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${credential}`);
+      if (credential && !request.headers.has('authorization'))
+        request.headers.set('authorization', `Bearer ${credential}`);
       return request;
     },
     onResponse({ response }) {
@@ -109,5 +129,8 @@ export function createLeadstreamClient(options: LeadstreamClientOptions): Leadst
     },
   };
   client.use(middleware);
-  return Object.defineProperty(client, 'lastRateLimit', { get: () => lastRateLimit, enumerable: true }) as LeadstreamClient;
+  return Object.defineProperty(client, 'lastRateLimit', {
+    get: () => lastRateLimit,
+    enumerable: true,
+  }) as LeadstreamClient;
 }

@@ -96,7 +96,11 @@ export class ApiKeyRepository {
    * keys, and the filter keeps concurrent requests from all writing. Returns whether it wrote.
    * A store failure is thrown, never swallowed here: apiKeyAuth logs it and lets the request go on.
    */
-  async touchLastUsed(tenant: TenantContext, apiKey: Pick<ApiKey, 'id' | 'last_used_at'>, now = new Date()): Promise<boolean> {
+  async touchLastUsed(
+    tenant: TenantContext,
+    apiKey: Pick<ApiKey, 'id' | 'last_used_at'>,
+    now = new Date(),
+  ): Promise<boolean> {
     const cutoff = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
     if (apiKey.last_used_at !== null && apiKey.last_used_at > cutoff) return false;
     const result = await this.collection.updateOne(
@@ -120,13 +124,23 @@ export class ApiKeyRepository {
    * and limit; the old key keeps working for 24 hours. The new key is stored before
    * the old one gets its expiry, so a crash in between leaves two valid keys, never none.
    */
-  async rotate(tenant: TenantContext, id: string, now = new Date()): Promise<(IssuedApiKey & { previous: ApiKey }) | null> {
+  async rotate(
+    tenant: TenantContext,
+    id: string,
+    now = new Date(),
+  ): Promise<(IssuedApiKey & { previous: ApiKey }) | null> {
     const old = await this.findById(tenant, id);
     if (!old) return null;
     if (old.revoked_at !== null) throw new DomainError('VALIDATION_ERROR', 'A revoked API key cannot be rotated');
     const issued = await this.create(
       tenant,
-      { vendorId: old.vendor_id, name: old.name, permissions: old.permissions, ipRestrictions: old.ip_restrictions, rateLimit: old.rate_limit },
+      {
+        vendorId: old.vendor_id,
+        name: old.name,
+        permissions: old.permissions,
+        ipRestrictions: old.ip_restrictions,
+        rateLimit: old.rate_limit,
+      },
       now,
     );
     // A key rotated twice keeps its earlier expiry: rotation never extends an old key's life.
@@ -142,7 +156,9 @@ export class ApiKeyRepository {
     id: string,
     patch: Partial<Pick<ApiKey, 'name' | 'enabled' | 'permissions' | 'ip_restrictions'>>,
   ): Promise<ApiKey | null> {
-    const doc = await this.collection.findOneAndUpdate(this.scope(tenant, id), { $set: { ...(patch as Record<string, never>) } });
+    const doc = await this.collection.findOneAndUpdate(this.scope(tenant, id), {
+      $set: { ...(patch as Record<string, never>) },
+    });
     return doc ? toRecord<ApiKey>(doc) : null;
   }
 

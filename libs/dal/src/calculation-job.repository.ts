@@ -52,7 +52,9 @@ export class CalculationJobRepository {
 
   /** The organization's most recent jobs, newest first. */
   async recent(organizationId: string, limit = 20): Promise<CalculationJob[]> {
-    return (await this.jobs.find({ organization_id: organizationId }, { sort: { created_at: -1 }, limit })).map(({ _id, ...rest }) => ({ id: _id, ...rest }));
+    return (await this.jobs.find({ organization_id: organizationId }, { sort: { created_at: -1 }, limit })).map(
+      ({ _id, ...rest }) => ({ id: _id, ...rest }),
+    );
   }
 
   async progress(id: string, set: Partial<Omit<CalculationJob, 'id' | 'organization_id'>>): Promise<void> {
@@ -73,7 +75,11 @@ export class CalculationJobRepository {
   }
 
   /** Stores new calculated values if the lead is still at `lead.version`; false when someone wrote it meanwhile. */
-  async writeCalculated(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'version'>, values: Record<string, unknown>, at: string): Promise<boolean> {
+  async writeCalculated(
+    lead: Pick<LeadRecord, '_id' | 'organization_id' | 'version'>,
+    values: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean> {
     const result = await this.leads.updateOne(
       { _id: lead._id, organization_id: lead.organization_id, version: lead.version },
       { $set: { calculated_fields: values as never, updated_at: at }, $inc: { version: 1 } },

@@ -17,7 +17,9 @@ export class CrmConnectionRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(CRM_CONNECTIONS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, created_at: 1 }, name: 'tenant_created_at' });
+    await store
+      .collection(CRM_CONNECTIONS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, environment: 1, created_at: 1 }, name: 'tenant_created_at' });
   }
 
   private static filter(tenant: TenantContext): { organization_id: string; environment: string } {
@@ -54,9 +56,15 @@ export class CrmConnectionRepository {
     tenant: TenantContext,
     id: string,
     readUpdatedAt: string,
-    set: Partial<Pick<CrmConnectionRecord, 'name' | 'enabled' | 'settings_json' | 'credentials_encrypted' | 'credential_fields'>> & { updated_at: string },
+    set: Partial<
+      Pick<CrmConnectionRecord, 'name' | 'enabled' | 'settings_json' | 'credentials_encrypted' | 'credential_fields'>
+    > & { updated_at: string },
   ): Promise<CrmConnectionRecord | null> {
-    return this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant), updated_at: readUpdatedAt }, { $set: set }, { returnDocument: 'after' });
+    return this.connections.findOneAndUpdate(
+      { _id: id, ...CrmConnectionRepository.filter(tenant), updated_at: readUpdatedAt },
+      { $set: set },
+      { returnDocument: 'after' },
+    );
   }
 
   /**
@@ -65,8 +73,17 @@ export class CrmConnectionRepository {
    * process rotated them, or a PATCH stored new ones), or the connection is gone. `updated_at`
    * stays: the connection's settings and version are not changed.
    */
-  async replaceCredentials(tenant: TenantContext, id: string, readCiphertext: string, ciphertext: string): Promise<boolean> {
-    const updated = await this.connections.findOneAndUpdate({ _id: id, ...CrmConnectionRepository.filter(tenant), credentials_encrypted: readCiphertext }, { $set: { credentials_encrypted: ciphertext } }, { returnDocument: 'after' });
+  async replaceCredentials(
+    tenant: TenantContext,
+    id: string,
+    readCiphertext: string,
+    ciphertext: string,
+  ): Promise<boolean> {
+    const updated = await this.connections.findOneAndUpdate(
+      { _id: id, ...CrmConnectionRepository.filter(tenant), credentials_encrypted: readCiphertext },
+      { $set: { credentials_encrypted: ciphertext } },
+      { returnDocument: 'after' },
+    );
     return updated !== null;
   }
 

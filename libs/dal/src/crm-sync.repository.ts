@@ -18,15 +18,26 @@ export class CrmSyncRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(CRM_SYNCS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, lead_id: 1 }, name: 'tenant_lead' });
+    await store
+      .collection(CRM_SYNCS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, environment: 1, lead_id: 1 }, name: 'tenant_lead' });
     // A connection's stats: its syncs by status, the newest first.
-    await store.collection(CRM_SYNCS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, connection_id: 1, status: 1, synced_at: -1 }, name: 'tenant_connection_status' });
+    await store.collection(CRM_SYNCS_COLLECTION).createIndex({
+      keys: { organization_id: 1, environment: 1, connection_id: 1, status: 1, synced_at: -1 },
+      name: 'tenant_connection_status',
+    });
   }
 
   /** The whole sync as one `$set` upsert (every field named, nulls included: `$setOnInsert` would drop them on FerretDB). */
   static saveOperation(sync: CrmSyncRecord): BulkWriteOperation<BaseDocument> {
     const { _id, ...rest } = sync;
-    return { updateOne: { filter: { _id, organization_id: sync.organization_id, environment: sync.environment }, update: { $set: rest as unknown as Record<string, never> }, upsert: true } };
+    return {
+      updateOne: {
+        filter: { _id, organization_id: sync.organization_id, environment: sync.environment },
+        update: { $set: rest as unknown as Record<string, never> },
+        upsert: true,
+      },
+    };
   }
 
   async findById(tenant: TenantContext, id: string): Promise<CrmSyncRecord | null> {
@@ -34,8 +45,15 @@ export class CrmSyncRepository {
   }
 
   /** A connection's syncs that ended synced and failed, and its newest success (the API's `stats` and `last_sync_at`). */
-  async connectionStats(tenant: TenantContext, connectionId: string): Promise<{ synced: number; failed: number; last_sync_at: string | null }> {
-    const base = { organization_id: tenant.organizationId, environment: tenant.environment, connection_id: connectionId };
+  async connectionStats(
+    tenant: TenantContext,
+    connectionId: string,
+  ): Promise<{ synced: number; failed: number; last_sync_at: string | null }> {
+    const base = {
+      organization_id: tenant.organizationId,
+      environment: tenant.environment,
+      connection_id: connectionId,
+    };
     const [synced, failed, newest] = await Promise.all([
       this.syncs.countDocuments({ ...base, status: 'synced' }),
       this.syncs.countDocuments({ ...base, status: 'failed' }),

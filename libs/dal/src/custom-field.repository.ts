@@ -38,7 +38,9 @@ export class CustomFieldRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(CUSTOM_FIELDS_COLLECTION).createIndex({ keys: { organization_id: 1, name: 1 }, name: 'organization_name_unique', unique: true });
+    await store
+      .collection(CUSTOM_FIELDS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, name: 1 }, name: 'organization_name_unique', unique: true });
   }
 
   async list(organizationId: string): Promise<CustomFieldDefinition[]> {
@@ -49,7 +51,8 @@ export class CustomFieldRepository {
     try {
       await this.fields.insertOne(definition);
     } catch (error) {
-      if (error instanceof DuplicateKeyError && error.index !== '_id_') throw new CustomFieldNameTakenError(definition.name);
+      if (error instanceof DuplicateKeyError && error.index !== '_id_')
+        throw new CustomFieldNameTakenError(definition.name);
       throw error;
     }
   }
@@ -64,7 +67,12 @@ export class CustomFieldRepository {
   }
 
   /** Replaces the editable settings; null when the organization has no such field. */
-  async update(organizationId: string, id: string, settings: CustomFieldSettings, at: string): Promise<CustomField | null> {
+  async update(
+    organizationId: string,
+    id: string,
+    settings: CustomFieldSettings,
+    at: string,
+  ): Promise<CustomField | null> {
     const doc = await this.fields.findOneAndUpdate(
       { _id: id, organization_id: organizationId },
       {

@@ -27,7 +27,11 @@ export class DedupRepository {
   static readonly LOG_COLLECTION = DEDUP_LOG_COLLECTION;
 
   /** The write of `record` as a bulk operation, for a stage batch that writes everything at once. */
-  static recordOperation(tenant: TenantContext, leadId: string, entry: DedupLogEntry): BulkWriteOperation<BaseDocument> {
+  static recordOperation(
+    tenant: TenantContext,
+    leadId: string,
+    entry: DedupLogEntry,
+  ): BulkWriteOperation<BaseDocument> {
     const expiresAt = retentionExpiry('dedupLogDays', tenant.environment, entry.timestamp);
     return {
       updateOne: {
@@ -55,8 +59,12 @@ export class DedupRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
-    await store.collection(DEDUP_LOG_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
+    await store
+      .collection(DEDUP_LOG_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, environment: 1, timestamp: -1 }, name: 'tenant_timestamp' });
+    await store
+      .collection(DEDUP_LOG_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
   }
 
   /** One configuration per organization: the sandbox applies the same rules as production. */
@@ -82,10 +90,15 @@ export class DedupRepository {
 
   /** One entry per decision; keyed by the lead so a redelivered message does not log twice. */
   async record(tenant: TenantContext, leadId: string, entry: DedupLogEntry): Promise<void> {
-    await this.log.bulkWrite([DedupRepository.recordOperation(tenant, leadId, entry) as BulkWriteOperation<DedupLogDocument>]);
+    await this.log.bulkWrite([
+      DedupRepository.recordOperation(tenant, leadId, entry) as BulkWriteOperation<DedupLogDocument>,
+    ]);
   }
 
   async recent(tenant: TenantContext, limit: number): Promise<DedupLogDocument[]> {
-    return this.log.find({ organization_id: tenant.organizationId, environment: tenant.environment }, { sort: { timestamp: -1 }, limit });
+    return this.log.find(
+      { organization_id: tenant.organizationId, environment: tenant.environment },
+      { sort: { timestamp: -1 }, limit },
+    );
   }
 }

@@ -63,12 +63,19 @@ export async function findDuplicate(
     return traitsOf.get(id) ?? null;
   };
   const own = await vendorTraits(vendorId);
-  const subject = { ...incoming, vendor_group: incoming.vendor_group ?? own?.group ?? null, vendor_type: incoming.vendor_type ?? own?.type ?? null };
+  const subject = {
+    ...incoming,
+    vendor_group: incoming.vendor_group ?? own?.group ?? null,
+    vendor_type: incoming.vendor_type ?? own?.type ?? null,
+  };
   const query = buildCandidateQuery({ incoming: subject, config, vendorId, now });
   const candidates = query ? await repositories.leads.findDedupCandidates(tenant, query) : [];
   const dedupCandidates: DedupLead[] = [];
-  for (const candidate of candidates) dedupCandidates.push(toDedupLead(candidate, await vendorTraits(candidate.vendor_id)));
+  for (const candidate of candidates)
+    dedupCandidates.push(toDedupLead(candidate, await vendorTraits(candidate.vendor_id)));
   const decision = decideDuplicate({ incoming: subject, candidates: dedupCandidates, config, vendorId, now });
-  const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
+  const original = decision.duplicate
+    ? candidates.find((candidate) => candidate._id === decision.matchedLeadId)
+    : undefined;
   return { decision, original };
 }

@@ -30,6 +30,11 @@ export class EnrichmentConfigReader {
       this.calculatedFields.list(organizationId),
       this.customFields.list(organizationId),
     ]);
-    return { rules, lookupTables, calculatedFields, customFieldTypes: new Map(customFields.map((field) => [field.name, field.type])) };
+    return {
+      rules,
+      lookupTables,
+      calculatedFields,
+      customFieldTypes: new Map(customFields.map((field) => [field.name, field.type])),
+    };
   }
 }

@@ -10,7 +10,10 @@ export const ENRICHMENT_RULES_COLLECTION = 'enrichment_rules';
 
 export class EnrichmentRuleRepository extends OrganizationConfigRepository<EnrichmentRuleSettings> {
   constructor(store: DocumentStore) {
-    super(store, ENRICHMENT_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 }, undefined, ['conditions', 'actions']);
+    super(store, ENRICHMENT_RULES_COLLECTION, { priority: 1, created_at: 1, _id: 1 }, undefined, [
+      'conditions',
+      'actions',
+    ]);
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
@@ -18,11 +21,22 @@ export class EnrichmentRuleRepository extends OrganizationConfigRepository<Enric
   }
 
   /** Sets the priorities given; returns the ids the organization does not have (nothing is changed then). */
-  async reorder(organizationId: string, order: ReadonlyArray<{ id: string; priority: number }>, at: string): Promise<string[]> {
+  async reorder(
+    organizationId: string,
+    order: ReadonlyArray<{ id: string; priority: number }>,
+    at: string,
+  ): Promise<string[]> {
     const known = new Set((await this.list(organizationId)).map((rule) => rule.id));
     const unknown = order.filter((entry) => !known.has(entry.id)).map((entry) => entry.id);
     if (unknown.length > 0) return unknown;
-    await this.records.bulkWrite(order.map((entry) => ({ updateOne: { filter: { _id: entry.id, organization_id: organizationId }, update: { $set: { priority: entry.priority, updated_at: at } } } })));
+    await this.records.bulkWrite(
+      order.map((entry) => ({
+        updateOne: {
+          filter: { _id: entry.id, organization_id: organizationId },
+          update: { $set: { priority: entry.priority, updated_at: at } },
+        },
+      })),
+    );
     return [];
   }
 }

@@ -3,7 +3,14 @@
  * are compare-and-set on `version` and carry the outputs of the transition (transactional outbox),
  * exactly like lead actors (docs/pipeline.md).
  */
-import { parseLeadSearch, type ExportFilters, type ExportOutboxEntry, type ExportRecord, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import {
+  parseLeadSearch,
+  type ExportFilters,
+  type ExportOutboxEntry,
+  type ExportRecord,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter, Update } from '@leadstream/ports';
 import { leadListFilter } from './lead-query.repository';
 import { LEADS_COLLECTION } from './lead.repository';
@@ -37,7 +44,10 @@ export class ExportRepository {
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     const exports = store.collection(EXPORTS_COLLECTION);
-    await exports.createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
+    await exports.createIndex({
+      keys: { organization_id: 1, environment: 1, created_at: -1 },
+      name: 'tenant_created_at',
+    });
     // The expiry sweep: completed exports whose download lifetime has ended.
     await exports.createIndex({ keys: { status: 1, expires_at: 1 }, name: 'status_expires_at' });
     // Recovery: processing exports whose generating process stopped renewing its lease.
@@ -56,8 +66,17 @@ export class ExportRepository {
    * Applies an actor transition if nobody wrote the export since `expectedVersion`; the outputs
    * are stored with it. Returns the new document, or null when the version moved.
    */
-  async applyTransition(tenant: TenantContext, id: string, expectedVersion: number, set: Partial<ExportRecord>, outbox: ExportOutboxEntry[]): Promise<ExportRecord | null> {
-    const update: Update = { $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never }, $inc: { version: 1 } };
+  async applyTransition(
+    tenant: TenantContext,
+    id: string,
+    expectedVersion: number,
+    set: Partial<ExportRecord>,
+    outbox: ExportOutboxEntry[],
+  ): Promise<ExportRecord | null> {
+    const update: Update = {
+      $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never },
+      $inc: { version: 1 },
+    };
     return this.exports.findOneAndUpdate(
       { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version: expectedVersion },
       update,
@@ -66,7 +85,10 @@ export class ExportRepository {
 
   /** Marks the outbox of `version` as produced; a no-op when a later write moved on or the export is another tenant's. */
   async clearOutbox(tenant: TenantContext, id: string, version: number): Promise<void> {
-    await this.exports.updateOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version }, { $set: { outbox: [] } });
+    await this.exports.updateOne(
+      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version },
+      { $set: { outbox: [] } },
+    );
   }
 
   /** Completed exports whose files are past their lifetime, oldest first. */
@@ -81,7 +103,13 @@ export class ExportRepository {
    */
   async renewLease(tenant: TenantContext, id: string, version: number, until: Date): Promise<boolean> {
     const result = await this.exports.updateOne(
-      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version, status: 'processing' },
+      {
+        _id: id,
+        organization_id: tenant.organizationId,
+        environment: tenant.environment,
+        version,
+        status: 'processing',
+      },
       { $set: { lease_until: until } },
     );
     return result.matchedCount === 1;

@@ -40,14 +40,18 @@ export class FunnelLinkRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store
-      .collection(FUNNEL_LINKS_COLLECTION)
-      .createIndex({ keys: { organization_id: 1, inquiry_vendor_id: 1, application_vendor_id: 1 }, name: 'organization_pair_unique', unique: true });
+    await store.collection(FUNNEL_LINKS_COLLECTION).createIndex({
+      keys: { organization_id: 1, inquiry_vendor_id: 1, application_vendor_id: 1 },
+      name: 'organization_pair_unique',
+      unique: true,
+    });
   }
 
   /** Oldest first. */
   async list(organizationId: string): Promise<FunnelLink[]> {
-    return (await this.links.find({ organization_id: organizationId }, { sort: { created_at: 1, _id: 1 } })).map(toLink);
+    return (await this.links.find({ organization_id: organizationId }, { sort: { created_at: 1, _id: 1 } })).map(
+      toLink,
+    );
   }
 
   /** Throws FunnelLinkExistsError when the organization links this pair already. */

@@ -1,5 +1,11 @@
 import type { TenantContext } from '@leadstream/domain';
-import { DuplicateKeyError, type BulkWriteOperation, type Collection, type DocumentStore, type BaseDocument } from '@leadstream/ports';
+import {
+  DuplicateKeyError,
+  type BulkWriteOperation,
+  type Collection,
+  type DocumentStore,
+  type BaseDocument,
+} from '@leadstream/ports';
 import { RETENTION_TTL_INDEX, retentionExpiry } from './retention';
 
 export const LEAD_ACTIVITY_COLLECTION = 'lead_activity';
@@ -32,7 +38,13 @@ export class LeadActivityRepository {
   /** Recording an entry as a bulk operation: an upsert keyed by the event id, so a repeat changes nothing. */
   static recordOperation(entry: LeadActivityEntry): BulkWriteOperation<BaseDocument> {
     const { _id, ...rest } = withExpiry(entry);
-    return { updateOne: { filter: { _id, organization_id: entry.organization_id, environment: entry.environment }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
+    return {
+      updateOne: {
+        filter: { _id, organization_id: entry.organization_id, environment: entry.environment },
+        update: { $setOnInsert: rest as unknown as Record<string, never> },
+        upsert: true,
+      },
+    };
   }
 
   private readonly entries: Collection<LeadActivityEntry>;
@@ -45,7 +57,9 @@ export class LeadActivityRepository {
     await store
       .collection(LEAD_ACTIVITY_COLLECTION)
       .createIndex({ keys: { organization_id: 1, lead_id: 1, timestamp: 1 }, name: 'tenant_lead_timestamp' });
-    await store.collection(LEAD_ACTIVITY_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
+    await store
+      .collection(LEAD_ACTIVITY_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
   }
 
   /** Records an entry once: the same event delivered again is ignored. Returns whether it was new. */

@@ -30,7 +30,10 @@ export class LeadQueryRepository {
 
   async list(tenant: TenantContext, query: LeadListQuery): Promise<LeadPage> {
     const filter = leadListFilter(tenant, query);
-    const [leads, total] = await Promise.all([this.leads.find(filter, listOptions(query)), this.leads.countDocuments(filter)]);
+    const [leads, total] = await Promise.all([
+      this.leads.find(filter, listOptions(query)),
+      this.leads.countDocuments(filter),
+    ]);
     return { leads, total };
   }
 
@@ -53,17 +56,33 @@ export class LeadQueryRepository {
    * Writes a user's change if nobody wrote the lead since `expectedVersion`, with the events to
    * produce in the outbox. Null when the version moved or the lead is gone (the caller reloads).
    */
-  async writeIfUnchanged(tenant: TenantContext, id: string, expectedVersion: number, set: Partial<LeadRecord>, outbox: OutboxEntry[]): Promise<LeadRecord | null> {
+  async writeIfUnchanged(
+    tenant: TenantContext,
+    id: string,
+    expectedVersion: number,
+    set: Partial<LeadRecord>,
+    outbox: OutboxEntry[],
+  ): Promise<LeadRecord | null> {
     return this.leads.findOneAndUpdate(
       { _id: id, ...tenantFilter(tenant), version: expectedVersion },
       // outbox_at lets the outbox sweeper produce what a crash before clearOutbox left behind.
-      { $set: { ...(set as Record<string, never>), outbox: outbox as unknown as never, outbox_at: outbox.length > 0 ? new Date().toISOString() : null }, $inc: { version: 1 } },
+      {
+        $set: {
+          ...(set as Record<string, never>),
+          outbox: outbox as unknown as never,
+          outbox_at: outbox.length > 0 ? new Date().toISOString() : null,
+        },
+        $inc: { version: 1 },
+      },
     );
   }
 
   /** Marks the outbox of `version` produced; a no-op when the lead moved on since, or belongs to another tenant. */
   async clearOutbox(tenant: TenantContext, id: string, version: number): Promise<void> {
-    await this.leads.updateOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version }, { $set: { outbox: [], outbox_at: null } });
+    await this.leads.updateOne(
+      { _id: id, organization_id: tenant.organizationId, environment: tenant.environment, version },
+      { $set: { outbox: [], outbox_at: null } },
+    );
   }
 }
 
@@ -72,7 +91,10 @@ function tenantFilter(tenant: TenantContext): Filter {
 }
 
 /** The filters of a lead list (GET /leads) and of an export of it (POST /leads/export). */
-export type LeadListCriteria = Pick<LeadListQuery, 'status' | 'source' | 'vendor_id' | 'program' | 'createdFrom' | 'createdBefore' | 'search'>;
+export type LeadListCriteria = Pick<
+  LeadListQuery,
+  'status' | 'source' | 'vendor_id' | 'program' | 'createdFrom' | 'createdBefore' | 'search'
+>;
 
 /** The store filter of the tenant's visible leads that match `criteria`; every shape has an index. */
 export function leadListFilter(tenant: TenantContext, query: LeadListCriteria): Filter {
@@ -82,7 +104,10 @@ export function leadListFilter(tenant: TenantContext, query: LeadListCriteria): 
   if (query.vendor_id) filter['vendor_id'] = query.vendor_id;
   if (query.program) filter['program'] = query.program;
   if (query.createdFrom || query.createdBefore) {
-    filter['created_at'] = { ...(query.createdFrom ? { $gte: query.createdFrom } : {}), ...(query.createdBefore ? { $lt: query.createdBefore } : {}) };
+    filter['created_at'] = {
+      ...(query.createdFrom ? { $gte: query.createdFrom } : {}),
+      ...(query.createdBefore ? { $lt: query.createdBefore } : {}),
+    };
   }
   if (!query.search) return filter;
   // Each branch repeats the tenant and the filters, so every branch is an index range of its own
@@ -97,14 +122,24 @@ export function leadListFilter(tenant: TenantContext, query: LeadListCriteria): 
  * lowercase copies. Never a scan of the tenant's leads.
  */
 function searchClauses(search: LeadSearch): Filter[] {
-  if (search.mode === 'prefix') return [{ email_lower: prefixRange(search.text) }, { first_name_lower: prefixRange(search.text) }, { last_name_lower: prefixRange(search.text) }];
+  if (search.mode === 'prefix')
+    return [
+      { email_lower: prefixRange(search.text) },
+      { first_name_lower: prefixRange(search.text) },
+      { last_name_lower: prefixRange(search.text) },
+    ];
   const clauses: Filter[] = [{ search_text: { $contains: search.text } }];
   if (search.phoneDigits) clauses.push({ search_phone: { $contains: search.phoneDigits } });
   return clauses;
 }
 
 /** Email and names sort case-insensitively, on the lowercase copies the search indexes hold. */
-const SORT_PATHS: Partial<Record<LeadListQuery['sortBy'], string>> = { id: '_id', email: 'email_lower', first_name: 'first_name_lower', last_name: 'last_name_lower' };
+const SORT_PATHS: Partial<Record<LeadListQuery['sortBy'], string>> = {
+  id: '_id',
+  email: 'email_lower',
+  first_name: 'first_name_lower',
+  last_name: 'last_name_lower',
+};
 
 function listOptions(query: LeadListQuery): FindOptions {
   const direction = query.sortOrder === 'asc' ? 1 : -1;

@@ -20,7 +20,11 @@ interface MigrationRecord {
 }
 
 /** Backfills the search copies once; returns how many leads it changed (0 once it has run). */
-export async function migrateLeadSearch(store: DocumentStore, leadsCollection: string, batchSize = 500): Promise<number> {
+export async function migrateLeadSearch(
+  store: DocumentStore,
+  leadsCollection: string,
+  batchSize = 500,
+): Promise<number> {
   const migrations = store.collection<MigrationRecord>(MIGRATIONS_COLLECTION);
   if (await migrations.findOne({ _id: LEAD_SEARCH_MIGRATION })) return 0;
   const leads = store.collection<LeadRecord>(leadsCollection);
@@ -32,10 +36,19 @@ export async function migrateLeadSearch(store: DocumentStore, leadsCollection: s
   };
   for await (const lead of leads.iterate({ search_text: { $exists: false } }, { batchSize })) {
     const { search_text, search_phone } = leadSearchFields(lead);
-    batch.push({ updateOne: { filter: { _id: lead._id, search_text: { $exists: false } }, update: { $set: { search_text, search_phone } } } });
+    batch.push({
+      updateOne: {
+        filter: { _id: lead._id, search_text: { $exists: false } },
+        update: { $set: { search_text, search_phone } },
+      },
+    });
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  await migrations.updateOne({ _id: LEAD_SEARCH_MIGRATION }, { $set: { completed_at: new Date(), changed } }, { upsert: true });
+  await migrations.updateOne(
+    { _id: LEAD_SEARCH_MIGRATION },
+    { $set: { completed_at: new Date(), changed } },
+    { upsert: true },
+  );
   return changed;
 }

@@ -25,14 +25,23 @@ export class LeadRepository {
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     const leads = store.collection(LEADS_COLLECTION);
     // Listing and reporting: a tenant's leads newest first, per vendor, per status.
-    await leads.createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
-    await leads.createIndex({ keys: { organization_id: 1, environment: 1, vendor_id: 1, created_at: -1 }, name: 'tenant_vendor_created_at' });
+    await leads.createIndex({
+      keys: { organization_id: 1, environment: 1, created_at: -1 },
+      name: 'tenant_created_at',
+    });
+    await leads.createIndex({
+      keys: { organization_id: 1, environment: 1, vendor_id: 1, created_at: -1 },
+      name: 'tenant_vendor_created_at',
+    });
     // Deduplication candidates come from blocking keys, never from a scan (docs/decisions.md
     // "Deduplication").
     for (const key of ['bk_email', 'bk_phone', 'bk_name']) {
       // created_at descending like tenant_created_at, so the planner sees both avoid a sort and picks
       // this one for its extra equality column (SQLite breaks sort ties on rowid per direction).
-      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 }, name: `tenant_${key}_created_at` });
+      await leads.createIndex({
+        keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 },
+        name: `tenant_${key}_created_at`,
+      });
     }
     // The user API's list (`listLeads`, docs/decisions.md "Leads API") and exports: the visible
     // leads (deleted_at null) of a tenant, per equality filter, newest first. deleted_at and every
@@ -40,9 +49,19 @@ export class LeadRepository {
     // (a covering index scan, no document read); docs/performance.md has the figures at 1 M.
     const visible = { organization_id: 1, environment: 1, deleted_at: 1 } as const;
     await leads.createIndex({ keys: { ...visible, created_at: -1 }, name: 'list_created_at' });
-    for (const fields of [['status'], ['source'], ['vendor_id'], ['program'], ['status', 'source'], ['status', 'vendor_id']]) {
+    for (const fields of [
+      ['status'],
+      ['source'],
+      ['vendor_id'],
+      ['program'],
+      ['status', 'source'],
+      ['status', 'vendor_id'],
+    ]) {
       const keys = Object.fromEntries(fields.map((field) => [field, 1] as const));
-      await leads.createIndex({ keys: { ...visible, ...keys, created_at: -1 }, name: `list_${fields.join('_')}_created_at` });
+      await leads.createIndex({
+        keys: { ...visible, ...keys, created_at: -1 },
+        name: `list_${fields.join('_')}_created_at`,
+      });
     }
     // Sort keys other than created_at, and the lowercase copies that searches of one or two
     // characters read as prefix ranges (also the case-insensitive sort keys of email and names).
@@ -52,7 +71,11 @@ export class LeadRepository {
     // Search: text anywhere in the email or full name, digits anywhere in the phone (docs/decisions.md
     // "Lead search"; docs/store.md "Substring search" for what each engine builds).
     for (const field of ['search_text', 'search_phone']) {
-      await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}`, substring: true });
+      await leads.createIndex({
+        keys: { organization_id: 1, environment: 1, [field]: 1 },
+        name: `tenant_${field}`,
+        substring: true,
+      });
     }
     // Leads stored before the search copies get them, once per store (lead-search.migration.ts).
     await migrateLeadSearch(store, LEADS_COLLECTION);
@@ -81,7 +104,9 @@ export class LeadRepository {
   async findManyById(tenant: TenantContext, ids: readonly string[]): Promise<LeadRecord[]> {
     if (ids.length === 0) return [];
     const found = await this.leads.find({ _id: { $in: [...ids] } });
-    return found.filter((lead) => lead.organization_id === tenant.organizationId && lead.environment === tenant.environment);
+    return found.filter(
+      (lead) => lead.organization_id === tenant.organizationId && lead.environment === tenant.environment,
+    );
   }
 
   /**
@@ -90,17 +115,26 @@ export class LeadRepository {
    * window, oldest first, from the index {tenant, key, created_at}. Each key is looked up on its
    * own so a crowded key (a common name) cannot crowd out an exact email match.
    */
-  async findDedupCandidates(tenant: TenantContext, query: DedupCandidateQuery, limitPerKey = 50): Promise<LeadRecord[]> {
+  async findDedupCandidates(
+    tenant: TenantContext,
+    query: DedupCandidateQuery,
+    limitPerKey = 50,
+  ): Promise<LeadRecord[]> {
     const found = new Map<string, LeadRecord>();
     for (const filter of candidateFilters(tenant, query)) {
-      for (const lead of await this.leads.find(filter, { sort: { created_at: 1 }, limit: limitPerKey })) found.set(lead._id, lead);
+      for (const lead of await this.leads.find(filter, { sort: { created_at: 1 }, limit: limitPerKey }))
+        found.set(lead._id, lead);
     }
     return [...found.values()].sort((a, b) => a.created_at.localeCompare(b.created_at) || a._id.localeCompare(b._id));
   }
 
   /** The indexes the engine uses for each candidate lookup (for tests: never a scan). */
   async explainDedupCandidates(tenant: TenantContext, query: DedupCandidateQuery): Promise<string[][]> {
-    return Promise.all(candidateFilters(tenant, query).map((filter) => this.leads.explainIndexes(filter, { sort: { created_at: 1 }, limit: 50 })));
+    return Promise.all(
+      candidateFilters(tenant, query).map((filter) =>
+        this.leads.explainIndexes(filter, { sort: { created_at: 1 }, limit: 50 }),
+      ),
+    );
   }
 }
 

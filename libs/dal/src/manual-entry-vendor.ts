@@ -19,7 +19,11 @@ export function manualEntryVendorId(organizationId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export async function ensureManualEntryVendor(store: DocumentStore, tenant: TenantContext, now = new Date()): Promise<string> {
+export async function ensureManualEntryVendor(
+  store: DocumentStore,
+  tenant: TenantContext,
+  now = new Date(),
+): Promise<string> {
   const id = manualEntryVendorId(tenant.organizationId);
   const vendors = store.collection<ReturnType<typeof toDocument<Vendor>>>(COLLECTIONS.vendors);
   if (await vendors.findOne({ _id: id, organization_id: tenant.organizationId })) return id;

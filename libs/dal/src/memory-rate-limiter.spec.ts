@@ -17,7 +17,14 @@ describe('MemoryRateLimiter', () => {
       [true, 0],
       [false, 0],
     ]);
-    expect(decisions[3]).toEqual({ allowed: false, limit: 3, remaining: 0, resetAt: WINDOW_END_S, retryAfter: 42, window: 60 });
+    expect(decisions[3]).toEqual({
+      allowed: false,
+      limit: 3,
+      remaining: 0,
+      resetAt: WINDOW_END_S,
+      retryAfter: 42,
+      window: 60,
+    });
   });
 
   it('starts counting afresh at the window boundary, not 60 s after the first request', async () => {
@@ -25,7 +32,14 @@ describe('MemoryRateLimiter', () => {
     for (let i = 0; i < 3; i++) await limiter.consume('s', 'k', 3, at(0));
     expect((await limiter.consume('s', 'k', 3, at(44_999))).allowed).toBe(false);
     // 12:01:00.000 is the next window's first millisecond.
-    expect(await limiter.consume('s', 'k', 3, at(45_000))).toEqual({ allowed: true, limit: 3, remaining: 2, resetAt: WINDOW_END_S + 60, retryAfter: 60, window: 60 });
+    expect(await limiter.consume('s', 'k', 3, at(45_000))).toEqual({
+      allowed: true,
+      limit: 3,
+      remaining: 2,
+      resetAt: WINDOW_END_S + 60,
+      retryAfter: 60,
+      window: 60,
+    });
   });
 
   it('keeps separate counters per scope and per subject', async () => {
@@ -55,7 +69,9 @@ describe('MemoryRateLimiter', () => {
     const limiter = new MemoryRateLimiter();
     const windowStart = Date.parse('2025-03-01T12:00:00.000Z');
     for (let count = 1; count <= 5; count++) {
-      expect(await limiter.consume('s', 'k', 2, at(count))).toEqual(windowDecision(count, 2, windowStart, at(count), 60));
+      expect(await limiter.consume('s', 'k', 2, at(count))).toEqual(
+        windowDecision(count, 2, windowStart, at(count), 60),
+      );
     }
   });
 });

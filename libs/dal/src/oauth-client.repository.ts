@@ -4,7 +4,13 @@
  * stored. Every method takes the tenant except `findByClientId`: the authorize and token endpoints
  * have only the client_id to go on.
  */
-import { generateOAuthSecret, hashOAuthSecret, newOAuthClientId, type OAuthClientRequest, type TenantContext } from '@leadstream/domain';
+import {
+  generateOAuthSecret,
+  hashOAuthSecret,
+  newOAuthClientId,
+  type OAuthClientRequest,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';
 
 export const OAUTH_CLIENTS_COLLECTION = 'oauth_clients';
@@ -36,11 +42,18 @@ export class OAuthClientRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(OAUTH_CLIENTS_COLLECTION).createIndex({ keys: { organization_id: 1, created_at: -1 }, name: 'organization_created' });
+    await store
+      .collection(OAUTH_CLIENTS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, created_at: -1 }, name: 'organization_created' });
   }
 
   /** `clientSecret` is set for confidential clients only: show it once and forget it. */
-  async create(tenant: TenantContext, input: OAuthClientRequest, createdBy: string, now = new Date()): Promise<{ client: OAuthClient; clientSecret: string | null }> {
+  async create(
+    tenant: TenantContext,
+    input: OAuthClientRequest,
+    createdBy: string,
+    now = new Date(),
+  ): Promise<{ client: OAuthClient; clientSecret: string | null }> {
     const clientSecret = input.public ? null : generateOAuthSecret('client_secret');
     const client: OAuthClient = {
       id: newOAuthClientId(),
@@ -58,7 +71,9 @@ export class OAuthClientRepository {
   }
 
   async list(tenant: TenantContext): Promise<OAuthClient[]> {
-    return (await this.collection.find({ organization_id: tenant.organizationId }, { sort: { created_at: -1 } })).map(toClient);
+    return (await this.collection.find({ organization_id: tenant.organizationId }, { sort: { created_at: -1 } })).map(
+      toClient,
+    );
   }
 
   async findById(tenant: TenantContext, id: string): Promise<OAuthClient | null> {

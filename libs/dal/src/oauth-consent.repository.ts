@@ -27,11 +27,16 @@ export class OAuthConsentRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(OAUTH_CONSENT_SESSIONS_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    await store
+      .collection(OAUTH_CONSENT_SESSIONS_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }
 
   /** Returns the cookie value (never stored) and the session's expiry. */
-  async start(user: { id: string; organization_id: string }, now = new Date()): Promise<{ cookie: string; expiresAt: Date }> {
+  async start(
+    user: { id: string; organization_id: string },
+    now = new Date(),
+  ): Promise<{ cookie: string; expiresAt: Date }> {
     const cookie = generateOAuthSecret('consent_session');
     const expiresAt = new Date(now.getTime() + OAUTH_CONSENT_SESSION_TTL_SECONDS * 1000);
     await this.collection.insertOne({

@@ -8,7 +8,14 @@
  * conditional write, so of two concurrent uses at most one wins; a second use is reported as
  * `reused` so the caller can revoke the grant (RFC 6749 4.1.2, RFC 9700 4.14.2).
  */
-import { generateOAuthSecret, hashOAuthSecret, newOAuthGrantId, OAUTH_CODE_TTL_SECONDS, OAUTH_REFRESH_TOKEN_TTL_SECONDS, type OAuthScope } from '@leadstream/domain';
+import {
+  generateOAuthSecret,
+  hashOAuthSecret,
+  newOAuthGrantId,
+  OAUTH_CODE_TTL_SECONDS,
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+  type OAuthScope,
+} from '@leadstream/domain';
 import type { Collection, DocumentStore } from '@leadstream/ports';
 
 export const OAUTH_GRANTS_COLLECTION = 'oauth_grants';
@@ -72,16 +79,31 @@ export class OAuthGrantRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(OAUTH_GRANTS_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    await store
+      .collection(OAUTH_GRANTS_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
     await store.collection(OAUTH_GRANTS_COLLECTION).createIndex({ keys: { client_id: 1 }, name: 'client' });
-    await store.collection(OAUTH_CODES_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: USED_CODE_RETENTION_SECONDS });
-    await store.collection(OAUTH_REFRESH_TOKENS_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    await store.collection(OAUTH_CODES_COLLECTION).createIndex({
+      keys: { expires_at: 1 },
+      name: 'expires_at_ttl',
+      expireAfterSeconds: USED_CODE_RETENTION_SECONDS,
+    });
+    await store
+      .collection(OAUTH_REFRESH_TOKENS_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
     await store.collection(OAUTH_REFRESH_TOKENS_COLLECTION).createIndex({ keys: { grant_id: 1 }, name: 'grant' });
   }
 
   /** Approve on the consent screen: a new grant and its authorization code. */
   async approve(
-    input: { clientId: string; userId: string; organizationId: string; scopes: OAuthScope[]; redirectUri: string; codeChallenge: string | null },
+    input: {
+      clientId: string;
+      userId: string;
+      organizationId: string;
+      scopes: OAuthScope[];
+      redirectUri: string;
+      codeChallenge: string | null;
+    },
     now = new Date(),
   ): Promise<{ grant: OAuthGrant; code: string }> {
     const grant: OAuthGrant = {
@@ -117,7 +139,11 @@ export class OAuthGrantRepository {
     return redeem(this.codes, hashOAuthSecret(code), now);
   }
 
-  async issueRefreshToken(grant: Pick<OAuthGrant, '_id' | 'client_id' | 'user_id' | 'organization_id'>, scopes: OAuthScope[], now = new Date()): Promise<{ token: string; expiresAt: Date }> {
+  async issueRefreshToken(
+    grant: Pick<OAuthGrant, '_id' | 'client_id' | 'user_id' | 'organization_id'>,
+    scopes: OAuthScope[],
+    now = new Date(),
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = generateOAuthSecret('refresh_token');
     const expiresAt = new Date(now.getTime() + OAUTH_REFRESH_TOKEN_TTL_SECONDS * 1000);
     await this.refreshTokens.insertOne({
@@ -161,12 +187,21 @@ export class OAuthGrantRepository {
 
   /** A deleted client's grants all end. */
   async revokeGrantsOfClient(clientId: string, now = new Date()): Promise<number> {
-    return (await this.grants.updateMany({ client_id: clientId, revoked_at: null }, { $set: { revoked_at: now } })).modifiedCount;
+    return (await this.grants.updateMany({ client_id: clientId, revoked_at: null }, { $set: { revoked_at: now } }))
+      .modifiedCount;
   }
 }
 
-async function redeem<T extends { _id: string; used_at: Date | null }>(collection: Collection<T>, hash: string, now: Date): Promise<Redemption<T>> {
-  const record = await collection.findOneAndUpdate({ _id: hash, used_at: null }, { $set: { used_at: now } }, { returnDocument: 'before' });
+async function redeem<T extends { _id: string; used_at: Date | null }>(
+  collection: Collection<T>,
+  hash: string,
+  now: Date,
+): Promise<Redemption<T>> {
+  const record = await collection.findOneAndUpdate(
+    { _id: hash, used_at: null },
+    { $set: { used_at: now } },
+    { returnDocument: 'before' },
+  );
   if (record) return { kind: 'redeemed', record };
   const used = await collection.findOne({ _id: hash });
   return used ? { kind: 'reused', record: used } : { kind: 'unknown' };

@@ -10,7 +10,13 @@
  * payload key like "lead.email" is ordinary. Records written before keep the field itself and
  * are read as they are.
  */
-import { DuplicateKeyError, type Collection, type DocumentStore, type DocValue, type SortSpec } from '@leadstream/ports';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type DocumentStore,
+  type DocValue,
+  type SortSpec,
+} from '@leadstream/ports';
 
 /** What every such record stores besides its own settings. */
 export interface OrganizationConfigMeta {
@@ -53,11 +59,18 @@ export class OrganizationConfigRepository<Settings extends object> {
   static async ensureConfigIndexes(store: DocumentStore, collectionName: string, uniqueField?: string): Promise<void> {
     const collection = store.collection(collectionName);
     await collection.createIndex({ keys: { organization_id: 1, created_at: 1 }, name: 'organization_created_at' });
-    if (uniqueField) await collection.createIndex({ keys: { organization_id: 1, [uniqueField]: 1 }, name: `organization_${uniqueField}_unique`, unique: true });
+    if (uniqueField)
+      await collection.createIndex({
+        keys: { organization_id: 1, [uniqueField]: 1 },
+        name: `organization_${uniqueField}_unique`,
+        unique: true,
+      });
   }
 
   async list(organizationId: string): Promise<Array<ConfigResource<Settings>>> {
-    return (await this.records.find({ organization_id: organizationId }, { sort: this.order })).map((doc) => this.toResource(doc));
+    return (await this.records.find({ organization_id: organizationId }, { sort: this.order })).map((doc) =>
+      this.toResource(doc),
+    );
   }
 
   /** How many the organization has (plan limits). */
@@ -71,7 +84,13 @@ export class OrganizationConfigRepository<Settings extends object> {
   }
 
   async create(organizationId: string, id: string, settings: Settings, at: string): Promise<ConfigResource<Settings>> {
-    const doc = { ...this.stored(settings), _id: id, organization_id: organizationId, created_at: at, updated_at: at } as OrganizationConfigMeta & Settings;
+    const doc = {
+      ...this.stored(settings),
+      _id: id,
+      organization_id: organizationId,
+      created_at: at,
+      updated_at: at,
+    } as OrganizationConfigMeta & Settings;
     try {
       await this.records.insertOne(doc);
     } catch (error) {
@@ -81,20 +100,41 @@ export class OrganizationConfigRepository<Settings extends object> {
   }
 
   /** Several records at once (an import): all or, on a unique-index clash, an error naming the value. */
-  async createMany(organizationId: string, records: Array<{ id: string; settings: Settings }>, at: string): Promise<Array<ConfigResource<Settings>>> {
-    const docs = records.map(({ id, settings }) => ({ ...this.stored(settings), _id: id, organization_id: organizationId, created_at: at, updated_at: at }) as OrganizationConfigMeta & Settings);
+  async createMany(
+    organizationId: string,
+    records: Array<{ id: string; settings: Settings }>,
+    at: string,
+  ): Promise<Array<ConfigResource<Settings>>> {
+    const docs = records.map(
+      ({ id, settings }) =>
+        ({
+          ...this.stored(settings),
+          _id: id,
+          organization_id: organizationId,
+          created_at: at,
+          updated_at: at,
+        }) as OrganizationConfigMeta & Settings,
+    );
     if (docs.length === 0) return [];
     await this.records.insertMany(docs);
     return docs.map((doc) => this.toResource(doc));
   }
 
   /** Replaces the given settings; null when the organization has no such record. */
-  async update(organizationId: string, id: string, settings: Partial<Settings>, at: string): Promise<ConfigResource<Settings> | null> {
+  async update(
+    organizationId: string,
+    id: string,
+    settings: Partial<Settings>,
+    at: string,
+  ): Promise<ConfigResource<Settings> | null> {
     let doc: (OrganizationConfigMeta & Settings) | null;
     try {
       // A record written before JSON text loses the field form when the field is replaced.
       const replaced = this.jsonFields.filter((field) => field in settings);
-      const update = { $set: { ...(this.stored(settings) as Record<string, DocValue>), updated_at: at }, ...(replaced.length > 0 ? { $unset: Object.fromEntries(replaced.map((field) => [field, 1 as const])) } : {}) };
+      const update = {
+        $set: { ...(this.stored(settings) as Record<string, DocValue>), updated_at: at },
+        ...(replaced.length > 0 ? { $unset: Object.fromEntries(replaced.map((field) => [field, 1 as const])) } : {}),
+      };
       doc = await this.records.findOneAndUpdate({ _id: id, organization_id: organizationId }, update);
     } catch (error) {
       throw this.nameTaken(error, settings);

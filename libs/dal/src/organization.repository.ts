@@ -2,7 +2,12 @@
  * Organizations: the tenants. An organization holds both environments (live and sandbox), so it
  * is found by the organization id of a tenant context, whatever its environment.
  */
-import { DEFAULT_VALIDATION_SETTINGS, randomBase62, type TenantContext, type ValidationSettings } from '@leadstream/domain';
+import {
+  DEFAULT_VALIDATION_SETTINGS,
+  randomBase62,
+  type TenantContext,
+  type ValidationSettings,
+} from '@leadstream/domain';
 import type { Collection, DocValue, DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS, plain, toDocument, toRecord, type Stored } from './collections';
 
@@ -60,7 +65,9 @@ export class OrganizationRepository {
 
   /** Every organization not deleted, oldest first: for operators (`leadstream org list`), not tenants. */
   async listAll(): Promise<Organization[]> {
-    return (await this.collection.find({ deleted_at: null }, { sort: { created_at: 1, _id: 1 } })).map((doc) => toRecord<Organization>(doc));
+    return (await this.collection.find({ deleted_at: null }, { sort: { created_at: 1, _id: 1 } })).map((doc) =>
+      toRecord<Organization>(doc),
+    );
   }
 
   async get(tenant: TenantContext): Promise<Organization | null> {
@@ -69,7 +76,11 @@ export class OrganizationRepository {
   }
 
   /** PATCH /organization: the name and/or the settings. Null when there is no such organization. */
-  async update(tenant: TenantContext, patch: { name?: string; settings?: OrganizationSettings }, now = new Date()): Promise<Organization | null> {
+  async update(
+    tenant: TenantContext,
+    patch: { name?: string; settings?: OrganizationSettings },
+    now = new Date(),
+  ): Promise<Organization | null> {
     const set: Record<string, DocValue> = { updated_at: now };
     if (patch.name !== undefined) set['name'] = patch.name;
     if (patch.settings !== undefined) set['settings'] = plain(patch.settings);
@@ -79,11 +90,18 @@ export class OrganizationRepository {
 
   /** DELETE /organization: the record stays, marked deleted (docs/decisions.md). */
   async markDeleted(tenant: TenantContext, now = new Date()): Promise<boolean> {
-    const result = await this.collection.updateOne({ _id: tenant.organizationId, deleted_at: null }, { $set: { deleted_at: now, updated_at: now } });
+    const result = await this.collection.updateOne(
+      { _id: tenant.organizationId, deleted_at: null },
+      { $set: { deleted_at: now, updated_at: now } },
+    );
     return result.modifiedCount === 1;
   }
 
-  async updateSettings(tenant: TenantContext, settings: OrganizationSettings, now = new Date()): Promise<Organization | null> {
+  async updateSettings(
+    tenant: TenantContext,
+    settings: OrganizationSettings,
+    now = new Date(),
+  ): Promise<Organization | null> {
     const doc = await this.collection.findOneAndUpdate(
       { _id: tenant.organizationId },
       { $set: { settings: plain(settings), updated_at: now } },

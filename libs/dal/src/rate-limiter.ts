@@ -34,7 +34,13 @@ export interface RateLimitDecision {
 export type RequestLimiter = Pick<RateLimiter, 'consume'>;
 
 /** The decision on the `count`-th request of the fixed window starting at `windowStart` (ms). */
-export function windowDecision(count: number, limit: number, windowStart: number, now: Date, windowSeconds: number): RateLimitDecision {
+export function windowDecision(
+  count: number,
+  limit: number,
+  windowStart: number,
+  now: Date,
+  windowSeconds: number,
+): RateLimitDecision {
   const windowEnd = windowStart + windowSeconds * 1000;
   return {
     allowed: count <= limit,
@@ -81,7 +87,11 @@ export class RateLimiter {
 
   private async increment(id: string, fields: Omit<RateLimitWindowDocument, '_id' | 'count'>): Promise<number> {
     const attempt = () =>
-      this.collection.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $setOnInsert: fields }, { upsert: true, returnDocument: 'after' });
+      this.collection.findOneAndUpdate(
+        { _id: id },
+        { $inc: { count: 1 }, $setOnInsert: fields },
+        { upsert: true, returnDocument: 'after' },
+      );
     let doc: RateLimitWindowDocument | null;
     try {
       doc = await attempt();

@@ -22,7 +22,11 @@ export interface RetentionPolicy {
   webhookDeliveryDays: number;
 }
 
-export const DEFAULT_RETENTION: Readonly<RetentionPolicy> = { activityDays: 365, dedupLogDays: 90, webhookDeliveryDays: 30 };
+export const DEFAULT_RETENTION: Readonly<RetentionPolicy> = {
+  activityDays: 365,
+  dedupLogDays: 90,
+  webhookDeliveryDays: 30,
+};
 
 /** Sandbox leads (and so their activity, dedup log entries and deliveries) live this long. */
 export const SANDBOX_RETENTION_MS = 24 * 3_600_000;
@@ -34,7 +38,8 @@ let policy: RetentionPolicy = { ...DEFAULT_RETENTION };
 
 export function configureRetention(next: RetentionPolicy): void {
   for (const [name, days] of Object.entries(next)) {
-    if (!Number.isInteger(days) || days < 0) throw new RangeError(`retention ${name} must be a whole number of days >= 0, got ${String(days)}`);
+    if (!Number.isInteger(days) || days < 0)
+      throw new RangeError(`retention ${name} must be a whole number of days >= 0, got ${String(days)}`);
   }
   policy = { ...next };
 }

@@ -44,7 +44,11 @@ export class RetryDelayTopicRepository {
     if (topics.length === 0) return;
     await this.topics.bulkWrite(
       topics.map((topic) => ({
-        updateOne: { filter: { _id: topic.topic }, update: { $setOnInsert: { stage, name: topic.name, delay_ms: topic.delayMs, first_used_at: at } }, upsert: true },
+        updateOne: {
+          filter: { _id: topic.topic },
+          update: { $setOnInsert: { stage, name: topic.name, delay_ms: topic.delayMs, first_used_at: at } },
+          upsert: true,
+        },
       })),
     );
   }

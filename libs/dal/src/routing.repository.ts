@@ -7,7 +7,15 @@
  *   tests never move the live rotation.
  * RoutingConfigReader reads what the route stage and POST /api/routing/test need at once.
  */
-import { DEFAULT_ROUTING_SETTINGS, type RoutingDestination, type RoutingRule, type RoutingRuleSettings, type RoutingSettings, type RoutingUnmatched, type TenantContext } from '@leadstream/domain';
+import {
+  DEFAULT_ROUTING_SETTINGS,
+  type RoutingDestination,
+  type RoutingRule,
+  type RoutingRuleSettings,
+  type RoutingSettings,
+  type RoutingUnmatched,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { Collection, DocValue, DocumentStore } from '@leadstream/ports';
 import { OrganizationConfigRepository } from './organization-config.repository';
 
@@ -27,11 +35,22 @@ export class RoutingRuleRepository extends OrganizationConfigRepository<RoutingR
   }
 
   /** Sets the priorities given; returns the ids the organization does not have (nothing is changed then). */
-  async reorder(organizationId: string, order: ReadonlyArray<{ id: string; priority: number }>, at: string): Promise<string[]> {
+  async reorder(
+    organizationId: string,
+    order: ReadonlyArray<{ id: string; priority: number }>,
+    at: string,
+  ): Promise<string[]> {
     const known = new Set((await this.list(organizationId)).map((rule) => rule.id));
     const unknown = order.filter((entry) => !known.has(entry.id)).map((entry) => entry.id);
     if (unknown.length > 0) return unknown;
-    await this.records.bulkWrite(order.map((entry) => ({ updateOne: { filter: { _id: entry.id, organization_id: organizationId }, update: { $set: { priority: entry.priority, updated_at: at } } } })));
+    await this.records.bulkWrite(
+      order.map((entry) => ({
+        updateOne: {
+          filter: { _id: entry.id, organization_id: organizationId },
+          update: { $set: { priority: entry.priority, updated_at: at } },
+        },
+      })),
+    );
     return [];
   }
 }
@@ -56,13 +75,27 @@ export class RoutingSettingsRepository {
     const doc = await this.settings.findOne({ _id: organizationId, organization_id: organizationId });
     if (!doc) return { ...DEFAULT_ROUTING_SETTINGS, updated_at: null };
     // FerretDB may hand back a document without an empty list it was given; defaults fill in.
-    return { default_targets: doc.default_targets ?? [], when_unmatched: doc.when_unmatched ?? DEFAULT_ROUTING_SETTINGS.when_unmatched, updated_at: doc.updated_at };
+    return {
+      default_targets: doc.default_targets ?? [],
+      when_unmatched: doc.when_unmatched ?? DEFAULT_ROUTING_SETTINGS.when_unmatched,
+      updated_at: doc.updated_at,
+    };
   }
 
-  async put(organizationId: string, settings: RoutingSettings, at: string): Promise<RoutingSettings & { updated_at: string }> {
+  async put(
+    organizationId: string,
+    settings: RoutingSettings,
+    at: string,
+  ): Promise<RoutingSettings & { updated_at: string }> {
     await this.settings.updateOne(
       { _id: organizationId, organization_id: organizationId },
-      { $set: { default_targets: settings.default_targets.map((target) => ({ ...target })) as DocValue, when_unmatched: settings.when_unmatched, updated_at: at } },
+      {
+        $set: {
+          default_targets: settings.default_targets.map((target) => ({ ...target })) as DocValue,
+          when_unmatched: settings.when_unmatched,
+          updated_at: at,
+        },
+      },
       { upsert: true },
     );
     return { default_targets: settings.default_targets, when_unmatched: settings.when_unmatched, updated_at: at };
@@ -98,7 +131,10 @@ export class RoutingCounterRepository {
   async reserve(tenant: TenantContext, ruleId: string, count: number): Promise<number> {
     const before = await this.counters.findOneAndUpdate(
       { _id: RoutingCounterRepository.id(tenant, ruleId) },
-      { $inc: { next: count }, $setOnInsert: { organization_id: tenant.organizationId, environment: tenant.environment, rule_id: ruleId } },
+      {
+        $inc: { next: count },
+        $setOnInsert: { organization_id: tenant.organizationId, environment: tenant.environment, rule_id: ruleId },
+      },
       { upsert: true, returnDocument: 'before' },
     );
     return before?.next ?? 0;
@@ -119,7 +155,12 @@ export interface RoutingConfig {
 export class RoutingConfigReader {
   private readonly rules: RoutingRuleRepository;
   private readonly settings: RoutingSettingsRepository;
-  private readonly connections: Collection<{ _id: string; organization_id: string; environment: string; enabled?: boolean }>;
+  private readonly connections: Collection<{
+    _id: string;
+    organization_id: string;
+    environment: string;
+    enabled?: boolean;
+  }>;
 
   constructor(store: DocumentStore) {
     this.rules = new RoutingRuleRepository(store);
@@ -134,7 +175,10 @@ export class RoutingConfigReader {
 
   /** Ids of the tenant's enabled CRM connections (the all-connections route), oldest first. */
   async enabledConnectionIds(tenant: TenantContext): Promise<string[]> {
-    const found = await this.connections.find({ organization_id: tenant.organizationId, environment: tenant.environment }, { sort: { created_at: 1 }, limit: 1000 });
+    const found = await this.connections.find(
+      { organization_id: tenant.organizationId, environment: tenant.environment },
+      { sort: { created_at: 1 }, limit: 1000 },
+    );
     return found.filter((connection) => connection.enabled !== false).map((connection) => connection._id);
   }
 
@@ -142,7 +186,15 @@ export class RoutingConfigReader {
   async unknownConnectionIds(tenant: TenantContext, ids: readonly string[]): Promise<string[]> {
     const wanted = [...new Set(ids)];
     if (wanted.length === 0) return [];
-    const found = new Set((await this.connections.find({ _id: { $in: wanted }, organization_id: tenant.organizationId, environment: tenant.environment })).map((connection) => connection._id));
+    const found = new Set(
+      (
+        await this.connections.find({
+          _id: { $in: wanted },
+          organization_id: tenant.organizationId,
+          environment: tenant.environment,
+        })
+      ).map((connection) => connection._id),
+    );
     return wanted.filter((id) => !found.has(id));
   }
 }

@@ -26,13 +26,21 @@ export class RuleMatchRepository {
   static readonly COLLECTION = RULE_MATCHES_COLLECTION;
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(RULE_MATCHES_COLLECTION).createIndex({ keys: { organization_id: 1, rule_id: 1, matched_at: 1 }, name: 'organization_rule_matched_at' });
+    await store
+      .collection(RULE_MATCHES_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, rule_id: 1, matched_at: 1 }, name: 'organization_rule_matched_at' });
   }
 
   /** The match as a bulk operation of the stage's write. */
   static recordOperation(match: Omit<RuleMatchDocument, '_id'>): BulkWriteOperation<BaseDocument> {
     const { organization_id, rule_id, lead_id, matched_at } = match;
-    return { updateOne: { filter: { _id: `${lead_id}:${rule_id}`, organization_id }, update: { $setOnInsert: { rule_id, lead_id, matched_at } }, upsert: true } };
+    return {
+      updateOne: {
+        filter: { _id: `${lead_id}:${rule_id}`, organization_id },
+        update: { $setOnInsert: { rule_id, lead_id, matched_at } },
+        upsert: true,
+      },
+    };
   }
 
   constructor(private readonly store: DocumentStore) {}

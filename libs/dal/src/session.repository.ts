@@ -25,7 +25,9 @@ export class SessionRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(REVOKED_SESSIONS_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    await store
+      .collection(REVOKED_SESSIONS_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }
 
   /** True when this call ended the session; false when it had already ended (revoking twice changes nothing). */

@@ -27,7 +27,9 @@ export class SubmissionReceiptRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(SUBMISSION_RECEIPTS_COLLECTION).createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+    await store
+      .collection(SUBMISSION_RECEIPTS_COLLECTION)
+      .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
   }
 
   async record(tenant: TenantContext, leadId: string, vendorId: string, submittedAt: string, now: Date): Promise<void> {
@@ -46,6 +48,10 @@ export class SubmissionReceiptRepository {
   }
 
   async find(tenant: TenantContext, leadId: string): Promise<SubmissionReceipt | null> {
-    return this.receipts.findOne({ _id: leadId, organization_id: tenant.organizationId, environment: tenant.environment });
+    return this.receipts.findOne({
+      _id: leadId,
+      organization_id: tenant.organizationId,
+      environment: tenant.environment,
+    });
   }
 }

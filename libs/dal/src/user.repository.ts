@@ -20,7 +20,9 @@ export interface CreateUserInput {
   password_hash: string | null;
 }
 
-export type UserUpdate = Partial<Pick<User, 'first_name' | 'last_name' | 'role' | 'status' | 'password_hash' | 'password_changed_at' | 'last_login_at'>>;
+export type UserUpdate = Partial<
+  Pick<User, 'first_name' | 'last_name' | 'role' | 'status' | 'password_hash' | 'password_changed_at' | 'last_login_at'>
+>;
 
 type UserDocument = Stored<User>;
 
@@ -96,7 +98,10 @@ export class UserRepository {
   async resetPassword(tenant: TenantContext, id: string, passwordHash: string, now = new Date()): Promise<User | null> {
     const doc = await this.collection.findOneAndUpdate(
       { _id: id, organization_id: tenant.organizationId },
-      { $set: { password_hash: passwordHash, password_changed_at: now, updated_at: now }, $inc: { session_generation: 1 } },
+      {
+        $set: { password_hash: passwordHash, password_changed_at: now, updated_at: now },
+        $inc: { session_generation: 1 },
+      },
     );
     return doc ? toRecord<User>(doc) : null;
   }

@@ -58,21 +58,43 @@ export class VendorRefusalRepository {
   }
 
   /** Counts refused submissions of one request (one, or the refused items of a batch) in the hour of `at`. */
-  async record(tenant: TenantContext, vendorId: string, at: Date, reasons: readonly EdgeRefusalReason[]): Promise<void> {
+  async record(
+    tenant: TenantContext,
+    vendorId: string,
+    at: Date,
+    reasons: readonly EdgeRefusalReason[],
+  ): Promise<void> {
     if (reasons.length === 0) return;
     const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
     const increments: Record<string, number> = { submitted: reasons.length };
     for (const reason of reasons) increments[reason] = (increments[reason] ?? 0) + 1;
     await this.hours.updateOne(
       { _id: `${tenant.organizationId}|${tenant.environment}|${vendorId}|${hour}` },
-      { $inc: increments, $setOnInsert: { organization_id: tenant.organizationId, environment: tenant.environment, vendor_id: vendorId, hour } },
+      {
+        $inc: increments,
+        $setOnInsert: {
+          organization_id: tenant.organizationId,
+          environment: tenant.environment,
+          vendor_id: vendorId,
+          hour,
+        },
+      },
       { upsert: true },
     );
   }
 
   /** Refused submissions whose hour starts in `[from, to)` (day and month ranges start on an hour). */
-  async countInRange(tenant: TenantContext, vendorId: string, range: { from: string; to: string }): Promise<EdgeRefusalCounts> {
-    const rows = await this.hours.find({ organization_id: tenant.organizationId, environment: tenant.environment, vendor_id: vendorId, hour: { $gte: range.from, $lt: range.to } });
+  async countInRange(
+    tenant: TenantContext,
+    vendorId: string,
+    range: { from: string; to: string },
+  ): Promise<EdgeRefusalCounts> {
+    const rows = await this.hours.find({
+      organization_id: tenant.organizationId,
+      environment: tenant.environment,
+      vendor_id: vendorId,
+      hour: { $gte: range.from, $lt: range.to },
+    });
     const counts: EdgeRefusalCounts = { submitted: 0, invalid_email: 0, missing_field: 0, other: 0 };
     for (const row of rows) {
       counts.submitted += row.submitted ?? 0;

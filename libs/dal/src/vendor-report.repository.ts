@@ -63,15 +63,19 @@ export class VendorReportRepository {
   async countOutcomes(tenant: TenantContext, vendorId: string, range: CreatedRange): Promise<VendorOutcomeCounts> {
     const base = VendorReportRepository.rangeFilter(tenant, vendorId, range);
     const rejectedBy = (reason: RejectionReason): Filter => ({ ...base, status: 'rejected', rejection_reason: reason });
-    const [stored, accepted, storedRejected, duplicate, storedInvalidEmail, storedMissingField, refused] = await Promise.all([
-      this.leads.countDocuments(base),
-      this.leads.countDocuments({ ...base, status: { $in: [...ACCEPTED_STATUSES] } }),
-      this.leads.countDocuments({ ...base, status: { $in: [...REJECTED_STATUSES] } }),
-      this.leads.countDocuments({ ...base, $or: [{ status: 'duplicate' }, { status: 'rejected', rejection_reason: 'duplicate' }] }),
-      this.leads.countDocuments(rejectedBy('invalid_email')),
-      this.leads.countDocuments(rejectedBy('missing_required')),
-      this.refusals.countInRange(tenant, vendorId, range),
-    ]);
+    const [stored, accepted, storedRejected, duplicate, storedInvalidEmail, storedMissingField, refused] =
+      await Promise.all([
+        this.leads.countDocuments(base),
+        this.leads.countDocuments({ ...base, status: { $in: [...ACCEPTED_STATUSES] } }),
+        this.leads.countDocuments({ ...base, status: { $in: [...REJECTED_STATUSES] } }),
+        this.leads.countDocuments({
+          ...base,
+          $or: [{ status: 'duplicate' }, { status: 'rejected', rejection_reason: 'duplicate' }],
+        }),
+        this.leads.countDocuments(rejectedBy('invalid_email')),
+        this.leads.countDocuments(rejectedBy('missing_required')),
+        this.refusals.countInRange(tenant, vendorId, range),
+      ]);
     // Bodies the edge refused never became leads; they are submissions and rejections all the same.
     const submitted = stored + refused.submitted;
     const rejected = storedRejected + refused.submitted;
@@ -92,10 +96,21 @@ export class VendorReportRepository {
   }
 
   /** Streams the vendor's leads in the range, oldest first, without holding them all. */
-  async *iterateForExport(tenant: TenantContext, vendorId: string, range: CreatedRange, batchSize = 500): AsyncGenerator<VendorExportRow> {
+  async *iterateForExport(
+    tenant: TenantContext,
+    vendorId: string,
+    range: CreatedRange,
+    batchSize = 500,
+  ): AsyncGenerator<VendorExportRow> {
     const filter = { ...VendorReportRepository.rangeFilter(tenant, vendorId, range), deleted_at: null };
     for await (const lead of this.leads.iterate(filter, { sort: { created_at: 1 }, batchSize })) {
-      yield { _id: lead._id, email: lead.email, status: lead.status, submitted_at: lead.submitted_at, rejection_reason: lead.rejection_reason };
+      yield {
+        _id: lead._id,
+        email: lead.email,
+        status: lead.status,
+        submitted_at: lead.submitted_at,
+        rejection_reason: lead.rejection_reason,
+      };
     }
   }
 

@@ -101,7 +101,10 @@ export class VendorRepository {
       updated_at: now,
     };
     if (input.enabled !== undefined) set['enabled'] = input.enabled;
-    const doc = await this.collection.findOneAndUpdate({ _id: id, organization_id: tenant.organizationId }, { $set: set });
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: id, organization_id: tenant.organizationId },
+      { $set: set },
+    );
     return doc ? withDefaults(toRecord<Vendor>(doc)) : null;
   }
 
@@ -115,7 +118,13 @@ export class VendorRepository {
    * Null when the organization has no such vendor or it is in that state already (so two
    * concurrent requests make one change and one event).
    */
-  async setEnabled(tenant: TenantContext, id: string, enabled: boolean, now: Date, events: (vendor: Vendor) => OutboxEntry[]): Promise<VendorWithOutbox | null> {
+  async setEnabled(
+    tenant: TenantContext,
+    id: string,
+    enabled: boolean,
+    now: Date,
+    events: (vendor: Vendor) => OutboxEntry[],
+  ): Promise<VendorWithOutbox | null> {
     const current = await this.findById(tenant, id);
     if (!current || current.enabled === enabled) return null;
     const outbox = events({ ...current, enabled, updated_at: now });
@@ -129,12 +138,23 @@ export class VendorRepository {
 
   /** Marks the outbox produced, unless a later change has filled it again. */
   async clearOutbox(tenant: TenantContext, id: string, outboxAt: string): Promise<void> {
-    await this.collection.updateOne({ _id: id, organization_id: tenant.organizationId, outbox_at: outboxAt }, { $set: { outbox: [], outbox_at: null } });
+    await this.collection.updateOne(
+      { _id: id, organization_id: tenant.organizationId, outbox_at: outboxAt },
+      { $set: { outbox: [], outbox_at: null } },
+    );
   }
 
   /** Vendors (of any organization: maintenance) whose outbox is older than the cutoff. */
-  async staleOutboxes(cutoff: string, limit: number): Promise<Array<{ id: string; organizationId: string; outbox: OutboxEntry[]; outboxAt: string }>> {
+  async staleOutboxes(
+    cutoff: string,
+    limit: number,
+  ): Promise<Array<{ id: string; organizationId: string; outbox: OutboxEntry[]; outboxAt: string }>> {
     const docs = await this.collection.find({ outbox_at: { $lt: cutoff } }, { limit });
-    return docs.map((doc) => ({ id: doc._id, organizationId: doc.organization_id, outbox: doc.outbox ?? [], outboxAt: String(doc.outbox_at) }));
+    return docs.map((doc) => ({
+      id: doc._id,
+      organizationId: doc.organization_id,
+      outbox: doc.outbox ?? [],
+      outboxAt: String(doc.outbox_at),
+    }));
   }
 }

@@ -88,8 +88,16 @@ export interface WebhookStats {
  */
 function normalize(doc: WebhookDeliveryRecord): WebhookDeliveryRecord {
   const context = { ...startDelivery(doc._id).context } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(doc.actor.context)) if (value !== undefined && value !== null) context[key] = value;
-  return { ...doc, finished_at: doc.finished_at ?? null, failure_kind: doc.failure_kind ?? null, attempt_log: doc.attempt_log ?? [], resend_ids: doc.resend_ids ?? [], actor: { state: doc.actor.state, context: context as unknown as DeliveryActorContext } };
+  for (const [key, value] of Object.entries(doc.actor.context))
+    if (value !== undefined && value !== null) context[key] = value;
+  return {
+    ...doc,
+    finished_at: doc.finished_at ?? null,
+    failure_kind: doc.failure_kind ?? null,
+    attempt_log: doc.attempt_log ?? [],
+    resend_ids: doc.resend_ids ?? [],
+    actor: { state: doc.actor.state, context: context as unknown as DeliveryActorContext },
+  };
 }
 
 export function deliveryView(doc: WebhookDeliveryRecord): WebhookDeliveryView {
@@ -110,7 +118,10 @@ export function deliveryView(doc: WebhookDeliveryRecord): WebhookDeliveryView {
   };
 }
 
-const tenantFilter = (tenant: TenantContext) => ({ organization_id: tenant.organizationId, environment: tenant.environment });
+const tenantFilter = (tenant: TenantContext) => ({
+  organization_id: tenant.organizationId,
+  environment: tenant.environment,
+});
 
 export class WebhookDeliveryRepository {
   static readonly COLLECTION = WEBHOOK_DELIVERIES_COLLECTION;
@@ -123,17 +134,35 @@ export class WebhookDeliveryRepository {
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     const deliveries = store.collection(WEBHOOK_DELIVERIES_COLLECTION);
     // The deliveries list (newest first), last_triggered_at and the 30-day count.
-    await deliveries.createIndex({ keys: { organization_id: 1, environment: 1, webhook_id: 1, created_at: -1 }, name: 'tenant_webhook_created_at' });
+    await deliveries.createIndex({
+      keys: { organization_id: 1, environment: 1, webhook_id: 1, created_at: -1 },
+      name: 'tenant_webhook_created_at',
+    });
     // Counts by status, and the failure count of the automatic disable.
-    await deliveries.createIndex({ keys: { organization_id: 1, environment: 1, webhook_id: 1, status: 1, finished_at: 1 }, name: 'tenant_webhook_status_finished_at' });
-    await deliveries.createIndex({ keys: { expires_at: 1 }, name: RETENTION_TTL_INDEX, expireAfterSeconds: 0, sparse: true });
+    await deliveries.createIndex({
+      keys: { organization_id: 1, environment: 1, webhook_id: 1, status: 1, finished_at: 1 },
+      name: 'tenant_webhook_status_finished_at',
+    });
+    await deliveries.createIndex({
+      keys: { expires_at: 1 },
+      name: RETENTION_TTL_INDEX,
+      expireAfterSeconds: 0,
+      sparse: true,
+    });
   }
 
   /** Creates the delivery unless it exists (the same event consumed twice). */
   static createOperation(record: WebhookDeliveryRecord): BulkWriteOperation<WebhookDeliveryRecord> {
-    const expiresAt = record.expires_at ?? retentionExpiry('webhookDeliveryDays', record.environment, record.created_at);
+    const expiresAt =
+      record.expires_at ?? retentionExpiry('webhookDeliveryDays', record.environment, record.created_at);
     const { _id, ...rest } = expiresAt ? { ...record, expires_at: expiresAt } : record;
-    return { updateOne: { filter: { _id, ...tenantFilter({ organizationId: record.organization_id, environment: record.environment }) }, update: { $setOnInsert: rest as unknown as Record<string, never> }, upsert: true } };
+    return {
+      updateOne: {
+        filter: { _id, ...tenantFilter({ organizationId: record.organization_id, environment: record.environment }) },
+        update: { $setOnInsert: rest as unknown as Record<string, never> },
+        upsert: true,
+      },
+    };
   }
 
   /**
@@ -142,10 +171,18 @@ export class WebhookDeliveryRepository {
    * deliver stage writes these as compare-and-set, and a write that matched nothing makes its
    * batch decided again on the stored state.
    */
-  static advanceOperation(previous: WebhookDeliveryRecord, next: WebhookDeliveryRecord): BulkWriteOperation<WebhookDeliveryRecord> {
+  static advanceOperation(
+    previous: WebhookDeliveryRecord,
+    next: WebhookDeliveryRecord,
+  ): BulkWriteOperation<WebhookDeliveryRecord> {
     return {
       updateOne: {
-        filter: { _id: previous._id, organization_id: previous.organization_id, environment: previous.environment, version: previous.version },
+        filter: {
+          _id: previous._id,
+          organization_id: previous.organization_id,
+          environment: previous.environment,
+          version: previous.version,
+        },
         update: {
           $set: {
             status: next.status,
@@ -167,7 +204,9 @@ export class WebhookDeliveryRepository {
     // store's SQLite planner walks the tenant's index instead of the primary key (about 20 ms
     // instead of 3 ms for 500 ids among 20,000 deliveries, and growing with the collection).
     const docs = await this.deliveries.find({ _id: { $in: ids } });
-    return docs.filter((doc) => doc.organization_id === tenant.organizationId && doc.environment === tenant.environment).map(normalize);
+    return docs
+      .filter((doc) => doc.organization_id === tenant.organizationId && doc.environment === tenant.environment)
+      .map(normalize);
   }
 
   async find(tenant: TenantContext, webhookId: string, id: string): Promise<WebhookDeliveryRecord | null> {
@@ -176,9 +215,17 @@ export class WebhookDeliveryRepository {
   }
 
   /** Newest first. */
-  async list(tenant: TenantContext, webhookId: string, page: number, limit: number): Promise<{ items: WebhookDeliveryRecord[]; total: number }> {
+  async list(
+    tenant: TenantContext,
+    webhookId: string,
+    page: number,
+    limit: number,
+  ): Promise<{ items: WebhookDeliveryRecord[]; total: number }> {
     const filter = { ...tenantFilter(tenant), webhook_id: webhookId };
-    const [items, total] = await Promise.all([this.deliveries.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (page - 1) * limit, limit }), this.deliveries.countDocuments(filter)]);
+    const [items, total] = await Promise.all([
+      this.deliveries.find(filter, { sort: { created_at: -1, _id: 1 }, skip: (page - 1) * limit, limit }),
+      this.deliveries.countDocuments(filter),
+    ]);
     return { items: items.map(normalize), total };
   }
 
@@ -192,12 +239,20 @@ export class WebhookDeliveryRepository {
       this.deliveries.countDocuments({ ...filter, status: 'failed' }),
       this.deliveries.countDocuments({ ...filter, created_at: { $gte: since } }),
     ]);
-    return { total_deliveries: total, successful_deliveries: successful, failed_deliveries: failed, last_30_days: recent };
+    return {
+      total_deliveries: total,
+      successful_deliveries: successful,
+      failed_deliveries: failed,
+      last_30_days: recent,
+    };
   }
 
   /** When an event last made a delivery for the webhook, or null. */
   async lastTriggeredAt(tenant: TenantContext, webhookId: string): Promise<string | null> {
-    const newest = await this.deliveries.findOne({ ...tenantFilter(tenant), webhook_id: webhookId }, { sort: { created_at: -1 } });
+    const newest = await this.deliveries.findOne(
+      { ...tenantFilter(tenant), webhook_id: webhookId },
+      { sort: { created_at: -1 } },
+    );
     return newest?.created_at ?? null;
   }
 

@@ -3,7 +3,13 @@
  * `sandbox` endpoints the sandbox environment's, the others the live ones (docs/permissions.md);
  * the user API shows both environments of the organization. Every query names the tenant.
  */
-import type { TenantContext, Webhook, WebhookDisabledEventRecord, WebhookEventName, WebhookPatch } from '@leadstream/domain';
+import type {
+  TenantContext,
+  Webhook,
+  WebhookDisabledEventRecord,
+  WebhookEventName,
+  WebhookPatch,
+} from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore } from '@leadstream/ports';
 
 export const WEBHOOKS_COLLECTION = 'webhooks';
@@ -43,7 +49,10 @@ const toWebhook = (doc: WebhookDocument): Webhook => ({
   ...(doc.disabled_event ? { disabled_event: doc.disabled_event } : {}),
 });
 
-const tenantFilter = (tenant: TenantContext) => ({ organization_id: tenant.organizationId, environment: tenant.environment });
+const tenantFilter = (tenant: TenantContext) => ({
+  organization_id: tenant.organizationId,
+  environment: tenant.environment,
+});
 
 export class WebhookRepository {
   static readonly COLLECTION = WEBHOOKS_COLLECTION;
@@ -54,7 +63,9 @@ export class WebhookRepository {
   }
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
-    await store.collection(WEBHOOKS_COLLECTION).createIndex({ keys: { organization_id: 1, environment: 1, created_at: 1 }, name: 'tenant_created_at' });
+    await store
+      .collection(WEBHOOKS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, environment: 1, created_at: 1 }, name: 'tenant_created_at' });
   }
 
   /** Oldest first. */
@@ -64,7 +75,9 @@ export class WebhookRepository {
 
   /** The notify stage's read: the tenant's enabled webhooks (one query per tenant and batch). */
   async listEnabled(tenant: TenantContext): Promise<Webhook[]> {
-    return (await this.webhooks.find({ ...tenantFilter(tenant), enabled: true }, { sort: { created_at: 1, _id: 1 } })).map(toWebhook);
+    return (
+      await this.webhooks.find({ ...tenantFilter(tenant), enabled: true }, { sort: { created_at: 1, _id: 1 } })
+    ).map(toWebhook);
   }
 
   async find(tenant: TenantContext, id: string): Promise<Webhook | null> {
@@ -92,7 +105,12 @@ export class WebhookRepository {
     const enabling = patch.enabled === true;
     const doc = await this.webhooks.findOneAndUpdate(
       { _id: id, ...tenantFilter(tenant) },
-      enabling ? { $set: { ...set, failure_streak_since: at }, $unset: { disabled_at: true, disabled_reason: true, disabled_event: true } } : { $set: set },
+      enabling
+        ? {
+            $set: { ...set, failure_streak_since: at },
+            $unset: { disabled_at: true, disabled_reason: true, disabled_event: true },
+          }
+        : { $set: set },
       { returnDocument: 'after' },
     );
     return doc ? toWebhook(doc) : null;
@@ -106,7 +124,15 @@ export class WebhookRepository {
   static successOperation(tenant: TenantContext, id: string, at: string): BulkWriteOperation<WebhookDocument> {
     return {
       updateOne: {
-        filter: { _id: id, ...tenantFilter(tenant), $or: [{ failure_streak_since: { $exists: false } }, { failure_streak_since: null }, { failure_streak_since: { $lt: at } }] },
+        filter: {
+          _id: id,
+          ...tenantFilter(tenant),
+          $or: [
+            { failure_streak_since: { $exists: false } },
+            { failure_streak_since: null },
+            { failure_streak_since: { $lt: at } },
+          ],
+        },
         update: { $set: { failure_streak_since: at } },
       },
     };
@@ -118,11 +144,31 @@ export class WebhookRepository {
    * restarted the failure count for one, makes the decision stale). Matches nothing otherwise
    * (disabled or deleted meanwhile, or changed): the caller must then not emit the event.
    */
-  static disableOperation(tenant: TenantContext, id: string, at: string, reason: string, event: WebhookDisabledEventRecord, updatedAt?: string): BulkWriteOperation<WebhookDocument> {
+  static disableOperation(
+    tenant: TenantContext,
+    id: string,
+    at: string,
+    reason: string,
+    event: WebhookDisabledEventRecord,
+    updatedAt?: string,
+  ): BulkWriteOperation<WebhookDocument> {
     return {
       updateOne: {
-        filter: { _id: id, ...tenantFilter(tenant), enabled: true, ...(updatedAt !== undefined ? { updated_at: updatedAt } : {}) },
-        update: { $set: { enabled: false, disabled_at: at, disabled_reason: reason, disabled_event: { delivery_id: event.delivery_id, value: event.value }, updated_at: at } },
+        filter: {
+          _id: id,
+          ...tenantFilter(tenant),
+          enabled: true,
+          ...(updatedAt !== undefined ? { updated_at: updatedAt } : {}),
+        },
+        update: {
+          $set: {
+            enabled: false,
+            disabled_at: at,
+            disabled_reason: reason,
+            disabled_event: { delivery_id: event.delivery_id, value: event.value },
+            updated_at: at,
+          },
+        },
       },
     };
   }

@@ -41,7 +41,10 @@ export function persistedActorSteps<TMachine extends AnyStateMachine>(
   const scope = inertScope(logic);
   const restore = (current: PersistedActor<TMachine>): AnyMachineSnapshot =>
     logic.resolveState({ value: current.state, context: current.context });
-  const persist = (snapshot: AnyMachineSnapshot): PersistedActor<TMachine> => ({ state: snapshot.value, context: snapshot.context });
+  const persist = (snapshot: AnyMachineSnapshot): PersistedActor<TMachine> => ({
+    state: snapshot.value,
+    context: snapshot.context,
+  });
 
   return {
     start: (input) => persist(logic.getInitialSnapshot(scope(), input)),

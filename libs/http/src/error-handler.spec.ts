@@ -36,7 +36,11 @@ beforeAll(async () => {
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'viewer may not read this');
   });
   const rateLimited = (): never => {
-    throw new DomainError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', undefined, { retry_after: 42, limit: 500, window: 60 });
+    throw new DomainError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', undefined, {
+      retry_after: 42,
+      limit: 500,
+      window: 60,
+    });
   };
   router.post('/api/v1/leads/bulk-ingest', rateLimited);
   router.get('/api/leads/lead_1', rateLimited);
@@ -47,7 +51,10 @@ beforeAll(async () => {
     throw new DomainError('TOKEN_INVALID', 'Invalid token');
   });
   router.post('/api/fragment', () => {
-    throw new DomainError('VALIDATION_ERROR', 'Invalid vendor', [{ field: 'vendor_id', message: 'is not a vendor of this organization' }, { field: 'name', message: 'name is required' }]);
+    throw new DomainError('VALIDATION_ERROR', 'Invalid vendor', [
+      { field: 'vendor_id', message: 'is not a vendor of this organization' },
+      { field: 'name', message: 'name is required' },
+    ]);
   });
   router.get('/api/boom', () => {
     throw new Error('secret internal detail at /srv/db.ts:42');
@@ -68,7 +75,17 @@ beforeAll(async () => {
   router.post('/api/leads/full', () => {
     throw Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' });
   });
-  const ops = opsRoutes([{ name: 'store', check: async () => { if (!ready) throw new Error('store is down'); } }], metrics);
+  const ops = opsRoutes(
+    [
+      {
+        name: 'store',
+        check: async () => {
+          if (!ready) throw new Error('store is down');
+        },
+      },
+    ],
+    metrics,
+  );
   app.use(requestId());
   app.use(accessLog(logger, metrics));
   app.use(errorHandler(logger));
@@ -88,8 +105,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const post = (path: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Response> =>
-  fetch(`${base}${path}`, { method: 'POST', body, headers });
+const post = (
+  path: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Response> => fetch(`${base}${path}`, { method: 'POST', body, headers });
 
 describe('error handling', () => {
   it('answers a method a path does not take with 405 in the error format, keeping Allow (not plain text)', async () => {
@@ -108,13 +128,23 @@ describe('error handling', () => {
         const request = httpRequest(`${base}${path}`, { method: 'TRACE' }, (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, allow: response.headers['allow'], body: JSON.parse(text) as unknown }));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              allow: response.headers['allow'],
+              body: JSON.parse(text) as unknown,
+            }),
+          );
         });
         request.on('error', reject);
         request.end();
       });
     const known = await trace('/api/leads');
-    expect(known).toEqual({ status: 405, allow: 'POST', body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } } });
+    expect(known).toEqual({
+      status: 405,
+      allow: 'POST',
+      body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } },
+    });
     const ingestion = await trace('/api/v1/leads/ingest');
     expect(ingestion.status).toBe(405);
     expect(ingestion.body).toMatchObject({ success: false, error: 'Method not allowed' });
@@ -127,7 +157,11 @@ describe('error handling', () => {
     const response = await post('/api/leads', '{}');
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: 'Invalid lead', details: [{ field: 'email', message: 'email is required' }] },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'Invalid lead',
+        details: [{ field: 'email', message: 'email is required' }],
+      },
     });
   });
 
@@ -162,24 +196,37 @@ describe('error handling', () => {
     const user = await post('/api/leads', '{"email":"a@b.edu","custom_fields":{"__proto__":{"admin":true}}}');
     expect(user.status).toBe(400);
     expect(await user.json()).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: 'The request body has a key that is not allowed', details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }] },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'The request body has a key that is not allowed',
+        details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }],
+      },
     });
     const ingestion = await post('/api/v1/leads/ingest', '{"__proto__":{"x":1},"email":"a@b.edu"}');
     expect(ingestion.status).toBe(400);
-    expect(await ingestion.json()).toMatchObject({ success: false, error: 'The request body has a key that is not allowed', details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }] });
+    expect(await ingestion.json()).toMatchObject({
+      success: false,
+      error: 'The request body has a key that is not allowed',
+      details: [{ field: '__proto__', message: '__proto__ is not allowed as a key' }],
+    });
   });
 
-  it('answers a body that is not JSON with 415 in the path\'s convention', async () => {
+  it("answers a body that is not JSON with 415 in the path's convention", async () => {
     const ingestion = await post('/api/v1/leads/ingest', 'email=a@b.co', { 'content-type': 'text/plain' });
     expect(ingestion.status).toBe(415);
     expect(await ingestion.json()).toMatchObject({ success: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
     const user = await post('/api/leads', '<lead/>', { 'content-type': 'application/xml' });
     expect(user.status).toBe(415);
-    expect(await user.json()).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' } });
+    expect(await user.json()).toEqual({
+      error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request body must be application/json' },
+    });
   });
 
   it('answers an oversized body with 413', async () => {
-    const response = await post('/api/v1/leads/ingest', JSON.stringify({ email: 'a@b.co', padding: 'x'.repeat(5_000) }));
+    const response = await post(
+      '/api/v1/leads/ingest',
+      JSON.stringify({ email: 'a@b.co', padding: 'x'.repeat(5_000) }),
+    );
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE' });
   });
@@ -192,10 +239,14 @@ describe('error handling', () => {
     expect(JSON.parse(text)).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
   });
 
-  it('answers a failure that passes once the engines recover (a full disk) with 503 in the path\'s convention, not 500', async () => {
+  it("answers a failure that passes once the engines recover (a full disk) with 503 in the path's convention, not 500", async () => {
     const ingestion = await post('/api/v1/leads/inbound-full', '{}');
     expect(ingestion.status).toBe(503);
-    expect(await ingestion.json()).toEqual({ success: false, error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE' });
+    expect(await ingestion.json()).toEqual({
+      success: false,
+      error: 'Service unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+    });
     const user = await post('/api/leads/full', '{}');
     expect(user.status).toBe(503);
     const text = await user.text();
@@ -230,7 +281,9 @@ describe('error handling', () => {
     const response = await fetch(`${base}/api/leads/lead_1`);
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('42');
-    expect(await response.json()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 42 } });
+    expect(await response.json()).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 42 },
+    });
   });
 
   it('answers unknown routes with a clean 404 in the right convention', async () => {
@@ -269,6 +322,8 @@ describe('ops routes', () => {
   it('exposes the HTTP latency histogram labelled by route template', async () => {
     await fetch(`${base}/healthz`);
     const text = await (await fetch(`${base}/metrics`)).text();
-    expect(text).toMatch(/leadstream_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/);
+    expect(text).toMatch(
+      /leadstream_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} \d+/,
+    );
   });
 });

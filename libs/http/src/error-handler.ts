@@ -109,10 +109,18 @@ export function errorHandler(logger: Logger): Middleware<RequestIdState> {
           message = 'The request body has a key that is not allowed';
           details = [{ field: '__proto__', message: '__proto__ is not allowed as a key' }];
         }
-        if (status >= 500) logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
+        if (status >= 500)
+          logger.error({ err: error, requestId: ctx.state.requestId, path: ctx.path }, 'unhandled error');
       }
     }
     ctx.status = status;
-    ctx.body = errorBody(conventionFor(ctx.path), { status, code, message, details, requestId: ctx.state.requestId, extra });
+    ctx.body = errorBody(conventionFor(ctx.path), {
+      status,
+      code,
+      message,
+      details,
+      requestId: ctx.state.requestId,
+      extra,
+    });
   };
 }

@@ -18,7 +18,9 @@ export function limitJsonDepth(maxDepth = MAX_JSON_BODY_DEPTH): Middleware {
     const path = pathBeyondDepth(ctx.request.body, maxDepth);
     if (path) {
       const field = path.slice(0, NAMED_SEGMENTS).join('.') || '(body)';
-      throw new DomainError('VALIDATION_ERROR', 'Validation failed', [{ field, message: `${field} nests deeper than the ${maxDepth} levels a request body may have` }]);
+      throw new DomainError('VALIDATION_ERROR', 'Validation failed', [
+        { field, message: `${field} nests deeper than the ${maxDepth} levels a request body may have` },
+      ]);
     }
     await next();
   };

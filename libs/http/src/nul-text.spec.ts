@@ -33,7 +33,11 @@ afterAll(async () => {
 });
 
 const post = async (body: unknown): Promise<{ status: number; body: unknown }> => {
-  const response = await fetch(`${base}/api/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}/api/things`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 };
 
@@ -41,16 +45,31 @@ describe('text with the NUL character', () => {
   it('is refused wherever it is in a body, value or key, naming where', async () => {
     expect(await post({ label: 'a\u0000b' })).toEqual({
       status: 400,
-      body: { error: { code: 'VALIDATION_ERROR', message: 'Validation failed', details: [{ field: 'label', message: 'label must not contain the NUL character (U+0000)' }] } },
+      body: {
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: 'Validation failed',
+          details: [{ field: 'label', message: 'label must not contain the NUL character (U+0000)' }],
+        },
+      },
     });
-    expect((await post({ custom_fields: { deep: [{ x: '\u0000' }] } })).body).toMatchObject({ error: { details: [{ field: 'custom_fields.deep.0.x' }] } });
-    expect((await post({ custom_fields: { 'a\u0000': 1 } })).body).toMatchObject({ error: { details: [{ field: 'custom_fields.a\\u0000' }] } });
+    expect((await post({ custom_fields: { deep: [{ x: '\u0000' }] } })).body).toMatchObject({
+      error: { details: [{ field: 'custom_fields.deep.0.x' }] },
+    });
+    expect((await post({ custom_fields: { 'a\u0000': 1 } })).body).toMatchObject({
+      error: { details: [{ field: 'custom_fields.a\\u0000' }] },
+    });
   });
 
   it('is refused in a query parameter, and everything else passes', async () => {
     const refused = await fetch(`${base}/api/things?search=a%00b`);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ error: { message: 'Invalid query parameters', details: [{ field: 'search' }] } });
-    expect(await post({ label: 'tab\tand \u0001 are fine' })).toEqual({ status: 200, body: { data: { label: 'tab\tand \u0001 are fine' } } });
+    expect(await refused.json()).toMatchObject({
+      error: { message: 'Invalid query parameters', details: [{ field: 'search' }] },
+    });
+    expect(await post({ label: 'tab\tand \u0001 are fine' })).toEqual({
+      status: 200,
+      body: { data: { label: 'tab\tand \u0001 are fine' } },
+    });
   });
 });

@@ -35,7 +35,9 @@ export function refuseNulText(): Middleware {
     const path = inQuery ?? (ctx.is('application/json') ? nulPath(ctx.request.body, []) : undefined);
     if (path) {
       const field = path.join('.') || '(body)';
-      throw new DomainError('VALIDATION_ERROR', inQuery ? 'Invalid query parameters' : 'Validation failed', [{ field, message: `${field} must not contain the NUL character (U+0000)` }]);
+      throw new DomainError('VALIDATION_ERROR', inQuery ? 'Invalid query parameters' : 'Validation failed', [
+        { field, message: `${field} must not contain the NUL character (U+0000)` },
+      ]);
     }
     await next();
   };

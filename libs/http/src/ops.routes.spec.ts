@@ -15,8 +15,19 @@ beforeAll(async () => {
   const app = new Koa();
   const ops = opsRoutes(
     [
-      { name: 'store', check: async () => { if (!storeUp) throw new Error('store is down'); } },
-      { name: 'analytics', check: async () => { if (!analyticsUp) throw new Error('analytics is down'); }, degradeOnly: true },
+      {
+        name: 'store',
+        check: async () => {
+          if (!storeUp) throw new Error('store is down');
+        },
+      },
+      {
+        name: 'analytics',
+        check: async () => {
+          if (!analyticsUp) throw new Error('analytics is down');
+        },
+        degradeOnly: true,
+      },
     ],
     new Metrics(),
   );
@@ -37,16 +48,34 @@ const readyz = async (): Promise<{ status: number; body: unknown }> => {
 
 describe('/readyz with a dependency the process works without', () => {
   it('stays ready, degraded, naming the failing check, while only that dependency is down', async () => {
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { store: { ok: true }, analytics: { ok: true } } } });
+    expect(await readyz()).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { store: { ok: true }, analytics: { ok: true } } },
+    });
     analyticsUp = false;
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'degraded', checks: { store: { ok: true }, analytics: { ok: true, status: 'degraded', error: 'analytics is down' } } } });
+    expect(await readyz()).toEqual({
+      status: 200,
+      body: {
+        status: 'degraded',
+        checks: { store: { ok: true }, analytics: { ok: true, status: 'degraded', error: 'analytics is down' } },
+      },
+    });
     storeUp = false;
     expect(await readyz()).toEqual({
       status: 503,
-      body: { status: 'unready', checks: { store: { ok: false, error: 'store is down' }, analytics: { ok: true, status: 'degraded', error: 'analytics is down' } } },
+      body: {
+        status: 'unready',
+        checks: {
+          store: { ok: false, error: 'store is down' },
+          analytics: { ok: true, status: 'degraded', error: 'analytics is down' },
+        },
+      },
     });
     storeUp = true;
     analyticsUp = true;
-    expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { store: { ok: true }, analytics: { ok: true } } } });
+    expect(await readyz()).toEqual({
+      status: 200,
+      body: { status: 'ready', checks: { store: { ok: true }, analytics: { ok: true } } },
+    });
   });
 });

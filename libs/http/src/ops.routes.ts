@@ -48,14 +48,18 @@ export function opsRoutes(checks: ReadinessCheck[], metrics: Metrics, isStopping
     const results = await Promise.all(
       checks.map(async (check) => {
         const result = await runCheck(check);
-        const outcome: Record<string, unknown> = !result.ok && check.degradeOnly ? { ok: true, status: 'degraded', error: result.error } : result;
+        const outcome: Record<string, unknown> =
+          !result.ok && check.degradeOnly ? { ok: true, status: 'degraded', error: result.error } : result;
         return [check.name, { ...outcome, ...check.details?.() }] as const;
       }),
     );
     const ready = !isStopping() && results.every(([, result]) => result.ok);
     const degraded = results.some(([, result]) => result['status'] === 'degraded');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? (degraded ? 'degraded' : 'ready') : isStopping() ? 'stopping' : 'unready', checks: Object.fromEntries(results) };
+    ctx.body = {
+      status: ready ? (degraded ? 'degraded' : 'ready') : isStopping() ? 'stopping' : 'unready',
+      checks: Object.fromEntries(results),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.set('Content-Type', metrics.contentType);

@@ -44,7 +44,11 @@ describe('methods of a path across routers', () => {
     const options = await fetch(`${base}/api/fields/jobs`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
     expect(options.headers.get('allow')).toBe('HEAD, GET');
-    const patch = await fetch(`${base}/api/fields/jobs`, { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } });
+    const patch = await fetch(`${base}/api/fields/jobs`, {
+      method: 'PATCH',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(patch.status).toBe(405);
     expect(patch.headers.get('allow')).toBe('HEAD, GET');
     expect(await patch.json()).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' } });

@@ -98,8 +98,7 @@ export interface UpdateResult {
 
 /** One operation of a bulkWrite, in the driver's own shape. */
 export type BulkWriteOperation<T extends StoredDocument> =
-  | { insertOne: { document: T } }
-  | { updateOne: { filter: Filter; update: Update; upsert?: boolean } };
+  { insertOne: { document: T } } | { updateOne: { filter: Filter; update: Update; upsert?: boolean } };
 
 export interface BulkWriteResult {
   insertedCount: number;

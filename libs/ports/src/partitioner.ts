@@ -19,7 +19,7 @@ export function murmur2(key: string | Uint8Array): number {
   let h = (SEED ^ length) | 0;
   const whole = length & ~3;
   for (let i = 0; i < whole; i += 4) {
-    let k = (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) | 0;
+    let k = data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24) | 0;
     k = Math.imul(k, M);
     k ^= k >>> R;
     k = Math.imul(k, M);

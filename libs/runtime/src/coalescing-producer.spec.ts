@@ -56,7 +56,11 @@ describe('CoalescingProducer', () => {
     const log = recordingLog();
     const tick = manualTick();
     const producer = new CoalescingProducer(log, tick.schedule);
-    const calls = [producer.produce('t1', [record('a')]), producer.produce('t2', [record('b')]), producer.produce('t1', [record('c')])];
+    const calls = [
+      producer.produce('t1', [record('a')]),
+      producer.produce('t2', [record('b')]),
+      producer.produce('t1', [record('c')]),
+    ];
     tick.end();
     await Promise.all(calls);
     expect(log.calls.map((call) => [call.topic, call.records.map((r) => r.value)])).toEqual([

@@ -24,7 +24,14 @@
  * drops its entries on a message of the version it knows when another process sent it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Batch, type Collection, type Consumer, type DocumentStore, DuplicateKeyError, type EventLog } from '@leadstream/ports';
+import {
+  type Batch,
+  type Collection,
+  type Consumer,
+  type DocumentStore,
+  DuplicateKeyError,
+  type EventLog,
+} from '@leadstream/ports';
 import { type ConfigChangedMessage, parseConfigChanged } from '@leadstream/schemas';
 import type { Logger } from 'pino';
 import { LruMap } from './lru-map';
@@ -59,9 +66,19 @@ interface ConfigVersionDocument {
  * `ConfigCache.changed` does this and then tells the processes; a writer that cannot reach the
  * log (the admin CLI beside a server on the embedded engines) does only this.
  */
-export async function bumpConfigVersion(store: DocumentStore, organizationId: string, what: string, now = new Date()): Promise<number> {
+export async function bumpConfigVersion(
+  store: DocumentStore,
+  organizationId: string,
+  what: string,
+  now = new Date(),
+): Promise<number> {
   const versions = store.collection<ConfigVersionDocument>(CONFIG_VERSIONS_COLLECTION);
-  const bump = () => versions.findOneAndUpdate({ _id: organizationId }, { $inc: { version: 1 }, $set: { what, changed_at: now } }, { upsert: true, returnDocument: 'after' });
+  const bump = () =>
+    versions.findOneAndUpdate(
+      { _id: organizationId },
+      { $inc: { version: 1 }, $set: { what, changed_at: now } },
+      { upsert: true, returnDocument: 'after' },
+    );
   let doc: ConfigVersionDocument | null;
   try {
     doc = await bump();
@@ -107,7 +124,12 @@ export class ConfigCache {
     const { log, logger } = this.options;
     // Boot creates it with the pipeline's partition count (pipelineTopics); this only fills a gap.
     await log.ensureTopics([{ topic: CONFIG_CHANGED_TOPIC, partitions: 1 }]);
-    const consumer = log.consumer({ groupId: `config-cache.${this.instanceId}`, topics: [CONFIG_CHANGED_TOPIC], fromBeginning: false, commitOffsets: false });
+    const consumer = log.consumer({
+      groupId: `config-cache.${this.instanceId}`,
+      topics: [CONFIG_CHANGED_TOPIC],
+      fromBeginning: false,
+      commitOffsets: false,
+    });
     this.consumer = consumer;
     await consumer.start(async (batch) => this.consume(batch));
     this.listening = true;
@@ -115,7 +137,10 @@ export class ConfigCache {
       () => this.deafen(),
       (error: unknown) => {
         this.deafen();
-        logger.error({ err: error, group: `config-cache.${this.instanceId}` }, 'config.changed subscription crashed: configuration is read from the store on every use');
+        logger.error(
+          { err: error, group: `config-cache.${this.instanceId}` },
+          'config.changed subscription crashed: configuration is read from the store on every use',
+        );
       },
     );
   }
@@ -174,8 +199,16 @@ export class ConfigCache {
     const now = new Date();
     const version = await bumpConfigVersion(this.options.store, organizationId, what, now);
     this.drop(organizationId, version);
-    const message: ConfigChangedMessage = parseConfigChanged({ schema_version: 1, organization_id: organizationId, version, what, changed_at: now.toISOString() });
-    await this.options.log.produce(CONFIG_CHANGED_TOPIC, [{ key: organizationId, value: JSON.stringify(message), headers: { [SOURCE_HEADER]: this.instanceId } }]);
+    const message: ConfigChangedMessage = parseConfigChanged({
+      schema_version: 1,
+      organization_id: organizationId,
+      version,
+      what,
+      changed_at: now.toISOString(),
+    });
+    await this.options.log.produce(CONFIG_CHANGED_TOPIC, [
+      { key: organizationId, value: JSON.stringify(message), headers: { [SOURCE_HEADER]: this.instanceId } },
+    ]);
     this.options.logger.debug({ organizationId, version, what }, 'configuration changed');
     return version;
   }
@@ -186,14 +219,18 @@ export class ConfigCache {
       try {
         message = parseConfigChanged(JSON.parse(record.value));
       } catch (error) {
-        this.options.logger.warn({ err: error, offset: record.offset, partition: record.partition }, 'config.changed: unreadable message skipped');
+        this.options.logger.warn(
+          { err: error, offset: record.offset, partition: record.partition },
+          'config.changed: unreadable message skipped',
+        );
         continue;
       }
       // An organization this process holds nothing of has nothing to drop: it is read fresh on first use.
       const organization = this.organizations.peek(message.organization_id);
       if (!organization) continue;
       const fromElsewhere = record.headers[SOURCE_HEADER] !== this.instanceId;
-      if (message.version > organization.version || (fromElsewhere && message.version === organization.version)) this.dropEntries(organization, message.version);
+      if (message.version > organization.version || (fromElsewhere && message.version === organization.version))
+        this.dropEntries(organization, message.version);
     }
   }
 

@@ -110,7 +110,10 @@ export class ConsumerRunner {
       } catch (error) {
         if (attempt >= maxAttempts) {
           const reason = error instanceof Error ? error.message : String(error);
-          logger.error({ topic: record.topic, partition: record.partition, offset: record.offset, err: error }, 'dead-lettering record');
+          logger.error(
+            { topic: record.topic, partition: record.partition, offset: record.offset, err: error },
+            'dead-lettering record',
+          );
           await log.produce(deadLetterTopic(record.topic), [
             {
               key: record.key,

@@ -12,7 +12,8 @@ export class LruMap<K, V> {
     readonly capacity: number,
     private readonly onEvict?: (key: K, value: V) => void,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`LruMap capacity must be a whole number of at least 1, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`LruMap capacity must be a whole number of at least 1, got ${capacity}`);
   }
 
   get size(): number {

@@ -1,4 +1,13 @@
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import { PartitionWatch } from './partition-watch';
 
 /** Another registry's metrics, as `getMetricsAsJSON` gives them (the pipeline thread's). */
@@ -105,7 +114,10 @@ export class Metrics {
     collect: () => {
       this.partitionStuck.reset();
       for (const stuck of this.partitions.stuck()) {
-        this.partitionStuck.set({ group: stuck.group, topic: stuck.topic, partition: String(stuck.partition) }, stuck.in_hand_seconds);
+        this.partitionStuck.set(
+          { group: stuck.group, topic: stuck.topic, partition: String(stuck.partition) },
+          stuck.in_hand_seconds,
+        );
       }
     },
   });

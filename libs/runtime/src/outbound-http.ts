@@ -39,7 +39,15 @@ export interface OutboundOptions {
 
 export type OutboundResult =
   | { ok: true; status: number; timeMs: number; body: string; headers: OutboundResponseHeaders }
-  | { ok: false; status: number | null; timeMs: number; error: string; code: OutboundErrorCode; body?: string; headers?: OutboundResponseHeaders };
+  | {
+      ok: false;
+      status: number | null;
+      timeMs: number;
+      error: string;
+      code: OutboundErrorCode;
+      body?: string;
+      headers?: OutboundResponseHeaders;
+    };
 
 /** Response headers, lower-case names (as node:http gives them). */
 export type OutboundResponseHeaders = Record<string, string | string[] | undefined>;
@@ -58,7 +66,16 @@ async function systemResolve(hostname: string): Promise<string[]> {
  * by that host: `::127.0.0.1` is loopback, `64:ff9b::a9fe:a9fe` is 169.254.169.254.
  */
 function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
-  const [p0, p1, p2, p3, p4, p5, p6, p7] = address.parts as [number, number, number, number, number, number, number, number];
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = address.parts as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
   const zeroes = (...parts: number[]) => parts.every((part) => part === 0);
   // IPv4-mapped ::ffff:a.b.c.d
@@ -89,7 +106,10 @@ export function nonPublicAddressReason(address: string): string | null {
 }
 
 /** The target's problem before any connection (scheme, addresses), or the address to connect to. */
-export async function checkTarget(url: string, options: Pick<OutboundOptions, 'allowInsecureTargets' | 'resolve'>): Promise<{ ok: true; target: URL; address: string } | { ok: false; error: string }> {
+export async function checkTarget(
+  url: string,
+  options: Pick<OutboundOptions, 'allowInsecureTargets' | 'resolve'>,
+): Promise<{ ok: true; target: URL; address: string } | { ok: false; error: string }> {
   let target: URL;
   try {
     target = new URL(url);
@@ -97,14 +117,19 @@ export async function checkTarget(url: string, options: Pick<OutboundOptions, 'a
     return { ok: false, error: `${url} is not a URL` };
   }
   const insecure = options.allowInsecureTargets === true;
-  if (target.protocol !== 'https:' && !(insecure && target.protocol === 'http:')) return { ok: false, error: 'the target must use https' };
-  if (target.username || target.password) return { ok: false, error: 'the target may not carry credentials in its URL' };
+  if (target.protocol !== 'https:' && !(insecure && target.protocol === 'http:'))
+    return { ok: false, error: 'the target must use https' };
+  if (target.username || target.password)
+    return { ok: false, error: 'the target may not carry credentials in its URL' };
   const hostname = target.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(hostname) ? [hostname] : await (options.resolve ?? systemResolve)(hostname);
   } catch (error) {
-    return { ok: false, error: `could not resolve ${hostname}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      error: `could not resolve ${hostname}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (addresses.length === 0) return { ok: false, error: `${hostname} has no address` };
   if (!insecure) {
@@ -127,11 +152,23 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
   const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
   // Connect to the checked address whatever the name resolves to now; TLS still verifies the name.
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+    if ((lookupOptions as { all?: boolean }).all)
+      (callback as unknown as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family },
+      ]);
     else callback(null, address, family);
   };
-  const payload = request.rawBody !== undefined ? Buffer.from(request.rawBody) : request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
-  const headers: Record<string, string> = { 'user-agent': 'leadstream', ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...request.headers };
+  const payload =
+    request.rawBody !== undefined
+      ? Buffer.from(request.rawBody)
+      : request.body === undefined
+        ? undefined
+        : Buffer.from(JSON.stringify(request.body));
+  const headers: Record<string, string> = {
+    'user-agent': 'leadstream',
+    ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+    ...request.headers,
+  };
   const limit = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE;
   return new Promise<OutboundResult>((resolve) => {
     let settled = false;
@@ -142,31 +179,52 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
       resolve(result);
     };
     const client = target.protocol === 'https:' ? https : http;
-    const outgoing = client.request(target, { method: request.method, headers, lookup: pinned, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (size >= limit) return;
-        chunks.push(chunk.subarray(0, limit - size));
-        size += Math.min(chunk.length, limit - size);
-        if (size >= limit) response.destroy();
-      });
-      const done = () => {
-        const status = response.statusCode ?? 0;
-        const body = Buffer.concat(chunks).toString('utf8');
-        const headers = response.headers;
-        if (status >= 200 && status < 300) finish({ ok: true, status, timeMs: elapsed(), body, headers });
-        else finish({ ok: false, status, timeMs: elapsed(), error: `HTTP ${status}`, code: 'HTTP_ERROR', body, headers });
-      };
-      response.on('end', done);
-      response.on('close', done);
-      response.on('error', done);
-    });
+    const outgoing = client.request(
+      target,
+      { method: request.method, headers, lookup: pinned, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size >= limit) return;
+          chunks.push(chunk.subarray(0, limit - size));
+          size += Math.min(chunk.length, limit - size);
+          if (size >= limit) response.destroy();
+        });
+        const done = () => {
+          const status = response.statusCode ?? 0;
+          const body = Buffer.concat(chunks).toString('utf8');
+          const headers = response.headers;
+          if (status >= 200 && status < 300) finish({ ok: true, status, timeMs: elapsed(), body, headers });
+          else
+            finish({
+              ok: false,
+              status,
+              timeMs: elapsed(),
+              error: `HTTP ${status}`,
+              code: 'HTTP_ERROR',
+              body,
+              headers,
+            });
+        };
+        response.on('end', done);
+        response.on('close', done);
+        response.on('error', done);
+      },
+    );
     const timer = setTimeout(() => {
-      finish({ ok: false, status: null, timeMs: elapsed(), error: `no answer within ${options.timeoutMs} ms`, code: 'TIMEOUT' });
+      finish({
+        ok: false,
+        status: null,
+        timeMs: elapsed(),
+        error: `no answer within ${options.timeoutMs} ms`,
+        code: 'TIMEOUT',
+      });
       outgoing.destroy();
     }, options.timeoutMs);
-    outgoing.on('error', (error) => finish({ ok: false, status: null, timeMs: elapsed(), error: error.message, code: 'CONNECTION_FAILED' }));
+    outgoing.on('error', (error) =>
+      finish({ ok: false, status: null, timeMs: elapsed(), error: error.message, code: 'CONNECTION_FAILED' }),
+    );
     outgoing.end(payload);
   });
 }

@@ -88,7 +88,13 @@ export class PartitionWatch {
     const now = this.clock();
     return [...this.holds.values()]
       .sort((a, b) => a.since - b.since)
-      .map(({ group, topic, partition, offset, since }) => ({ group, topic, partition, offset, in_hand_seconds: Math.round(now - since) / 1000 }));
+      .map(({ group, topic, partition, offset, since }) => ({
+        group,
+        topic,
+        partition,
+        offset,
+        in_hand_seconds: Math.round(now - since) / 1000,
+      }));
   }
 
   /** The partitions in hand for longer than `stuckAfterMs`, longest first. */
@@ -99,7 +105,9 @@ export class PartitionWatch {
   /** For /readyz: `status` ok or degraded, and the stuck partitions. */
   details(): Record<string, unknown> {
     const stuck = this.stuck();
-    return stuck.length === 0 ? { status: 'ok', stuck_after_ms: this.stuckAfterMs } : { status: 'degraded', stuck_after_ms: this.stuckAfterMs, stuck };
+    return stuck.length === 0
+      ? { status: 'ok', stuck_after_ms: this.stuckAfterMs }
+      : { status: 'degraded', stuck_after_ms: this.stuckAfterMs, stuck };
   }
 
   /** A readiness check that always passes and shows `details()`: a stuck partition degrades the process, it does not make it unready. */

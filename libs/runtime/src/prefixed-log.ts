@@ -14,14 +14,22 @@ export function prefixEventLog(log: EventLog, prefix: string): EventLog {
     ensureTopics: (specs) => log.ensureTopics(specs.map((spec) => ({ ...spec, topic: prefix + spec.topic }))),
     partitionCount: (topic) => log.partitionCount(prefix + topic),
     produce: (topic, records) =>
-      log.produce(prefix + topic, records).then((metadata) => metadata.map((entry) => ({ ...entry, topic: strip(entry.topic) }))),
+      log
+        .produce(prefix + topic, records)
+        .then((metadata) => metadata.map((entry) => ({ ...entry, topic: strip(entry.topic) }))),
     ping: () => log.ping(),
     close: () => log.close(),
     consumer(options): Consumer {
-      const inner = log.consumer({ ...options, groupId: prefix + options.groupId, topics: options.topics.map((topic) => prefix + topic) });
+      const inner = log.consumer({
+        ...options,
+        groupId: prefix + options.groupId,
+        topics: options.topics.map((topic) => prefix + topic),
+      });
       return {
         start: (handler) =>
-          inner.start((batch: Batch) => handler({ ...batch, topic: strip(batch.topic), records: batch.records.map(unprefixRecord) })),
+          inner.start((batch: Batch) =>
+            handler({ ...batch, topic: strip(batch.topic), records: batch.records.map(unprefixRecord) }),
+          ),
         stop: () => inner.stop(),
         state: () => inner.state(),
         get done() {

@@ -16,7 +16,9 @@ describe('shippedFile', () => {
 
   it('resolves directories too (the console build)', () => {
     const console = { source: '../../../console/dist/', built: './console/' };
-    expect(shippedFile('file:///repo/apps/api/src/console/console.routes.ts', console).href).toBe('file:///repo/apps/console/dist/');
+    expect(shippedFile('file:///repo/apps/api/src/console/console.routes.ts', console).href).toBe(
+      'file:///repo/apps/console/dist/',
+    );
     expect(shippedFile('file:///app/dist/leadstream.js', console).href).toBe('file:///app/dist/console/');
   });
 

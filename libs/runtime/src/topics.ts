@@ -58,7 +58,10 @@ export function webhookRetryTopics(partitions: number, retryDelaysMs: readonly n
 }
 
 /** Every topic of docs/architecture.md, created at boot with the configured partition count. */
-export function pipelineTopics(partitions: number, webhookRetryDelaysMs: readonly number[] = WEBHOOK_RETRY_STEPS.map((step) => step.delayMs)): TopicSpec[] {
+export function pipelineTopics(
+  partitions: number,
+  webhookRetryDelaysMs: readonly number[] = WEBHOOK_RETRY_STEPS.map((step) => step.delayMs),
+): TopicSpec[] {
   const plain = Object.values(TOPICS).map((topic) => ({ topic, partitions }));
   // The webhook retry topics of the configured schedule (WEBHOOK_RETRY_SCHEDULE; the default steps
   // above otherwise).

@@ -48,19 +48,37 @@ describe('tracing off', () => {
     expect(tracingEnabled()).toBe(false);
     expect(startSpanFrom('x', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` })).toBeUndefined();
     expect(pickTraceHeaders({ traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` })).toBeUndefined();
-    expect(withTraceHeaders<Outgoing>({ topic: 't', value: 'v' }, pickTraceHeaders({ traceparent: 'x' }))).toEqual({ topic: 't', value: 'v' });
+    expect(withTraceHeaders<Outgoing>({ topic: 't', value: 'v' }, pickTraceHeaders({ traceparent: 'x' }))).toEqual({
+      topic: 't',
+      value: 'v',
+    });
     let inside: unknown = 'not called';
-    await inServerSpan('POST /x', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` }, {}, async () => void (inside = activeTraceHeaders()), () => 200);
+    await inServerSpan(
+      'POST /x',
+      { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+      {},
+      async () => void (inside = activeTraceHeaders()),
+      () => 200,
+    );
     expect(inside).toBeUndefined();
-    expect(await inClientSpan('call', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` }, {}, async () => 42)).toBe(42);
+    expect(await inClientSpan('call', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` }, {}, async () => 42)).toBe(
+      42,
+    );
     await stop();
   });
 
   it('sends spans to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or to the base endpoint + /v1/traces', () => {
     expect(tracesUrl({})).toBeUndefined();
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' })).toBeUndefined();
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe('http://collector:4318/v1/traces');
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://other:4318/traces' })).toBe('http://other:4318/traces');
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(
+      tracesUrl({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://other:4318/traces',
+      }),
+    ).toBe('http://other:4318/traces');
   });
 });
 
@@ -75,9 +93,15 @@ describe('tracing on', () => {
 
     // The request continues its caller's trace; what it produces carries the request's span.
     let produced: Record<string, string> | undefined;
-    await inServerSpan('POST /ingest', { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, 'content-type': 'application/json' }, { 'http.route': '/ingest' }, async () => {
-      produced = activeTraceHeaders();
-    }, () => 201);
+    await inServerSpan(
+      'POST /ingest',
+      { traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01`, 'content-type': 'application/json' },
+      { 'http.route': '/ingest' },
+      async () => {
+        produced = activeTraceHeaders();
+      },
+      () => 201,
+    );
     expect(produced?.['traceparent']).toMatch(TRACEPARENT);
     const [, producedTrace, requestSpan] = TRACEPARENT.exec(produced!['traceparent']!)!;
     expect(producedTrace).toBe(TRACE_ID);
@@ -85,13 +109,22 @@ describe('tracing on', () => {
     // A consumer's span of that record; the record it produces, and its outbound call, name it as parent.
     const recordHeaders = { 'x-other': 'kept', ...produced };
     const consumer = startSpanFrom('stage process', recordHeaders, { kind: SpanKind.CONSUMER });
-    const downstream = withTraceHeaders<Outgoing>({ topic: 't', value: 'v', headers: { 'x-other': 'mine' } }, traceHeadersOf(consumer));
+    const downstream = withTraceHeaders<Outgoing>(
+      { topic: 't', value: 'v', headers: { 'x-other': 'mine' } },
+      traceHeadersOf(consumer),
+    );
     expect(downstream.headers?.['x-other']).toBe('mine');
     const [, downstreamTrace, consumerSpan] = TRACEPARENT.exec(downstream.headers?.['traceparent'] ?? '')!;
     expect(downstreamTrace).toBe(TRACE_ID);
     // pickTraceHeaders keeps only the trace context of a record's headers.
     expect(pickTraceHeaders(downstream.headers)).toEqual({ traceparent: downstream.headers?.['traceparent'] });
-    const answer = await inClientSpan('crm call', downstream.headers, { 'url.full': 'https://crm.example' }, async () => ({ status: 503 }), (result) => ({ status: result.status, error: 'HTTP 503' }));
+    const answer = await inClientSpan(
+      'crm call',
+      downstream.headers,
+      { 'url.full': 'https://crm.example' },
+      async () => ({ status: 503 }),
+      (result) => ({ status: result.status, error: 'HTTP 503' }),
+    );
     expect(answer).toEqual({ status: 503 });
     endSpan(consumer);
     // A record with no trace context (an API write, a configuration change) starts no trace.

@@ -7,7 +7,18 @@
  * and the SDK is never loaded. Each thread that ends spans starts its own provider (the pipeline
  * thread of `leadstream start` has its own module instances) and flushes it on its shutdown path.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { Headers } from '@leadstream/ports';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from './logger';
@@ -37,10 +48,21 @@ export function tracesUrl(env: Record<string, string | undefined>): string | und
  * `leadstream`, the role as `leadstream.role`), batching spans to the OTLP/HTTP (JSON) endpoint.
  * Returns the stop hook that flushes and shuts it down (a no-op when tracing is off).
  */
-export async function startTracing(env: Record<string, string | undefined>, role: string, logger?: Logger, options: { exporter?: SpanExporter } = {}): Promise<() => Promise<void>> {
+export async function startTracing(
+  env: Record<string, string | undefined>,
+  role: string,
+  logger?: Logger,
+  options: { exporter?: SpanExporter } = {},
+): Promise<() => Promise<void>> {
   const url = tracesUrl(env);
   if (!url || tracer) return async () => undefined;
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
+  const [
+    { NodeTracerProvider },
+    { BatchSpanProcessor },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { ATTR_SERVICE_NAME },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
@@ -138,7 +160,13 @@ export function endSpan(span: Span | undefined, error?: unknown): void {
  * span active so that records produced inside take it as their parent (activeTraceHeaders).
  * `status` is read once the work is done (the HTTP status answered).
  */
-export async function inServerSpan(name: string, incoming: Record<string, string | string[] | undefined>, attributes: Attributes, work: () => Promise<void>, status: () => number): Promise<void> {
+export async function inServerSpan(
+  name: string,
+  incoming: Record<string, string | string[] | undefined>,
+  attributes: Attributes,
+  work: () => Promise<void>,
+  status: () => number,
+): Promise<void> {
   if (!tracer) return work();
   const carrier: Headers = {};
   for (const header of TRACE_HEADERS) {

@@ -14,12 +14,21 @@ import {
   KafkaJSNumberOfRetriesExceeded,
   KafkaJSRequestTimeoutError,
 } from 'kafkajs';
-import { MongoClient, MongoNetworkError, MongoNetworkTimeoutError, MongoNotConnectedError, MongoServerError, MongoTopologyClosedError } from 'mongodb';
+import {
+  MongoClient,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoNotConnectedError,
+  MongoServerError,
+  MongoTopologyClosedError,
+} from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backoffDelay, isTransientError, retryTransient } from './transient-errors';
 
 // kafkajs builds a broker's error answer from its own table of Kafka error codes (retriable or not).
-const { createErrorFromCode } = createRequire(import.meta.url)('kafkajs/src/protocol/error') as { createErrorFromCode: (code: number) => Error & { type: string } };
+const { createErrorFromCode } = createRequire(import.meta.url)('kafkajs/src/protocol/error') as {
+  createErrorFromCode: (code: number) => Error & { type: string };
+};
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -77,26 +86,68 @@ describe('isTransientError', () => {
     expect(isTransientError(createErrorFromCode(5))).toBe(true); // LEADER_NOT_AVAILABLE
     expect(isTransientError(createErrorFromCode(7))).toBe(true); // REQUEST_TIMED_OUT
     expect(isTransientError(createErrorFromCode(3))).toBe(true); // UNKNOWN_TOPIC_OR_PARTITION (metadata not caught up)
-    expect(isTransientError(new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092', { broker: '127.0.0.1:9092', code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isTransientError(new KafkaJSRequestTimeoutError('Request Produce(key: 0, version: 7) timed out'))).toBe(true);
+    expect(
+      isTransientError(
+        new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092', {
+          broker: '127.0.0.1:9092',
+          code: 'ECONNREFUSED',
+        }),
+      ),
+    ).toBe(true);
+    expect(isTransientError(new KafkaJSRequestTimeoutError('Request Produce(key: 0, version: 7) timed out'))).toBe(
+      true,
+    );
     expect(isTransientError(new KafkaJSError('Broker is restarting', { retriable: true }))).toBe(true);
     // kafkajs's typings omit the message its own code passes.
     const CoordinatorNotFound = KafkaJSGroupCoordinatorNotFound as unknown as new (message: string) => Error;
     expect(isTransientError(new CoordinatorNotFound('Failed to find group coordinator'))).toBe(true);
     // kafkajs gives up after its own retries, wrapping the last retriable failure.
-    expect(isTransientError(new KafkaJSNumberOfRetriesExceeded(createErrorFromCode(6), { retryCount: 5, retryTime: 2_000 }))).toBe(true);
-    expect(isTransientError(new KafkaJSAggregateError('sending to 2 brokers failed', [createErrorFromCode(6), new KafkaJSConnectionError('Connection timeout')]))).toBe(true);
+    expect(
+      isTransientError(new KafkaJSNumberOfRetriesExceeded(createErrorFromCode(6), { retryCount: 5, retryTime: 2_000 })),
+    ).toBe(true);
+    expect(
+      isTransientError(
+        new KafkaJSAggregateError('sending to 2 brokers failed', [
+          createErrorFromCode(6),
+          new KafkaJSConnectionError('Connection timeout'),
+        ]),
+      ),
+    ).toBe(true);
   });
 
   it('is true for MongoDB network, server-selection and labelled retryable failures', async () => {
     expect(isTransientError(new MongoNetworkError('connection 4 to 127.0.0.1:27017 closed'))).toBe(true);
     expect(isTransientError(new MongoNetworkTimeoutError('connection 4 to 127.0.0.1:27017 timed out'))).toBe(true);
-    expect(isTransientError(new MongoNotConnectedError('Client must be connected before running operations'))).toBe(true);
-    expect(isTransientError(new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary' }))).toBe(true);
-    expect(isTransientError(new MongoServerError({ message: 'operation was interrupted', code: 11602, errorLabels: ['RetryableWriteError'] }))).toBe(true);
-    expect(isTransientError(new MongoServerError({ message: 'write conflict', code: 112, codeName: 'WriteConflict', errorLabels: ['TransientTransactionError'] }))).toBe(true);
+    expect(isTransientError(new MongoNotConnectedError('Client must be connected before running operations'))).toBe(
+      true,
+    );
+    expect(
+      isTransientError(new MongoServerError({ message: 'not primary', code: 10107, codeName: 'NotWritablePrimary' })),
+    ).toBe(true);
+    expect(
+      isTransientError(
+        new MongoServerError({
+          message: 'operation was interrupted',
+          code: 11602,
+          errorLabels: ['RetryableWriteError'],
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      isTransientError(
+        new MongoServerError({
+          message: 'write conflict',
+          code: 112,
+          codeName: 'WriteConflict',
+          errorLabels: ['TransientTransactionError'],
+        }),
+      ),
+    ).toBe(true);
     // The driver's own server-selection failure, from a server that is not there.
-    const client = new MongoClient(`mongodb://127.0.0.1:${await closedPort()}/`, { serverSelectionTimeoutMS: 50, connectTimeoutMS: 50 });
+    const client = new MongoClient(`mongodb://127.0.0.1:${await closedPort()}/`, {
+      serverSelectionTimeoutMS: 50,
+      connectTimeoutMS: 50,
+    });
     const selection = await client.connect().then(
       () => new Error('expected a server selection failure'),
       (error: unknown) => error,
@@ -121,10 +172,12 @@ describe('isTransientError', () => {
       expect(isTransientError(Object.assign(new Error(`write ${code}`), { code, syscall: 'write' }))).toBe(true);
     }
     // An engine's own error that wraps one of these.
-    expect(isTransientError(new Error('could not write the batch', { cause: new MongoNetworkError('connection reset') }))).toBe(true);
+    expect(
+      isTransientError(new Error('could not write the batch', { cause: new MongoNetworkError('connection reset') })),
+    ).toBe(true);
   });
 
-  it('is true for FerretDB\'s internal errors that say its PostgreSQL is away or restarting, and only those', () => {
+  it("is true for FerretDB's internal errors that say its PostgreSQL is away or restarting, and only those", () => {
     // What FerretDB 1.24 answers while its PostgreSQL is killed and starting again (messages as it sends them).
     const away = [
       '[msg_find.go:344 handler.handleMaxTimeMSError] [collection.go:109 postgresql.(*collection).Query] failed to connect to `user=postgres database=ferretdb`:\n\t127.0.0.1:25432 (127.0.0.1): dial error: dial tcp 127.0.0.1:25432: connect: connection refused',
@@ -132,10 +185,27 @@ describe('isTransientError', () => {
       '[msg_find.go:344 handler.handleMaxTimeMSError] [collection.go:109 postgresql.(*collection).Query] unexpected EOF',
       '[msg_update.go:117 handler.(*Handler).MsgUpdate] [collection.go:107 postgresql.(*collection).Prepare] FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)',
     ];
-    for (const message of away) expect(isTransientError(new MongoServerError({ message, code: 1, codeName: 'InternalError' }))).toBe(true);
+    for (const message of away)
+      expect(isTransientError(new MongoServerError({ message, code: 1, codeName: 'InternalError' }))).toBe(true);
     // Other internal errors are not the backend's absence: retrying repeats them.
-    expect(isTransientError(new MongoServerError({ message: '[msg_find.go:344 handler.handleMaxTimeMSError] unsupported operator $where', code: 1, codeName: 'InternalError' }))).toBe(false);
-    expect(isTransientError(new MongoServerError({ message: 'failed to connect to `user=postgres database=ferretdb`', code: 2, codeName: 'BadValue' }))).toBe(false);
+    expect(
+      isTransientError(
+        new MongoServerError({
+          message: '[msg_find.go:344 handler.handleMaxTimeMSError] unsupported operator $where',
+          code: 1,
+          codeName: 'InternalError',
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      isTransientError(
+        new MongoServerError({
+          message: 'failed to connect to `user=postgres database=ferretdb`',
+          code: 2,
+          codeName: 'BadValue',
+        }),
+      ),
+    ).toBe(false);
   });
 
   it('is true for a full disk: SQLite out of room and the system out of space come back once space is freed', () => {
@@ -169,24 +239,38 @@ describe('isTransientError', () => {
     expect(noSpace).toMatchObject({ code: 'ENOSPC' });
     expect(isTransientError(noSpace)).toBe(true);
     // As the pipeline thread hands it to the HTTP thread: a plain Error with the code.
-    expect(isTransientError(Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' }))).toBe(true);
+    expect(
+      isTransientError(
+        Object.assign(new Error('database or disk is full'), { name: 'SqliteError', code: 'SQLITE_FULL' }),
+      ),
+    ).toBe(true);
   });
 
   it('is false for failures that come back the same on every try', () => {
     expect(isTransientError(new SyntaxError('Unexpected end of JSON input'))).toBe(false);
     expect(isTransientError(new TypeError("Cannot read properties of undefined (reading 'email')"))).toBe(false);
     expect(isTransientError(Object.assign(new Error('Validation failed'), { code: 'VALIDATION_FAILED' }))).toBe(false);
-    expect(isTransientError(new Database.SqliteError('UNIQUE constraint failed: leads.id', 'SQLITE_CONSTRAINT_PRIMARYKEY'))).toBe(false);
+    expect(
+      isTransientError(new Database.SqliteError('UNIQUE constraint failed: leads.id', 'SQLITE_CONSTRAINT_PRIMARYKEY')),
+    ).toBe(false);
     expect(isTransientError(new Database.SqliteError('no such table: leads', 'SQLITE_ERROR'))).toBe(false);
     expect(isTransientError(new MongoServerError({ message: 'Document failed validation', code: 121 }))).toBe(false);
     expect(isTransientError(new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }))).toBe(false);
     // This process closed its client: no retry reopens it.
     expect(isTransientError(new MongoTopologyClosedError())).toBe(false);
     expect(isTransientError(createErrorFromCode(10))).toBe(false); // MESSAGE_TOO_LARGE
-    expect(isTransientError(new KafkaJSNonRetriableError('Invalid message without value for topic leads.submitted'))).toBe(false);
+    expect(
+      isTransientError(new KafkaJSNonRetriableError('Invalid message without value for topic leads.submitted')),
+    ).toBe(false);
     // kafkajs retries any error its callback throws; exhausting them on a bug is still a bug.
-    expect(isTransientError(new KafkaJSNumberOfRetriesExceeded(new TypeError('x is not a function'), { retryCount: 5, retryTime: 2_000 }))).toBe(false);
-    expect(isTransientError(new KafkaJSAggregateError('sending failed', [createErrorFromCode(6), createErrorFromCode(10)]))).toBe(false);
+    expect(
+      isTransientError(
+        new KafkaJSNumberOfRetriesExceeded(new TypeError('x is not a function'), { retryCount: 5, retryTime: 2_000 }),
+      ),
+    ).toBe(false);
+    expect(
+      isTransientError(new KafkaJSAggregateError('sending failed', [createErrorFromCode(6), createErrorFromCode(10)])),
+    ).toBe(false);
     expect(isTransientError(undefined)).toBe(false);
     expect(isTransientError(null)).toBe(false);
     expect(isTransientError('ECONNRESET')).toBe(false);
@@ -223,7 +307,13 @@ describe('retryTransient', () => {
         if (calls <= 6) throw createErrorFromCode(6);
         return 'written';
       },
-      { baseDelayMs: 100, maxDelayMs: 1_000, sleep, random: () => 0.999_999, onRetry: (_error, attempt, delayMs) => retries.push([attempt, delayMs]) },
+      {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        sleep,
+        random: () => 0.999_999,
+        onRetry: (_error, attempt, delayMs) => retries.push([attempt, delayMs]),
+      },
     );
     expect(result).toBe('written');
     expect(calls).toBe(7);
@@ -250,7 +340,10 @@ describe('retryTransient', () => {
 
   it('rethrows a non-transient failure that follows transient ones', async () => {
     const { sleep, waits } = recordingSleep();
-    const failures: Error[] = [new MongoNetworkError('connection closed'), new MongoServerError({ message: 'Document failed validation', code: 121 })];
+    const failures: Error[] = [
+      new MongoNetworkError('connection closed'),
+      new MongoServerError({ message: 'Document failed validation', code: 121 }),
+    ];
     await expect(
       retryTransient(
         async () => {

@@ -15,7 +15,18 @@
  * Node socket and DNS failures: the peer is away or restarting. And ENOSPC: the disk is full, which
  * the record is not at fault for, and which passes once space is freed (docs/chaos.md).
  */
-const NODE_TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EAI_AGAIN', 'ENOSPC']);
+const NODE_TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ENOSPC',
+]);
 
 /**
  * better-sqlite3's SqliteError codes for another connection holding the database (extended codes
@@ -50,7 +61,8 @@ const MONGO_RETRYABLE_CODES = new Set([6, 7, 89, 91, 134, 189, 262, 9001, 10107,
  * InternalErrors stay failures of the request.
  */
 const FERRETDB_INTERNAL_ERROR = 1;
-const FERRETDB_BACKEND_AWAY = /failed to connect to `|unexpected EOF|conn closed|\(SQLSTATE (?:08[0-9A-Z]{3}|57P0[123])\)/;
+const FERRETDB_BACKEND_AWAY =
+  /failed to connect to `|unexpected EOF|conn closed|\(SQLSTATE (?:08[0-9A-Z]{3}|57P0[123])\)/;
 
 /**
  * kafkajs errors that are transient although their class says "non-retriable": kafkajs gives up
@@ -92,9 +104,18 @@ function isTransientAt(error: unknown, depth: number): boolean {
 
   if (name.startsWith('Mongo') || name.startsWith('PoolCleared')) {
     if (MONGO_TRANSIENT_NAMES.has(name)) return true;
-    if (Array.isArray(shape.errorLabels) && MONGO_TRANSIENT_LABELS.some((label) => (shape.errorLabels as unknown[]).includes(label))) return true;
+    if (
+      Array.isArray(shape.errorLabels) &&
+      MONGO_TRANSIENT_LABELS.some((label) => (shape.errorLabels as unknown[]).includes(label))
+    )
+      return true;
     if (typeof code === 'number' && MONGO_RETRYABLE_CODES.has(code)) return true;
-    if (code === FERRETDB_INTERNAL_ERROR && typeof shape.message === 'string' && FERRETDB_BACKEND_AWAY.test(shape.message)) return true;
+    if (
+      code === FERRETDB_INTERNAL_ERROR &&
+      typeof shape.message === 'string' &&
+      FERRETDB_BACKEND_AWAY.test(shape.message)
+    )
+      return true;
   }
 
   // An aggregate (kafkajs's KafkaJSAggregateError, node's AggregateError) is transient only when
@@ -144,7 +165,12 @@ export interface RetryTransientOptions {
  * `baseDelayMs`, capped at `maxDelayMs`, with "equal jitter" (half fixed, half random) so that
  * many consumers that failed together do not retry together, yet never retry at once.
  */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(attempt - 1, 40));
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
@@ -167,8 +193,20 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
  * A failure that is not transient is rethrown at once, without waiting; so is the last transient
  * failure once `attempts` tries are spent or `signal` has aborted. `fn` is told which try it is.
  */
-export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, options: RetryTransientOptions = {}): Promise<T> {
-  const { attempts = Number.POSITIVE_INFINITY, baseDelayMs = 100, maxDelayMs = 30_000, sleep = abortableSleep, onRetry, signal, isTransient = isTransientError, random = Math.random } = options;
+export async function retryTransient<T>(
+  fn: (attempt: number) => Promise<T>,
+  options: RetryTransientOptions = {},
+): Promise<T> {
+  const {
+    attempts = Number.POSITIVE_INFINITY,
+    baseDelayMs = 100,
+    maxDelayMs = 30_000,
+    sleep = abortableSleep,
+    onRetry,
+    signal,
+    isTransient = isTransientError,
+    random = Math.random,
+  } = options;
   if (!(attempts >= 1)) throw new RangeError(`retryTransient: attempts must be at least 1, got ${attempts}`);
   for (let attempt = 1; ; attempt++) {
     try {

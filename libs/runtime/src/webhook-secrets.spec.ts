@@ -23,8 +23,14 @@ describe('webhook secrets at rest', () => {
 
   it('refuses a stored secret moved onto another webhook or organization, or read with another key', () => {
     const stored = sealWebhookSecret(cipher, webhook, newWebhookSecret());
-    expect(() => openWebhookSecret(cipher, { id: 'wh_2', organization_id: 'org_1', secret: stored })).toThrow(CredentialsCipherError);
-    expect(() => openWebhookSecret(cipher, { id: 'wh_1', organization_id: 'org_2', secret: stored })).toThrow(CredentialsCipherError);
-    expect(() => openWebhookSecret(new CredentialsCipher(randomBytes(32)), { ...webhook, secret: stored })).toThrow(CredentialsCipherError);
+    expect(() => openWebhookSecret(cipher, { id: 'wh_2', organization_id: 'org_1', secret: stored })).toThrow(
+      CredentialsCipherError,
+    );
+    expect(() => openWebhookSecret(cipher, { id: 'wh_1', organization_id: 'org_2', secret: stored })).toThrow(
+      CredentialsCipherError,
+    );
+    expect(() => openWebhookSecret(new CredentialsCipher(randomBytes(32)), { ...webhook, secret: stored })).toThrow(
+      CredentialsCipherError,
+    );
   });
 });

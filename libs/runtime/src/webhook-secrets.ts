@@ -13,7 +13,11 @@ export function webhookSecretContext(organizationId: string, webhookId: string):
 }
 
 /** The stored form of a webhook's secret. */
-export function sealWebhookSecret(cipher: CredentialsCipher, webhook: Pick<Webhook, 'id' | 'organization_id'>, secret: string): string {
+export function sealWebhookSecret(
+  cipher: CredentialsCipher,
+  webhook: Pick<Webhook, 'id' | 'organization_id'>,
+  secret: string,
+): string {
   return cipher.encrypt(secret, webhookSecretContext(webhook.organization_id, webhook.id));
 }
 
@@ -21,7 +25,10 @@ export function sealWebhookSecret(cipher: CredentialsCipher, webhook: Pick<Webho
  * The secret to sign with, from either stored form. Throws CredentialsCipherError when it was
  * encrypted with another key (CRM_CREDENTIALS_KEY changed) or altered.
  */
-export function openWebhookSecret(cipher: CredentialsCipher, webhook: Pick<Webhook, 'id' | 'organization_id' | 'secret'>): string {
+export function openWebhookSecret(
+  cipher: CredentialsCipher,
+  webhook: Pick<Webhook, 'id' | 'organization_id' | 'secret'>,
+): string {
   if (webhook.secret.startsWith(WEBHOOK_SECRET_PREFIX)) return webhook.secret;
   return cipher.decrypt(webhook.secret, webhookSecretContext(webhook.organization_id, webhook.id));
 }

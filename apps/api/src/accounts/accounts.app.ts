@@ -8,7 +8,13 @@ import { vendorsRouter } from './vendors.routes';
 
 /** Mounts the accounts routers (auth, organization, users, vendors, API keys) on the app. */
 export function mountAccounts(app: Koa, context: AccountsContext): void {
-  for (const router of [authRouter(context), organizationRouter(context), usersRouter(context), vendorsRouter(context), apiKeysRouter(context)]) {
+  for (const router of [
+    authRouter(context),
+    organizationRouter(context),
+    usersRouter(context),
+    vendorsRouter(context),
+    apiKeysRouter(context),
+  ]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -2,7 +2,15 @@
  * What the accounts routers share: repositories, the session guard, the mailer. Built once per
  * app from the store and the accounts configuration.
  */
-import { AccountTokenRepository, type Dal, OAuthGrantRepository, RateLimiter, type RequestLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
+import {
+  AccountTokenRepository,
+  type Dal,
+  OAuthGrantRepository,
+  RateLimiter,
+  type RequestLimiter,
+  SessionRepository,
+  UserRepository,
+} from '@leadstream/dal';
 import { LOGIN_ACCOUNT_BACKSTOP, RATE_LIMITS } from '@leadstream/domain';
 import type { DocumentStore, EventLog, Mailer } from '@leadstream/ports';
 import type { ConfigCache } from '@leadstream/runtime';
@@ -28,7 +36,10 @@ export interface AccountsConfig {
   clock?: () => Date;
 }
 
-export const DEFAULT_ACCOUNT_RATE_LIMITS = { authentication: RATE_LIMITS.authentication, generalApi: RATE_LIMITS.general_api } as const;
+export const DEFAULT_ACCOUNT_RATE_LIMITS = {
+  authentication: RATE_LIMITS.authentication,
+  generalApi: RATE_LIMITS.general_api,
+} as const;
 
 export interface AccountsContext {
   dal: Dal;
@@ -50,7 +61,14 @@ export interface AccountsContext {
   clock: () => Date;
 }
 
-export function createAccountsContext(store: DocumentStore, dal: Dal, log: EventLog, logger: Logger, config: AccountsConfig, configCache: Pick<ConfigCache, 'changed'>): AccountsContext {
+export function createAccountsContext(
+  store: DocumentStore,
+  dal: Dal,
+  log: EventLog,
+  logger: Logger,
+  config: AccountsConfig,
+  configCache: Pick<ConfigCache, 'changed'>,
+): AccountsContext {
   const clock = config.clock ?? (() => new Date());
   const users = new UserRepository(store);
   const sessions = new SessionRepository(store);
@@ -61,7 +79,15 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     sessions,
     accountTokens: new AccountTokenRepository(store),
     tokens,
-    guard: new SessionGuard({ tokens, users, sessions, oauthGrants: new OAuthGrantRepository(store), limiter: dal.rateLimiter, generalApiLimit: config.rateLimits.generalApi, clock }),
+    guard: new SessionGuard({
+      tokens,
+      users,
+      sessions,
+      oauthGrants: new OAuthGrantRepository(store),
+      limiter: dal.rateLimiter,
+      generalApiLimit: config.rateLimits.generalApi,
+      clock,
+    }),
     mailer: config.mailer,
     log,
     logger,
@@ -69,7 +95,10 @@ export function createAccountsContext(store: DocumentStore, dal: Dal, log: Event
     appUrl: () => (typeof config.appUrl === 'string' ? config.appUrl : config.appUrl()).replace(/\/+$/, ''),
     authRateLimit: config.rateLimits.authentication,
     // Counted in the store on every engine set: shared by all api processes and kept over a restart.
-    loginBackstop: { limiter: new RateLimiter(store, LOGIN_ACCOUNT_BACKSTOP.windowSeconds), attempts: config.rateLimits.loginPerAccount ?? LOGIN_ACCOUNT_BACKSTOP.attempts },
+    loginBackstop: {
+      limiter: new RateLimiter(store, LOGIN_ACCOUNT_BACKSTOP.windowSeconds),
+      attempts: config.rateLimits.loginPerAccount ?? LOGIN_ACCOUNT_BACKSTOP.attempts,
+    },
     clock,
   };
 }

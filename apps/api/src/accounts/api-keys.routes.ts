@@ -12,7 +12,14 @@
  * permissions, ip_restrictions, rate_limit, enabled, created_at, last_used_at, expires_at, revoked_at}.
  */
 import type { ApiKeyRepository } from '@leadstream/dal';
-import { type ApiKey, DomainError, readApiKeyPatch, readApiKeyRequest, type Environment, type TenantContext } from '@leadstream/domain';
+import {
+  type ApiKey,
+  DomainError,
+  readApiKeyPatch,
+  readApiKeyRequest,
+  type Environment,
+  type TenantContext,
+} from '@leadstream/domain';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { AccountsContext } from './accounts.context';
 
@@ -38,7 +45,11 @@ const ENVIRONMENTS: readonly Environment[] = ['live', 'sandbox'];
 const notFound = (): DomainError => new DomainError('NOT_FOUND', 'API key not found');
 
 /** A key of the organization in either environment, unless revoked; with the tenant it lives in. */
-async function findKey(apiKeys: ApiKeyRepository, organizationId: string, id: string): Promise<{ key: ApiKey; tenant: TenantContext }> {
+async function findKey(
+  apiKeys: ApiKeyRepository,
+  organizationId: string,
+  id: string,
+): Promise<{ key: ApiKey; tenant: TenantContext }> {
   for (const environment of ENVIRONMENTS) {
     const tenant: TenantContext = { organizationId, environment };
     const key = await apiKeys.findById(tenant, id);
@@ -56,11 +67,19 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     const input = readApiKeyRequest(ctx.request.body);
     const organizationId = ctx.state.tenant.organizationId;
     if (!(await vendors.findById(ctx.state.tenant, input.vendor_id))) {
-      throw new DomainError('VALIDATION_ERROR', 'Validation failed', [{ field: 'vendor_id', message: 'is not a vendor of this organization' }]);
+      throw new DomainError('VALIDATION_ERROR', 'Validation failed', [
+        { field: 'vendor_id', message: 'is not a vendor of this organization' },
+      ]);
     }
     const issued = await apiKeys.create(
       { organizationId, environment: input.environment },
-      { vendorId: input.vendor_id, name: input.name, permissions: input.permissions, ipRestrictions: input.ip_restrictions, rateLimit: input.rate_limit },
+      {
+        vendorId: input.vendor_id,
+        name: input.name,
+        permissions: input.permissions,
+        ipRestrictions: input.ip_restrictions,
+        rateLimit: input.rate_limit,
+      },
       context.clock(),
     );
     await context.configCache.changed(organizationId, 'api_keys');
@@ -70,7 +89,9 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
 
   defineRoute(router, { method: 'GET', path: '/api/api-keys', permission: 'api_keys:read' }, async (ctx) => {
     const organizationId = ctx.state.tenant.organizationId;
-    const keys = (await Promise.all(ENVIRONMENTS.map((environment) => apiKeys.list({ organizationId, environment })))).flat();
+    const keys = (
+      await Promise.all(ENVIRONMENTS.map((environment) => apiKeys.list({ organizationId, environment })))
+    ).flat();
     keys.sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
     ctx.body = { data: keys.map(apiKeyResource) };
   });
@@ -84,13 +105,17 @@ export function apiKeysRouter(context: AccountsContext): UserRouter {
     ctx.body = { data: apiKeyResource(updated) };
   });
 
-  defineRoute(router, { method: 'POST', path: '/api/api-keys/:id/rotate', permission: 'api_keys:write' }, async (ctx) => {
-    const { key, tenant } = await findKey(apiKeys, ctx.state.tenant.organizationId, id(ctx.params));
-    const rotated = await apiKeys.rotate(tenant, key.id, context.clock());
-    if (!rotated) throw notFound();
-    await context.configCache.changed(tenant.organizationId, 'api_keys');
-    ctx.body = { new_key: rotated.key, message: 'API key rotated: the old key remains valid for 24 hours' };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/api-keys/:id/rotate', permission: 'api_keys:write' },
+    async (ctx) => {
+      const { key, tenant } = await findKey(apiKeys, ctx.state.tenant.organizationId, id(ctx.params));
+      const rotated = await apiKeys.rotate(tenant, key.id, context.clock());
+      if (!rotated) throw notFound();
+      await context.configCache.changed(tenant.organizationId, 'api_keys');
+      ctx.body = { new_key: rotated.key, message: 'API key rotated: the old key remains valid for 24 hours' };
+    },
+  );
 
   defineRoute(router, { method: 'DELETE', path: '/api/api-keys/:id', permission: 'api_keys:write' }, async (ctx) => {
     const { key, tenant } = await findKey(apiKeys, ctx.state.tenant.organizationId, id(ctx.params));

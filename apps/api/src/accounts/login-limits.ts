@@ -17,7 +17,9 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimit } from '../auth/rate-limit.middleware';
 import type { AccountsContext } from './accounts.context';
 
-export function loginAttemptLimits<StateT>(context: Pick<AccountsContext, 'dal' | 'authRateLimit' | 'loginBackstop' | 'clock'>): Middleware<StateT>[] {
+export function loginAttemptLimits<StateT>(
+  context: Pick<AccountsContext, 'dal' | 'authRateLimit' | 'loginBackstop' | 'clock'>,
+): Middleware<StateT>[] {
   const options = { clock: context.clock };
   /** The body is checked after the limits, so any value counts; a missing email is the account ''. */
   const account = (ctx: ParameterizedContext<StateT>): string => {
@@ -25,7 +27,17 @@ export function loginAttemptLimits<StateT>(context: Pick<AccountsContext, 'dal' 
     return typeof raw === 'string' ? emailKey(raw).slice(0, 254) : '';
   };
   return [
-    rateLimit<StateT>('authentication', context.dal.rateLimiter, (ctx) => ({ subject: `login:email:${account(ctx)}:ip:${ctx.ip}`, limit: context.authRateLimit }), options),
-    rateLimit<StateT>('authentication', context.loginBackstop.limiter, (ctx) => ({ subject: `login-backstop:email:${account(ctx)}`, limit: context.loginBackstop.attempts }), options),
+    rateLimit<StateT>(
+      'authentication',
+      context.dal.rateLimiter,
+      (ctx) => ({ subject: `login:email:${account(ctx)}:ip:${ctx.ip}`, limit: context.authRateLimit }),
+      options,
+    ),
+    rateLimit<StateT>(
+      'authentication',
+      context.loginBackstop.limiter,
+      (ctx) => ({ subject: `login-backstop:email:${account(ctx)}`, limit: context.loginBackstop.attempts }),
+      options,
+    ),
   ];
 }

@@ -39,7 +39,10 @@ export function organizationRouter(context: AccountsContext): UserRouter {
     const patch = readOrganizationPatch(ctx.request.body, current.settings.validation);
     const updated = await organizations.update(
       ctx.state.tenant,
-      { ...(patch.name === undefined ? {} : { name: patch.name }), ...(patch.validation === undefined ? {} : { settings: { ...current.settings, validation: patch.validation } }) },
+      {
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.validation === undefined ? {} : { settings: { ...current.settings, validation: patch.validation } }),
+      },
       context.clock(),
     );
     if (!updated) throw notFound();
@@ -47,16 +50,20 @@ export function organizationRouter(context: AccountsContext): UserRouter {
     ctx.body = { data: organizationResource(updated) };
   });
 
-  defineRoute(router, { method: 'DELETE', path: '/api/organization', permission: 'organization:delete' }, async (ctx) => {
-    const { tenant } = ctx.state;
-    const now = context.clock();
-    // Keys first: from here on no vendor can submit. Then the record, then the people.
-    await apiKeys.revokeAll(tenant.organizationId, {}, now);
-    if (!(await organizations.markDeleted(tenant, now))) throw notFound();
-    await context.configCache.changed(tenant.organizationId, 'organization');
-    await context.users.deleteAll(tenant);
-    ctx.status = 204;
-  });
+  defineRoute(
+    router,
+    { method: 'DELETE', path: '/api/organization', permission: 'organization:delete' },
+    async (ctx) => {
+      const { tenant } = ctx.state;
+      const now = context.clock();
+      // Keys first: from here on no vendor can submit. Then the record, then the people.
+      await apiKeys.revokeAll(tenant.organizationId, {}, now);
+      if (!(await organizations.markDeleted(tenant, now))) throw notFound();
+      await context.configCache.changed(tenant.organizationId, 'organization');
+      await context.users.deleteAll(tenant);
+      ctx.status = 204;
+    },
+  );
 
   return router;
 }

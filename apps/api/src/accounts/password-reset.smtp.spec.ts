@@ -17,19 +17,27 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
-    onAuth: (auth, _session, callback) => (auth.username === 'relay' && auth.password === 'pw' ? callback(null, { user: 'relay' }) : callback(new Error('Invalid username or password'))),
+    onAuth: (auth, _session, callback) =>
+      auth.username === 'relay' && auth.password === 'pw'
+        ? callback(null, { user: 'relay' })
+        : callback(new Error('Invalid username or password')),
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
+        inbox.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as AddressInfo;
-  server = await startAccountsServer({ mailer: new SmtpMailer({ url: `smtp://relay:pw@127.0.0.1:${port}`, from: 'LeadStream <no-reply@leadstream.test>' }) });
+  server = await startAccountsServer({
+    mailer: new SmtpMailer({ url: `smtp://relay:pw@127.0.0.1:${port}`, from: 'LeadStream <no-reply@leadstream.test>' }),
+  });
 });
 
 afterAll(async () => {
@@ -55,7 +63,9 @@ describe('password reset by SMTP', () => {
     expect((await api.call('POST', '/api/auth/forgot-password', { email: 'smtp.user@state.edu' })).status).toBe(200);
 
     // The body is quoted-printable: unfold soft line breaks and decode =XX before reading the link.
-    const raw = (await received('smtp.user@state.edu')).replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const raw = (await received('smtp.user@state.edu'))
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     expect(raw).toMatch(/Subject: Reset your LeadStream password/);
     const token = /https:\/\/app\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(raw)?.[1];
     expect(token).toBeDefined();

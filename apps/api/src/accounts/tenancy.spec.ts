@@ -16,7 +16,11 @@ beforeAll(async () => {
   b = await UserApi.owner(server.url, 'owner@b.edu', 'College B');
   ids.user = (await b.member('staff@b.edu', 'manager')).userId;
   ids.vendor = String(dataOf(await b.call('POST', '/api/vendors', { name: 'B Leads', type: 'inquiry' }))['id']);
-  ids.apiKey = String(dataOf(await b.call('POST', '/api/api-keys', { name: 'B key', vendor_id: ids.vendor, permissions: ['write'] }))['id']);
+  ids.apiKey = String(
+    dataOf(await b.call('POST', '/api/api-keys', { name: 'B key', vendor_id: ids.vendor, permissions: ['write'] }))[
+      'id'
+    ],
+  );
 });
 
 afterAll(async () => {
@@ -46,7 +50,10 @@ describe('org A cannot reach org B by id', () => {
 
   it('left B untouched, and lists show only the own organization', async () => {
     expect((await b.call('GET', `/api/users/${ids.user}`)).body['data']).toMatchObject({ role: 'manager' });
-    expect((await b.call('GET', `/api/vendors/${ids.vendor}`)).body['data']).toMatchObject({ name: 'B Leads', enabled: true });
+    expect((await b.call('GET', `/api/vendors/${ids.vendor}`)).body['data']).toMatchObject({
+      name: 'B Leads',
+      enabled: true,
+    });
     const keys = (await b.call('GET', '/api/api-keys')).body['data'] as Array<Record<string, unknown>>;
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ id: ids.apiKey, enabled: true, expires_at: null });
@@ -57,6 +64,14 @@ describe('org A cannot reach org B by id', () => {
 
   it('refuses to make a key for a vendor of another organization', async () => {
     const response = await a.call('POST', '/api/api-keys', { name: 'k', vendor_id: ids.vendor });
-    expect(response).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', details: [{ field: 'vendor_id', message: 'vendor_id is not a vendor of this organization' }] } } });
+    expect(response).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'VALIDATION_ERROR',
+          details: [{ field: 'vendor_id', message: 'vendor_id is not a vendor of this organization' }],
+        },
+      },
+    });
   });
 });

@@ -33,24 +33,39 @@ export function usersRouter(context: AccountsContext): UserRouter {
   });
 
   defineRoute(router, { method: 'POST', path: '/api/users', permission: 'users:write' }, async (ctx) => {
-    const user = await createUser(useCaseDeps, { tenant: ctx.state.tenant, actor: ctx.state.user, user: readNewUser(ctx.request.body) });
+    const user = await createUser(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      actor: ctx.state.user,
+      user: readNewUser(ctx.request.body),
+    });
     ctx.status = 201;
     ctx.body = { data: toUserResource(user) };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/users/invite', permission: 'users:write' }, async (ctx) => {
     const invitation = readInvitation(ctx.request.body);
-    const { user, invitationExpiresAt } = await inviteUser(useCaseDeps, { tenant: ctx.state.tenant, actor: ctx.state.user, invitation });
+    const { user, invitationExpiresAt } = await inviteUser(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      actor: ctx.state.user,
+      invitation,
+    });
     ctx.status = 201;
     ctx.body = { data: { ...toUserResource(user), invitation_expires_at: invitationExpiresAt.toISOString() } };
   });
 
   defineRoute(router, { method: 'GET', path: '/api/users/:id', permission: 'users:read' }, async (ctx) => {
-    ctx.body = { data: toUserResource(await getUser(useCaseDeps, { tenant: ctx.state.tenant, userId: ctx.params['id'] ?? '' })) };
+    ctx.body = {
+      data: toUserResource(await getUser(useCaseDeps, { tenant: ctx.state.tenant, userId: ctx.params['id'] ?? '' })),
+    };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/users/:id', permission: 'users:write' }, async (ctx) => {
-    const updated = await updateUser(useCaseDeps, { tenant: ctx.state.tenant, actor: ctx.state.user, userId: ctx.params['id'] ?? '', body: ctx.request.body });
+    const updated = await updateUser(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      actor: ctx.state.user,
+      userId: ctx.params['id'] ?? '',
+      body: ctx.request.body,
+    });
     ctx.body = { data: toUserResource(updated) };
   });
 

@@ -36,11 +36,21 @@ async function eventually<T>(read: () => T | undefined, timeoutMs = 5_000): Prom
 }
 
 const ingest = (key: string): Promise<Response> =>
-  fetch(`${server.url}/api/v1/leads/ingest`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+  fetch(`${server.url}/api/v1/leads/ingest`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
 
 describe('vendors', () => {
   it('creates, reads, replaces, lists and deletes a vendor', async () => {
-    const created = await owner.call('POST', '/api/vendors', { name: 'Acme Leads', type: 'inquiry', group: 'paid', contact_email: 'ops@acme.com', cost_per_lead: 12.5 });
+    const created = await owner.call('POST', '/api/vendors', {
+      name: 'Acme Leads',
+      type: 'inquiry',
+      group: 'paid',
+      contact_email: 'ops@acme.com',
+      cost_per_lead: 12.5,
+    });
     expect(created.status).toBe(201);
     expect(created.body['data']).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -56,16 +66,30 @@ describe('vendors', () => {
     const id = String(dataOf(created)['id']);
     expect((await owner.call('GET', `/api/vendors/${id}`)).body).toEqual(created.body);
     const replaced = await owner.call('PUT', `/api/vendors/${id}`, { name: 'Acme Apply', type: 'application' });
-    expect(replaced.body['data']).toMatchObject({ name: 'Acme Apply', type: 'application', group: null, contact_email: null, cost_per_lead: null });
+    expect(replaced.body['data']).toMatchObject({
+      name: 'Acme Apply',
+      type: 'application',
+      group: null,
+      contact_email: null,
+      cost_per_lead: null,
+    });
     expect((await owner.call('GET', '/api/vendors')).body['data']).toHaveLength(1);
     expect((await owner.call('DELETE', `/api/vendors/${id}`)).status).toBe(204);
     expect((await owner.call('GET', `/api/vendors/${id}`)).status).toBe(404);
   });
 
   it('answers invalid bodies with 400 VALIDATION_ERROR and details', async () => {
-    const response = await owner.call('POST', '/api/vendors', { name: '', type: 'partner', contact_email: 'nope', color: 'red', cost_per_lead: -1 });
+    const response = await owner.call('POST', '/api/vendors', {
+      name: '',
+      type: 'partner',
+      contact_email: 'nope',
+      color: 'red',
+      cost_per_lead: -1,
+    });
     expect(response.status).toBe(400);
-    expect((response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['color', 'contact_email', 'cost_per_lead', 'name', 'type']);
+    expect(
+      (response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort(),
+    ).toEqual(['color', 'contact_email', 'cost_per_lead', 'name', 'type']);
   });
 
   it('disable and enable emit vendor.disabled and vendor.enabled once per change; a disabled vendor’s keys get 403', async () => {
@@ -77,15 +101,25 @@ describe('vendors', () => {
     expect((await owner.call('POST', `/api/vendors/${id}/disable`)).body['data']).toMatchObject({ enabled: false });
     const refused = await ingest(key);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ success: false, error: 'Vendor is disabled', code: 'INSUFFICIENT_PERMISSIONS' });
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      error: 'Vendor is disabled',
+      code: 'INSUFFICIENT_PERMISSIONS',
+    });
     expect((await owner.call('POST', `/api/vendors/${id}/enable`)).body['data']).toMatchObject({ enabled: true });
 
     // Each change is produced before its request is answered: the topic, read to its end now, holds
     // every event these requests made (no waiting window for a duplicate that might still come).
-    const forVendor = (await readTopic(server.log, TOPICS.events)).map((record) => parseLeadEvent(JSON.parse(record.value))).filter((event) => (event.data['vendor'] as { id?: string } | undefined)?.id === id);
+    const forVendor = (await readTopic(server.log, TOPICS.events))
+      .map((record) => parseLeadEvent(JSON.parse(record.value)))
+      .filter((event) => (event.data['vendor'] as { id?: string } | undefined)?.id === id);
     expect(forVendor.map((event) => event.event)).toEqual(['vendor.disabled', 'vendor.enabled']);
     // A consumer of the topic (as notify and the projector are) gets them too.
-    await eventually(() => (events.filter((event) => (event.data['vendor'] as { id?: string } | undefined)?.id === id).length >= 2 ? true : undefined));
+    await eventually(() =>
+      events.filter((event) => (event.data['vendor'] as { id?: string } | undefined)?.id === id).length >= 2
+        ? true
+        : undefined,
+    );
     expect(forVendor[0]).toEqual({
       schema_version: 1,
       id: expect.stringMatching(/^evt_/),
@@ -103,27 +137,54 @@ describe('names at the edge', () => {
   const controls = '\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069';
 
   it('strips bidirectional-text controls from vendor, organization and user names, keeping the letters', async () => {
-    const vendor = await owner.call('POST', '/api/vendors', { name: '\u202eAcme\u202c Leads', type: 'inquiry', group: 'paid' });
+    const vendor = await owner.call('POST', '/api/vendors', {
+      name: '\u202eAcme\u202c Leads',
+      type: 'inquiry',
+      group: 'paid',
+    });
     expect(vendor.status).toBe(201);
     expect(dataOf(vendor)['name']).toBe('Acme Leads');
     const id = String(dataOf(vendor)['id']);
-    expect(dataOf(await owner.call('PUT', `/api/vendors/${id}`, { name: `Acme${controls} Apply`, type: 'application' }))['name']).toBe('Acme Apply');
-    expect((await owner.call('POST', '/api/vendors', { name: controls, type: 'inquiry' })).body).toMatchObject({ error: { code: 'VALIDATION_ERROR', details: [{ field: 'name', message: 'name is required' }] } });
+    expect(
+      dataOf(await owner.call('PUT', `/api/vendors/${id}`, { name: `Acme${controls} Apply`, type: 'application' }))[
+        'name'
+      ],
+    ).toBe('Acme Apply');
+    expect((await owner.call('POST', '/api/vendors', { name: controls, type: 'inquiry' })).body).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', details: [{ field: 'name', message: 'name is required' }] },
+    });
     expect((await owner.call('DELETE', `/api/vendors/${id}`)).status).toBe(204);
 
     const organization = await owner.call('PATCH', '/api/organization', { name: '\u2067Vendor College\u2069' });
     expect(dataOf(organization)['name']).toBe('Vendor College');
 
-    const user = await owner.call('POST', '/api/users', { email: 'bidi@vendors.edu', password: 'Passw0rd!', first_name: '\u202eNia', last_name: 'Cole\u200f', role: 'viewer' });
+    const user = await owner.call('POST', '/api/users', {
+      email: 'bidi@vendors.edu',
+      password: 'Passw0rd!',
+      first_name: '\u202eNia',
+      last_name: 'Cole\u200f',
+      role: 'viewer',
+    });
     expect(user.status).toBe(201);
     expect(dataOf(user)).toMatchObject({ first_name: 'Nia', last_name: 'Cole' });
     const patched = await owner.call('PATCH', `/api/users/${String(dataOf(user)['id'])}`, { first_name: 'N\u202dia' });
     expect(dataOf(patched)).toMatchObject({ first_name: 'Nia' });
 
-    const registered = await new UserApi(server.url).call('POST', '/api/auth/register', { email: 'bidi.owner@vendors.edu', password: 'Passw0rd!', first_name: '\u202eOla', last_name: 'Ray', organization_name: 'Bidi\u202e College' });
+    const registered = await new UserApi(server.url).call('POST', '/api/auth/register', {
+      email: 'bidi.owner@vendors.edu',
+      password: 'Passw0rd!',
+      first_name: '\u202eOla',
+      last_name: 'Ray',
+      organization_name: 'Bidi\u202e College',
+    });
     expect(registered.status).toBe(201);
     expect(registered.body['user']).toMatchObject({ first_name: 'Ola', last_name: 'Ray' });
-    const theirs = await new UserApi(server.url).call('GET', '/api/organization', undefined, String(registered.body['token']));
+    const theirs = await new UserApi(server.url).call(
+      'GET',
+      '/api/organization',
+      undefined,
+      String(registered.body['token']),
+    );
     expect(dataOf(theirs)['name']).toBe('Bidi College');
   });
 });
@@ -136,14 +197,33 @@ describe('API keys', () => {
   });
 
   it('shows the full key once at creation and never the hash', async () => {
-    const created = await owner.call('POST', '/api/api-keys', { name: 'Website', vendor_id: vendorId, permissions: ['read', 'write'], ip_restrictions: ['10.0.0.0/8'], rate_limit: 120 });
+    const created = await owner.call('POST', '/api/api-keys', {
+      name: 'Website',
+      vendor_id: vendorId,
+      permissions: ['read', 'write'],
+      ip_restrictions: ['10.0.0.0/8'],
+      rate_limit: 120,
+    });
     expect(created.status).toBe(201);
-    expect(created.body['data']).toMatchObject({ name: 'Website', vendor_id: vendorId, environment: 'live', permissions: ['read', 'write'], ip_restrictions: ['10.0.0.0/8'], rate_limit: 120, enabled: true, last_used_at: null });
+    expect(created.body['data']).toMatchObject({
+      name: 'Website',
+      vendor_id: vendorId,
+      environment: 'live',
+      permissions: ['read', 'write'],
+      ip_restrictions: ['10.0.0.0/8'],
+      rate_limit: 120,
+      enabled: true,
+      last_used_at: null,
+    });
     const key = String(dataOf(created)['key']);
     expect(key).toMatch(/^vk_live_[0-9A-Za-z]{32}$/);
     expect(dataOf(created)['key_preview']).toBe(`vk_live_${key.slice(8, 12)}…${key.slice(-4)}`);
 
-    const sandbox = await owner.call('POST', '/api/api-keys', { name: 'Test', vendor_id: vendorId, environment: 'sandbox' });
+    const sandbox = await owner.call('POST', '/api/api-keys', {
+      name: 'Test',
+      vendor_id: vendorId,
+      environment: 'sandbox',
+    });
     expect(String(dataOf(sandbox)['key'])).toMatch(/^vk_test_/);
     // The default the CLI has too: a key that can submit and read back the status_url of a 202.
     expect(dataOf(sandbox)['permissions']).toEqual(['read', 'write']);
@@ -153,15 +233,39 @@ describe('API keys', () => {
     expect(text).not.toContain(key);
     expect(text).not.toContain(hashApiKey(key));
     expect(text).not.toContain('key_hash');
-    const listed = (list.body['data'] as Array<Record<string, unknown>>).find((entry) => entry['id'] === dataOf(created)['id']);
-    expect(Object.keys(listed ?? {}).sort()).toEqual(['created_at', 'enabled', 'environment', 'expires_at', 'id', 'ip_restrictions', 'key_preview', 'last_used_at', 'name', 'permissions', 'rate_limit', 'revoked_at', 'vendor_id']);
+    const listed = (list.body['data'] as Array<Record<string, unknown>>).find(
+      (entry) => entry['id'] === dataOf(created)['id'],
+    );
+    expect(Object.keys(listed ?? {}).sort()).toEqual([
+      'created_at',
+      'enabled',
+      'environment',
+      'expires_at',
+      'id',
+      'ip_restrictions',
+      'key_preview',
+      'last_used_at',
+      'name',
+      'permissions',
+      'rate_limit',
+      'revoked_at',
+      'vendor_id',
+    ]);
     expect(listed?.['revoked_at']).toBeNull();
   });
 
   it('answers invalid key requests with 400 VALIDATION_ERROR', async () => {
-    const response = await owner.call('POST', '/api/api-keys', { name: 'x', vendor_id: vendorId, permissions: ['admin'], ip_restrictions: ['not-an-ip'], environment: 'prod' });
+    const response = await owner.call('POST', '/api/api-keys', {
+      name: 'x',
+      vendor_id: vendorId,
+      permissions: ['admin'],
+      ip_restrictions: ['not-an-ip'],
+      environment: 'prod',
+    });
     expect(response.status).toBe(400);
-    expect((response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['environment', 'ip_restrictions', 'permissions']);
+    expect(
+      (response.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort(),
+    ).toEqual(['environment', 'ip_restrictions', 'permissions']);
   });
 
   it('changes a key, rotates it with a 24-hour overlap and revokes it', async () => {
@@ -169,8 +273,18 @@ describe('API keys', () => {
     const id = String(dataOf(created)['id']);
     const oldKey = String(dataOf(created)['key']);
 
-    const patched = await owner.call('PATCH', `/api/api-keys/${id}`, { name: 'Renamed', enabled: false, permissions: ['read'], ip_restrictions: ['127.0.0.1'] });
-    expect(patched.body['data']).toMatchObject({ name: 'Renamed', enabled: false, permissions: ['read'], ip_restrictions: ['127.0.0.1'] });
+    const patched = await owner.call('PATCH', `/api/api-keys/${id}`, {
+      name: 'Renamed',
+      enabled: false,
+      permissions: ['read'],
+      ip_restrictions: ['127.0.0.1'],
+    });
+    expect(patched.body['data']).toMatchObject({
+      name: 'Renamed',
+      enabled: false,
+      permissions: ['read'],
+      ip_restrictions: ['127.0.0.1'],
+    });
     expect(await (await ingest(oldKey)).json()).toMatchObject({ code: 'API_KEY_INVALID' });
     await owner.call('PATCH', `/api/api-keys/${id}`, { enabled: true, permissions: ['write'], ip_restrictions: [] });
 
@@ -181,7 +295,10 @@ describe('API keys', () => {
     const now = new Date();
     const old = await server.dal.apiKeys.findByHash(hashApiKey(oldKey));
     const fresh = await server.dal.apiKeys.findByHash(hashApiKey(newKey));
-    if (!old || !fresh) throw new Error(`a key is missing after the rotation: old ${old ? 'found' : 'missing'}, new ${fresh ? 'found' : 'missing'}`);
+    if (!old || !fresh)
+      throw new Error(
+        `a key is missing after the rotation: old ${old ? 'found' : 'missing'}, new ${fresh ? 'found' : 'missing'}`,
+      );
     expect(old.id).toBe(id);
     expect(fresh.id).not.toBe(id);
     // Both keys work during the overlap; after it, only the new one.
@@ -210,19 +327,49 @@ describe('API keys', () => {
 describe('organization', () => {
   it('reads and patches the name and validation settings, refusing bad settings with details', async () => {
     const current = await owner.call('GET', '/api/organization');
-    expect(current.body['data']).toMatchObject({ name: 'Vendor College', plan: 'education', settings: { validation: { allow_disposable_emails: false, mx_check: true } } });
+    expect(current.body['data']).toMatchObject({
+      name: 'Vendor College',
+      plan: 'education',
+      settings: { validation: { allow_disposable_emails: false, mx_check: true } },
+    });
     const patched = await owner.call('PATCH', '/api/organization', {
       name: 'Vendor University',
-      settings: { validation: { allow_disposable_emails: true, default_phone_country: 'gb', required_fields: ['phone'], bot_detection: { flag_below_ms: 5000 } } },
+      settings: {
+        validation: {
+          allow_disposable_emails: true,
+          default_phone_country: 'gb',
+          required_fields: ['phone'],
+          bot_detection: { flag_below_ms: 5000 },
+        },
+      },
     });
     expect(patched.status).toBe(200);
     expect(patched.body['data']).toMatchObject({
       name: 'Vendor University',
-      settings: { validation: { allow_disposable_emails: true, mx_check: true, default_phone_country: 'GB', required_fields: ['phone'], bot_detection: { flag_below_ms: 5000, reject_below_ms: 1000, honeypot: true } } },
+      settings: {
+        validation: {
+          allow_disposable_emails: true,
+          mx_check: true,
+          default_phone_country: 'GB',
+          required_fields: ['phone'],
+          bot_detection: { flag_below_ms: 5000, reject_below_ms: 1000, honeypot: true },
+        },
+      },
     });
-    const bad = await owner.call('PATCH', '/api/organization', { settings: { validation: { mx_check: 'yes', default_phone_country: 'Germany', bot_detection: { reject_below_ms: 9000, high_risk_ips: ['x'] }, extra: 1 } } });
+    const bad = await owner.call('PATCH', '/api/organization', {
+      settings: {
+        validation: {
+          mx_check: 'yes',
+          default_phone_country: 'Germany',
+          bot_detection: { reject_below_ms: 9000, high_risk_ips: ['x'] },
+          extra: 1,
+        },
+      },
+    });
     expect(bad.status).toBe(400);
-    expect((bad.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual([
+    expect(
+      (bad.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort(),
+    ).toEqual([
       'settings.validation.bot_detection.flag_below_ms',
       'settings.validation.bot_detection.high_risk_ips',
       'settings.validation.default_phone_country',
@@ -241,7 +388,20 @@ describe('organization', () => {
     expect((await doomed.call('DELETE', '/api/organization')).status).toBe(204);
     expect((await doomed.call('GET', '/api/organization')).body).toMatchObject({ error: { code: 'TOKEN_INVALID' } });
     expect(await (await ingest(key)).json()).toMatchObject({ code: 'API_KEY_REVOKED' });
-    expect((await doomed.call('POST', '/api/auth/login', { email: 'owner@doomed.edu', password: 'Passw0rd!' }, undefined)).status).toBe(401);
-    expect((await new UserApi(server.url).call('POST', '/api/auth/register', { email: 'owner@doomed.edu', password: 'Passw0rd!', first_name: 'Re', last_name: 'Born', organization_name: 'Phoenix' })).status).toBe(201);
+    expect(
+      (await doomed.call('POST', '/api/auth/login', { email: 'owner@doomed.edu', password: 'Passw0rd!' }, undefined))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await new UserApi(server.url).call('POST', '/api/auth/register', {
+          email: 'owner@doomed.edu',
+          password: 'Passw0rd!',
+          first_name: 'Re',
+          last_name: 'Born',
+          organization_name: 'Phoenix',
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -59,10 +59,20 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
    * vendor's outbox), then produces it; a crash in between leaves it for the OutboxSweeper. Only a
    * change is an event. Returns the changed vendor, or null when nothing changed.
    */
-  const setEnabled = async (tenant: TenantContext, vendorId: string, enabled: boolean, now: Date): Promise<Vendor | null> => {
-    const changed = await vendors.setEnabled(tenant, vendorId, enabled, now, (next) => [{ topic: LEAD_EVENTS_TOPIC, key: next.id, value: JSON.stringify(vendorEvent(tenant, next, now)) }]);
+  const setEnabled = async (
+    tenant: TenantContext,
+    vendorId: string,
+    enabled: boolean,
+    now: Date,
+  ): Promise<Vendor | null> => {
+    const changed = await vendors.setEnabled(tenant, vendorId, enabled, now, (next) => [
+      { topic: LEAD_EVENTS_TOPIC, key: next.id, value: JSON.stringify(vendorEvent(tenant, next, now)) },
+    ]);
     if (!changed) return null;
-    await context.log.produce(LEAD_EVENTS_TOPIC, changed.outbox.map(({ key, value }) => ({ key, value })));
+    await context.log.produce(
+      LEAD_EVENTS_TOPIC,
+      changed.outbox.map(({ key, value }) => ({ key, value })),
+    );
     if (changed.outboxAt) await vendors.clearOutbox(tenant, changed.vendor.id, changed.outboxAt);
     return changed.vendor;
   };
@@ -109,13 +119,17 @@ export function vendorsRouter(context: AccountsContext): UserRouter {
   });
 
   for (const action of ['enable', 'disable'] as const) {
-    defineRoute(router, { method: 'POST', path: `/api/vendors/:id/${action}`, permission: 'vendors:write' }, async (ctx) => {
-      const changed = await setEnabled(ctx.state.tenant, id(ctx.params), action === 'enable', context.clock());
-      if (changed) await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
-      const vendor = changed ?? (await vendors.findById(ctx.state.tenant, id(ctx.params)));
-      if (!vendor) throw notFound();
-      ctx.body = { data: vendorResource(vendor) };
-    });
+    defineRoute(
+      router,
+      { method: 'POST', path: `/api/vendors/:id/${action}`, permission: 'vendors:write' },
+      async (ctx) => {
+        const changed = await setEnabled(ctx.state.tenant, id(ctx.params), action === 'enable', context.clock());
+        if (changed) await context.configCache.changed(ctx.state.tenant.organizationId, 'vendors');
+        const vendor = changed ?? (await vendors.findById(ctx.state.tenant, id(ctx.params)));
+        if (!vendor) throw notFound();
+        ctx.body = { data: vendorResource(vendor) };
+      },
+    );
   }
 
   return router;

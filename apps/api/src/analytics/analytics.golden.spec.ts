@@ -26,21 +26,58 @@ const events: LeadEventMessage[] = [];
 let sequence = 0;
 function event(name: LeadEventMessage['event'], leadId: string, at: string, data: Record<string, unknown>): void {
   sequence += 1;
-  events.push({ schema_version: 1, id: `evt_${sequence}`, event: name, timestamp: at, organization_id: ORG, environment: 'live', data });
+  events.push({
+    schema_version: 1,
+    id: `evt_${sequence}`,
+    event: name,
+    timestamp: at,
+    organization_id: ORG,
+    environment: 'live',
+    data,
+  });
 }
 
 type Outcome = 'accepted' | 'rejected' | 'duplicate' | 'flagged' | 'pending';
-function lead(id: string, vendorId: string, email: string, at: string, outcome: Outcome, fields: Record<string, string | null> = {}): void {
-  event('lead.created', id, at, { lead: { id, email, vendor_id: vendorId, source: null, utm_source: null, program_interest: null, ...fields } });
+function lead(
+  id: string,
+  vendorId: string,
+  email: string,
+  at: string,
+  outcome: Outcome,
+  fields: Record<string, string | null> = {},
+): void {
+  event('lead.created', id, at, {
+    lead: { id, email, vendor_id: vendorId, source: null, utm_source: null, program_interest: null, ...fields },
+  });
   const later = new Date(Date.parse(at) + 1_000).toISOString();
-  if (outcome === 'rejected') event('lead.rejected', id, later, { lead_id: id, lead: { email }, rejection_reason: 'disposable_email', rule_id: null });
-  if (outcome === 'duplicate' || outcome === 'flagged') event('lead.duplicate', id, later, { lead_id: id, duplicate_of: 'lead_x', action: outcome === 'flagged' ? 'flag' : 'reject' });
-  if (outcome === 'accepted' || outcome === 'flagged') event('lead.accepted', id, later, { lead_id: id, vendor_id: vendorId, status: 'active' });
+  if (outcome === 'rejected')
+    event('lead.rejected', id, later, {
+      lead_id: id,
+      lead: { email },
+      rejection_reason: 'disposable_email',
+      rule_id: null,
+    });
+  if (outcome === 'duplicate' || outcome === 'flagged')
+    event('lead.duplicate', id, later, {
+      lead_id: id,
+      duplicate_of: 'lead_x',
+      action: outcome === 'flagged' ? 'flag' : 'reject',
+    });
+  if (outcome === 'accepted' || outcome === 'flagged')
+    event('lead.accepted', id, later, { lead_id: id, vendor_id: vendorId, status: 'active' });
 }
 
 // The period.
-lead('s1', V1, 'ann@x.edu', '2025-06-09T10:00:00.000Z', 'accepted', { source: 'web', utm_source: 'google', program_interest: 'MBA' });
-lead('s2', V1, 'bob@x.edu', '2025-06-09T11:00:00.000Z', 'rejected', { source: 'web', utm_source: 'google', program_interest: 'MBA' });
+lead('s1', V1, 'ann@x.edu', '2025-06-09T10:00:00.000Z', 'accepted', {
+  source: 'web',
+  utm_source: 'google',
+  program_interest: 'MBA',
+});
+lead('s2', V1, 'bob@x.edu', '2025-06-09T11:00:00.000Z', 'rejected', {
+  source: 'web',
+  utm_source: 'google',
+  program_interest: 'MBA',
+});
 lead('s3', V1, 'cat@x.edu', '2025-06-10T09:00:00.000Z', 'accepted', { source: 'fair', program_interest: 'BSc' });
 lead('s4', V2, 'dan@x.edu', '2025-06-11T12:00:00.000Z', 'duplicate');
 lead('s5', V2, 'eve@x.edu', '2025-06-12T08:00:00.000Z', 'pending', { source: 'web', utm_source: 'bing' });
@@ -48,11 +85,23 @@ lead('s6', V2, 'fay@x.edu', '2025-06-12T09:00:00.000Z', 'flagged', { source: 'we
 lead('s7', A1, 'ann@x.edu', '2025-06-09T15:00:00.000Z', 'duplicate'); // ann converts (V1 -> A1 after 5 h)
 lead('s8', A1, 'cat@x.edu', '2025-06-15T20:00:00.000Z', 'accepted'); // beyond cat's 24 h window
 // A user moves s3 on: its current status is what lead.updated says.
-event('lead.updated', 's3', '2025-06-16T09:00:00.000Z', { lead: { id: 's3', status: 'contacted', vendor_id: V1 }, changes: { status: { old: 'active', new: 'contacted' } } });
+event('lead.updated', 's3', '2025-06-16T09:00:00.000Z', {
+  lead: { id: 's3', status: 'contacted', vendor_id: V1 },
+  changes: { status: { old: 'active', new: 'contacted' } },
+});
 // Reports use a lead's final values: a rule gives s8 the source "Google Ads" (it had none), and a
 // user moves s6 from "web" to "fair".
-event('lead.enriched', 's8', '2025-06-15T20:00:02.000Z', { lead_id: 's8', rule_id: 'rule_ads', rule_ids: ['rule_ads'], changes: { source: { old: null, new: 'Google Ads' } }, flags: [] });
-event('lead.updated', 's6', '2025-06-13T09:00:00.000Z', { lead: { id: 's6', email: 'fay@x.edu', phone: null, updated_at: '2025-06-13T09:00:00.000Z' }, changes: { source: { old: 'web', new: 'fair' } } });
+event('lead.enriched', 's8', '2025-06-15T20:00:02.000Z', {
+  lead_id: 's8',
+  rule_id: 'rule_ads',
+  rule_ids: ['rule_ads'],
+  changes: { source: { old: null, new: 'Google Ads' } },
+  flags: [],
+});
+event('lead.updated', 's6', '2025-06-13T09:00:00.000Z', {
+  lead: { id: 's6', email: 'fay@x.edu', phone: null, updated_at: '2025-06-13T09:00:00.000Z' },
+  changes: { source: { old: 'web', new: 'fair' } },
+});
 // The previous period: 3 submissions, all accepted; gus converts.
 lead('p1', V1, 'gus@x.edu', '2025-06-03T10:00:00.000Z', 'accepted');
 lead('p2', V1, 'hal@x.edu', '2025-06-04T10:00:00.000Z', 'accepted');
@@ -79,7 +128,10 @@ const scope: AnalyticsScope = {
 const PERIOD_VIEW = { start: '2025-06-09T00:00:00.000Z', end: '2025-06-15T23:59:59.999Z' };
 
 function query(extra: Record<string, string> = {}): AnalyticsQuery {
-  const parsed = parseAnalyticsQuery({ startDate: '2025-06-09', endDate: '2025-06-15', ...extra }, new Date('2025-06-20T00:00:00Z'));
+  const parsed = parseAnalyticsQuery(
+    { startDate: '2025-06-09', endDate: '2025-06-15', ...extra },
+    new Date('2025-06-20T00:00:00Z'),
+  );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
   return parsed.value;
 }
@@ -96,7 +148,10 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
     engine = makeEngine();
     analytics = await engine.open();
     await analytics.migrate(analyticsMigrations);
-    await analytics.insert('lead_events', events.map((message) => ({ ...toLeadEventRow(message) })));
+    await analytics.insert(
+      'lead_events',
+      events.map((message) => ({ ...toLeadEventRow(message) })),
+    );
     reports = new AnalyticsReports(new AnalyticsQueries(analytics), new FunnelQueries(analytics));
   });
 
@@ -120,9 +175,36 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
         ],
         rejectionReasons: [{ reason: 'disposable_email', count: 1 }],
         byVendor: [
-          { vendorId: V1, vendorName: 'Vendor One', submitted: 3, accepted: 2, rejected: 1, duplicates: 0, pending: 0, acceptanceRate: 0.6667 },
-          { vendorId: V2, vendorName: 'Vendor Two', submitted: 3, accepted: 1, rejected: 0, duplicates: 2, pending: 1, acceptanceRate: 0.3333 },
-          { vendorId: A1, vendorName: 'Apply', submitted: 2, accepted: 1, rejected: 0, duplicates: 1, pending: 0, acceptanceRate: 0.5 },
+          {
+            vendorId: V1,
+            vendorName: 'Vendor One',
+            submitted: 3,
+            accepted: 2,
+            rejected: 1,
+            duplicates: 0,
+            pending: 0,
+            acceptanceRate: 0.6667,
+          },
+          {
+            vendorId: V2,
+            vendorName: 'Vendor Two',
+            submitted: 3,
+            accepted: 1,
+            rejected: 0,
+            duplicates: 2,
+            pending: 1,
+            acceptanceRate: 0.3333,
+          },
+          {
+            vendorId: A1,
+            vendorName: 'Apply',
+            submitted: 2,
+            accepted: 1,
+            rejected: 0,
+            duplicates: 1,
+            pending: 0,
+            acceptanceRate: 0.5,
+          },
         ],
       });
     });
@@ -146,13 +228,19 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
         { value: 'Google Ads', submitted: 1, accepted: 1, rejected: 0, duplicates: 0, pending: 0, acceptanceRate: 1 },
       ]);
       const byUtm = await reports.sourcePerformance(scope, query().period, 'utm_source');
-      expect((byUtm['rows'] as Array<{ value: string | null; submitted: number }>).map((row) => [row.value, row.submitted])).toEqual([
+      expect(
+        (byUtm['rows'] as Array<{ value: string | null; submitted: number }>).map((row) => [row.value, row.submitted]),
+      ).toEqual([
         [null, 5],
         ['google', 2],
         ['bing', 1],
       ]);
       const byVendor = await reports.sourcePerformance(scope, query().period, 'vendor');
-      expect(byVendor['rows']).toMatchObject([{ value: V1, label: 'Vendor One' }, { value: V2, label: 'Vendor Two' }, { value: A1, label: 'Apply' }]);
+      expect(byVendor['rows']).toMatchObject([
+        { value: V1, label: 'Vendor One' },
+        { value: V2, label: 'Vendor Two' },
+        { value: A1, label: 'Apply' },
+      ]);
     });
 
     it('conversion funnel: submitted 8, valid 7, accepted 4, converted 1', async () => {
@@ -166,7 +254,13 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
 
     it('lead volume trend by day (every day listed) and by week', async () => {
       const daily = await reports.leadVolumeTrend(scope, query().period, 'day');
-      expect((daily['points'] as Array<{ start: string; submitted: number; accepted: number }>).map((point) => [point.start, point.submitted, point.accepted])).toEqual([
+      expect(
+        (daily['points'] as Array<{ start: string; submitted: number; accepted: number }>).map((point) => [
+          point.start,
+          point.submitted,
+          point.accepted,
+        ]),
+      ).toEqual([
         ['2025-06-09', 3, 1],
         ['2025-06-10', 1, 1],
         ['2025-06-11', 1, 0],
@@ -175,16 +269,51 @@ describe.each(engines)('general analytics on the golden events (%s)', (_name, ma
         ['2025-06-14', 0, 0],
         ['2025-06-15', 1, 1],
       ]);
-      expect((await reports.leadVolumeTrend(scope, query().period, 'week'))['points']).toEqual([{ start: '2025-06-09', submitted: 8, accepted: 4, rejected: 1, duplicates: 3, pending: 1, acceptanceRate: 0.5 }]);
+      expect((await reports.leadVolumeTrend(scope, query().period, 'week'))['points']).toEqual([
+        { start: '2025-06-09', submitted: 8, accepted: 4, rejected: 1, duplicates: 3, pending: 1, acceptanceRate: 0.5 },
+      ]);
     });
 
     it('vendor ROI: spend is accepted leads × cost per lead, against conversions', async () => {
       expect(await reports.vendorRoi(scope, query().period)).toEqual({
         period: PERIOD_VIEW,
         vendors: [
-          { vendorId: V1, vendorName: 'Vendor One', type: 'inquiry', costPerLead: 10, submitted: 3, accepted: 2, conversions: 1, spend: 20, costPerSubmission: 6.67, costPerConversion: 20 },
-          { vendorId: A1, vendorName: 'Apply', type: 'application', costPerLead: 5, submitted: 2, accepted: 1, conversions: 0, spend: 5, costPerSubmission: 2.5, costPerConversion: null },
-          { vendorId: V2, vendorName: 'Vendor Two', type: 'inquiry', costPerLead: null, submitted: 3, accepted: 1, conversions: 0, spend: null, costPerSubmission: null, costPerConversion: null },
+          {
+            vendorId: V1,
+            vendorName: 'Vendor One',
+            type: 'inquiry',
+            costPerLead: 10,
+            submitted: 3,
+            accepted: 2,
+            conversions: 1,
+            spend: 20,
+            costPerSubmission: 6.67,
+            costPerConversion: 20,
+          },
+          {
+            vendorId: A1,
+            vendorName: 'Apply',
+            type: 'application',
+            costPerLead: 5,
+            submitted: 2,
+            accepted: 1,
+            conversions: 0,
+            spend: 5,
+            costPerSubmission: 2.5,
+            costPerConversion: null,
+          },
+          {
+            vendorId: V2,
+            vendorName: 'Vendor Two',
+            type: 'inquiry',
+            costPerLead: null,
+            submitted: 3,
+            accepted: 1,
+            conversions: 0,
+            spend: null,
+            costPerSubmission: null,
+            costPerConversion: null,
+          },
         ],
         totals: { spend: 25, accepted: 3, conversions: 1, costPerConversion: 25 },
       });

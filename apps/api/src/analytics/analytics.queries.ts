@@ -35,7 +35,9 @@ const GROUP_FIELDS: Record<Exclude<AnalyticsGroup, 'vendor'>, string> = {
 
 /** The SQL expression of a grouping key as submitted (null when the lead did not say). */
 function submittedKey(group: AnalyticsGroup): string {
-  return group === 'vendor' ? `nullIf(vendor_id, '')` : `nullIf(JSONExtractString(data, 'lead', '${GROUP_FIELDS[group]}'), '')`;
+  return group === 'vendor'
+    ? `nullIf(vendor_id, '')`
+    : `nullIf(JSONExtractString(data, 'lead', '${GROUP_FIELDS[group]}'), '')`;
 }
 
 /**
@@ -95,22 +97,44 @@ export class AnalyticsQueries {
   constructor(private readonly analytics: Analytics) {}
 
   private params(tenant: AnalyticsTenant, period: FunnelPeriod): Record<string, string | Date> {
-    return { organizationId: tenant.organizationId, environment: tenant.environment, start: period.start, end: period.end };
+    return {
+      organizationId: tenant.organizationId,
+      environment: tenant.environment,
+      start: period.start,
+      end: period.end,
+    };
   }
 
   async totals(tenant: AnalyticsTenant, period: FunnelPeriod): Promise<OutcomeCounts> {
-    const [row] = await this.analytics.query<OutcomeCounts>(`${classified('vendor')} SELECT ${COUNTS} FROM classified`, this.params(tenant, period));
+    const [row] = await this.analytics.query<OutcomeCounts>(
+      `${classified('vendor')} SELECT ${COUNTS} FROM classified`,
+      this.params(tenant, period),
+    );
     return row!;
   }
 
   /** Counts per grouping key (null: the lead did not say), most submissions first. */
-  async byGroup(tenant: AnalyticsTenant, period: FunnelPeriod, group: AnalyticsGroup): Promise<Array<OutcomeCounts & { value: string | null }>> {
-    return this.analytics.query(`${classified(group)} SELECT group_key AS value, ${COUNTS} FROM classified GROUP BY group_key ORDER BY submitted DESC, value`, this.params(tenant, period));
+  async byGroup(
+    tenant: AnalyticsTenant,
+    period: FunnelPeriod,
+    group: AnalyticsGroup,
+  ): Promise<Array<OutcomeCounts & { value: string | null }>> {
+    return this.analytics.query(
+      `${classified(group)} SELECT group_key AS value, ${COUNTS} FROM classified GROUP BY group_key ORDER BY submitted DESC, value`,
+      this.params(tenant, period),
+    );
   }
 
   /** Counts per interval that had submissions (the first day of each, YYYY-MM-DD). */
-  async trend(tenant: AnalyticsTenant, period: FunnelPeriod, interval: AnalyticsInterval): Promise<Array<OutcomeCounts & { start: string }>> {
-    return this.analytics.query(`${classified('vendor')} SELECT toString(${BUCKETS[interval]}) AS start, ${COUNTS} FROM classified GROUP BY start ORDER BY start`, this.params(tenant, period));
+  async trend(
+    tenant: AnalyticsTenant,
+    period: FunnelPeriod,
+    interval: AnalyticsInterval,
+  ): Promise<Array<OutcomeCounts & { start: string }>> {
+    return this.analytics.query(
+      `${classified('vendor')} SELECT toString(${BUCKETS[interval]}) AS start, ${COUNTS} FROM classified GROUP BY start ORDER BY start`,
+      this.params(tenant, period),
+    );
   }
 
   /** The current status of the period's submissions (`lead_status`: what the pipeline or a user set last). */
@@ -125,7 +149,10 @@ export class AnalyticsQueries {
   }
 
   /** Why submissions of the period were rejected, most frequent first. */
-  async rejectionReasons(tenant: AnalyticsTenant, period: FunnelPeriod): Promise<Array<{ reason: string; count: number }>> {
+  async rejectionReasons(
+    tenant: AnalyticsTenant,
+    period: FunnelPeriod,
+  ): Promise<Array<{ reason: string; count: number }>> {
     return this.analytics.query(
       `${classified('vendor')}
       SELECT JSONExtractString(data, 'rejection_reason') AS reason, count() AS count

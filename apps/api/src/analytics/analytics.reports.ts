@@ -3,7 +3,16 @@
  * counts come from SQL (AnalyticsQueries, and FunnelQueries for conversions); this module names
  * them, fills empty intervals, and derives rates, changes and costs.
  */
-import { change, fraction, intervalStarts, periodView, previousPeriod, type AnalyticsGroup, type AnalyticsInterval, type FunnelPeriod } from '@leadstream/domain';
+import {
+  change,
+  fraction,
+  intervalStarts,
+  periodView,
+  previousPeriod,
+  type AnalyticsGroup,
+  type AnalyticsInterval,
+  type FunnelPeriod,
+} from '@leadstream/domain';
 import type { FunnelQueries } from '../funnel/funnel.queries';
 import type { NamedFunnelScope } from '../funnel/funnel.reports';
 import type { AnalyticsQueries, OutcomeCounts } from './analytics.queries';
@@ -47,7 +56,11 @@ export class AnalyticsReports {
       totals: withRate(totals),
       byStatus: statuses,
       rejectionReasons: reasons,
-      byVendor: byVendor.map((row) => ({ vendorId: row.value, vendorName: row.value === null ? null : (scope.vendorNames.get(row.value) ?? null), ...withRate(row) })),
+      byVendor: byVendor.map((row) => ({
+        vendorId: row.value,
+        vendorName: row.value === null ? null : (scope.vendorNames.get(row.value) ?? null),
+        ...withRate(row),
+      })),
     };
   }
 
@@ -60,7 +73,10 @@ export class AnalyticsReports {
       this.funnel.overview(scope, period),
       this.funnel.overview(scope, before),
     ]);
-    const summary = (counts: OutcomeCounts, funnel: { totalInquiries: number; convertedInquiries: number }): Record<string, number> => ({
+    const summary = (
+      counts: OutcomeCounts,
+      funnel: { totalInquiries: number; convertedInquiries: number },
+    ): Record<string, number> => ({
       submitted: counts.submitted,
       accepted: counts.accepted,
       acceptanceRate: fraction(counts.accepted, counts.submitted),
@@ -82,18 +98,31 @@ export class AnalyticsReports {
   }
 
   /** Counts per source, UTM field, program or vendor. */
-  async sourcePerformance(scope: AnalyticsScope, period: FunnelPeriod, groupBy: AnalyticsGroup): Promise<Record<string, unknown>> {
+  async sourcePerformance(
+    scope: AnalyticsScope,
+    period: FunnelPeriod,
+    groupBy: AnalyticsGroup,
+  ): Promise<Record<string, unknown>> {
     const rows = await this.queries.byGroup(scope, period, groupBy);
     return {
       period: periodView(period),
       groupBy,
-      rows: rows.map((row) => ({ value: row.value, ...(groupBy === 'vendor' ? { label: row.value === null ? null : (scope.vendorNames.get(row.value) ?? null) } : {}), ...withRate(row) })),
+      rows: rows.map((row) => ({
+        value: row.value,
+        ...(groupBy === 'vendor'
+          ? { label: row.value === null ? null : (scope.vendorNames.get(row.value) ?? null) }
+          : {}),
+        ...withRate(row),
+      })),
     };
   }
 
   /** From submission to conversion: each stage with its share of the one before and of all submissions. */
   async conversionFunnel(scope: AnalyticsScope, period: FunnelPeriod): Promise<Record<string, unknown>> {
-    const [totals, funnel] = await Promise.all([this.queries.totals(scope, period), this.funnel.overview(scope, period)]);
+    const [totals, funnel] = await Promise.all([
+      this.queries.totals(scope, period),
+      this.funnel.overview(scope, period),
+    ]);
     const valid = totals.submitted - totals.rejected;
     const counts: Array<[string, number]> = [
       ['submitted', totals.submitted],
@@ -113,9 +142,17 @@ export class AnalyticsReports {
   }
 
   /** Counts per day, week (from Monday) or month, every interval listed. */
-  async leadVolumeTrend(scope: AnalyticsScope, period: FunnelPeriod, interval: AnalyticsInterval): Promise<Record<string, unknown>> {
+  async leadVolumeTrend(
+    scope: AnalyticsScope,
+    period: FunnelPeriod,
+    interval: AnalyticsInterval,
+  ): Promise<Record<string, unknown>> {
     const rows = new Map((await this.queries.trend(scope, period, interval)).map((row) => [row.start, row]));
-    return { period: periodView(period), interval, points: intervalStarts(period, interval).map((start) => ({ start, ...withRate(rows.get(start) ?? ZERO) })) };
+    return {
+      period: periodView(period),
+      interval,
+      points: intervalStarts(period, interval).map((start) => ({ start, ...withRate(rows.get(start) ?? ZERO) })),
+    };
   }
 
   /**
@@ -124,7 +161,10 @@ export class AnalyticsReports {
    * converted (inquiry vendors).
    */
   async vendorRoi(scope: AnalyticsScope, period: FunnelPeriod): Promise<Record<string, unknown>> {
-    const [counts, converted] = await Promise.all([this.queries.byGroup(scope, period, 'vendor'), this.funnel.convertedByInquiryVendor(scope, period)]);
+    const [counts, converted] = await Promise.all([
+      this.queries.byGroup(scope, period, 'vendor'),
+      this.funnel.convertedByInquiryVendor(scope, period),
+    ]);
     const countsOf = new Map(counts.map((row) => [row.value, row]));
     const conversionsOf = new Map(converted.map((row) => [row.vendorId, row.conversions]));
     const vendors = scope.vendors.map((vendor) => {
@@ -151,7 +191,12 @@ export class AnalyticsReports {
     return {
       period: periodView(period),
       vendors,
-      totals: { spend, accepted: priced.reduce((sum, vendor) => sum + vendor.accepted, 0), conversions, costPerConversion: conversions === 0 ? null : money(spend / conversions) },
+      totals: {
+        spend,
+        accepted: priced.reduce((sum, vendor) => sum + vendor.accepted, 0),
+        conversions,
+        costPerConversion: conversions === 0 ? null : money(spend / conversions),
+      },
     };
   }
 }

@@ -34,9 +34,13 @@ export function analyticsRouter(deps: AnalyticsRoutesDependencies): UserRouter {
   const reports = new AnalyticsReports(new AnalyticsQueries(deps.analytics), new FunnelQueries(deps.analytics));
   const router = new UserRouter(deps.guard);
 
-  const scopeOf = (ctx: AnalyticsContext): Promise<AnalyticsScope> => funnelScope(deps.vendors, deps.links, ctx.state.tenant, null);
+  const scopeOf = (ctx: AnalyticsContext): Promise<AnalyticsScope> =>
+    funnelScope(deps.vendors, deps.links, ctx.state.tenant, null);
 
-  const report = (path: string, build: (scope: AnalyticsScope, query: AnalyticsQuery) => Promise<Record<string, unknown>>): void => {
+  const report = (
+    path: string,
+    build: (scope: AnalyticsScope, query: AnalyticsQuery) => Promise<Record<string, unknown>>,
+  ): void => {
     defineRoute(router, { method: 'GET', path, permission: 'analytics:read' }, async (ctx) => {
       const query = parseAnalyticsQuery(ctx.query, clock());
       if (!query.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', query.details);
@@ -46,9 +50,13 @@ export function analyticsRouter(deps: AnalyticsRoutesDependencies): UserRouter {
 
   report('/api/analytics', (scope, { period }) => reports.overview(scope, period));
   report('/api/analytics/executive-summary', (scope, { period }) => reports.executiveSummary(scope, period));
-  report('/api/analytics/source-performance', (scope, { period, groupBy }) => reports.sourcePerformance(scope, period, groupBy));
+  report('/api/analytics/source-performance', (scope, { period, groupBy }) =>
+    reports.sourcePerformance(scope, period, groupBy),
+  );
   report('/api/analytics/conversion-funnel', (scope, { period }) => reports.conversionFunnel(scope, period));
-  report('/api/analytics/lead-volume-trend', (scope, { period, interval }) => reports.leadVolumeTrend(scope, period, interval));
+  report('/api/analytics/lead-volume-trend', (scope, { period, interval }) =>
+    reports.leadVolumeTrend(scope, period, interval),
+  );
   report('/api/analytics/vendor-roi', (scope, { period }) => reports.vendorRoi(scope, period));
   return router;
 }

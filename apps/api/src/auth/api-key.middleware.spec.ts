@@ -21,7 +21,8 @@ const keys: Record<string, string> = {};
 /** What the middleware logs, one JSON entry per line. */
 const logLines: string[] = [];
 const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
-const logged = (from: number): Array<Record<string, unknown>> => logLines.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
+const logged = (from: number): Array<Record<string, unknown>> =>
+  logLines.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 /** A store that cannot take the `last_used_at` write (a primary stepping down, a full disk). */
 function storeUnavailable(): Error {
@@ -34,7 +35,8 @@ function routes(dal: Dal): Router<ApiKeyAuthState> {
     ctx.status = 201;
     ctx.body = { success: true, tenant: ctx.state.tenant, vendor_id: ctx.state.vendorId, key_id: ctx.state.apiKey.id };
   };
-  const auth = (permission: ApiKeyPermission) => apiKeyAuth<ApiKeyAuthState>({ apiKeys: dal.apiKeys, vendors: dal.vendors, logger }, permission);
+  const auth = (permission: ApiKeyPermission) =>
+    apiKeyAuth<ApiKeyAuthState>({ apiKeys: dal.apiKeys, vendors: dal.vendors, logger }, permission);
   router.post('/api/v1/leads/ingest', auth('write'), echo);
   router.post('/sandbox/api/v1/leads/ingest', auth('write'), echo);
   router.get('/api/vendor-portal/leads/:id', auth('read'), echo);
@@ -42,11 +44,19 @@ function routes(dal: Dal): Router<ApiKeyAuthState> {
     findByHash: (keyHash: string) => dal.apiKeys.findByHash(keyHash),
     touchLastUsed: () => Promise.reject(storeUnavailable()),
   };
-  router.post('/api/leads/inbound', apiKeyAuth<ApiKeyAuthState>({ apiKeys: unrecorded, vendors: dal.vendors, logger }, 'write'), echo);
+  router.post(
+    '/api/leads/inbound',
+    apiKeyAuth<ApiKeyAuthState>({ apiKeys: unrecorded, vendors: dal.vendors, logger }, 'write'),
+    echo,
+  );
   return router;
 }
 
-async function issue(name: string, tenant: TenantContext, options: { permissions?: ApiKeyPermission[]; ip?: string[]; vendor?: string } = {}): Promise<string> {
+async function issue(
+  name: string,
+  tenant: TenantContext,
+  options: { permissions?: ApiKeyPermission[]; ip?: string[]; vendor?: string } = {},
+): Promise<string> {
   const { key } = await server.dal.apiKeys.create(tenant, {
     vendorId: options.vendor ?? vendorId,
     name,
@@ -77,16 +87,25 @@ beforeAll(async () => {
   await issue('v6Cidr', live, { ip: ['::/96', '::1/128'] });
   await dal.apiKeys.revoke(live, (await dal.apiKeys.findByHash(hashApiKey(await issue('revoked', live))))!.id);
   const disabled = await issue('disabled', live);
-  await server.store.collection(COLLECTIONS.apiKeys).updateOne({ key_hash: hashApiKey(disabled) }, { $set: { enabled: false } });
+  await server.store
+    .collection(COLLECTIONS.apiKeys)
+    .updateOne({ key_hash: hashApiKey(disabled) }, { $set: { enabled: false } });
   const rotatedAway = await issue('expired', live);
-  await server.store.collection(COLLECTIONS.apiKeys).updateOne({ key_hash: hashApiKey(rotatedAway) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+  await server.store
+    .collection(COLLECTIONS.apiKeys)
+    .updateOne({ key_hash: hashApiKey(rotatedAway) }, { $set: { expires_at: new Date(Date.now() - 1000) } });
 });
 
 afterAll(async () => {
   await server?.close();
 });
 
-function call(key: string | undefined, path = '/api/v1/leads/ingest', base = server.v4, headers: Record<string, string> = {}): Promise<Response> {
+function call(
+  key: string | undefined,
+  path = '/api/v1/leads/ingest',
+  base = server.v4,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${base}${path}`, {
     method: path.includes('vendor-portal') ? 'GET' : 'POST',
     headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...headers },
@@ -109,8 +128,18 @@ describe('API key authentication', () => {
   });
 
   it('answers a missing header, a non-Bearer header and an unknown or malformed key with 401 API_KEY_INVALID', async () => {
-    await expectError(await call(undefined), 401, 'API_KEY_INVALID', 'API key required: send Authorization: Bearer <API_KEY>');
-    await expectError(await call(undefined, undefined, undefined, { authorization: `Basic ${keys['live']}` }), 401, 'API_KEY_INVALID', 'API key required: send Authorization: Bearer <API_KEY>');
+    await expectError(
+      await call(undefined),
+      401,
+      'API_KEY_INVALID',
+      'API key required: send Authorization: Bearer <API_KEY>',
+    );
+    await expectError(
+      await call(undefined, undefined, undefined, { authorization: `Basic ${keys['live']}` }),
+      401,
+      'API_KEY_INVALID',
+      'API key required: send Authorization: Bearer <API_KEY>',
+    );
     await expectError(await call(`vk_live_${'x'.repeat(32)}`), 401, 'API_KEY_INVALID', 'Invalid API key');
     await expectError(await call('vk_live_short'), 401, 'API_KEY_INVALID', 'Invalid API key');
   });
@@ -125,9 +154,19 @@ describe('API key authentication', () => {
   });
 
   it('answers a key without the route permission with 403 INSUFFICIENT_PERMISSIONS', async () => {
-    await expectError(await call(keys['readOnly']), 403, 'INSUFFICIENT_PERMISSIONS', "API key lacks the 'write' permission");
+    await expectError(
+      await call(keys['readOnly']),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+      "API key lacks the 'write' permission",
+    );
     expect((await call(keys['readOnly'], '/api/vendor-portal/leads/lead_1')).status).toBe(201);
-    await expectError(await call(keys['live'], '/api/vendor-portal/leads/lead_1'), 403, 'INSUFFICIENT_PERMISSIONS', "API key lacks the 'read' permission");
+    await expectError(
+      await call(keys['live'], '/api/vendor-portal/leads/lead_1'),
+      403,
+      'INSUFFICIENT_PERMISSIONS',
+      "API key lacks the 'read' permission",
+    );
   });
 
   it('refuses keys of a disabled vendor with 403 and of a vanished vendor with 401', async () => {
@@ -144,7 +183,12 @@ describe('sandbox and production base URLs', () => {
   });
 
   it('refuses a vk_test_ key outside /sandbox and a vk_live_ key under it, naming the URL to use', async () => {
-    await expectError(await call(keys['sandbox']), 401, 'API_KEY_INVALID', 'Sandbox keys (vk_test_) work only against the sandbox base URL: use /sandbox/api/v1/leads/ingest');
+    await expectError(
+      await call(keys['sandbox']),
+      401,
+      'API_KEY_INVALID',
+      'Sandbox keys (vk_test_) work only against the sandbox base URL: use /sandbox/api/v1/leads/ingest',
+    );
     await expectError(
       await call(keys['live'], '/sandbox/api/v1/leads/ingest'),
       401,
@@ -155,7 +199,8 @@ describe('sandbox and production base URLs', () => {
 });
 
 describe('IP restrictions', () => {
-  const restricted = (response: Response) => expectError(response, 403, 'IP_RESTRICTED', 'Request from an address outside the IP restrictions of this API key');
+  const restricted = (response: Response) =>
+    expectError(response, 403, 'IP_RESTRICTED', 'Request from an address outside the IP restrictions of this API key');
 
   it('admits IPv4 clients by address and by CIDR range, refuses others', async () => {
     expect((await call(keys['v4Only'])).status).toBe(201);
@@ -203,27 +248,56 @@ describe('recording key use (last_used_at)', () => {
 
   it('is logged by the vendor API as the api app wires it (ingestion and vendor portal)', async () => {
     const lines: string[] = [];
-    const app = await startApiTestServer({ dir: mkdtempSync(join(tmpdir(), 'api-key-touch-')), mailer: new CapturingMailer(), logger: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }) });
+    const app = await startApiTestServer({
+      dir: mkdtempSync(join(tmpdir(), 'api-key-touch-')),
+      mailer: new CapturingMailer(),
+      logger: pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }),
+    });
     try {
       const organization = await app.dal.organizations.create({ name: 'Touchless College' });
       const tenant: TenantContext = { organizationId: organization.id, environment: 'live' };
       const vendor = await app.dal.vendors.create(tenant, { name: 'Acme', type: 'inquiry' });
       const issue = async (name: string) => {
-        const issued = await app.dal.apiKeys.create(tenant, { vendorId: vendor.id, name, permissions: ['read'], ipRestrictions: [] });
+        const issued = await app.dal.apiKeys.create(tenant, {
+          vendorId: vendor.id,
+          name,
+          permissions: ['read'],
+          ipRestrictions: [],
+        });
         return { key: issued.key, id: (await app.dal.apiKeys.findByHash(hashApiKey(issued.key)))?.id };
       };
       const ingestion = await issue('ingestion');
       const portal = await issue('portal');
       app.dal.apiKeys.touchLastUsed = () => Promise.reject(storeUnavailable());
-      const status = await fetch(`${app.url}/api/leads/lead_unknown/status`, { headers: { authorization: `Bearer ${ingestion.key}` } });
+      const status = await fetch(`${app.url}/api/leads/lead_unknown/status`, {
+        headers: { authorization: `Bearer ${ingestion.key}` },
+      });
       expect(status.status).toBe(404);
       expect(await status.json()).toEqual({ success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' });
-      const stats = await fetch(`${app.url}/api/vendor-portal/daily-stats?date=2026-11-24`, { headers: { authorization: `Bearer ${portal.key}` } });
+      const stats = await fetch(`${app.url}/api/vendor-portal/daily-stats?date=2026-11-24`, {
+        headers: { authorization: `Bearer ${portal.key}` },
+      });
       expect(stats.status).toBe(200);
-      expect(await stats.json()).toEqual({ date: '2026-11-24', submitted: 0, accepted: 0, rejected: 0, pending: 0, acceptance_rate: 0 });
-      const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['code'] === 'api_key_last_used_write_failed');
-      const failure = { level: 40, organization_id: organization.id, err: expect.objectContaining({ code: 'ECONNRESET' }) };
-      expect(warnings).toEqual([expect.objectContaining({ ...failure, api_key_id: ingestion.id }), expect.objectContaining({ ...failure, api_key_id: portal.id })]);
+      expect(await stats.json()).toEqual({
+        date: '2026-11-24',
+        submitted: 0,
+        accepted: 0,
+        rejected: 0,
+        pending: 0,
+        acceptance_rate: 0,
+      });
+      const warnings = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry['code'] === 'api_key_last_used_write_failed');
+      const failure = {
+        level: 40,
+        organization_id: organization.id,
+        err: expect.objectContaining({ code: 'ECONNRESET' }),
+      };
+      expect(warnings).toEqual([
+        expect.objectContaining({ ...failure, api_key_id: ingestion.id }),
+        expect.objectContaining({ ...failure, api_key_id: portal.id }),
+      ]);
     } finally {
       await app.close();
     }

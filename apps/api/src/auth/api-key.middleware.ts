@@ -61,12 +61,21 @@ function environmentMismatch(keyEnvironment: Environment, path: string): DomainE
   const requestEnvironment = environmentOfPath(path);
   if (keyEnvironment === requestEnvironment) return null;
   if (keyEnvironment === 'sandbox') {
-    return new DomainError('API_KEY_INVALID', `Sandbox keys (vk_test_) work only against the sandbox base URL: use ${SANDBOX_PREFIX}${path}`);
+    return new DomainError(
+      'API_KEY_INVALID',
+      `Sandbox keys (vk_test_) work only against the sandbox base URL: use ${SANDBOX_PREFIX}${path}`,
+    );
   }
-  return new DomainError('API_KEY_INVALID', `Production keys (vk_live_) do not work against the sandbox base URL: use ${path.slice(SANDBOX_PREFIX.length)}`);
+  return new DomainError(
+    'API_KEY_INVALID',
+    `Production keys (vk_live_) do not work against the sandbox base URL: use ${path.slice(SANDBOX_PREFIX.length)}`,
+  );
 }
 
-export function apiKeyAuth<StateT extends object>(deps: ApiKeyAuthDependencies, permission: ApiKeyPermission): Middleware<StateT & ApiKeyAuthState> {
+export function apiKeyAuth<StateT extends object>(
+  deps: ApiKeyAuthDependencies,
+  permission: ApiKeyPermission,
+): Middleware<StateT & ApiKeyAuthState> {
   const clock = deps.clock ?? (() => new Date());
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
@@ -96,7 +105,13 @@ export function apiKeyAuth<StateT extends object>(deps: ApiKeyAuthDependencies, 
       await deps.apiKeys.touchLastUsed(tenant, apiKey, now);
     } catch (error) {
       deps.logger.warn(
-        { code: 'api_key_last_used_write_failed', err: error, api_key_id: apiKey.id, organization_id: tenant.organizationId, environment: tenant.environment },
+        {
+          code: 'api_key_last_used_write_failed',
+          err: error,
+          api_key_id: apiKey.id,
+          organization_id: tenant.organizationId,
+          environment: tenant.environment,
+        },
         'could not record API key use (last_used_at); the request goes on',
       );
     }

@@ -18,7 +18,10 @@ let vendorId: string;
 
 function routes(dal: Dal): Router<ApiKeyAuthState> {
   const router = new Router<ApiKeyAuthState>();
-  const auth = apiKeyAuth<ApiKeyAuthState>({ apiKeys: dal.apiKeys, vendors: dal.vendors, logger: pino({ level: 'silent' }) }, 'write');
+  const auth = apiKeyAuth<ApiKeyAuthState>(
+    { apiKeys: dal.apiKeys, vendors: dal.vendors, logger: pino({ level: 'silent' }) },
+    'write',
+  );
   const ok = (ctx: Router.RouterContext<ApiKeyAuthState>): void => {
     ctx.status = 201;
     ctx.body = { success: true };
@@ -30,9 +33,13 @@ function routes(dal: Dal): Router<ApiKeyAuthState> {
     throw new DomainError('VALIDATION_ERROR', 'Validation failed', [{ field: 'email', message: 'email is required' }]);
   });
   // A user-API route limited per client address (e.g. authentication endpoints, 10 per minute).
-  router.post('/api/auth/login', rateLimit('authentication', dal.rateLimiter, (ctx) => ({ subject: ctx.ip, limit: 2 }), { clock }), (ctx) => {
-    ctx.body = { ok: true };
-  });
+  router.post(
+    '/api/auth/login',
+    rateLimit('authentication', dal.rateLimiter, (ctx) => ({ subject: ctx.ip, limit: 2 }), { clock }),
+    (ctx) => {
+      ctx.body = { ok: true };
+    },
+  );
   return router;
 }
 
@@ -48,7 +55,10 @@ afterAll(async () => {
 });
 
 async function newKey(environment: 'live' | 'sandbox', rateLimit: number | null = null): Promise<string> {
-  const { key } = await server.dal.apiKeys.create({ ...live, environment }, { vendorId, name: 'k', permissions: ['write'], rateLimit });
+  const { key } = await server.dal.apiKeys.create(
+    { ...live, environment },
+    { vendorId, name: 'k', permissions: ['write'], rateLimit },
+  );
   return key;
 }
 
@@ -56,7 +66,11 @@ const post = (key: string, path: string): Promise<Response> =>
   fetch(`${server.v4}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
 
 function limitHeaders(response: Response): [string | null, string | null, string | null] {
-  return [response.headers.get('x-ratelimit-limit'), response.headers.get('x-ratelimit-remaining'), response.headers.get('x-ratelimit-reset')];
+  return [
+    response.headers.get('x-ratelimit-limit'),
+    response.headers.get('x-ratelimit-remaining'),
+    response.headers.get('x-ratelimit-reset'),
+  ];
 }
 
 describe('rate limits on ingestion', () => {
@@ -72,7 +86,14 @@ describe('rate limits on ingestion', () => {
     expect(limited.status).toBe(429);
     expect(limitHeaders(limited)).toEqual(['2', '0', String(WINDOW_END)]);
     expect(limited.headers.get('retry-after')).toBe('20');
-    expect(await limited.json()).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', retry_after: 20, limit: 2, window: 60 });
+    expect(await limited.json()).toEqual({
+      success: false,
+      error: 'Rate limit exceeded',
+      code: 'RATE_LIMIT_EXCEEDED',
+      retry_after: 20,
+      limit: 2,
+      window: 60,
+    });
   });
 
   it('starts afresh in the next window', async () => {
@@ -108,7 +129,12 @@ describe('rate limits on ingestion', () => {
     const other = await post(b, '/api/v1/leads/invalid');
     expect(other.status).toBe(400);
     expect(limitHeaders(other)).toEqual(['1', '0', String(WINDOW_END)]);
-    expect(await other.json()).toEqual({ success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: [{ field: 'email', message: 'email is required' }] });
+    expect(await other.json()).toEqual({
+      success: false,
+      error: 'Validation failed',
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'email', message: 'email is required' }],
+    });
   });
 
   it('answers 429 in the user convention on user-API routes', async () => {
@@ -118,6 +144,8 @@ describe('rate limits on ingestion', () => {
     const limited = await login();
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('20');
-    expect(await limited.json()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 20 } });
+    expect(await limited.json()).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: 20 },
+    });
   });
 });

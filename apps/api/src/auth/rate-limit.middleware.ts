@@ -43,7 +43,13 @@ function showDecision(ctx: RateLimitHeaders, decision: RateLimitDecision): void 
 }
 
 /** Counts one request of `target.subject` in `scope`: sets the headers, and throws RATE_LIMIT_EXCEEDED past the limit. */
-export async function enforceRateLimit(ctx: RateLimitHeaders, limiter: Pick<RateLimiter, 'consume'>, scope: RateLimitScope, target: RateLimitTarget, now: Date): Promise<void> {
+export async function enforceRateLimit(
+  ctx: RateLimitHeaders,
+  limiter: Pick<RateLimiter, 'consume'>,
+  scope: RateLimitScope,
+  target: RateLimitTarget,
+  now: Date,
+): Promise<void> {
   const decision = await limiter.consume(scope, target.subject, target.limit, now);
   showDecision(ctx, decision);
   if (!decision.allowed) {
@@ -78,6 +84,15 @@ export function perApiKey(ctx: ParameterizedContext<ApiKeyAuthState>, scope: Rat
 }
 
 /** The ingestion limits: single or bulk, by the key's environment (500/50 live, 100/10 sandbox). */
-export function ingestionRateLimit(kind: 'single' | 'bulk', limiter: Pick<RateLimiter, 'consume'>, options: RateLimitOptions = {}): Middleware<ApiKeyAuthState> {
-  return rateLimit<ApiKeyAuthState>((ctx) => ingestScope(kind, ctx.state.tenant.environment), limiter, perApiKey, options);
+export function ingestionRateLimit(
+  kind: 'single' | 'bulk',
+  limiter: Pick<RateLimiter, 'consume'>,
+  options: RateLimitOptions = {},
+): Middleware<ApiKeyAuthState> {
+  return rateLimit<ApiKeyAuthState>(
+    (ctx) => ingestScope(kind, ctx.state.tenant.environment),
+    limiter,
+    perApiKey,
+    options,
+  );
 }

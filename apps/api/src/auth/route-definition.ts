@@ -39,9 +39,15 @@ function tag<T extends Middleware>(middleware: T, access: RouteAccess): T {
 }
 
 /** Registers a route with its guard (or, for `public`, a tagged pass-through) in front. */
-export function defineRoute(router: UserRouter, definition: RouteDefinition, ...handlers: Array<Middleware<UserSessionState>>): void {
+export function defineRoute(
+  router: UserRouter,
+  definition: RouteDefinition,
+  ...handlers: Array<Middleware<UserSessionState>>
+): void {
   const guard: Middleware<UserSessionState> =
-    definition.permission === 'public' ? tag(async (_ctx, next) => next(), 'public') : tag(router.guard.requireUser(definition.permission, definition.rateLimit), definition.permission);
+    definition.permission === 'public'
+      ? tag(async (_ctx, next) => next(), 'public')
+      : tag(router.guard.requireUser(definition.permission, definition.rateLimit), definition.permission);
   router.register(definition.path, [definition.method], [guard, ...handlers] as Middleware[]);
 }
 
@@ -61,7 +67,11 @@ export function listRoutes(app: Koa): RegisteredRoute[] {
     for (const layer of router.stack) {
       if (layer.methods.length === 0) continue; // router.use(...) middleware, not a route
       const first = layer.stack[0] as TaggedMiddleware | undefined;
-      routes.push({ methods: layer.methods.filter((method) => method !== 'HEAD'), path: String(layer.path), access: first?.[ACCESS] });
+      routes.push({
+        methods: layer.methods.filter((method) => method !== 'HEAD'),
+        path: String(layer.path),
+        access: first?.[ACCESS],
+      });
     }
   }
   return routes;

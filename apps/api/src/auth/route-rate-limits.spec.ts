@@ -18,7 +18,10 @@ const emptyAnalytics: Analytics = {
   engine: 'chdb',
   migrate: async () => [],
   insert: async () => undefined,
-  query: async <T>() => [{ totalInquiries: 0, totalApplications: 0, matchedApplications: 0, convertedInquiries: 0, averageSeconds: null }] as T[],
+  query: async <T>() =>
+    [
+      { totalInquiries: 0, totalApplications: 0, matchedApplications: 0, convertedInquiries: 0, averageSeconds: null },
+    ] as T[],
   command: async () => undefined,
   ping: async () => undefined,
   close: async () => undefined,
@@ -26,7 +29,11 @@ const emptyAnalytics: Analytics = {
 
 beforeAll(async () => {
   // A general limit of 3 per minute makes the difference visible in a few requests.
-  server = await startAccountsServer({ rateLimits: { authentication: 1_000, generalApi: 3 }, clock: () => NOW, analytics: emptyAnalytics });
+  server = await startAccountsServer({
+    rateLimits: { authentication: 1_000, generalApi: 3 },
+    clock: () => NOW,
+    analytics: emptyAnalytics,
+  });
   owner = await UserApi.owner(server.url, 'limits.owner@example.edu', 'Limits College');
 });
 
@@ -35,14 +42,19 @@ afterAll(async () => {
 });
 
 /** The 429 of the general limit: its headers and body, whatever the route's own limit is. */
-function expectGeneralLimitRefusal(answer: { status: number; body: Record<string, unknown>; headers: Headers }, route: string): void {
+function expectGeneralLimitRefusal(
+  answer: { status: number; body: Record<string, unknown>; headers: Headers },
+  route: string,
+): void {
   expect(answer.status, route).toBe(429);
   expect(answer.headers.get('x-ratelimit-limit'), route).toBe('3');
   expect(answer.headers.get('x-ratelimit-remaining'), route).toBe('0');
   const retryAfter = Number(answer.headers.get('retry-after'));
   expect(retryAfter, route).toBeGreaterThan(0);
   // The user convention, or the funnel's own (docs/api-conventions.md).
-  const body = route.includes('funnel') ? { success: false, error: 'Rate limit exceeded', retry_after: retryAfter, limit: 3, window: 60 } : { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: retryAfter } };
+  const body = route.includes('funnel')
+    ? { success: false, error: 'Rate limit exceeded', retry_after: retryAfter, limit: 3, window: 60 }
+    : { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: retryAfter } };
   expect(answer.body, route).toEqual(body);
 }
 
@@ -61,7 +73,13 @@ describe('route rate limits with the general API limit', () => {
     for (let i = 0; i < 4; i++) statuses.push((await member.call('GET', '/api/vendors')).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     // Routes with their own scope (get lead 200, list webhooks 100, funnel 500) and one without.
-    const routes = ['/api/leads/lead_unknown', '/api/webhooks', '/api/analytics/funnel/overview', '/api/vendor-funnel-links', '/api/users'];
+    const routes = [
+      '/api/leads/lead_unknown',
+      '/api/webhooks',
+      '/api/analytics/funnel/overview',
+      '/api/vendor-funnel-links',
+      '/api/users',
+    ];
     const answers: Array<Awaited<ReturnType<UserApi['call']>>> = [];
     for (const route of routes) answers.push(await member.call('GET', route));
     expect(answers.map((answer) => answer.status)).toEqual([429, 429, 429, 429, 429]);
@@ -71,7 +89,10 @@ describe('route rate limits with the general API limit', () => {
   it('still stops a route by its own limit when the general limit has room', async () => {
     // POST /api/webhooks allows 10 a minute; the general limit of this server is 3, so a server
     // with a larger general limit shows the route's own.
-    const roomy = await startAccountsServer({ rateLimits: { authentication: 1_000, generalApi: 1_000 }, clock: () => NOW });
+    const roomy = await startAccountsServer({
+      rateLimits: { authentication: 1_000, generalApi: 1_000 },
+      clock: () => NOW,
+    });
     try {
       const admin = await UserApi.owner(roomy.url, 'limits.roomy@example.edu', 'Roomy College');
       const statuses = [];
@@ -82,7 +103,13 @@ describe('route rate limits with the general API limit', () => {
       }
       expect(statuses).toEqual([...Array<number>(10).fill(400), 429]);
       expect(last?.headers.get('x-ratelimit-limit')).toBe('10');
-      expect(last?.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', retry_after: Number(last?.headers.get('retry-after')) } });
+      expect(last?.body).toEqual({
+        error: {
+          code: 'RATE_LIMIT_EXCEEDED',
+          message: 'Rate limit exceeded',
+          retry_after: Number(last?.headers.get('retry-after')),
+        },
+      });
     } finally {
       await roomy.close();
     }

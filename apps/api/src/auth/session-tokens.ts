@@ -15,7 +15,17 @@
  * `oauth`.
  */
 import { randomUUID } from 'node:crypto';
-import { DomainError, isOAuthScope, isRole, OAUTH_ACCESS_TOKEN_TTL_SECONDS, type OAuthScope, type Role, sessionGeneration, SESSION_TTL_SECONDS, type User } from '@leadstream/domain';
+import {
+  DomainError,
+  isOAuthScope,
+  isRole,
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+  type OAuthScope,
+  type Role,
+  sessionGeneration,
+  SESSION_TTL_SECONDS,
+  type User,
+} from '@leadstream/domain';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
 export const SESSION_ISSUER = 'leadstream';
@@ -61,22 +71,42 @@ export class SessionTokens {
     private readonly clock: () => Date = () => new Date(),
     private readonly ttlSeconds = SESSION_TTL_SECONDS,
   ) {
-    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the session signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
+    if (secret.length < MIN_SECRET_LENGTH)
+      throw new Error(`the session signing secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.key = new TextEncoder().encode(secret);
   }
 
   async issue(user: TokenSubject): Promise<IssuedSession> {
-    return this.sign(user.id, { org: user.organization_id, role: user.role, gen: sessionGeneration(user) }, { typ: 'JWT', audience: SESSION_AUDIENCE, ttlSeconds: this.ttlSeconds });
+    return this.sign(
+      user.id,
+      { org: user.organization_id, role: user.role, gen: sessionGeneration(user) },
+      { typ: 'JWT', audience: SESSION_AUDIENCE, ttlSeconds: this.ttlSeconds },
+    );
   }
 
   /** An OAuth access token for a grant (the token endpoint's `access_token`). */
   async issueOAuthAccess(user: TokenSubject, access: OAuthAccess): Promise<IssuedSession> {
-    const claims = { org: user.organization_id, role: user.role, gen: sessionGeneration(user), scope: access.scopes.join(' '), client_id: access.clientId, gid: access.grantId };
-    return this.sign(user.id, claims, { typ: 'at+jwt', audience: OAUTH_AUDIENCE, ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS });
+    const claims = {
+      org: user.organization_id,
+      role: user.role,
+      gen: sessionGeneration(user),
+      scope: access.scopes.join(' '),
+      client_id: access.clientId,
+      gid: access.grantId,
+    };
+    return this.sign(user.id, claims, {
+      typ: 'at+jwt',
+      audience: OAUTH_AUDIENCE,
+      ttlSeconds: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    });
   }
 
   /** Signs a token for `subject` with a fresh id, issued now and expiring `ttlSeconds` later. */
-  private async sign(subject: string, claims: JWTPayload, options: { typ: string; audience: string; ttlSeconds: number }): Promise<IssuedSession> {
+  private async sign(
+    subject: string,
+    claims: JWTPayload,
+    options: { typ: string; audience: string; ttlSeconds: number },
+  ): Promise<IssuedSession> {
     const issuedAt = Math.floor(this.clock().getTime() / 1000);
     const expiresAt = issuedAt + options.ttlSeconds;
     const tokenId = randomUUID();
@@ -107,16 +137,36 @@ export class SessionTokens {
       throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     }
     const { sub, jti, iat, exp, org, role, gen } = payload;
-    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof org !== 'string' || !isRole(role) || typeof iat !== 'number' || typeof exp !== 'number') {
+    if (
+      typeof sub !== 'string' ||
+      typeof jti !== 'string' ||
+      typeof org !== 'string' ||
+      !isRole(role) ||
+      typeof iat !== 'number' ||
+      typeof exp !== 'number'
+    ) {
       throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     }
-    if (gen !== undefined && !Number.isSafeInteger(gen)) throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
-    const claims: SessionClaims = { userId: sub, organizationId: org, role, tokenId: jti, issuedAt: new Date(iat * 1000), expiresAt: new Date(exp * 1000) };
+    if (gen !== undefined && !Number.isSafeInteger(gen))
+      throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
+    const claims: SessionClaims = {
+      userId: sub,
+      organizationId: org,
+      role,
+      tokenId: jti,
+      issuedAt: new Date(iat * 1000),
+      expiresAt: new Date(exp * 1000),
+    };
     if (typeof gen === 'number') claims.sessionGeneration = gen;
     if (payload.aud === OAUTH_AUDIENCE || (Array.isArray(payload.aud) && payload.aud.includes(OAUTH_AUDIENCE))) {
       const { scope, client_id: clientId, gid } = payload;
       const scopes = typeof scope === 'string' ? scope.split(' ') : [];
-      if (typeof clientId !== 'string' || typeof gid !== 'string' || scopes.length === 0 || !scopes.every(isOAuthScope)) {
+      if (
+        typeof clientId !== 'string' ||
+        typeof gid !== 'string' ||
+        scopes.length === 0 ||
+        !scopes.every(isOAuthScope)
+      ) {
         throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
       }
       claims.oauth = { scopes, clientId, grantId: gid };

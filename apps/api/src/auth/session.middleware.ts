@@ -19,7 +19,16 @@
  * (refresh, logout) refuse them, so an application cannot turn its token into a full session.
  */
 import type { RateLimiter, SessionRepository, UserRepository } from '@leadstream/dal';
-import { DomainError, hasPermission, RATE_LIMITS, sessionGeneration, type Permission, type RateLimitScope, type TenantContext, type User } from '@leadstream/domain';
+import {
+  DomainError,
+  hasPermission,
+  RATE_LIMITS,
+  sessionGeneration,
+  type Permission,
+  type RateLimitScope,
+  type TenantContext,
+  type User,
+} from '@leadstream/domain';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { enforceRateLimit, type RateLimitHeaders } from './rate-limit.middleware';
 import type { SessionClaims, SessionTokens } from './session-tokens';
@@ -60,33 +69,51 @@ export class SessionGuard {
    */
   async countRequest(ctx: RateLimitHeaders, userId: string, scope: RateLimitScope = 'general_api'): Promise<void> {
     const now = this.deps.clock?.() ?? new Date();
-    await enforceRateLimit(ctx, this.deps.limiter, 'general_api', { subject: userId, limit: this.deps.generalApiLimit ?? RATE_LIMITS.general_api }, now);
-    if (scope !== 'general_api') await enforceRateLimit(ctx, this.deps.limiter, scope, { subject: userId, limit: RATE_LIMITS[scope] }, now);
+    await enforceRateLimit(
+      ctx,
+      this.deps.limiter,
+      'general_api',
+      { subject: userId, limit: this.deps.generalApiLimit ?? RATE_LIMITS.general_api },
+      now,
+    );
+    if (scope !== 'general_api')
+      await enforceRateLimit(ctx, this.deps.limiter, scope, { subject: userId, limit: RATE_LIMITS[scope] }, now);
   }
 
   /** Verifies the Bearer token and loads its user; throws TOKEN_INVALID or TOKEN_EXPIRED. */
   async authenticate(ctx: ParameterizedContext): Promise<UserSessionState> {
     const match = BEARER.exec(ctx.get('Authorization'));
-    if (!match?.[1]) throw new DomainError('TOKEN_INVALID', 'Authentication required: send Authorization: Bearer <token>');
+    if (!match?.[1])
+      throw new DomainError('TOKEN_INVALID', 'Authentication required: send Authorization: Bearer <token>');
     const claims = await this.deps.tokens.verify(match[1]);
-    if (await this.deps.sessions.isRevoked(claims.tokenId)) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
-    if (claims.oauth && !(await this.deps.oauthGrants?.isGrantActive(claims.oauth.grantId))) throw new DomainError('TOKEN_INVALID', 'Access token has been revoked');
+    if (await this.deps.sessions.isRevoked(claims.tokenId))
+      throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    if (claims.oauth && !(await this.deps.oauthGrants?.isGrantActive(claims.oauth.grantId)))
+      throw new DomainError('TOKEN_INVALID', 'Access token has been revoked');
     const tenant: TenantContext = { organizationId: claims.organizationId, environment: 'live' };
     const user = await this.deps.users.findById(tenant, claims.userId);
     if (!user || user.status !== 'active') throw new DomainError('TOKEN_INVALID', 'Session token is invalid');
     // A password reset moves the user to the next session generation: every token issued before it,
     // however close in time, carries an earlier one. A token without one counts as generation 0.
-    if ((claims.sessionGeneration ?? 0) !== sessionGeneration(user)) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
+    if ((claims.sessionGeneration ?? 0) !== sessionGeneration(user))
+      throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
     // Tokens signed before generations existed are also refused when issued before the last password
     // change (to the second, as iat); this check has nothing left to do once such tokens have expired.
-    if (claims.sessionGeneration === undefined && user.password_changed_at && claims.issuedAt.getTime() < Math.floor(user.password_changed_at.getTime() / 1000) * 1000) {
+    if (
+      claims.sessionGeneration === undefined &&
+      user.password_changed_at &&
+      claims.issuedAt.getTime() < Math.floor(user.password_changed_at.getTime() / 1000) * 1000
+    ) {
       throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
     }
     return { user, tenant, session: claims };
   }
 
   /** The guard of a route: authentication, the per-user limits, then the permission. */
-  requireUser(permission: Permission | 'authenticated', scope: RateLimitScope = 'general_api'): Middleware<UserSessionState> {
+  requireUser(
+    permission: Permission | 'authenticated',
+    scope: RateLimitScope = 'general_api',
+  ): Middleware<UserSessionState> {
     return async (ctx, next) => {
       const state = await this.authenticate(ctx);
       ctx.state.user = state.user;
@@ -102,15 +129,26 @@ export class SessionGuard {
   authorize(state: UserSessionState, permission: Permission | 'authenticated'): void {
     const scopes: readonly string[] | undefined = state.session.oauth?.scopes;
     if (scopes && (permission === 'authenticated' || !scopes.includes(permission))) {
-      throw new DomainError('INSUFFICIENT_PERMISSIONS', permission === 'authenticated' ? 'OAuth access tokens cannot be used on this route' : `The access token's scopes do not include '${permission}'`);
+      throw new DomainError(
+        'INSUFFICIENT_PERMISSIONS',
+        permission === 'authenticated'
+          ? 'OAuth access tokens cannot be used on this route'
+          : `The access token's scopes do not include '${permission}'`,
+      );
     }
     if (permission !== 'authenticated' && !hasPermission(state.user.role, permission)) {
-      throw new DomainError('INSUFFICIENT_PERMISSIONS', `Your role (${state.user.role}) lacks the '${permission}' permission`);
+      throw new DomainError(
+        'INSUFFICIENT_PERMISSIONS',
+        `Your role (${state.user.role}) lacks the '${permission}' permission`,
+      );
     }
   }
 }
 
 /** `requireUser(guard, permission)`: the route middleware, for routers not built with defineRoute. */
-export function requireUser(guard: SessionGuard, permission: Permission | 'authenticated'): Middleware<UserSessionState> {
+export function requireUser(
+  guard: SessionGuard,
+  permission: Permission | 'authenticated',
+): Middleware<UserSessionState> {
   return guard.requireUser(permission);
 }

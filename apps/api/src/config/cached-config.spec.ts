@@ -47,7 +47,13 @@ function countingStore(inner: DocumentStore): { store: DocumentStore; reads: Map
   return { store, reads };
 }
 
-const CONFIG_COLLECTIONS = [COLLECTIONS.apiKeys, COLLECTIONS.vendors, COLLECTIONS.organizations, COLLECTIONS.rateLimits, CONFIG_VERSIONS_COLLECTION];
+const CONFIG_COLLECTIONS = [
+  COLLECTIONS.apiKeys,
+  COLLECTIONS.vendors,
+  COLLECTIONS.organizations,
+  COLLECTIONS.rateLimits,
+  CONFIG_VERSIONS_COLLECTION,
+];
 
 let server: ApiTestServer;
 let inner: DocumentStore;
@@ -77,10 +83,12 @@ beforeEach(() => {
   reads.clear();
 });
 
-const configReads = (): Record<string, number> => Object.fromEntries(CONFIG_COLLECTIONS.map((name) => [name, reads.get(name) ?? 0]));
+const configReads = (): Record<string, number> =>
+  Object.fromEntries(CONFIG_COLLECTIONS.map((name) => [name, reads.get(name) ?? 0]));
 const noReads = Object.fromEntries(CONFIG_COLLECTIONS.map((name) => [name, 0]));
 
-const status = (key: string): Promise<Response> => fetch(`${server.url}/api/leads/lead_unknown/status`, { headers: { authorization: `Bearer ${key}` } });
+const status = (key: string): Promise<Response> =>
+  fetch(`${server.url}/api/leads/lead_unknown/status`, { headers: { authorization: `Bearer ${key}` } });
 const ingest = (key: string, email: string): Promise<Response> =>
   fetch(`${server.url}/api/v1/leads/ingest`, {
     method: 'POST',
@@ -90,7 +98,12 @@ const ingest = (key: string, email: string): Promise<Response> =>
 
 describe('keys, vendors and settings from the configuration cache', () => {
   it('authenticates from memory at steady state: no key, vendor, organization, version or rate-limit read', async () => {
-    const { key } = await dal.apiKeys.create(live, { vendorId, name: 'k', permissions: ['read', 'write'], rateLimit: null });
+    const { key } = await dal.apiKeys.create(live, {
+      vendorId,
+      name: 'k',
+      permissions: ['read', 'write'],
+      rateLimit: null,
+    });
     expect((await status(key)).status).toBe(404); // first sight of the hash: read from the store
     expect((await status(key)).status).toBe(404); // loaded into the cache
     reads.clear();
@@ -118,7 +131,12 @@ describe('keys, vendors and settings from the configuration cache', () => {
 
   it("refuses a disabled vendor's key on the next request", async () => {
     const vendor = await dal.vendors.create(live, { name: 'Soon off', type: 'inquiry' });
-    const { key } = await dal.apiKeys.create(live, { vendorId: vendor.id, name: 'k', permissions: ['read'], rateLimit: null });
+    const { key } = await dal.apiKeys.create(live, {
+      vendorId: vendor.id,
+      name: 'k',
+      permissions: ['read'],
+      rateLimit: null,
+    });
     for (let i = 0; i < 3; i++) expect((await status(key)).status).toBe(404);
     await dal.vendors.setEnabled(live, vendor.id, false, new Date(), () => []);
     await server.configCache.changed(live.organizationId, 'vendors');
@@ -132,8 +150,11 @@ describe('keys, vendors and settings from the configuration cache', () => {
     const after = await server.configCache.changed(live.organizationId, 'settings');
     expect(after).toBe(before + 1);
     expect((await ingest(key, 'stamped.after@example.edu')).status).toBe(202);
-    const commands = (await readTopic(server.log, 'leads.submitted')).map((record) => parseLeadCommand(JSON.parse(record.value)));
-    const stamp = (email: string) => commands.find((command) => (command.submission as { email?: string }).email === email)?.config_version;
+    const commands = (await readTopic(server.log, 'leads.submitted')).map((record) =>
+      parseLeadCommand(JSON.parse(record.value)),
+    );
+    const stamp = (email: string) =>
+      commands.find((command) => (command.submission as { email?: string }).email === email)?.config_version;
     expect(stamp('stamped.before@example.edu')).toBe(before);
     expect(stamp('stamped.after@example.edu')).toBe(after);
   });

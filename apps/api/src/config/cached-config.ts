@@ -13,7 +13,15 @@
  * for at most `maxApiKeys` keys, the least recently used forgotten first: a forgotten hash is
  * read as on first sight, a forgotten write is tried again (at most once a minute per key).
  */
-import { type ApiKeyRepository, type CustomFieldRepository, LAST_USED_RESOLUTION_MS, type Organization, type OrganizationRepository, type Vendor, type VendorRepository } from '@leadstream/dal';
+import {
+  type ApiKeyRepository,
+  type CustomFieldRepository,
+  LAST_USED_RESOLUTION_MS,
+  type Organization,
+  type OrganizationRepository,
+  type Vendor,
+  type VendorRepository,
+} from '@leadstream/dal';
 import type { ApiKey, TenantContext } from '@leadstream/domain';
 import { type ConfigCache, LruMap } from '@leadstream/runtime';
 
@@ -100,9 +108,14 @@ export class CachedConfig {
     return this.cache.get(organizationId, 'api.custom_fields', () => source.list(organizationId));
   }
 
-  private async touchLastUsed(tenant: TenantContext, apiKey: Pick<ApiKey, 'id' | 'last_used_at'>, now: Date): Promise<boolean> {
+  private async touchLastUsed(
+    tenant: TenantContext,
+    apiKey: Pick<ApiKey, 'id' | 'last_used_at'>,
+    now: Date,
+  ): Promise<boolean> {
     const written = this.lastUsedWrites.get(apiKey.id);
-    const lastUsed = written && (apiKey.last_used_at === null || written > apiKey.last_used_at) ? written : apiKey.last_used_at;
+    const lastUsed =
+      written && (apiKey.last_used_at === null || written > apiKey.last_used_at) ? written : apiKey.last_used_at;
     if (lastUsed !== null && lastUsed.getTime() > now.getTime() - LAST_USED_RESOLUTION_MS) return false;
     // Noted before the write, so concurrent requests of one key do not all try it.
     this.lastUsedWrites.set(apiKey.id, now);

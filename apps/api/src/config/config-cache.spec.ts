@@ -101,8 +101,14 @@ describe('ConfigCache', () => {
     expect(await a.get('org_2', 'keys', loader.load)).toBe('old');
     expect(await a.version('org_1')).toBe(1);
     expect(await a.changed('org_1', 'vendors')).toBe(2);
-    expect(await store.collection(CONFIG_VERSIONS_COLLECTION).findOne({ _id: 'org_1' })).toMatchObject({ version: 2, what: 'vendors' });
-    const published = (await readTopic(log, CONFIG_CHANGED_TOPIC)).map((record) => ({ key: record.key, ...parseConfigChanged(JSON.parse(record.value)) }));
+    expect(await store.collection(CONFIG_VERSIONS_COLLECTION).findOne({ _id: 'org_1' })).toMatchObject({
+      version: 2,
+      what: 'vendors',
+    });
+    const published = (await readTopic(log, CONFIG_CHANGED_TOPIC)).map((record) => ({
+      key: record.key,
+      ...parseConfigChanged(JSON.parse(record.value)),
+    }));
     expect(published).toMatchObject([
       { key: 'org_1', organization_id: 'org_1', version: 1, what: 'api_keys' },
       { key: 'org_1', organization_id: 'org_1', version: 2, what: 'vendors' },
@@ -249,7 +255,16 @@ describe('ConfigCache', () => {
     source.value = 'new';
     // A second change whose increment was lost: it publishes version 1 again.
     await log.produce(CONFIG_CHANGED_TOPIC, [
-      { key: 'org_1', value: JSON.stringify({ schema_version: 1, organization_id: 'org_1', version: 1, what: 'settings', changed_at: new Date().toISOString() }) },
+      {
+        key: 'org_1',
+        value: JSON.stringify({
+          schema_version: 1,
+          organization_id: 'org_1',
+          version: 1,
+          what: 'settings',
+          changed_at: new Date().toISOString(),
+        }),
+      },
     ]);
     await eventually(async () => (await b.get('org_1', 'k', loader.load)) === 'new');
     await eventually(async () => (await a.get('org_1', 'k', loader.load)) === 'new');

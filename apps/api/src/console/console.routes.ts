@@ -16,7 +16,9 @@ import { shippedFile } from '@leadstream/runtime';
 export const CONSOLE_PATH = '/app';
 
 /** apps/console/dist, beside this app; console/ beside the bundle in the build (tools/build.mjs copies it there). */
-export const DEFAULT_CONSOLE_DIST = resolve(fileURLToPath(shippedFile(import.meta.url, { source: '../../../console/dist/', built: './console/' })));
+export const DEFAULT_CONSOLE_DIST = resolve(
+  fileURLToPath(shippedFile(import.meta.url, { source: '../../../console/dist/', built: './console/' })),
+);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -34,7 +36,8 @@ const TYPES: Record<string, string> = {
 };
 
 /** Scripts and styles only from this origin; inline style attributes are what the charts draw with. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en">
@@ -88,7 +91,10 @@ export function consoleRoutes(options: ConsoleRoutesOptions = {}): Middleware {
     if (file && (await isFile(file))) {
       ctx.type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
       // Vite names what it emits into assets/ by content hash: such a file never changes.
-      ctx.set('Cache-Control', file.startsWith(join(root, 'assets') + sep) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+      ctx.set(
+        'Cache-Control',
+        file.startsWith(join(root, 'assets') + sep) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      );
       ctx.body = await readFile(file);
       return;
     }

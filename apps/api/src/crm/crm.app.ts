@@ -20,7 +20,16 @@ export interface CrmApiOptions {
   resolve?: OutboundOptions['resolve'];
 }
 
-export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentStore; log: EventLog; leads: Pick<LeadRepository, 'findById'>; options: CrmApiOptions | undefined }): void {
+export function mountCrm(
+  app: Koa,
+  deps: {
+    guard: SessionGuard;
+    store: DocumentStore;
+    log: EventLog;
+    leads: Pick<LeadRepository, 'findById'>;
+    options: CrmApiOptions | undefined;
+  },
+): void {
   const options = deps.options ?? {};
   const connections = new CrmConnectionRepository(deps.store);
   const cipher = new CredentialsCipher(options.credentialsKey ?? randomBytes(32));
@@ -32,7 +41,11 @@ export function mountCrm(app: Koa, deps: { guard: SessionGuard; store: DocumentS
     log: deps.log,
     cipher,
     // A connection test refreshes a Salesforce token too: a rotated refresh token is stored, as the crm-sync stage stores it.
-    client: new CrmClient({ timeoutMs: options.timeoutMs ?? 30_000, ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}), refreshTokens: new StoredRefreshTokens(connections, cipher) }),
+    client: new CrmClient({
+      timeoutMs: options.timeoutMs ?? 30_000,
+      ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
+      refreshTokens: new StoredRefreshTokens(connections, cipher),
+    }),
     allowInsecureTargets: options.allowInsecureTargets ?? false,
     ...(options.resolve ? { resolve: options.resolve } : {}),
   });

@@ -19,7 +19,14 @@ import { crmConnectionView } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
 import type { CredentialsCipher, CrmClient, OutboundOptions } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
-import { createCrmConnection, deleteCrmConnection, listCrmConnections, requestCrmSync, testCrmConnection, updateCrmConnection } from './use-cases';
+import {
+  createCrmConnection,
+  deleteCrmConnection,
+  listCrmConnections,
+  requestCrmSync,
+  testCrmConnection,
+  updateCrmConnection,
+} from './use-cases';
 
 export interface CrmRoutesDependencies {
   guard: SessionGuard;
@@ -39,8 +46,20 @@ export interface CrmRoutesDependencies {
 export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
-  const outbound = { allowInsecureTargets: deps.allowInsecureTargets, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
-  const useCaseDeps = { connections: deps.connections, syncs: deps.syncs, leads: deps.leads, log: deps.log, cipher: deps.cipher, client: deps.client, outbound, clock };
+  const outbound = {
+    allowInsecureTargets: deps.allowInsecureTargets,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  };
+  const useCaseDeps = {
+    connections: deps.connections,
+    syncs: deps.syncs,
+    leads: deps.leads,
+    log: deps.log,
+    cipher: deps.cipher,
+    client: deps.client,
+    outbound,
+    clock,
+  };
 
   defineRoute(router, { method: 'GET', path: '/api/crm/connections', permission: 'crm:read' }, async (ctx) => {
     const connections = await listCrmConnections(useCaseDeps, { tenant: ctx.state.tenant });
@@ -54,17 +73,33 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/crm/connections/:id', permission: 'crm:write' }, async (ctx) => {
-    const { record, stats } = await updateCrmConnection(useCaseDeps, { tenant: ctx.state.tenant, connectionId: String(ctx.params['id']), body: ctx.request.body });
+    const { record, stats } = await updateCrmConnection(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      connectionId: String(ctx.params['id']),
+      body: ctx.request.body,
+    });
     ctx.body = { data: crmConnectionView(record, stats) };
   });
 
-  defineRoute(router, { method: 'POST', path: '/api/crm/connections/:id/test', permission: 'crm:write' }, async (ctx) => {
-    const result = await testCrmConnection(useCaseDeps, { tenant: ctx.state.tenant, connectionId: String(ctx.params['id']) });
-    // 200 either way, like a webhook test (`testWebhook`): the body says what the CRM answered.
-    ctx.body = result.success
-      ? { success: true, response_status: result.responseStatus, response_time_ms: result.timeMs }
-      : { success: false, error: result.error ?? 'failed', response_status: result.responseStatus, response_time_ms: result.timeMs };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/crm/connections/:id/test', permission: 'crm:write' },
+    async (ctx) => {
+      const result = await testCrmConnection(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        connectionId: String(ctx.params['id']),
+      });
+      // 200 either way, like a webhook test (`testWebhook`): the body says what the CRM answered.
+      ctx.body = result.success
+        ? { success: true, response_status: result.responseStatus, response_time_ms: result.timeMs }
+        : {
+            success: false,
+            error: result.error ?? 'failed',
+            response_status: result.responseStatus,
+            response_time_ms: result.timeMs,
+          };
+    },
+  );
 
   defineRoute(router, { method: 'DELETE', path: '/api/crm/connections/:id', permission: 'crm:write' }, async (ctx) => {
     await deleteCrmConnection(useCaseDeps, { tenant: ctx.state.tenant, connectionId: String(ctx.params['id']) });
@@ -72,7 +107,12 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
   });
 
   defineRoute(router, { method: 'POST', path: '/api/crm/:id/sync/:leadId', permission: 'crm:write' }, async (ctx) => {
-    const requested = await requestCrmSync(useCaseDeps, { tenant: ctx.state.tenant, actor: { id: ctx.state.user.id }, connectionId: String(ctx.params['id']), leadId: String(ctx.params['leadId']) });
+    const requested = await requestCrmSync(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      actor: { id: ctx.state.user.id },
+      connectionId: String(ctx.params['id']),
+      leadId: String(ctx.params['leadId']),
+    });
     // 202: the crm-sync stage makes the call (with its retries); GET /api/leads/:id shows the result.
     ctx.status = 202;
     ctx.body = {

@@ -18,17 +18,59 @@ afterAll(async () => {
   await server.close();
 });
 
-function storedLead(id: string, fields: { email: string; first_name: string; last_name: string; phone: string | null }): LeadRecord {
+function storedLead(
+  id: string,
+  fields: { email: string; first_name: string; last_name: string; phone: string | null },
+): LeadRecord {
   const at = new Date().toISOString();
   const keys = blockingKeyFields(fields);
   return {
-    _id: id, organization_id: owner.organizationId, environment: 'live', vendor_id: 'vendor-1', status: 'active', ...fields,
-    source: null, program: null, program_interest: null, ip_address: null, user_agent: null, landing_page: null, referrer: null,
-    utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null, utm_content: null, custom_fields: {}, enrichment_data: {},
-    validation_status: 'passed', enrichment_status: 'completed', duplicate_of: null, similarity_score: null, crm_sync_status: 'pending',
-    crm_id: null, crm_synced_at: null, flags: [], warnings: [], rejection_reason: null, rule_id: null, dedup_key: normalizeEmail(fields.email),
-    bk_email: keys.email, bk_phone: keys.phone, bk_name: keys.name, dedup_status: 'unique', submitted_at: at, processed_at: at,
-    created_at: at, updated_at: at, deleted_at: null, expires_at: null, actor: startLead(id), version: 1, applied_messages: [], outbox: [],
+    _id: id,
+    organization_id: owner.organizationId,
+    environment: 'live',
+    vendor_id: 'vendor-1',
+    status: 'active',
+    ...fields,
+    source: null,
+    program: null,
+    program_interest: null,
+    ip_address: null,
+    user_agent: null,
+    landing_page: null,
+    referrer: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    utm_term: null,
+    utm_content: null,
+    custom_fields: {},
+    enrichment_data: {},
+    validation_status: 'passed',
+    enrichment_status: 'completed',
+    duplicate_of: null,
+    similarity_score: null,
+    crm_sync_status: 'pending',
+    crm_id: null,
+    crm_synced_at: null,
+    flags: [],
+    warnings: [],
+    rejection_reason: null,
+    rule_id: null,
+    dedup_key: normalizeEmail(fields.email),
+    bk_email: keys.email,
+    bk_phone: keys.phone,
+    bk_name: keys.name,
+    dedup_status: 'unique',
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(id),
+    version: 1,
+    applied_messages: [],
+    outbox: [],
   };
 }
 
@@ -41,7 +83,11 @@ describe('GET and POST /api/dedup', () => {
     const updated = await owner.call('POST', '/api/dedup', { threshold: 90, window_hours: 168, action: 'flag' });
     expect(updated.status).toBe(200);
     expect(updated.body['data']).toMatchObject({ threshold: 90, window_hours: 168, action: 'flag' });
-    expect((await owner.call('GET', '/api/dedup')).body['data']).toMatchObject({ threshold: 90, window_hours: 168, action: 'flag' });
+    expect((await owner.call('GET', '/api/dedup')).body['data']).toMatchObject({
+      threshold: 90,
+      window_hours: 168,
+      action: 'flag',
+    });
     await owner.call('POST', '/api/dedup', { threshold: 85, window_hours: 24, action: 'reject' });
   });
 
@@ -50,7 +96,10 @@ describe('GET and POST /api/dedup', () => {
       const answer = await owner.call('POST', '/api/dedup', { vendor_overrides: { [key]: { threshold: 90 } } });
       expect(answer.status, key).toBe(400);
       expect((answer.body['error'] as { details: Array<{ field: string; message: string }> }).details).toEqual([
-        { field: 'vendor_overrides', message: `vendor id ${JSON.stringify(key)} may not contain '.' or start with '$'` },
+        {
+          field: 'vendor_overrides',
+          message: `vendor id ${JSON.stringify(key)} may not contain '.' or start with '$'`,
+        },
       ]);
     }
   });
@@ -70,14 +119,18 @@ describe('GET and POST /api/dedup', () => {
 
     const window = await owner.call('POST', '/api/dedup', { window_hours: 5, threshold: 120 });
     expect(window.status).toBe(400);
-    expect((window.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort()).toEqual(['threshold', 'window_hours']);
+    expect(
+      (window.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field).sort(),
+    ).toEqual(['threshold', 'window_hours']);
   });
 
   it('keeps the configuration from viewers (dedup:read and dedup:write are for managers and up, docs/permissions.md)', async () => {
     const viewer = await owner.member('dedup.viewer@example.edu', 'viewer');
     const configuration = (await owner.call('GET', '/api/dedup')).body['data'];
     expect(await viewer.call('GET', '/api/dedup')).toMatchObject(forbidden('viewer', 'dedup:read'));
-    expect(await viewer.call('POST', '/api/dedup', { threshold: 50 })).toMatchObject(forbidden('viewer', 'dedup:write'));
+    expect(await viewer.call('POST', '/api/dedup', { threshold: 50 })).toMatchObject(
+      forbidden('viewer', 'dedup:write'),
+    );
     expect((await owner.call('GET', '/api/dedup')).body['data']).toEqual(configuration);
     const manager = await owner.member('dedup.manager@example.edu', 'manager');
     expect(await manager.call('GET', '/api/dedup')).toMatchObject({ status: 200, body: { data: configuration } });
@@ -86,10 +139,26 @@ describe('GET and POST /api/dedup', () => {
 
 describe('POST /api/dedup/check-duplicate', () => {
   it('finds a stored lead by normalized email and answers the documented body; a new person is not a duplicate', async () => {
-    await server.store.collection<LeadRecord>('leads').insertOne(storedLead('lead_original', { email: 'jane.doe@gmail.com', first_name: 'Jane', last_name: 'Doe', phone: '+14155552671' }));
-    const duplicate = await owner.call('POST', '/api/dedup/check-duplicate', { email: 'Jane.Doe+apply@gmail.com', first_name: 'Jane', last_name: 'Doe' });
+    await server.store.collection<LeadRecord>('leads').insertOne(
+      storedLead('lead_original', {
+        email: 'jane.doe@gmail.com',
+        first_name: 'Jane',
+        last_name: 'Doe',
+        phone: '+14155552671',
+      }),
+    );
+    const duplicate = await owner.call('POST', '/api/dedup/check-duplicate', {
+      email: 'Jane.Doe+apply@gmail.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+    });
     expect(duplicate.status).toBe(200);
-    expect(duplicate.body).toEqual({ is_duplicate: true, matched_lead_id: 'lead_original', similarity_score: 100, match_details: { email: 100, name: 100 } });
+    expect(duplicate.body).toEqual({
+      is_duplicate: true,
+      matched_lead_id: 'lead_original',
+      similarity_score: 100,
+      match_details: { email: 100, name: 100 },
+    });
 
     const unique = await owner.call('POST', '/api/dedup/check-duplicate', { email: 'someone.else@example.edu' });
     expect(unique.body).toEqual({ is_duplicate: false });
@@ -98,7 +167,7 @@ describe('POST /api/dedup/check-duplicate', () => {
     expect(invalid.status).toBe(400);
   });
 
-  it('never matches another organization\'s leads', async () => {
+  it("never matches another organization's leads", async () => {
     const other = await UserApi.owner(server.url, 'other.owner@example.edu', 'Other College');
     const answer = await other.call('POST', '/api/dedup/check-duplicate', { email: 'jane.doe@gmail.com' });
     expect(answer.body).toEqual({ is_duplicate: false });

@@ -24,13 +24,17 @@ const CHECK_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'vendor_id'] 
 
 function checkBody(body: unknown): Record<(typeof CHECK_FIELDS)[number], string | undefined> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new DomainError('VALIDATION_ERROR', 'Invalid request', [{ field: '(body)', message: 'body must be a JSON object' }]);
+    throw new DomainError('VALIDATION_ERROR', 'Invalid request', [
+      { field: '(body)', message: 'body must be a JSON object' },
+    ]);
   }
   const details = [];
   const values: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(body)) {
-    if (!(CHECK_FIELDS as readonly string[]).includes(field)) details.push({ field, message: `${field} is not a known field` });
-    else if (value !== undefined && value !== null && typeof value !== 'string') details.push({ field, message: `${field} must be a string` });
+    if (!(CHECK_FIELDS as readonly string[]).includes(field))
+      details.push({ field, message: `${field} is not a known field` });
+    else if (value !== undefined && value !== null && typeof value !== 'string')
+      details.push({ field, message: `${field} must be a string` });
     else values[field] = value ?? undefined;
   }
   if (!values['email'] && !values['phone'] && !(values['first_name'] && values['last_name'])) {
@@ -70,7 +74,9 @@ export function dedupRouter(deps: DedupRoutesDependencies): UserRouter {
     const raw = ctx.query['limit'];
     const limit = raw === undefined ? 20 : Number(raw);
     if (typeof raw !== 'undefined' && (typeof raw !== 'string' || !/^\d{1,3}$/.test(raw) || limit < 1 || limit > 100)) {
-      throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', [{ field: 'limit', message: 'limit must be an integer from 1 to 100' }]);
+      throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', [
+        { field: 'limit', message: 'limit must be an integer from 1 to 100' },
+      ]);
     }
     const entries = await deps.dedup.recent(ctx.state.tenant, limit);
     ctx.body = {

@@ -32,7 +32,10 @@ function isJson(type: string): boolean {
 }
 
 function isStream(body: unknown): boolean {
-  return Buffer.isBuffer(body) || (typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function');
+  return (
+    Buffer.isBuffer(body) ||
+    (typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function')
+  );
 }
 
 function fail(ctx: Parameters<Middleware>[0], problems: string[]): void {

@@ -42,20 +42,41 @@ export function exportsRouter(deps: ExportRoutesDependencies): UserRouter {
   );
   const useCaseDeps = { exports: deps.exports, files: deps.files, vendors: deps.vendors, log: deps.log, clock };
 
-  defineRoute(router, { method: 'POST', path: '/api/leads/export', permission: 'leads:read' }, exportLimit, async (ctx) => {
-    const record = await requestExport(useCaseDeps, { tenant: ctx.state.tenant, actor: ctx.state.user, body: ctx.request.body, baseUrl: ctx.origin });
-    // 200 with the export's id and status (not 202), as `exportLeads` documents it and clients
-    // expect.
-    ctx.status = 200;
-    ctx.body = { export_id: record._id, status: 'processing', download_url: null, estimated_completion: record.estimated_completion };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/leads/export', permission: 'leads:read' },
+    exportLimit,
+    async (ctx) => {
+      const record = await requestExport(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        actor: ctx.state.user,
+        body: ctx.request.body,
+        baseUrl: ctx.origin,
+      });
+      // 200 with the export's id and status (not 202), as `exportLeads` documents it and clients
+      // expect.
+      ctx.status = 200;
+      ctx.body = {
+        export_id: record._id,
+        status: 'processing',
+        download_url: null,
+        estimated_completion: record.estimated_completion,
+      };
+    },
+  );
 
   defineRoute(router, { method: 'GET', path: '/api/exports/:export_id', permission: 'leads:read' }, async (ctx) => {
-    ctx.body = exportView(await getExport(useCaseDeps, { tenant: ctx.state.tenant, exportId: String(ctx.params['export_id']) }), clock());
+    ctx.body = exportView(
+      await getExport(useCaseDeps, { tenant: ctx.state.tenant, exportId: String(ctx.params['export_id']) }),
+      clock(),
+    );
   });
 
   const download = async (ctx: ParameterizedContext<UserSessionState>): Promise<void> => {
-    const { filename, csv } = await downloadExport(useCaseDeps, { tenant: ctx.state.tenant, exportId: String(ctx.params['export_id']) });
+    const { filename, csv } = await downloadExport(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      exportId: String(ctx.params['export_id']),
+    });
     ctx.status = 200;
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(filename);

@@ -27,7 +27,12 @@ const A1 = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const A2 = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 
 let sequence = 0;
-function submission(vendorId: string, email: string, at: string, options: { organizationId?: string; environment?: 'live' | 'sandbox'; id?: string } = {}): LeadEventMessage {
+function submission(
+  vendorId: string,
+  email: string,
+  at: string,
+  options: { organizationId?: string; environment?: 'live' | 'sandbox'; id?: string } = {},
+): LeadEventMessage {
   sequence += 1;
   const leadId = `lead_${String(sequence).padStart(3, '0')}`;
   return {
@@ -47,7 +52,12 @@ const rejectedInquiry = submission(I1, 'zed@x.edu', '2025-06-02T11:00:00.000Z');
 /** The lead.rejected event validation emits after a submission's lead.created. */
 function rejection(created: LeadEventMessage): LeadEventMessage {
   const lead = created.data['lead'] as Record<string, unknown>;
-  return { ...created, id: `${created.id}_rejected`, event: 'lead.rejected', data: { lead_id: lead['id'], lead: { email: lead['email'] }, rejection_reason: 'bot_detected', rule_id: null } };
+  return {
+    ...created,
+    id: `${created.id}_rejected`,
+    event: 'lead.rejected',
+    data: { lead_id: lead['id'], lead: { email: lead['email'] }, rejection_reason: 'bot_detected', rule_id: null },
+  };
 }
 const EVENTS: LeadEventMessage[] = [
   // Inquiries of the period: q1, q2, q3 (I1), q4, q5, q7, q9 (I2). q6 is the day before; q1b and
@@ -103,145 +113,166 @@ const PERIOD_VIEW = { start: '2025-06-01T00:00:00.000Z', end: '2025-06-03T23:59:
 const engines = testAnalyticsEngines('funnel');
 
 describe.each(engines)('funnel reports on the golden events (%s)', (_name, makeEngine) => {
-let period: FunnelPeriod;
-let engine: TestEngine;
-let analytics: Analytics;
-let reports: FunnelReports;
+  let period: FunnelPeriod;
+  let engine: TestEngine;
+  let analytics: Analytics;
+  let reports: FunnelReports;
 
-beforeAll(async () => {
-  if (!makeEngine) return;
-  engine = makeEngine();
-  analytics = await engine.open();
-  await analytics.migrate(analyticsMigrations);
-  // Two inserts, so the redelivered q1 sits in another part until FINAL collapses it.
-  await analytics.insert('lead_events', EVENTS.slice(0, -1).map((event) => ({ ...toLeadEventRow(event) })));
-  await analytics.insert('lead_events', EVENTS.slice(-1).map((event) => ({ ...toLeadEventRow(event) })));
-  reports = new FunnelReports(new FunnelQueries(analytics));
-  const parsed = parseFunnelPeriod({ startDate: '2025-06-01', endDate: '2025-06-03' }, new Date('2025-06-05T00:00:00Z'));
-  if (!parsed.ok) throw new Error('period');
-  period = parsed.value;
-});
-
-afterAll(async () => {
-  await analytics?.close();
-  await engine?.dispose();
-});
-
-describe.skipIf(!makeEngine)('every report', () => {
-  it('overview: 7 people inquired, 5 applied in the period, 5 applications converted 5 inquiries, on average after 40320 s', async () => {
-    // Conversions: q1-p1 1800, q2-p2 28800, q4-p4 158400, q7-p7 5400, q9-p9 7200 s. Not counted again:
-    // q1b, q10 (repeated inquiries), p8 (ann's second application), p5 (eve's second, after p6).
-    expect(await reports.overview(scope, period)).toEqual({
-      period: PERIOD_VIEW,
-      totalInquiries: 7,
-      totalApplications: 5, // p1, p2, p3, p6, p9 (p4 and p7 come after the period)
-      matchedApplications: 5,
-      conversionRate: 0.7143,
-      averageTimeToConvertSeconds: 40_320,
-      averageTimeToConvertFormatted: '11h 12m',
-    });
+  beforeAll(async () => {
+    if (!makeEngine) return;
+    engine = makeEngine();
+    analytics = await engine.open();
+    await analytics.migrate(analyticsMigrations);
+    // Two inserts, so the redelivered q1 sits in another part until FINAL collapses it.
+    await analytics.insert(
+      'lead_events',
+      EVENTS.slice(0, -1).map((event) => ({ ...toLeadEventRow(event) })),
+    );
+    await analytics.insert(
+      'lead_events',
+      EVENTS.slice(-1).map((event) => ({ ...toLeadEventRow(event) })),
+    );
+    reports = new FunnelReports(new FunnelQueries(analytics));
+    const parsed = parseFunnelPeriod(
+      { startDate: '2025-06-01', endDate: '2025-06-03' },
+      new Date('2025-06-05T00:00:00Z'),
+    );
+    if (!parsed.ok) throw new Error('period');
+    period = parsed.value;
   });
 
-  it('time to convert: five conversions, median 7200 s (ivy)', async () => {
-    expect(await reports.timeToConvert(scope, period)).toEqual({
-      period: PERIOD_VIEW,
-      distribution: [
-        { bucket: '0-1hr', count: 1, percentage: 20 },
-        { bucket: '1-6hr', count: 2, percentage: 40 },
-        { bucket: '6-12hr', count: 1, percentage: 20 },
-        { bucket: '12-24hr', count: 0, percentage: 0 },
-        { bucket: '24hr+', count: 1, percentage: 20 },
-      ],
-      totalConversions: 5,
-      medianTimeToConvertSeconds: 7_200,
-      medianTimeToConvertFormatted: '2h',
-    });
+  afterAll(async () => {
+    await analytics?.close();
+    await engine?.dispose();
   });
 
-  it('drop-offs at 2025-06-05: q3 (63 h old) and q5 (28 h old) never converted', async () => {
-    const now = new Date('2025-06-05T00:00:00Z');
-    expect(await reports.dropOffs(scope, period, 24, now)).toEqual({
-      period: PERIOD_VIEW,
-      totalDroppedInquiries: 2,
-      dropOffRate: 0.2857,
-      byVendor: [
-        { vendorId: I1, vendorName: 'Inquiry One', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
-        { vendorId: I2, vendorName: 'Inquiry Two', droppedCount: 1, totalInquiries: 4, dropOffRate: 0.25 },
-      ],
-      byAge: [
-        { bucket: '24-48hr', count: 1 },
-        { bucket: '2-7days', count: 1 },
-        { bucket: '7days+', count: 0 },
-      ],
+  describe.skipIf(!makeEngine)('every report', () => {
+    it('overview: 7 people inquired, 5 applied in the period, 5 applications converted 5 inquiries, on average after 40320 s', async () => {
+      // Conversions: q1-p1 1800, q2-p2 28800, q4-p4 158400, q7-p7 5400, q9-p9 7200 s. Not counted again:
+      // q1b, q10 (repeated inquiries), p8 (ann's second application), p5 (eve's second, after p6).
+      expect(await reports.overview(scope, period)).toEqual({
+        period: PERIOD_VIEW,
+        totalInquiries: 7,
+        totalApplications: 5, // p1, p2, p3, p6, p9 (p4 and p7 come after the period)
+        matchedApplications: 5,
+        conversionRate: 0.7143,
+        averageTimeToConvertSeconds: 40_320,
+        averageTimeToConvertFormatted: '11h 12m',
+      });
     });
-    // At least 30 hours old: q5 (28 h) and q7 (24.5 h) are too young to count.
-    expect(await reports.dropOffs(scope, period, 30, now)).toMatchObject({
-      totalDroppedInquiries: 1,
-      dropOffRate: 0.2,
-      byVendor: [
-        { vendorId: I1, droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
-        { vendorId: I2, droppedCount: 0, totalInquiries: 2, dropOffRate: 0 },
-      ],
-      byAge: [
-        { bucket: '24-48hr', count: 0 },
-        { bucket: '2-7days', count: 1 },
-        { bucket: '7days+', count: 0 },
-      ],
-    });
-  });
 
-  it('by vendor: each linked pair with its inquiries, conversions and average time (most conversions first), adding up to the overview', async () => {
-    const byVendor = await reports.byVendor(scope, period);
-    const pairs = byVendor['vendorPairs'] as Array<{ inquiries: number; conversions: number }>;
-    const overview = await reports.overview(scope, period);
-    expect(pairs.reduce((sum, pair) => sum + pair.inquiries, 0)).toBe(overview['totalInquiries']);
-    expect(pairs.reduce((sum, pair) => sum + pair.conversions, 0)).toBe(overview['matchedApplications']);
-    expect(byVendor).toEqual({
-      period: PERIOD_VIEW,
-      vendorPairs: [
-        {
-          inquiryVendorId: I2,
-          inquiryVendorName: 'Inquiry Two',
-          applicationVendorId: A1,
-          applicationVendorName: 'Applications',
-          inquiries: 4,
-          conversions: 3,
-          conversionRate: 0.75,
-          averageTimeToConvertSeconds: 57_000,
-          averageTimeToConvertFormatted: '15h 50m',
-        },
-        {
-          inquiryVendorId: I1,
-          inquiryVendorName: 'Inquiry One',
-          applicationVendorId: A1,
-          applicationVendorName: 'Applications',
-          inquiries: 3,
-          conversions: 2,
-          conversionRate: 0.6667,
-          averageTimeToConvertSeconds: 15_300,
-          averageTimeToConvertFormatted: '4h 15m',
-        },
-      ],
+    it('time to convert: five conversions, median 7200 s (ivy)', async () => {
+      expect(await reports.timeToConvert(scope, period)).toEqual({
+        period: PERIOD_VIEW,
+        distribution: [
+          { bucket: '0-1hr', count: 1, percentage: 20 },
+          { bucket: '1-6hr', count: 2, percentage: 40 },
+          { bucket: '6-12hr', count: 1, percentage: 20 },
+          { bucket: '12-24hr', count: 0, percentage: 0 },
+          { bucket: '24hr+', count: 1, percentage: 20 },
+        ],
+        totalConversions: 5,
+        medianTimeToConvertSeconds: 7_200,
+        medianTimeToConvertFormatted: '2h',
+      });
+    });
+
+    it('drop-offs at 2025-06-05: q3 (63 h old) and q5 (28 h old) never converted', async () => {
+      const now = new Date('2025-06-05T00:00:00Z');
+      expect(await reports.dropOffs(scope, period, 24, now)).toEqual({
+        period: PERIOD_VIEW,
+        totalDroppedInquiries: 2,
+        dropOffRate: 0.2857,
+        byVendor: [
+          { vendorId: I1, vendorName: 'Inquiry One', droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+          { vendorId: I2, vendorName: 'Inquiry Two', droppedCount: 1, totalInquiries: 4, dropOffRate: 0.25 },
+        ],
+        byAge: [
+          { bucket: '24-48hr', count: 1 },
+          { bucket: '2-7days', count: 1 },
+          { bucket: '7days+', count: 0 },
+        ],
+      });
+      // At least 30 hours old: q5 (28 h) and q7 (24.5 h) are too young to count.
+      expect(await reports.dropOffs(scope, period, 30, now)).toMatchObject({
+        totalDroppedInquiries: 1,
+        dropOffRate: 0.2,
+        byVendor: [
+          { vendorId: I1, droppedCount: 1, totalInquiries: 3, dropOffRate: 0.3333 },
+          { vendorId: I2, droppedCount: 0, totalInquiries: 2, dropOffRate: 0 },
+        ],
+        byAge: [
+          { bucket: '24-48hr', count: 0 },
+          { bucket: '2-7days', count: 1 },
+          { bucket: '7days+', count: 0 },
+        ],
+      });
+    });
+
+    it('by vendor: each linked pair with its inquiries, conversions and average time (most conversions first), adding up to the overview', async () => {
+      const byVendor = await reports.byVendor(scope, period);
+      const pairs = byVendor['vendorPairs'] as Array<{ inquiries: number; conversions: number }>;
+      const overview = await reports.overview(scope, period);
+      expect(pairs.reduce((sum, pair) => sum + pair.inquiries, 0)).toBe(overview['totalInquiries']);
+      expect(pairs.reduce((sum, pair) => sum + pair.conversions, 0)).toBe(overview['matchedApplications']);
+      expect(byVendor).toEqual({
+        period: PERIOD_VIEW,
+        vendorPairs: [
+          {
+            inquiryVendorId: I2,
+            inquiryVendorName: 'Inquiry Two',
+            applicationVendorId: A1,
+            applicationVendorName: 'Applications',
+            inquiries: 4,
+            conversions: 3,
+            conversionRate: 0.75,
+            averageTimeToConvertSeconds: 57_000,
+            averageTimeToConvertFormatted: '15h 50m',
+          },
+          {
+            inquiryVendorId: I1,
+            inquiryVendorName: 'Inquiry One',
+            applicationVendorId: A1,
+            applicationVendorName: 'Applications',
+            inquiries: 3,
+            conversions: 2,
+            conversionRate: 0.6667,
+            averageTimeToConvertSeconds: 15_300,
+            averageTimeToConvertFormatted: '4h 15m',
+          },
+        ],
+      });
+    });
+
+    it('daily: every day of the period, conversions on the day of their inquiry', async () => {
+      expect(await reports.daily(scope, period)).toEqual({
+        period: PERIOD_VIEW,
+        daily: [
+          { date: '2025-06-01', inquiries: 2, applications: 2, conversions: 2, conversionRate: 1 },
+          { date: '2025-06-02', inquiries: 3, applications: 1, conversions: 2, conversionRate: 0.6667 },
+          { date: '2025-06-03', inquiries: 2, applications: 2, conversions: 1, conversionRate: 0.5 },
+        ],
+      });
+    });
+
+    it('answers zeros and nulls for an organization without links or events', async () => {
+      const empty: NamedFunnelScope = { ...scope, organizationId: 'org_empty', links: [] };
+      expect(await reports.overview(empty, period)).toMatchObject({
+        totalInquiries: 0,
+        matchedApplications: 0,
+        conversionRate: 0,
+        averageTimeToConvertSeconds: null,
+        averageTimeToConvertFormatted: null,
+      });
+      expect(await reports.timeToConvert(empty, period)).toMatchObject({
+        totalConversions: 0,
+        medianTimeToConvertSeconds: null,
+      });
+      expect(await reports.dropOffs(empty, period, 24, new Date('2025-06-05T00:00:00Z'))).toMatchObject({
+        totalDroppedInquiries: 0,
+        byVendor: [],
+      });
+      expect(await reports.byVendor(empty, period)).toMatchObject({ vendorPairs: [] });
     });
   });
-
-  it('daily: every day of the period, conversions on the day of their inquiry', async () => {
-    expect(await reports.daily(scope, period)).toEqual({
-      period: PERIOD_VIEW,
-      daily: [
-        { date: '2025-06-01', inquiries: 2, applications: 2, conversions: 2, conversionRate: 1 },
-        { date: '2025-06-02', inquiries: 3, applications: 1, conversions: 2, conversionRate: 0.6667 },
-        { date: '2025-06-03', inquiries: 2, applications: 2, conversions: 1, conversionRate: 0.5 },
-      ],
-    });
-  });
-
-  it('answers zeros and nulls for an organization without links or events', async () => {
-    const empty: NamedFunnelScope = { ...scope, organizationId: 'org_empty', links: [] };
-    expect(await reports.overview(empty, period)).toMatchObject({ totalInquiries: 0, matchedApplications: 0, conversionRate: 0, averageTimeToConvertSeconds: null, averageTimeToConvertFormatted: null });
-    expect(await reports.timeToConvert(empty, period)).toMatchObject({ totalConversions: 0, medianTimeToConvertSeconds: null });
-    expect(await reports.dropOffs(empty, period, 24, new Date('2025-06-05T00:00:00Z'))).toMatchObject({ totalDroppedInquiries: 0, byVendor: [] });
-    expect(await reports.byVendor(empty, period)).toMatchObject({ vendorPairs: [] });
-  });
-});
 });

@@ -150,7 +150,9 @@ type Bounds = ReadonlyArray<{ from: number; to: number | null }>;
 
 /** `multiIf` choosing the index (0-based) of the bucket a number of seconds falls in. */
 function bucketIndex(expression: string, bounds: Bounds): string {
-  const arms = bounds.flatMap((bound, index) => (bound.to === null ? [] : [`${expression} < ${bound.to}`, String(index)]));
+  const arms = bounds.flatMap((bound, index) =>
+    bound.to === null ? [] : [`${expression} < ${bound.to}`, String(index)],
+  );
   return `multiIf(${[...arms, String(bounds.length - 1)].join(', ')})`;
 }
 
@@ -182,7 +184,11 @@ export class FunnelQueries {
   }
 
   async timeToConvert(scope: FunnelScope, period: FunnelPeriod, bounds: Bounds): Promise<TimeToConvertRow> {
-    const [row] = await this.analytics.query<{ totalConversions: number; medianSeconds: number | null; counts: number[] }>(
+    const [row] = await this.analytics.query<{
+      totalConversions: number;
+      medianSeconds: number | null;
+      counts: number[];
+    }>(
       `${FUNNEL_CTES}
       SELECT count() AS totalConversions,
         if(count() = 0, NULL, quantileExactInclusive(0.5)(seconds)) AS medianSeconds,
@@ -194,7 +200,13 @@ export class FunnelQueries {
   }
 
   /** Per inquiry vendor that has a link: its inquiries at least `minAgeHours` old at `now`, and those that did not convert. */
-  async dropOffs(scope: FunnelScope, period: FunnelPeriod, minAgeHours: number, now: Date, bounds: Bounds): Promise<DropOffRow[]> {
+  async dropOffs(
+    scope: FunnelScope,
+    period: FunnelPeriod,
+    minAgeHours: number,
+    now: Date,
+    bounds: Bounds,
+  ): Promise<DropOffRow[]> {
     const age = `dateDiff('millisecond', i.submitted_at, {now:DateTime64(3, 'UTC')}) / 1000`;
     return this.analytics.query<DropOffRow>(
       `${FUNNEL_CTES}
@@ -220,13 +232,25 @@ export class FunnelQueries {
   }
 
   /** Inquiries per inquiry vendor in the period (the by-vendor report's denominators). */
-  async inquiriesByVendor(scope: FunnelScope, period: FunnelPeriod): Promise<Array<{ vendorId: string; inquiries: number }>> {
-    return this.analytics.query(`${FUNNEL_CTES} SELECT vendor_id AS vendorId, count() AS inquiries FROM inquiries GROUP BY vendor_id ${FINAL_SETTINGS}`, parameters(scope, period));
+  async inquiriesByVendor(
+    scope: FunnelScope,
+    period: FunnelPeriod,
+  ): Promise<Array<{ vendorId: string; inquiries: number }>> {
+    return this.analytics.query(
+      `${FUNNEL_CTES} SELECT vendor_id AS vendorId, count() AS inquiries FROM inquiries GROUP BY vendor_id ${FINAL_SETTINGS}`,
+      parameters(scope, period),
+    );
   }
 
   /** Converted inquiries per inquiry vendor (vendor ROI, executive summary). */
-  async convertedByInquiryVendor(scope: FunnelScope, period: FunnelPeriod): Promise<Array<{ vendorId: string; conversions: number }>> {
-    return this.analytics.query(`${FUNNEL_CTES} SELECT inquiry_vendor_id AS vendorId, count() AS conversions FROM converted GROUP BY inquiry_vendor_id ${FINAL_SETTINGS}`, parameters(scope, period));
+  async convertedByInquiryVendor(
+    scope: FunnelScope,
+    period: FunnelPeriod,
+  ): Promise<Array<{ vendorId: string; conversions: number }>> {
+    return this.analytics.query(
+      `${FUNNEL_CTES} SELECT inquiry_vendor_id AS vendorId, count() AS conversions FROM converted GROUP BY inquiry_vendor_id ${FINAL_SETTINGS}`,
+      parameters(scope, period),
+    );
   }
 
   /** Days (UTC) with any inquiry, application or conversion; the others are zero. */

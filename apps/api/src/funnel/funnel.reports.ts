@@ -3,7 +3,16 @@
  * from SQL (FunnelQueries); this module names them, fills the buckets, days and vendor pairs that
  * had none, and formats rates and durations.
  */
-import { dropOffAgeBuckets, formatDuration, fraction, percentage, periodDays, periodView, TIME_TO_CONVERT_BUCKETS, type FunnelPeriod } from '@leadstream/domain';
+import {
+  dropOffAgeBuckets,
+  formatDuration,
+  fraction,
+  percentage,
+  periodDays,
+  periodView,
+  TIME_TO_CONVERT_BUCKETS,
+  type FunnelPeriod,
+} from '@leadstream/domain';
 import type { FunnelQueries, FunnelScope } from './funnel.queries';
 
 /** A funnel scope with the vendors' names, for the reports that show them. */
@@ -35,23 +44,40 @@ export class FunnelReports {
     const median = seconds(row.medianSeconds);
     return {
       period: periodView(period),
-      distribution: TIME_TO_CONVERT_BUCKETS.map((bucket, index) => ({ bucket: bucket.bucket, count: row.counts[index] ?? 0, percentage: percentage(row.counts[index] ?? 0, row.totalConversions) })),
+      distribution: TIME_TO_CONVERT_BUCKETS.map((bucket, index) => ({
+        bucket: bucket.bucket,
+        count: row.counts[index] ?? 0,
+        percentage: percentage(row.counts[index] ?? 0, row.totalConversions),
+      })),
       totalConversions: row.totalConversions,
       medianTimeToConvertSeconds: median,
       medianTimeToConvertFormatted: formatDuration(median),
     };
   }
 
-  async dropOffs(scope: NamedFunnelScope, period: FunnelPeriod, minAgeHours: number, now: Date): Promise<Record<string, unknown>> {
+  async dropOffs(
+    scope: NamedFunnelScope,
+    period: FunnelPeriod,
+    minAgeHours: number,
+    now: Date,
+  ): Promise<Record<string, unknown>> {
     const buckets = dropOffAgeBuckets(minAgeHours);
-    const rows = new Map((await this.queries.dropOffs(scope, period, minAgeHours, now, buckets)).map((row) => [row.inquiryVendorId, row]));
+    const rows = new Map(
+      (await this.queries.dropOffs(scope, period, minAgeHours, now, buckets)).map((row) => [row.inquiryVendorId, row]),
+    );
     const linkedInquiryVendors = [...new Set(scope.links.map((link) => link.inquiryVendorId))];
     const byVendor = linkedInquiryVendors
       .map((vendorId) => {
         const row = rows.get(vendorId);
         const dropped = row?.dropped ?? 0;
         const total = row?.totalInquiries ?? 0;
-        return { vendorId, vendorName: scope.vendorNames.get(vendorId) ?? null, droppedCount: dropped, totalInquiries: total, dropOffRate: fraction(dropped, total) };
+        return {
+          vendorId,
+          vendorName: scope.vendorNames.get(vendorId) ?? null,
+          droppedCount: dropped,
+          totalInquiries: total,
+          dropOffRate: fraction(dropped, total),
+        };
       })
       .sort((a, b) => b.droppedCount - a.droppedCount || String(a.vendorName).localeCompare(String(b.vendorName)));
     const dropped = byVendor.reduce((sum, vendor) => sum + vendor.droppedCount, 0);
@@ -61,16 +87,24 @@ export class FunnelReports {
       totalDroppedInquiries: dropped,
       dropOffRate: fraction(dropped, total),
       byVendor,
-      byAge: buckets.map((bucket, index) => ({ bucket: bucket.bucket, count: [...rows.values()].reduce((sum, row) => sum + (row.byAge[index] ?? 0), 0) })),
+      byAge: buckets.map((bucket, index) => ({
+        bucket: bucket.bucket,
+        count: [...rows.values()].reduce((sum, row) => sum + (row.byAge[index] ?? 0), 0),
+      })),
     };
   }
 
   async byVendor(scope: NamedFunnelScope, period: FunnelPeriod): Promise<Record<string, unknown>> {
-    const [pairs, inquiries] = await Promise.all([this.queries.byVendorPair(scope, period), this.queries.inquiriesByVendor(scope, period)]);
+    const [pairs, inquiries] = await Promise.all([
+      this.queries.byVendorPair(scope, period),
+      this.queries.inquiriesByVendor(scope, period),
+    ]);
     const inquiryCount = new Map(inquiries.map((row) => [row.vendorId, row.inquiries]));
     const vendorPairs = scope.links
       .map((link) => {
-        const pair = pairs.find((row) => row.inquiryVendorId === link.inquiryVendorId && row.applicationVendorId === link.applicationVendorId);
+        const pair = pairs.find(
+          (row) => row.inquiryVendorId === link.inquiryVendorId && row.applicationVendorId === link.applicationVendorId,
+        );
         const count = inquiryCount.get(link.inquiryVendorId) ?? 0;
         const average = seconds(pair?.averageSeconds ?? null);
         return {
@@ -85,7 +119,12 @@ export class FunnelReports {
           averageTimeToConvertFormatted: formatDuration(average),
         };
       })
-      .sort((a, b) => b.conversions - a.conversions || String(a.inquiryVendorName).localeCompare(String(b.inquiryVendorName)) || String(a.applicationVendorName).localeCompare(String(b.applicationVendorName)));
+      .sort(
+        (a, b) =>
+          b.conversions - a.conversions ||
+          String(a.inquiryVendorName).localeCompare(String(b.inquiryVendorName)) ||
+          String(a.applicationVendorName).localeCompare(String(b.applicationVendorName)),
+      );
     return { period: periodView(period), vendorPairs };
   }
 
@@ -97,7 +136,13 @@ export class FunnelReports {
         const row = rows.get(date);
         const inquiries = row?.inquiries ?? 0;
         const conversions = row?.conversions ?? 0;
-        return { date, inquiries, applications: row?.applications ?? 0, conversions, conversionRate: fraction(conversions, inquiries) };
+        return {
+          date,
+          inquiries,
+          applications: row?.applications ?? 0,
+          conversions,
+          conversionRate: fraction(conversions, inquiries),
+        };
       }),
     };
   }

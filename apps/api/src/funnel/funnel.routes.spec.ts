@@ -26,17 +26,45 @@ async function createVendor(name: string, type: 'inquiry' | 'application'): Prom
   return String(dataOf(await owner.call('POST', '/api/vendors', { name, type }))['id']);
 }
 
-async function createKey(vendorId: string, permissions: string[], environment: 'live' | 'sandbox' = 'live'): Promise<string> {
-  return String(dataOf(await owner.call('POST', '/api/api-keys', { name: `key ${permissions.join('+')}`, vendor_id: vendorId, permissions, environment }))['key']);
+async function createKey(
+  vendorId: string,
+  permissions: string[],
+  environment: 'live' | 'sandbox' = 'live',
+): Promise<string> {
+  return String(
+    dataOf(
+      await owner.call('POST', '/api/api-keys', {
+        name: `key ${permissions.join('+')}`,
+        vendor_id: vendorId,
+        permissions,
+        environment,
+      }),
+    )['key'],
+  );
 }
 
 const withKey = (key: string): UserApi => new UserApi(server.url, key);
 
 let sequence = 0;
-function created(vendorId: string, email: string, at: string, environment: 'live' | 'sandbox' = 'live'): Record<string, unknown> {
+function created(
+  vendorId: string,
+  email: string,
+  at: string,
+  environment: 'live' | 'sandbox' = 'live',
+): Record<string, unknown> {
   sequence += 1;
   const leadId = `lead_route_${sequence}`;
-  return { ...toLeadEventRow({ schema_version: 1, id: `evt_${leadId}`, event: 'lead.created', timestamp: at, organization_id: owner.organizationId, environment, data: { lead: { id: leadId, email, vendor_id: vendorId } } }) };
+  return {
+    ...toLeadEventRow({
+      schema_version: 1,
+      id: `evt_${leadId}`,
+      event: 'lead.created',
+      timestamp: at,
+      organization_id: owner.organizationId,
+      environment,
+      data: { lead: { id: leadId, email, vendor_id: vendorId } },
+    }),
+  };
 }
 
 beforeAll(async () => {
@@ -71,51 +99,130 @@ describe('funnel links', () => {
   let i1Link: string;
 
   it('creates a link (201, without names), lists it with names, and says there are links', async () => {
-    const response = await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.i1, applicationVendorId: vendors.a1 });
+    const response = await owner.call('POST', '/api/vendor-funnel-links', {
+      inquiryVendorId: vendors.i1,
+      applicationVendorId: vendors.a1,
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ success: true, data: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), inquiryVendorId: vendors.i1, applicationVendorId: vendors.a1, timeWindowHours: 24, createdAt: expect.any(String) } });
+    expect(response.body).toEqual({
+      success: true,
+      data: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        inquiryVendorId: vendors.i1,
+        applicationVendorId: vendors.a1,
+        timeWindowHours: 24,
+        createdAt: expect.any(String),
+      },
+    });
     i1Link = String((response.body['data'] as Record<string, unknown>)['id']);
     expect((await owner.call('GET', '/api/vendor-funnel-links')).body).toEqual({
       success: true,
-      data: [{ id: i1Link, inquiryVendorId: vendors.i1, inquiryVendorName: 'Inquiry One', applicationVendorId: vendors.a1, applicationVendorName: 'Applications', timeWindowHours: 24, createdAt: expect.any(String) }],
+      data: [
+        {
+          id: i1Link,
+          inquiryVendorId: vendors.i1,
+          inquiryVendorName: 'Inquiry One',
+          applicationVendorId: vendors.a1,
+          applicationVendorName: 'Applications',
+          timeWindowHours: 24,
+          createdAt: expect.any(String),
+        },
+      ],
     });
-    expect((await owner.call('GET', '/api/vendor-funnel-links/has-links')).body).toEqual({ success: true, hasLinks: true });
+    expect((await owner.call('GET', '/api/vendor-funnel-links/has-links')).body).toEqual({
+      success: true,
+      hasLinks: true,
+    });
   });
 
   it('answers the creation errors of 4.11 in the funnel convention', async () => {
-    expect(await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.i1, applicationVendorId: vendors.a1 })).toMatchObject({
+    expect(
+      await owner.call('POST', '/api/vendor-funnel-links', {
+        inquiryVendorId: vendors.i1,
+        applicationVendorId: vendors.a1,
+      }),
+    ).toMatchObject({
       status: 400,
-      body: { success: false, error: 'A funnel link for this vendor pair already exists', details: { applicationVendorId: expect.any(String) } },
+      body: {
+        success: false,
+        error: 'A funnel link for this vendor pair already exists',
+        details: { applicationVendorId: expect.any(String) },
+      },
     });
-    expect(await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.a1, applicationVendorId: vendors.i1 })).toMatchObject({
+    expect(
+      await owner.call('POST', '/api/vendor-funnel-links', {
+        inquiryVendorId: vendors.a1,
+        applicationVendorId: vendors.i1,
+      }),
+    ).toMatchObject({
       status: 400,
-      body: { success: false, error: expect.stringContaining('is not of type inquiry'), details: { inquiryVendorId: expect.any(String), applicationVendorId: expect.any(String) } },
+      body: {
+        success: false,
+        error: expect.stringContaining('is not of type inquiry'),
+        details: { inquiryVendorId: expect.any(String), applicationVendorId: expect.any(String) },
+      },
     });
-    expect(await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: '00000000-0000-4000-8000-000000000000', applicationVendorId: vendors.a1 })).toMatchObject({
+    expect(
+      await owner.call('POST', '/api/vendor-funnel-links', {
+        inquiryVendorId: '00000000-0000-4000-8000-000000000000',
+        applicationVendorId: vendors.a1,
+      }),
+    ).toMatchObject({
       status: 404,
       body: { success: false, error: 'Resource not found' },
     });
     const bad = await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: 'x', timeWindowHours: 0 });
     expect(bad).toMatchObject({ status: 400, body: { success: false } });
-    expect(Object.keys(bad.body['details'] as object)).toEqual(['inquiryVendorId', 'applicationVendorId', 'timeWindowHours']);
+    expect(Object.keys(bad.body['details'] as object)).toEqual([
+      'inquiryVendorId',
+      'applicationVendorId',
+      'timeWindowHours',
+    ]);
   });
 
   it('lets an API key see and change only the links of its vendor', async () => {
     const key = withKey(i2Key);
     expect((await key.call('GET', '/api/vendor-funnel-links')).body).toEqual({ success: true, data: [] });
-    expect((await key.call('GET', '/api/vendor-funnel-links/has-links')).body).toEqual({ success: true, hasLinks: false });
+    expect((await key.call('GET', '/api/vendor-funnel-links/has-links')).body).toEqual({
+      success: true,
+      hasLinks: false,
+    });
     const other = await createVendor('Inquiry Three', 'inquiry');
-    expect(await key.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: other, applicationVendorId: vendors.a1 })).toMatchObject({ status: 403, body: { success: false, error: 'Insufficient permissions' } });
-    expect((await key.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.i2, applicationVendorId: vendors.a1, timeWindowHours: 48 })).status).toBe(201);
+    expect(
+      await key.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: other, applicationVendorId: vendors.a1 }),
+    ).toMatchObject({ status: 403, body: { success: false, error: 'Insufficient permissions' } });
+    expect(
+      (
+        await key.call('POST', '/api/vendor-funnel-links', {
+          inquiryVendorId: vendors.i2,
+          applicationVendorId: vendors.a1,
+          timeWindowHours: 48,
+        })
+      ).status,
+    ).toBe(201);
     expect(((await key.call('GET', '/api/vendor-funnel-links')).body['data'] as unknown[]).length).toBe(1);
-    expect(await key.call('DELETE', `/api/vendor-funnel-links/${i1Link}`)).toMatchObject({ status: 404, body: { success: false, error: 'Resource not found' } });
-    expect(await withKey(i1ReadKey).call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.i1, applicationVendorId: vendors.a1 })).toMatchObject({ status: 403 });
+    expect(await key.call('DELETE', `/api/vendor-funnel-links/${i1Link}`)).toMatchObject({
+      status: 404,
+      body: { success: false, error: 'Resource not found' },
+    });
+    expect(
+      await withKey(i1ReadKey).call('POST', '/api/vendor-funnel-links', {
+        inquiryVendorId: vendors.i1,
+        applicationVendorId: vendors.a1,
+      }),
+    ).toMatchObject({ status: 403 });
   });
 
   it('deletes a link once', async () => {
-    const made = await owner.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: await createVendor('Short', 'inquiry'), applicationVendorId: vendors.a1 });
+    const made = await owner.call('POST', '/api/vendor-funnel-links', {
+      inquiryVendorId: await createVendor('Short', 'inquiry'),
+      applicationVendorId: vendors.a1,
+    });
     const id = String((made.body['data'] as Record<string, unknown>)['id']);
-    expect(await owner.call('DELETE', `/api/vendor-funnel-links/${id}`)).toMatchObject({ status: 200, body: { success: true, message: 'Funnel link deleted' } });
+    expect(await owner.call('DELETE', `/api/vendor-funnel-links/${id}`)).toMatchObject({
+      status: 200,
+      body: { success: true, message: 'Funnel link deleted' },
+    });
     expect((await owner.call('DELETE', `/api/vendor-funnel-links/${id}`)).status).toBe(404);
   });
 });
@@ -147,26 +254,48 @@ describe('funnel reports', () => {
     expect((await owner.call('GET', `/api/analytics/funnel/by-vendor${period}`)).body['data']).toMatchObject({
       vendorPairs: [
         { inquiryVendorName: 'Inquiry One', applicationVendorName: 'Applications', inquiries: 1, conversions: 1 },
-        { inquiryVendorName: 'Inquiry Two', applicationVendorName: 'Applications', inquiries: 2, conversions: 1, conversionRate: 0.5 },
+        {
+          inquiryVendorName: 'Inquiry Two',
+          applicationVendorName: 'Applications',
+          inquiries: 2,
+          conversions: 1,
+          conversionRate: 0.5,
+        },
       ],
     });
   });
 
   it("answers an API key with its own vendor's funnel only", async () => {
-    expect((await withKey(i2Key).call('GET', `/api/analytics/funnel/overview${period}`)).body['data']).toMatchObject({ totalInquiries: 2, totalApplications: 2, matchedApplications: 1, conversionRate: 0.5 });
-    expect((await withKey(i1ReadKey).call('GET', `/api/analytics/funnel/by-vendor${period}`)).body['data']).toMatchObject({ vendorPairs: [{ inquiryVendorName: 'Inquiry One', conversions: 1 }] });
+    expect((await withKey(i2Key).call('GET', `/api/analytics/funnel/overview${period}`)).body['data']).toMatchObject({
+      totalInquiries: 2,
+      totalApplications: 2,
+      matchedApplications: 1,
+      conversionRate: 0.5,
+    });
+    expect(
+      (await withKey(i1ReadKey).call('GET', `/api/analytics/funnel/by-vendor${period}`)).body['data'],
+    ).toMatchObject({ vendorPairs: [{ inquiryVendorName: 'Inquiry One', conversions: 1 }] });
   });
 
   it('answers a sandbox key under /sandbox with the sandbox events', async () => {
     const response = await withKey(sandboxKey).call('GET', `/sandbox/api/analytics/funnel/overview${period}`);
-    expect(response).toMatchObject({ status: 200, body: { success: true, data: { totalInquiries: 1, matchedApplications: 0 } } });
+    expect(response).toMatchObject({
+      status: 200,
+      body: { success: true, data: { totalInquiries: 1, matchedApplications: 0 } },
+    });
     expect((await withKey(sandboxKey).call('GET', `/api/analytics/funnel/overview${period}`)).status).toBe(401);
   });
 
   it('names every bad parameter in details, keyed by parameter', async () => {
-    expect(await owner.call('GET', '/api/analytics/funnel/overview?startDate=2025-06-10&endDate=2025-06-01')).toMatchObject({
+    expect(
+      await owner.call('GET', '/api/analytics/funnel/overview?startDate=2025-06-10&endDate=2025-06-01'),
+    ).toMatchObject({
       status: 400,
-      body: { success: false, error: 'Invalid query parameters', details: { startDate: 'startDate must be before endDate' } },
+      body: {
+        success: false,
+        error: 'Invalid query parameters',
+        details: { startDate: 'startDate must be before endDate' },
+      },
     });
     const both = await owner.call('GET', '/api/analytics/funnel/drop-offs?startDate=June&minAgeHours=soon');
     expect(both.status).toBe(400);
@@ -174,10 +303,21 @@ describe('funnel reports', () => {
   });
 
   it("answers 401 'Authentication required' and 403 'Insufficient permissions' in the funnel convention", async () => {
-    expect(await new UserApi(server.url).call('GET', '/api/analytics/funnel/overview')).toMatchObject({ status: 401, body: { success: false, error: 'Authentication required' } });
-    expect(await withKey('vk_live_nope').call('GET', '/api/analytics/funnel/daily')).toMatchObject({ status: 401, body: { success: false, error: 'Authentication required' } });
+    expect(await new UserApi(server.url).call('GET', '/api/analytics/funnel/overview')).toMatchObject({
+      status: 401,
+      body: { success: false, error: 'Authentication required' },
+    });
+    expect(await withKey('vk_live_nope').call('GET', '/api/analytics/funnel/daily')).toMatchObject({
+      status: 401,
+      body: { success: false, error: 'Authentication required' },
+    });
     const viewer = await owner.member('viewer@college.edu', 'viewer');
     expect((await viewer.call('GET', `/api/analytics/funnel/daily${period}`)).status).toBe(200);
-    expect(await viewer.call('POST', '/api/vendor-funnel-links', { inquiryVendorId: vendors.i2, applicationVendorId: vendors.a1 })).toMatchObject({ status: 403, body: { success: false, error: 'Insufficient permissions' } });
+    expect(
+      await viewer.call('POST', '/api/vendor-funnel-links', {
+        inquiryVendorId: vendors.i2,
+        applicationVendorId: vendors.a1,
+      }),
+    ).toMatchObject({ status: 403, body: { success: false, error: 'Insufficient permissions' } });
   });
 });

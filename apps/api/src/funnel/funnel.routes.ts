@@ -25,7 +25,15 @@ import { apiKeyAuth, environmentOfPath, rateLimit, type ApiKeyAuthState, type Se
 import type { CachedConfig } from '../config/cached-config';
 import { FunnelQueries } from './funnel.queries';
 import { FunnelReports } from './funnel.reports';
-import { createFunnelLink, deleteFunnelLink, FUNNEL_REPORTS, getFunnelReport, hasFunnelLinks, listFunnelLinks, parseFunnelReportQuery } from './use-cases';
+import {
+  createFunnelLink,
+  deleteFunnelLink,
+  FUNNEL_REPORTS,
+  getFunnelReport,
+  hasFunnelLinks,
+  listFunnelLinks,
+  parseFunnelReportQuery,
+} from './use-cases';
 
 export interface FunnelRoutesDependencies {
   guard: SessionGuard;
@@ -57,10 +65,19 @@ type FunnelContext = Context & { state: FunnelState };
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** A session token (with the permission) or an API key (with the key permission), then the plan's funnel limit. */
-function funnelAccess(deps: FunnelRoutesDependencies, clock: () => Date): (kind: 'read' | 'write') => Middleware<FunnelState> {
+function funnelAccess(
+  deps: FunnelRoutesDependencies,
+  clock: () => Date,
+): (kind: 'read' | 'write') => Middleware<FunnelState> {
   const keyAuth = {
-    read: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'read'),
-    write: apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'write'),
+    read: apiKeyAuth<object>(
+      { apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger },
+      'read',
+    ),
+    write: apiKeyAuth<object>(
+      { apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger },
+      'write',
+    ),
   };
   const limit = rateLimit<FunnelState>(
     (ctx) => (ctx.state.funnel.plan === 'enterprise' ? 'funnel_enterprise' : 'funnel_education'),
@@ -81,7 +98,11 @@ function funnelAccess(deps: FunnelRoutesDependencies, clock: () => Date): (kind:
     if (token?.startsWith('vk_')) {
       await keyAuth[kind](ctx as never, async () => {
         const { apiKey, tenant } = ctx.state as ApiKeyAuthState;
-        await admit(ctx, { tenant, subject: `key:${apiKey.id}`, vendorId: apiKey.vendor_id, rateLimit: apiKey.rate_limit }, next);
+        await admit(
+          ctx,
+          { tenant, subject: `key:${apiKey.id}`, vendorId: apiKey.vendor_id, rateLimit: apiKey.rate_limit },
+          next,
+        );
       });
       return;
     }
@@ -89,7 +110,10 @@ function funnelAccess(deps: FunnelRoutesDependencies, clock: () => Date): (kind:
     // A user's request counts against the general API limit too, as on every user-API route.
     await deps.guard.countRequest(ctx, session.user.id);
     deps.guard.authorize(session, kind === 'read' ? 'analytics:read' : 'vendors:write');
-    const tenant: TenantContext = { organizationId: session.user.organization_id, environment: environmentOfPath(ctx.path) };
+    const tenant: TenantContext = {
+      organizationId: session.user.organization_id,
+      environment: environmentOfPath(ctx.path),
+    };
     await admit(ctx, { tenant, subject: `user:${session.user.id}`, vendorId: null, rateLimit: null }, next);
   };
 }
@@ -97,7 +121,12 @@ function funnelAccess(deps: FunnelRoutesDependencies, clock: () => Date): (kind:
 export function funnelRouter(deps: FunnelRoutesDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const access = funnelAccess(deps, clock);
-  const useCaseDeps = { vendors: deps.dal.vendors, links: deps.links, reports: new FunnelReports(new FunnelQueries(deps.analytics)), clock };
+  const useCaseDeps = {
+    vendors: deps.dal.vendors,
+    links: deps.links,
+    reports: new FunnelReports(new FunnelQueries(deps.analytics)),
+    clock,
+  };
   const callerOf = (ctx: FunnelContext) => ({ tenant: ctx.state.funnel.tenant, vendorId: ctx.state.funnel.vendorId });
 
   const router = new Router<FunnelState>();

@@ -28,7 +28,12 @@ export class DecisionWaiter {
 
   /** Joins the instance's own group, positioned at the end of the topic. */
   async start(): Promise<void> {
-    this.consumer = this.log.consumer({ groupId: `api-decisions.${this.instanceId}`, topics: [DECISIONS_TOPIC], fromBeginning: false, commitOffsets: false });
+    this.consumer = this.log.consumer({
+      groupId: `api-decisions.${this.instanceId}`,
+      topics: [DECISIONS_TOPIC],
+      fromBeginning: false,
+      commitOffsets: false,
+    });
     await this.consumer.start(async (batch: Batch) => this.deliver(batch.records.map((record) => record.value)));
   }
 

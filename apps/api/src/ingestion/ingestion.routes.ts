@@ -43,37 +43,91 @@ type IngestionContext = Context & { state: ApiKeyAuthState };
 export function ingestionRouter(deps: IngestionDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = (permission: 'read' | 'write') => apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, permission);
-  const submit = { receipts: deps.receipts, log: deps.submissions, configCache: deps.config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs, clock };
-  const useCaseDeps = { submit, refusals: deps.refusals, logger: deps.logger, leads: deps.leads, receipts: deps.receipts, clock };
+  const auth = (permission: 'read' | 'write') =>
+    apiKeyAuth<object>(
+      { apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger },
+      permission,
+    );
+  const submit = {
+    receipts: deps.receipts,
+    log: deps.submissions,
+    configCache: deps.config.cache,
+    waiter: deps.waiter,
+    decisionTimeoutMs: deps.decisionTimeoutMs,
+    clock,
+  };
+  const useCaseDeps = {
+    submit,
+    refusals: deps.refusals,
+    logger: deps.logger,
+    leads: deps.leads,
+    receipts: deps.receipts,
+    clock,
+  };
 
   const single = async (ctx: IngestionContext): Promise<void> => {
-    const outcome = await ingestLead(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, body: ctx.request.body });
+    const outcome = await ingestLead(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      vendorId: ctx.state.vendorId,
+      body: ctx.request.body,
+    });
     const timestamp = clock().toISOString();
     if (!outcome) return;
     const sandbox = ctx.path.startsWith('/sandbox') ? '/sandbox' : '';
-    const { status, body } = outcome.kind === 'decided' ? singleAnswer(outcome.decision, timestamp) : undecidedAnswer(outcome, sandbox, timestamp);
+    const { status, body } =
+      outcome.kind === 'decided'
+        ? singleAnswer(outcome.decision, timestamp)
+        : undecidedAnswer(outcome, sandbox, timestamp);
     ctx.status = status;
     ctx.body = body;
   };
 
   const batch = async (ctx: IngestionContext): Promise<void> => {
-    const result = await bulkIngestLeads(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, body: ctx.request.body });
+    const result = await bulkIngestLeads(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      vendorId: ctx.state.vendorId,
+      body: ctx.request.body,
+    });
     if (result.kind === 'invalid') {
       ctx.status = 400;
-      ctx.body = { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: result.problems.map(describeDetail) };
+      ctx.body = {
+        success: false,
+        error: 'Validation failed',
+        code: 'VALIDATION_ERROR',
+        details: result.problems.map(describeDetail),
+      };
       return;
     }
     const results = result.outcomes.map((outcome, index) => batchResult(index, outcome));
     const accepted = results.filter((item) => item.success).length;
     ctx.status = 200;
-    ctx.body = { success: true, total: results.length, accepted, rejected: results.length - accepted, results, timestamp: clock().toISOString() };
+    ctx.body = {
+      success: true,
+      total: results.length,
+      accepted,
+      rejected: results.length - accepted,
+      results,
+      timestamp: clock().toISOString(),
+    };
   };
 
   const status = async (ctx: IngestionContext): Promise<void> => {
-    const result = await getLeadStatus(useCaseDeps, { tenant: ctx.state.tenant, vendorId: ctx.state.vendorId, leadId: String(ctx.params['lead_id']) });
+    const result = await getLeadStatus(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      vendorId: ctx.state.vendorId,
+      leadId: String(ctx.params['lead_id']),
+    });
     if (result.kind === 'processing') {
-      ctx.body = { id: result.leadId, status: 'processing', submitted_at: result.submittedAt, processed_at: null, validation_status: 'pending', enrichment_status: 'pending', crm_sync_status: 'pending', crm_id: null };
+      ctx.body = {
+        id: result.leadId,
+        status: 'processing',
+        submitted_at: result.submittedAt,
+        processed_at: null,
+        validation_status: 'pending',
+        enrichment_status: 'pending',
+        crm_sync_status: 'pending',
+        crm_id: null,
+      };
     } else if (result.kind === 'not_found') {
       ctx.status = 404;
       ctx.body = { success: false, error: 'Lead not found', code: 'LEAD_NOT_FOUND' };
@@ -85,16 +139,32 @@ export function ingestionRouter(deps: IngestionDependencies): Router {
   for (const prefix of ['', '/sandbox']) {
     const write = [auth('write'), ingestionRateLimit('single', deps.dal.rateLimiter, { clock })] as const;
     const bulk = [auth('write'), ingestionRateLimit('bulk', deps.dal.rateLimiter, { clock })] as const;
-    for (const path of ['/api/leads/inbound', '/api/v1/leads/ingest']) router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...write, single);
-    for (const path of ['/api/leads/inbound/batch', '/api/v1/leads/bulk-ingest']) router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...bulk, batch);
-    for (const path of ['/api/leads/:lead_id/status', '/api/vendor-portal/leads/:lead_id']) router.get(`${prefix}${path}`, auth('read'), status);
+    for (const path of ['/api/leads/inbound', '/api/v1/leads/ingest'])
+      router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...write, single);
+    for (const path of ['/api/leads/inbound/batch', '/api/v1/leads/bulk-ingest'])
+      router.post(`${prefix}${path}`, traced(`${prefix}${path}`), ...bulk, batch);
+    for (const path of ['/api/leads/:lead_id/status', '/api/vendor-portal/leads/:lead_id'])
+      router.get(`${prefix}${path}`, auth('read'), status);
   }
   return router;
 }
 
 /** The single-lead answer to a submission the pipeline has not decided: invalid at the edge (400), or still processing (202). */
-function undecidedAnswer(outcome: Exclude<SubmitOutcome, { kind: 'decided' }>, sandbox: string, timestamp: string): { status: number; body: Record<string, unknown> } {
-  if (outcome.kind === 'invalid') return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: outcome.details.map(describeDetail) } };
+function undecidedAnswer(
+  outcome: Exclude<SubmitOutcome, { kind: 'decided' }>,
+  sandbox: string,
+  timestamp: string,
+): { status: number; body: Record<string, unknown> } {
+  if (outcome.kind === 'invalid')
+    return {
+      status: 400,
+      body: {
+        success: false,
+        error: 'Validation failed',
+        code: 'VALIDATION_ERROR',
+        details: outcome.details.map(describeDetail),
+      },
+    };
   return {
     status: 202,
     body: {
@@ -126,7 +196,10 @@ function traced(route: string) {
     );
 }
 
-export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): { status: number; body: Record<string, unknown> } {
+export function singleAnswer(
+  decision: LeadDecisionMessage,
+  timestamp: string,
+): { status: number; body: Record<string, unknown> } {
   switch (decision.outcome) {
     case 'accepted':
     case 'merged': {
@@ -142,9 +215,26 @@ export function singleAnswer(decision: LeadDecisionMessage, timestamp: string): 
       return { status: 201, body };
     }
     case 'invalid':
-      return { status: 400, body: { success: false, error: 'Validation failed', code: 'VALIDATION_ERROR', details: (decision.details ?? []).map(describeDetail) } };
+      return {
+        status: 400,
+        body: {
+          success: false,
+          error: 'Validation failed',
+          code: 'VALIDATION_ERROR',
+          details: (decision.details ?? []).map(describeDetail),
+        },
+      };
     case 'rejected':
-      return { status: 422, body: { success: false, error: 'Lead rejected', reason: decision.reason, rule_id: decision.rule_id, message: decision.message } };
+      return {
+        status: 422,
+        body: {
+          success: false,
+          error: 'Lead rejected',
+          reason: decision.reason,
+          rule_id: decision.rule_id,
+          message: decision.message,
+        },
+      };
     case 'duplicate':
       return {
         status: 409,
@@ -171,19 +261,46 @@ interface BatchResult {
 
 function batchResult(index: number, outcome: SubmitOutcome): BatchResult {
   if (outcome.kind === 'invalid') {
-    return { index, success: false, ...(outcome.email ? { email: outcome.email } : {}), error: 'Validation failed', details: outcome.details.map(describeDetail) };
+    return {
+      index,
+      success: false,
+      ...(outcome.email ? { email: outcome.email } : {}),
+      error: 'Validation failed',
+      details: outcome.details.map(describeDetail),
+    };
   }
-  if (outcome.kind === 'pending') return { index, success: true, lead_id: outcome.leadId, email: outcome.email, status: 'processing' };
+  if (outcome.kind === 'pending')
+    return { index, success: true, lead_id: outcome.leadId, email: outcome.email, status: 'processing' };
   const { decision } = outcome;
   const email = decision.email;
   switch (decision.outcome) {
     case 'accepted':
     case 'merged':
-      return { index, success: true, lead_id: decision.lead_id, email, ...(decision.flags?.length ? { flags: decision.flags } : {}) };
+      return {
+        index,
+        success: true,
+        lead_id: decision.lead_id,
+        email,
+        ...(decision.flags?.length ? { flags: decision.flags } : {}),
+      };
     case 'invalid':
-      return { index, success: false, email, error: 'Validation failed', details: (decision.details ?? []).map(describeDetail) };
+      return {
+        index,
+        success: false,
+        email,
+        error: 'Validation failed',
+        details: (decision.details ?? []).map(describeDetail),
+      };
     case 'rejected':
-      return { index, success: false, email, error: `Lead rejected: ${decision.reason ?? 'rule'}`, reason: decision.reason, rule_id: decision.rule_id, ...(decision.message ? { message: decision.message } : {}) };
+      return {
+        index,
+        success: false,
+        email,
+        error: `Lead rejected: ${decision.reason ?? 'rule'}`,
+        reason: decision.reason,
+        rule_id: decision.rule_id,
+        ...(decision.message ? { message: decision.message } : {}),
+      };
     case 'duplicate':
       return { index, success: false, email, error: 'Duplicate lead detected', duplicate_of: decision.duplicate_of };
   }

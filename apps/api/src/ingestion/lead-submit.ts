@@ -43,7 +43,12 @@ export const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
  * problems (or no email) are answered `invalid` without entering the pipeline. Each item still
  * undecided at the deadline gets a receipt, so its status can be followed.
  */
-export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantContext, vendorId: string, items: readonly SubmissionItem[]): Promise<SubmitOutcome[]> {
+export async function submitLeads(
+  deps: LeadSubmitDependencies,
+  tenant: TenantContext,
+  vendorId: string,
+  items: readonly SubmissionItem[],
+): Promise<SubmitOutcome[]> {
   const submittedAt = deps.clock().toISOString();
   // Stages reload the organization's configuration when they know an older version than this.
   const configVersion = await deps.configCache.version(tenant.organizationId);
@@ -53,7 +58,10 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
   const trace = activeTraceHeaders();
   const correlationIds: string[] = [];
   for (const { submission, problems } of items) {
-    const email = typeof (submission as { email?: unknown })?.email === 'string' ? (submission as { email: string }).email : undefined;
+    const email =
+      typeof (submission as { email?: unknown })?.email === 'string'
+        ? (submission as { email: string }).email
+        : undefined;
     if (problems.length > 0 || email === undefined) {
       outcomes.push(Promise.resolve({ kind: 'invalid', details: problems, email }));
       continue;
@@ -76,10 +84,16 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
     outcomes.push(
       deps.waiter
         .expect(command.correlation_id, deps.decisionTimeoutMs)
-        .then((decision): SubmitOutcome => (decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email, submittedAt })),
+        .then((decision): SubmitOutcome =>
+          decision ? { kind: 'decided', decision } : { kind: 'pending', leadId, email, submittedAt },
+        ),
     );
     // Keyed by tenant and normalized email: every decision about one person is serialized.
-    records.push({ key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`, value: JSON.stringify(command), ...(trace ? { headers: trace } : {}) });
+    records.push({
+      key: `${tenant.environment}:${tenant.organizationId}:${normalizeEmail(email)}`,
+      value: JSON.stringify(command),
+      ...(trace ? { headers: trace } : {}),
+    });
   }
   if (records.length > 0) {
     try {
@@ -91,7 +105,8 @@ export async function submitLeads(deps: LeadSubmitDependencies, tenant: TenantCo
   }
   const settled = await Promise.all(outcomes);
   for (const outcome of settled) {
-    if (outcome.kind === 'pending') await deps.receipts.record(tenant, outcome.leadId, vendorId, outcome.submittedAt, deps.clock());
+    if (outcome.kind === 'pending')
+      await deps.receipts.record(tenant, outcome.leadId, vendorId, outcome.submittedAt, deps.clock());
   }
   return settled;
 }

@@ -27,46 +27,73 @@ export function customFieldsRouter(deps: CustomFieldRoutesDependencies): UserRou
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
 
-  defineRoute(router, { method: 'GET', path: '/api/enrichment/custom-fields', permission: 'rules:read' }, async (ctx) => {
-    ctx.body = { data: await deps.customFields.listFields(ctx.state.tenant.organizationId) };
-  });
+  defineRoute(
+    router,
+    { method: 'GET', path: '/api/enrichment/custom-fields', permission: 'rules:read' },
+    async (ctx) => {
+      ctx.body = { data: await deps.customFields.listFields(ctx.state.tenant.organizationId) };
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/enrichment/custom-fields', permission: 'rules:write' }, async (ctx) => {
-    const parsed = parseCustomFieldCreate(ctx.request.body);
-    if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', parsed.details);
-    const at = clock().toISOString();
-    const id = `cf_${randomUUID().replace(/-/g, '')}`;
-    try {
-      await deps.customFields.create({ _id: id, organization_id: ctx.state.tenant.organizationId, ...parsed.value, created_at: at, updated_at: at });
-    } catch (error) {
-      if (error instanceof CustomFieldNameTakenError) {
-        throw new DomainError('ALREADY_EXISTS', 'A custom field with this name already exists', [{ field: 'name', message: `a custom field named ${parsed.value.name} already exists` }]);
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/enrichment/custom-fields', permission: 'rules:write' },
+    async (ctx) => {
+      const parsed = parseCustomFieldCreate(ctx.request.body);
+      if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', parsed.details);
+      const at = clock().toISOString();
+      const id = `cf_${randomUUID().replace(/-/g, '')}`;
+      try {
+        await deps.customFields.create({
+          _id: id,
+          organization_id: ctx.state.tenant.organizationId,
+          ...parsed.value,
+          created_at: at,
+          updated_at: at,
+        });
+      } catch (error) {
+        if (error instanceof CustomFieldNameTakenError) {
+          throw new DomainError('ALREADY_EXISTS', 'A custom field with this name already exists', [
+            { field: 'name', message: `a custom field named ${parsed.value.name} already exists` },
+          ]);
+        }
+        throw error;
       }
-      throw error;
-    }
-    await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
-    ctx.status = 201;
-    ctx.body = { data: { id, name: parsed.value.name, label: parsed.value.label, type: parsed.value.type, created_at: at } };
-  });
+      await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
+      ctx.status = 201;
+      ctx.body = {
+        data: { id, name: parsed.value.name, label: parsed.value.label, type: parsed.value.type, created_at: at },
+      };
+    },
+  );
 
-  defineRoute(router, { method: 'PATCH', path: '/api/enrichment/custom-fields/:id', permission: 'rules:write' }, async (ctx) => {
-    const organizationId = ctx.state.tenant.organizationId;
-    const id = String(ctx.params['id']);
-    const current = await deps.customFields.find(organizationId, id);
-    if (!current) throw notFound();
-    const parsed = parseCustomFieldUpdate(ctx.request.body, current);
-    if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', parsed.details);
-    const updated = await deps.customFields.update(organizationId, id, parsed.value, clock().toISOString());
-    if (!updated) throw notFound();
-    await deps.configCache.changed(organizationId, 'custom_fields');
-    ctx.body = { data: updated };
-  });
+  defineRoute(
+    router,
+    { method: 'PATCH', path: '/api/enrichment/custom-fields/:id', permission: 'rules:write' },
+    async (ctx) => {
+      const organizationId = ctx.state.tenant.organizationId;
+      const id = String(ctx.params['id']);
+      const current = await deps.customFields.find(organizationId, id);
+      if (!current) throw notFound();
+      const parsed = parseCustomFieldUpdate(ctx.request.body, current);
+      if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid custom field', parsed.details);
+      const updated = await deps.customFields.update(organizationId, id, parsed.value, clock().toISOString());
+      if (!updated) throw notFound();
+      await deps.configCache.changed(organizationId, 'custom_fields');
+      ctx.body = { data: updated };
+    },
+  );
 
-  defineRoute(router, { method: 'DELETE', path: '/api/enrichment/custom-fields/:id', permission: 'rules:write' }, async (ctx) => {
-    if (!(await deps.customFields.delete(ctx.state.tenant.organizationId, String(ctx.params['id'])))) throw notFound();
-    await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
-    ctx.status = 204;
-  });
+  defineRoute(
+    router,
+    { method: 'DELETE', path: '/api/enrichment/custom-fields/:id', permission: 'rules:write' },
+    async (ctx) => {
+      if (!(await deps.customFields.delete(ctx.state.tenant.organizationId, String(ctx.params['id']))))
+        throw notFound();
+      await deps.configCache.changed(ctx.state.tenant.organizationId, 'custom_fields');
+      ctx.status = 204;
+    },
+  );
 
   return router;
 }

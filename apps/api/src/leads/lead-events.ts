@@ -52,5 +52,10 @@ export function leadUpdatedEvent(updated: LeadRecord, changes: Record<string, Fi
 
 /** lead.deleted (a payload of ours): the lead's id and email and when it was deleted. */
 export function leadDeletedEvent(lead: LeadRecord, at: string): OutboxEntry {
-  return eventEntry(lead, 'lead.deleted', { lead_id: lead._id, lead: { id: lead._id, email: lead.email ?? null, deleted_at: at }, deleted_at: at }, at);
+  return eventEntry(
+    lead,
+    'lead.deleted',
+    { lead_id: lead._id, lead: { id: lead._id, email: lead.email ?? null, deleted_at: at }, deleted_at: at },
+    at,
+  );
 }

@@ -34,6 +34,13 @@ export function leadDetail(lead: LeadRecord, vendorName: string | null): View {
     calculated_fields: lead['calculated_fields'] ?? {},
     review_flags: lead['review_flags'] ?? [],
     // Where the route stage sent the lead (docs/decisions.md, Routing); null until routed.
-    routing: lead.routing ? { rule_id: lead.routing.rule_id, reason: lead.routing.reason, targets: lead.routing.targets, routed_at: lead.routing.routed_at } : null,
+    routing: lead.routing
+      ? {
+          rule_id: lead.routing.rule_id,
+          reason: lead.routing.reason,
+          targets: lead.routing.targets,
+          routed_at: lead.routing.routed_at,
+        }
+      : null,
   };
 }

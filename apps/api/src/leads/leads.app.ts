@@ -1,5 +1,12 @@
 /** Mounts the leads and custom-field routers of the user API on the app. */
-import { type CustomFieldRepository, EnrichmentConfigReader, LeadActivityRepository, LeadQueryRepository, SubmissionReceiptRepository, type Dal } from '@leadstream/dal';
+import {
+  type CustomFieldRepository,
+  EnrichmentConfigReader,
+  LeadActivityRepository,
+  LeadQueryRepository,
+  SubmissionReceiptRepository,
+  type Dal,
+} from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
@@ -31,18 +38,33 @@ export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
   const leads = leadsRouter({
     guard: deps.guard,
     store: deps.store,
-    dal: { rateLimiter: deps.dal.rateLimiter, vendors: config.vendors, organizations: { get: (tenant) => config.organization(tenant) } },
+    dal: {
+      rateLimiter: deps.dal.rateLimiter,
+      vendors: config.vendors,
+      organizations: { get: (tenant) => config.organization(tenant) },
+    },
     queries: new LeadQueryRepository(deps.store),
     activity: new LeadActivityRepository(deps.store),
     customFields: { list: (organizationId) => config.customFields(organizationId) },
     log: deps.log,
     configCache: config.cache,
     calculations: (organizationId) => enrichment.read(organizationId),
-    submit: { receipts, log: deps.submissions, configCache: config.cache, waiter: deps.waiter, decisionTimeoutMs: deps.decisionTimeoutMs },
+    submit: {
+      receipts,
+      log: deps.submissions,
+      configCache: config.cache,
+      waiter: deps.waiter,
+      decisionTimeoutMs: deps.decisionTimeoutMs,
+    },
     receipts,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const fields = customFieldsRouter({ guard: deps.guard, customFields, configCache: config.cache, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const fields = customFieldsRouter({
+    guard: deps.guard,
+    customFields,
+    configCache: config.cache,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   for (const router of [leads, fields]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -52,7 +52,10 @@ function html(ctx: ParameterizedContext, status: number, body: string, formTarge
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'no-referrer');
   // form-action also governs the redirects that follow a form submission, so it names the client.
-  ctx.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}`);
+  ctx.set(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'${formTarget ? ` ${formTarget}` : ''}`,
+  );
   ctx.body = body;
 }
 
@@ -61,7 +64,12 @@ function origin(uri: string): string {
 }
 
 /** Renders the consent screen, or answers the client with the refusal. */
-async function showConsent(deps: PrepareConsentDeps, ctx: ParameterizedContext, request: AuthorizationRequest, session: { user: User; csrfToken: string }): Promise<void> {
+async function showConsent(
+  deps: PrepareConsentDeps,
+  ctx: ParameterizedContext,
+  request: AuthorizationRequest,
+  session: { user: User; csrfToken: string },
+): Promise<void> {
   const prepared = await prepareConsent(deps, { request, user: session.user });
   if (prepared.kind === 'refused') {
     ctx.redirect(prepared.redirectTo);
@@ -85,7 +93,11 @@ async function showConsent(deps: PrepareConsentDeps, ctx: ParameterizedContext, 
 }
 
 /** Answers fatal and redirect outcomes; returns the request when it is valid. */
-async function check(deps: CheckAuthorizationRequestDeps, ctx: ParameterizedContext, params: AuthorizationParameters): Promise<AuthorizationRequest | null> {
+async function check(
+  deps: CheckAuthorizationRequestDeps,
+  ctx: ParameterizedContext,
+  params: AuthorizationParameters,
+): Promise<AuthorizationRequest | null> {
   const checked = await checkAuthorizationRequest(deps, params);
   if (checked.kind === 'fatal') {
     html(ctx, 400, errorPage({ title: 'This authorization request cannot be completed', message: checked.message }));
@@ -105,7 +117,11 @@ const pageErrors: Middleware = async (ctx, next) => {
   } catch (error) {
     if (!isDomainError(error) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
     if (typeof error.extra?.['retry_after'] === 'number') ctx.set('Retry-After', String(error.extra['retry_after']));
-    html(ctx, 429, errorPage({ title: 'Too many attempts', message: 'Too many sign-in attempts. Wait a minute and try again.' }));
+    html(
+      ctx,
+      429,
+      errorPage({ title: 'Too many attempts', message: 'Too many sign-in attempts. Wait a minute and try again.' }),
+    );
   }
 };
 
@@ -115,13 +131,26 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
   const { users, dal, clock, authRateLimit } = context.accounts;
   const useCaseDeps = { clients: context.clients, consents, grants, users, organizations: dal.organizations, clock };
 
-  const signedIn = (ctx: ParameterizedContext) => findConsentSession(useCaseDeps, { cookie: ctx.cookies.get(CONSENT_COOKIE) });
+  const signedIn = (ctx: ParameterizedContext) =>
+    findConsentSession(useCaseDeps, { cookie: ctx.cookies.get(CONSENT_COOKIE) });
 
   const clearConsentCookie = (ctx: ParameterizedContext): void => {
-    ctx.cookies.set(CONSENT_COOKIE, '', { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 0, overwrite: true });
+    ctx.cookies.set(CONSENT_COOKIE, '', {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      maxAge: 0,
+      overwrite: true,
+    });
   };
 
-  const perAddress: Middleware = rateLimit('authentication', dal.rateLimiter, (ctx) => ({ subject: `oauth-login:ip:${ctx.ip}`, limit: authRateLimit }), { clock });
+  const perAddress: Middleware = rateLimit(
+    'authentication',
+    dal.rateLimiter,
+    (ctx) => ({ subject: `oauth-login:ip:${ctx.ip}`, limit: authRateLimit }),
+    { clock },
+  );
   // The same per-account limits as POST /api/auth/login, so this form is no way around them.
   const perAccount = loginAttemptLimits(context.accounts);
 
@@ -130,7 +159,12 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
     if (!request) return;
     const session = await signedIn(ctx);
     if (!session) {
-      html(ctx, 200, signInPage({ clientName: request.client.name, fields: request.fields }), origin(request.redirectUri));
+      html(
+        ctx,
+        200,
+        signInPage({ clientName: request.client.name, fields: request.fields }),
+        origin(request.redirectUri),
+      );
       return;
     }
     await showConsent(useCaseDeps, ctx, request, session);
@@ -144,10 +178,27 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
     const password = typeof body['password'] === 'string' ? body['password'].slice(0, 200) : '';
     const signIn = await signInForConsent(useCaseDeps, { email, password });
     if (signIn.kind === 'invalid') {
-      html(ctx, 401, signInPage({ clientName: request.client.name, fields: request.fields, email, error: 'Invalid email or password.' }), origin(request.redirectUri));
+      html(
+        ctx,
+        401,
+        signInPage({
+          clientName: request.client.name,
+          fields: request.fields,
+          email,
+          error: 'Invalid email or password.',
+        }),
+        origin(request.redirectUri),
+      );
       return;
     }
-    ctx.cookies.set(CONSENT_COOKIE, signIn.cookie, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: OAUTH_CONSENT_SESSION_TTL_SECONDS * 1000, overwrite: true });
+    ctx.cookies.set(CONSENT_COOKIE, signIn.cookie, {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      maxAge: OAUTH_CONSENT_SESSION_TTL_SECONDS * 1000,
+      overwrite: true,
+    });
     // Post/redirect/get: the consent screen is the authorize page itself, now signed in.
     ctx.status = 303;
     ctx.redirect(`/oauth/authorize?${new URLSearchParams(request.fields).toString()}`);
@@ -159,20 +210,45 @@ export function oauthAuthorizeRouter(context: OAuthContext): Router {
     if (!request) return;
     const session = await signedIn(ctx);
     if (!session) {
-      html(ctx, 401, signInPage({ clientName: request.client.name, fields: request.fields, error: 'Your sign-in has expired. Sign in again to continue.' }), origin(request.redirectUri));
+      html(
+        ctx,
+        401,
+        signInPage({
+          clientName: request.client.name,
+          fields: request.fields,
+          error: 'Your sign-in has expired. Sign in again to continue.',
+        }),
+        origin(request.redirectUri),
+      );
       return;
     }
     const csrf = body['csrf_token'];
     if (typeof csrf !== 'string' || !sameSecret(csrf, session.csrfToken)) {
-      html(ctx, 403, errorPage({ title: 'This form has expired', message: 'The form was not sent from this sign-in. Go back to the application and start again.' }));
+      html(
+        ctx,
+        403,
+        errorPage({
+          title: 'This form has expired',
+          message: 'The form was not sent from this sign-in. Go back to the application and start again.',
+        }),
+      );
       return;
     }
     const decision = body['decision'];
     if (decision !== 'approve' && decision !== 'deny') {
-      html(ctx, 400, errorPage({ title: 'This authorization request cannot be completed', message: 'Choose Approve or Deny.' }));
+      html(
+        ctx,
+        400,
+        errorPage({ title: 'This authorization request cannot be completed', message: 'Choose Approve or Deny.' }),
+      );
       return;
     }
-    const { redirectTo } = await authorizeOAuthClient(useCaseDeps, { request, user: session.user, consentCookie: session.cookie, decision });
+    const { redirectTo } = await authorizeOAuthClient(useCaseDeps, {
+      request,
+      user: session.user,
+      consentCookie: session.cookie,
+      decision,
+    });
     clearConsentCookie(ctx);
     ctx.status = 303;
     ctx.redirect(redirectTo);

@@ -14,7 +14,13 @@ import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { OAuthContext } from './oauth.context';
 
 export function oauthClientResource(client: OAuthClient): Record<string, unknown> {
-  return { id: client.id, name: client.name, redirect_uris: client.redirect_uris, public: client.public, created_at: client.created_at.toISOString() };
+  return {
+    id: client.id,
+    name: client.name,
+    redirect_uris: client.redirect_uris,
+    public: client.public,
+    created_at: client.created_at.toISOString(),
+  };
 }
 
 export function oauthClientsRouter(context: OAuthContext): UserRouter {
@@ -22,23 +28,31 @@ export function oauthClientsRouter(context: OAuthContext): UserRouter {
   const { clients, grants } = context;
   const { clock } = context.accounts;
 
-  defineRoute(router, { method: 'POST', path: '/api/oauth/clients', permission: 'oauth_clients:write' }, async (ctx) => {
-    const input = readOAuthClientRequest(ctx.request.body);
-    const { client, clientSecret } = await clients.create(ctx.state.tenant, input, ctx.state.user.id, clock());
-    ctx.status = 201;
-    ctx.body = { data: { ...oauthClientResource(client), ...(clientSecret ? { client_secret: clientSecret } : {}) } };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/oauth/clients', permission: 'oauth_clients:write' },
+    async (ctx) => {
+      const input = readOAuthClientRequest(ctx.request.body);
+      const { client, clientSecret } = await clients.create(ctx.state.tenant, input, ctx.state.user.id, clock());
+      ctx.status = 201;
+      ctx.body = { data: { ...oauthClientResource(client), ...(clientSecret ? { client_secret: clientSecret } : {}) } };
+    },
+  );
 
   defineRoute(router, { method: 'GET', path: '/api/oauth/clients', permission: 'oauth_clients:read' }, async (ctx) => {
     ctx.body = { data: (await clients.list(ctx.state.tenant)).map(oauthClientResource) };
   });
 
-  defineRoute(router, { method: 'DELETE', path: '/api/oauth/clients/:id', permission: 'oauth_clients:write' }, async (ctx) => {
-    const id = ctx.params['id'] ?? '';
-    if (!(await clients.delete(ctx.state.tenant, id))) throw new DomainError('NOT_FOUND', 'OAuth client not found');
-    await grants.revokeGrantsOfClient(id, clock());
-    ctx.status = 204;
-  });
+  defineRoute(
+    router,
+    { method: 'DELETE', path: '/api/oauth/clients/:id', permission: 'oauth_clients:write' },
+    async (ctx) => {
+      const id = ctx.params['id'] ?? '';
+      if (!(await clients.delete(ctx.state.tenant, id))) throw new DomainError('NOT_FOUND', 'OAuth client not found');
+      await grants.revokeGrantsOfClient(id, clock());
+      ctx.status = 204;
+    },
+  );
 
   return router;
 }

@@ -16,17 +16,27 @@ afterAll(async () => {
   await server?.close();
 });
 
-const details = (body: Record<string, unknown>): string[] => ((body['error'] as { details?: Array<{ field: string }> }).details ?? []).map((detail) => detail.field);
+const details = (body: Record<string, unknown>): string[] =>
+  ((body['error'] as { details?: Array<{ field: string }> }).details ?? []).map((detail) => detail.field);
 
 describe('POST /api/oauth/clients', () => {
   it('registers a confidential client and shows its secret once; only the SHA-256 hash is stored', async () => {
-    const created = await owner.call('POST', '/api/oauth/clients', { name: 'CRM Connector', redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'] });
+    const created = await owner.call('POST', '/api/oauth/clients', {
+      name: 'CRM Connector',
+      redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'],
+    });
     expect(created.status).toBe(201);
-    expect(created.body['data']).toMatchObject({ name: 'CRM Connector', redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'], public: false });
+    expect(created.body['data']).toMatchObject({
+      name: 'CRM Connector',
+      redirect_uris: ['https://crm.example.com/callback', 'http://127.0.0.1:8080/cb'],
+      public: false,
+    });
     expect(dataOf(created)['id']).toMatch(/^oac_[A-Za-z0-9]{24}$/);
     const secret = String(dataOf(created)['client_secret']);
     expect(secret).toMatch(/^ocs_[A-Za-z0-9]{43}$/);
-    const stored = await server.store.collection(OAUTH_CLIENTS_COLLECTION).findOne({ _id: String(dataOf(created)['id']) });
+    const stored = await server.store
+      .collection(OAUTH_CLIENTS_COLLECTION)
+      .findOne({ _id: String(dataOf(created)['id']) });
     expect(stored?.['secret_hash']).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(secret);
 
@@ -44,7 +54,11 @@ describe('POST /api/oauth/clients', () => {
   });
 
   it('registers a public client without a secret', async () => {
-    const created = await owner.call('POST', '/api/oauth/clients', { name: 'Mobile App', redirect_uris: ['http://localhost:5173/callback'], public: true });
+    const created = await owner.call('POST', '/api/oauth/clients', {
+      name: 'Mobile App',
+      redirect_uris: ['http://localhost:5173/callback'],
+      public: true,
+    });
     expect(created.status).toBe(201);
     expect(dataOf(created)['public']).toBe(true);
     expect(created.body['data']).not.toHaveProperty('client_secret');
@@ -55,7 +69,10 @@ describe('POST /api/oauth/clients', () => {
     [{ name: 'No URIs', redirect_uris: [] }, ['redirect_uris']],
     [{ name: 'No URIs' }, ['redirect_uris']],
     [{ name: 'Plain http', redirect_uris: ['http://crm.example.com/cb'] }, ['redirect_uris[0]']],
-    [{ name: 'Fragment', redirect_uris: ['https://ok.example.com/cb', 'https://crm.example.com/cb#x'] }, ['redirect_uris[1]']],
+    [
+      { name: 'Fragment', redirect_uris: ['https://ok.example.com/cb', 'https://crm.example.com/cb#x'] },
+      ['redirect_uris[1]'],
+    ],
     [{ name: 'Relative', redirect_uris: ['/callback'] }, ['redirect_uris[0]']],
     [{ name: 'Custom scheme', redirect_uris: ['javascript:alert(1)'] }, ['redirect_uris[0]']],
     [{ name: 'Credentials', redirect_uris: ['https://user:pw@crm.example.com/cb'] }, ['redirect_uris[0]']],
@@ -71,9 +88,19 @@ describe('POST /api/oauth/clients', () => {
   it('is for owners and admins only', async () => {
     const admin = await owner.member('admin@oauth-clients.edu', 'admin');
     const manager = await owner.member('manager@oauth-clients.edu', 'manager');
-    expect((await admin.call('POST', '/api/oauth/clients', { name: 'Admin App', redirect_uris: ['https://admin.example.com/cb'] })).status).toBe(201);
+    expect(
+      (
+        await admin.call('POST', '/api/oauth/clients', {
+          name: 'Admin App',
+          redirect_uris: ['https://admin.example.com/cb'],
+        })
+      ).status,
+    ).toBe(201);
     expect((await admin.call('GET', '/api/oauth/clients')).status).toBe(200);
-    const refused = await manager.call('POST', '/api/oauth/clients', { name: 'Manager App', redirect_uris: ['https://m.example.com/cb'] });
+    const refused = await manager.call('POST', '/api/oauth/clients', {
+      name: 'Manager App',
+      redirect_uris: ['https://m.example.com/cb'],
+    });
     expect(refused).toMatchObject({ status: 403, body: { error: { code: 'INSUFFICIENT_PERMISSIONS' } } });
     expect((await manager.call('GET', '/api/oauth/clients')).status).toBe(403);
   });
@@ -82,13 +109,23 @@ describe('POST /api/oauth/clients', () => {
 describe('tenant isolation', () => {
   it("an organization neither sees nor deletes another organization's clients (404)", async () => {
     const other = await UserApi.owner(server.url, 'owner@other-org.edu', 'Other College');
-    const mine = await owner.call('POST', '/api/oauth/clients', { name: 'Mine', redirect_uris: ['https://mine.example.com/cb'] });
+    const mine = await owner.call('POST', '/api/oauth/clients', {
+      name: 'Mine',
+      redirect_uris: ['https://mine.example.com/cb'],
+    });
     const id = String(dataOf(mine)['id']);
     const theirs = await other.call('GET', '/api/oauth/clients');
     expect(theirs.body).toEqual({ data: [] });
-    expect(await other.call('DELETE', `/api/oauth/clients/${id}`)).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await other.call('DELETE', `/api/oauth/clients/${id}`)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'NOT_FOUND' } },
+    });
     expect((await owner.call('DELETE', `/api/oauth/clients/${id}`)).status).toBe(204);
     expect((await owner.call('DELETE', `/api/oauth/clients/${id}`)).status).toBe(404);
-    expect(((await owner.call('GET', '/api/oauth/clients')).body['data'] as Array<{ id: string }>).map((client) => client.id)).not.toContain(id);
+    expect(
+      ((await owner.call('GET', '/api/oauth/clients')).body['data'] as Array<{ id: string }>).map(
+        (client) => client.id,
+      ),
+    ).not.toContain(id);
   });
 });

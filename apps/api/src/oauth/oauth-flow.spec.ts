@@ -6,7 +6,16 @@
 import { OAuthClientRepository, OAuthConsentRepository, OAuthGrantRepository } from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
-import { authorize, authorizeQuery, csrfTokenOf, page, pkcePair, signIn, tokenRequest, type AuthorizeParameters } from './oauth.test-support';
+import {
+  authorize,
+  authorizeQuery,
+  csrfTokenOf,
+  page,
+  pkcePair,
+  signIn,
+  tokenRequest,
+  type AuthorizeParameters,
+} from './oauth.test-support';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 let server: AccountsTestServer;
@@ -23,16 +32,29 @@ beforeAll(async () => {
   await OAuthGrantRepository.ensureIndexes(server.store);
   await OAuthConsentRepository.ensureIndexes(server.store);
   owner = await UserApi.owner(base, 'owner@flow.edu', 'Flow University');
-  const created = await owner.call('POST', '/api/oauth/clients', { name: 'Flow CRM', redirect_uris: [REDIRECT, 'https://crm.example.com/cb'] });
+  const created = await owner.call('POST', '/api/oauth/clients', {
+    name: 'Flow CRM',
+    redirect_uris: [REDIRECT, 'https://crm.example.com/cb'],
+  });
   confidential = { id: String(dataOf(created)['id']), secret: String(dataOf(created)['client_secret']) };
-  publicClient = String(dataOf(await owner.call('POST', '/api/oauth/clients', { name: 'Flow SPA', redirect_uris: [REDIRECT], public: true }))['id']);
+  publicClient = String(
+    dataOf(
+      await owner.call('POST', '/api/oauth/clients', { name: 'Flow SPA', redirect_uris: [REDIRECT], public: true }),
+    )['id'],
+  );
 });
 
 afterAll(async () => {
   await server?.close();
 });
 
-const params = (extra: Partial<AuthorizeParameters> = {}): AuthorizeParameters => ({ client_id: confidential.id, redirect_uri: REDIRECT, scope: 'vendors:read leads:read', state: 'st-123', ...extra });
+const params = (extra: Partial<AuthorizeParameters> = {}): AuthorizeParameters => ({
+  client_id: confidential.id,
+  redirect_uri: REDIRECT,
+  scope: 'vendors:read leads:read',
+  state: 'st-123',
+  ...extra,
+});
 
 async function codeFor(extra: Partial<AuthorizeParameters> = {}, email = 'owner@flow.edu'): Promise<string> {
   const landed = await authorize(base, params(extra), email);
@@ -42,9 +64,17 @@ async function codeFor(extra: Partial<AuthorizeParameters> = {}, email = 'owner@
 }
 
 const exchange = (code: string, extra: Record<string, string> = {}): ReturnType<typeof tokenRequest> =>
-  tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: confidential.id, client_secret: confidential.secret, ...extra });
+  tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: confidential.id,
+    client_secret: confidential.secret,
+    ...extra,
+  });
 
-const errorCode = (response: { body: Record<string, unknown> }): unknown => (response.body['error'] as { code?: unknown } | undefined)?.code;
+const errorCode = (response: { body: Record<string, unknown> }): unknown =>
+  (response.body['error'] as { code?: unknown } | undefined)?.code;
 
 describe('GET /oauth/authorize', () => {
   it('shows an error page and never redirects for an unknown client or a redirect_uri not registered exactly', async () => {
@@ -165,12 +195,24 @@ describe('scopes are limited by the role', () => {
     const oauth = new UserApi(base, access);
     expect((await oauth.call('GET', '/api/vendors')).status).toBe(200);
     expect((await oauth.call('GET', '/api/organization')).status).toBe(200);
-    for (const [method, path] of [['GET', '/api/users'], ['POST', '/api/auth/refresh'], ['POST', '/api/auth/logout'], ['GET', '/api/oauth/clients']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/users'],
+      ['POST', '/api/auth/refresh'],
+      ['POST', '/api/auth/logout'],
+      ['GET', '/api/oauth/clients'],
+    ] as const) {
       const response = await oauth.call(method, path);
-      expect({ path, status: response.status, code: errorCode(response) }).toEqual({ path, status: 403, code: 'INSUFFICIENT_PERMISSIONS' });
+      expect({ path, status: response.status, code: errorCode(response) }).toEqual({
+        path,
+        status: 403,
+        code: 'INSUFFICIENT_PERMISSIONS',
+      });
     }
     expect((await owner.call('PATCH', `/api/users/${manager.userId}`, { role: 'viewer' })).status).toBe(200);
-    expect(await oauth.call('GET', '/api/vendors')).toMatchObject({ status: 403, body: { error: { code: 'INSUFFICIENT_PERMISSIONS' } } });
+    expect(await oauth.call('GET', '/api/vendors')).toMatchObject({
+      status: 403,
+      body: { error: { code: 'INSUFFICIENT_PERMISSIONS' } },
+    });
     expect((await oauth.call('GET', '/api/organization')).status).toBe(200);
   });
 });
@@ -182,28 +224,66 @@ describe('POST /api/oauth/token', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'leads:read vendors:read' });
     expect(String(response.body['refresh_token'])).toMatch(/^ort_/);
-    const payload = JSON.parse(Buffer.from(String(response.body['access_token']).split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
-    expect(payload).toMatchObject({ scope: 'leads:read vendors:read', client_id: confidential.id, sub: owner.userId, aud: 'leadstream:oauth' });
+    const payload = JSON.parse(
+      Buffer.from(String(response.body['access_token']).split('.')[1] ?? '', 'base64url').toString(),
+    ) as Record<string, unknown>;
+    expect(payload).toMatchObject({
+      scope: 'leads:read vendors:read',
+      client_id: confidential.id,
+      sub: owner.userId,
+      aud: 'leadstream:oauth',
+    });
     expect(Number(payload['exp']) - Number(payload['iat'])).toBe(3600);
-    expect((await new UserApi(base, String(response.body['access_token'])).call('GET', '/api/vendors')).status).toBe(200);
-    expect(await new UserApi(base, String(response.body['access_token'])).call('POST', '/api/vendors', { name: 'Nope', type: 'inquiry' })).toMatchObject({
+    expect((await new UserApi(base, String(response.body['access_token'])).call('GET', '/api/vendors')).status).toBe(
+      200,
+    );
+    expect(
+      await new UserApi(base, String(response.body['access_token'])).call('POST', '/api/vendors', {
+        name: 'Nope',
+        type: 'inquiry',
+      }),
+    ).toMatchObject({
       status: 403,
       body: { error: { code: 'INSUFFICIENT_PERMISSIONS' } },
     });
   });
 
   it('also answers at /oauth/token and accepts HTTP Basic client authentication', async () => {
-    const response = await tokenRequest(base, { grant_type: 'authorization_code', code: await codeFor(), redirect_uri: REDIRECT }, confidential, '/oauth/token');
+    const response = await tokenRequest(
+      base,
+      { grant_type: 'authorization_code', code: await codeFor(), redirect_uri: REDIRECT },
+      confidential,
+      '/oauth/token',
+    );
     expect(response.status).toBe(200);
   });
 
   it('checks the confidential client secret, in the body and in Basic (401 invalid_client)', async () => {
     const code = await codeFor();
     const cases = [
-      await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: confidential.id, client_secret: 'ocs_wrong' }),
-      await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: confidential.id }),
-      await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { id: confidential.id, secret: 'ocs_wrong' }),
-      await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { id: 'oac_unknown', secret: confidential.secret }),
+      await tokenRequest(base, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: confidential.id,
+        client_secret: 'ocs_wrong',
+      }),
+      await tokenRequest(base, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        client_id: confidential.id,
+      }),
+      await tokenRequest(
+        base,
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        { id: confidential.id, secret: 'ocs_wrong' },
+      ),
+      await tokenRequest(
+        base,
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        { id: 'oac_unknown', secret: confidential.secret },
+      ),
     ];
     for (const response of cases) {
       expect(response.status).toBe(401);
@@ -216,32 +296,57 @@ describe('POST /api/oauth/token', () => {
 
   it('requires redirect_uri exactly as in the authorization request', async () => {
     const code = await codeFor({ redirect_uri: 'https://crm.example.com/cb' });
-    expect(await exchange(code, { redirect_uri: REDIRECT })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(code, { redirect_uri: REDIRECT })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
   });
 
   it('checks the PKCE verifier (S256)', async () => {
     const pkce = pkcePair();
     const challenge = { code_challenge: pkce.challenge, code_challenge_method: 'S256' };
-    expect(await exchange(await codeFor(challenge), { code_verifier: pkcePair().verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(await codeFor(challenge), { code_verifier: pkcePair().verifier })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect(await exchange(await codeFor(challenge))).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(await exchange(await codeFor(), { code_verifier: pkce.verifier })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(await codeFor(), { code_verifier: pkce.verifier })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect((await exchange(await codeFor(challenge), { code_verifier: pkce.verifier })).status).toBe(200);
   });
 
   it('lets a public client exchange its code with PKCE and no secret', async () => {
     const pkce = pkcePair();
-    const code = await codeFor({ client_id: publicClient, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
-    const response = await tokenRequest(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: publicClient, code_verifier: pkce.verifier });
+    const code = await codeFor({
+      client_id: publicClient,
+      code_challenge: pkce.challenge,
+      code_challenge_method: 'S256',
+    });
+    const response = await tokenRequest(base, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: publicClient,
+      code_verifier: pkce.verifier,
+    });
     expect(response.status).toBe(200);
     // A code is bound to its client.
-    const stolen = await exchange(await codeFor({ client_id: publicClient, code_challenge: pkce.challenge, code_challenge_method: 'S256' }), { code_verifier: pkce.verifier });
+    const stolen = await exchange(
+      await codeFor({ client_id: publicClient, code_challenge: pkce.challenge, code_challenge_method: 'S256' }),
+      { code_verifier: pkce.verifier },
+    );
     expect(stolen).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('expires codes after 60 seconds', async () => {
     const code = await codeFor();
     now += 61_000;
-    expect(await exchange(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: 'the authorization code has expired' } });
+    expect(await exchange(code)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'the authorization code has expired' },
+    });
   });
 
   it('uses a code once; a second use fails and revokes the tokens issued from it', async () => {
@@ -252,7 +357,14 @@ describe('POST /api/oauth/token', () => {
     expect((await api.call('GET', '/api/vendors')).status).toBe(200);
     expect(await exchange(code)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(errorCode(await api.call('GET', '/api/vendors'))).toBe('TOKEN_INVALID');
-    expect(await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: String(first.body['refresh_token']), client_id: confidential.id, client_secret: confidential.secret })).toMatchObject({
+    expect(
+      await tokenRequest(base, {
+        grant_type: 'refresh_token',
+        refresh_token: String(first.body['refresh_token']),
+        client_id: confidential.id,
+        client_secret: confidential.secret,
+      }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant' },
     });
@@ -267,36 +379,76 @@ describe('POST /api/oauth/token', () => {
     expect(second.body['refresh_token']).not.toBe(first.body['refresh_token']);
     const narrowed = await refresh(String(second.body['refresh_token']), { scope: 'leads:read' });
     expect(narrowed).toMatchObject({ status: 200, body: { scope: 'leads:read' } });
-    expect((await new UserApi(base, String(narrowed.body['access_token'])).call('GET', '/api/vendors')).status).toBe(403);
-    expect(await refresh(String(narrowed.body['refresh_token']), { scope: 'leads:read leads:write' })).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    expect((await new UserApi(base, String(narrowed.body['access_token'])).call('GET', '/api/vendors')).status).toBe(
+      403,
+    );
+    expect(await refresh(String(narrowed.body['refresh_token']), { scope: 'leads:read leads:write' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_scope' },
+    });
 
     // Replaying a rotated refresh token: refused, and everything of the grant stops working.
     const latest = await refresh(String(narrowed.body['refresh_token']));
     expect(latest.status).toBe(200);
-    expect(await refresh(String(first.body['refresh_token']))).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(await refresh(String(latest.body['refresh_token']))).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    expect(errorCode(await new UserApi(base, String(latest.body['access_token'])).call('GET', '/api/vendors'))).toBe('TOKEN_INVALID');
+    expect(await refresh(String(first.body['refresh_token']))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(await refresh(String(latest.body['refresh_token']))).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
+    expect(errorCode(await new UserApi(base, String(latest.body['access_token'])).call('GET', '/api/vendors'))).toBe(
+      'TOKEN_INVALID',
+    );
   });
 
   it('answers RFC 6749 errors for bad requests', async () => {
-    const json = await fetch(`${base}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${base}/api/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(400);
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
-    expect(await tokenRequest(base, { grant_type: 'password', username: 'a', password: 'b' }, confidential)).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    expect(await tokenRequest(base, { code: 'x' }, confidential)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await tokenRequest(base, { grant_type: 'authorization_code', redirect_uri: REDIRECT }, confidential)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
-    expect(await tokenRequest(base, { grant_type: 'authorization_code', code: 'occ_nope', redirect_uri: REDIRECT }, confidential)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await tokenRequest(base, { grant_type: 'password', username: 'a', password: 'b' }, confidential),
+    ).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+    expect(await tokenRequest(base, { code: 'x' }, confidential)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
+    expect(
+      await tokenRequest(base, { grant_type: 'authorization_code', redirect_uri: REDIRECT }, confidential),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    expect(
+      await tokenRequest(
+        base,
+        { grant_type: 'authorization_code', code: 'occ_nope', redirect_uri: REDIRECT },
+        confidential,
+      ),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('deleting the client ends its grants: tokens stop working and its credentials are refused', async () => {
     const created = await owner.call('POST', '/api/oauth/clients', { name: 'Short Lived', redirect_uris: [REDIRECT] });
     const client = { id: String(dataOf(created)['id']), secret: String(dataOf(created)['client_secret']) };
     const landed = await authorize(base, params({ client_id: client.id }), 'owner@flow.edu');
-    const tokens = await tokenRequest(base, { grant_type: 'authorization_code', code: landed.searchParams.get('code') ?? '', redirect_uri: REDIRECT }, client);
+    const tokens = await tokenRequest(
+      base,
+      { grant_type: 'authorization_code', code: landed.searchParams.get('code') ?? '', redirect_uri: REDIRECT },
+      client,
+    );
     const api = new UserApi(base, String(tokens.body['access_token']));
     expect((await api.call('GET', '/api/vendors')).status).toBe(200);
     expect((await owner.call('DELETE', `/api/oauth/clients/${client.id}`)).status).toBe(204);
     expect(errorCode(await api.call('GET', '/api/vendors'))).toBe('TOKEN_INVALID');
-    expect(await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: String(tokens.body['refresh_token']) }, client)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(
+      await tokenRequest(
+        base,
+        { grant_type: 'refresh_token', refresh_token: String(tokens.body['refresh_token']) },
+        client,
+      ),
+    ).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
   });
 });

@@ -82,7 +82,12 @@ function layout(title: string, body: string): string {
 `;
 }
 
-export function signInPage(input: { clientName: string; fields: HiddenFields; email?: string; error?: string }): string {
+export function signInPage(input: {
+  clientName: string;
+  fields: HiddenFields;
+  email?: string;
+  error?: string;
+}): string {
   return layout(
     `Sign in to continue to ${input.clientName}`,
     `<h1>Sign in to continue to ${escape(input.clientName)}</h1>
@@ -109,7 +114,9 @@ export function consentPage(input: {
   fields: HiddenFields;
   csrfToken: string;
 }): string {
-  const scopes = input.scopes.map((scope) => `<li>${escape(OAUTH_SCOPE_DESCRIPTIONS[scope])}<code>${escape(scope)}</code></li>`).join('\n      ');
+  const scopes = input.scopes
+    .map((scope) => `<li>${escape(OAUTH_SCOPE_DESCRIPTIONS[scope])}<code>${escape(scope)}</code></li>`)
+    .join('\n      ');
   return layout(
     `Authorize ${input.clientName}`,
     `<h1>${escape(input.clientName)} wants to access your LeadStream account</h1>

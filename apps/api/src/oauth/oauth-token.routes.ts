@@ -25,15 +25,24 @@ export function oauthTokenRouter(context: OAuthContext): UserRouter {
   const router = new UserRouter(context.accounts.guard);
   const { clients, grants } = context;
   const { users, tokens, dal, clock, authRateLimit } = context.accounts;
-  const perAddress = rateLimit<UserSessionState>('authentication', dal.rateLimiter, (ctx) => ({ subject: `oauth-token:ip:${ctx.ip}`, limit: authRateLimit }), { clock });
+  const perAddress = rateLimit<UserSessionState>(
+    'authentication',
+    dal.rateLimiter,
+    (ctx) => ({ subject: `oauth-token:ip:${ctx.ip}`, limit: authRateLimit }),
+    { clock },
+  );
   const useCaseDeps = { clients, grants, users, tokens, clock };
 
   const token = async (ctx: ParameterizedContext<UserSessionState>): Promise<void> => {
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Pragma', 'no-cache');
     try {
-      if (!ctx.is('application/x-www-form-urlencoded')) throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
-      ctx.body = await grantOAuthToken(useCaseDeps, { authorization: ctx.get('Authorization'), form: (ctx.request.body ?? {}) as TokenForm });
+      if (!ctx.is('application/x-www-form-urlencoded'))
+        throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
+      ctx.body = await grantOAuthToken(useCaseDeps, {
+        authorization: ctx.get('Authorization'),
+        form: (ctx.request.body ?? {}) as TokenForm,
+      });
       ctx.status = 200;
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;

@@ -11,5 +11,10 @@ export interface OAuthContext {
 }
 
 export function createOAuthContext(store: DocumentStore, accounts: AccountsContext): OAuthContext {
-  return { accounts, clients: new OAuthClientRepository(store), grants: new OAuthGrantRepository(store), consents: new OAuthConsentRepository(store) };
+  return {
+    accounts,
+    clients: new OAuthClientRepository(store),
+    grants: new OAuthGrantRepository(store),
+    consents: new OAuthConsentRepository(store),
+  };
 }

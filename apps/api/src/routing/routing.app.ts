@@ -1,5 +1,13 @@
 /** Mounts the routing router of the user API (routing rules, settings and the test). */
-import { type CustomFieldRepository, EnrichmentConfigReader, OrganizationRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
+import {
+  type CustomFieldRepository,
+  EnrichmentConfigReader,
+  OrganizationRepository,
+  RoutingConfigReader,
+  RoutingCounterRepository,
+  RoutingRuleRepository,
+  RoutingSettingsRepository,
+} from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import type { ConfigCache } from '@leadstream/runtime';
 import type Koa from 'koa';

@@ -15,7 +15,14 @@
  * is 422 PLAN_LIMIT_REACHED (../rules/plan-limit-gate.ts). Every write is announced through the
  * ConfigCache, so the route stage routes the next lead with it.
  */
-import type { CustomFieldRepository, EnrichmentConfigReader, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository } from '@leadstream/dal';
+import type {
+  CustomFieldRepository,
+  EnrichmentConfigReader,
+  RoutingConfigReader,
+  RoutingCounterRepository,
+  RoutingRuleRepository,
+  RoutingSettingsRepository,
+} from '@leadstream/dal';
 import type { ErrorDetail } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
@@ -63,16 +70,28 @@ export function routingRouter(deps: RoutingRoutesDependencies): UserRouter {
     ctx.body = { data: rule };
   });
 
-  defineRoute(router, { method: 'POST', path: '/api/routing/rules/reorder', permission: 'rules:write' }, async (ctx) => {
-    ctx.body = { data: await reorderRoutingRules(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }) };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/routing/rules/reorder', permission: 'rules:write' },
+    async (ctx) => {
+      ctx.body = { data: await reorderRoutingRules(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }) };
+    },
+  );
 
   defineRoute(router, { method: 'GET', path: '/api/routing/rules/:id', permission: 'rules:read' }, async (ctx) => {
-    ctx.body = { data: await getRoutingRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) }) };
+    ctx.body = {
+      data: await getRoutingRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) }),
+    };
   });
 
   defineRoute(router, { method: 'PATCH', path: '/api/routing/rules/:id', permission: 'rules:write' }, async (ctx) => {
-    ctx.body = { data: await updateRoutingRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']), body: ctx.request.body }) };
+    ctx.body = {
+      data: await updateRoutingRule(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        ruleId: String(ctx.params['id']),
+        body: ctx.request.body,
+      }),
+    };
   });
 
   defineRoute(router, { method: 'DELETE', path: '/api/routing/rules/:id', permission: 'rules:write' }, async (ctx) => {
@@ -85,12 +104,25 @@ export function routingRouter(deps: RoutingRoutesDependencies): UserRouter {
   });
 
   defineRoute(router, { method: 'PUT', path: '/api/routing/settings', permission: 'rules:write' }, async (ctx) => {
-    ctx.body = { data: await replaceRoutingSettings(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }) };
+    ctx.body = {
+      data: await replaceRoutingSettings(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }),
+    };
   });
 
   defineRoute(router, { method: 'POST', path: '/api/routing/test', permission: 'rules:read' }, async (ctx) => {
-    const { decision, ruleName, enrichmentOutcome } = await testRouting(useCaseDeps, { tenant: ctx.state.tenant, ...testBody(ctx.request.body) });
-    ctx.body = { data: { rule_id: decision.rule_id, rule_name: ruleName, reason: decision.reason, targets: decision.targets, enrichment_outcome: enrichmentOutcome } };
+    const { decision, ruleName, enrichmentOutcome } = await testRouting(useCaseDeps, {
+      tenant: ctx.state.tenant,
+      ...testBody(ctx.request.body),
+    });
+    ctx.body = {
+      data: {
+        rule_id: decision.rule_id,
+        rule_name: ruleName,
+        reason: decision.reason,
+        targets: decision.targets,
+        enrichment_outcome: enrichmentOutcome,
+      },
+    };
   });
 
   return router;
@@ -99,13 +131,19 @@ export function routingRouter(deps: RoutingRoutesDependencies): UserRouter {
 /** `{lead_data: {...}, lead_id?}`: lead_id lets a weighted rule answer for that lead (the hash is of the id). */
 function testBody(body: unknown): { leadData: Record<string, unknown>; leadId: string | undefined } {
   const details: ErrorDetail[] = [];
-  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!isObject(body)) throw invalidRouting([{ field: '(body)', message: 'body must be a JSON object {lead_data, lead_id?}' }], 'request');
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(body))
+    throw invalidRouting([{ field: '(body)', message: 'body must be a JSON object {lead_data, lead_id?}' }], 'request');
   const leadData = body['lead_data'];
-  if (!isObject(leadData)) details.push({ field: 'lead_data', message: 'lead_data is required: an object of lead fields' });
+  if (!isObject(leadData))
+    details.push({ field: 'lead_data', message: 'lead_data is required: an object of lead fields' });
   const leadId = body['lead_id'];
-  if (leadId !== undefined && (typeof leadId !== 'string' || leadId === '' || leadId.length > 100)) details.push({ field: 'lead_id', message: 'lead_id must be a lead id (text of 1-100 characters)' });
-  for (const key of Object.keys(body)) if (key !== 'lead_data' && key !== 'lead_id') details.push({ field: key, message: `${key} is not a field of this request (lead_data, lead_id)` });
+  if (leadId !== undefined && (typeof leadId !== 'string' || leadId === '' || leadId.length > 100))
+    details.push({ field: 'lead_id', message: 'lead_id must be a lead id (text of 1-100 characters)' });
+  for (const key of Object.keys(body))
+    if (key !== 'lead_data' && key !== 'lead_id')
+      details.push({ field: key, message: `${key} is not a field of this request (lead_data, lead_id)` });
   if (details.length > 0) throw invalidRouting(details, 'request');
   return { leadData: leadData as Record<string, unknown>, leadId: leadId as string | undefined };
 }

@@ -30,7 +30,11 @@ export interface ConfigResourceDefinition<Settings extends object> {
   /** The settings field a unique index covers, for the 400 detail. */
   uniqueField?: keyof Settings & string;
   parseCreate(body: unknown, organizationId: string): Promise<SettingsParse<Settings>> | SettingsParse<Settings>;
-  parsePatch(body: unknown, current: ConfigResource<Settings>, organizationId: string): Promise<SettingsParse<Settings>> | SettingsParse<Settings>;
+  parsePatch(
+    body: unknown,
+    current: ConfigResource<Settings>,
+    organizationId: string,
+  ): Promise<SettingsParse<Settings>> | SettingsParse<Settings>;
   /** How many records of this resource the organization's plan allows (counted on creation). */
   planLimit?: { gate: PlanLimitGate; resource: PlanCountedResource };
   /**
@@ -39,7 +43,11 @@ export interface ConfigResourceDefinition<Settings extends object> {
    */
   checkPlan?(settings: Settings, tenant: TenantContext, body: Record<string, unknown>): Promise<void>;
   /** After a write, e.g. a recalculation; gets the record as stored and the one it replaced (null on creation). */
-  afterWrite?(record: ConfigResource<Settings>, previous: ConfigResource<Settings> | null, organizationId: string): Promise<void>;
+  afterWrite?(
+    record: ConfigResource<Settings>,
+    previous: ConfigResource<Settings> | null,
+    organizationId: string,
+  ): Promise<void>;
   configCache: Pick<ConfigCache, 'changed'>;
   clock: () => Date;
 }
@@ -48,12 +56,21 @@ export function newConfigId(prefix: string): string {
   return `${prefix}_${randomUUID().replace(/-/g, '')}`;
 }
 
-export function defineConfigResource<Settings extends object>(router: UserRouter, resource: ConfigResourceDefinition<Settings>): void {
+export function defineConfigResource<Settings extends object>(
+  router: UserRouter,
+  resource: ConfigResourceDefinition<Settings>,
+): void {
   const notFound = () => new DomainError('NOT_FOUND', `${resource.label} not found`);
-  const invalid = (details: ErrorDetail[]) => new DomainError('VALIDATION_ERROR', `Invalid ${resource.label.toLowerCase()}`, details);
+  const invalid = (details: ErrorDetail[]) =>
+    new DomainError('VALIDATION_ERROR', `Invalid ${resource.label.toLowerCase()}`, details);
   const nameTaken = (error: unknown) =>
     error instanceof ConfigNameTakenError && resource.uniqueField
-      ? new DomainError('ALREADY_EXISTS', `A ${resource.label.toLowerCase()} with this name already exists`, [{ field: resource.uniqueField, message: `a ${resource.label.toLowerCase()} named ${error.value} already exists` }])
+      ? new DomainError('ALREADY_EXISTS', `A ${resource.label.toLowerCase()} with this name already exists`, [
+          {
+            field: resource.uniqueField,
+            message: `a ${resource.label.toLowerCase()} named ${error.value} already exists`,
+          },
+        ])
       : error;
 
   defineRoute(router, { method: 'GET', path: resource.path, permission: 'rules:read' }, async (ctx) => {
@@ -65,11 +82,25 @@ export function defineConfigResource<Settings extends object>(router: UserRouter
     const parsed = await resource.parseCreate(ctx.request.body, organizationId);
     if (!parsed.ok) throw invalid(parsed.details);
     await resource.checkPlan?.(parsed.value, ctx.state.tenant, ctx.request.body as Record<string, unknown>);
-    const create = () => resource.repository.create(organizationId, newConfigId(resource.idPrefix), parsed.value, resource.clock().toISOString());
+    const create = () =>
+      resource.repository.create(
+        organizationId,
+        newConfigId(resource.idPrefix),
+        parsed.value,
+        resource.clock().toISOString(),
+      );
     const limit = resource.planLimit;
     let record: ConfigResource<Settings>;
     try {
-      record = limit ? await limit.gate.admit(ctx.state.tenant, limit.resource, 1, () => resource.repository.count(organizationId), create) : await create();
+      record = limit
+        ? await limit.gate.admit(
+            ctx.state.tenant,
+            limit.resource,
+            1,
+            () => resource.repository.count(organizationId),
+            create,
+          )
+        : await create();
     } catch (error) {
       throw nameTaken(error);
     }

@@ -14,7 +14,12 @@
  * stored; plan-limit-gate.ts). Every write is announced through the ConfigCache, so the next lead
  * runs with it.
  */
-import type { EnrichmentRuleRepository, LookupTableRepository, RuleMatchRepository, CustomFieldRepository } from '@leadstream/dal';
+import type {
+  EnrichmentRuleRepository,
+  LookupTableRepository,
+  RuleMatchRepository,
+  CustomFieldRepository,
+} from '@leadstream/dal';
 import { DomainError } from '@leadstream/domain';
 import type { ConfigCache, OutboundOptions } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
@@ -54,8 +59,20 @@ export interface EnrichmentRuleRoutesDependencies {
 export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
-  const outbound = { allowInsecureTargets: deps.allowInsecureTargets, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
-  const useCaseDeps = { rules: deps.rules, matches: deps.matches, lookupTables: deps.lookupTables, customFields: deps.customFields, planLimits: deps.planLimits, configCache: deps.configCache, outbound, clock };
+  const outbound = {
+    allowInsecureTargets: deps.allowInsecureTargets,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  };
+  const useCaseDeps = {
+    rules: deps.rules,
+    matches: deps.matches,
+    lookupTables: deps.lookupTables,
+    customFields: deps.customFields,
+    planLimits: deps.planLimits,
+    configCache: deps.configCache,
+    outbound,
+    clock,
+  };
 
   defineRoute(router, { method: 'GET', path: '/api/enrichment/rules', permission: 'rules:read' }, async (ctx) => {
     ctx.body = { data: await listEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant }) };
@@ -64,42 +81,101 @@ export function enrichmentRulesRouter(deps: EnrichmentRuleRoutesDependencies): U
   defineRoute(router, { method: 'POST', path: '/api/enrichment/rules', permission: 'rules:write' }, async (ctx) => {
     const rule = await createEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body });
     ctx.status = 201;
-    ctx.body = { data: { id: rule.id, name: rule.name, priority: rule.priority, enabled: rule.enabled, created_at: rule.created_at } };
+    ctx.body = {
+      data: {
+        id: rule.id,
+        name: rule.name,
+        priority: rule.priority,
+        enabled: rule.enabled,
+        created_at: rule.created_at,
+      },
+    };
   });
 
-  defineRoute(router, { method: 'GET', path: '/api/enrichment/rules/export', permission: 'rules:read' }, async (ctx) => {
-    const { document, exportedAt } = await exportEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant });
-    ctx.set('Content-Disposition', `attachment; filename="enrichment-rules-${exportedAt.slice(0, 10)}.json"`);
-    ctx.body = document;
-  });
+  defineRoute(
+    router,
+    { method: 'GET', path: '/api/enrichment/rules/export', permission: 'rules:read' },
+    async (ctx) => {
+      const { document, exportedAt } = await exportEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant });
+      ctx.set('Content-Disposition', `attachment; filename="enrichment-rules-${exportedAt.slice(0, 10)}.json"`);
+      ctx.body = document;
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/enrichment/rules/import', permission: 'rules:write' }, async (ctx) => {
-    const { created, ids } = await importEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body });
-    ctx.status = 201;
-    ctx.body = { data: { imported: created.length, rules: created.map((rule) => ({ id: rule.id, name: rule.name, priority: rule.priority, enabled: rule.enabled, created_at: rule.created_at })), ids } };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/enrichment/rules/import', permission: 'rules:write' },
+    async (ctx) => {
+      const { created, ids } = await importEnrichmentRules(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        body: ctx.request.body,
+      });
+      ctx.status = 201;
+      ctx.body = {
+        data: {
+          imported: created.length,
+          rules: created.map((rule) => ({
+            id: rule.id,
+            name: rule.name,
+            priority: rule.priority,
+            enabled: rule.enabled,
+            created_at: rule.created_at,
+          })),
+          ids,
+        },
+      };
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/enrichment/rules/reorder', permission: 'rules:write' }, async (ctx) => {
-    ctx.body = { data: await reorderEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }) };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/enrichment/rules/reorder', permission: 'rules:write' },
+    async (ctx) => {
+      ctx.body = {
+        data: await reorderEnrichmentRules(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body }),
+      };
+    },
+  );
 
   defineRoute(router, { method: 'POST', path: '/api/enrichment/test', permission: 'rules:read' }, async (ctx) => {
     ctx.body = await deps.test(ctx.state.tenant, testLeadData(ctx.request.body));
   });
 
   defineRoute(router, { method: 'GET', path: '/api/enrichment/rules/:id', permission: 'rules:read' }, async (ctx) => {
-    ctx.body = { data: await getEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) }) };
+    ctx.body = {
+      data: await getEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) }),
+    };
   });
 
-  defineRoute(router, { method: 'PATCH', path: '/api/enrichment/rules/:id', permission: 'rules:write' }, async (ctx) => {
-    const updated = await updateEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']), body: ctx.request.body });
-    ctx.body = { data: { id: updated.id, name: updated.name, priority: updated.priority, enabled: updated.enabled, updated_at: updated.updated_at } };
-  });
+  defineRoute(
+    router,
+    { method: 'PATCH', path: '/api/enrichment/rules/:id', permission: 'rules:write' },
+    async (ctx) => {
+      const updated = await updateEnrichmentRule(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        ruleId: String(ctx.params['id']),
+        body: ctx.request.body,
+      });
+      ctx.body = {
+        data: {
+          id: updated.id,
+          name: updated.name,
+          priority: updated.priority,
+          enabled: updated.enabled,
+          updated_at: updated.updated_at,
+        },
+      };
+    },
+  );
 
-  defineRoute(router, { method: 'DELETE', path: '/api/enrichment/rules/:id', permission: 'rules:write' }, async (ctx) => {
-    await deleteEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) });
-    ctx.status = 204;
-  });
+  defineRoute(
+    router,
+    { method: 'DELETE', path: '/api/enrichment/rules/:id', permission: 'rules:write' },
+    async (ctx) => {
+      await deleteEnrichmentRule(useCaseDeps, { tenant: ctx.state.tenant, ruleId: String(ctx.params['id']) });
+      ctx.status = 204;
+    },
+  );
 
   return router;
 }

@@ -85,7 +85,10 @@ const tags = Array.from({ length: 1_000 }, (_, index) => `tag-${index}`);
 const heavyRule = {
   name: 'Costly tags',
   priority: 1,
-  conditions: { operator: 'OR', rules: Array.from({ length: 20 }, () => ({ field: 'custom_fields.tags', operator: 'in', value: codes })) },
+  conditions: {
+    operator: 'OR',
+    rules: Array.from({ length: 20 }, () => ({ field: 'custom_fields.tags', operator: 'in', value: codes })),
+  },
   actions: [{ type: 'flag', reason: 'tagged', severity: 'low' }],
 };
 
@@ -97,10 +100,12 @@ describe('POST /api/enrichment/test off the event loop', () => {
 
     const order: string[] = [];
     const rulesRead = new Promise<void>((resolve) => (onRulesRead = resolve));
-    const tester = owner.call('POST', '/api/enrichment/test', { lead_data: { email: 'ann@college.edu', custom_fields: { tags } } }).then((answer) => {
-      order.push('enrichment test');
-      return answer;
-    });
+    const tester = owner
+      .call('POST', '/api/enrichment/test', { lead_data: { email: 'ann@college.edu', custom_fields: { tags } } })
+      .then((answer) => {
+        order.push('enrichment test');
+        return answer;
+      });
     // The tester has read the rules: from here on it runs them.
     await rulesRead;
     const health = await fetch(`${server.url}/healthz`);
@@ -115,14 +120,26 @@ describe('POST /api/enrichment/test off the event loop', () => {
       error: {
         code: 'SERVICE_UNAVAILABLE',
         message: 'The enrichment test did not finish within 250 ms and was stopped',
-        details: [{ field: 'lead_data', message: "lead_data took longer than 250 ms to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead" }],
+        details: [
+          {
+            field: 'lead_data',
+            message:
+              "lead_data took longer than 250 ms to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead",
+          },
+        ],
       },
     });
 
     // The stopped thread was replaced: the same rules on a light lead answer as always.
     const light = await owner.call('POST', '/api/enrichment/test', { lead_data: { email: 'ann@college.edu' } });
     expect(light.status).toBe(200);
-    expect(light.body).toEqual({ results: [{ rule_id: ruleId, rule_name: 'Costly tags', priority: 1, matched: false, reason: 'conditions not met' }], final_outcome: 'accepted', rejection_reason: null });
+    expect(light.body).toEqual({
+      results: [
+        { rule_id: ruleId, rule_name: 'Costly tags', priority: 1, matched: false, reason: 'conditions not met' },
+      ],
+      final_outcome: 'accepted',
+      rejection_reason: null,
+    });
     expect((await owner.call('DELETE', `/api/enrichment/rules/${ruleId}`)).status).toBe(204);
   });
 });

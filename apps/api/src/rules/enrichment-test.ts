@@ -12,7 +12,11 @@ export interface EnrichmentTestAnswer {
   rejection_reason: RuleRun['rejection_reason'];
 }
 
-export function runEnrichmentTest(leadData: Record<string, unknown>, config: EnrichmentConfig, now: Date): EnrichmentTestAnswer {
+export function runEnrichmentTest(
+  leadData: Record<string, unknown>,
+  config: EnrichmentConfig,
+  now: Date,
+): EnrichmentTestAnswer {
   const { run } = enrichLead(ruleSubjectOf(leadData), config, now);
   return { results: run.results, final_outcome: run.final_outcome, rejection_reason: run.rejection_reason };
 }

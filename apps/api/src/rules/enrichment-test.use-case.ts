@@ -10,7 +10,10 @@ import type { Logger } from 'pino';
 import type { EnrichmentTestAnswer } from './enrichment-test';
 import type { EnrichmentTester } from './enrichment-tester';
 
-export type EnrichmentTestUseCase = (tenant: TenantContext, leadData: Record<string, unknown>) => Promise<EnrichmentTestAnswer>;
+export type EnrichmentTestUseCase = (
+  tenant: TenantContext,
+  leadData: Record<string, unknown>,
+) => Promise<EnrichmentTestAnswer>;
 
 export interface EnrichmentTestDependencies {
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
@@ -27,7 +30,13 @@ export function enrichmentTestUseCase(deps: EnrichmentTestDependencies): Enrichm
     } catch (error) {
       if (isDomainError(error)) {
         deps.logger?.warn(
-          { organizationId: tenant.organizationId, rules: config.rules.length, lookupTables: config.lookupTables.length, calculatedFields: config.calculatedFields.length, reason: error.message },
+          {
+            organizationId: tenant.organizationId,
+            rules: config.rules.length,
+            lookupTables: config.lookupTables.length,
+            calculatedFields: config.calculatedFields.length,
+            reason: error.message,
+          },
           'enrichment test refused',
         );
       }

@@ -38,7 +38,10 @@ export interface TesterTask {
 }
 
 /** What a tester thread sends back. */
-export type TesterReply = { kind: 'ready' } | { kind: 'answer'; id: number; answer: EnrichmentTestAnswer } | { kind: 'failed'; id: number; message: string };
+export type TesterReply =
+  | { kind: 'ready' }
+  | { kind: 'answer'; id: number; answer: EnrichmentTestAnswer }
+  | { kind: 'failed'; id: number; message: string };
 
 interface Job {
   leadData: Record<string, unknown>;
@@ -57,9 +60,13 @@ interface Slot {
 export const DEFAULT_TEST_TIME_LIMIT_MS = 2_000;
 
 // enrichment-tester.boot.mjs loads enrichment-tester.thread.ts through tsx; the build bundles it as enrichment-tester.thread.js.
-const THREAD_ENTRY = shippedFile(import.meta.url, { source: './enrichment-tester.boot.mjs', built: './enrichment-tester.thread.js' });
+const THREAD_ENTRY = shippedFile(import.meta.url, {
+  source: './enrichment-tester.boot.mjs',
+  built: './enrichment-tester.thread.js',
+});
 
-const shuttingDown = (): DomainError => new DomainError('SERVICE_UNAVAILABLE', 'The enrichment tester is shutting down');
+const shuttingDown = (): DomainError =>
+  new DomainError('SERVICE_UNAVAILABLE', 'The enrichment tester is shutting down');
 
 export class EnrichmentTester {
   private readonly timeLimitMs: number;
@@ -85,7 +92,14 @@ export class EnrichmentTester {
       const idle = this.slots.find((slot) => !slot.busy);
       if (idle) return void this.dispatch(idle, job);
       if (this.waiting.length >= this.maxWaiting) {
-        return reject(new DomainError('SERVICE_UNAVAILABLE', 'Too many enrichment tests are running; try again in a moment', undefined, { retry_after: Math.max(1, Math.ceil(this.timeLimitMs / 1000)) }));
+        return reject(
+          new DomainError(
+            'SERVICE_UNAVAILABLE',
+            'Too many enrichment tests are running; try again in a moment',
+            undefined,
+            { retry_after: Math.max(1, Math.ceil(this.timeLimitMs / 1000)) },
+          ),
+        );
       }
       this.waiting.push(job);
     });
@@ -186,7 +200,8 @@ export class EnrichmentTester {
         if (message.kind === 'answer') resolve(message.answer);
         else reject(new Error(`the enrichment test failed: ${message.message}`));
       };
-      const onError = (error: Error & { code?: string }) => replace(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.outOfMemory() : error);
+      const onError = (error: Error & { code?: string }) =>
+        replace(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? this.outOfMemory() : error);
       const onExit = (code: number) => replace(new Error(`the enrichment tester thread exited (code ${code})`));
       const timer = setTimeout(() => replace(this.tooSlow()), this.timeLimitMs);
       worker.on('message', onMessage);
@@ -203,14 +218,28 @@ export class EnrichmentTester {
 
   private tooSlow(): DomainError {
     const limit = `${this.timeLimitMs} ms`;
-    return new DomainError('SERVICE_UNAVAILABLE', `The enrichment test did not finish within ${limit} and was stopped`, [
-      { field: 'lead_data', message: `lead_data took longer than ${limit} to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead` },
-    ]);
+    return new DomainError(
+      'SERVICE_UNAVAILABLE',
+      `The enrichment test did not finish within ${limit} and was stopped`,
+      [
+        {
+          field: 'lead_data',
+          message: `lead_data took longer than ${limit} to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead`,
+        },
+      ],
+    );
   }
 
   private outOfMemory(): DomainError {
-    return new DomainError('SERVICE_UNAVAILABLE', `The enrichment test needed more than ${this.maxHeapMb} MB and was stopped`, [
-      { field: 'lead_data', message: `lead_data needed more than ${this.maxHeapMb} MB to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead` },
-    ]);
+    return new DomainError(
+      'SERVICE_UNAVAILABLE',
+      `The enrichment test needed more than ${this.maxHeapMb} MB and was stopped`,
+      [
+        {
+          field: 'lead_data',
+          message: `lead_data needed more than ${this.maxHeapMb} MB to run through the organization's rules, lookup tables and calculated fields; test with fewer or simpler rules, or a smaller lead`,
+        },
+      ],
+    );
   }
 }

@@ -10,7 +10,14 @@
  * spread over several of them can pass the limit by at most one record per process.
  */
 import type { OrganizationRepository } from '@leadstream/dal';
-import { lookupRowsProblem, planCountProblem, planOf, type PlanCountedResource, type PlanName, type TenantContext } from '@leadstream/domain';
+import {
+  lookupRowsProblem,
+  planCountProblem,
+  planOf,
+  type PlanCountedResource,
+  type PlanName,
+  type TenantContext,
+} from '@leadstream/domain';
 
 export interface PlanLimitGate {
   /** The organization's plan (the smallest when the record names none this code knows). */
@@ -19,7 +26,13 @@ export interface PlanLimitGate {
    * Runs `write` when `adding` more of `resource` fit the organization's plan; otherwise throws
    * 422 PLAN_LIMIT_REACHED and writes nothing.
    */
-  admit<T>(tenant: TenantContext, resource: PlanCountedResource, adding: number, count: () => Promise<number>, write: () => Promise<T>): Promise<T>;
+  admit<T>(
+    tenant: TenantContext,
+    resource: PlanCountedResource,
+    adding: number,
+    count: () => Promise<number>,
+    write: () => Promise<T>,
+  ): Promise<T>;
   /** Throws 422 PLAN_LIMIT_REACHED when one lookup table would hold more mappings than the plan allows. */
   checkLookupRows(tenant: TenantContext, rows: number): Promise<void>;
 }

@@ -11,7 +11,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CalculatedFieldRepository, EnrichmentRuleRepository, LookupTableRepository, RoutingRuleRepository, ValidationRuleRepository } from '@leadstream/dal';
+import {
+  CalculatedFieldRepository,
+  EnrichmentRuleRepository,
+  LookupTableRepository,
+  RoutingRuleRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { DocumentStore } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
@@ -21,11 +27,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingMailer, UserApi } from '../accounts/accounts.test-support';
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
 
-const REPOSITORIES = [EnrichmentRuleRepository, LookupTableRepository, CalculatedFieldRepository, ValidationRuleRepository, RoutingRuleRepository];
+const REPOSITORIES = [
+  EnrichmentRuleRepository,
+  LookupTableRepository,
+  CalculatedFieldRepository,
+  ValidationRuleRepository,
+  RoutingRuleRepository,
+];
 const AT = '2026-01-01T00:00:00.000Z';
 
 /** The documented limits of the education plan (docs/enrichment-rules.md "Plan limits"). */
-const EDUCATION = { enrichmentRules: 300, routingRules: 200, validationRules: 200, calculatedFields: 100, lookupTables: 20, lookupRows: 5_000 };
+const EDUCATION = {
+  enrichmentRules: 300,
+  routingRules: 200,
+  validationRules: 200,
+  calculatedFields: 100,
+  lookupTables: 20,
+  lookupRows: 5_000,
+};
 
 interface Engine {
   open(): Promise<{ store?: DocumentStore; cleanup(): Promise<void> }>;
@@ -57,7 +76,10 @@ function ferretDb(uri: string): Engine {
 }
 
 /** The embedded store always, FerretDB when the infra is up (`npm run infra:up`), as every suite on both engine sets. */
-const engines: Array<[string, Engine]> = [['the embedded store', { open: async () => ({ cleanup: async () => undefined }) }], ...(mongo.value ? [['FerretDB', ferretDb(mongo.value)] as [string, Engine]] : [])];
+const engines: Array<[string, Engine]> = [
+  ['the embedded store', { open: async () => ({ cleanup: async () => undefined }) }],
+  ...(mongo.value ? [['FerretDB', ferretDb(mongo.value)] as [string, Engine]] : []),
+];
 
 const rule = (index: number) => ({
   name: `Rule ${index}`,
@@ -65,11 +87,18 @@ const rule = (index: number) => ({
   conditions: { operator: 'AND', rules: [{ field: 'email', operator: 'is_not_empty' }] },
   actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: `t${index}` }],
 });
-const rulesDocument = (count: number, from = 0) => ({ format: 'leadstream.enrichment-rules', version: 1, exported_at: AT, rules: Array.from({ length: count }, (_, index) => ({ ...rule(from + index), id: `rule_old_${from + index}` })) });
-const mappings = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, `v${index}`]));
+const rulesDocument = (count: number, from = 0) => ({
+  format: 'leadstream.enrichment-rules',
+  version: 1,
+  exported_at: AT,
+  rules: Array.from({ length: count }, (_, index) => ({ ...rule(from + index), id: `rule_old_${from + index}` })),
+});
+const mappings = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, `v${index}`]));
 
 type Answer = { status: number; body: Record<string, unknown> };
-const errorOf = (answer: Answer) => answer.body['error'] as { code: string; message: string; details?: Array<{ field: string; message: string }> };
+const errorOf = (answer: Answer) =>
+  answer.body['error'] as { code: string; message: string; details?: Array<{ field: string; message: string }> };
 const listed = async (api: UserApi, path: string) => ((await api.call('GET', path)).body['data'] as unknown[]).length;
 
 describe.each(engines)('plan limits on %s', (name, engine) => {
@@ -115,7 +144,9 @@ describe.each(engines)('plan limits on %s', (name, engine) => {
 
     const refused = await owner.call('POST', '/api/enrichment/rules', rule(1_000));
     expectLimit(refused, 'enrichment_rules', [/at most 300/, /education plan/, /has 300/]);
-    expect(errorOf(refused).message).toBe('Plan limit reached: the education plan allows at most 300 enrichment rules per organization');
+    expect(errorOf(refused).message).toBe(
+      'Plan limit reached: the education plan allows at most 300 enrichment rules per organization',
+    );
     expect(await listed(owner, '/api/enrichment/rules')).toBe(EDUCATION.enrichmentRules);
   });
 
@@ -135,8 +166,12 @@ describe.each(engines)('plan limits on %s', (name, engine) => {
 
   it('lets an enterprise organization go past the education limits', async () => {
     const enterprise = await newOwner();
-    await server.store.collection('organizations').updateOne({ _id: enterprise.organizationId }, { $set: { plan: 'enterprise' } });
-    expect((await enterprise.call('POST', '/api/enrichment/rules/import', rulesDocument(EDUCATION.enrichmentRules))).status).toBe(201);
+    await server.store
+      .collection('organizations')
+      .updateOne({ _id: enterprise.organizationId }, { $set: { plan: 'enterprise' } });
+    expect(
+      (await enterprise.call('POST', '/api/enrichment/rules/import', rulesDocument(EDUCATION.enrichmentRules))).status,
+    ).toBe(201);
     const created = await enterprise.call('POST', '/api/enrichment/rules', rule(301));
     expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
     expect(await listed(enterprise, '/api/enrichment/rules')).toBe(EDUCATION.enrichmentRules + 1);
@@ -144,25 +179,41 @@ describe.each(engines)('plan limits on %s', (name, engine) => {
 
   it('refuses lookup mappings past the rows per table, on create and on replacement', async () => {
     const tables = await newOwner();
-    const tooMany = await tables.call('POST', '/api/enrichment/lookup-tables', { name: 'zips', mappings: mappings(EDUCATION.lookupRows + 1) });
+    const tooMany = await tables.call('POST', '/api/enrichment/lookup-tables', {
+      name: 'zips',
+      mappings: mappings(EDUCATION.lookupRows + 1),
+    });
     expectLimit(tooMany, 'mappings', [/at most 5000/, /education plan/, /5001/]);
     expect(await listed(tables, '/api/enrichment/lookup-tables')).toBe(0);
 
-    const created = await tables.call('POST', '/api/enrichment/lookup-tables', { name: 'zips', mappings: mappings(EDUCATION.lookupRows) });
+    const created = await tables.call('POST', '/api/enrichment/lookup-tables', {
+      name: 'zips',
+      mappings: mappings(EDUCATION.lookupRows),
+    });
     expect(created.status).toBe(201);
     const id = String((created.body['data'] as { id: string }).id);
-    const replaced = await tables.call('PATCH', `/api/enrichment/lookup-tables/${id}`, { mappings: mappings(EDUCATION.lookupRows + 1) });
+    const replaced = await tables.call('PATCH', `/api/enrichment/lookup-tables/${id}`, {
+      mappings: mappings(EDUCATION.lookupRows + 1),
+    });
     expectLimit(replaced, 'mappings', [/at most 5000/, /education plan/, /5001/]);
-    const stored = (await tables.call('GET', `/api/enrichment/lookup-tables/${id}`)).body['data'] as { mappings: Record<string, string> };
+    const stored = (await tables.call('GET', `/api/enrichment/lookup-tables/${id}`)).body['data'] as {
+      mappings: Record<string, string>;
+    };
     expect(Object.keys(stored.mappings)).toHaveLength(EDUCATION.lookupRows);
   });
 
   it(`refuses the lookup table past the education plan's ${EDUCATION.lookupTables}`, async () => {
     const tables = await newOwner();
     for (let index = 0; index < EDUCATION.lookupTables; index++) {
-      expect((await tables.call('POST', '/api/enrichment/lookup-tables', { name: `table_${index}`, mappings: { a: 'b' } })).status).toBe(201);
+      expect(
+        (await tables.call('POST', '/api/enrichment/lookup-tables', { name: `table_${index}`, mappings: { a: 'b' } }))
+          .status,
+      ).toBe(201);
     }
-    const refused = await tables.call('POST', '/api/enrichment/lookup-tables', { name: 'one_more', mappings: { a: 'b' } });
+    const refused = await tables.call('POST', '/api/enrichment/lookup-tables', {
+      name: 'one_more',
+      mappings: { a: 'b' },
+    });
     expectLimit(refused, 'lookup_tables', [/at most 20/, /education plan/, /has 20/]);
     expect(await listed(tables, '/api/enrichment/lookup-tables')).toBe(EDUCATION.lookupTables);
   });
@@ -172,31 +223,94 @@ describe.each(engines)('plan limits on %s', (name, engine) => {
     const ids = (count: number, prefix: string) => Array.from({ length: count }, (_, index) => `${prefix}_${index}`);
     await new ValidationRuleRepository(server.store).createMany(
       org.organizationId,
-      ids(EDUCATION.validationRules, 'vrule').map((id, index) => ({ id, settings: { name: `V${index}`, field: 'first_name', rule_type: 'required', condition: 'present', value: null, action: 'warn', message: 'm', priority: index, enabled: true } })),
+      ids(EDUCATION.validationRules, 'vrule').map((id, index) => ({
+        id,
+        settings: {
+          name: `V${index}`,
+          field: 'first_name',
+          rule_type: 'required',
+          condition: 'present',
+          value: null,
+          action: 'warn',
+          message: 'm',
+          priority: index,
+          enabled: true,
+        },
+      })),
       AT,
     );
     await new CalculatedFieldRepository(server.store).createMany(
       org.organizationId,
-      ids(EDUCATION.calculatedFields, 'calc').map((id, index) => ({ id, settings: { name: `field_${index}`, label: `F${index}`, formula: '{{first_name}}', type: 'text', recalculate_on_change: false, description: null } })),
+      ids(EDUCATION.calculatedFields, 'calc').map((id, index) => ({
+        id,
+        settings: {
+          name: `field_${index}`,
+          label: `F${index}`,
+          formula: '{{first_name}}',
+          type: 'text',
+          recalculate_on_change: false,
+          description: null,
+        },
+      })),
       AT,
     );
     await new RoutingRuleRepository(server.store).createMany(
       org.organizationId,
-      ids(EDUCATION.routingRules, 'rroute').map((id, index) => ({ id, settings: { name: `R${index}`, description: null, priority: index, enabled: true, conditions: { operator: 'AND' as const, rules: [{ field: 'email', operator: 'is_not_empty' as const }] }, distribution: 'single' as const, targets: [{ connection_id: 'crm_a', owner: null, queue: null, weight: null }] } })),
+      ids(EDUCATION.routingRules, 'rroute').map((id, index) => ({
+        id,
+        settings: {
+          name: `R${index}`,
+          description: null,
+          priority: index,
+          enabled: true,
+          conditions: { operator: 'AND' as const, rules: [{ field: 'email', operator: 'is_not_empty' as const }] },
+          distribution: 'single' as const,
+          targets: [{ connection_id: 'crm_a', owner: null, queue: null, weight: null }],
+        },
+      })),
       AT,
     );
 
-    const validation = await org.call('POST', '/api/validation', { name: 'One more', field: 'first_name', rule_type: 'required', condition: 'present', action: 'warn', message: 'first name missing', priority: 1 });
+    const validation = await org.call('POST', '/api/validation', {
+      name: 'One more',
+      field: 'first_name',
+      rule_type: 'required',
+      condition: 'present',
+      action: 'warn',
+      message: 'first name missing',
+      priority: 1,
+    });
     expectLimit(validation, 'validation_rules', [/at most 200/, /education plan/, /has 200/]);
     expect(await listed(org, '/api/validation')).toBe(EDUCATION.validationRules);
 
-    const field = await org.call('POST', '/api/calculated-fields', { name: 'one_more', label: 'One more', formula: '{{last_name}}', type: 'text' });
+    const field = await org.call('POST', '/api/calculated-fields', {
+      name: 'one_more',
+      label: 'One more',
+      formula: '{{last_name}}',
+      type: 'text',
+    });
     expectLimit(field, 'calculated_fields', [/at most 100/, /education plan/, /has 100/]);
     expect(await listed(org, '/api/calculated-fields')).toBe(EDUCATION.calculatedFields);
 
-    await server.store.collection('crm_connections').insertOne({ _id: `crm_${randomUUID().slice(0, 8)}`, organization_id: org.organizationId, environment: 'live', name: 'CRM', type: 'webhook_json', enabled: true, created_at: AT });
-    const connection = ((await server.store.collection('crm_connections').find({ organization_id: org.organizationId })) as Array<{ _id: string }>)[0]!._id;
-    const routing = await org.call('POST', '/api/routing/rules', { name: 'One more', priority: 1, targets: [{ connection_id: connection }] });
+    await server.store.collection('crm_connections').insertOne({
+      _id: `crm_${randomUUID().slice(0, 8)}`,
+      organization_id: org.organizationId,
+      environment: 'live',
+      name: 'CRM',
+      type: 'webhook_json',
+      enabled: true,
+      created_at: AT,
+    });
+    const connection = (
+      (await server.store.collection('crm_connections').find({ organization_id: org.organizationId })) as Array<{
+        _id: string;
+      }>
+    )[0]!._id;
+    const routing = await org.call('POST', '/api/routing/rules', {
+      name: 'One more',
+      priority: 1,
+      targets: [{ connection_id: connection }],
+    });
     expectLimit(routing, 'routing_rules', [/at most 200/, /education plan/, /has 200/]);
     expect(await listed(org, '/api/routing/rules')).toBe(EDUCATION.routingRules);
   });

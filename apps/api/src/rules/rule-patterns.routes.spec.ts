@@ -7,7 +7,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CustomFieldRepository, EnrichmentRuleRepository, RoutingRuleRepository, ValidationRuleRepository } from '@leadstream/dal';
+import {
+  CustomFieldRepository,
+  EnrichmentRuleRepository,
+  RoutingRuleRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CapturingMailer, UserApi } from '../accounts/accounts.test-support';
 import { startApiTestServer, type ApiTestServer } from '../api.test-support';
@@ -47,7 +52,10 @@ describe('patterns at save', () => {
     const response = await owner.call('POST', '/api/enrichment/rules', {
       name: 'Costly',
       priority: 1,
-      conditions: { operator: 'AND', rules: [0, 1, 2, 3].map(() => ({ field: 'first_name', operator: 'matches_regex', value: costly })) },
+      conditions: {
+        operator: 'AND',
+        rules: [0, 1, 2, 3].map(() => ({ field: 'first_name', operator: 'matches_regex', value: costly })),
+      },
       actions: [{ type: 'flag', reason: 'x', severity: 'low' }],
     });
     expect(response.status).toBe(400);
@@ -67,33 +75,82 @@ describe('patterns at save', () => {
       targets: [{ connection_id: 'crm_sf' }],
     });
     expect(response.status).toBe(400);
-    expect(errorOf(response.body).details).toContainEqual({ field: 'conditions.rules[0].value', message: 'pattern too costly: counted repetitions add up to 600 (at most 500)' });
+    expect(errorOf(response.body).details).toContainEqual({
+      field: 'conditions.rules[0].value',
+      message: 'pattern too costly: counted repetitions add up to 600 (at most 500)',
+    });
   });
 
   it('refuses a format validation rule the engine could not hold, with a plain message and no stack trace', async () => {
     // \p{L}{0,100} made RE2 abort while compiling: its message carried a stack and server paths.
-    const response = await owner.call('POST', '/api/validation', { name: 'Letters', field: 'first_name', rule_type: 'format', condition: 'matches', value: '\\p{L}{0,100}', action: 'reject', message: 'letters only', priority: 1 });
+    const response = await owner.call('POST', '/api/validation', {
+      name: 'Letters',
+      field: 'first_name',
+      rule_type: 'format',
+      condition: 'matches',
+      value: '\\p{L}{0,100}',
+      action: 'reject',
+      message: 'letters only',
+      priority: 1,
+    });
     expect(response.status).toBe(400);
-    expect(errorOf(response.body).details).toEqual([{ field: 'value', message: 'pattern too costly: it holds 100 Unicode classes such as \\p{L}, counting repetitions (at most 10)' }]);
+    expect(errorOf(response.body).details).toEqual([
+      {
+        field: 'value',
+        message: 'pattern too costly: it holds 100 Unicode classes such as \\p{L}, counting repetitions (at most 10)',
+      },
+    ]);
     expectNoInternals(response.body);
   });
 
-  it('names a syntax error with RE2\'s short reason', async () => {
-    const rule = await owner.call('POST', '/api/validation', { name: 'Backref', field: 'first_name', rule_type: 'format', condition: 'matches', value: '(a)\\1', action: 'reject', message: 'x', priority: 1 });
+  it("names a syntax error with RE2's short reason", async () => {
+    const rule = await owner.call('POST', '/api/validation', {
+      name: 'Backref',
+      field: 'first_name',
+      rule_type: 'format',
+      condition: 'matches',
+      value: '(a)\\1',
+      action: 'reject',
+      message: 'x',
+      priority: 1,
+    });
     expect(rule.status).toBe(400);
-    expect(errorOf(rule.body).details).toEqual([{ field: 'value', message: 'invalid regular expression: invalid escape sequence: \\1' }]);
-    const field = await owner.call('POST', '/api/enrichment/custom-fields', { name: 'code', type: 'string', validation: { pattern: '([a-z' } });
+    expect(errorOf(rule.body).details).toEqual([
+      { field: 'value', message: 'invalid regular expression: invalid escape sequence: \\1' },
+    ]);
+    const field = await owner.call('POST', '/api/enrichment/custom-fields', {
+      name: 'code',
+      type: 'string',
+      validation: { pattern: '([a-z' },
+    });
     expect(field.status).toBe(400);
-    expect(errorOf(field.body).details).toEqual([{ field: 'validation.pattern', message: 'invalid regular expression: missing ]: [a-z' }]);
+    expect(errorOf(field.body).details).toEqual([
+      { field: 'validation.pattern', message: 'invalid regular expression: missing ]: [a-z' },
+    ]);
     expectNoInternals(field.body);
   });
 
   it('refuses a custom field pattern that is too costly, and takes an ordinary one', async () => {
-    const refused = await owner.call('POST', '/api/enrichment/custom-fields', { name: 'nickname', type: 'string', validation: { pattern: costly } });
+    const refused = await owner.call('POST', '/api/enrichment/custom-fields', {
+      name: 'nickname',
+      type: 'string',
+      validation: { pattern: costly },
+    });
     expect(refused.status).toBe(400);
     expect(errorOf(refused.body).details).toEqual([{ field: 'validation.pattern', message: tooCostly }]);
-    const taken = await owner.call('POST', '/api/enrichment/custom-fields', { name: 'zip', type: 'string', validation: { pattern: '^\\d{5}(-\\d{4})?$' } });
+    const taken = await owner.call('POST', '/api/enrichment/custom-fields', {
+      name: 'zip',
+      type: 'string',
+      validation: { pattern: '^\\d{5}(-\\d{4})?$' },
+    });
     expect(taken.status).toBe(201);
-    expect(((await owner.call('GET', '/api/enrichment/custom-fields')).body['data'] as Array<{ name: string; validation: unknown }>).find((definition) => definition.name === 'zip')?.validation).toEqual({ pattern: '^\\d{5}(-\\d{4})?$' });
+    expect(
+      (
+        (await owner.call('GET', '/api/enrichment/custom-fields')).body['data'] as Array<{
+          name: string;
+          validation: unknown;
+        }>
+      ).find((definition) => definition.name === 'zip')?.validation,
+    ).toEqual({ pattern: '^\\d{5}(-\\d{4})?$' });
   });
 });

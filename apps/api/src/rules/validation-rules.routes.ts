@@ -7,7 +7,16 @@
  * business; docs/validation-rules.md).
  */
 import type { CustomFieldRepository, ValidationRuleRepository } from '@leadstream/dal';
-import { DEFAULT_VALIDATION_SETTINGS, DomainError, parseValidationRuleCreate, parseValidationRulePatch, validateWithRules, type LeadSubmission, type TenantContext, type ValidationSettings } from '@leadstream/domain';
+import {
+  DEFAULT_VALIDATION_SETTINGS,
+  DomainError,
+  parseValidationRuleCreate,
+  parseValidationRulePatch,
+  validateWithRules,
+  type LeadSubmission,
+  type TenantContext,
+  type ValidationSettings,
+} from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import { defineConfigResource } from './config-resource.routes';
@@ -33,11 +42,24 @@ export function validationRulesRouter(deps: ValidationRuleRoutesDependencies): U
   defineRoute(router, { method: 'POST', path: '/api/validation/check', permission: 'rules:read' }, async (ctx) => {
     const body = ctx.request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new DomainError('VALIDATION_ERROR', 'Invalid request', [{ field: '(body)', message: 'body must be a JSON object of lead fields' }]);
+      throw new DomainError('VALIDATION_ERROR', 'Invalid request', [
+        { field: '(body)', message: 'body must be a JSON object of lead fields' },
+      ]);
     }
     const tenant = ctx.state.tenant;
-    const [rules, customFields, settings] = await Promise.all([deps.validationRules.list(tenant.organizationId), deps.customFields.list(tenant.organizationId), deps.validationSettings(tenant)]);
-    const { check } = validateWithRules({ submission: body as LeadSubmission, settings: settings ?? DEFAULT_VALIDATION_SETTINGS, customFields, rules, mx: undefined, now: clock() });
+    const [rules, customFields, settings] = await Promise.all([
+      deps.validationRules.list(tenant.organizationId),
+      deps.customFields.list(tenant.organizationId),
+      deps.validationSettings(tenant),
+    ]);
+    const { check } = validateWithRules({
+      submission: body as LeadSubmission,
+      settings: settings ?? DEFAULT_VALIDATION_SETTINGS,
+      customFields,
+      rules,
+      mx: undefined,
+      now: clock(),
+    });
     ctx.body = check;
   });
 

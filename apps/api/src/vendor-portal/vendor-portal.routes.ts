@@ -54,8 +54,10 @@ function monthParams(ctx: PortalContext): { year: number; month: number } {
   const rawYear = String(ctx.params['year']);
   const rawMonth = String(ctx.params['month']);
   const details: ErrorDetail[] = [];
-  if (!/^\d{4}$/.test(rawYear) || Number(rawYear) < 1970) details.push({ field: 'year', message: 'year must be a four-digit year from 1970' });
-  if (!/^\d{1,2}$/.test(rawMonth) || Number(rawMonth) < 1 || Number(rawMonth) > 12) details.push({ field: 'month', message: 'month must be 1-12' });
+  if (!/^\d{4}$/.test(rawYear) || Number(rawYear) < 1970)
+    details.push({ field: 'year', message: 'year must be a four-digit year from 1970' });
+  if (!/^\d{1,2}$/.test(rawMonth) || Number(rawMonth) < 1 || Number(rawMonth) > 12)
+    details.push({ field: 'month', message: 'month must be 1-12' });
   if (details.length > 0) throw invalid(details);
   return { year: Number(rawYear), month: Number(rawMonth) };
 }
@@ -76,9 +78,12 @@ function exportParams(ctx: PortalContext): { start: Date; end: Date } {
   problems(() => (start = dateParam(ctx, 'start_date')));
   problems(() => (end = dateParam(ctx, 'end_date')));
   const format = queryText(ctx, 'format') ?? 'csv';
-  if (!start && !details.some((d) => d.field === 'start_date')) details.push({ field: 'start_date', message: 'start_date is required (YYYY-MM-DD)' });
-  if (!end && !details.some((d) => d.field === 'end_date')) details.push({ field: 'end_date', message: 'end_date is required (YYYY-MM-DD)' });
-  if (start && end && start > end) details.push({ field: 'start_date', message: 'start_date must not be after end_date' });
+  if (!start && !details.some((d) => d.field === 'start_date'))
+    details.push({ field: 'start_date', message: 'start_date is required (YYYY-MM-DD)' });
+  if (!end && !details.some((d) => d.field === 'end_date'))
+    details.push({ field: 'end_date', message: 'end_date is required (YYYY-MM-DD)' });
+  if (start && end && start > end)
+    details.push({ field: 'start_date', message: 'start_date must not be after end_date' });
   if (format !== 'csv') details.push({ field: 'format', message: 'format must be csv' });
   if (details.length > 0 || !start || !end) throw invalid(details);
   return { start, end };
@@ -87,7 +92,10 @@ function exportParams(ctx: PortalContext): { start: Date; end: Date } {
 export function vendorPortalRouter(deps: VendorPortalDependencies): Router {
   const clock = deps.clock ?? (() => new Date());
   const router = new Router();
-  const auth = apiKeyAuth<object>({ apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger }, 'read');
+  const auth = apiKeyAuth<object>(
+    { apiKeys: deps.config.apiKeys, vendors: deps.config.vendors, clock, logger: deps.logger },
+    'read',
+  );
   const general = rateLimit<ApiKeyAuthState>('general_api', deps.dal.rateLimiter, perApiKey, { clock });
   const exportLimit = rateLimit<ApiKeyAuthState>('export', deps.dal.rateLimiter, perApiKey, { clock });
   const useCaseDeps = { reports: deps.reports, clock };

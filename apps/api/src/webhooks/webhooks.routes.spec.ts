@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { WebhookRepository } from '@leadstream/dal';
 import { verifySignature } from '@leadstream/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CapturingMailer, dataOf, startAccountsServer, UserApi, type AccountsTestServer } from '../accounts/accounts.test-support';
+import {
+  CapturingMailer,
+  dataOf,
+  startAccountsServer,
+  UserApi,
+  type AccountsTestServer,
+} from '../accounts/accounts.test-support';
 import { startApiTestServer } from '../api.test-support';
 
 let server: AccountsTestServer;
@@ -36,7 +42,12 @@ afterAll(async () => {
 
 describe('webhook bodies', () => {
   it('creates with the exact documented body and lists with the masked secret, stats and the sandbox mark', async () => {
-    const created = await a.call('POST', '/api/webhooks', { url: PUBLIC_URL, events: ['lead.created', 'lead.accepted'], description: 'CRM bridge', sandbox: true });
+    const created = await a.call('POST', '/api/webhooks', {
+      url: PUBLIC_URL,
+      events: ['lead.created', 'lead.accepted'],
+      description: 'CRM bridge',
+      sandbox: true,
+    });
     expect(created.status).toBe(201);
     const data = dataOf(created);
     expect(Object.keys(data).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'secret', 'url']);
@@ -61,7 +72,10 @@ describe('webhook bodies', () => {
     ]);
     const deliveries = await a.call('GET', `/api/webhooks/${String(data['id'])}/deliveries`);
     expect(deliveries.body).toEqual({ data: [], meta: { page: 1, limit: 20, total: 0 } });
-    const patched = await a.call('PATCH', `/api/webhooks/${String(data['id'])}`, { enabled: false, events: ['vendor.disabled'] });
+    const patched = await a.call('PATCH', `/api/webhooks/${String(data['id'])}`, {
+      enabled: false,
+      events: ['vendor.disabled'],
+    });
     expect(patched.status).toBe(200);
     expect(Object.keys(dataOf(patched)).sort()).toEqual(['enabled', 'events', 'id', 'updated_at', 'url']);
     expect(dataOf(patched)).toMatchObject({ enabled: false, events: ['vendor.disabled'] });
@@ -90,7 +104,12 @@ describe('webhook bodies', () => {
     const id = String(dataOf(created)['id']);
     const cases: Array<[string, string, unknown, string[]]> = [
       ['POST', '/api/webhooks', { url: PUBLIC_URL, events: ['webhook.disabled'] }, ['events[0]']],
-      ['POST', '/api/webhooks', { url: PUBLIC_URL, events: 'lead.created', secret: 'whsec_mine' }, ['secret', 'events']],
+      [
+        'POST',
+        '/api/webhooks',
+        { url: PUBLIC_URL, events: 'lead.created', secret: 'whsec_mine' },
+        ['secret', 'events'],
+      ],
       ['PATCH', `/api/webhooks/${id}`, {}, ['(body)']],
       ['PATCH', `/api/webhooks/${id}`, { description: 'create only', sandbox: true }, ['description', 'sandbox']],
       ['PATCH', `/api/webhooks/${id}`, { enabled: 'no' }, ['enabled']],
@@ -98,7 +117,9 @@ describe('webhook bodies', () => {
     for (const [method, path, body, fields] of cases) {
       const answer = await a.call(method, path, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect((answer.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field)).toEqual(fields);
+      expect(
+        (answer.body['error'] as { details: Array<{ field: string }> }).details.map((detail) => detail.field),
+      ).toEqual(fields);
     }
     expect((await a.call('GET', `/api/webhooks/${id}/deliveries?page=0`)).status).toBe(400);
     expect((await a.call('GET', `/api/webhooks/${id}/deliveries?limit=abc`)).status).toBe(400);
@@ -114,7 +135,8 @@ describe('tenancy', () => {
       ['GET', `/api/webhooks/${bWebhook}/deliveries`],
       ['POST', `/api/webhooks/${bWebhook}/deliveries/dlv_any/retry`],
     ];
-    for (const [method, path, body] of cases) expect((await a.call(method, path, body)).status, `${method} ${path}`).toBe(404);
+    for (const [method, path, body] of cases)
+      expect((await a.call(method, path, body)).status, `${method} ${path}`).toBe(404);
     const aList = (await a.call('GET', '/api/webhooks')).body['data'] as Array<Record<string, unknown>>;
     expect(aList.map((webhook) => webhook['id'])).not.toContain(bWebhook);
     const bList = (await b.call('GET', '/api/webhooks')).body['data'] as Array<Record<string, unknown>>;
@@ -131,7 +153,10 @@ describe('the signing secret', () => {
     expect(id).toMatch(/^webhook_[0-9a-f]{32}$/);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const manager = await a.member('manager@hooks-a.edu', 'manager');
-    for (const [who, reader] of [['owner', a], ['manager', manager]] as const) {
+    for (const [who, reader] of [
+      ['owner', a],
+      ['manager', manager],
+    ] as const) {
       const listed = await reader.call('GET', '/api/webhooks');
       expect(listed.status, who).toBe(200);
       expect(JSON.stringify(listed.body), who).not.toContain(secret.slice('whsec_'.length, -4));
@@ -195,11 +220,17 @@ describe('the signing secret', () => {
         failure_streak_since: at,
       });
 
-      for (const [webhookId, expected] of [[id, secret], ['wh_legacy', legacySecret]] as const) {
+      for (const [webhookId, expected] of [
+        [id, secret],
+        ['wh_legacy', legacySecret],
+      ] as const) {
         const tested = await owner.call('POST', `/api/webhooks/${webhookId}/test`);
         expect(tested.body, webhookId).toMatchObject({ success: true, delivered: true, response_status: 200 });
         const request = received.at(-1)!;
-        expect(verifySignature(request.signature, request.body, expected, Math.floor(Date.now() / 1000)), webhookId).toBe(true);
+        expect(
+          verifySignature(request.signature, request.body, expected, Math.floor(Date.now() / 1000)),
+          webhookId,
+        ).toBe(true);
       }
       const listed = (await owner.call('GET', '/api/webhooks')).body['data'] as Array<Record<string, unknown>>;
       expect(listed.map((webhook) => [webhook['id'], webhook['secret']])).toEqual([

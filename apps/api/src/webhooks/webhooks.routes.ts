@@ -21,7 +21,16 @@ import { DomainError, maskWebhookSecret, type ErrorDetail } from '@leadstream/do
 import type { EventLog } from '@leadstream/ports';
 import type { CredentialsCipher, OutboundOptions } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
-import { createWebhook, deleteWebhook, listWebhookDeliveries, listWebhooks, retryDelivery, testWebhook, updateWebhook, type ListedWebhook } from './use-cases';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  retryDelivery,
+  testWebhook,
+  updateWebhook,
+  type ListedWebhook,
+} from './use-cases';
 
 export interface WebhookRoutesDependencies {
   guard: SessionGuard;
@@ -72,50 +81,144 @@ function positiveInteger(value: unknown, name: string, fallback: number, max: nu
 export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
-  const outbound = { allowInsecureTargets: deps.allowInsecureTargets, ...(deps.resolve ? { resolve: deps.resolve } : {}) };
-  const useCaseDeps = { webhooks: deps.webhooks, deliveries: deps.deliveries, log: deps.log, cipher: deps.cipher, outbound, timeoutMs: deps.timeoutMs, clock };
+  const outbound = {
+    allowInsecureTargets: deps.allowInsecureTargets,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  };
+  const useCaseDeps = {
+    webhooks: deps.webhooks,
+    deliveries: deps.deliveries,
+    log: deps.log,
+    cipher: deps.cipher,
+    outbound,
+    timeoutMs: deps.timeoutMs,
+    clock,
+  };
 
-  defineRoute(router, { method: 'GET', path: '/api/webhooks', permission: 'webhooks:read', rateLimit: 'list_webhooks' }, async (ctx) => {
-    ctx.body = { data: (await listWebhooks(useCaseDeps, { tenant: ctx.state.tenant })).map(webhookListItem) };
-  });
+  defineRoute(
+    router,
+    { method: 'GET', path: '/api/webhooks', permission: 'webhooks:read', rateLimit: 'list_webhooks' },
+    async (ctx) => {
+      ctx.body = { data: (await listWebhooks(useCaseDeps, { tenant: ctx.state.tenant })).map(webhookListItem) };
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/webhooks', permission: 'webhooks:write', rateLimit: 'create_webhook' }, async (ctx) => {
-    const { webhook, secret } = await createWebhook(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body });
-    ctx.status = 201;
-    ctx.body = { data: { id: webhook.id, url: webhook.url, events: webhook.events, enabled: webhook.enabled, secret, created_at: webhook.created_at } };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/webhooks', permission: 'webhooks:write', rateLimit: 'create_webhook' },
+    async (ctx) => {
+      const { webhook, secret } = await createWebhook(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        body: ctx.request.body,
+      });
+      ctx.status = 201;
+      ctx.body = {
+        data: {
+          id: webhook.id,
+          url: webhook.url,
+          events: webhook.events,
+          enabled: webhook.enabled,
+          secret,
+          created_at: webhook.created_at,
+        },
+      };
+    },
+  );
 
-  defineRoute(router, { method: 'PATCH', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' }, async (ctx) => {
-    const updated = await updateWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']), body: ctx.request.body });
-    ctx.body = { data: { id: updated.id, url: updated.url, events: updated.events, enabled: updated.enabled, updated_at: updated.updated_at } };
-  });
+  defineRoute(
+    router,
+    { method: 'PATCH', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' },
+    async (ctx) => {
+      const updated = await updateWebhook(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        webhookId: String(ctx.params['id']),
+        body: ctx.request.body,
+      });
+      ctx.body = {
+        data: {
+          id: updated.id,
+          url: updated.url,
+          events: updated.events,
+          enabled: updated.enabled,
+          updated_at: updated.updated_at,
+        },
+      };
+    },
+  );
 
-  defineRoute(router, { method: 'DELETE', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' }, async (ctx) => {
-    await deleteWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']) });
-    ctx.status = 204;
-  });
+  defineRoute(
+    router,
+    { method: 'DELETE', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' },
+    async (ctx) => {
+      await deleteWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']) });
+      ctx.status = 204;
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/webhooks/:id/test', permission: 'webhooks:write', rateLimit: 'test_webhook' }, async (ctx) => {
-    const result = await testWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']) });
-    ctx.body = result.delivered
-      ? { success: true, delivered: true, response_status: result.responseStatus, response_time_ms: result.responseTimeMs, test_event_id: result.testEventId }
-      : { success: false, delivered: false, error: result.error, response_status: null, response_time_ms: result.responseTimeMs };
-  });
+  defineRoute(
+    router,
+    { method: 'POST', path: '/api/webhooks/:id/test', permission: 'webhooks:write', rateLimit: 'test_webhook' },
+    async (ctx) => {
+      const result = await testWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']) });
+      ctx.body = result.delivered
+        ? {
+            success: true,
+            delivered: true,
+            response_status: result.responseStatus,
+            response_time_ms: result.responseTimeMs,
+            test_event_id: result.testEventId,
+          }
+        : {
+            success: false,
+            delivered: false,
+            error: result.error,
+            response_status: null,
+            response_time_ms: result.responseTimeMs,
+          };
+    },
+  );
 
-  defineRoute(router, { method: 'GET', path: '/api/webhooks/:id/deliveries', permission: 'webhooks:read', rateLimit: 'get_webhook_deliveries' }, async (ctx) => {
-    const details: ErrorDetail[] = [];
-    const page = positiveInteger(ctx.query['page'], 'page', 1, 1_000_000, details);
-    const limit = positiveInteger(ctx.query['limit'], 'limit', 20, 100, details);
-    if (details.length > 0) throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', details);
-    const { items, total } = await listWebhookDeliveries(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']), page, limit });
-    ctx.body = { data: items.map(deliveryView), meta: { page, limit, total } };
-  });
+  defineRoute(
+    router,
+    {
+      method: 'GET',
+      path: '/api/webhooks/:id/deliveries',
+      permission: 'webhooks:read',
+      rateLimit: 'get_webhook_deliveries',
+    },
+    async (ctx) => {
+      const details: ErrorDetail[] = [];
+      const page = positiveInteger(ctx.query['page'], 'page', 1, 1_000_000, details);
+      const limit = positiveInteger(ctx.query['limit'], 'limit', 20, 100, details);
+      if (details.length > 0) throw new DomainError('VALIDATION_ERROR', 'Invalid query parameters', details);
+      const { items, total } = await listWebhookDeliveries(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        webhookId: String(ctx.params['id']),
+        page,
+        limit,
+      });
+      ctx.body = { data: items.map(deliveryView), meta: { page, limit, total } };
+    },
+  );
 
-  defineRoute(router, { method: 'POST', path: '/api/webhooks/:id/deliveries/:delivery_id/retry', permission: 'webhooks:write', rateLimit: 'update_webhook' }, async (ctx) => {
-    const retried = await retryDelivery(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']), deliveryId: String(ctx.params['delivery_id']) });
-    ctx.status = 202;
-    ctx.body = { data: { id: retried.deliveryId, event_id: retried.eventId, resend_id: retried.resendId } };
-  });
+  defineRoute(
+    router,
+    {
+      method: 'POST',
+      path: '/api/webhooks/:id/deliveries/:delivery_id/retry',
+      permission: 'webhooks:write',
+      rateLimit: 'update_webhook',
+    },
+    async (ctx) => {
+      const retried = await retryDelivery(useCaseDeps, {
+        tenant: ctx.state.tenant,
+        webhookId: String(ctx.params['id']),
+        deliveryId: String(ctx.params['delivery_id']),
+      });
+      ctx.status = 202;
+      ctx.body = { data: { id: retried.deliveryId, event_id: retried.eventId, resend_id: retried.resendId } };
+    },
+  );
 
   return router;
 }

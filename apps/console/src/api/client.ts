@@ -16,7 +16,8 @@ export const api = createLeadstreamClient({ baseUrl: window.location.origin });
 api.use({
   onRequest({ request }) {
     const session = currentSession();
-    if (session && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${session.token}`);
+    if (session && !request.headers.has('authorization'))
+      request.headers.set('authorization', `Bearer ${session.token}`);
     // The environment switch: lead reads look at the sandbox (src/api/environment.ts).
     const url = new URL(request.url);
     if (currentEnvironment() === 'sandbox' && readsLeads(request.method, url.pathname)) {
@@ -62,9 +63,15 @@ export async function call<T>(request: Promise<Answer<T>>): Promise<T> {
   try {
     answer = await request;
   } catch (cause) {
-    throw new ConsoleError({ status: 0, code: 'NETWORK', message: `The service did not answer (${String(cause)}).`, details: [] });
+    throw new ConsoleError({
+      status: 0,
+      code: 'NETWORK',
+      message: `The service did not answer (${String(cause)}).`,
+      details: [],
+    });
   }
-  if (answer.error !== undefined || !answer.response.ok) throw new ConsoleError(apiErrorOf(answer.response.status, answer.error), answer.error);
+  if (answer.error !== undefined || !answer.response.ok)
+    throw new ConsoleError(apiErrorOf(answer.response.status, answer.error), answer.error);
   return answer.data as T;
 }
 

@@ -12,7 +12,15 @@ type Listener = (environment: Environment) => void;
 const listeners = new Set<Listener>();
 
 /** The tab's sessionStorage (absent where this module is imported by node tests: permissions.ts uses it). */
-const storage = (globalThis as { sessionStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void } }).sessionStorage;
+const storage = (
+  globalThis as {
+    sessionStorage?: {
+      getItem(key: string): string | null;
+      setItem(key: string, value: string): void;
+      removeItem(key: string): void;
+    };
+  }
+).sessionStorage;
 
 function read(): Environment {
   try {

@@ -31,11 +31,27 @@ export function useDateRange(): { range: DateRange; setRange: (range: DateRange)
 export function DateRangeForm({ range, setRange }: { range: DateRange; setRange: (range: DateRange) => void }) {
   return (
     <form className="filters" aria-label="Date range" onSubmit={(event) => event.preventDefault()}>
-      <Field label="From" type="date" value={range.startDate} max={range.endDate} onChange={(event) => event.target.value && setRange({ ...range, startDate: event.target.value })} />
-      <Field label="To" type="date" value={range.endDate} min={range.startDate} onChange={(event) => event.target.value && setRange({ ...range, endDate: event.target.value })} />
+      <Field
+        label="From"
+        type="date"
+        value={range.startDate}
+        max={range.endDate}
+        onChange={(event) => event.target.value && setRange({ ...range, startDate: event.target.value })}
+      />
+      <Field
+        label="To"
+        type="date"
+        value={range.endDate}
+        min={range.startDate}
+        onChange={(event) => event.target.value && setRange({ ...range, endDate: event.target.value })}
+      />
       <div className="presets" role="group" aria-label="Quick ranges">
         {PRESETS.map((days) => (
-          <button key={days} type="button" onClick={() => setRange({ startDate: daysAgo(days), endDate: isoDay(new Date()) })}>
+          <button
+            key={days}
+            type="button"
+            onClick={() => setRange({ startDate: daysAgo(days), endDate: isoDay(new Date()) })}
+          >
             Last {days} days
           </button>
         ))}
@@ -45,7 +61,17 @@ export function DateRangeForm({ range, setRange }: { range: DateRange; setRange:
 }
 
 /** A figure of an overview row (tiles). */
-export function Tile({ label, value, testId, detail }: { label: string; value: string; testId: string; detail?: string }) {
+export function Tile({
+  label,
+  value,
+  testId,
+  detail,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  detail?: string;
+}) {
   return (
     <li className="tile" data-testid={testId}>
       <span className="tile-label">{label}</span>

@@ -52,12 +52,21 @@ export function Layout({ session }: { session: Session }) {
         <span className="brand">
           <span aria-hidden="true">L</span> leadstream
         </span>
-        <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={open}
+          aria-controls="nav"
+          onClick={() => setOpen(!open)}
+        >
           Menu
         </button>
         <div className="account">
           {can(session.user.role, 'leads:read') && (
-            <div className="environment-switch" title="Which leads the console shows: live ones, or the sandbox's (sent with vk_test_ keys)">
+            <div
+              className="environment-switch"
+              title="Which leads the console shows: live ones, or the sandbox's (sent with vk_test_ keys)"
+            >
               <Select
                 label="Environment"
                 value={environment}
@@ -69,7 +78,12 @@ export function Layout({ session }: { session: Session }) {
               />
             </div>
           )}
-          <NavLink to="/account" className="muted" data-testid="signed-in-as" title="Your account: change your password">
+          <NavLink
+            to="/account"
+            className="muted"
+            data-testid="signed-in-as"
+            title="Your account: change your password"
+          >
             <bdi>{`${session.user.first_name} ${session.user.last_name}`}</bdi> · {session.user.role}
           </NavLink>
           <button type="button" onClick={() => void signOut()}>
@@ -92,7 +106,8 @@ export function Layout({ session }: { session: Session }) {
         <main id="main" tabIndex={-1}>
           {environment === 'sandbox' && (
             <p className="alert alert-info">
-              Sandbox: leads sent with vk_test_ keys to <code>/sandbox</code>, kept 24 hours. They are read-only here and never sent to a CRM; the other screens are the same as live.
+              Sandbox: leads sent with vk_test_ keys to <code>/sandbox</code>, kept 24 hours. They are read-only here
+              and never sent to a CRM; the other screens are the same as live.
             </p>
           )}
           {/* A new environment mounts the page again, so it loads what the switch now shows. */}

@@ -7,7 +7,15 @@ import type { Loaded } from './use-load';
  * "Loading …" until the first answer, nothing on an error (the page's Alert says it), then the
  * data. A reload keeps showing the previous data.
  */
-export function ListState<T>({ loaded, what, children }: { loaded: Loaded<T>; what: string; children: (data: T) => ReactNode }) {
+export function ListState<T>({
+  loaded,
+  what,
+  children,
+}: {
+  loaded: Loaded<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
   if (loaded.data === undefined) return loaded.error ? null : <Loading what={what} />;
   return <>{children(loaded.data)}</>;
 }
@@ -63,7 +71,21 @@ export function DataTable<T>({
 }
 
 /** A table row replaced by its edit form (in a `DataTable`): the fields, then the primary submit button and Cancel. */
-export function InlineEditRow({ colSpan, label, submitLabel, onSubmit, onCancel, children }: { colSpan: number; label: string; submitLabel: string; onSubmit: (event: FormEvent<HTMLFormElement>) => void; onCancel: () => void; children: ReactNode }) {
+export function InlineEditRow({
+  colSpan,
+  label,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  children,
+}: {
+  colSpan: number;
+  label: string;
+  submitLabel: string;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
   return (
     <tr>
       <td colSpan={colSpan}>

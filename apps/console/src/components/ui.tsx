@@ -3,9 +3,21 @@
  * people typed (names, sources, rule names) is shown in <bdi>, isolated from what surrounds it, so
  * a right-to-left override in it cannot reverse the rest of a row or sentence (docs/console.md, "User text").
  */
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useEffect,
+  useId,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
-export function Field({ label, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
+export function Field({
+  label,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }) {
   const id = useId();
   return (
     <div className="field">
@@ -20,7 +32,11 @@ export function Field({ label, hint, ...input }: InputHTMLAttributes<HTMLInputEl
   );
 }
 
-export function TextArea({ label, hint, ...input }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: string }) {
+export function TextArea({
+  label,
+  hint,
+  ...input
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; hint?: string }) {
   const id = useId();
   return (
     <div className="field">
@@ -35,7 +51,11 @@ export function TextArea({ label, hint, ...input }: TextareaHTMLAttributes<HTMLT
   );
 }
 
-export function Select({ label, options, ...select }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: ReadonlyArray<readonly [string, string]> }) {
+export function Select({
+  label,
+  options,
+  ...select
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; options: ReadonlyArray<readonly [string, string]> }) {
   const id = useId();
   return (
     <div className="field">
@@ -85,7 +105,15 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 }
 
 /** A form's last row: the primary submit button (disabled while the action runs) and Cancel. */
-export function FormActions({ submitLabel, pending, onCancel }: { submitLabel: string; pending: boolean; onCancel: () => void }) {
+export function FormActions({
+  submitLabel,
+  pending,
+  onCancel,
+}: {
+  submitLabel: string;
+  pending: boolean;
+  onCancel: () => void;
+}) {
   return (
     <div className="row">
       <button type="submit" className="primary" disabled={pending}>
@@ -99,9 +127,27 @@ export function FormActions({ submitLabel, pending, onCancel }: { submitLabel: s
 }
 
 /** A button of a table row, named for screen readers with the row's name: "Delete vendor-a" reads better than a list of "Delete". */
-export function RowAction({ label, name, onClick, disabled, danger = false }: { label: string; name: string; onClick: () => void; disabled?: boolean; danger?: boolean }) {
+export function RowAction({
+  label,
+  name,
+  onClick,
+  disabled,
+  danger = false,
+}: {
+  label: string;
+  name: string;
+  onClick: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+}) {
   return (
-    <button type="button" className={danger ? 'danger' : undefined} onClick={onClick} disabled={disabled} aria-label={`${label} ${name}`}>
+    <button
+      type="button"
+      className={danger ? 'danger' : undefined}
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={`${label} ${name}`}
+    >
       {label}
     </button>
   );
@@ -155,7 +201,9 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 /**
@@ -163,7 +211,9 @@ export function formatDateTime(value: string | null | undefined): string {
  * and in the reports, spend, cost per conversion. The organization's amounts are in US dollars.
  */
 export function formatMoney(amount: number | null | undefined): string {
-  return amount === null || amount === undefined ? '—' : amount.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  return amount === null || amount === undefined
+    ? '—'
+    : amount.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 }
 
 export function StatusBadge({ status }: { status: string }) {

@@ -12,14 +12,26 @@ export interface Loaded<T> {
 
 /** Loads data when `key` changes (and on `reload`); a late answer for an older key is dropped. */
 export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: string | null; errorCode: string | null; loading: boolean }>({ data: undefined, error: null, errorCode: null, loading: true });
+  const [state, setState] = useState<{
+    data: T | undefined;
+    error: string | null;
+    errorCode: string | null;
+    loading: boolean;
+  }>({ data: undefined, error: null, errorCode: null, loading: true });
   const [round, setRound] = useState(0);
   useEffect(() => {
     let live = true;
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => live && setState({ data, error: null, errorCode: null, loading: false }),
-      (error: unknown) => live && setState((previous) => ({ data: previous.data, error: errorText(error), errorCode: error instanceof ConsoleError ? error.apiError.code : null, loading: false })),
+      (error: unknown) =>
+        live &&
+        setState((previous) => ({
+          data: previous.data,
+          error: errorText(error),
+          errorCode: error instanceof ConsoleError ? error.apiError.code : null,
+          loading: false,
+        })),
     );
     return () => {
       live = false;

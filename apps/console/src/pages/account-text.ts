@@ -17,7 +17,12 @@ export function accountErrorText(error: Pick<ApiError, 'message' | 'details'>): 
   return error.details
     .map(({ field, message }) => {
       const label = ACCOUNT_FIELD_LABELS[field];
-      const sentence = label === undefined ? `${field}: ${message}` : message.startsWith(`${field} `) ? `${label} ${message.slice(field.length + 1)}` : `${label}: ${message}`;
+      const sentence =
+        label === undefined
+          ? `${field}: ${message}`
+          : message.startsWith(`${field} `)
+            ? `${label} ${message.slice(field.length + 1)}`
+            : `${label}: ${message}`;
       return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
     })
     .join(' ');

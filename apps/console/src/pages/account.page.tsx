@@ -22,7 +22,11 @@ export function AccountPage() {
     const form = new FormData(formElement);
     void action.run(async () => {
       setDone(null);
-      const answer = await call(api.POST('/api/auth/change-password', { body: { current_password: formText(form, 'current_password'), new_password: formText(form, 'new_password') } })).catch((error: unknown) => {
+      const answer = await call(
+        api.POST('/api/auth/change-password', {
+          body: { current_password: formText(form, 'current_password'), new_password: formText(form, 'new_password') },
+        }),
+      ).catch((error: unknown) => {
         throw error instanceof ConsoleError ? new Error(accountErrorText(error.apiError)) : error;
       });
       const signedIn = currentSession();
@@ -36,7 +40,8 @@ export function AccountPage() {
       <PageHeader title="Your account" />
       {session && (
         <p className="muted">
-          Signed in as <bdi>{`${session.user.first_name} ${session.user.last_name}`}</bdi> (<bdi>{session.user.email}</bdi>), {session.user.role}.
+          Signed in as <bdi>{`${session.user.first_name} ${session.user.last_name}`}</bdi> (
+          <bdi>{session.user.email}</bdi>), {session.user.role}.
         </p>
       )}
       <form className="card" aria-label="Change your password" onSubmit={submit}>
@@ -45,8 +50,22 @@ export function AccountPage() {
           <Alert>{action.error}</Alert>
           <Alert tone="success">{done}</Alert>
           <div className="grid">
-            <Field label="Current password" name="current_password" type="password" required autoComplete="current-password" />
-            <Field label="New password" name="new_password" type="password" required minLength={8} autoComplete="new-password" hint={PASSWORD_HINT} />
+            <Field
+              label="Current password"
+              name="current_password"
+              type="password"
+              required
+              autoComplete="current-password"
+            />
+            <Field
+              label="New password"
+              name="new_password"
+              type="password"
+              required
+              minLength={8}
+              autoComplete="new-password"
+              hint={PASSWORD_HINT}
+            />
           </div>
           <p className="muted">Changing it signs you out everywhere else.</p>
         </fieldset>

@@ -29,7 +29,12 @@ const INTERVALS: ReadonlyArray<readonly [Interval, string]> = [
   ['week', 'Week'],
   ['month', 'Month'],
 ];
-const STAGE_NAMES: Record<Schemas['ConversionFunnel']['stages'][number]['stage'], string> = { submitted: 'Submitted', valid: 'Valid', accepted: 'Accepted', converted: 'Converted' };
+const STAGE_NAMES: Record<Schemas['ConversionFunnel']['stages'][number]['stage'], string> = {
+  submitted: 'Submitted',
+  valid: 'Valid',
+  accepted: 'Accepted',
+  converted: 'Converted',
+};
 
 /** "+12.5 % on the previous period", or nothing to compare with. */
 function change(fraction: number | null): string {
@@ -51,8 +56,16 @@ export function AnalyticsPage() {
     ]);
     return { summary: summary.data, overview: overview.data, funnel: funnel.data, roi: roi.data };
   }, key);
-  const trend = useLoad(async () => (await call(api.GET('/api/analytics/lead-volume-trend', { params: { query: { ...range, interval } } }))).data, `${key}:${interval}`);
-  const sources = useLoad(async () => (await call(api.GET('/api/analytics/source-performance', { params: { query: { ...range, groupBy } } }))).data, `${key}:${groupBy}`);
+  const trend = useLoad(
+    async () =>
+      (await call(api.GET('/api/analytics/lead-volume-trend', { params: { query: { ...range, interval } } }))).data,
+    `${key}:${interval}`,
+  );
+  const sources = useLoad(
+    async () =>
+      (await call(api.GET('/api/analytics/source-performance', { params: { query: { ...range, groupBy } } }))).data,
+    `${key}:${groupBy}`,
+  );
 
   const data = report.data;
   const groupLabel = GROUPS.find(([value]) => value === groupBy)?.[1] ?? groupBy;
@@ -75,21 +88,48 @@ export function AnalyticsPage() {
       <DateRangeForm range={range} setRange={setRange} />
       <Alert>{report.error ?? trend.error ?? sources.error}</Alert>
       {!data ? (
-        report.error ? null : <Loading what="the reports" />
+        report.error ? null : (
+          <Loading what="the reports" />
+        )
       ) : (
         <>
           <ul className="tiles" aria-label="This period" data-testid="report-tiles">
-            <Tile label="Leads submitted" value={String(data.summary.current.submitted)} detail={change(data.summary.change.submitted)} testId="tile-submitted" />
-            <Tile label="Accepted" value={String(data.summary.current.accepted)} detail={`${percent(data.summary.current.acceptanceRate)} of submitted; ${change(data.summary.change.accepted)}`} testId="tile-accepted" />
-            <Tile label="Conversions" value={String(data.summary.current.conversions)} detail={`${percent(data.summary.current.conversionRate)} of inquiries; ${change(data.summary.change.conversions)}`} testId="tile-conversions" />
-            <Tile label="Rejected" value={String(data.overview.totals.rejected)} detail={`duplicates ${data.overview.totals.duplicates}, pending ${data.overview.totals.pending}`} testId="tile-rejected" />
+            <Tile
+              label="Leads submitted"
+              value={String(data.summary.current.submitted)}
+              detail={change(data.summary.change.submitted)}
+              testId="tile-submitted"
+            />
+            <Tile
+              label="Accepted"
+              value={String(data.summary.current.accepted)}
+              detail={`${percent(data.summary.current.acceptanceRate)} of submitted; ${change(data.summary.change.accepted)}`}
+              testId="tile-accepted"
+            />
+            <Tile
+              label="Conversions"
+              value={String(data.summary.current.conversions)}
+              detail={`${percent(data.summary.current.conversionRate)} of inquiries; ${change(data.summary.change.conversions)}`}
+              testId="tile-conversions"
+            />
+            <Tile
+              label="Rejected"
+              value={String(data.overview.totals.rejected)}
+              detail={`duplicates ${data.overview.totals.duplicates}, pending ${data.overview.totals.pending}`}
+              testId="tile-rejected"
+            />
           </ul>
 
           <div className="charts">
             <figure className="chart">
               <figcaption>Lead volume by outcome</figcaption>
               <form className="filters" aria-label="Trend interval" onSubmit={(event) => event.preventDefault()}>
-                <Select label="Per" value={interval} onChange={(event) => setTrendInterval(event.target.value as Interval)} options={INTERVALS} />
+                <Select
+                  label="Per"
+                  value={interval}
+                  onChange={(event) => setTrendInterval(event.target.value as Interval)}
+                  options={INTERVALS}
+                />
               </form>
               {trend.data ? (
                 <ResponsiveContainer width="100%" height={260}>
@@ -99,9 +139,27 @@ export function AnalyticsPage() {
                     <YAxis allowDecimals={false} stroke="var(--muted)" />
                     <Tooltip />
                     <Legend />
-                    <Bar dataKey="accepted" name="Accepted" stackId="outcome" fill="#12a150" isAnimationActive={false} />
-                    <Bar dataKey="duplicates" name="Duplicates" stackId="outcome" fill="#8a5cf6" isAnimationActive={false} />
-                    <Bar dataKey="rejected" name="Rejected" stackId="outcome" fill="#d64545" isAnimationActive={false} />
+                    <Bar
+                      dataKey="accepted"
+                      name="Accepted"
+                      stackId="outcome"
+                      fill="#12a150"
+                      isAnimationActive={false}
+                    />
+                    <Bar
+                      dataKey="duplicates"
+                      name="Duplicates"
+                      stackId="outcome"
+                      fill="#8a5cf6"
+                      isAnimationActive={false}
+                    />
+                    <Bar
+                      dataKey="rejected"
+                      name="Rejected"
+                      stackId="outcome"
+                      fill="#d64545"
+                      isAnimationActive={false}
+                    />
                     <Bar dataKey="pending" name="Pending" stackId="outcome" fill="#9aa4b2" isAnimationActive={false} />
                   </BarChart>
                 </ResponsiveContainer>
@@ -111,7 +169,11 @@ export function AnalyticsPage() {
             </figure>
             <figure className="chart">
               <figcaption>Conversion funnel</figcaption>
-              <DataTable rows={data.funnel.stages} columns={['Stage', 'Leads', 'Of the stage before', 'Of submitted']} testId="conversion-funnel">
+              <DataTable
+                rows={data.funnel.stages}
+                columns={['Stage', 'Leads', 'Of the stage before', 'Of submitted']}
+                testId="conversion-funnel"
+              >
                 {(stage) => (
                   <tr key={stage.stage}>
                     <td>{STAGE_NAMES[stage.stage]}</td>
@@ -126,9 +188,19 @@ export function AnalyticsPage() {
 
           <h2>Performance by {groupLabel.toLowerCase()}</h2>
           <form className="filters" aria-label="Group by" onSubmit={(event) => event.preventDefault()}>
-            <Select label="Group by" value={groupBy} onChange={(event) => setGroupBy(event.target.value as GroupBy)} options={GROUPS} />
+            <Select
+              label="Group by"
+              value={groupBy}
+              onChange={(event) => setGroupBy(event.target.value as GroupBy)}
+              options={GROUPS}
+            />
           </form>
-          <DataTable rows={sources.data?.rows ?? []} columns={[groupLabel, 'Submitted', 'Accepted', 'Rejected', 'Duplicates', 'Acceptance rate']} empty={sources.data ? 'No lead in this period.' : undefined} testId="source-performance">
+          <DataTable
+            rows={sources.data?.rows ?? []}
+            columns={[groupLabel, 'Submitted', 'Accepted', 'Rejected', 'Duplicates', 'Acceptance rate']}
+            empty={sources.data ? 'No lead in this period.' : undefined}
+            testId="source-performance"
+          >
             {(row) => (
               <tr key={row.value ?? '(none)'}>
                 <td>{row.label ?? row.value ?? '(none)'}</td>
@@ -143,10 +215,25 @@ export function AnalyticsPage() {
 
           <h2>Vendor cost and conversions</h2>
           <p className="muted">
-            Spend is a vendor's cost per lead (set on the Vendors page) times its accepted leads: {formatMoney(data.roi.totals.spend)} in all, {data.roi.totals.conversions} conversions,{' '}
+            Spend is a vendor's cost per lead (set on the Vendors page) times its accepted leads:{' '}
+            {formatMoney(data.roi.totals.spend)} in all, {data.roi.totals.conversions} conversions,{' '}
             {formatMoney(data.roi.totals.costPerConversion)} per conversion.
           </p>
-          <DataTable rows={data.roi.vendors} columns={['Vendor', 'Type', 'Cost per lead', 'Submitted', 'Accepted', 'Conversions', 'Spend', 'Cost per conversion']} empty="No vendor yet." testId="vendor-roi">
+          <DataTable
+            rows={data.roi.vendors}
+            columns={[
+              'Vendor',
+              'Type',
+              'Cost per lead',
+              'Submitted',
+              'Accepted',
+              'Conversions',
+              'Spend',
+              'Cost per conversion',
+            ]}
+            empty="No vendor yet."
+            testId="vendor-roi"
+          >
             {(vendor) => (
               <tr key={vendor.vendorId}>
                 <td>{vendor.vendorName}</td>
@@ -162,7 +249,12 @@ export function AnalyticsPage() {
           </DataTable>
 
           <h2>Rejection reasons</h2>
-          <DataTable rows={data.overview.rejectionReasons} columns={['Reason', 'Leads']} empty="No lead was rejected in this period." testId="rejection-reasons">
+          <DataTable
+            rows={data.overview.rejectionReasons}
+            columns={['Reason', 'Leads']}
+            empty="No lead was rejected in this period."
+            testId="rejection-reasons"
+          >
             {(row) => (
               <tr key={row.reason}>
                 <td>{row.reason}</td>

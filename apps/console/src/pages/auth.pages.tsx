@@ -46,7 +46,9 @@ export function SignInPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     void action.run(async () => {
-      const session = await call(api.POST('/api/auth/login', { body: { email: field(form, 'email'), password: field(form, 'password') } }));
+      const session = await call(
+        api.POST('/api/auth/login', { body: { email: field(form, 'email'), password: field(form, 'password') } }),
+      );
       signedIn({ token: session.token, user: session.user, expiresAt: session.expires_at });
     });
   };
@@ -92,13 +94,28 @@ export function RegisterPage() {
       <p className="muted">You become its owner and can invite your team afterwards.</p>
       <Alert>{action.error}</Alert>
       <form onSubmit={submit}>
-        <Field label="Organization name" name="organization_name" required minLength={2} maxLength={100} autoComplete="organization" />
+        <Field
+          label="Organization name"
+          name="organization_name"
+          required
+          minLength={2}
+          maxLength={100}
+          autoComplete="organization"
+        />
         <div className="two">
           <Field label="First name" name="first_name" required minLength={2} maxLength={50} autoComplete="given-name" />
           <Field label="Last name" name="last_name" required minLength={2} maxLength={50} autoComplete="family-name" />
         </div>
         <Field label="Email" name="email" type="email" required autoComplete="email" />
-        <Field label="Password" name="password" type="password" required minLength={8} autoComplete="new-password" hint={PASSWORD_HINT} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+          hint={PASSWORD_HINT}
+        />
         <button className="primary wide" type="submit" disabled={action.pending}>
           {action.pending ? 'Creating…' : 'Create organization'}
         </button>
@@ -148,7 +165,11 @@ export function ResetPasswordPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     void action.run(async () => {
-      const answer = await call(api.POST('/api/auth/reset-password', { body: { token: field(form, 'token'), new_password: field(form, 'new_password') } }));
+      const answer = await call(
+        api.POST('/api/auth/reset-password', {
+          body: { token: field(form, 'token'), new_password: field(form, 'new_password') },
+        }),
+      );
       setDone(answer.message);
     });
   };
@@ -158,8 +179,23 @@ export function ResetPasswordPage() {
       <Alert tone="success">{done}</Alert>
       {!done && (
         <form onSubmit={submit}>
-          <Field label="Reset token" name="token" required defaultValue={params.get('token') ?? ''} hint="Filled in from the link of the email." />
-          <Field label="New password" name="new_password" type="password" required minLength={8} autoComplete="new-password" hint={PASSWORD_HINT} autoFocus />
+          <Field
+            label="Reset token"
+            name="token"
+            required
+            defaultValue={params.get('token') ?? ''}
+            hint="Filled in from the link of the email."
+          />
+          <Field
+            label="New password"
+            name="new_password"
+            type="password"
+            required
+            minLength={8}
+            autoComplete="new-password"
+            hint={PASSWORD_HINT}
+            autoFocus
+          />
           <button className="primary wide" type="submit" disabled={action.pending}>
             Set the password
           </button>
@@ -182,7 +218,14 @@ export function AcceptInvitePage() {
     const optional = (name: string) => field(form, name).trim() || null;
     void action.run(async () => {
       const session = await call(
-        api.POST('/api/auth/accept-invite', { body: { token: field(form, 'token'), password: field(form, 'password'), first_name: optional('first_name'), last_name: optional('last_name') } }),
+        api.POST('/api/auth/accept-invite', {
+          body: {
+            token: field(form, 'token'),
+            password: field(form, 'password'),
+            first_name: optional('first_name'),
+            last_name: optional('last_name'),
+          },
+        }),
       );
       signedIn({ token: session.token, user: session.user, expiresAt: session.expires_at });
     });
@@ -191,12 +234,38 @@ export function AcceptInvitePage() {
     <AuthCard title="Join your team">
       <Alert>{action.error}</Alert>
       <form onSubmit={submit}>
-        <Field label="Invitation token" name="token" required defaultValue={params.get('token') ?? ''} hint="Filled in from the link of the invitation." />
+        <Field
+          label="Invitation token"
+          name="token"
+          required
+          defaultValue={params.get('token') ?? ''}
+          hint="Filled in from the link of the invitation."
+        />
         <div className="two">
-          <Field label="First name (optional)" name="first_name" minLength={2} maxLength={50} autoComplete="given-name" />
-          <Field label="Last name (optional)" name="last_name" minLength={2} maxLength={50} autoComplete="family-name" />
+          <Field
+            label="First name (optional)"
+            name="first_name"
+            minLength={2}
+            maxLength={50}
+            autoComplete="given-name"
+          />
+          <Field
+            label="Last name (optional)"
+            name="last_name"
+            minLength={2}
+            maxLength={50}
+            autoComplete="family-name"
+          />
         </div>
-        <Field label="Password" name="password" type="password" required minLength={8} autoComplete="new-password" hint={PASSWORD_HINT} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          required
+          minLength={8}
+          autoComplete="new-password"
+          hint={PASSWORD_HINT}
+        />
         <button className="primary wide" type="submit" disabled={action.pending}>
           Join and sign in
         </button>

@@ -40,7 +40,9 @@ export function CalculatedFieldsPage() {
   const recalculate = (id?: string) =>
     void action.run(async () => {
       setJobError(null);
-      const started = id ? await call(api.POST('/api/calculated-fields/{id}/recalculate', { params: { path: { id } } })) : await call(api.POST('/api/calculated-fields/recalculate-all'));
+      const started = id
+        ? await call(api.POST('/api/calculated-fields/{id}/recalculate', { params: { path: { id } } }))
+        : await call(api.POST('/api/calculated-fields/recalculate-all'));
       setJob(started.data);
       follow(started.data.id);
     });
@@ -87,7 +89,8 @@ export function CalculatedFieldsPage() {
         )}
       </PageHeader>
       <p className="muted">
-        Computed on every new lead from a formula such as <code>{'{{first_name | capitalize}} {{last_name | upcase}}'}</code> or{' '}
+        Computed on every new lead from a formula such as{' '}
+        <code>{'{{first_name | capitalize}} {{last_name | upcase}}'}</code> or{' '}
         <code>{'{{years_since custom_fields.birth_date}}'}</code>.
       </p>
       <Alert>{action.error ?? fields.error ?? jobError}</Alert>
@@ -96,14 +99,27 @@ export function CalculatedFieldsPage() {
           Recalculation {job.status}
           {job.total !== null && `: ${job.processed} of ${job.total} leads`}
           {job.status === 'completed' && `, ${job.updated} changed`}
-          {busy && <progress aria-label="Recalculation progress" max={job.total ?? undefined} value={job.total ? job.processed : undefined} />}
+          {busy && (
+            <progress
+              aria-label="Recalculation progress"
+              max={job.total ?? undefined}
+              value={job.total ? job.processed : undefined}
+            />
+          )}
           {job.error && ` — ${job.error}`}
         </div>
       )}
       {creating && (
         <form className="card" aria-label="New calculated field" onSubmit={create}>
           <div className="grid">
-            <Field label="Name" name="name" required pattern="[a-z][a-z0-9_]{0,63}" hint="Lowercase identifier." autoFocus />
+            <Field
+              label="Name"
+              name="name"
+              required
+              pattern="[a-z][a-z0-9_]{0,63}"
+              hint="Lowercase identifier."
+              autoFocus
+            />
             <Field label="Label" name="label" required maxLength={200} />
             <Select label="Type" name="type" options={TYPES.map((type) => [type, type] as const)} />
           </div>
@@ -114,7 +130,11 @@ export function CalculatedFieldsPage() {
       )}
       <ListState loaded={fields} what="calculated fields">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Label', 'Type', 'Formula', writable && 'Actions']} empty="No calculated field yet.">
+          <DataTable
+            rows={data}
+            columns={['Name', 'Label', 'Type', 'Formula', writable && 'Actions']}
+            empty="No calculated field yet."
+          >
             {(field) => (
               <tr key={field.id}>
                 <td>
@@ -127,7 +147,12 @@ export function CalculatedFieldsPage() {
                 </td>
                 {writable && (
                   <td className="actions">
-                    <RowAction label="Recalculate" name={field.name} onClick={() => recalculate(field.id)} disabled={busy} />
+                    <RowAction
+                      label="Recalculate"
+                      name={field.name}
+                      onClick={() => recalculate(field.id)}
+                      disabled={busy}
+                    />
                     <RowAction label="Delete" name={field.name} onClick={() => remove(field)} danger />
                   </td>
                 )}

@@ -23,7 +23,8 @@ export function ConditionsEditor({
   allowNone?: boolean;
 }) {
   const fieldsId = useId();
-  const setCondition = (index: number, change: Partial<ConditionRow>) => onConditions(conditions.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  const setCondition = (index: number, change: Partial<ConditionRow>) =>
+    onConditions(conditions.map((row, at) => (at === index ? { ...row, ...change } : row)));
   return (
     <fieldset>
       <legend>{legend}</legend>
@@ -38,17 +39,45 @@ export function ConditionsEditor({
       {conditions.length === 0 ? (
         <p className="muted">No condition: every lead matches.</p>
       ) : (
-        <Select label="Match" value={operator} onChange={(event) => onOperator(event.target.value === 'OR' ? 'OR' : 'AND')} options={[['AND', 'all of these (AND)'], ['OR', 'any of these (OR)']]} />
+        <Select
+          label="Match"
+          value={operator}
+          onChange={(event) => onOperator(event.target.value === 'OR' ? 'OR' : 'AND')}
+          options={[
+            ['AND', 'all of these (AND)'],
+            ['OR', 'any of these (OR)'],
+          ]}
+        />
       )}
       {conditions.map((row, index) => (
         <div className="builder-row" key={index} role="group" aria-label={`Condition ${index + 1}`}>
-          <Field label={`Condition ${index + 1} field`} list={fieldsId} value={row.field} onChange={(event) => setCondition(index, { field: event.target.value })} required />
-          <Select label={`Condition ${index + 1} operator`} value={row.operator} onChange={(event) => setCondition(index, { operator: event.target.value as ConditionRow['operator'] })} options={OPERATORS.map((value) => [value, value.replaceAll('_', ' ')] as const)} />
+          <Field
+            label={`Condition ${index + 1} field`}
+            list={fieldsId}
+            value={row.field}
+            onChange={(event) => setCondition(index, { field: event.target.value })}
+            required
+          />
+          <Select
+            label={`Condition ${index + 1} operator`}
+            value={row.operator}
+            onChange={(event) => setCondition(index, { operator: event.target.value as ConditionRow['operator'] })}
+            options={OPERATORS.map((value) => [value, value.replaceAll('_', ' ')] as const)}
+          />
           {row.operator !== 'is_empty' && row.operator !== 'is_not_empty' && (
-            <Field label={`Condition ${index + 1} value`} value={row.value} onChange={(event) => setCondition(index, { value: event.target.value })} hint={row.operator.endsWith('in') ? 'Comma-separated list' : undefined} />
+            <Field
+              label={`Condition ${index + 1} value`}
+              value={row.value}
+              onChange={(event) => setCondition(index, { value: event.target.value })}
+              hint={row.operator.endsWith('in') ? 'Comma-separated list' : undefined}
+            />
           )}
           {(allowNone || conditions.length > 1) && (
-            <button type="button" onClick={() => onConditions(conditions.filter((_, at) => at !== index))} aria-label={`Remove condition ${index + 1}`}>
+            <button
+              type="button"
+              onClick={() => onConditions(conditions.filter((_, at) => at !== index))}
+              aria-label={`Remove condition ${index + 1}`}
+            >
               Remove
             </button>
           )}

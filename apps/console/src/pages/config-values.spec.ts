@@ -11,13 +11,22 @@ describe('configuration form values', () => {
   });
 
   it('reads lookup mappings as key = value lines', () => {
-    expect(parseMappings('10001 = NY\n90210=CA\n\n60601, IL\nnonsense')).toEqual({ '10001': 'NY', '90210': 'CA', '60601': 'IL' });
+    expect(parseMappings('10001 = NY\n90210=CA\n\n60601, IL\nnonsense')).toEqual({
+      '10001': 'NY',
+      '90210': 'CA',
+      '60601': 'IL',
+    });
     expect(parseMappings(formatMappings({ a: 'x = y', b: '' }))).toEqual({ a: 'x = y', b: '' });
   });
 
   it('reads a CRM field mapping as CRM field = lead field lines, refusing a line without one', () => {
-    expect(fieldMappingOf('FirstName = first_name\n\nLeadSource=source')).toEqual({ FirstName: 'first_name', LeadSource: 'source' });
+    expect(fieldMappingOf('FirstName = first_name\n\nLeadSource=source')).toEqual({
+      FirstName: 'first_name',
+      LeadSource: 'source',
+    });
     expect(fieldMappingOf('  \n')).toBeNull();
-    expect(() => fieldMappingOf('FirstName first_name')).toThrow('“FirstName first_name” is not “CRM field = lead field”');
+    expect(() => fieldMappingOf('FirstName first_name')).toThrow(
+      '“FirstName first_name” is not “CRM field = lead field”',
+    );
   });
 });

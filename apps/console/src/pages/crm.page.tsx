@@ -12,7 +12,17 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { DataTable, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea, formatDateTime } from '../components/ui';
+import {
+  Alert,
+  Check,
+  Field,
+  FormActions,
+  PageHeader,
+  RowAction,
+  Select,
+  TextArea,
+  formatDateTime,
+} from '../components/ui';
 import { formText } from '../components/form-text';
 import { fieldMappingOf, formatMappings } from './config-values';
 
@@ -25,7 +35,13 @@ type CredentialName = keyof NonNullable<CreateBody['credentials']>;
 
 interface TypeForm {
   label: string;
-  settings: ReadonlyArray<{ name: Exclude<SettingName, 'field_mapping' | 'grant_type' | 'keep_assignment_rules'>; label: string; required?: boolean; url?: boolean; hint?: string }>;
+  settings: ReadonlyArray<{
+    name: Exclude<SettingName, 'field_mapping' | 'grant_type' | 'keep_assignment_rules'>;
+    label: string;
+    required?: boolean;
+    url?: boolean;
+    hint?: string;
+  }>;
   credentials: ReadonlyArray<{ name: CredentialName; label: string; hint?: string }>;
   grantType?: boolean;
   /** Salesforce: the keep_assignment_rules setting (docs/crm.md). */
@@ -37,18 +53,39 @@ const CRM_TYPES: Record<ConnectionType, TypeForm> = {
   webhook_json: {
     label: 'Generic JSON endpoint (webhook_json)',
     settings: [
-      { name: 'url', label: 'Endpoint URL', required: true, url: true, hint: 'Each lead is POSTed here; the receiver upserts by external_id.' },
+      {
+        name: 'url',
+        label: 'Endpoint URL',
+        required: true,
+        url: true,
+        hint: 'Each lead is POSTed here; the receiver upserts by external_id.',
+      },
       { name: 'auth_header', label: 'Auth header (optional)', hint: 'Default: Authorization' },
       { name: 'id_field', label: 'Record id field of the answer (optional)', hint: 'Default: id' },
-      { name: 'record_url_template', label: 'Record URL template (optional)', hint: 'e.g. https://crm.example.edu/leads/{crm_id}' },
+      {
+        name: 'record_url_template',
+        label: 'Record URL template (optional)',
+        hint: 'e.g. https://crm.example.edu/leads/{crm_id}',
+      },
     ],
     credentials: [{ name: 'auth_value', label: 'Auth header value (optional)', hint: 'e.g. Bearer …' }],
   },
   salesforce: {
     label: 'Salesforce',
     settings: [
-      { name: 'instance_url', label: 'Instance URL', required: true, url: true, hint: 'https://<domain>.my.salesforce.com' },
-      { name: 'token_url', label: 'Token URL (optional)', url: true, hint: 'Default: {instance URL}/services/oauth2/token' },
+      {
+        name: 'instance_url',
+        label: 'Instance URL',
+        required: true,
+        url: true,
+        hint: 'https://<domain>.my.salesforce.com',
+      },
+      {
+        name: 'token_url',
+        label: 'Token URL (optional)',
+        url: true,
+        hint: 'Default: {instance URL}/services/oauth2/token',
+      },
       { name: 'external_id_field', label: 'External id field (optional)', hint: 'Default: Leadstream_Id__c' },
       { name: 'api_version', label: 'API version (optional)', hint: 'Default: v60.0' },
     ],
@@ -66,7 +103,13 @@ const CRM_TYPES: Record<ConnectionType, TypeForm> = {
       { name: 'base_url', label: 'API base URL (optional)', url: true, hint: 'Default: https://api.hubapi.com' },
       { name: 'portal_id', label: 'Portal id (optional)', hint: 'For links to the contact record' },
     ],
-    credentials: [{ name: 'private_app_token', label: 'Private app token', hint: 'Scopes crm.objects.contacts.write (syncs) and crm.objects.contacts.read (Test connection)' }],
+    credentials: [
+      {
+        name: 'private_app_token',
+        label: 'Private app token',
+        hint: 'Scopes crm.objects.contacts.write (syncs) and crm.objects.contacts.read (Test connection)',
+      },
+    ],
   },
 };
 const TYPE_NAMES = Object.keys(CRM_TYPES) as ConnectionType[];
@@ -84,7 +127,10 @@ export function CrmPage() {
   const test = (connection: Connection) =>
     void action.run(async () => {
       setTested(null);
-      setTested({ name: connection.name, result: await call(api.POST('/api/crm/connections/{id}/test', { params: { path: { id: connection.id } } })) });
+      setTested({
+        name: connection.name,
+        result: await call(api.POST('/api/crm/connections/{id}/test', { params: { path: { id: connection.id } } })),
+      });
     });
   const remove = (connection: Connection) =>
     confirmed(`Delete the CRM connection “${connection.name}”? Leads are no longer synced to it.`, async () => {
@@ -101,19 +147,26 @@ export function CrmPage() {
           </button>
         )}
       </PageHeader>
-      <p className="muted">Routed live leads are sent to the connections their route names (see Routing); with no routing set up, to every enabled connection. Credentials are stored encrypted and never shown again.</p>
+      <p className="muted">
+        Routed live leads are sent to the connections their route names (see Routing); with no routing set up, to every
+        enabled connection. Credentials are stored encrypted and never shown again.
+      </p>
       <Alert>{action.error ?? connections.error}</Alert>
       {tested &&
         (tested.result.success ? (
           <Alert tone="success">
             <span data-testid="crm-test-outcome">
-              “{tested.name}” answered{tested.result.response_status !== null && ` HTTP ${tested.result.response_status}`} in {tested.result.response_time_ms} ms: the connection works.
+              “{tested.name}” answered
+              {tested.result.response_status !== null && ` HTTP ${tested.result.response_status}`} in{' '}
+              {tested.result.response_time_ms} ms: the connection works.
             </span>
           </Alert>
         ) : (
           <Alert>
             <span data-testid="crm-test-outcome">
-              “{tested.name}” failed{tested.result.response_status !== null && ` with HTTP ${tested.result.response_status}`} after {tested.result.response_time_ms} ms: {tested.result.error ?? 'no reason given'}
+              “{tested.name}” failed
+              {tested.result.response_status !== null && ` with HTTP ${tested.result.response_status}`} after{' '}
+              {tested.result.response_time_ms} ms: {tested.result.error ?? 'no reason given'}
             </span>
           </Alert>
         ))}
@@ -139,7 +192,11 @@ export function CrmPage() {
       )}
       <ListState loaded={connections} what="CRM connections">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Type', 'Settings', 'Credentials', 'Syncs', 'State', writable && 'Actions']} empty="No CRM connection yet.">
+          <DataTable
+            rows={data}
+            columns={['Name', 'Type', 'Settings', 'Credentials', 'Syncs', 'State', writable && 'Actions']}
+            empty="No CRM connection yet."
+          >
             {(connection) => (
               <tr key={connection.id}>
                 <td>
@@ -168,7 +225,12 @@ export function CrmPage() {
                 <td>{connection.enabled ? 'Enabled' : 'Disabled'}</td>
                 {writable && (
                   <td className="actions">
-                    <RowAction label="Test connection" name={connection.name} onClick={() => test(connection)} disabled={action.pending} />
+                    <RowAction
+                      label="Test connection"
+                      name={connection.name}
+                      onClick={() => test(connection)}
+                      disabled={action.pending}
+                    />
                     <RowAction
                       label="Edit"
                       name={connection.name}
@@ -190,7 +252,15 @@ export function CrmPage() {
 }
 
 /** A new connection, or the one being edited (its type fixed; credentials left empty are kept). */
-function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; onSaved: () => void; onCancel: () => void }) {
+function ConnectionForm({
+  editing,
+  onSaved,
+  onCancel,
+}: {
+  editing?: Connection;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
   const action = useAction();
   const [type, setType] = useState<ConnectionType>(editing?.type ?? 'webhook_json');
   const spec = CRM_TYPES[type];
@@ -211,7 +281,9 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
         const value = formText(form, `setting:${setting.name}`).trim();
         if (value) settings[setting.name] = value;
       }
-      if (spec.grantType) settings.grant_type = form.get('setting:grant_type') === 'refresh_token' ? 'refresh_token' : 'client_credentials';
+      if (spec.grantType)
+        settings.grant_type =
+          form.get('setting:grant_type') === 'refresh_token' ? 'refresh_token' : 'client_credentials';
       if (spec.assignmentRules) settings.keep_assignment_rules = form.get('setting:keep_assignment_rules') === 'on';
       const credentials: NonNullable<CreateBody['credentials']> = {};
       for (const credential of spec.credentials) {
@@ -248,7 +320,15 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
         <legend>Settings</legend>
         <div className="grid">
           {spec.settings.map((setting) => (
-            <Field key={setting.name} label={setting.label} name={`setting:${setting.name}`} type={setting.url ? 'url' : 'text'} required={setting.required} hint={setting.hint} defaultValue={storedText(setting.name)} />
+            <Field
+              key={setting.name}
+              label={setting.label}
+              name={`setting:${setting.name}`}
+              type={setting.url ? 'url' : 'text'}
+              required={setting.required}
+              hint={setting.hint}
+              defaultValue={storedText(setting.name)}
+            />
           ))}
           {spec.grantType && (
             <Select
@@ -279,16 +359,31 @@ function ConnectionForm({ editing, onSaved, onCancel }: { editing?: Connection; 
         />
       </fieldset>
       <fieldset key={`${type}:credentials`}>
-        <legend>{editing ? `Credentials (write-only; stored: ${editing.credential_fields.join(', ') || 'none'}; leave empty to keep them, or enter all of them to replace them)` : 'Credentials (write-only)'}</legend>
+        <legend>
+          {editing
+            ? `Credentials (write-only; stored: ${editing.credential_fields.join(', ') || 'none'}; leave empty to keep them, or enter all of them to replace them)`
+            : 'Credentials (write-only)'}
+        </legend>
         <div className="grid">
           {spec.credentials.map((credential) => (
-            <Field key={credential.name} label={credential.label} name={`credential:${credential.name}`} type="password" autoComplete="off" hint={credential.hint} />
+            <Field
+              key={credential.name}
+              label={credential.label}
+              name={`credential:${credential.name}`}
+              type="password"
+              autoComplete="off"
+              hint={credential.hint}
+            />
           ))}
         </div>
       </fieldset>
       <Check label="Enabled" name="enabled" defaultChecked={editing?.enabled ?? true} />
       <Alert>{action.error}</Alert>
-      <FormActions submitLabel={editing ? 'Save connection' : 'Create connection'} pending={action.pending} onCancel={onCancel} />
+      <FormActions
+        submitLabel={editing ? 'Save connection' : 'Create connection'}
+        pending={action.pending}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

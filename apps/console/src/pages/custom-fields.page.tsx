@@ -21,7 +21,16 @@ export function CustomFieldsPage() {
     const form = new FormData(event.currentTarget);
     void action.run(async () => {
       const type = formText(form, 'type') as (typeof TYPES)[number];
-      await call(api.POST('/api/enrichment/custom-fields', { body: { name: formText(form, 'name'), label: formText(form, 'label'), type, required: form.get('required') === 'on' } }));
+      await call(
+        api.POST('/api/enrichment/custom-fields', {
+          body: {
+            name: formText(form, 'name'),
+            label: formText(form, 'label'),
+            type,
+            required: form.get('required') === 'on',
+          },
+        }),
+      );
       setCreating(false);
       fields.reload();
     });
@@ -45,7 +54,14 @@ export function CustomFieldsPage() {
       {creating && (
         <form className="card" aria-label="New custom field" onSubmit={create}>
           <div className="grid">
-            <Field label="Name" name="name" required pattern="[a-z][a-z0-9_]{0,63}" hint="Lowercase identifier, such as gpa or start_term." autoFocus />
+            <Field
+              label="Name"
+              name="name"
+              required
+              pattern="[a-z][a-z0-9_]{0,63}"
+              hint="Lowercase identifier, such as gpa or start_term."
+              autoFocus
+            />
             <Field label="Label" name="label" required maxLength={200} />
             <Select label="Type" name="type" options={TYPES.map((type) => [type, type] as const)} />
           </div>
@@ -55,7 +71,11 @@ export function CustomFieldsPage() {
       )}
       <ListState loaded={fields} what="custom fields">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Label', 'Type', 'Required', 'Created', writable && 'Actions']} empty="No custom field yet.">
+          <DataTable
+            rows={data}
+            columns={['Name', 'Label', 'Type', 'Required', 'Created', writable && 'Actions']}
+            empty="No custom field yet."
+          >
             {(field) => (
               <tr key={field.id}>
                 <td>

@@ -20,7 +20,10 @@ const WINDOWS: ReadonlyArray<readonly [string, string]> = [
 export function DedupPage() {
   const writable = can(currentSession()?.user.role, 'dedup:write');
   const config = useLoad(async () => (await call(api.GET('/api/dedup'))).data, 'dedup');
-  const log = useLoad(async () => (await call(api.GET('/api/dedup/log', { params: { query: { limit: 20 } } }))).data, 'dedup-log');
+  const log = useLoad(
+    async () => (await call(api.GET('/api/dedup/log', { params: { query: { limit: 20 } } }))).data,
+    'dedup-log',
+  );
   const action = useAction();
   const [saved, setSaved] = useState(false);
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -47,18 +50,41 @@ export function DedupPage() {
       <Alert>{action.error ?? config.error}</Alert>
       <Alert tone="success">{saved && 'Settings saved. The next lead is checked with them.'}</Alert>
       {!data ? (
-        config.error ? null : <Loading what="the settings" />
+        config.error ? null : (
+          <Loading what="the settings" />
+        )
       ) : (
         <form className="card" aria-label="Deduplication settings" onSubmit={submit} key={JSON.stringify(data)}>
           <fieldset disabled={!writable}>
             <Check label="Deduplication enabled" name="enabled" defaultChecked={data.enabled} />
             <div className="grid">
-              <Field label="Threshold (0-100)" name="threshold" type="number" min={0} max={100} step="any" defaultValue={data.threshold} hint="Similarity score from which two leads are the same person." />
-              <Select label="Window" name="window_hours" defaultValue={data.window_hours === null ? 'all' : String(data.window_hours)} options={WINDOWS} />
-              <Select label="Action on a duplicate" name="action" defaultValue={data.action} options={ACTIONS.map((value) => [value, value] as const)} />
+              <Field
+                label="Threshold (0-100)"
+                name="threshold"
+                type="number"
+                min={0}
+                max={100}
+                step="any"
+                defaultValue={data.threshold}
+                hint="Similarity score from which two leads are the same person."
+              />
+              <Select
+                label="Window"
+                name="window_hours"
+                defaultValue={data.window_hours === null ? 'all' : String(data.window_hours)}
+                options={WINDOWS}
+              />
+              <Select
+                label="Action on a duplicate"
+                name="action"
+                defaultValue={data.action}
+                options={ACTIONS.map((value) => [value, value] as const)}
+              />
             </div>
             <p className="muted">
-              Matched on: {data.match_fields.map((field) => String((field as Record<string, unknown>)['field'])).join(', ')} ({data.combination ?? 'weighted'}, scope {data.scope ?? 'organization'}).
+              Matched on:{' '}
+              {data.match_fields.map((field) => String((field as Record<string, unknown>)['field'])).join(', ')} (
+              {data.combination ?? 'weighted'}, scope {data.scope ?? 'organization'}).
             </p>
             {writable && (
               <button type="submit" className="primary" disabled={action.pending}>
@@ -70,7 +96,11 @@ export function DedupPage() {
       )}
       <h2>Recent decisions</h2>
       <Alert>{log.error}</Alert>
-      <DataTable rows={log.data ?? []} columns={['When', 'Lead', 'Matched lead', 'Score', 'Action']} empty={log.data ? 'No duplicate found yet.' : undefined}>
+      <DataTable
+        rows={log.data ?? []}
+        columns={['When', 'Lead', 'Matched lead', 'Score', 'Action']}
+        empty={log.data ? 'No duplicate found yet.' : undefined}
+      >
         {(entry, index) => (
           <tr key={`${entry.timestamp}:${index}`}>
             <td>{formatDateTime(entry.timestamp)}</td>

@@ -32,13 +32,22 @@ export function ExportPanel({ filters }: { filters: LeadFilters }) {
   const start = () =>
     void action.run(async () => {
       setPollError(null);
-      const body = { format: 'csv' as const, filters: { ...filters, ...(filters.end_date ? { end_date: nextDay(filters.end_date) } : {}) } };
+      const body = {
+        format: 'csv' as const,
+        filters: { ...filters, ...(filters.end_date ? { end_date: nextDay(filters.end_date) } : {}) },
+      };
       const started = await call(api.POST('/api/leads/export', { body }));
-      setState({ export_id: started.export_id, status: 'processing', download_url: null, estimated_completion: started.estimated_completion });
+      setState({
+        export_id: started.export_id,
+        status: 'processing',
+        download_url: null,
+        estimated_completion: started.estimated_completion,
+      });
       poll(started.export_id);
     });
 
-  const download = (id: string) => void action.run(() => downloadFile(`/api/exports/${encodeURIComponent(id)}/download`, `leads-${id}.csv`));
+  const download = (id: string) =>
+    void action.run(() => downloadFile(`/api/exports/${encodeURIComponent(id)}/download`, `leads-${id}.csv`));
 
   // Exports hold live leads; the sandbox's are looked at, not exported (src/api/environment.ts).
   if (currentEnvironment() === 'sandbox') return null;
@@ -61,7 +70,9 @@ export function ExportPanel({ filters }: { filters: LeadFilters }) {
             </button>
           </span>
         )}
-        {(state?.status === 'failed' || state?.status === 'expired') && <span>The export {state.status}. Start a new one.</span>}
+        {(state?.status === 'failed' || state?.status === 'expired') && (
+          <span>The export {state.status}. Start a new one.</span>
+        )}
       </div>
       <Alert>{action.error ?? pollError}</Alert>
     </div>

@@ -3,7 +3,18 @@
  * convert, drop-offs by vendor and the vendor pairs, for a date range (default the last 30 days).
  */
 import { Link } from 'react-router-dom';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { api, call } from '../api/client';
 import { DateRangeForm, percent, Tile, useDateRange } from '../components/date-range';
 import { DataTable } from '../components/list';
@@ -22,7 +33,14 @@ export function FunnelPage() {
       call(api.GET('/api/analytics/funnel/by-vendor', query)),
       call(api.GET('/api/vendor-funnel-links/has-links')),
     ]);
-    return { overview: overview.data, daily: daily.data, time: time.data, dropOffs: dropOffs.data, byVendor: byVendor.data, hasLinks: links.hasLinks };
+    return {
+      overview: overview.data,
+      daily: daily.data,
+      time: time.data,
+      dropOffs: dropOffs.data,
+      byVendor: byVendor.data,
+      hasLinks: links.hasLinks,
+    };
   }, key);
 
   const data = report.data;
@@ -36,20 +54,31 @@ export function FunnelPage() {
       <DateRangeForm range={range} setRange={setRange} />
       <Alert>{report.error}</Alert>
       {!data ? (
-        report.error ? null : <Loading what="the funnel" />
+        report.error ? null : (
+          <Loading what="the funnel" />
+        )
       ) : (
         <>
           {!data.hasLinks && (
             <Alert tone="info">
-              No funnel link yet: conversions are counted between an inquiry vendor and an application vendor linked on the <Link to="/vendors">Vendors</Link> page.
+              No funnel link yet: conversions are counted between an inquiry vendor and an application vendor linked on
+              the <Link to="/vendors">Vendors</Link> page.
             </Alert>
           )}
           <ul className="tiles" aria-label="Overview" data-testid="funnel-tiles">
             <Tile label="Inquiries" value={String(data.overview.totalInquiries)} testId="tile-inquiries" />
             <Tile label="Applications" value={String(data.overview.totalApplications)} testId="tile-applications" />
-            <Tile label="Matched applications" value={String(data.overview.matchedApplications)} testId="tile-matched" />
+            <Tile
+              label="Matched applications"
+              value={String(data.overview.matchedApplications)}
+              testId="tile-matched"
+            />
             <Tile label="Conversion rate" value={percent(data.overview.conversionRate)} testId="tile-rate" />
-            <Tile label="Average time to convert" value={data.overview.averageTimeToConvertFormatted ?? '—'} testId="tile-time" />
+            <Tile
+              label="Average time to convert"
+              value={data.overview.averageTimeToConvertFormatted ?? '—'}
+              testId="tile-time"
+            />
           </ul>
           <div className="charts">
             <figure className="chart">
@@ -61,15 +90,38 @@ export function FunnelPage() {
                   <YAxis allowDecimals={false} stroke="var(--muted)" />
                   <Tooltip />
                   <Legend />
-                  <Line type="monotone" dataKey="inquiries" name="Inquiries" stroke="#2453c7" dot={false} isAnimationActive={false} />
-                  <Line type="monotone" dataKey="applications" name="Applications" stroke="#8a5cf6" dot={false} isAnimationActive={false} />
-                  <Line type="monotone" dataKey="conversions" name="Conversions" stroke="#12a150" strokeWidth={2} dot={false} isAnimationActive={false} />
+                  <Line
+                    type="monotone"
+                    dataKey="inquiries"
+                    name="Inquiries"
+                    stroke="#2453c7"
+                    dot={false}
+                    isAnimationActive={false}
+                  />
+                  <Line
+                    type="monotone"
+                    dataKey="applications"
+                    name="Applications"
+                    stroke="#8a5cf6"
+                    dot={false}
+                    isAnimationActive={false}
+                  />
+                  <Line
+                    type="monotone"
+                    dataKey="conversions"
+                    name="Conversions"
+                    stroke="#12a150"
+                    strokeWidth={2}
+                    dot={false}
+                    isAnimationActive={false}
+                  />
                 </LineChart>
               </ResponsiveContainer>
             </figure>
             <figure className="chart">
               <figcaption>
-                Time to convert{data.time.medianTimeToConvertFormatted ? ` (median ${data.time.medianTimeToConvertFormatted})` : ''}
+                Time to convert
+                {data.time.medianTimeToConvertFormatted ? ` (median ${data.time.medianTimeToConvertFormatted})` : ''}
               </figcaption>
               <ResponsiveContainer width="100%" height={260}>
                 <BarChart data={data.time.distribution} margin={{ top: 8, right: 16, bottom: 0, left: -16 }}>
@@ -84,9 +136,14 @@ export function FunnelPage() {
           </div>
           <h2>Drop-offs by vendor</h2>
           <p className="muted">
-            {data.dropOffs.totalDroppedInquiries} inquiries at least 24 hours old did not convert ({percent(data.dropOffs.dropOffRate)}).
+            {data.dropOffs.totalDroppedInquiries} inquiries at least 24 hours old did not convert (
+            {percent(data.dropOffs.dropOffRate)}).
           </p>
-          <DataTable rows={data.dropOffs.byVendor} columns={['Vendor', 'Inquiries', 'Dropped', 'Drop-off rate']} empty="No drop-off in this period.">
+          <DataTable
+            rows={data.dropOffs.byVendor}
+            columns={['Vendor', 'Inquiries', 'Dropped', 'Drop-off rate']}
+            empty="No drop-off in this period."
+          >
             {(row) => (
               <tr key={row.vendorId}>
                 <td>{row.vendorName ?? row.vendorId}</td>
@@ -97,7 +154,12 @@ export function FunnelPage() {
             )}
           </DataTable>
           <h2>Vendor pairs</h2>
-          <DataTable rows={data.byVendor.vendorPairs} columns={['Inquiry vendor', 'Application vendor', 'Inquiries', 'Conversions', 'Rate', 'Average time']} empty="No linked vendor pair." testId="vendor-pairs">
+          <DataTable
+            rows={data.byVendor.vendorPairs}
+            columns={['Inquiry vendor', 'Application vendor', 'Inquiries', 'Conversions', 'Rate', 'Average time']}
+            empty="No linked vendor pair."
+            testId="vendor-pairs"
+          >
             {(pair) => (
               <tr key={`${pair.inquiryVendorId}:${pair.applicationVendorId}`}>
                 <td>{pair.inquiryVendorName ?? pair.inquiryVendorId}</td>

@@ -31,16 +31,33 @@ export function StageEndText({ prefix, end }: { prefix: string; end: StageEnd })
   );
 }
 
-export function LeadCrmPanel({ lead, sandbox, ruleName, onQueued }: { lead: Schemas['Lead']; sandbox: boolean; ruleName: string | null; onQueued: () => void }) {
+export function LeadCrmPanel({
+  lead,
+  sandbox,
+  ruleName,
+  onQueued,
+}: {
+  lead: Schemas['Lead'];
+  sandbox: boolean;
+  ruleName: string | null;
+  onQueued: () => void;
+}) {
   const role = currentSession()?.user.role;
-  const connections = useLoad(async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined), 'crm');
+  const connections = useLoad(
+    async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined),
+    'crm',
+  );
   const action = useAction();
   const [queued, setQueued] = useState<string | null>(null);
   const sync = (connection: Schemas['CrmConnection']) =>
     void action.run(async () => {
       setQueued(null);
-      const answer = await call(api.POST('/api/crm/{id}/sync/{leadId}', { params: { path: { id: connection.id, leadId: lead.id } } }));
-      setQueued(`Sync to “${connection.name}” queued (${answer.data.status}, requested ${formatDateTime(answer.data.requested_at)}).`);
+      const answer = await call(
+        api.POST('/api/crm/{id}/sync/{leadId}', { params: { path: { id: connection.id, leadId: lead.id } } }),
+      );
+      setQueued(
+        `Sync to “${connection.name}” queued (${answer.data.status}, requested ${formatDateTime(answer.data.requested_at)}).`,
+      );
       onQueued();
     });
   const route = lead.routing;
@@ -52,7 +69,13 @@ export function LeadCrmPanel({ lead, sandbox, ruleName, onQueued }: { lead: Sche
       <dl className="details" data-testid="lead-crm">
         <div>
           <dt>CRM sync</dt>
-          <dd>{notSynced ? <StageEndText prefix="Not synced" end={notSynced} /> : <StatusBadge status={lead.crm_sync_status} />}</dd>
+          <dd>
+            {notSynced ? (
+              <StageEndText prefix="Not synced" end={notSynced} />
+            ) : (
+              <StatusBadge status={lead.crm_sync_status} />
+            )}
+          </dd>
         </div>
         <div>
           <dt>CRM record id</dt>
@@ -85,7 +108,12 @@ export function LeadCrmPanel({ lead, sandbox, ruleName, onQueued }: { lead: Sche
       {can(role, 'crm:write') && !sandbox && !lead.deleted_at && connections.data && connections.data.length > 0 && (
         <div className="row" role="group" aria-label="Sync to CRM">
           {connections.data.map((connection) => (
-            <button type="button" key={connection.id} onClick={() => sync(connection)} disabled={action.pending || !connection.enabled}>
+            <button
+              type="button"
+              key={connection.id}
+              onClick={() => sync(connection)}
+              disabled={action.pending || !connection.enabled}
+            >
               Sync to <bdi>{connection.name}</bdi>
             </button>
           ))}

@@ -44,15 +44,28 @@ export function LeadDetailPage() {
   const { id = '' } = useParams();
   const role = currentSession()?.user.role;
   const [round, setRound] = useState(0);
-  const lead = useLoad(() => call(api.GET('/api/leads/{id}', { params: { path: { id } } })).then((answer) => answer.data), `${id}:${round}`);
-  const activity = useLoad(() => call(api.GET('/api/leads/{id}/activity', { params: { path: { id } } })).then((answer) => answer.data), `${id}:${round}`);
+  const lead = useLoad(
+    () => call(api.GET('/api/leads/{id}', { params: { path: { id } } })).then((answer) => answer.data),
+    `${id}:${round}`,
+  );
+  const activity = useLoad(
+    () => call(api.GET('/api/leads/{id}/activity', { params: { path: { id } } })).then((answer) => answer.data),
+    `${id}:${round}`,
+  );
   const processing = lead.errorCode === 'LEAD_PROCESSING';
   // The page is mounted again when the environment switch changes (components/layout.tsx).
   const sandbox = currentEnvironment() === 'sandbox';
   // The routing rule's name, for the details and the timeline alike.
   const ruleId = lead.data?.routing?.rule_id ?? null;
-  const rule = useLoad(async () => (ruleId && can(role, 'rules:read') ? (await call(api.GET('/api/routing/rules/{id}', { params: { path: { id: ruleId } } }))).data : undefined), ruleId ?? '');
-  const ruleName = (id: unknown): string | null => (typeof id !== 'string' ? null : id === ruleId ? (rule.data?.name ?? id) : id);
+  const rule = useLoad(
+    async () =>
+      ruleId && can(role, 'rules:read')
+        ? (await call(api.GET('/api/routing/rules/{id}', { params: { path: { id: ruleId } } }))).data
+        : undefined,
+    ruleId ?? '',
+  );
+  const ruleName = (id: unknown): string | null =>
+    typeof id !== 'string' ? null : id === ruleId ? (rule.data?.name ?? id) : id;
   const navigate = useNavigate();
   const removal = useAction();
   const confirmedRemoval = useConfirmedAction(removal);
@@ -102,7 +115,9 @@ export function LeadDetailPage() {
       <Alert>{removal.error}</Alert>
       <div className="columns">
         <div>
-          {can(role, 'leads:write') && !data.deleted_at && <StatusEditor lead={data} onSaved={() => setRound((value) => value + 1)} />}
+          {can(role, 'leads:write') && !data.deleted_at && (
+            <StatusEditor lead={data} onSaved={() => setRound((value) => value + 1)} />
+          )}
           <h2>Details</h2>
           <dl className="details">
             {SHOWN.map(([key, label]) => {
@@ -111,7 +126,13 @@ export function LeadDetailPage() {
               return (
                 <div key={key}>
                   <dt>{label}</dt>
-                  <dd>{typeof value === 'string' && key.endsWith('_at') ? formatDateTime(value) : <bdi>{typeof value === 'object' ? JSON.stringify(value) : String(value)}</bdi>}</dd>
+                  <dd>
+                    {typeof value === 'string' && key.endsWith('_at') ? (
+                      formatDateTime(value)
+                    ) : (
+                      <bdi>{typeof value === 'object' ? JSON.stringify(value) : String(value)}</bdi>
+                    )}
+                  </dd>
                 </div>
               );
             })}
@@ -122,7 +143,13 @@ export function LeadDetailPage() {
             {(notEnriched || enriched) && (
               <div>
                 <dt>Enrichment</dt>
-                <dd>{notEnriched ? <StageEndText prefix="Skipped" end={notEnriched} /> : `Rules applied, ${formatDateTime(enriched?.timestamp)}`}</dd>
+                <dd>
+                  {notEnriched ? (
+                    <StageEndText prefix="Skipped" end={notEnriched} />
+                  ) : (
+                    `Rules applied, ${formatDateTime(enriched?.timestamp)}`
+                  )}
+                </dd>
               </div>
             )}
             {data.duplicate_of && (
@@ -146,7 +173,12 @@ export function LeadDetailPage() {
               </ul>
             </section>
           )}
-          <LeadCrmPanel lead={data} sandbox={sandbox} ruleName={ruleName(data.routing?.rule_id)} onQueued={() => setRound((value) => value + 1)} />
+          <LeadCrmPanel
+            lead={data}
+            sandbox={sandbox}
+            ruleName={ruleName(data.routing?.rule_id)}
+            onQueued={() => setRound((value) => value + 1)}
+          />
           <ObjectList title="Enrichment data" value={data.enrichment_data} />
           <ObjectList title="Custom fields" value={data.custom_fields} />
           <ObjectList title="Calculated fields" value={data.calculated_fields} />
@@ -184,7 +216,8 @@ export function LeadDetailPage() {
 function entryText(entry: ActivityEntry, ruleName: (id: unknown) => string | null): string | null {
   const metadata: Record<string, unknown> = entry.metadata ?? {};
   const reason = metadata['reason'];
-  if (entry.event === 'lead.routed' && typeof reason === 'string' && ROUTE_REASONS.includes(reason)) return `${routeText(reason as RouteReason, ruleName(metadata['rule_id']))}.`;
+  if (entry.event === 'lead.routed' && typeof reason === 'string' && ROUTE_REASONS.includes(reason))
+    return `${routeText(reason as RouteReason, ruleName(metadata['rule_id']))}.`;
   return entry.description ?? null;
 }
 
@@ -219,7 +252,8 @@ function StatusEditor({ lead, onSaved }: { lead: Schemas['Lead']; onSaved: () =>
       try {
         await call(api.PATCH('/api/leads/{id}', { params: { path: { id: lead.id } }, body: { status } }));
       } catch (error) {
-        if (error instanceof ConsoleError && error.apiError.code === 'LEAD_PROCESSING') throw new Error('The lead is still being processed; try again in a moment.');
+        if (error instanceof ConsoleError && error.apiError.code === 'LEAD_PROCESSING')
+          throw new Error('The lead is still being processed; try again in a moment.');
         throw error;
       }
       setSaved(true);
@@ -234,7 +268,12 @@ function StatusEditor({ lead, onSaved }: { lead: Schemas['Lead']; onSaved: () =>
         save();
       }}
     >
-      <Select label="Status" value={status} onChange={(event) => setStatus(event.target.value as LeadStatus)} options={LEAD_STATUSES.map((value) => [value, value] as const)} />
+      <Select
+        label="Status"
+        value={status}
+        onChange={(event) => setStatus(event.target.value as LeadStatus)}
+        options={LEAD_STATUSES.map((value) => [value, value] as const)}
+      />
       <button type="submit" className="primary" disabled={action.pending || status === lead.status}>
         Save status
       </button>

@@ -8,11 +8,17 @@ import type { Schemas } from '@leadstream/client';
 type Lead = Schemas['Lead'];
 
 /** Why a stage ends without running: each reads "<Not synced|Not routed|Skipped>: <why>". */
-export type StageEnd = { kind: 'duplicate'; of: string } | { kind: 'rejected' } | { kind: 'sandbox' } | { kind: 'no_destination' } | { kind: 'other' };
+export type StageEnd =
+  | { kind: 'duplicate'; of: string }
+  | { kind: 'rejected' }
+  | { kind: 'sandbox' }
+  | { kind: 'no_destination' }
+  | { kind: 'other' };
 
 /** A lead the pipeline stopped at validation or deduplication: no enrichment, route nor CRM sync. */
 function stopped(lead: Lead): StageEnd | null {
-  if (lead.duplicate_of && (lead.status === 'duplicate' || lead.crm_sync_status === 'not_applicable') && !lead.routing) return { kind: 'duplicate', of: lead.duplicate_of };
+  if (lead.duplicate_of && (lead.status === 'duplicate' || lead.crm_sync_status === 'not_applicable') && !lead.routing)
+    return { kind: 'duplicate', of: lead.duplicate_of };
   if (lead.validation_status === 'failed' || (lead.status === 'rejected' && !lead.routing)) return { kind: 'rejected' };
   return null;
 }
@@ -66,7 +72,14 @@ export function validationText(status: string): string {
   }
 }
 
-const FIELD_NAMES: Record<string, string> = { email: 'Email', phone: 'Phone', ip_address: 'IP address', first_name: 'First name', last_name: 'Last name', utm_source: 'UTM source' };
+const FIELD_NAMES: Record<string, string> = {
+  email: 'Email',
+  phone: 'Phone',
+  ip_address: 'IP address',
+  first_name: 'First name',
+  last_name: 'Last name',
+  utm_source: 'UTM source',
+};
 
 function fieldName(field: string): string {
   const known = FIELD_NAMES[field];
@@ -89,14 +102,22 @@ interface Warning {
 }
 
 function isWarning(value: unknown): value is Warning {
-  return typeof value === 'object' && value !== null && typeof (value as Warning).field === 'string' && typeof (value as Warning).message === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Warning).field === 'string' &&
+    typeof (value as Warning).message === 'string'
+  );
 }
 
 /** A review flag as a sentence: a rule's flag action, or a rule that could not be evaluated (its name and error). */
 export function reviewFlagText(flag: Record<string, unknown>): string {
   const severity = typeof flag['severity'] === 'string' ? ` (${flag['severity']} severity)` : '';
   if (typeof flag['error'] === 'string') {
-    const rule = typeof flag['rule_name'] === 'string' ? `Rule “${flag['rule_name']}”` : `Rule ${typeof flag['rule_id'] === 'string' ? flag['rule_id'] : ''}`;
+    const rule =
+      typeof flag['rule_name'] === 'string'
+        ? `Rule “${flag['rule_name']}”`
+        : `Rule ${typeof flag['rule_id'] === 'string' ? flag['rule_id'] : ''}`;
     return `${rule} could not be evaluated: ${flag['error']}${severity}.`;
   }
   const reason = typeof flag['reason'] === 'string' ? flag['reason'] : 'Flagged by a rule';
@@ -107,10 +128,20 @@ export function reviewFlagText(flag: Record<string, unknown>): string {
  * What to review on a lead, one sentence each: the warnings and flags of its validation (from the
  * lead.validated activity entry), then the review flags of its rules.
  */
-export function reviewSentences(validated: Record<string, unknown> | undefined, reviewFlags: ReadonlyArray<Record<string, unknown>>): string[] {
+export function reviewSentences(
+  validated: Record<string, unknown> | undefined,
+  reviewFlags: ReadonlyArray<Record<string, unknown>>,
+): string[] {
   const warnings = Array.isArray(validated?.['warnings']) ? (validated['warnings'] as unknown[]).filter(isWarning) : [];
-  const flags = Array.isArray(validated?.['flags']) ? (validated['flags'] as unknown[]).filter((flag): flag is string => typeof flag === 'string') : [];
+  const flags = Array.isArray(validated?.['flags'])
+    ? (validated['flags'] as unknown[]).filter((flag): flag is string => typeof flag === 'string')
+    : [];
   const flagTexts = flags.map((flag) => FLAG_TEXT[flag]).filter((text): text is string => text !== undefined);
-  if (flagTexts.length === 0 && flags.includes('manual_review') && reviewFlags.length === 0) flagTexts.push('It is marked for manual review.');
-  return [...warnings.map((warning) => `${fieldName(warning.field)}: ${warning.message}`), ...flagTexts, ...reviewFlags.map(reviewFlagText)];
+  if (flagTexts.length === 0 && flags.includes('manual_review') && reviewFlags.length === 0)
+    flagTexts.push('It is marked for manual review.');
+  return [
+    ...warnings.map((warning) => `${fieldName(warning.field)}: ${warning.message}`),
+    ...flagTexts,
+    ...reviewFlags.map(reviewFlagText),
+  ];
 }

@@ -16,7 +16,8 @@ import { NewLeadForm } from './new-lead.form';
 import { nextDay, type LeadFilters } from './lead-filters';
 import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
 
-type SortField = 'created_at' | 'updated_at' | 'email' | 'first_name' | 'last_name' | 'status' | 'source' | 'program' | 'vendor_id';
+type SortField =
+  'created_at' | 'updated_at' | 'email' | 'first_name' | 'last_name' | 'status' | 'source' | 'program' | 'vendor_id';
 const COLUMNS: ReadonlyArray<{ field: SortField; label: string }> = [
   { field: 'email', label: 'Email' },
   { field: 'last_name', label: 'Name' },
@@ -59,7 +60,10 @@ export function LeadsPage() {
       ),
     params.toString(),
   );
-  const vendors = useLoad(async () => (can(role, 'vendors:read') ? (await call(api.GET('/api/vendors'))).data : []), 'vendors');
+  const vendors = useLoad(
+    async () => (can(role, 'vendors:read') ? (await call(api.GET('/api/vendors'))).data : []),
+    'vendors',
+  );
   const vendorName = (id: string | null) => (id ? (vendors.data?.find((vendor) => vendor.id === id)?.name ?? id) : '—');
 
   const update = (changes: Record<string, string | null>) => {
@@ -71,7 +75,8 @@ export function LeadsPage() {
     if (!('page' in changes)) next.delete('page');
     setParams(next);
   };
-  const sortOn = (field: SortField) => update({ sortBy: field, sortOrder: sortBy === field && sortOrder === 'desc' ? 'asc' : 'desc' });
+  const sortOn = (field: SortField) =>
+    update({ sortBy: field, sortOrder: sortBy === field && sortOrder === 'desc' ? 'asc' : 'desc' });
 
   // Bulk changes (POST /api/leads/bulk-update, /bulk-delete) on the selected rows of this page.
   const writable = can(role, 'leads:write');
@@ -91,18 +96,27 @@ export function LeadsPage() {
   };
   const applyStatus = () =>
     void bulk.run(async () => {
-      const answer = await call(api.POST('/api/leads/bulk-update', { body: { lead_ids: [...selected], updates: { status: bulkStatus } } }));
-      setBulkDone(`${answer.updated} lead${answer.updated === 1 ? '' : 's'} set to ${bulkStatus}${answer.failed ? `, ${answer.failed} failed` : ''}.`);
+      const answer = await call(
+        api.POST('/api/leads/bulk-update', { body: { lead_ids: [...selected], updates: { status: bulkStatus } } }),
+      );
+      setBulkDone(
+        `${answer.updated} lead${answer.updated === 1 ? '' : 's'} set to ${bulkStatus}${answer.failed ? `, ${answer.failed} failed` : ''}.`,
+      );
       setSelected(new Set());
       leads.reload();
     });
   const deleteSelected = () =>
-    confirmedBulk(`Delete ${selected.size} lead${selected.size === 1 ? '' : 's'}? They are kept as deleted records.`, async () => {
-      const answer = await call(api.POST('/api/leads/bulk-delete', { body: { lead_ids: [...selected] } }));
-      setBulkDone(`${answer.deleted} lead${answer.deleted === 1 ? '' : 's'} deleted${answer.failed ? `, ${answer.failed} failed` : ''}.`);
-      setSelected(new Set());
-      leads.reload();
-    });
+    confirmedBulk(
+      `Delete ${selected.size} lead${selected.size === 1 ? '' : 's'}? They are kept as deleted records.`,
+      async () => {
+        const answer = await call(api.POST('/api/leads/bulk-delete', { body: { lead_ids: [...selected] } }));
+        setBulkDone(
+          `${answer.deleted} lead${answer.deleted === 1 ? '' : 's'} deleted${answer.failed ? `, ${answer.failed} failed` : ''}.`,
+        );
+        setSelected(new Set());
+        leads.reload();
+      },
+    );
 
   // The search box applies after a short pause in typing.
   const [search, setSearch] = useState(filters.search ?? '');
@@ -125,7 +139,13 @@ export function LeadsPage() {
       </PageHeader>
       {adding && <NewLeadForm vendors={vendors.data ?? []} onClose={() => setAdding(false)} />}
       {/* Aligned by their tops, so the inputs line up above the search box's hint. */}
-      <form className="filters" style={{ alignItems: 'start' }} role="search" aria-label="Filter leads" onSubmit={(event: FormEvent) => event.preventDefault()}>
+      <form
+        className="filters"
+        style={{ alignItems: 'start' }}
+        role="search"
+        aria-label="Filter leads"
+        onSubmit={(event: FormEvent) => event.preventDefault()}
+      >
         <Field
           label="Search"
           type="search"
@@ -134,21 +154,54 @@ export function LeadsPage() {
           value={search}
           onChange={(event) => setSearch(event.target.value)}
         />
-        <Select label="Status" value={filters.status ?? ''} onChange={(event) => update({ status: event.target.value || null })} options={[['', 'Any status'], ...LEAD_STATUSES.map((status) => [status, status] as const)]} />
+        <Select
+          label="Status"
+          value={filters.status ?? ''}
+          onChange={(event) => update({ status: event.target.value || null })}
+          options={[['', 'Any status'], ...LEAD_STATUSES.map((status) => [status, status] as const)]}
+        />
         {vendors.data && vendors.data.length > 0 ? (
-          <Select label="Vendor" value={filters.vendor_id ?? ''} onChange={(event) => update({ vendor_id: event.target.value || null })} options={[['', 'Any vendor'], ...vendors.data.map((vendor) => [vendor.id, vendor.name] as const)]} />
+          <Select
+            label="Vendor"
+            value={filters.vendor_id ?? ''}
+            onChange={(event) => update({ vendor_id: event.target.value || null })}
+            options={[['', 'Any vendor'], ...vendors.data.map((vendor) => [vendor.id, vendor.name] as const)]}
+          />
         ) : null}
-        <Field label="Source" defaultValue={filters.source ?? ''} onBlur={(event) => update({ source: event.target.value.trim() || null })} />
-        <Field label="Program" defaultValue={filters.program ?? ''} onBlur={(event) => update({ program: event.target.value.trim() || null })} />
-        <Field label="Received from" type="date" value={filters.start_date ?? ''} onChange={(event) => update({ start_date: event.target.value || null })} />
-        <Field label="Received until" type="date" value={filters.end_date ?? ''} onChange={(event) => update({ end_date: event.target.value || null })} />
+        <Field
+          label="Source"
+          defaultValue={filters.source ?? ''}
+          onBlur={(event) => update({ source: event.target.value.trim() || null })}
+        />
+        <Field
+          label="Program"
+          defaultValue={filters.program ?? ''}
+          onBlur={(event) => update({ program: event.target.value.trim() || null })}
+        />
+        <Field
+          label="Received from"
+          type="date"
+          value={filters.start_date ?? ''}
+          onChange={(event) => update({ start_date: event.target.value || null })}
+        />
+        <Field
+          label="Received until"
+          type="date"
+          value={filters.end_date ?? ''}
+          onChange={(event) => update({ end_date: event.target.value || null })}
+        />
       </form>
       <Alert>{leads.error ?? bulk.error}</Alert>
       <Alert tone="success">{bulkDone}</Alert>
       {writable && selected.size > 0 && (
         <div className="bulk card" role="region" aria-label="Selected leads">
           <strong>{selected.size} selected</strong>
-          <Select label="New status" value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as LeadStatus)} options={LEAD_STATUSES.map((status) => [status, status] as const)} />
+          <Select
+            label="New status"
+            value={bulkStatus}
+            onChange={(event) => setBulkStatus(event.target.value as LeadStatus)}
+            options={LEAD_STATUSES.map((status) => [status, status] as const)}
+          />
           <button type="button" className="primary" onClick={applyStatus} disabled={bulk.pending}>
             Set status
           </button>
@@ -161,11 +214,15 @@ export function LeadsPage() {
         </div>
       )}
       {!leads.data ? (
-        leads.error ? null : <Loading what="leads" />
+        leads.error ? null : (
+          <Loading what="leads" />
+        )
       ) : (
         <div className="table-wrap">
           <table className="data leads" aria-busy={leads.loading}>
-            <caption className="visually-hidden">Leads, sorted by {sortBy} {sortOrder === 'asc' ? 'ascending' : 'descending'}</caption>
+            <caption className="visually-hidden">
+              Leads, sorted by {sortBy} {sortOrder === 'asc' ? 'ascending' : 'descending'}
+            </caption>
             <thead>
               <tr>
                 {writable && (
@@ -179,10 +236,16 @@ export function LeadsPage() {
                   </th>
                 )}
                 {COLUMNS.map((column) => (
-                  <th key={column.field} scope="col" aria-sort={sortBy === column.field ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                  <th
+                    key={column.field}
+                    scope="col"
+                    aria-sort={sortBy === column.field ? (sortOrder === 'asc' ? 'ascending' : 'descending') : 'none'}
+                  >
                     <button type="button" className="sort" onClick={() => sortOn(column.field)}>
                       {column.label}
-                      <span aria-hidden="true">{sortBy === column.field ? (sortOrder === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+                      <span aria-hidden="true">
+                        {sortBy === column.field ? (sortOrder === 'asc' ? ' ▲' : ' ▼') : ''}
+                      </span>
                     </button>
                   </th>
                 ))}
@@ -193,7 +256,12 @@ export function LeadsPage() {
                 <tr key={lead.id}>
                   {writable && (
                     <td className="select">
-                      <input type="checkbox" aria-label={`Select ${lead.email}`} checked={selected.has(lead.id)} onChange={() => toggleOne(lead.id)} />
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${lead.email}`}
+                        checked={selected.has(lead.id)}
+                        onChange={() => toggleOne(lead.id)}
+                      />
                     </td>
                   )}
                   <td>
@@ -208,7 +276,12 @@ export function LeadsPage() {
                   <td>{lead.program ?? lead.program_interest ?? '—'}</td>
                   <td>
                     <time dateTime={lead.created_at} title={formatDateTime(lead.created_at)}>
-                      {new Date(lead.created_at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}
+                      {new Date(lead.created_at).toLocaleString(undefined, {
+                        month: 'short',
+                        day: 'numeric',
+                        hour: '2-digit',
+                        minute: '2-digit',
+                      })}
                     </time>
                   </td>
                 </tr>
@@ -216,7 +289,9 @@ export function LeadsPage() {
               {leads.data?.data.length === 0 && (
                 <tr>
                   <td colSpan={COLUMNS.length + 1} className="empty">
-                    No lead matches. {Object.keys(filters).length === 0 && 'Leads appear here as soon as a vendor sends them with an API key.'}
+                    No lead matches.{' '}
+                    {Object.keys(filters).length === 0 &&
+                      'Leads appear here as soon as a vendor sends them with an API key.'}
                   </td>
                 </tr>
               )}
@@ -235,7 +310,12 @@ export function LeadsPage() {
           <button type="button" disabled={page >= meta.totalPages} onClick={() => update({ page: String(page + 1) })}>
             Next
           </button>
-          <Select label="Per page" value={String(limit)} onChange={(event) => update({ limit: event.target.value })} options={['20', '50', '100'].map((value) => [value, value] as const)} />
+          <Select
+            label="Per page"
+            value={String(limit)}
+            onChange={(event) => update({ limit: event.target.value })}
+            options={['20', '50', '100'].map((value) => [value, value] as const)}
+          />
         </nav>
       )}
     </section>

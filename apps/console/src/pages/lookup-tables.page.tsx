@@ -25,8 +25,17 @@ export function LookupTablesPage() {
     const mappings = parseMappings(formText(form, 'mappings'));
     const description = formText(form, 'description').trim() || null;
     void action.run(async () => {
-      if (editing === 'new') await call(api.POST('/api/enrichment/lookup-tables', { body: { name: formText(form, 'name'), description, mappings } }));
-      else if (editing) await call(api.PATCH('/api/enrichment/lookup-tables/{id}', { params: { path: { id: editing.id } }, body: { description, mappings } }));
+      if (editing === 'new')
+        await call(
+          api.POST('/api/enrichment/lookup-tables', { body: { name: formText(form, 'name'), description, mappings } }),
+        );
+      else if (editing)
+        await call(
+          api.PATCH('/api/enrichment/lookup-tables/{id}', {
+            params: { path: { id: editing.id } },
+            body: { description, mappings },
+          }),
+        );
       setEditing(null);
       tables.reload();
     });
@@ -47,24 +56,57 @@ export function LookupTablesPage() {
         )}
       </PageHeader>
       <p className="muted">
-        A rule's lookup action or a formula's <code>{'{{lookup "table" field}}'}</code> reads a value from these tables, such as the state of a zip code.
+        A rule's lookup action or a formula's <code>{'{{lookup "table" field}}'}</code> reads a value from these tables,
+        such as the state of a zip code.
       </p>
       <Alert>{action.error ?? tables.error}</Alert>
       {editing !== null && (
-        <form className="card" aria-label={editing === 'new' ? 'New lookup table' : `Edit ${editing.name}`} onSubmit={save}>
+        <form
+          className="card"
+          aria-label={editing === 'new' ? 'New lookup table' : `Edit ${editing.name}`}
+          onSubmit={save}
+        >
           <div className="grid">
-            {editing === 'new' ? <Field label="Name" name="name" required pattern="[a-z][a-z0-9_]{0,63}" hint="Lowercase identifier, such as zip_states." autoFocus /> : <p>
+            {editing === 'new' ? (
+              <Field
+                label="Name"
+                name="name"
+                required
+                pattern="[a-z][a-z0-9_]{0,63}"
+                hint="Lowercase identifier, such as zip_states."
+                autoFocus
+              />
+            ) : (
+              <p>
                 <strong>{editing.name}</strong>
-              </p>}
-            <Field label="Description (optional)" name="description" defaultValue={editing === 'new' ? '' : (editing.description ?? '')} maxLength={1000} />
+              </p>
+            )}
+            <Field
+              label="Description (optional)"
+              name="description"
+              defaultValue={editing === 'new' ? '' : (editing.description ?? '')}
+              maxLength={1000}
+            />
           </div>
-          <TextArea label="Mappings" name="mappings" rows={8} className="mono" defaultValue={editing === 'new' ? '' : formatMappings(editing.mappings)} hint="One per line: key = value (or key,value)." required />
+          <TextArea
+            label="Mappings"
+            name="mappings"
+            rows={8}
+            className="mono"
+            defaultValue={editing === 'new' ? '' : formatMappings(editing.mappings)}
+            hint="One per line: key = value (or key,value)."
+            required
+          />
           <FormActions submitLabel="Save table" pending={action.pending} onCancel={() => setEditing(null)} />
         </form>
       )}
       <ListState loaded={tables} what="lookup tables">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Description', 'Entries', 'Updated', writable && 'Actions']} empty="No lookup table yet.">
+          <DataTable
+            rows={data}
+            columns={['Name', 'Description', 'Entries', 'Updated', writable && 'Actions']}
+            empty="No lookup table yet."
+          >
             {(table) => (
               <tr key={table.id}>
                 <td>

@@ -31,7 +31,9 @@ export function NewLeadForm({ vendors, onClose }: { vendors: Schemas['Vendor'][]
     setDuplicate(null);
     void action.run(async () => {
       try {
-        const created = await call(api.POST('/api/leads', { body: { email: formText(form, 'email').trim(), ...fields } }));
+        const created = await call(
+          api.POST('/api/leads', { body: { email: formText(form, 'email').trim(), ...fields } }),
+        );
         void navigate(`/leads/${encodeURIComponent(created.data.id)}`);
       } catch (error) {
         if (error instanceof ConsoleError && error.apiError.status === 409) setDuplicate(duplicateOf(error));
@@ -49,7 +51,18 @@ export function NewLeadForm({ vendors, onClose }: { vendors: Schemas['Vendor'][]
         <Field label="Phone" name="phone" type="tel" maxLength={40} />
         <Field label="Program interest" name="program_interest" maxLength={200} />
         <Field label="Source" name="source" maxLength={200} placeholder="college-fair" />
-        {vendors.length > 0 && <Select label="Vendor (optional)" name="vendor_id" options={[['', 'Manual entry (default)'], ...vendors.filter((vendor) => vendor.name !== 'Manual entry').map((vendor) => [vendor.id, vendor.name] as const)]} />}
+        {vendors.length > 0 && (
+          <Select
+            label="Vendor (optional)"
+            name="vendor_id"
+            options={[
+              ['', 'Manual entry (default)'],
+              ...vendors
+                .filter((vendor) => vendor.name !== 'Manual entry')
+                .map((vendor) => [vendor.id, vendor.name] as const),
+            ]}
+          />
+        )}
       </div>
       <Alert>
         {action.error}

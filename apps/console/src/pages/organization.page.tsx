@@ -78,7 +78,9 @@ export function OrganizationPage() {
       <Alert>{action.error ?? organization.error}</Alert>
       <Alert tone="success">{saved && 'Saved. The next lead is checked with these settings.'}</Alert>
       {!data ? (
-        organization.error ? null : <Loading what="the organization" />
+        organization.error ? null : (
+          <Loading what="the organization" />
+        )
       ) : (
         <form className="card" aria-label="Organization settings" onSubmit={submit} key={data.updated_at}>
           <fieldset disabled={!writable}>
@@ -90,22 +92,75 @@ export function OrganizationPage() {
           </fieldset>
           <fieldset disabled={!writable}>
             <legend>Validation of every submission</legend>
-            <Check label="Accept disposable email addresses" name="allow_disposable_emails" defaultChecked={validation.allow_disposable_emails ?? false} />
-            <Check label="Check that the email's domain receives mail (MX look-up)" name="mx_check" defaultChecked={validation.mx_check ?? true} />
+            <Check
+              label="Accept disposable email addresses"
+              name="allow_disposable_emails"
+              defaultChecked={validation.allow_disposable_emails ?? false}
+            />
+            <Check
+              label="Check that the email's domain receives mail (MX look-up)"
+              name="mx_check"
+              defaultChecked={validation.mx_check ?? true}
+            />
             <div className="grid">
-              <Field label="Country of national phone numbers" name="default_phone_country" defaultValue={validation.default_phone_country ?? 'US'} pattern="[A-Za-z]{2}" hint="Two letters, such as US or GB." required />
-              <Field label="Required fields besides email" name="required_fields" defaultValue={(validation.required_fields ?? []).join(', ')} hint="Comma-separated, such as phone, program_interest." />
+              <Field
+                label="Country of national phone numbers"
+                name="default_phone_country"
+                defaultValue={validation.default_phone_country ?? 'US'}
+                pattern="[A-Za-z]{2}"
+                hint="Two letters, such as US or GB."
+                required
+              />
+              <Field
+                label="Required fields besides email"
+                name="required_fields"
+                defaultValue={(validation.required_fields ?? []).join(', ')}
+                hint="Comma-separated, such as phone, program_interest."
+              />
             </div>
           </fieldset>
           <fieldset disabled={!writable}>
             <legend>Bot detection</legend>
-            <Check label="Reject submissions that fill the honeypot field" name="honeypot" defaultChecked={bots.honeypot ?? true} />
+            <Check
+              label="Reject submissions that fill the honeypot field"
+              name="honeypot"
+              defaultChecked={bots.honeypot ?? true}
+            />
             <div className="grid">
-              <Field label="Reject forms filled faster than (ms)" name="reject_below_ms" type="number" min={0} max={3600000} defaultValue={bots.reject_below_ms ?? 1000} />
-              <Field label="Flag forms filled faster than (ms)" name="flag_below_ms" type="number" min={0} max={3600000} defaultValue={bots.flag_below_ms ?? 3000} />
-              <Select label="High-risk addresses" name="high_risk_ip_action" defaultValue={bots.high_risk_ip_action ?? 'flag'} options={[['flag', 'Flag for review'], ['reject', 'Reject'], ['allow', 'Allow']]} />
+              <Field
+                label="Reject forms filled faster than (ms)"
+                name="reject_below_ms"
+                type="number"
+                min={0}
+                max={3600000}
+                defaultValue={bots.reject_below_ms ?? 1000}
+              />
+              <Field
+                label="Flag forms filled faster than (ms)"
+                name="flag_below_ms"
+                type="number"
+                min={0}
+                max={3600000}
+                defaultValue={bots.flag_below_ms ?? 3000}
+              />
+              <Select
+                label="High-risk addresses"
+                name="high_risk_ip_action"
+                defaultValue={bots.high_risk_ip_action ?? 'flag'}
+                options={[
+                  ['flag', 'Flag for review'],
+                  ['reject', 'Reject'],
+                  ['allow', 'Allow'],
+                ]}
+              />
             </div>
-            <TextArea label="High-risk IP addresses or ranges" name="high_risk_ips" rows={2} defaultValue={(bots.high_risk_ips ?? []).join('\n')} hint="Addresses or CIDR ranges, separated by spaces, commas or lines." />
+            <TextArea
+              label="High-risk IP addresses or ranges"
+              name="high_risk_ips"
+              rows={2}
+              defaultValue={(bots.high_risk_ips ?? []).join('\n')}
+              hint="Addresses or CIDR ranges, separated by spaces, commas or lines."
+            />
           </fieldset>
           {writable && (
             <button type="submit" className="primary" disabled={action.pending}>

@@ -32,8 +32,12 @@ export function routeText(reason: Schemas['LeadRoute']['reason'], ruleName: stri
 }
 
 /** A destination as text: the connection's name (or id), then its owner and queue. */
-export function destinationText(target: { connection_id: string; owner: string | null; queue: string | null }, connections: readonly Connection[] | undefined): string {
+export function destinationText(
+  target: { connection_id: string; owner: string | null; queue: string | null },
+  connections: readonly Connection[] | undefined,
+): string {
   const name = connections?.find((connection) => connection.id === target.connection_id)?.name ?? target.connection_id;
-  return [name, target.owner && `owner ${target.owner}`, target.queue && `queue ${target.queue}`].filter(Boolean).join(' · ');
+  return [name, target.owner && `owner ${target.owner}`, target.queue && `queue ${target.queue}`]
+    .filter(Boolean)
+    .join(' · ');
 }
-

@@ -32,7 +32,12 @@ const DISTRIBUTIONS: ReadonlyArray<readonly [Distribution, string]> = [
   ['weighted', 'weighted: one target by weight'],
 ];
 const blankTarget = (): TargetRow => ({ connection_id: '', owner: '', queue: '', weight: '' });
-const targetRowOf = (target: { connection_id: string; owner: string | null; queue: string | null; weight?: number | null }): TargetRow => ({
+const targetRowOf = (target: {
+  connection_id: string;
+  owner: string | null;
+  queue: string | null;
+  weight?: number | null;
+}): TargetRow => ({
   connection_id: target.connection_id,
   owner: target.owner ?? '',
   queue: target.queue ?? '',
@@ -44,7 +49,10 @@ export function RoutingPage() {
   const writable = can(role, 'rules:write');
   const rules = useLoad(async () => (await call(api.GET('/api/routing/rules'))).data, 'routing-rules');
   // Connection names need crm:read; without it targets are shown and typed as connection ids.
-  const connections = useLoad(async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined), 'crm');
+  const connections = useLoad(
+    async () => (can(role, 'crm:read') ? (await call(api.GET('/api/crm/connections'))).data : undefined),
+    'crm',
+  );
   const action = useAction();
   const confirmed = useConfirmedAction(action);
   const [creating, setCreating] = useState(false);
@@ -57,12 +65,18 @@ export function RoutingPage() {
       const [rule] = order.splice(index, 1);
       if (!rule) return;
       order.splice(index + by, 0, rule);
-      await call(api.POST('/api/routing/rules/reorder', { body: { rules: order.map((item, at) => ({ id: item.id, priority: (at + 1) * 10 })) } }));
+      await call(
+        api.POST('/api/routing/rules/reorder', {
+          body: { rules: order.map((item, at) => ({ id: item.id, priority: (at + 1) * 10 })) },
+        }),
+      );
       rules.reload();
     });
   const toggle = (rule: RoutingRule) =>
     void action.run(async () => {
-      await call(api.PATCH('/api/routing/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
+      await call(
+        api.PATCH('/api/routing/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }),
+      );
       rules.reload();
     });
   const remove = (rule: RoutingRule) =>
@@ -86,13 +100,32 @@ export function RoutingPage() {
           </button>
         )}
       </PageHeader>
-      <p className="muted">After enrichment each lead takes the first enabled rule it matches, top to bottom; its targets are the CRM connections (with an owner or queue) it is synced to.</p>
-      {connections.data?.length === 0 && <Alert tone="info">There is no CRM connection yet: add one under CRM connections before routing to it.</Alert>}
+      <p className="muted">
+        After enrichment each lead takes the first enabled rule it matches, top to bottom; its targets are the CRM
+        connections (with an owner or queue) it is synced to.
+      </p>
+      {connections.data?.length === 0 && (
+        <Alert tone="info">There is no CRM connection yet: add one under CRM connections before routing to it.</Alert>
+      )}
       <Alert>{action.error ?? rules.error}</Alert>
-      {(creating || editing) && <RoutingRuleForm key={editing?.id ?? 'new'} rule={editing ?? undefined} priority={nextPriority} connections={connections.data} onDone={done} onCancel={() => (setCreating(false), setEditing(null))} />}
+      {(creating || editing) && (
+        <RoutingRuleForm
+          key={editing?.id ?? 'new'}
+          rule={editing ?? undefined}
+          priority={nextPriority}
+          connections={connections.data}
+          onDone={done}
+          onCancel={() => (setCreating(false), setEditing(null))}
+        />
+      )}
       <ListState loaded={rules} what="routing rules">
         {() => (
-          <DataTable rows={ordered} columns={['Order', 'Name', 'When', 'Targets', 'State', writable && 'Actions']} empty="No routing rule yet: every lead takes the default route." label="Routing rules">
+          <DataTable
+            rows={ordered}
+            columns={['Order', 'Name', 'When', 'Targets', 'State', writable && 'Actions']}
+            empty="No routing rule yet: every lead takes the default route."
+            label="Routing rules"
+          >
             {(rule, index) => {
               const conditions = describeConditions(rule.conditions);
               return (
@@ -118,18 +151,36 @@ export function RoutingPage() {
                   <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
                   {writable && (
                     <td className="actions">
-                      <button type="button" onClick={() => move(index, -1)} disabled={index === 0 || action.pending} aria-label={`Move ${rule.name} up`}>
+                      <button
+                        type="button"
+                        onClick={() => move(index, -1)}
+                        disabled={index === 0 || action.pending}
+                        aria-label={`Move ${rule.name} up`}
+                      >
                         Up
                       </button>
-                      <button type="button" onClick={() => move(index, 1)} disabled={index === ordered.length - 1 || action.pending} aria-label={`Move ${rule.name} down`}>
+                      <button
+                        type="button"
+                        onClick={() => move(index, 1)}
+                        disabled={index === ordered.length - 1 || action.pending}
+                        aria-label={`Move ${rule.name} down`}
+                      >
                         Down
                       </button>
                       {conditionRowsOf(rule.conditions) ? (
-                        <RowAction label="Edit" name={rule.name} onClick={() => (setCreating(false), setEditing(rule))} />
+                        <RowAction
+                          label="Edit"
+                          name={rule.name}
+                          onClick={() => (setCreating(false), setEditing(rule))}
+                        />
                       ) : (
                         <span className="muted">Nested conditions: edit through the API. </span>
                       )}
-                      <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                      <RowAction
+                        label={rule.enabled ? 'Disable' : 'Enable'}
+                        name={rule.name}
+                        onClick={() => toggle(rule)}
+                      />
                       <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
                     </td>
                   )}
@@ -145,21 +196,70 @@ export function RoutingPage() {
   );
 }
 
-function TargetRows({ rows, onRows, connections, weights, what }: { rows: TargetRow[]; onRows: (rows: TargetRow[]) => void; connections: readonly Connection[] | undefined; weights: boolean; what: string }) {
-  const set = (index: number, change: Partial<TargetRow>) => onRows(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
+function TargetRows({
+  rows,
+  onRows,
+  connections,
+  weights,
+  what,
+}: {
+  rows: TargetRow[];
+  onRows: (rows: TargetRow[]) => void;
+  connections: readonly Connection[] | undefined;
+  weights: boolean;
+  what: string;
+}) {
+  const set = (index: number, change: Partial<TargetRow>) =>
+    onRows(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
   return (
     <>
       {rows.map((row, index) => (
         <div className="builder-row" key={index} role="group" aria-label={`${what} ${index + 1}`}>
           {connections ? (
-            <Select label={`${what} ${index + 1} connection`} value={row.connection_id} onChange={(event) => set(index, { connection_id: event.target.value })} options={[['', 'Choose a connection…'] as const, ...connections.map((connection) => [connection.id, `${connection.name} (${connection.type})`] as const)]} required />
+            <Select
+              label={`${what} ${index + 1} connection`}
+              value={row.connection_id}
+              onChange={(event) => set(index, { connection_id: event.target.value })}
+              options={[
+                ['', 'Choose a connection…'] as const,
+                ...connections.map((connection) => [connection.id, `${connection.name} (${connection.type})`] as const),
+              ]}
+              required
+            />
           ) : (
-            <Field label={`${what} ${index + 1} connection id`} value={row.connection_id} onChange={(event) => set(index, { connection_id: event.target.value })} required />
+            <Field
+              label={`${what} ${index + 1} connection id`}
+              value={row.connection_id}
+              onChange={(event) => set(index, { connection_id: event.target.value })}
+              required
+            />
           )}
-          <Field label={`${what} ${index + 1} owner (optional)`} value={row.owner} onChange={(event) => set(index, { owner: event.target.value })} />
-          <Field label={`${what} ${index + 1} queue (optional)`} value={row.queue} onChange={(event) => set(index, { queue: event.target.value })} />
-          {weights && <Field label={`${what} ${index + 1} weight`} type="number" min={1} max={1000} value={row.weight} onChange={(event) => set(index, { weight: event.target.value })} required />}
-          <button type="button" onClick={() => onRows(rows.filter((_, at) => at !== index))} aria-label={`Remove ${what.toLowerCase()} ${index + 1}`}>
+          <Field
+            label={`${what} ${index + 1} owner (optional)`}
+            value={row.owner}
+            onChange={(event) => set(index, { owner: event.target.value })}
+          />
+          <Field
+            label={`${what} ${index + 1} queue (optional)`}
+            value={row.queue}
+            onChange={(event) => set(index, { queue: event.target.value })}
+          />
+          {weights && (
+            <Field
+              label={`${what} ${index + 1} weight`}
+              type="number"
+              min={1}
+              max={1000}
+              value={row.weight}
+              onChange={(event) => set(index, { weight: event.target.value })}
+              required
+            />
+          )}
+          <button
+            type="button"
+            onClick={() => onRows(rows.filter((_, at) => at !== index))}
+            aria-label={`Remove ${what.toLowerCase()} ${index + 1}`}
+          >
             Remove
           </button>
         </div>
@@ -171,7 +271,19 @@ function TargetRows({ rows, onRows, connections, weights, what }: { rows: Target
   );
 }
 
-function RoutingRuleForm({ rule, priority, connections, onDone, onCancel }: { rule?: RoutingRule; priority: number; connections: readonly Connection[] | undefined; onDone: () => void; onCancel: () => void }) {
+function RoutingRuleForm({
+  rule,
+  priority,
+  connections,
+  onDone,
+  onCancel,
+}: {
+  rule?: RoutingRule;
+  priority: number;
+  connections: readonly Connection[] | undefined;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const action = useAction();
   const stored = rule ? conditionRowsOf(rule.conditions) : null;
   const [name, setName] = useState(rule?.name ?? '');
@@ -192,9 +304,16 @@ function RoutingRuleForm({ rule, priority, connections, onDone, onCancel }: { ru
         description: description.trim() || null,
         priority: Number(rulePriority),
         enabled,
-        conditions: conditions.length ? (ruleConditions(operator, conditions) as { operator: 'AND' | 'OR'; rules: Array<Record<string, never>> }) : null,
+        conditions: conditions.length
+          ? (ruleConditions(operator, conditions) as { operator: 'AND' | 'OR'; rules: Array<Record<string, never>> })
+          : null,
         distribution,
-        targets: targets.map((row) => ({ connection_id: row.connection_id, owner: row.owner.trim() || null, queue: row.queue.trim() || null, weight: distribution === 'weighted' ? Number(row.weight) : null })),
+        targets: targets.map((row) => ({
+          connection_id: row.connection_id,
+          owner: row.owner.trim() || null,
+          queue: row.queue.trim() || null,
+          weight: distribution === 'weighted' ? Number(row.weight) : null,
+        })),
       };
       if (rule) await call(api.PATCH('/api/routing/rules/{id}', { params: { path: { id: rule.id } }, body }));
       else await call(api.POST('/api/routing/rules', { body }));
@@ -205,33 +324,86 @@ function RoutingRuleForm({ rule, priority, connections, onDone, onCancel }: { ru
     <form className="card" aria-label={title} onSubmit={submit}>
       <h2>{title}</h2>
       <div className="grid">
-        <Field label="Rule name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus />
-        <Field label="Priority" type="number" min={0} value={rulePriority} onChange={(event) => setRulePriority(event.target.value)} required hint="Lower is tried first." />
-        <Field label="Description (optional)" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <Field
+          label="Rule name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+          maxLength={200}
+          autoFocus
+        />
+        <Field
+          label="Priority"
+          type="number"
+          min={0}
+          value={rulePriority}
+          onChange={(event) => setRulePriority(event.target.value)}
+          required
+          hint="Lower is tried first."
+        />
+        <Field
+          label="Description (optional)"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <Check label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
-      <ConditionsEditor operator={operator} conditions={conditions} onOperator={setOperator} onConditions={setConditions} allowNone />
+      <ConditionsEditor
+        operator={operator}
+        conditions={conditions}
+        onOperator={setOperator}
+        onConditions={setConditions}
+        allowNone
+      />
       <fieldset>
         <legend>Then route to</legend>
-        <Select label="Distribution" value={distribution} onChange={(event) => setDistribution(event.target.value as Distribution)} options={DISTRIBUTIONS} />
-        <TargetRows rows={targets} onRows={setTargets} connections={connections} weights={distribution === 'weighted'} what="Target" />
+        <Select
+          label="Distribution"
+          value={distribution}
+          onChange={(event) => setDistribution(event.target.value as Distribution)}
+          options={DISTRIBUTIONS}
+        />
+        <TargetRows
+          rows={targets}
+          onRows={setTargets}
+          connections={connections}
+          weights={distribution === 'weighted'}
+          what="Target"
+        />
       </fieldset>
       <Alert>{action.error}</Alert>
-      <FormActions submitLabel={rule ? 'Save routing rule' : 'Create routing rule'} pending={action.pending} onCancel={onCancel} />
+      <FormActions
+        submitLabel={rule ? 'Save routing rule' : 'Create routing rule'}
+        pending={action.pending}
+        onCancel={onCancel}
+      />
     </form>
   );
 }
 
-function DefaultRoute({ writable, connections }: { writable: boolean; connections: readonly Connection[] | undefined }) {
+function DefaultRoute({
+  writable,
+  connections,
+}: {
+  writable: boolean;
+  connections: readonly Connection[] | undefined;
+}) {
   const settings = useLoad(async () => (await call(api.GET('/api/routing/settings'))).data, 'routing-settings');
   return (
     <section className="card" aria-labelledby="default-route">
       <h2 id="default-route">Leads no rule matches</h2>
       <Alert>{settings.error}</Alert>
       {!settings.data ? (
-        settings.error ? null : <Loading what="the default route" />
+        settings.error ? null : (
+          <Loading what="the default route" />
+        )
       ) : writable ? (
-        <DefaultRouteForm key={settings.data.updated_at ?? 'defaults'} settings={settings.data} connections={connections} onSaved={settings.reload} />
+        <DefaultRouteForm
+          key={settings.data.updated_at ?? 'defaults'}
+          settings={settings.data}
+          connections={connections}
+          onSaved={settings.reload}
+        />
       ) : (
         <p>
           {settings.data.default_targets.length
@@ -245,7 +417,15 @@ function DefaultRoute({ writable, connections }: { writable: boolean; connection
   );
 }
 
-function DefaultRouteForm({ settings, connections, onSaved }: { settings: Schemas['RoutingSettings']; connections: readonly Connection[] | undefined; onSaved: () => void }) {
+function DefaultRouteForm({
+  settings,
+  connections,
+  onSaved,
+}: {
+  settings: Schemas['RoutingSettings'];
+  connections: readonly Connection[] | undefined;
+  onSaved: () => void;
+}) {
   const action = useAction();
   const [targets, setTargets] = useState<TargetRow[]>(settings.default_targets.map(targetRowOf));
   const [whenUnmatched, setWhenUnmatched] = useState(settings.when_unmatched);
@@ -254,7 +434,18 @@ function DefaultRouteForm({ settings, connections, onSaved }: { settings: Schema
     event.preventDefault();
     void action.run(async () => {
       setSaved(false);
-      await call(api.PUT('/api/routing/settings', { body: { when_unmatched: whenUnmatched, default_targets: targets.map((row) => ({ connection_id: row.connection_id, owner: row.owner.trim() || null, queue: row.queue.trim() || null })) } }));
+      await call(
+        api.PUT('/api/routing/settings', {
+          body: {
+            when_unmatched: whenUnmatched,
+            default_targets: targets.map((row) => ({
+              connection_id: row.connection_id,
+              owner: row.owner.trim() || null,
+              queue: row.queue.trim() || null,
+            })),
+          },
+        }),
+      );
       setSaved(true);
       onSaved();
     });
@@ -281,7 +472,11 @@ function DefaultRouteForm({ settings, connections, onSaved }: { settings: Schema
   );
 }
 
-const SAMPLE = JSON.stringify({ email: 'ann.lee@example.edu', first_name: 'Ann', last_name: 'Lee', source: 'google', program_interest: 'Nursing' }, null, 2);
+const SAMPLE = JSON.stringify(
+  { email: 'ann.lee@example.edu', first_name: 'Ann', last_name: 'Lee', source: 'google', program_interest: 'Nursing' },
+  null,
+  2,
+);
 
 function RoutingTestPanel({ connections }: { connections: readonly Connection[] | undefined }) {
   const action = useAction();
@@ -298,15 +493,35 @@ function RoutingTestPanel({ connections }: { connections: readonly Connection[] 
       } catch {
         throw new Error('The lead must be a JSON object, such as {"email": "ann@example.edu"}.');
       }
-      setResult((await call(api.POST('/api/routing/test', { body: { lead_data: leadData, ...(leadId.trim() ? { lead_id: leadId.trim() } : {}) } }))).data);
+      setResult(
+        (
+          await call(
+            api.POST('/api/routing/test', {
+              body: { lead_data: leadData, ...(leadId.trim() ? { lead_id: leadId.trim() } : {}) },
+            }),
+          )
+        ).data,
+      );
     });
   };
   return (
     <section className="card" aria-labelledby="routing-test">
       <h2 id="routing-test">Test routing</h2>
       <form onSubmit={submit}>
-        <TextArea label="Lead (JSON)" value={text} onChange={(event) => setText(event.target.value)} rows={7} className="mono" hint="Nothing is stored: the lead is enriched and routed as the pipeline would." />
-        <Field label="Lead id (optional)" value={leadId} onChange={(event) => setLeadId(event.target.value)} hint="For a weighted rule, the target this lead gets." />
+        <TextArea
+          label="Lead (JSON)"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={7}
+          className="mono"
+          hint="Nothing is stored: the lead is enriched and routed as the pipeline would."
+        />
+        <Field
+          label="Lead id (optional)"
+          value={leadId}
+          onChange={(event) => setLeadId(event.target.value)}
+          hint="For a weighted rule, the target this lead gets."
+        />
         <button type="submit" disabled={action.pending}>
           Route this lead
         </button>
@@ -314,7 +529,9 @@ function RoutingTestPanel({ connections }: { connections: readonly Connection[] 
       <Alert>{action.error}</Alert>
       {result && (
         <div aria-live="polite" data-testid="routing-test-result">
-          {result.enrichment_outcome === 'rejected' && <Alert tone="info">Enrichment would reject this lead before routing.</Alert>}
+          {result.enrichment_outcome === 'rejected' && (
+            <Alert tone="info">Enrichment would reject this lead before routing.</Alert>
+          )}
           <p>
             Route: <strong>{result.rule_name ?? routeReason(result.reason)}</strong> ({result.reason})
           </p>

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { nextDay } from './lead-filters';
-import { builderRowsOf, conditionRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions } from './rule-builder';
+import {
+  builderRowsOf,
+  conditionRowsOf,
+  describeAction,
+  describeConditions,
+  newAction,
+  newCondition,
+  ruleAction,
+  ruleConditions,
+} from './rule-builder';
 
 describe('the rule builder', () => {
   it('makes the documented condition group from its rows', () => {
@@ -20,25 +29,77 @@ describe('the rule builder', () => {
       ],
     });
     // A date compared by order stays text.
-    expect(ruleConditions('AND', [{ ...newCondition(), field: 'custom_fields.start', operator: 'less_than', value: '2026-09-01' }]).rules[0]).toMatchObject({ value: '2026-09-01' });
+    expect(
+      ruleConditions('AND', [
+        { ...newCondition(), field: 'custom_fields.start', operator: 'less_than', value: '2026-09-01' },
+      ]).rules[0],
+    ).toMatchObject({ value: '2026-09-01' });
   });
 
   it('makes each documented action type with only its fields', () => {
     const row = newAction();
-    expect(ruleAction({ ...row, type: 'set_field', field: 'program', value: 'BSN' })).toEqual({ type: 'set_field', field: 'program', value: 'BSN' });
-    expect(ruleAction({ ...row, type: 'transform', field: 'first_name', value: '' })).toEqual({ type: 'transform', field: 'first_name', transformation: 'titlecase' });
-    expect(ruleAction({ ...row, type: 'calculate', field: 'custom_fields.full', value: '{{first_name}} {{last_name}}' })).toEqual({ type: 'calculate', field: 'custom_fields.full', formula: '{{first_name}} {{last_name}}' });
-    expect(ruleAction({ ...row, type: 'flag', reason: 'check', severity: 'high' })).toEqual({ type: 'flag', reason: 'check', severity: 'high' });
-    expect(ruleAction({ ...row, type: 'reject', reason: 'test lead' })).toEqual({ type: 'reject', reason: 'test lead' });
-    expect(ruleAction({ ...row, type: 'lookup', field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' })).toEqual({ type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' });
-    expect(ruleAction({ ...row, type: 'webhook', url: 'https://hooks.example.edu/x', method: 'PUT' })).toEqual({ type: 'webhook', url: 'https://hooks.example.edu/x', method: 'PUT' });
+    expect(ruleAction({ ...row, type: 'set_field', field: 'program', value: 'BSN' })).toEqual({
+      type: 'set_field',
+      field: 'program',
+      value: 'BSN',
+    });
+    expect(ruleAction({ ...row, type: 'transform', field: 'first_name', value: '' })).toEqual({
+      type: 'transform',
+      field: 'first_name',
+      transformation: 'titlecase',
+    });
+    expect(
+      ruleAction({ ...row, type: 'calculate', field: 'custom_fields.full', value: '{{first_name}} {{last_name}}' }),
+    ).toEqual({ type: 'calculate', field: 'custom_fields.full', formula: '{{first_name}} {{last_name}}' });
+    expect(ruleAction({ ...row, type: 'flag', reason: 'check', severity: 'high' })).toEqual({
+      type: 'flag',
+      reason: 'check',
+      severity: 'high',
+    });
+    expect(ruleAction({ ...row, type: 'reject', reason: 'test lead' })).toEqual({
+      type: 'reject',
+      reason: 'test lead',
+    });
+    expect(
+      ruleAction({
+        ...row,
+        type: 'lookup',
+        field: 'enrichment_data.state',
+        table_name: 'zip_states',
+        lookup_field: 'custom_fields.zip',
+      }),
+    ).toEqual({
+      type: 'lookup',
+      target_field: 'enrichment_data.state',
+      table_name: 'zip_states',
+      lookup_field: 'custom_fields.zip',
+    });
+    expect(ruleAction({ ...row, type: 'webhook', url: 'https://hooks.example.edu/x', method: 'PUT' })).toEqual({
+      type: 'webhook',
+      url: 'https://hooks.example.edu/x',
+      method: 'PUT',
+    });
     expect(ruleAction({ ...row, type: 'stop_processing' })).toEqual({ type: 'stop_processing' });
   });
 
   it('describes a stored rule in one line', () => {
-    const conditions = { operator: 'AND', rules: [{ field: 'email', operator: 'contains', value: 'edu' }, { operator: 'OR', rules: [{ field: 'phone', operator: 'is_empty' }, { field: 'source', operator: 'in', value: ['a', 'b'] }] }] };
+    const conditions = {
+      operator: 'AND',
+      rules: [
+        { field: 'email', operator: 'contains', value: 'edu' },
+        {
+          operator: 'OR',
+          rules: [
+            { field: 'phone', operator: 'is_empty' },
+            { field: 'source', operator: 'in', value: ['a', 'b'] },
+          ],
+        },
+      ],
+    };
     expect(describeConditions(conditions)).toBe('email contains "edu" AND (phone is_empty OR source in ["a","b"])');
-    expect(describeAction({ type: 'set_field', field: 'program', value: 'BSN' })).toBe('set_field field="program" value="BSN"');
+    expect(describeAction({ type: 'set_field', field: 'program', value: 'BSN' })).toBe(
+      'set_field field="program" value="BSN"',
+    );
   });
 });
 
@@ -53,8 +114,24 @@ describe('the leads filter', () => {
 describe('editing a stored rule in the builder', () => {
   it('gives back rows that make the same rule', () => {
     const stored = {
-      conditions: { operator: 'OR', rules: [{ field: 'email', operator: 'ends_with', value: '@nursing.edu' }, { field: 'utm_source', operator: 'in', value: ['google', 'bing'] }, { field: 'phone', operator: 'is_empty' }] },
-      actions: [{ type: 'set_field', field: 'program', value: 'BSN' }, { type: 'flag', reason: 'check', severity: 'high' }, { type: 'lookup', target_field: 'enrichment_data.state', table_name: 'zip_states', lookup_field: 'custom_fields.zip' }],
+      conditions: {
+        operator: 'OR',
+        rules: [
+          { field: 'email', operator: 'ends_with', value: '@nursing.edu' },
+          { field: 'utm_source', operator: 'in', value: ['google', 'bing'] },
+          { field: 'phone', operator: 'is_empty' },
+        ],
+      },
+      actions: [
+        { type: 'set_field', field: 'program', value: 'BSN' },
+        { type: 'flag', reason: 'check', severity: 'high' },
+        {
+          type: 'lookup',
+          target_field: 'enrichment_data.state',
+          table_name: 'zip_states',
+          lookup_field: 'custom_fields.zip',
+        },
+      ],
     };
     const rows = builderRowsOf(stored);
     expect(rows).not.toBeNull();
@@ -65,14 +142,34 @@ describe('editing a stored rule in the builder', () => {
   it('leaves to the API what the builder cannot show (nested groups, payloads, non-text values)', () => {
     const leaf = { field: 'email', operator: 'contains', value: 'edu' };
     const setField = { type: 'set_field', field: 'program', value: 'BSN' };
-    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [{ operator: 'OR', rules: [leaf] }] }, actions: [setField] })).toBeNull();
-    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'webhook', url: 'https://x.edu', payload: { a: 1 } }] })).toBeNull();
-    expect(builderRowsOf({ conditions: { operator: 'AND', rules: [leaf] }, actions: [{ type: 'set_field', field: 'custom_fields.n', value: 3 }] })).toBeNull();
+    expect(
+      builderRowsOf({
+        conditions: { operator: 'AND', rules: [{ operator: 'OR', rules: [leaf] }] },
+        actions: [setField],
+      }),
+    ).toBeNull();
+    expect(
+      builderRowsOf({
+        conditions: { operator: 'AND', rules: [leaf] },
+        actions: [{ type: 'webhook', url: 'https://x.edu', payload: { a: 1 } }],
+      }),
+    ).toBeNull();
+    expect(
+      builderRowsOf({
+        conditions: { operator: 'AND', rules: [leaf] },
+        actions: [{ type: 'set_field', field: 'custom_fields.n', value: 3 }],
+      }),
+    ).toBeNull();
   });
 
   it('reads a condition group back into rows for the routing rules too (none: every lead)', () => {
     expect(conditionRowsOf(null)).toEqual({ operator: 'AND', conditions: [] });
-    expect(conditionRowsOf({ operator: 'OR', rules: [{ field: 'program_interest', operator: 'in', value: ['Nursing', 'Biology'] }] })).toEqual({
+    expect(
+      conditionRowsOf({
+        operator: 'OR',
+        rules: [{ field: 'program_interest', operator: 'in', value: ['Nursing', 'Biology'] }],
+      }),
+    ).toEqual({
       operator: 'OR',
       conditions: [{ field: 'program_interest', operator: 'in', value: 'Nursing, Biology' }],
     });

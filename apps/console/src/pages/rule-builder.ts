@@ -2,10 +2,68 @@
  * The rule builder's rows and the rule body they make (docs/enrichment-rules.md), and how a stored
  * rule is described in the list. Pure, so it is unit-tested without a browser.
  */
-export const FIELDS = ['email', 'first_name', 'last_name', 'phone', 'status', 'source', 'vendor_id', 'program', 'program_interest', 'ip_address', 'user_agent', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
-export const WRITABLE = ['first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
-export const OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'is_empty', 'is_not_empty', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'in', 'not_in', 'matches_regex'] as const;
-export const ACTION_TYPES = ['set_field', 'transform', 'calculate', 'flag', 'reject', 'lookup', 'webhook', 'stop_processing'] as const;
+export const FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'status',
+  'source',
+  'vendor_id',
+  'program',
+  'program_interest',
+  'ip_address',
+  'user_agent',
+  'landing_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+];
+export const WRITABLE = [
+  'first_name',
+  'last_name',
+  'phone',
+  'source',
+  'program',
+  'program_interest',
+  'landing_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+];
+export const OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'is_empty',
+  'is_not_empty',
+  'greater_than',
+  'less_than',
+  'greater_than_or_equal',
+  'less_than_or_equal',
+  'in',
+  'not_in',
+  'matches_regex',
+] as const;
+export const ACTION_TYPES = [
+  'set_field',
+  'transform',
+  'calculate',
+  'flag',
+  'reject',
+  'lookup',
+  'webhook',
+  'stop_processing',
+] as const;
 export const TRANSFORMATIONS = ['uppercase', 'lowercase', 'titlecase', 'trim', 'phone_format', 'email_domain'];
 
 export interface ConditionRow {
@@ -26,13 +84,28 @@ export interface ActionRow {
 }
 
 export const newCondition = (): ConditionRow => ({ field: 'email', operator: 'ends_with', value: '' });
-export const newAction = (): ActionRow => ({ type: 'set_field', field: 'program', value: '', reason: '', severity: 'medium', table_name: '', lookup_field: '', url: '', method: 'POST' });
+export const newAction = (): ActionRow => ({
+  type: 'set_field',
+  field: 'program',
+  value: '',
+  reason: '',
+  severity: 'medium',
+  table_name: '',
+  lookup_field: '',
+  url: '',
+  method: 'POST',
+});
 
 /** A typed value: numbers stay numbers (for greater_than...), lists are split on commas. */
 export function conditionValue(row: ConditionRow): unknown {
   if (row.operator === 'is_empty' || row.operator === 'is_not_empty') return undefined;
-  if (row.operator === 'in' || row.operator === 'not_in') return row.value.split(',').map((item) => item.trim()).filter(Boolean);
-  if (row.operator.startsWith('greater') || row.operator.startsWith('less')) return row.value.trim() !== '' && !Number.isNaN(Number(row.value)) ? Number(row.value) : row.value;
+  if (row.operator === 'in' || row.operator === 'not_in')
+    return row.value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  if (row.operator.startsWith('greater') || row.operator.startsWith('less'))
+    return row.value.trim() !== '' && !Number.isNaN(Number(row.value)) ? Number(row.value) : row.value;
   return row.value;
 }
 
@@ -60,7 +133,11 @@ export function ruleAction(row: ActionRow): Record<string, unknown> {
 export function describeConditions(group: Record<string, unknown>): string {
   const rules = Array.isArray(group['rules']) ? (group['rules'] as Array<Record<string, unknown>>) : [];
   return rules
-    .map((rule) => ('rules' in rule ? `(${describeConditions(rule)})` : `${String(rule['field'])} ${String(rule['operator'])}${rule['value'] === undefined ? '' : ` ${JSON.stringify(rule['value'])}`}`))
+    .map((rule) =>
+      'rules' in rule
+        ? `(${describeConditions(rule)})`
+        : `${String(rule['field'])} ${String(rule['operator'])}${rule['value'] === undefined ? '' : ` ${JSON.stringify(rule['value'])}`}`,
+    )
     .join(group['operator'] === 'OR' ? ' OR ' : ' AND ');
 }
 
@@ -72,7 +149,10 @@ export function describeAction(action: Record<string, unknown>): string {
 }
 
 /** The condition group of the builder's rows (`value` left out where the operator takes none). */
-export function ruleConditions(operator: 'AND' | 'OR', rows: ConditionRow[]): { operator: 'AND' | 'OR'; rules: Array<Record<string, unknown>> } {
+export function ruleConditions(
+  operator: 'AND' | 'OR',
+  rows: ConditionRow[],
+): { operator: 'AND' | 'OR'; rules: Array<Record<string, unknown>> } {
   return {
     operator,
     rules: rows.map((row) => {
@@ -109,7 +189,10 @@ function text(value: unknown): string {
  * values. Nested groups, non-text set_field values and webhook payloads or headers are kept intact
  * by answering null (the rule is then not edited in the builder, so nothing is lost).
  */
-export function builderRowsOf(rule: { conditions: Record<string, unknown>; actions: Array<Record<string, unknown>> }): BuilderRows | null {
+export function builderRowsOf(rule: {
+  conditions: Record<string, unknown>;
+  actions: Array<Record<string, unknown>>;
+}): BuilderRows | null {
   const group = conditionRowsOf(rule.conditions);
   if (!group) return null;
   const { operator, conditions } = group;
@@ -120,13 +203,21 @@ export function builderRowsOf(rule: { conditions: Record<string, unknown>; actio
     if (!keys || Object.keys(action).some((key) => key !== 'type' && !keys.includes(key))) return null;
     if (type === 'set_field' && typeof action['value'] !== 'string') return null;
     const row = { ...newAction(), type };
-    if (type === 'lookup') Object.assign(row, { field: text(action['target_field']), table_name: text(action['table_name']), lookup_field: text(action['lookup_field']) });
-    else if (type === 'transform') Object.assign(row, { field: text(action['field']), value: text(action['transformation']) });
+    if (type === 'lookup')
+      Object.assign(row, {
+        field: text(action['target_field']),
+        table_name: text(action['table_name']),
+        lookup_field: text(action['lookup_field']),
+      });
+    else if (type === 'transform')
+      Object.assign(row, { field: text(action['field']), value: text(action['transformation']) });
     else if (type === 'calculate') Object.assign(row, { field: text(action['field']), value: text(action['formula']) });
     else if (type === 'set_field') Object.assign(row, { field: text(action['field']), value: text(action['value']) });
-    else if (type === 'flag') Object.assign(row, { reason: text(action['reason']), severity: text(action['severity']) || 'medium' });
+    else if (type === 'flag')
+      Object.assign(row, { reason: text(action['reason']), severity: text(action['severity']) || 'medium' });
     else if (type === 'reject') Object.assign(row, { reason: text(action['reason']) });
-    else if (type === 'webhook') Object.assign(row, { url: text(action['url']), method: text(action['method']) || 'POST' });
+    else if (type === 'webhook')
+      Object.assign(row, { url: text(action['url']), method: text(action['method']) || 'POST' });
     actions.push(row);
   }
   return conditions.length > 0 && actions.length > 0 ? { operator, conditions, actions } : null;
@@ -136,7 +227,9 @@ export function builderRowsOf(rule: { conditions: Record<string, unknown>; actio
  * The builder's condition rows of a stored condition group (none for a missing group: routing's
  * "every lead"), or null when it holds what the builder cannot show (nested groups, other values).
  */
-export function conditionRowsOf(group: Record<string, unknown> | null | undefined): { operator: 'AND' | 'OR'; conditions: ConditionRow[] } | null {
+export function conditionRowsOf(
+  group: Record<string, unknown> | null | undefined,
+): { operator: 'AND' | 'OR'; conditions: ConditionRow[] } | null {
   if (!group) return { operator: 'AND', conditions: [] };
   const operator = group['operator'] === 'OR' ? 'OR' : 'AND';
   const leaves = Array.isArray(group['rules']) ? (group['rules'] as Array<Record<string, unknown>>) : [];
@@ -146,10 +239,15 @@ export function conditionRowsOf(group: Record<string, unknown> | null | undefine
     const value = leaf['value'];
     const operatorName = leaf['operator'] as ConditionRow['operator'];
     if (Array.isArray(value) && !value.every((item) => typeof item === 'string' && !item.includes(','))) return null;
-    if (value !== undefined && !Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number') return null;
+    if (value !== undefined && !Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number')
+      return null;
     // A number stays a number only where the builder reads one back (the order operators).
     if (typeof value === 'number' && !/^(greater|less)_/.test(operatorName)) return null;
-    conditions.push({ field: text(leaf['field']), operator: operatorName, value: Array.isArray(value) ? value.join(', ') : text(value) });
+    conditions.push({
+      field: text(leaf['field']),
+      operator: operatorName,
+      value: Array.isArray(value) ? value.join(', ') : text(value),
+    });
   }
   return { operator, conditions };
 }

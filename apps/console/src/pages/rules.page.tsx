@@ -11,7 +11,22 @@ import { currentSession } from '../api/session';
 import { DataTable, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, FormActions, PageHeader, RowAction, Select, TextArea } from '../components/ui';
-import { ACTION_TYPES, FIELDS, TRANSFORMATIONS, WRITABLE, builderRowsOf, describeAction, describeConditions, newAction, newCondition, ruleAction, ruleConditions, type ActionRow, type BuilderRows, type ConditionRow } from './rule-builder';
+import {
+  ACTION_TYPES,
+  FIELDS,
+  TRANSFORMATIONS,
+  WRITABLE,
+  builderRowsOf,
+  describeAction,
+  describeConditions,
+  newAction,
+  newCondition,
+  ruleAction,
+  ruleConditions,
+  type ActionRow,
+  type BuilderRows,
+  type ConditionRow,
+} from './rule-builder';
 import { ConditionsEditor } from './conditions.editor';
 
 export function RulesPage() {
@@ -25,7 +40,12 @@ export function RulesPage() {
 
   const toggle = (rule: Schemas['EnrichmentRule']) =>
     void action.run(async () => {
-      await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
+      await call(
+        api.PATCH('/api/enrichment/rules/{id}', {
+          params: { path: { id: rule.id } },
+          body: { enabled: !rule.enabled },
+        }),
+      );
       rules.reload();
     });
   const remove = (rule: Schemas['EnrichmentRule']) =>
@@ -44,7 +64,9 @@ export function RulesPage() {
           </button>
         )}
       </PageHeader>
-      <p className="muted">Rules run on every accepted lead in ascending priority; a reject or stop action ends the run.</p>
+      <p className="muted">
+        Rules run on every accepted lead in ascending priority; a reject or stop action ends the run.
+      </p>
       <Alert>{action.error ?? rules.error}</Alert>
       {editing && (
         <RuleForm
@@ -71,7 +93,11 @@ export function RulesPage() {
       )}
       <ListState loaded={rules} what="rules">
         {(data) => (
-          <DataTable rows={data} columns={['Priority', 'Name', 'When', 'Then', 'State', writable && 'Actions']} empty="No rule yet.">
+          <DataTable
+            rows={data}
+            columns={['Priority', 'Name', 'When', 'Then', 'State', writable && 'Actions']}
+            empty="No rule yet."
+          >
             {(rule) => (
               <tr key={rule.id}>
                 <td>{rule.priority}</td>
@@ -93,7 +119,11 @@ export function RulesPage() {
                 {writable && (
                   <td className="actions">
                     <EditButton rule={rule} onEdit={(rows) => setEditing({ rule, rows })} />
-                    <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                    <RowAction
+                      label={rule.enabled ? 'Disable' : 'Enable'}
+                      name={rule.name}
+                      onClick={() => toggle(rule)}
+                    />
                     <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
                   </td>
                 )}
@@ -112,13 +142,23 @@ type EnrichmentRule = Schemas['EnrichmentRule'];
 function EditButton({ rule, onEdit }: { rule: EnrichmentRule; onEdit: (rows: BuilderRows) => void }) {
   const rows = builderRowsOf({ conditions: rule.conditions, actions: rule.actions });
   if (!rows) return <span className="muted">It holds more than the builder shows: edit it through the API. </span>;
-  return (
-    <RowAction label="Edit" name={rule.name} onClick={() => onEdit(rows)} />
-  );
+  return <RowAction label="Edit" name={rule.name} onClick={() => onEdit(rows)} />;
 }
 
 /** A new rule, or a stored one whose rows the builder can show (`rows`), saved with PATCH. */
-function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: number; rule?: EnrichmentRule; rows?: BuilderRows; onCreated: () => void; onCancel: () => void }) {
+function RuleForm({
+  priority,
+  rule,
+  rows,
+  onCreated,
+  onCancel,
+}: {
+  priority: number;
+  rule?: EnrichmentRule;
+  rows?: BuilderRows;
+  onCreated: () => void;
+  onCancel: () => void;
+}) {
   const action = useAction();
   const [name, setName] = useState(rule?.name ?? '');
   const [description, setDescription] = useState(rule?.description ?? '');
@@ -128,7 +168,8 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
   const [conditions, setConditions] = useState<ConditionRow[]>(rows?.conditions ?? [newCondition()]);
   const [actions, setActions] = useState<ActionRow[]>(rows?.actions ?? [newAction()]);
   const title = rule ? `Edit rule ${rule.name}` : 'New rule';
-  const setAction = (index: number, change: Partial<ActionRow>) => setActions(actions.map((row, at) => (at === index ? { ...row, ...change } : row)));
+  const setAction = (index: number, change: Partial<ActionRow>) =>
+    setActions(actions.map((row, at) => (at === index ? { ...row, ...change } : row)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -141,7 +182,8 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
         conditions: ruleConditions(operator, conditions),
         actions: actions.map(ruleAction),
       };
-      if (rule) await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: body as never }));
+      if (rule)
+        await call(api.PATCH('/api/enrichment/rules/{id}', { params: { path: { id: rule.id } }, body: body as never }));
       else await call(api.POST('/api/enrichment/rules', { body: body as never }));
       onCreated();
     });
@@ -151,12 +193,36 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
     <form className="card" aria-label={title} onSubmit={submit}>
       <h2>{title}</h2>
       <div className="grid">
-        <Field label="Rule name" value={name} onChange={(event) => setName(event.target.value)} required maxLength={200} autoFocus />
-        <Field label="Priority" type="number" min={0} value={rulePriority} onChange={(event) => setRulePriority(event.target.value)} required hint="Lower runs earlier." />
-        <Field label="Description (optional)" value={description} onChange={(event) => setDescription(event.target.value)} />
+        <Field
+          label="Rule name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+          maxLength={200}
+          autoFocus
+        />
+        <Field
+          label="Priority"
+          type="number"
+          min={0}
+          value={rulePriority}
+          onChange={(event) => setRulePriority(event.target.value)}
+          required
+          hint="Lower runs earlier."
+        />
+        <Field
+          label="Description (optional)"
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
       </div>
       <Check label="Enabled" checked={enabled} onChange={(event) => setEnabled(event.target.checked)} />
-      <ConditionsEditor operator={operator} conditions={conditions} onOperator={setOperator} onConditions={setConditions} />
+      <ConditionsEditor
+        operator={operator}
+        conditions={conditions}
+        onOperator={setOperator}
+        onConditions={setConditions}
+      />
       <fieldset>
         <legend>Then</legend>
         <datalist id="rule-fields">
@@ -173,31 +239,101 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
         </datalist>
         {actions.map((row, index) => (
           <div className="builder-row" key={index} role="group" aria-label={`Action ${index + 1}`}>
-            <Select label={`Action ${index + 1} type`} value={row.type} onChange={(event) => setAction(index, { type: event.target.value as ActionRow['type'] })} options={ACTION_TYPES.map((value) => [value, value.replaceAll('_', ' ')] as const)} />
+            <Select
+              label={`Action ${index + 1} type`}
+              value={row.type}
+              onChange={(event) => setAction(index, { type: event.target.value as ActionRow['type'] })}
+              options={ACTION_TYPES.map((value) => [value, value.replaceAll('_', ' ')] as const)}
+            />
             {['set_field', 'transform', 'calculate', 'lookup'].includes(row.type) && (
-              <Field label={`Action ${index + 1} field`} list="rule-writable-fields" value={row.field} onChange={(event) => setAction(index, { field: event.target.value })} required />
+              <Field
+                label={`Action ${index + 1} field`}
+                list="rule-writable-fields"
+                value={row.field}
+                onChange={(event) => setAction(index, { field: event.target.value })}
+                required
+              />
             )}
-            {row.type === 'set_field' && <Field label={`Action ${index + 1} value`} value={row.value} onChange={(event) => setAction(index, { value: event.target.value })} />}
+            {row.type === 'set_field' && (
+              <Field
+                label={`Action ${index + 1} value`}
+                value={row.value}
+                onChange={(event) => setAction(index, { value: event.target.value })}
+              />
+            )}
             {row.type === 'transform' && (
-              <Select label={`Action ${index + 1} transformation`} value={row.value || 'titlecase'} onChange={(event) => setAction(index, { value: event.target.value })} options={TRANSFORMATIONS.map((value) => [value, value] as const)} />
+              <Select
+                label={`Action ${index + 1} transformation`}
+                value={row.value || 'titlecase'}
+                onChange={(event) => setAction(index, { value: event.target.value })}
+                options={TRANSFORMATIONS.map((value) => [value, value] as const)}
+              />
             )}
-            {row.type === 'calculate' && <Field label={`Action ${index + 1} formula`} value={row.value} onChange={(event) => setAction(index, { value: event.target.value })} hint="A template such as {{first_name}} {{last_name}}" required />}
-            {(row.type === 'flag' || row.type === 'reject') && <Field label={`Action ${index + 1} reason`} value={row.reason} onChange={(event) => setAction(index, { reason: event.target.value })} required />}
-            {row.type === 'flag' && <Select label={`Action ${index + 1} severity`} value={row.severity} onChange={(event) => setAction(index, { severity: event.target.value })} options={['low', 'medium', 'high'].map((value) => [value, value] as const)} />}
+            {row.type === 'calculate' && (
+              <Field
+                label={`Action ${index + 1} formula`}
+                value={row.value}
+                onChange={(event) => setAction(index, { value: event.target.value })}
+                hint="A template such as {{first_name}} {{last_name}}"
+                required
+              />
+            )}
+            {(row.type === 'flag' || row.type === 'reject') && (
+              <Field
+                label={`Action ${index + 1} reason`}
+                value={row.reason}
+                onChange={(event) => setAction(index, { reason: event.target.value })}
+                required
+              />
+            )}
+            {row.type === 'flag' && (
+              <Select
+                label={`Action ${index + 1} severity`}
+                value={row.severity}
+                onChange={(event) => setAction(index, { severity: event.target.value })}
+                options={['low', 'medium', 'high'].map((value) => [value, value] as const)}
+              />
+            )}
             {row.type === 'lookup' && (
               <>
-                <Field label={`Action ${index + 1} lookup table`} value={row.table_name} onChange={(event) => setAction(index, { table_name: event.target.value })} required />
-                <Field label={`Action ${index + 1} lookup by field`} list="rule-fields" value={row.lookup_field} onChange={(event) => setAction(index, { lookup_field: event.target.value })} required />
+                <Field
+                  label={`Action ${index + 1} lookup table`}
+                  value={row.table_name}
+                  onChange={(event) => setAction(index, { table_name: event.target.value })}
+                  required
+                />
+                <Field
+                  label={`Action ${index + 1} lookup by field`}
+                  list="rule-fields"
+                  value={row.lookup_field}
+                  onChange={(event) => setAction(index, { lookup_field: event.target.value })}
+                  required
+                />
               </>
             )}
             {row.type === 'webhook' && (
               <>
-                <Field label={`Action ${index + 1} URL`} type="url" value={row.url} onChange={(event) => setAction(index, { url: event.target.value })} required />
-                <Select label={`Action ${index + 1} method`} value={row.method} onChange={(event) => setAction(index, { method: event.target.value })} options={['POST', 'PUT', 'PATCH', 'GET'].map((value) => [value, value] as const)} />
+                <Field
+                  label={`Action ${index + 1} URL`}
+                  type="url"
+                  value={row.url}
+                  onChange={(event) => setAction(index, { url: event.target.value })}
+                  required
+                />
+                <Select
+                  label={`Action ${index + 1} method`}
+                  value={row.method}
+                  onChange={(event) => setAction(index, { method: event.target.value })}
+                  options={['POST', 'PUT', 'PATCH', 'GET'].map((value) => [value, value] as const)}
+                />
               </>
             )}
             {actions.length > 1 && (
-              <button type="button" onClick={() => setActions(actions.filter((_, at) => at !== index))} aria-label={`Remove action ${index + 1}`}>
+              <button
+                type="button"
+                onClick={() => setActions(actions.filter((_, at) => at !== index))}
+                aria-label={`Remove action ${index + 1}`}
+              >
                 Remove
               </button>
             )}
@@ -213,7 +349,11 @@ function RuleForm({ priority, rule, rows, onCreated, onCancel }: { priority: num
   );
 }
 
-const SAMPLE = JSON.stringify({ email: 'ann.lee@example.edu', first_name: 'ann', last_name: 'lee', source: 'google', program_interest: 'Nursing' }, null, 2);
+const SAMPLE = JSON.stringify(
+  { email: 'ann.lee@example.edu', first_name: 'ann', last_name: 'lee', source: 'google', program_interest: 'Nursing' },
+  null,
+  2,
+);
 
 function TestPanel() {
   const action = useAction();
@@ -235,7 +375,14 @@ function TestPanel() {
     <section className="card" aria-labelledby="test-panel">
       <h2 id="test-panel">Test the rules</h2>
       <form onSubmit={submit}>
-        <TextArea label="Lead (JSON)" value={text} onChange={(event) => setText(event.target.value)} rows={7} className="mono" hint="Nothing is stored: the rules run on this lead and report what they would do." />
+        <TextArea
+          label="Lead (JSON)"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={7}
+          className="mono"
+          hint="Nothing is stored: the rules run on this lead and report what they would do."
+        />
         <button type="submit" disabled={action.pending}>
           Run the rules
         </button>
@@ -250,7 +397,8 @@ function TestPanel() {
           <ul className="plain">
             {result.results.map((item) => (
               <li key={item.rule_id}>
-                <strong>{item.rule_name}</strong>: {item.matched ? 'matched' : `not matched${item.reason ? ` (${item.reason})` : ''}`}
+                <strong>{item.rule_name}</strong>:{' '}
+                {item.matched ? 'matched' : `not matched${item.reason ? ` (${item.reason})` : ''}`}
                 {item.actions_taken?.map((taken, index) => (
                   <div key={index}>
                     <code>{JSON.stringify(taken)}</code>

@@ -24,7 +24,11 @@ export function UsersPage() {
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
     void action.run(async () => {
-      const user = await call(api.POST('/api/users/invite', { body: { email: formText(form, 'email'), role: formText(form, 'role') as InvitableRole } }));
+      const user = await call(
+        api.POST('/api/users/invite', {
+          body: { email: formText(form, 'email'), role: formText(form, 'role') as InvitableRole },
+        }),
+      );
       setInvited(`Invitation sent to ${user.data.email}.`);
       formElement.reset();
       users.reload();
@@ -32,7 +36,9 @@ export function UsersPage() {
   };
   const changeRole = (user: Schemas['User'], role: string) =>
     void action.run(async () => {
-      await call(api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: { role: role as InvitableRole } }));
+      await call(
+        api.PATCH('/api/users/{id}', { params: { path: { id: user.id } }, body: { role: role as InvitableRole } }),
+      );
       users.reload();
     });
   const remove = (user: Schemas['User']) =>
@@ -65,7 +71,12 @@ export function UsersPage() {
                 <td>{user.email}</td>
                 <td>
                   {writable && user.id !== session?.user.id && user.role !== 'owner' ? (
-                    <Select label={`Role of ${user.email}`} value={user.role} onChange={(event) => changeRole(user, event.target.value)} options={ROLES.map((role) => [role, role] as const)} />
+                    <Select
+                      label={`Role of ${user.email}`}
+                      value={user.role}
+                      onChange={(event) => changeRole(user, event.target.value)}
+                      options={ROLES.map((role) => [role, role] as const)}
+                    />
                   ) : (
                     user.role
                   )}

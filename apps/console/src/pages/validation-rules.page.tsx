@@ -21,7 +21,16 @@ const CONDITIONS: Record<(typeof TYPES)[number], string[]> = {
   range: ['min', 'max', 'between'],
   whitelist: ['in'],
   blacklist: ['not_in', 'contains_any'],
-  comparison: ['equals', 'not_equals', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'before', 'after'],
+  comparison: [
+    'equals',
+    'not_equals',
+    'greater_than',
+    'less_than',
+    'greater_than_or_equal',
+    'less_than_or_equal',
+    'before',
+    'after',
+  ],
 };
 
 export function ValidationRulesPage() {
@@ -45,7 +54,9 @@ export function ValidationRulesPage() {
         condition: formText(form, 'condition'),
         ...(value === undefined ? {} : { value }),
         action: ruleAction,
-        ...(ruleAction === 'transform' ? { transform: formText(form, 'transform') as (typeof TRANSFORMS)[number] } : {}),
+        ...(ruleAction === 'transform'
+          ? { transform: formText(form, 'transform') as (typeof TRANSFORMS)[number] }
+          : {}),
         message: formText(form, 'message'),
         priority: Number(formText(form, 'priority')) || 100,
       };
@@ -56,7 +67,9 @@ export function ValidationRulesPage() {
   };
   const toggle = (rule: Schemas['ValidationRule']) =>
     void action.run(async () => {
-      await call(api.PATCH('/api/validation/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }));
+      await call(
+        api.PATCH('/api/validation/{id}', { params: { path: { id: rule.id } }, body: { enabled: !rule.enabled } }),
+      );
       rules.reload();
     });
   const remove = (rule: Schemas['ValidationRule']) =>
@@ -81,11 +94,32 @@ export function ValidationRulesPage() {
           <div className="grid">
             <Field label="Rule name" name="name" required maxLength={200} autoFocus />
             <Field label="Field" name="field" required placeholder="email or custom_fields.zip" />
-            <Select label="Rule type" value={type} onChange={(event) => setType(event.target.value as (typeof TYPES)[number])} options={TYPES.map((value) => [value, value] as const)} />
-            <Select label="Condition" name="condition" key={type} options={CONDITIONS[type].map((value) => [value, value.replaceAll('_', ' ')] as const)} />
-            <Field label="Value" name="value" hint='A pattern, a number, a list as ["a","b"], [min, max], or {"field": "other_field"}.' />
-            <Select label="Action" value={ruleAction} onChange={(event) => setRuleAction(event.target.value as (typeof ACTIONS)[number])} options={ACTIONS.map((value) => [value, value] as const)} />
-            {ruleAction === 'transform' && <Select label="Transform" name="transform" options={TRANSFORMS.map((value) => [value, value] as const)} />}
+            <Select
+              label="Rule type"
+              value={type}
+              onChange={(event) => setType(event.target.value as (typeof TYPES)[number])}
+              options={TYPES.map((value) => [value, value] as const)}
+            />
+            <Select
+              label="Condition"
+              name="condition"
+              key={type}
+              options={CONDITIONS[type].map((value) => [value, value.replaceAll('_', ' ')] as const)}
+            />
+            <Field
+              label="Value"
+              name="value"
+              hint='A pattern, a number, a list as ["a","b"], [min, max], or {"field": "other_field"}.'
+            />
+            <Select
+              label="Action"
+              value={ruleAction}
+              onChange={(event) => setRuleAction(event.target.value as (typeof ACTIONS)[number])}
+              options={ACTIONS.map((value) => [value, value] as const)}
+            />
+            {ruleAction === 'transform' && (
+              <Select label="Transform" name="transform" options={TRANSFORMS.map((value) => [value, value] as const)} />
+            )}
             <Field label="Message" name="message" required maxLength={500} />
             <Field label="Priority" name="priority" type="number" min={0} defaultValue={100} />
           </div>
@@ -94,14 +128,19 @@ export function ValidationRulesPage() {
       )}
       <ListState loaded={rules} what="validation rules">
         {(data) => (
-          <DataTable rows={data} columns={['Priority', 'Name', 'Check', 'Action', 'Message', 'State', writable && 'Actions']} empty="No validation rule yet.">
+          <DataTable
+            rows={data}
+            columns={['Priority', 'Name', 'Check', 'Action', 'Message', 'State', writable && 'Actions']}
+            empty="No validation rule yet."
+          >
             {(rule) => (
               <tr key={rule.id}>
                 <td>{rule.priority}</td>
                 <td>{rule.name}</td>
                 <td>
                   <code>
-                    {rule.field} {rule.rule_type} {rule.condition ?? ''} {rule.value === undefined ? '' : JSON.stringify(rule.value)}
+                    {rule.field} {rule.rule_type} {rule.condition ?? ''}{' '}
+                    {rule.value === undefined ? '' : JSON.stringify(rule.value)}
                   </code>
                 </td>
                 <td>{rule.action}</td>
@@ -109,7 +148,11 @@ export function ValidationRulesPage() {
                 <td>{rule.enabled ? 'Enabled' : 'Disabled'}</td>
                 {writable && (
                   <td className="actions">
-                    <RowAction label={rule.enabled ? 'Disable' : 'Enable'} name={rule.name} onClick={() => toggle(rule)} />
+                    <RowAction
+                      label={rule.enabled ? 'Disable' : 'Enable'}
+                      name={rule.name}
+                      onClick={() => toggle(rule)}
+                    />
                     <RowAction label="Delete" name={rule.name} onClick={() => remove(rule)} danger />
                   </td>
                 )}
@@ -125,7 +168,13 @@ export function ValidationRulesPage() {
 
 function CheckPanel() {
   const action = useAction();
-  const [text, setText] = useState(JSON.stringify({ email: 'ann.lee@example.edu', first_name: 'Ann', last_name: 'Lee', phone: '+1 212 555 0100' }, null, 2));
+  const [text, setText] = useState(
+    JSON.stringify(
+      { email: 'ann.lee@example.edu', first_name: 'Ann', last_name: 'Lee', phone: '+1 212 555 0100' },
+      null,
+      2,
+    ),
+  );
   const [result, setResult] = useState<Schemas['ValidationCheckResult'] | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -143,7 +192,14 @@ function CheckPanel() {
     <section className="card" aria-labelledby="check-panel">
       <h2 id="check-panel">Check a lead</h2>
       <form onSubmit={submit}>
-        <TextArea label="Lead fields (JSON)" value={text} onChange={(event) => setText(event.target.value)} rows={6} className="mono" hint="Runs the built-in checks and your rules; nothing is stored." />
+        <TextArea
+          label="Lead fields (JSON)"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          rows={6}
+          className="mono"
+          hint="Runs the built-in checks and your rules; nothing is stored."
+        />
         <button type="submit" disabled={action.pending}>
           Check
         </button>

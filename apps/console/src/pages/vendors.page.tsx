@@ -11,7 +11,16 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { DataTable, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
-import { Alert, Field, FormActions, PageHeader, RowAction, Select, formatDateTime, formatMoney } from '../components/ui';
+import {
+  Alert,
+  Field,
+  FormActions,
+  PageHeader,
+  RowAction,
+  Select,
+  formatDateTime,
+  formatMoney,
+} from '../components/ui';
 import { formText } from '../components/form-text';
 
 type Vendor = Schemas['Vendor'];
@@ -35,8 +44,20 @@ export function VendorsPage() {
     const cost = text('cost_per_lead');
     void action
       .run(async () => {
-        const body = { name: text('name') ?? '', type: form.get('type') === 'application' ? ('application' as const) : ('inquiry' as const), group: text('group'), contact_email: text('contact_email'), cost_per_lead: cost === null ? null : Number(cost) };
-        if (editing && editing !== 'new') await call(api.PUT('/api/vendors/{id}', { params: { path: { id: editing.id } }, body: { ...body, enabled: editing.enabled } }));
+        const body = {
+          name: text('name') ?? '',
+          type: form.get('type') === 'application' ? ('application' as const) : ('inquiry' as const),
+          group: text('group'),
+          contact_email: text('contact_email'),
+          cost_per_lead: cost === null ? null : Number(cost),
+        };
+        if (editing && editing !== 'new')
+          await call(
+            api.PUT('/api/vendors/{id}', {
+              params: { path: { id: editing.id } },
+              body: { ...body, enabled: editing.enabled },
+            }),
+          );
         else await call(api.POST('/api/vendors', { body }));
       })
       .then((ok) => {
@@ -49,7 +70,9 @@ export function VendorsPage() {
   const toggle = (vendor: Vendor) =>
     void action.run(async () => {
       const path = { params: { path: { id: vendor.id } } };
-      await call(vendor.enabled ? api.POST('/api/vendors/{id}/disable', path) : api.POST('/api/vendors/{id}/enable', path));
+      await call(
+        vendor.enabled ? api.POST('/api/vendors/{id}/disable', path) : api.POST('/api/vendors/{id}/enable', path),
+      );
       vendors.reload();
     });
   const remove = (vendor: Vendor) =>
@@ -68,25 +91,71 @@ export function VendorsPage() {
         )}
       </PageHeader>
       <p className="muted">
-        Vendors send leads with <Link to="/api-keys">API keys</Link>. Inquiry vendors bring prospective students; application vendors bring their applications.
+        Vendors send leads with <Link to="/api-keys">API keys</Link>. Inquiry vendors bring prospective students;
+        application vendors bring their applications.
       </p>
       <Alert>{action.error ?? vendors.error}</Alert>
       {creating && (
-        <form className="card" aria-label={editing === 'new' ? 'New vendor' : `Edit ${editing.name}`} onSubmit={create} key={editing === 'new' ? 'new' : editing.id}>
+        <form
+          className="card"
+          aria-label={editing === 'new' ? 'New vendor' : `Edit ${editing.name}`}
+          onSubmit={create}
+          key={editing === 'new' ? 'new' : editing.id}
+        >
           <h2>{editing === 'new' ? 'New vendor' : `Edit ${editing.name}`}</h2>
           <div className="grid">
-            <Field label="Name" name="name" required maxLength={200} autoFocus defaultValue={editing === 'new' ? '' : editing.name} />
-            <Select label="Type" name="type" defaultValue={editing === 'new' ? 'inquiry' : editing.type} options={[['inquiry', 'Inquiry'], ['application', 'Application']]} />
-            <Field label="Group (optional)" name="group" maxLength={100} defaultValue={editing === 'new' ? '' : (editing.group ?? '')} />
-            <Field label="Contact email (optional)" name="contact_email" type="email" defaultValue={editing === 'new' ? '' : (editing.contact_email ?? '')} />
-            <Field label="Cost per lead (optional)" name="cost_per_lead" type="number" min={0} step="0.01" defaultValue={editing === 'new' ? '' : (editing.cost_per_lead ?? '')} />
+            <Field
+              label="Name"
+              name="name"
+              required
+              maxLength={200}
+              autoFocus
+              defaultValue={editing === 'new' ? '' : editing.name}
+            />
+            <Select
+              label="Type"
+              name="type"
+              defaultValue={editing === 'new' ? 'inquiry' : editing.type}
+              options={[
+                ['inquiry', 'Inquiry'],
+                ['application', 'Application'],
+              ]}
+            />
+            <Field
+              label="Group (optional)"
+              name="group"
+              maxLength={100}
+              defaultValue={editing === 'new' ? '' : (editing.group ?? '')}
+            />
+            <Field
+              label="Contact email (optional)"
+              name="contact_email"
+              type="email"
+              defaultValue={editing === 'new' ? '' : (editing.contact_email ?? '')}
+            />
+            <Field
+              label="Cost per lead (optional)"
+              name="cost_per_lead"
+              type="number"
+              min={0}
+              step="0.01"
+              defaultValue={editing === 'new' ? '' : (editing.cost_per_lead ?? '')}
+            />
           </div>
-          <FormActions submitLabel={editing === 'new' ? 'Create vendor' : 'Save vendor'} pending={action.pending} onCancel={() => setCreating(false)} />
+          <FormActions
+            submitLabel={editing === 'new' ? 'Create vendor' : 'Save vendor'}
+            pending={action.pending}
+            onCancel={() => setCreating(false)}
+          />
         </form>
       )}
       <ListState loaded={vendors} what="vendors">
         {(data) => (
-          <DataTable rows={data} columns={['Name', 'Type', 'Group', 'Cost per lead', 'State', 'Created', writable && 'Actions']} empty="No vendor yet. Add one, then give it an API key.">
+          <DataTable
+            rows={data}
+            columns={['Name', 'Type', 'Group', 'Cost per lead', 'State', 'Created', writable && 'Actions']}
+            empty="No vendor yet. Add one, then give it an API key."
+          >
             {(vendor) => (
               <tr key={vendor.id}>
                 <td>
@@ -102,7 +171,11 @@ export function VendorsPage() {
                 {writable && (
                   <td className="actions">
                     <RowAction label="Edit" name={vendor.name} onClick={() => setEditing(vendor)} />
-                    <RowAction label={vendor.enabled ? 'Disable' : 'Enable'} name={vendor.name} onClick={() => toggle(vendor)} />
+                    <RowAction
+                      label={vendor.enabled ? 'Disable' : 'Enable'}
+                      name={vendor.name}
+                      onClick={() => toggle(vendor)}
+                    />
                     <RowAction label="Delete" name={vendor.name} onClick={() => remove(vendor)} danger />
                   </td>
                 )}
@@ -127,7 +200,11 @@ function FunnelLinks({ vendors, writable }: { vendors: Vendor[]; writable: boole
     void action.run(async () => {
       await call(
         api.POST('/api/vendor-funnel-links', {
-          body: { inquiryVendorId: formText(form, 'inquiry'), applicationVendorId: formText(form, 'application'), timeWindowHours: Number(formText(form, 'hours')) || 24 },
+          body: {
+            inquiryVendorId: formText(form, 'inquiry'),
+            applicationVendorId: formText(form, 'application'),
+            timeWindowHours: Number(formText(form, 'hours')) || 24,
+          },
         }),
       );
       links.reload();
@@ -141,34 +218,50 @@ function FunnelLinks({ vendors, writable }: { vendors: Vendor[]; writable: boole
   return (
     <>
       <h2>Funnel links</h2>
-      <p className="muted">An inquiry converts when the linked application vendor sends the same person within the time window. The funnel dashboard counts these.</p>
+      <p className="muted">
+        An inquiry converts when the linked application vendor sends the same person within the time window. The funnel
+        dashboard counts these.
+      </p>
       <Alert>{action.error ?? links.error}</Alert>
       {writable && inquiry.length > 0 && application.length > 0 && (
         <form className="inline-form card" aria-label="New funnel link" onSubmit={create}>
-          <Select label="Inquiry vendor" name="inquiry" options={inquiry.map((vendor) => [vendor.id, vendor.name] as const)} />
-          <Select label="Application vendor" name="application" options={application.map((vendor) => [vendor.id, vendor.name] as const)} />
+          <Select
+            label="Inquiry vendor"
+            name="inquiry"
+            options={inquiry.map((vendor) => [vendor.id, vendor.name] as const)}
+          />
+          <Select
+            label="Application vendor"
+            name="application"
+            options={application.map((vendor) => [vendor.id, vendor.name] as const)}
+          />
           <Field label="Time window (hours)" name="hours" type="number" min={1} max={8760} defaultValue={24} />
           <button type="submit" className="primary" disabled={action.pending}>
             Link vendors
           </button>
         </form>
       )}
-      {writable && (inquiry.length === 0 || application.length === 0) && <p className="muted">Add an inquiry vendor and an application vendor to link them.</p>}
+      {writable && (inquiry.length === 0 || application.length === 0) && (
+        <p className="muted">Add an inquiry vendor and an application vendor to link them.</p>
+      )}
       {links.data && links.data.length > 0 && (
-        <DataTable rows={links.data} columns={['Inquiry vendor', 'Application vendor', 'Window', writable && 'Actions']}>
+        <DataTable
+          rows={links.data}
+          columns={['Inquiry vendor', 'Application vendor', 'Window', writable && 'Actions']}
+        >
           {(link) => (
-              <tr key={link.id}>
-                <td>{link.inquiryVendorName}</td>
-                <td>{link.applicationVendorName}</td>
-                <td>{link.timeWindowHours} h</td>
-                {writable && (
-                  <td>
-                    <button type="button" className="danger" onClick={() => remove(link.id)}>
-                      Remove link
-                    </button>
-                  </td>
-                )}
-              </tr>
+            <tr key={link.id}>
+              <td>{link.inquiryVendorName}</td>
+              <td>{link.applicationVendorName}</td>
+              <td>{link.timeWindowHours} h</td>
+              {writable && (
+                <td>
+                  <button type="button" className="danger" onClick={() => remove(link.id)}>
+                    Remove link
+                  </button>
+                </td>
+              )}
+            </tr>
           )}
         </DataTable>
       )}

@@ -11,7 +11,17 @@ import { can } from '../api/permissions';
 import { currentSession } from '../api/session';
 import { DataTable, InlineEditRow, ListState } from '../components/list';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
-import { Alert, Check, Field, FormActions, PageHeader, RowAction, SecretOnce, StatusBadge, formatDateTime } from '../components/ui';
+import {
+  Alert,
+  Check,
+  Field,
+  FormActions,
+  PageHeader,
+  RowAction,
+  SecretOnce,
+  StatusBadge,
+  formatDateTime,
+} from '../components/ui';
 import { formText } from '../components/form-text';
 
 type Webhook = Schemas['Webhook'];
@@ -50,7 +60,12 @@ function EventChecks({ checked }: { checked: readonly string[] }) {
       <legend>Events</legend>
       <div className="check-grid">
         {EVENTS.map((event) => (
-          <Check key={event} label={`${event} (${EVENT_LABELS[event]})`} name={`event:${event}`} defaultChecked={checked.includes(event)} />
+          <Check
+            key={event}
+            label={`${event} (${EVENT_LABELS[event]})`}
+            name={`event:${event}`}
+            defaultChecked={checked.includes(event)}
+          />
         ))}
       </div>
     </fieldset>
@@ -77,7 +92,12 @@ export function WebhooksPage() {
       if (events.length === 0) throw new Error('Choose at least one event.');
       const created = await call(
         api.POST('/api/webhooks', {
-          body: { url: formText(form, 'url').trim(), events, description: formText(form, 'description').trim() || null, sandbox: form.get('sandbox') === 'on' },
+          body: {
+            url: formText(form, 'url').trim(),
+            events,
+            description: formText(form, 'description').trim() || null,
+            sandbox: form.get('sandbox') === 'on',
+          },
         }),
       );
       setSecret({ label: `Signing secret of ${created.data.url}`, value: created.data.secret });
@@ -113,16 +133,30 @@ export function WebhooksPage() {
         )}
       </PageHeader>
       <p className="muted">
-        Leadstream POSTs each subscribed event to the URL, signed with the webhook's secret in <code>X-Service-Signature</code> (docs/webhooks.md). Failed deliveries are retried; a webhook that keeps failing is disabled.
+        Leadstream POSTs each subscribed event to the URL, signed with the webhook's secret in{' '}
+        <code>X-Service-Signature</code> (docs/webhooks.md). Failed deliveries are retried; a webhook that keeps failing
+        is disabled.
       </p>
       <Alert>{action.error ?? webhooks.error}</Alert>
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
-      {tested && <TestOutcome result={tested.result} url={webhooks.data?.find((webhook) => webhook.id === tested.id)?.url ?? ''} />}
+      {tested && (
+        <TestOutcome
+          result={tested.result}
+          url={webhooks.data?.find((webhook) => webhook.id === tested.id)?.url ?? ''}
+        />
+      )}
       {creating && (
         <form className="card" aria-label="New webhook" onSubmit={create}>
           <h2>New webhook</h2>
           <div className="grid">
-            <Field label="URL" name="url" type="url" required placeholder="https://example.edu/hooks/leadstream" autoFocus />
+            <Field
+              label="URL"
+              name="url"
+              type="url"
+              required
+              placeholder="https://example.edu/hooks/leadstream"
+              autoFocus
+            />
             <Field label="Description (optional)" name="description" maxLength={500} />
           </div>
           <EventChecks checked={['lead.created']} />
@@ -132,7 +166,11 @@ export function WebhooksPage() {
       )}
       <ListState loaded={webhooks} what="webhooks">
         {(data) => (
-          <DataTable rows={data} columns={['URL', 'Events', 'Deliveries', 'Last triggered', 'State', 'Actions']} empty="No webhook yet.">
+          <DataTable
+            rows={data}
+            columns={['URL', 'Events', 'Deliveries', 'Last triggered', 'State', 'Actions']}
+            empty="No webhook yet."
+          >
             {(webhook) =>
               editing === webhook.id ? (
                 <WebhookEditor
@@ -171,11 +209,20 @@ export function WebhooksPage() {
                     </button>
                     {writable && (
                       <>
-                        <button type="button" onClick={() => test(webhook)} disabled={action.pending} aria-label={`Send test to ${webhook.url}`}>
+                        <button
+                          type="button"
+                          onClick={() => test(webhook)}
+                          disabled={action.pending}
+                          aria-label={`Send test to ${webhook.url}`}
+                        >
                           Send test
                         </button>
                         <RowAction label="Edit" name={webhook.url} onClick={() => setEditing(webhook.id)} />
-                        <RowAction label={webhook.enabled ? 'Disable' : 'Enable'} name={webhook.url} onClick={() => void update(webhook, { enabled: !webhook.enabled })} />
+                        <RowAction
+                          label={webhook.enabled ? 'Disable' : 'Enable'}
+                          name={webhook.url}
+                          onClick={() => void update(webhook, { enabled: !webhook.enabled })}
+                        />
                         <RowAction label="Delete" name={webhook.url} onClick={() => remove(webhook)} danger />
                       </>
                     )}
@@ -186,7 +233,15 @@ export function WebhooksPage() {
           </DataTable>
         )}
       </ListState>
-      {log && <DeliveryLog key={log.id} webhook={log} writable={writable} onChange={webhooks.reload} onClose={() => setLog(null)} />}
+      {log && (
+        <DeliveryLog
+          key={log.id}
+          webhook={log}
+          writable={writable}
+          onChange={webhooks.reload}
+          onClose={() => setLog(null)}
+        />
+      )}
     </section>
   );
 }
@@ -195,7 +250,8 @@ function TestOutcome({ result, url }: { result: TestResult; url: string }) {
   return result.success ? (
     <Alert tone="success">
       <span data-testid="webhook-test-outcome">
-        Test event delivered to {url}: HTTP {result.response_status} in {result.response_time_ms} ms ({result.test_event_id}).
+        Test event delivered to {url}: HTTP {result.response_status} in {result.response_time_ms} ms (
+        {result.test_event_id}).
       </span>
     </Alert>
   ) : (
@@ -207,7 +263,15 @@ function TestOutcome({ result, url }: { result: TestResult; url: string }) {
   );
 }
 
-function WebhookEditor({ webhook, onSave, onCancel }: { webhook: Webhook; onSave: (body: { url: string; events: WebhookEvent[] }) => void; onCancel: () => void }) {
+function WebhookEditor({
+  webhook,
+  onSave,
+  onCancel,
+}: {
+  webhook: Webhook;
+  onSave: (body: { url: string; events: WebhookEvent[] }) => void;
+  onCancel: () => void;
+}) {
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -220,7 +284,13 @@ function WebhookEditor({ webhook, onSave, onCancel }: { webhook: Webhook; onSave
     onSave({ url: formText(form, 'url').trim(), events });
   };
   return (
-    <InlineEditRow colSpan={6} label={`Edit ${webhook.url}`} submitLabel="Save webhook" onSubmit={submit} onCancel={onCancel}>
+    <InlineEditRow
+      colSpan={6}
+      label={`Edit ${webhook.url}`}
+      submitLabel="Save webhook"
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
       <Field label="URL" name="url" type="url" required defaultValue={webhook.url} />
       <EventChecks checked={webhook.events} />
       <Alert>{error}</Alert>
@@ -229,15 +299,37 @@ function WebhookEditor({ webhook, onSave, onCancel }: { webhook: Webhook; onSave
 }
 
 /** `onChange`: the list's stats and last trigger move with the log, so Refresh and Re-send reload both. */
-function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhook; writable: boolean; onChange: () => void; onClose: () => void }) {
+function DeliveryLog({
+  webhook,
+  writable,
+  onChange,
+  onClose,
+}: {
+  webhook: Webhook;
+  writable: boolean;
+  onChange: () => void;
+  onClose: () => void;
+}) {
   const [page, setPage] = useState(1);
-  const deliveries = useLoad(async () => call(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: webhook.id }, query: { page, limit: PAGE_SIZE } } })), `${webhook.id}:${page}`);
+  const deliveries = useLoad(
+    async () =>
+      call(
+        api.GET('/api/webhooks/{id}/deliveries', {
+          params: { path: { id: webhook.id }, query: { page, limit: PAGE_SIZE } },
+        }),
+      ),
+    `${webhook.id}:${page}`,
+  );
   const action = useAction();
   const [resent, setResent] = useState<string | null>(null);
   const resend = (delivery: Schemas['WebhookDelivery']) =>
     void action.run(async () => {
       setResent(null);
-      const answer = await call(api.POST('/api/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id: webhook.id, delivery_id: delivery.id } } }));
+      const answer = await call(
+        api.POST('/api/webhooks/{id}/deliveries/{delivery_id}/retry', {
+          params: { path: { id: webhook.id, delivery_id: delivery.id } },
+        }),
+      );
       setResent(`Re-send of ${delivery.event_type} queued (${answer.data.resend_id}).`);
       deliveries.reload();
       onChange();
@@ -268,7 +360,21 @@ function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhoo
       <ListState loaded={deliveries} what="deliveries">
         {({ data }) => (
           <>
-            <DataTable rows={data} columns={['Created', 'Event', 'Status', 'Attempts', 'Response', 'Next retry', 'Error', writable && 'Actions']} empty="No delivery yet." label="Delivery log">
+            <DataTable
+              rows={data}
+              columns={[
+                'Created',
+                'Event',
+                'Status',
+                'Attempts',
+                'Response',
+                'Next retry',
+                'Error',
+                writable && 'Actions',
+              ]}
+              empty="No delivery yet."
+              label="Delivery log"
+            >
               {(delivery) => (
                 <tr key={delivery.id}>
                   <td>{formatDateTime(delivery.created_at)}</td>
@@ -288,7 +394,12 @@ function DeliveryLog({ webhook, writable, onChange, onClose }: { webhook: Webhoo
                   <td>{delivery.error ?? ''}</td>
                   {writable && (
                     <td className="actions">
-                      <button type="button" onClick={() => resend(delivery)} disabled={action.pending} aria-label={`Re-send ${delivery.event_type} ${delivery.id}`}>
+                      <button
+                        type="button"
+                        onClick={() => resend(delivery)}
+                        disabled={action.pending}
+                        aria-label={`Re-send ${delivery.event_type} ${delivery.id}`}
+                      >
                         Re-send
                       </button>
                     </td>

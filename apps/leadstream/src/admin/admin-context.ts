@@ -44,12 +44,18 @@ export interface AdminExtras {
   users: UserRepository;
 }
 
-export async function withDal<T>(run: (dal: Dal, changed: ConfigChanged, extras: AdminExtras) => Promise<T>, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+export async function withDal<T>(
+  run: (dal: Dal, changed: ConfigChanged, extras: AdminExtras) => Promise<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
   const config = parseConfig(env);
   const logger = pino({ level: 'warn', base: { role: 'admin' } }, destination(2));
   // Kafka can take a produce from anyone; the embedded log is the running server's alone.
   const publish = config.kafka !== undefined;
-  const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), { store: true, log: publish });
+  const engines = await openEngines(config, logger, new Metrics({ defaultMetrics: false }), {
+    store: true,
+    log: publish,
+  });
   try {
     await ensureIndexes(engines.store);
     await UserRepository.ensureIndexes(engines.store);
@@ -95,11 +101,15 @@ function report(name: string, error: unknown): number {
     return 2;
   }
   if ((error as { code?: unknown } | null)?.code === 'DATA_DIR_LOCKED') {
-    write('the embedded event log in DATA_DIR belongs to the running leadstream server: stop it first, or run against Kafka (KAFKA_BROKERS).');
+    write(
+      'the embedded event log in DATA_DIR belongs to the running leadstream server: stop it first, or run against Kafka (KAFKA_BROKERS).',
+    );
     return 1;
   }
   if (isLocked(error)) {
-    write('the document store in DATA_DIR is locked by another process. Stop the running leadstream server first, or run server and command against MongoDB (MONGODB_URI).');
+    write(
+      'the document store in DATA_DIR is locked by another process. Stop the running leadstream server first, or run server and command against MongoDB (MONGODB_URI).',
+    );
     return 1;
   }
   write(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -75,7 +75,10 @@ async function readAll(log: EventLog, topic: string): Promise<LogRecord[]> {
 const position = (record: LogRecord): string => `${record.partition}/${record.offset}`;
 
 /** T's dead letters, and for each one replayed before the position on T it went to. */
-async function deadLetters(log: EventLog, topic: string): Promise<{ letters: LogRecord[]; replayed: Map<string, string> }> {
+async function deadLetters(
+  log: EventLog,
+  topic: string,
+): Promise<{ letters: LogRecord[]; replayed: Map<string, string> }> {
   const dlq = deadLetterTopic(topic);
   try {
     await log.ensureTopics([
@@ -87,7 +90,8 @@ async function deadLetters(log: EventLog, topic: string): Promise<{ letters: Log
   }
   const [letters, markers] = await Promise.all([readAll(log, dlq), readAll(log, replayedTopic(topic))]);
   const replayed = new Map<string, string>();
-  for (const marker of markers) if (marker.key !== null) replayed.set(marker.key, marker.headers['x-dlq-replayed-to'] ?? '');
+  for (const marker of markers)
+    if (marker.key !== null) replayed.set(marker.key, marker.headers['x-dlq-replayed-to'] ?? '');
   return { letters, replayed };
 }
 
@@ -107,7 +111,10 @@ function describe(record: LogRecord, replayedTo: string | undefined): Record<str
 function parsePositions(values: string[]): string[] {
   return values.map((value) => {
     const match = /^(\d+)\/(\d+)$/.exec(value.trim());
-    if (!match) throw new AdminInputError(`--offset ${value}: give a dead letter's partition/offset as \`dlq list\` prints it, e.g. 0/12`);
+    if (!match)
+      throw new AdminInputError(
+        `--offset ${value}: give a dead letter's partition/offset as \`dlq list\` prints it, e.g. 0/12`,
+      );
     return `${Number(match[1])}/${BigInt(match[2]!).toString()}`;
   });
 }
@@ -125,10 +132,15 @@ export function dlqCommand(): Command {
         const limit = Number(options.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new AdminInputError('--limit must be a positive integer');
         const { letters, replayed } = await withLog((log) => deadLetters(log, options.topic));
-        const shown = letters.sort((a, b) => a.timestamp - b.timestamp || a.partition - b.partition || Number(a.offset) - Number(b.offset)).slice(0, limit);
+        const shown = letters
+          .sort((a, b) => a.timestamp - b.timestamp || a.partition - b.partition || Number(a.offset) - Number(b.offset))
+          .slice(0, limit);
         print(
           options.json,
-          { topic: options.topic, dead_letters: shown.map((record) => describe(record, replayed.get(position(record)))) },
+          {
+            topic: options.topic,
+            dead_letters: shown.map((record) => describe(record, replayed.get(position(record)))),
+          },
           shown.length === 0
             ? [`no dead letters on ${deadLetterTopic(options.topic)}`]
             : shown.map((record) => {
@@ -160,7 +172,10 @@ export function dlqCommand(): Command {
           const { letters, replayed } = await deadLetters(log, options.topic);
           const byPosition = new Map(letters.map((record) => [position(record), record]));
           const missing = (named ?? []).filter((at) => !byPosition.has(at));
-          if (missing.length > 0) throw new AdminInputError(`no dead letter at ${missing.join(', ')} on ${deadLetterTopic(options.topic)} (see dlq list)`);
+          if (missing.length > 0)
+            throw new AdminInputError(
+              `no dead letter at ${missing.join(', ')} on ${deadLetterTopic(options.topic)} (see dlq list)`,
+            );
           const chosen = named ? letters.filter((record) => named.includes(position(record))) : letters;
           const skipped = chosen.filter((record) => replayed.has(position(record))).map(position);
           const due = chosen.filter((record) => !replayed.has(position(record)));
@@ -168,23 +183,40 @@ export function dlqCommand(): Command {
           const sent = await log.produce(
             options.topic,
             due.map((record) => {
-              const headers = Object.fromEntries(Object.entries(record.headers).filter(([name]) => !name.startsWith('x-dlq-')));
-              return { key: record.key, value: record.value, headers: { ...headers, 'x-dlq-replayed-from': position(record) } };
+              const headers = Object.fromEntries(
+                Object.entries(record.headers).filter(([name]) => !name.startsWith('x-dlq-')),
+              );
+              return {
+                key: record.key,
+                value: record.value,
+                headers: { ...headers, 'x-dlq-replayed-from': position(record) },
+              };
             }),
           );
-          const replays = due.map((record, index) => ({ from: position(record), to: `${sent[index]!.partition}/${sent[index]!.offset}` }));
+          const replays = due.map((record, index) => ({
+            from: position(record),
+            to: `${sent[index]!.partition}/${sent[index]!.offset}`,
+          }));
           // Recorded after the produce: a crash in between replays again, never loses a replay.
           await log.produce(
             replayedTopic(options.topic),
-            replays.map((replay) => ({ key: replay.from, value: JSON.stringify({ dead_letter: replay.from, replayed_to: replay.to }), headers: { 'x-dlq-replayed-to': replay.to } })),
+            replays.map((replay) => ({
+              key: replay.from,
+              value: JSON.stringify({ dead_letter: replay.from, replayed_to: replay.to }),
+              headers: { 'x-dlq-replayed-to': replay.to },
+            })),
           );
           return { replays, skipped };
         });
         const count = result.replays.length;
-        print(options.json, { topic: options.topic, replayed: count, replays: result.replays, replayed_before: result.skipped }, [
-          `replayed ${count} dead letter${count === 1 ? '' : 's'} to ${options.topic}`,
-          ...(named && result.skipped.length > 0 ? [`replayed before, not again: ${result.skipped.join(', ')}`] : []),
-        ]);
+        print(
+          options.json,
+          { topic: options.topic, replayed: count, replays: result.replays, replayed_before: result.skipped },
+          [
+            `replayed ${count} dead letter${count === 1 ? '' : 's'} to ${options.topic}`,
+            ...(named && result.skipped.length > 0 ? [`replayed before, not again: ${result.skipped.join(', ')}`] : []),
+          ],
+        );
       }),
     );
   return dlq;

@@ -50,7 +50,8 @@ if (kafka.value) {
       const prefix = `dlq-${randomUUID().slice(0, 8)}.`;
       return {
         env: { DATA_DIR: dataDir(), KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix },
-        openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'dlq-test' }), prefix),
+        openLog: async () =>
+          prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: 'dlq-test' }), prefix),
       };
     },
   ]);
@@ -73,7 +74,15 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
         { topic: 'leads.submitted.dlq', partitions: 2 },
       ]);
       await log.produce('leads.submitted.dlq', [
-        { key: 'live:org:ada@example.edu', value, headers: { 'x-dlq-reason': 'lead lead_1 exists already', 'x-dlq-source': 'leads.submitted/1/42', 'x-request-id': 'req-1' } },
+        {
+          key: 'live:org:ada@example.edu',
+          value,
+          headers: {
+            'x-dlq-reason': 'lead lead_1 exists already',
+            'x-dlq-source': 'leads.submitted/1/42',
+            'x-request-id': 'req-1',
+          },
+        },
       ]);
     } finally {
       await log.close();
@@ -83,7 +92,12 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
     expect(listed.code, listed.err).toBe(0);
     const body = JSON.parse(listed.out) as { dead_letters: Array<Record<string, unknown>> };
     expect(body.dead_letters).toEqual([
-      expect.objectContaining({ source: 'leads.submitted/1/42', reason: 'lead lead_1 exists already', key: 'live:org:ada@example.edu', value }),
+      expect.objectContaining({
+        source: 'leads.submitted/1/42',
+        reason: 'lead lead_1 exists already',
+        key: 'live:org:ada@example.edu',
+        value,
+      }),
     ]);
 
     const first = await run(setup, 'dlq', 'replay', '--topic', 'leads.submitted');
@@ -97,7 +111,10 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
       const requeued = await readTopic(check, 'leads.submitted');
       expect(requeued).toHaveLength(1);
       expect(requeued[0]).toMatchObject({ key: 'live:org:ada@example.edu', value });
-      expect(requeued[0]?.headers).toEqual({ 'x-request-id': 'req-1', 'x-dlq-replayed-from': expect.stringMatching(/^\d+\/0$/) });
+      expect(requeued[0]?.headers).toEqual({
+        'x-request-id': 'req-1',
+        'x-dlq-replayed-from': expect.stringMatching(/^\d+\/0$/),
+      });
     } finally {
       await check.close();
     }
@@ -114,8 +131,16 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
         { topic: 'leads.validated.dlq', partitions: 2 },
       ]);
       const sent = await log.produce('leads.validated.dlq', [
-        { key: 'live:org:ada@example.edu', value: '{"message_id":"msg_1"}', headers: { 'x-dlq-reason': 'boom 1', 'x-dlq-source': 'leads.validated/0/7' } },
-        { key: 'live:org:bob@example.edu', value: '{"message_id":"msg_2"}', headers: { 'x-dlq-reason': 'boom 2', 'x-dlq-source': 'leads.validated/1/9' } },
+        {
+          key: 'live:org:ada@example.edu',
+          value: '{"message_id":"msg_1"}',
+          headers: { 'x-dlq-reason': 'boom 1', 'x-dlq-source': 'leads.validated/0/7' },
+        },
+        {
+          key: 'live:org:bob@example.edu',
+          value: '{"message_id":"msg_2"}',
+          headers: { 'x-dlq-reason': 'boom 2', 'x-dlq-source': 'leads.validated/1/9' },
+        },
       ]);
       [first, second] = sent.map((meta) => `${meta.partition}/${meta.offset}`) as [string, string];
     } finally {
@@ -130,12 +155,17 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
     expect(listed.code, listed.err).toBe(0);
     const lines = listed.out.split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines.find((line) => line.startsWith(`${first}  `))).toMatch(/^\d+\/\d+ {2}from leads\.validated\/0\/7 {2}reason: boom 1 {2}key: live:org:ada@example\.edu {2}\{"message_id":"msg_1"\}$/);
+    expect(lines.find((line) => line.startsWith(`${first}  `))).toMatch(
+      /^\d+\/\d+ {2}from leads\.validated\/0\/7 {2}reason: boom 1 {2}key: live:org:ada@example\.edu {2}\{"message_id":"msg_1"\}$/,
+    );
     expect(lines.find((line) => line.startsWith(`${second}  `))).toContain('  replayed to ');
 
     const again = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', second);
     expect(again.code, again.err).toBe(0);
-    expect(again.out.split('\n')).toEqual(['replayed 0 dead letters to leads.validated', `replayed before, not again: ${second}`]);
+    expect(again.out.split('\n')).toEqual([
+      'replayed 0 dead letters to leads.validated',
+      `replayed before, not again: ${second}`,
+    ]);
 
     const rest = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--all');
     expect(rest.out).toBe('replayed 1 dead letter to leads.validated');
@@ -144,7 +174,10 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
     try {
       const requeued = await readTopic(check, 'leads.validated');
       expect(requeued.map((record) => record.headers['x-dlq-replayed-from']).sort()).toEqual([first, second].sort());
-      expect(requeued.map((record) => record.value).sort()).toEqual(['{"message_id":"msg_1"}', '{"message_id":"msg_2"}']);
+      expect(requeued.map((record) => record.value).sort()).toEqual([
+        '{"message_id":"msg_1"}',
+        '{"message_id":"msg_2"}',
+      ]);
     } finally {
       await check.close();
     }
@@ -154,13 +187,17 @@ describe.each(setups)('leadstream dlq on the %s', (_name, makeSetup) => {
     expect(unknown.err).toBe('leadstream dlq replay: no dead letter at 1/999 on leads.validated.dlq (see dlq list)');
     const malformed = await run(setup, 'dlq', 'replay', '--topic', 'leads.validated', '--offset', 'latest');
     expect(malformed.code).toBe(2);
-    expect(malformed.err).toBe('leadstream dlq replay: --offset latest: give a dead letter\'s partition/offset as `dlq list` prints it, e.g. 0/12');
+    expect(malformed.err).toBe(
+      "leadstream dlq replay: --offset latest: give a dead letter's partition/offset as `dlq list` prints it, e.g. 0/12",
+    );
   });
 
   it('names an unknown topic in one line', async () => {
     const result = await run(makeSetup(), 'dlq', 'list', '--topic', 'no.such.topic');
     expect(result.code).toBe(2);
-    expect(result.err).toBe('leadstream dlq list: unknown topic no.such.topic: name a pipeline topic such as leads.submitted');
+    expect(result.err).toBe(
+      'leadstream dlq list: unknown topic no.such.topic: name a pipeline topic such as leads.submitted',
+    );
   });
 });
 
@@ -170,7 +207,13 @@ describe('leadstream dlq beside a running server on the embedded engines', () =>
     const server = CliProcess.start(['start'], serviceEnv({ DATA_DIR: dir }));
     try {
       await server.waitFor((line) => line.msg === 'ready', 120_000);
-      const result = await run({ env: { DATA_DIR: dir }, openLog: () => openEmbeddedLogOf(dir) }, 'dlq', 'list', '--topic', 'leads.submitted');
+      const result = await run(
+        { env: { DATA_DIR: dir }, openLog: () => openEmbeddedLogOf(dir) },
+        'dlq',
+        'list',
+        '--topic',
+        'leads.submitted',
+      );
       expect(result.code).toBe(1);
       expect(result.err.split('\n')).toEqual([
         'leadstream dlq list: the embedded event log in DATA_DIR belongs to the running leadstream server: stop it first, or run against Kafka (KAFKA_BROKERS).',

@@ -4,7 +4,12 @@
  * "Authentication").
  */
 import { Command } from 'commander';
-import { DEFAULT_API_KEY_PERMISSIONS, parsePermissions, validateIpRestrictions, type TenantContext } from '@leadstream/domain';
+import {
+  DEFAULT_API_KEY_PERMISSIONS,
+  parsePermissions,
+  validateIpRestrictions,
+  type TenantContext,
+} from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 
 interface KeyCreateOptions {
@@ -18,12 +23,17 @@ interface KeyCreateOptions {
   json?: boolean;
 }
 
-const list = (value: string): string[] => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+const list = (value: string): string[] =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 function rateLimitOption(raw: string | undefined): number | null {
   if (raw === undefined) return null;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < 1 || value > 1_000_000) throw new AdminInputError(`--rate-limit must be a whole number of requests per minute (1-1000000), got "${raw}"`);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 1_000_000)
+    throw new AdminInputError(`--rate-limit must be a whole number of requests per minute (1-1000000), got "${raw}"`);
   return value;
 }
 
@@ -47,11 +57,22 @@ export function keyCommand(): Command {
         const rateLimit = rateLimitOption(options.rateLimit);
         const name = options.name.trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
-        const tenant: TenantContext = { organizationId: options.org, environment: options.sandbox ? 'sandbox' : 'live' };
+        const tenant: TenantContext = {
+          organizationId: options.org,
+          environment: options.sandbox ? 'sandbox' : 'live',
+        };
         const issued = await withDal(async (dal, changed) => {
-          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
-          if (!(await dal.vendors.findById(tenant, options.vendor))) throw new AdminInputError(`vendor ${options.vendor} not found in organization ${options.org}`);
-          const created = await dal.apiKeys.create(tenant, { vendorId: options.vendor, name, permissions, ipRestrictions, rateLimit });
+          if (!(await dal.organizations.get(tenant)))
+            throw new AdminInputError(`organization ${options.org} not found`);
+          if (!(await dal.vendors.findById(tenant, options.vendor)))
+            throw new AdminInputError(`vendor ${options.vendor} not found in organization ${options.org}`);
+          const created = await dal.apiKeys.create(tenant, {
+            vendorId: options.vendor,
+            name,
+            permissions,
+            ipRestrictions,
+            rateLimit,
+          });
           await changed(options.org, 'api_keys');
           return created;
         });

@@ -24,7 +24,11 @@ export function orgCommand(): Command {
     .command('create')
     .description('create an organization and print its id (with --owner-email, also its owner and a one-time password)')
     .requiredOption('--name <name>', 'organization name (2-100 characters)')
-    .addOption(new Option('--plan <plan>', 'plan, sets the funnel rate limit').choices(['education', 'enterprise']).default('education'))
+    .addOption(
+      new Option('--plan <plan>', 'plan, sets the funnel rate limit')
+        .choices(['education', 'enterprise'])
+        .default('education'),
+    )
     .option('--owner-email <email>', 'also create the owner, who signs in with this email and the printed password')
     .option('--owner-first-name <name>', "the owner's first name, as the console shows it", 'Admin')
     .option('--owner-last-name <name>', "the owner's last name", 'User')
@@ -39,13 +43,23 @@ export function orgCommand(): Command {
         const created = await withDal(async (dal, _changed, { users }) => {
           // The owner's email is checked first, so a taken one leaves no organization behind.
           if (options.ownerEmail !== undefined && (await users.findByEmail(options.ownerEmail))) {
-            throw new AdminInputError(`a user with the email ${options.ownerEmail} exists already (emails are unique across organizations)`);
+            throw new AdminInputError(
+              `a user with the email ${options.ownerEmail} exists already (emails are unique across organizations)`,
+            );
           }
           const organization = await dal.organizations.create({ name, plan: options.plan });
           if (options.ownerEmail === undefined) return { organization, owner: undefined };
           const tenant = { organizationId: organization.id, environment: 'live' as const };
           try {
-            return { organization, owner: await createUserWithPassword(users, tenant, { email: options.ownerEmail, role: 'owner', firstName: options.ownerFirstName, lastName: options.ownerLastName }) };
+            return {
+              organization,
+              owner: await createUserWithPassword(users, tenant, {
+                email: options.ownerEmail,
+                role: 'owner',
+                firstName: options.ownerFirstName,
+                lastName: options.ownerLastName,
+              }),
+            };
           } catch (error) {
             await dal.organizations.markDeleted(tenant);
             throw error;
@@ -53,7 +67,11 @@ export function orgCommand(): Command {
         });
         const { organization, owner } = created;
         if (!owner) print(options.json, organization, [organization.id]);
-        else print(options.json, { ...organization, owner: userJson(owner.user, owner.password) }, [organization.id, ...signInLines(owner.user, owner.password)]);
+        else
+          print(options.json, { ...organization, owner: userJson(owner.user, owner.password) }, [
+            organization.id,
+            ...signInLines(owner.user, owner.password),
+          ]);
       }),
     );
   org
@@ -63,7 +81,13 @@ export function orgCommand(): Command {
     .action(
       adminAction('org list', async (options: { json?: boolean }) => {
         const organizations = await withDal((dal) => dal.organizations.listAll());
-        print(options.json, organizations, organizations.length === 0 ? ['no organizations yet: leadstream org create --name <name> --owner-email <email>'] : organizations.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`));
+        print(
+          options.json,
+          organizations,
+          organizations.length === 0
+            ? ['no organizations yet: leadstream org create --name <name> --owner-email <email>']
+            : organizations.map((o) => `${o.id}  ${o.plan.padEnd(10)}  ${o.name}`),
+        );
       }),
     );
   return org;

@@ -7,7 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { UserRepository } from '@leadstream/dal';
-import { hashPassword, passwordWeakness, readNewUser, ROLES, type Role, type TenantContext, type User } from '@leadstream/domain';
+import {
+  hashPassword,
+  passwordWeakness,
+  readNewUser,
+  ROLES,
+  type Role,
+  type TenantContext,
+  type User,
+} from '@leadstream/domain';
 import { adminAction, AdminInputError, print, withDal } from './admin-context';
 
 /** Roles a command can give: a vendor user belongs to a vendor, which the portal invitation sets. */
@@ -29,22 +37,55 @@ export function oneTimePassword(): string {
 }
 
 /** Creates an active user with a generated password; the caller prints the password once. */
-export async function createUserWithPassword(users: UserRepository, tenant: TenantContext, options: NewUserOptions): Promise<{ user: User; password: string }> {
+export async function createUserWithPassword(
+  users: UserRepository,
+  tenant: TenantContext,
+  options: NewUserOptions,
+): Promise<{ user: User; password: string }> {
   const password = oneTimePassword();
   // The API's reader: the same email, name and role rules as POST /api/users.
-  const input = readNewUser({ email: options.email, password, first_name: options.firstName, last_name: options.lastName, role: options.role });
-  if (await users.findByEmail(input.email)) throw new AdminInputError(`a user with the email ${input.email} exists already (emails are unique across organizations)`);
-  const user = await users.create(tenant, { email: input.email, first_name: input.first_name, last_name: input.last_name, role: input.role, status: 'active', password_hash: await hashPassword(password) });
+  const input = readNewUser({
+    email: options.email,
+    password,
+    first_name: options.firstName,
+    last_name: options.lastName,
+    role: options.role,
+  });
+  if (await users.findByEmail(input.email))
+    throw new AdminInputError(
+      `a user with the email ${input.email} exists already (emails are unique across organizations)`,
+    );
+  const user = await users.create(tenant, {
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    role: input.role,
+    status: 'active',
+    password_hash: await hashPassword(password),
+  });
   return { user, password };
 }
 
 /** What a new user needs to read: how to sign in, and that the password is shown once. */
 export function signInLines(user: User, password: string): string[] {
-  return [`user: ${user.id} (${user.role})`, `email: ${user.email}`, `password: ${password}`, 'This is the only time the password is shown. Sign in and change it.'];
+  return [
+    `user: ${user.id} (${user.role})`,
+    `email: ${user.email}`,
+    `password: ${password}`,
+    'This is the only time the password is shown. Sign in and change it.',
+  ];
 }
 
 export function userJson(user: User, password: string): Record<string, unknown> {
-  return { id: user.id, organization_id: user.organization_id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, password };
+  return {
+    id: user.id,
+    organization_id: user.organization_id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    role: user.role,
+    password,
+  };
 }
 
 interface UserCreateOptions {
@@ -71,7 +112,8 @@ export function userCommand(): Command {
       adminAction('user create', async (options: UserCreateOptions) => {
         const created = await withDal(async (dal, _changed, { users }) => {
           const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
-          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
+          if (!(await dal.organizations.get(tenant)))
+            throw new AdminInputError(`organization ${options.org} not found`);
           return createUserWithPassword(users, tenant, options);
         });
         print(options.json, userJson(created.user, created.password), signInLines(created.user, created.password));

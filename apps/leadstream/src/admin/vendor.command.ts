@@ -37,14 +37,25 @@ export function vendorCommand(): Command {
         // As the API reads names: without bidirectional-text controls (docs/console.md, "User text").
         const name = stripBidiControls(options.name).trim();
         if (name === '') throw new AdminInputError('--name must not be empty');
-        if (options.email !== undefined && !EMAIL.test(options.email)) throw new AdminInputError(`--email is not an email address: "${options.email}"`);
+        if (options.email !== undefined && !EMAIL.test(options.email))
+          throw new AdminInputError(`--email is not an email address: "${options.email}"`);
         const cost = options.costPerLead === undefined ? null : Number(options.costPerLead);
-        if (cost !== null && (!/^\d+(\.\d+)?$/.test(options.costPerLead ?? '') || cost > MAX_COST_PER_LEAD)) throw new AdminInputError(`--cost-per-lead must be an amount from 0 to ${MAX_COST_PER_LEAD}, got "${options.costPerLead}"`);
+        if (cost !== null && (!/^\d+(\.\d+)?$/.test(options.costPerLead ?? '') || cost > MAX_COST_PER_LEAD))
+          throw new AdminInputError(
+            `--cost-per-lead must be an amount from 0 to ${MAX_COST_PER_LEAD}, got "${options.costPerLead}"`,
+          );
         const created = await withDal(async (dal, changed) => {
           // Vendors serve both environments; the environment here only completes the context.
           const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
-          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
-          const vendor = await dal.vendors.create(tenant, { name, type: options.type, group: options.group ?? null, contact_email: options.email ?? null, cost_per_lead: cost });
+          if (!(await dal.organizations.get(tenant)))
+            throw new AdminInputError(`organization ${options.org} not found`);
+          const vendor = await dal.vendors.create(tenant, {
+            name,
+            type: options.type,
+            group: options.group ?? null,
+            contact_email: options.email ?? null,
+            cost_per_lead: cost,
+          });
           await changed(options.org, 'vendors');
           return vendor;
         });
@@ -60,11 +71,20 @@ export function vendorCommand(): Command {
       adminAction('vendor list', async (options: { org: string; json?: boolean }) => {
         const vendors = await withDal(async (dal) => {
           const tenant: TenantContext = { organizationId: options.org, environment: 'live' };
-          if (!(await dal.organizations.get(tenant))) throw new AdminInputError(`organization ${options.org} not found`);
+          if (!(await dal.organizations.get(tenant)))
+            throw new AdminInputError(`organization ${options.org} not found`);
           return dal.vendors.list(tenant);
         });
-        const lines = vendors.map((v) => `${v.id}  ${v.type.padEnd(11)}  ${(v.enabled ? 'enabled' : 'disabled').padEnd(8)}  ${v.name}`);
-        print(options.json, vendors, lines.length === 0 ? [`no vendors yet: leadstream vendor create --org ${options.org} --name <name> --type inquiry`] : lines);
+        const lines = vendors.map(
+          (v) => `${v.id}  ${v.type.padEnd(11)}  ${(v.enabled ? 'enabled' : 'disabled').padEnd(8)}  ${v.name}`,
+        );
+        print(
+          options.json,
+          vendors,
+          lines.length === 0
+            ? [`no vendors yet: leadstream vendor create --org ${options.org} --name <name> --type inquiry`]
+            : lines,
+        );
       }),
     );
   return vendor;

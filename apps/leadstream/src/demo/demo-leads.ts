@@ -18,9 +18,48 @@ export interface DemoLead {
   formAgeMs?: number;
 }
 
-const FIRST = ['Maya', 'Liam', 'Aisha', 'Noah', 'Sofia', 'Ethan', 'Priya', 'Lucas', 'Chloe', 'Mateo', 'Hana', 'Omar', 'Zoe', 'Kenji', 'Amara'];
-const LAST = ['Okafor', 'Nguyen', 'Fischer', 'Alvarez', 'Kowalski', 'Haddad', 'Tanaka', 'Brennan', 'Silva', 'Lindqvist', 'Mensah', 'Rossi', 'Dubois', 'Patel', 'Moreau'];
-const PROGRAMS = ['BSc Computer Science', 'MBA', 'BA Psychology', 'MSc Nursing', 'BEng Mechanical Engineering', 'MA Education'];
+const FIRST = [
+  'Maya',
+  'Liam',
+  'Aisha',
+  'Noah',
+  'Sofia',
+  'Ethan',
+  'Priya',
+  'Lucas',
+  'Chloe',
+  'Mateo',
+  'Hana',
+  'Omar',
+  'Zoe',
+  'Kenji',
+  'Amara',
+];
+const LAST = [
+  'Okafor',
+  'Nguyen',
+  'Fischer',
+  'Alvarez',
+  'Kowalski',
+  'Haddad',
+  'Tanaka',
+  'Brennan',
+  'Silva',
+  'Lindqvist',
+  'Mensah',
+  'Rossi',
+  'Dubois',
+  'Patel',
+  'Moreau',
+];
+const PROGRAMS = [
+  'BSc Computer Science',
+  'MBA',
+  'BA Psychology',
+  'MSc Nursing',
+  'BEng Mechanical Engineering',
+  'MA Education',
+];
 const DOMAINS = ['gmail.com', 'outlook.com', 'yahoo.com', 'icloud.com', 'proton.me'];
 
 export function demoScenarios(count: number, keys: DemoKeys): DemoLead[] {
@@ -39,7 +78,13 @@ export function demoScenarios(count: number, keys: DemoKeys): DemoLead[] {
       utm_campaign: 'fall-intake',
     };
   };
-  const inquiry = (scenario: string, body: Record<string, unknown>): DemoLead => ({ scenario, vendor: 'inquiry (live)', key: keys.inquiryLive, sandbox: false, body });
+  const inquiry = (scenario: string, body: Record<string, unknown>): DemoLead => ({
+    scenario,
+    vendor: 'inquiry (live)',
+    key: keys.inquiryLive,
+    sandbox: false,
+    body,
+  });
   const first = person(1, 'gmail.com');
   const special: DemoLead[] = [
     inquiry('invalid email', { ...person(101), email: 'maya.okafor(at)gmail' }),
@@ -48,13 +93,34 @@ export function demoScenarios(count: number, keys: DemoKeys): DemoLead[] {
     inquiry('bot honeypot', { ...person(104), website: 'http://cheap-pills.example' }),
     { ...inquiry('too-fast form (0.4 s)', person(105)), formAgeMs: 400 },
     inquiry('duplicate (same email)', { ...first }),
-    inquiry('near-duplicate (dots/+)', { ...first, email: first.email.replace('.', '').replace('@', '+fall@').toUpperCase() }),
+    inquiry('near-duplicate (dots/+)', {
+      ...first,
+      email: first.email.replace('.', '').replace('@', '+fall@').toUpperCase(),
+    }),
     inquiry('missing email', { ...person(106), email: '  ' }),
-    { scenario: 'sandbox test lead', vendor: 'inquiry (sandbox)', key: keys.inquirySandbox, sandbox: true, body: person(107) },
-    { scenario: 'sandbox disposable', vendor: 'inquiry (sandbox)', key: keys.inquirySandbox, sandbox: true, body: { ...person(108), email: 'x@mailinator.com' } },
+    {
+      scenario: 'sandbox test lead',
+      vendor: 'inquiry (sandbox)',
+      key: keys.inquirySandbox,
+      sandbox: true,
+      body: person(107),
+    },
+    {
+      scenario: 'sandbox disposable',
+      vendor: 'inquiry (sandbox)',
+      key: keys.inquirySandbox,
+      sandbox: true,
+      body: { ...person(108), email: 'x@mailinator.com' },
+    },
     // An earlier inquirer applies: not a duplicate (an application is compared with applications),
     // and a conversion for the funnel.
-    { scenario: 'applies after inquiring', vendor: 'application (live)', key: keys.applicationLive, sandbox: false, body: person(3) },
+    {
+      scenario: 'applies after inquiring',
+      vendor: 'application (live)',
+      key: keys.applicationLive,
+      sandbox: false,
+      body: person(3),
+    },
   ];
   // The first lead is the original the duplicates point at.
   leads.push(inquiry('valid', first));

@@ -38,10 +38,13 @@ describe('leadstream demo', () => {
     expect(stdout).toMatch(/owner sign-in\s+owner-\S+@demo-state\.example\.edu\s+password \S{20}\s/);
     expect(stdout).toMatch(/vk_live_\w+/);
     expect(stdout).toMatch(/vk_test_\w+/);
-    expect(stdout).toMatch(/funnel: +curl -H 'Authorization: Bearer vk_live_\w+' http:\/\/\S+\/api\/analytics\/funnel\/overview/);
+    expect(stdout).toMatch(
+      /funnel: +curl -H 'Authorization: Bearer vk_live_\w+' http:\/\/\S+\/api\/analytics\/funnel\/overview/,
+    );
     const rows = stdout.split('\n').filter((line) => /^\s*\d+\s{2}/.test(line));
     expect(rows).toHaveLength(60);
-    const statusOf = (scenario: string): string[] => rows.filter((row) => row.includes(scenario)).map((row) => /\s(\d{3})\s/.exec(row)?.[1] ?? '');
+    const statusOf = (scenario: string): string[] =>
+      rows.filter((row) => row.includes(scenario)).map((row) => /\s(\d{3})\s/.exec(row)?.[1] ?? '');
     expect(statusOf('invalid email')).toEqual(['400']);
     expect(statusOf('missing email')).toEqual(['400']);
     expect(statusOf('disposable email')).toEqual(['422']);
@@ -58,12 +61,19 @@ describe('leadstream demo', () => {
   }, 180_000);
 
   it('beside a running server on the same DATA_DIR, says so in one line, exits 1 and writes no organization', async () => {
-    const server = CliProcess.start(['start'], { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: busyDataDir });
+    const server = CliProcess.start(['start'], {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATA_DIR: busyDataDir,
+    });
     try {
       await server.waitFor((line) => line.msg === 'ready', 120_000);
       const demo = CliProcess.start(['demo'], { HOST: '127.0.0.1', DATA_DIR: busyDataDir });
       expect(await demo.exited).toEqual({ code: 1, signal: null });
-      expect(demo.errorOutput).toMatch(/^leadstream demo: DATA_DIR \S+ is in use by another process \(pid \d+\).*nothing was written.*\n$/);
+      expect(demo.errorOutput).toMatch(
+        /^leadstream demo: DATA_DIR \S+ is in use by another process \(pid \d+\).*nothing was written.*\n$/,
+      );
       expect(demo.errorOutput.trimEnd().split('\n')).toHaveLength(1);
       expect(demo.output).toBe('');
     } finally {
@@ -79,7 +89,10 @@ describe('leadstream demo', () => {
   }, 180_000);
 
   it('with --keep-running, prints a console address that serves the console and an owner sign-in that works', async () => {
-    const demo = CliProcess.start(['demo', '--keep-running', '--leads', '12'], { HOST: '127.0.0.1', DATA_DIR: keptDataDir });
+    const demo = CliProcess.start(['demo', '--keep-running', '--leads', '12'], {
+      HOST: '127.0.0.1',
+      DATA_DIR: keptDataDir,
+    });
     try {
       await expect.poll(() => demo.output, { timeout: 120_000, interval: 200 }).toContain('the service keeps running');
       const consoleUrl = /^web console +(http:\/\/\S+)/m.exec(demo.output)?.[1] ?? '';
@@ -90,7 +103,11 @@ describe('leadstream demo', () => {
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(await page.text()).toContain('<div id="root">');
       const [, email = '', password = ''] = /owner sign-in +(\S+) +password (\S+)/.exec(demo.output) ?? [];
-      const login = await fetch(`${service}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      const login = await fetch(`${service}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
       expect(login.status).toBe(200);
       const session = (await login.json()) as { user: { role: string } };
       expect(session.user.role).toBe('owner');

@@ -48,15 +48,42 @@ async function seed(dal: Dal, links: FunnelLinkRepository, users: UserRepository
   const organization = await dal.organizations.create({ name: 'Demo State University', plan: 'education' });
   // Emails are unique across organizations: each demo run's owner gets its own.
   const ownerEmail = `owner-${organization.id.slice(4, 12).toLowerCase()}@demo-state.example.edu`;
-  const owner = await createUserWithPassword(users, { organizationId: organization.id, environment: 'live' }, { email: ownerEmail, role: 'owner', firstName: 'Demo', lastName: 'Owner' });
+  const owner = await createUserWithPassword(
+    users,
+    { organizationId: organization.id, environment: 'live' },
+    { email: ownerEmail, role: 'owner', firstName: 'Demo', lastName: 'Owner' },
+  );
   const live: TenantContext = { organizationId: organization.id, environment: 'live' };
   const sandbox: TenantContext = { organizationId: organization.id, environment: 'sandbox' };
-  const inquiry = await dal.vendors.create(live, { name: 'CollegeSearch Leads', type: 'inquiry', group: null, contact_email: 'ops@collegesearch.example' });
-  const application = await dal.vendors.create(live, { name: 'ApplyNow Partners', type: 'application', group: null, contact_email: 'team@applynow.example' });
+  const inquiry = await dal.vendors.create(live, {
+    name: 'CollegeSearch Leads',
+    type: 'inquiry',
+    group: null,
+    contact_email: 'ops@collegesearch.example',
+  });
+  const application = await dal.vendors.create(live, {
+    name: 'ApplyNow Partners',
+    type: 'application',
+    group: null,
+    contact_email: 'team@applynow.example',
+  });
   // The funnel counts an application by someone who inquired within 72 hours as a conversion.
-  await links.create(organization.id, randomUUID(), { inquiryVendorId: inquiry.id, applicationVendorId: application.id, timeWindowHours: 72 }, new Date());
+  await links.create(
+    organization.id,
+    randomUUID(),
+    { inquiryVendorId: inquiry.id, applicationVendorId: application.id, timeWindowHours: 72 },
+    new Date(),
+  );
   const key = async (tenant: TenantContext, vendorId: string) =>
-    (await dal.apiKeys.create(tenant, { vendorId, name: 'demo', permissions: ['read', 'write'], ipRestrictions: [], rateLimit: null })).key;
+    (
+      await dal.apiKeys.create(tenant, {
+        vendorId,
+        name: 'demo',
+        permissions: ['read', 'write'],
+        ipRestrictions: [],
+        rateLimit: null,
+      })
+    ).key;
   return {
     organizationId: organization.id,
     owner: { email: owner.user.email, password: owner.password },
@@ -93,7 +120,9 @@ function lockDataDirForSeeding(config: Config): () => Promise<void> {
     } catch {
       // The LOCK file only names the holder; the lock itself is SQLite's.
     }
-    throw new DemoRefusedError(`DATA_DIR ${config.dataDir} is in use by ${holder}, such as a running leadstream start; nothing was written. Stop it, or run the demo with another DATA_DIR.`);
+    throw new DemoRefusedError(
+      `DATA_DIR ${config.dataDir} is in use by ${holder}, such as a running leadstream start; nothing was written. Stop it, or run the demo with another DATA_DIR.`,
+    );
   }
 }
 
@@ -102,7 +131,8 @@ const write = (text = ''): void => {
 };
 
 function outcomeOf(status: number, body: Record<string, unknown>): string {
-  if (status === 201) return Array.isArray(body['warnings']) || Array.isArray(body['flags']) ? 'accepted with warnings' : 'accepted';
+  if (status === 201)
+    return Array.isArray(body['warnings']) || Array.isArray(body['flags']) ? 'accepted with warnings' : 'accepted';
   if (status === 202) return 'processing';
   if (status === 409) return 'duplicate';
   if (status === 422) return `rejected: ${typeof body['reason'] === 'string' ? body['reason'] : 'rule'}`;
@@ -110,14 +140,21 @@ function outcomeOf(status: number, body: Record<string, unknown>): string {
   return `HTTP ${status}`;
 }
 
-const cut = (text: string, width: number): string => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+const cut = (text: string, width: number): string =>
+  text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 
 export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Promise<void> {
   const count = options.leads === undefined ? 60 : Number(options.leads);
-  if (!Number.isInteger(count) || count < 12 || count > 1000) throw new Error('--leads must be a whole number from 12 to 1000');
+  if (!Number.isInteger(count) || count < 12 || count > 1000)
+    throw new Error('--leads must be a whole number from 12 to 1000');
   const base = parseConfig(env);
   const port = env['PORT'] ? base.port : await freePort(base.host);
-  const demoEnv: NodeJS.ProcessEnv = { ...env, PORT: String(port), LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn', MX_CHECK: env['MX_CHECK'] ?? 'off' };
+  const demoEnv: NodeJS.ProcessEnv = {
+    ...env,
+    PORT: String(port),
+    LOG_LEVEL: env['LOG_LEVEL'] ?? 'warn',
+    MX_CHECK: env['MX_CHECK'] ?? 'off',
+  };
   const config = parseConfig(demoEnv);
 
   // Seed before the service opens DATA_DIR (only the store is needed), but only once DATA_DIR is
@@ -125,10 +162,19 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
   const release = lockDataDirForSeeding(config);
   let seeded: Seeded;
   try {
-    const engines = await openEngines(config, pino({ level: 'warn' }, destination(2)), new Metrics({ defaultMetrics: false }), { store: true });
+    const engines = await openEngines(
+      config,
+      pino({ level: 'warn' }, destination(2)),
+      new Metrics({ defaultMetrics: false }),
+      { store: true },
+    );
     try {
       await ensureAllIndexes(engines.store);
-      seeded = await seed(createDal(engines.store), new FunnelLinkRepository(engines.store), new UserRepository(engines.store));
+      seeded = await seed(
+        createDal(engines.store),
+        new FunnelLinkRepository(engines.store),
+        new UserRepository(engines.store),
+      );
     } finally {
       await engines.close();
     }
@@ -156,18 +202,24 @@ export async function runDemo(options: DemoOptions, env: NodeJS.ProcessEnv): Pro
       method: 'POST',
       headers: { Authorization: `Bearer ${lead.key}`, 'Content-Type': 'application/json' },
       // A person takes 45 s or so to fill the form in; the too-fast scenario says otherwise.
-      body: JSON.stringify({ ...lead.body, form_started_at: new Date(Date.now() - (lead.formAgeMs ?? 45_000 + index * 1_000)).toISOString() }),
+      body: JSON.stringify({
+        ...lead.body,
+        form_started_at: new Date(Date.now() - (lead.formAgeMs ?? 45_000 + index * 1_000)).toISOString(),
+      }),
     });
     const body = (await response.json()) as Record<string, unknown>;
     const outcome = outcomeOf(response.status, body);
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     const { timestamp: _timestamp, ...shown } = body;
-    write(`${String(index + 1).padStart(3)}  ${cut(lead.scenario, 26)} ${cut(lead.vendor, 18)} ${String(response.status).padEnd(5)} ${cut(JSON.stringify(shown), 110).trimEnd()}`);
+    write(
+      `${String(index + 1).padStart(3)}  ${cut(lead.scenario, 26)} ${cut(lead.vendor, 18)} ${String(response.status).padEnd(5)} ${cut(JSON.stringify(shown), 110).trimEnd()}`,
+    );
   }
 
   write();
   write('summary by outcome');
-  for (const [outcome, n] of [...outcomes.entries()].sort((a, b) => b[1] - a[1])) write(`  ${cut(outcome, 34)} ${String(n).padStart(4)}`);
+  for (const [outcome, n] of [...outcomes.entries()].sort((a, b) => b[1] - a[1]))
+    write(`  ${cut(outcome, 34)} ${String(n).padStart(4)}`);
   write(`  ${cut('total', 34)} ${String(scenarios.length).padStart(4)}`);
   write();
   write(`vendor portal: curl -H 'Authorization: Bearer ${seeded.inquiryLive}' ${url}/api/vendor-portal/daily-stats`);

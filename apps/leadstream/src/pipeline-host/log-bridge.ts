@@ -5,7 +5,18 @@
  * call there: produce, topics, ping, and consumers whose batches come back over the channel to
  * the API thread's handler (the real consumer, its group and its offsets live beside the log).
  */
-import type { Assignment, Batch, BatchHandler, Consumer, ConsumerOptions, ConsumerState, EventLog, ProduceRecord, RecordMetadata, TopicSpec } from '@leadstream/ports';
+import type {
+  Assignment,
+  Batch,
+  BatchHandler,
+  Consumer,
+  ConsumerOptions,
+  ConsumerState,
+  EventLog,
+  ProduceRecord,
+  RecordMetadata,
+  TopicSpec,
+} from '@leadstream/ports';
 import { CoalescingProducer } from '@leadstream/runtime';
 
 /** What both ends of a worker_threads channel offer (a Worker, a MessagePort, parentPort). */
@@ -41,15 +52,29 @@ interface WireError {
 
 function toWire(error: unknown): WireError {
   const shape = error as { message?: unknown; name?: unknown; code?: unknown; retriable?: unknown } | null;
-  return { message: typeof shape?.message === 'string' ? shape.message : String(error), name: typeof shape?.name === 'string' ? shape.name : 'Error', code: shape?.code, retriable: shape?.retriable };
+  return {
+    message: typeof shape?.message === 'string' ? shape.message : String(error),
+    name: typeof shape?.name === 'string' ? shape.name : 'Error',
+    code: shape?.code,
+    retriable: shape?.retriable,
+  };
 }
 
 function fromWire(wire: WireError): Error {
-  return Object.assign(new Error(wire.message), { name: wire.name ?? 'Error', code: wire.code, retriable: wire.retriable });
+  return Object.assign(new Error(wire.message), {
+    name: wire.name ?? 'Error',
+    code: wire.code,
+    retriable: wire.retriable,
+  });
 }
 
 function isMessage(value: unknown): value is Message {
-  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' && (value as { kind: string }).kind.startsWith('log.');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === 'string' &&
+    (value as { kind: string }).kind.startsWith('log.')
+  );
 }
 
 /** Serves `log` to the other end of `channel`. Returns a function that stops every consumer it made. */
@@ -60,7 +85,8 @@ export function serveEventLog(log: EventLog, channel: Channel): () => Promise<vo
   const pendingAcks = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
   const post = (message: Message): void => channel.postMessage(message);
-  const publishState = (consumerId: number, consumer: Consumer): void => post({ kind: 'log.state', consumerId, state: consumer.state(), assignment: consumer.assignment() });
+  const publishState = (consumerId: number, consumer: Consumer): void =>
+    post({ kind: 'log.state', consumerId, state: consumer.state(), assignment: consumer.assignment() });
 
   const run = async (call: Call): Promise<unknown> => {
     switch (call.op) {
@@ -136,7 +162,11 @@ export function serveEventLog(log: EventLog, channel: Channel): () => Promise<vo
  * An EventLog whose calls run on the log served at the other end of `channel` (serveEventLog).
  * `gone` settles when the other end is gone for good (the thread exited): calls then fail at once.
  */
-export function connectEventLog(channel: Channel, engine: EventLog['engine'] = 'embedded', gone?: Promise<unknown>): EventLog {
+export function connectEventLog(
+  channel: Channel,
+  engine: EventLog['engine'] = 'embedded',
+  gone?: Promise<unknown>,
+): EventLog {
   const replies = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const consumers = new Map<number, RemoteConsumer>();
   let nextId = 0;
@@ -171,10 +201,14 @@ export function connectEventLog(channel: Channel, engine: EventLog['engine'] = '
         break;
       }
       case 'log.batch':
-        consumers.get(value.consumerId)?.deliver(value.batch).then(
-          () => channel.postMessage({ kind: 'log.ack', id: value.id } satisfies Message),
-          (error: unknown) => channel.postMessage({ kind: 'log.ack', id: value.id, error: toWire(error) } satisfies Message),
-        );
+        consumers
+          .get(value.consumerId)
+          ?.deliver(value.batch)
+          .then(
+            () => channel.postMessage({ kind: 'log.ack', id: value.id } satisfies Message),
+            (error: unknown) =>
+              channel.postMessage({ kind: 'log.ack', id: value.id, error: toWire(error) } satisfies Message),
+          );
         break;
       case 'log.state':
         consumers.get(value.consumerId)?.update(value.state, value.assignment);

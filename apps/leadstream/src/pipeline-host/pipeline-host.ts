@@ -52,7 +52,13 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
   });
 
   const checkNames = await new Promise<string[]>((resolve, reject) => {
-    const onMessage = (message: { kind?: string; message?: string; code?: unknown; name?: string; checks?: string[] }): void => {
+    const onMessage = (message: {
+      kind?: string;
+      message?: string;
+      code?: unknown;
+      name?: string;
+      checks?: string[];
+    }): void => {
       if (message.kind === 'host.ready') {
         worker.off('message', onMessage);
         resolve(message.checks ?? []);
@@ -60,7 +66,13 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
         worker.off('message', onMessage);
         stopping = true;
         void worker.terminate();
-        reject(new PipelineStartError(message.message ?? 'the pipeline thread failed to start', message.code, message.name ?? 'Error'));
+        reject(
+          new PipelineStartError(
+            message.message ?? 'the pipeline thread failed to start',
+            message.code,
+            message.name ?? 'Error',
+          ),
+        );
       }
     };
     worker.on('message', onMessage);

@@ -12,7 +12,14 @@
  * decisions of a committed batch, embedded engines).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createLogger, Lifecycle, Metrics, pipelineTopics, startTracing, type ConsumerRunner } from '@leadstream/runtime';
+import {
+  createLogger,
+  Lifecycle,
+  Metrics,
+  pipelineTopics,
+  startTracing,
+  type ConsumerRunner,
+} from '@leadstream/runtime';
 import { resolveStages } from '@leadstream/worker';
 import { parseConfig } from '../config';
 import { openEngines } from '../engines';
@@ -38,7 +45,9 @@ async function main(): Promise<void> {
   // This thread's spans (the stages') go out from here, flushed last when the thread stops (docs/operations.md, "Tracing").
   lifecycle.onStop('tracing', await startTracing(data.env, 'pipeline', logger));
   // On the embedded engines a batch's decisions come straight to the HTTP thread after its commit.
-  const decisions = data.serveLog ? { decisions: (values: string[]) => port.postMessage({ kind: 'host.decisions', values }) } : {};
+  const decisions = data.serveLog
+    ? { decisions: (values: string[]) => port.postMessage({ kind: 'host.decisions', values }) }
+    : {};
   const engines = await openEngines(config, logger, metrics, { log: true, store: true }, decisions);
   lifecycle.onStop('engines', () => engines.close());
   await ensureAllIndexes(engines.store);
@@ -74,12 +83,19 @@ async function main(): Promise<void> {
             await check.check();
             return { name: check.name, ok: true, details: check.details?.() ?? {} };
           } catch (error) {
-            return { name: check.name, ok: false, error: error instanceof Error ? error.message : String(error), details: check.details?.() ?? {} };
+            return {
+              name: check.name,
+              ok: false,
+              error: error instanceof Error ? error.message : String(error),
+              details: check.details?.() ?? {},
+            };
           }
         }),
       ).then((checks) => port.postMessage({ kind: 'host.readiness.reply', id: request.id, checks }));
     } else if (request.kind === 'host.metrics') {
-      void metrics.registry.getMetricsAsJSON().then((json) => port.postMessage({ kind: 'host.metrics.reply', id: request.id, metrics: json }));
+      void metrics.registry
+        .getMetricsAsJSON()
+        .then((json) => port.postMessage({ kind: 'host.metrics.reply', id: request.id, metrics: json }));
     }
   });
   // The partitions the stages of this thread hold (the main thread has a `partitions` check of its own).
@@ -89,5 +105,10 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const shape = error as { message?: unknown; code?: unknown; name?: unknown };
-  port.postMessage({ kind: 'host.failed', message: String(shape?.message ?? error), code: shape?.code, name: typeof shape?.name === 'string' ? shape.name : 'Error' });
+  port.postMessage({
+    kind: 'host.failed',
+    message: String(shape?.message ?? error),
+    code: shape?.code,
+    name: typeof shape?.name === 'string' ? shape.name : 'Error',
+  });
 });

@@ -59,8 +59,17 @@ describe('calls to the pipeline thread', () => {
   });
 
   it('an answered call resolves with the reply of its own id, and leaves no listener or timer', async () => {
-    const json = [{ name: 'leadstream_messages_consumed_total', help: 'h', type: 'counter', aggregator: 'sum', values: [{ value: 3, labels: {} }] }];
-    thread.answer = (request) => (request.kind === 'host.metrics' ? { kind: 'host.metrics.reply', id: request.id, metrics: json } : undefined);
+    const json = [
+      {
+        name: 'leadstream_messages_consumed_total',
+        help: 'h',
+        type: 'counter',
+        aggregator: 'sum',
+        values: [{ value: 3, labels: {} }],
+      },
+    ];
+    thread.answer = (request) =>
+      request.kind === 'host.metrics' ? { kind: 'host.metrics.reply', id: request.id, metrics: json } : undefined;
     const requests = threadRequests(thread, [], { timeoutMs: 1_000 });
     await expect(requests.metrics()).resolves.toEqual(json);
     expect(thread.listenerCount('message')).toBe(0);
@@ -98,11 +107,19 @@ describe('calls to the pipeline thread', () => {
   });
 
   it("passes the thread's stuck partitions through: the check holds, its details say degraded", async () => {
-    const stuck = [{ group: 'deliver', topic: 'webhooks.deliveries', partition: 3, offset: '812', in_hand_seconds: 301.2 }];
+    const stuck = [
+      { group: 'deliver', topic: 'webhooks.deliveries', partition: 3, offset: '812', in_hand_seconds: 301.2 },
+    ];
     thread.answer = (request) => ({
       kind: 'host.readiness.reply',
       id: request.id,
-      checks: [{ name: 'partitions:pipeline-thread', ok: true, details: { status: 'degraded', stuck_after_ms: 120_000, stuck } }],
+      checks: [
+        {
+          name: 'partitions:pipeline-thread',
+          ok: true,
+          details: { status: 'degraded', stuck_after_ms: 120_000, stuck },
+        },
+      ],
     });
     const [partitions] = threadRequests(thread, ['partitions:pipeline-thread'], { timeoutMs: 1_500 }).readiness;
     await expect(partitions?.check()).resolves.toBeUndefined();

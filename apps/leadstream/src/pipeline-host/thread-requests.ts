@@ -55,12 +55,17 @@ function ask<T>(channel: ThreadChannel, kind: string, id: number, timeoutMs: num
   });
 }
 
-export function threadRequests(channel: ThreadChannel, checkNames: string[], options: ThreadRequestOptions = {}): ThreadRequests {
+export function threadRequests(
+  channel: ThreadChannel,
+  checkNames: string[],
+  options: ThreadRequestOptions = {},
+): ThreadRequests {
   const timeoutMs = options.timeoutMs ?? THREAD_ANSWER_TIMEOUT_MS;
   let nextId = 0;
 
   const metrics: RemoteMetrics = async () =>
-    (await ask<{ metrics?: Awaited<ReturnType<RemoteMetrics>> }>(channel, 'host.metrics', nextId++, timeoutMs)).metrics ?? [];
+    (await ask<{ metrics?: Awaited<ReturnType<RemoteMetrics>> }>(channel, 'host.metrics', nextId++, timeoutMs))
+      .metrics ?? [];
 
   let asking: Promise<CheckResult[]> | undefined;
   const askReadiness = (): Promise<CheckResult[]> => {

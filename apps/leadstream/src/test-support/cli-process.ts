@@ -62,7 +62,13 @@ export class CliProcess {
   static start(args: string[], env: Record<string, string>): CliProcess {
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
       // PIPELINE_SPLIT passes through, so .ci/run can run the same specs on the split pipeline.
-      env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHECK_RESPONSES: 'on', ...(process.env['PIPELINE_SPLIT'] ? { PIPELINE_SPLIT: process.env['PIPELINE_SPLIT'] } : {}), ...env },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: process.env['HOME'] ?? '',
+        CHECK_RESPONSES: 'on',
+        ...(process.env['PIPELINE_SPLIT'] ? { PIPELINE_SPLIT: process.env['PIPELINE_SPLIT'] } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new CliProcess(child);
@@ -104,7 +110,10 @@ export class CliProcess {
     const seen = this.lines.find(test);
     if (seen) return Promise.resolve(seen);
     return new Promise<LogLine>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a log line; stderr:\n${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for a log line; stderr:\n${this.stderr}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         test,
         resolve: (line) => {

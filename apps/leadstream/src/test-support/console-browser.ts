@@ -25,7 +25,16 @@ export function buildConsole(): void {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -33,7 +42,8 @@ export function launchChromium(): Promise<Browser> {
 export function watchPage(page: Page, base: string, found: { consoleErrors: string[]; outside: string[] }): void {
   page.on('console', (message) => {
     // The browser logs the API's deliberate error answers (a 409 while a lead is processed); scripts must not fail.
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) found.consoleErrors.push(message.text());
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text()))
+      found.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => found.consoleErrors.push(error.message));
   page.on('request', (request) => {
@@ -66,7 +76,10 @@ export async function signIn(page: Page, base: string, email: string, password: 
 }
 
 /** Closes the browser and stops the service (either may not have started). */
-export async function closeBrowserAndService(browser: Browser | undefined, server: CliProcess | undefined): Promise<void> {
+export async function closeBrowserAndService(
+  browser: Browser | undefined,
+  server: CliProcess | undefined,
+): Promise<void> {
   await browser?.close();
   if (server) {
     server.kill('SIGTERM');

@@ -45,7 +45,8 @@ function distributed(name: string, brokers: string, uri: string): EngineSetup {
   return {
     env: { DATA_DIR: dataDir, KAFKA_BROKERS: brokers, TOPIC_PREFIX: prefix, MONGODB_URI: uri, MONGODB_DB: dbName },
     openStore: () => openMongoStore({ uri, dbName }),
-    openLog: async () => prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: `${name}-test` }), prefix),
+    openLog: async () =>
+      prefixEventLog(await openKafkaLog({ brokers: brokers.split(','), clientId: `${name}-test` }), prefix),
     readWhileRunning: true,
     cleanup: async () => {
       rmSync(dataDir, { recursive: true, force: true });

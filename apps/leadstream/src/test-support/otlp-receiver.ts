@@ -28,14 +28,25 @@ interface OtlpAttribute {
 interface OtlpRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttribute[] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: OtlpAttribute[];
+      }>;
+    }>;
   }>;
 }
 
 /** OTLP/JSON ids are hex; a sender that writes base64 (the protobuf JSON mapping) is read too. */
 function hexId(id: string | undefined): string {
   if (!id) return '';
-  return /^[0-9a-f]+$/i.test(id) && (id.length === 32 || id.length === 16) ? id.toLowerCase() : Buffer.from(id, 'base64').toString('hex');
+  return /^[0-9a-f]+$/i.test(id) && (id.length === 32 || id.length === 16)
+    ? id.toLowerCase()
+    : Buffer.from(id, 'base64').toString('hex');
 }
 
 function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown> {

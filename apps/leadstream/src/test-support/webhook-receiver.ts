@@ -71,17 +71,34 @@ export class WebhookReceiver {
     } catch (error) {
       problems.push(`signature: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const envelope = JSON.parse(raw) as { id: string; event: string; timestamp: string; organization_id: string; data: Record<string, unknown> };
+    const envelope = JSON.parse(raw) as {
+      id: string;
+      event: string;
+      timestamp: string;
+      organization_id: string;
+      data: Record<string, unknown>;
+    };
     const keys = Object.keys(envelope).sort();
     if (keys.join() !== 'data,event,id,organization_id,timestamp') problems.push(`envelope keys ${keys.join()}`);
-    if (!envelope.id.startsWith('evt_test_')) problems.push(...eventPayloadProblems({ event: envelope.event, data: envelope.data }));
-    this.received.push({ path, id: envelope.id, event: envelope.event, organizationId: envelope.organization_id, data: envelope.data, signature, problems });
+    if (!envelope.id.startsWith('evt_test_'))
+      problems.push(...eventPayloadProblems({ event: envelope.event, data: envelope.data }));
+    this.received.push({
+      path,
+      id: envelope.id,
+      event: envelope.event,
+      organizationId: envelope.organization_id,
+      data: envelope.data,
+      signature,
+      problems,
+    });
     if (this.holding.has(path)) {
       this.holding.delete(path);
       this.held.push(() => response.writeHead(200).end());
       return;
     }
-    response.writeHead(this.failing.has(path) ? 500 : 200, { 'content-type': 'text/plain' }).end(this.failing.has(path) ? 'down' : 'ok');
+    response
+      .writeHead(this.failing.has(path) ? 500 : 200, { 'content-type': 'text/plain' })
+      .end(this.failing.has(path) ? 'down' : 'ok');
   }
 
   at(path: string): Received[] {
@@ -100,7 +117,11 @@ export class WebhookReceiver {
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after the deadline. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -109,4 +130,3 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-

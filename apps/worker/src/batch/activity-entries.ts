@@ -27,7 +27,8 @@ const DESCRIPTIONS: Record<string, string> = {
 
 function leadIdOf(message: LeadEventMessage): string | undefined {
   const lead = message.data['lead'];
-  if (typeof lead === 'object' && lead !== null && typeof (lead as { id?: unknown }).id === 'string') return (lead as { id: string }).id;
+  if (typeof lead === 'object' && lead !== null && typeof (lead as { id?: unknown }).id === 'string')
+    return (lead as { id: string }).id;
   const id = message.data['lead_id'];
   return typeof id === 'string' ? id : undefined;
 }
@@ -41,11 +42,19 @@ function metadataOf(message: LeadEventMessage): Record<string, unknown> {
       return { vendor_id: lead['vendor_id'] ?? null, ip_address: lead['ip_address'] ?? null };
     }
     case 'lead.validated':
-      return { validation_rules: data['validation_rules'] ?? [], warnings: data['warnings'] ?? [], flags: data['flags'] ?? [] };
+      return {
+        validation_rules: data['validation_rules'] ?? [],
+        warnings: data['warnings'] ?? [],
+        flags: data['flags'] ?? [],
+      };
     case 'lead.rejected':
       return { rule_id: data['rule_id'] ?? null, rejection_reason: data['rejection_reason'] ?? null };
     case 'lead.duplicate':
-      return { duplicate_of: data['duplicate_of'] ?? null, similarity_score: data['similarity_score'] ?? null, action: data['action'] ?? null };
+      return {
+        duplicate_of: data['duplicate_of'] ?? null,
+        similarity_score: data['similarity_score'] ?? null,
+        action: data['action'] ?? null,
+      };
     case 'lead.updated':
       // The changed fields with their old and new values, under `changes`.
       return { changes: data['changes'] ?? {} };

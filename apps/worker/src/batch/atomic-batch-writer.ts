@@ -9,7 +9,16 @@ import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
-import { type BatchWrite, type BatchWriter, type ConsumerPosition, documentIds, groupByTopic, leadChanges, leadFilter, WriteConflictError } from './batch-write';
+import {
+  type BatchWrite,
+  type BatchWriter,
+  type ConsumerPosition,
+  documentIds,
+  groupByTopic,
+  leadChanges,
+  leadFilter,
+  WriteConflictError,
+} from './batch-write';
 
 export interface AtomicBatchWriterOptions {
   store: EmbeddedStore;
@@ -31,7 +40,8 @@ export class AtomicBatchWriter implements BatchWriter {
   readonly atomic = true;
 
   constructor(private readonly options: AtomicBatchWriterOptions) {
-    if (!options.log.sharesConnection) throw new Error('AtomicBatchWriter needs an embedded log opened on the store connection');
+    if (!options.log.sharesConnection)
+      throw new Error('AtomicBatchWriter needs an embedded log opened on the store connection');
   }
 
   async commit(write: BatchWrite, position: ConsumerPosition): Promise<void> {
@@ -48,7 +58,11 @@ export class AtomicBatchWriter implements BatchWriter {
         if (missed.length > 0) throw new WriteConflictError(missed, collection);
       }
       this.writeLeads(write);
-      const outputs = [...write.leads.flatMap((entry) => entry.outputs), ...write.records, ...write.pendingOutboxes.flatMap((lead) => lead.outbox)];
+      const outputs = [
+        ...write.leads.flatMap((entry) => entry.outputs),
+        ...write.records,
+        ...write.pendingOutboxes.flatMap((lead) => lead.outbox),
+      ];
       for (const [topic, records] of groupByTopic(outputs)) {
         if (topic === this.options.direct?.topic) {
           direct.push(...records.map((record) => record.value));
@@ -57,7 +71,12 @@ export class AtomicBatchWriter implements BatchWriter {
         transaction.produce(topicPrefix + topic, records);
         produced.push([topic, records.length]);
       }
-      transaction.commitOffset(topicPrefix + position.groupId, topicPrefix + position.topic, position.partition, position.nextOffset);
+      transaction.commitOffset(
+        topicPrefix + position.groupId,
+        topicPrefix + position.topic,
+        position.partition,
+        position.nextOffset,
+      );
     });
     transaction.published();
     for (const [topic, count] of produced) this.options.metrics?.messagesProduced.inc({ topic }, count);
@@ -69,15 +88,23 @@ export class AtomicBatchWriter implements BatchWriter {
     const operations: BulkWriteOperation<BaseDocument>[] = write.leads.map(({ lead, previous }) =>
       previous === null
         ? { insertOne: { document: { ...lead, outbox: [] } as unknown as BaseDocument } }
-        : { updateOne: { filter: leadFilter(previous, previous.version), update: leadChanges(previous, { ...lead, outbox: [] }) } },
+        : {
+            updateOne: {
+              filter: leadFilter(previous, previous.version),
+              update: leadChanges(previous, { ...lead, outbox: [] }),
+            },
+          },
     );
     // Leads stored by an outbox writer earlier (the store was shared with Kafka before): their outputs go out now.
     for (const lead of write.pendingOutboxes) {
-      operations.push({ updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } } });
+      operations.push({
+        updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } },
+      });
     }
     const { matched, failure } = this.options.store.embeddedCollection(LEADS_COLLECTION).bulkWriteWithin(operations);
     // A lead this batch creates exists already: created meanwhile (a redelivery raced this batch).
-    if (failure instanceof DuplicateKeyError && failure.index === '_id_' && matched.length < write.leads.length) throw new WriteConflictError([write.leads[matched.length]!.lead._id]);
+    if (failure instanceof DuplicateKeyError && failure.index === '_id_' && matched.length < write.leads.length)
+      throw new WriteConflictError([write.leads[matched.length]!.lead._id]);
     if (failure !== undefined) throw failure as Error;
     const conflicts = write.leads.filter((_, index) => !matched[index]).map(({ lead }) => lead._id);
     const offset = write.leads.length;

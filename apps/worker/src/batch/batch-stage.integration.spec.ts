@@ -21,13 +21,24 @@ import { isTransientError, Metrics } from '@leadstream/runtime';
 /** leadstream_stage_retries_total as {"stage/reason": count}. */
 async function retries(metrics: Metrics): Promise<Record<string, number>> {
   const metric = await metrics.registry.getSingleMetric('leadstream_stage_retries_total')?.get();
-  return Object.fromEntries((metric?.values ?? []).map((value) => [`${String(value.labels['stage'])}/${String(value.labels['reason'])}`, value.value]));
+  return Object.fromEntries(
+    (metric?.values ?? []).map((value) => [
+      `${String(value.labels['stage'])}/${String(value.labels['reason'])}`,
+      value.value,
+    ]),
+  );
 }
 
 /** Batches leadstream_stage_batch_duration_seconds observed, as {stage: count}. */
 async function batchesTimed(metrics: Metrics): Promise<Record<string, number>> {
   const metric = await metrics.registry.getSingleMetric('leadstream_stage_batch_duration_seconds')?.get();
-  return Object.fromEntries((metric?.values ?? []).filter((value) => (value as { metricName?: string }).metricName === 'leadstream_stage_batch_duration_seconds_count').map((value) => [String(value.labels['stage']), value.value]));
+  return Object.fromEntries(
+    (metric?.values ?? [])
+      .filter(
+        (value) => (value as { metricName?: string }).metricName === 'leadstream_stage_batch_duration_seconds_count',
+      )
+      .map((value) => [String(value.labels['stage']), value.value]),
+  );
 }
 
 const opened: EnginePair[] = [];
@@ -65,20 +76,36 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     const tenant = { organizationId: organization.id, environment: 'live' as const };
     const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
     const leads = new LeadRepository(pair.store);
-    const stage = validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(pair.store), validationRules: new ValidationRuleRepository(pair.store), config: uncachedConfig, mx: undefined });
+    const stage = validateStage({
+      leads,
+      organizations: dal.organizations,
+      customFields: new CustomFieldRepository(pair.store),
+      validationRules: new ValidationRuleRepository(pair.store),
+      config: uncachedConfig,
+      mx: undefined,
+    });
     return { ...pair, tenant, vendor, leads, stage };
   }
 
   it('retries a transient failure until it passes and dead-letters nothing', async () => {
     const setup = await setUp();
-    const messages = [leadCommand(setup.tenant.organizationId, setup.vendor.id), leadCommand(setup.tenant.organizationId, setup.vendor.id)];
-    await setup.log.produce(TOPICS.submitted, messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) })));
+    const messages = [
+      leadCommand(setup.tenant.organizationId, setup.vendor.id),
+      leadCommand(setup.tenant.organizationId, setup.vendor.id),
+    ];
+    await setup.log.produce(
+      TOPICS.submitted,
+      messages.map((message) => ({ key: message.lead_id, value: JSON.stringify(message) })),
+    );
     const writer = flaky(setup.writer, 5, setup.log.engine);
     const metrics = new Metrics({ defaultMetrics: false });
-    await driveStage(setup.stage, writer, { isTransient: isTransientError, metrics }).handle(await readTopic(setup.log, TOPICS.submitted));
+    await driveStage(setup.stage, writer, { isTransient: isTransientError, metrics }).handle(
+      await readTopic(setup.log, TOPICS.submitted),
+    );
     expect(writer.failures).toBe(5);
     expect(await retries(metrics)).toEqual({ 'validate/transient': 5 });
-    for (const message of messages) expect((await setup.leads.findById(setup.tenant, message.lead_id))?.status).toBe('new');
+    for (const message of messages)
+      expect((await setup.leads.findById(setup.tenant, message.lead_id))?.status).toBe('new');
     expect(await readTopic(setup.log, `${TOPICS.submitted}.dlq`)).toHaveLength(0);
   });
 
@@ -99,7 +126,9 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     };
     const metrics = new Metrics({ defaultMetrics: false });
     const waits: number[] = [];
-    await driveStage(setup.stage, writer, { metrics, sleep: async (ms) => void waits.push(ms) }).handle(await readTopic(setup.log, TOPICS.submitted));
+    await driveStage(setup.stage, writer, { metrics, sleep: async (ms) => void waits.push(ms) }).handle(
+      await readTopic(setup.log, TOPICS.submitted),
+    );
     expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([message.message_id]);
     expect(await retries(metrics)).toEqual({ 'validate/conflict': 3 });
     // One batch committed: timed once, under its stage, its conflicts included.
@@ -117,13 +146,25 @@ describe.each(enginePairs('failures'))('batch stage failures on %s', (_name, ope
     const poison = leadCommand(setup.tenant.organizationId, setup.vendor.id, { lead_id: first.lead_id });
     const last = leadCommand(setup.tenant.organizationId, setup.vendor.id);
     const notJson = { key: 'k', value: '{"truncated": ' };
-    await setup.log.produce(TOPICS.submitted, [first, poison, last].map((message) => ({ key: 'same-key', value: JSON.stringify(message) })));
+    await setup.log.produce(
+      TOPICS.submitted,
+      [first, poison, last].map((message) => ({ key: 'same-key', value: JSON.stringify(message) })),
+    );
     await setup.log.produce(TOPICS.submitted, [{ ...notJson, key: 'same-key' }]);
-    await driveStage(setup.stage, setup.writer, { isTransient: isTransientError }).handle(await readTopic(setup.log, TOPICS.submitted));
-    for (const message of [first, last]) expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([message.message_id]);
+    await driveStage(setup.stage, setup.writer, { isTransient: isTransientError }).handle(
+      await readTopic(setup.log, TOPICS.submitted),
+    );
+    for (const message of [first, last])
+      expect((await setup.leads.findById(setup.tenant, message.lead_id))?.applied_messages).toEqual([
+        message.message_id,
+      ]);
     const letters = await readTopic(setup.log, `${TOPICS.submitted}.dlq`);
     expect(letters.map((letter) => letter.value).sort()).toEqual([JSON.stringify(poison), notJson.value].sort());
-    expect(letters.find((letter) => letter.value === JSON.stringify(poison))?.headers['x-dlq-reason']).toContain('exists already');
-    expect(letters.find((letter) => letter.value === notJson.value)?.headers['x-dlq-reason']).toContain('not a lead command');
+    expect(letters.find((letter) => letter.value === JSON.stringify(poison))?.headers['x-dlq-reason']).toContain(
+      'exists already',
+    );
+    expect(letters.find((letter) => letter.value === notJson.value)?.headers['x-dlq-reason']).toContain(
+      'not a lead command',
+    );
   });
 });

@@ -14,7 +14,18 @@
  *   every time goes to `<topic>.dlq` alone (after `maxAttempts`) and the others pass.
  */
 import type { Batch, LogRecord } from '@leadstream/ports';
-import { deadLetterTopic, endSpan, type Logger, type Metrics, type Span, SpanKind, startSpanFrom, TOPICS, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
+import {
+  deadLetterTopic,
+  endSpan,
+  type Logger,
+  type Metrics,
+  type Span,
+  SpanKind,
+  startSpanFrom,
+  TOPICS,
+  traceHeadersOf,
+  tracingEnabled,
+} from '@leadstream/runtime';
 import { recordActivity } from './activity-entries';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
@@ -93,14 +104,22 @@ export class BatchStageHandler {
         // outbox writer) could keep the entry of an event that a conflict or a crash then
         // replaces with another; there the activity stage records what was produced.
         if (this.options.writer.atomic && this.options.recordActivity !== false) recordActivity(write);
-        if (handled < 1 || handled > records.length) throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
+        if (handled < 1 || handled > records.length)
+          throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
         const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
         this.options.metrics.stageBatchDuration.observe({ stage: this.stage.name }, (performance.now() - began) / 1000);
         countDecisions(this.options.metrics, write);
         committed?.(this.options.metrics);
         this.options.logger.debug(
-          { stage: this.stage.name, partition: batch.partition, records: handled, leads: write.leads.length, decideMs: Math.round(decided - started), commitMs: Math.round(performance.now() - decided) },
+          {
+            stage: this.stage.name,
+            partition: batch.partition,
+            records: handled,
+            leads: write.leads.length,
+            decideMs: Math.round(decided - started),
+            commitMs: Math.round(performance.now() - decided),
+          },
           'batch committed',
         );
         traced?.end();
@@ -109,7 +128,10 @@ export class BatchStageHandler {
         traced?.end(error);
         if (error instanceof WriteConflictError && attempt <= MAX_CONFLICT_RETRIES) {
           this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'conflict' });
-          this.options.logger.debug({ stage: this.stage.name, ids: error.leadIds, err: error }, 'written meanwhile; deciding the batch again');
+          this.options.logger.debug(
+            { stage: this.stage.name, ids: error.leadIds, err: error },
+            'written meanwhile; deciding the batch again',
+          );
           // Another writer of the same leads is at work: a short random wait keeps the two from
           // colliding again and again.
           await this.sleep(Math.random() * Math.min(CONFLICT_MAX_BACKOFF_MS, 2 ** attempt));
@@ -118,7 +140,10 @@ export class BatchStageHandler {
         if (this.options.isTransient(error)) {
           if (this.options.isStopping?.()) throw error;
           this.options.metrics.stageRetries.inc({ stage: this.stage.name, reason: 'transient' });
-          this.options.logger.warn({ stage: this.stage.name, attempt, err: error }, 'transient failure; retrying the batch');
+          this.options.logger.warn(
+            { stage: this.stage.name, attempt, err: error },
+            'transient failure; retrying the batch',
+          );
           await this.sleep(this.backoff(attempt));
           continue;
         }
@@ -143,20 +168,35 @@ export class BatchStageHandler {
 
   private async deadLetter(batch: Batch, record: LogRecord, error: unknown): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
-    this.options.logger.error({ stage: this.stage.name, topic: record.topic, partition: record.partition, offset: record.offset, err: error }, 'dead-lettering record');
+    this.options.logger.error(
+      { stage: this.stage.name, topic: record.topic, partition: record.partition, offset: record.offset, err: error },
+      'dead-lettering record',
+    );
     const write = emptyBatchWrite();
     write.records.push({
       topic: deadLetterTopic(batch.topic),
       key: record.key,
       value: record.value,
-      headers: { ...record.headers, 'x-dlq-reason': reason.slice(0, 500), 'x-dlq-source': `${batch.topic}/${record.partition}/${record.offset}` },
+      headers: {
+        ...record.headers,
+        'x-dlq-reason': reason.slice(0, 500),
+        'x-dlq-source': `${batch.topic}/${record.partition}/${record.offset}`,
+      },
     });
     await this.options.writer.commit(write, this.position(batch, record));
     this.options.metrics.deadLettered.inc({ topic: batch.topic });
   }
 
-  private position(batch: Batch, last: LogRecord): { groupId: string; topic: string; partition: number; nextOffset: number } {
-    return { groupId: this.stage.name, topic: batch.topic, partition: batch.partition, nextOffset: Number(last.offset) + 1 };
+  private position(
+    batch: Batch,
+    last: LogRecord,
+  ): { groupId: string; topic: string; partition: number; nextOffset: number } {
+    return {
+      groupId: this.stage.name,
+      topic: batch.topic,
+      partition: batch.partition,
+      nextOffset: Number(last.offset) + 1,
+    };
   }
 
   private backoff(attempt: number): number {

@@ -70,7 +70,9 @@ export class WriteConflictError extends Error {
     readonly leadIds: string[],
     what = 'leads',
   ) {
-    super(`${what} written meanwhile by someone else: ${leadIds.slice(0, 5).join(', ')}${leadIds.length > 5 ? ', ...' : ''}`);
+    super(
+      `${what} written meanwhile by someone else: ${leadIds.slice(0, 5).join(', ')}${leadIds.length > 5 ? ', ...' : ''}`,
+    );
     this.name = 'WriteConflictError';
   }
 }
@@ -106,7 +108,10 @@ export function emptyBatchWrite(): BatchWrite {
 }
 
 /** The `$set`/`$unset` that turns `previous` into `next`, top-level fields only. */
-export function leadChanges(previous: LeadRecord, next: LeadRecord): { $set: Record<string, never>; $unset?: Record<string, true> } {
+export function leadChanges(
+  previous: LeadRecord,
+  next: LeadRecord,
+): { $set: Record<string, never>; $unset?: Record<string, true> } {
   const set: Record<string, unknown> = {};
   const unset: Record<string, true> = {};
   for (const [field, value] of Object.entries(next)) {
@@ -118,7 +123,9 @@ export function leadChanges(previous: LeadRecord, next: LeadRecord): { $set: Rec
     if (!sameJson(previous[field], value)) set[field] = value;
   }
   for (const field of Object.keys(previous)) if (!(field in next) && field !== '_id') unset[field] = true;
-  return Object.keys(unset).length > 0 ? { $set: set as Record<string, never>, $unset: unset } : { $set: set as Record<string, never> };
+  return Object.keys(unset).length > 0
+    ? { $set: set as Record<string, never>, $unset: unset }
+    : { $set: set as Record<string, never> };
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -133,8 +140,15 @@ export function withoutId(lead: LeadRecord): Record<string, never> {
   return rest as unknown as Record<string, never>;
 }
 
-export function leadFilter(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, version?: number): Record<string, string | number> {
-  const filter: Record<string, string | number> = { _id: lead._id, organization_id: lead.organization_id, environment: lead.environment };
+export function leadFilter(
+  lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>,
+  version?: number,
+): Record<string, string | number> {
+  const filter: Record<string, string | number> = {
+    _id: lead._id,
+    organization_id: lead.organization_id,
+    environment: lead.environment,
+  };
   if (version !== undefined) filter['version'] = version;
   return filter;
 }

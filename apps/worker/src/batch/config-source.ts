@@ -14,7 +14,9 @@ export const uncachedConfig: ConfigSource = {
 };
 
 /** The newest configuration version stamped on any of the commands, per organization. */
-export function newestConfigVersions(messages: ReadonlyArray<{ organization_id: string; config_version?: number }>): Map<string, number | undefined> {
+export function newestConfigVersions(
+  messages: ReadonlyArray<{ organization_id: string; config_version?: number }>,
+): Map<string, number | undefined> {
   const versions = new Map<string, number | undefined>();
   for (const message of messages) {
     const current = versions.get(message.organization_id);

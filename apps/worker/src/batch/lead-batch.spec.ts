@@ -9,7 +9,15 @@ import { emptyBatchWrite } from './batch-write';
 import { LeadBatch } from './lead-batch';
 
 const lead = (id: string, outbox: LeadRecord['outbox'] = []): LeadRecord =>
-  ({ _id: id, organization_id: 'org_1', environment: 'live', version: 1, applied_messages: [], outbox, outbox_at: outbox.length > 0 ? '2026-01-01T00:00:00.000Z' : null }) as unknown as LeadRecord;
+  ({
+    _id: id,
+    organization_id: 'org_1',
+    environment: 'live',
+    version: 1,
+    applied_messages: [],
+    outbox,
+    outbox_at: outbox.length > 0 ? '2026-01-01T00:00:00.000Z' : null,
+  }) as unknown as LeadRecord;
 const TRACE = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
 
 describe('LeadBatch trace headers', () => {
@@ -39,6 +47,8 @@ describe('LeadBatch trace headers', () => {
     batch.put({ ...lead('lead_1'), updated_at: 'now' }, []);
     const write = emptyBatchWrite();
     batch.toWrite(write);
-    expect(write.leads[0]!.outputs).toEqual([{ topic: 'leads.routed', key: 'lead_1', value: 'routed', headers: TRACE }]);
+    expect(write.leads[0]!.outputs).toEqual([
+      { topic: 'leads.routed', key: 'lead_1', value: 'routed', headers: TRACE },
+    ]);
   });
 });

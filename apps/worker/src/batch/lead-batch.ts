@@ -29,7 +29,10 @@ export class LeadBatch {
   private trace: Record<string, string> | undefined;
 
   /** Reads the leads of the given ids, grouped by tenant (one query per tenant). */
-  static async prefetch(leads: Pick<LeadRepository, 'findManyById'>, wanted: Array<{ tenant: TenantContext; id: string }>): Promise<LeadBatch> {
+  static async prefetch(
+    leads: Pick<LeadRepository, 'findManyById'>,
+    wanted: Array<{ tenant: TenantContext; id: string }>,
+  ): Promise<LeadBatch> {
     const batch = new LeadBatch();
     const byTenant = new Map<string, { tenant: TenantContext; ids: Set<string> }>();
     for (const { tenant, id } of wanted) {
@@ -38,7 +41,9 @@ export class LeadBatch {
       group.ids.add(id);
       byTenant.set(key, group);
     }
-    const found = await Promise.all([...byTenant.values()].map(({ tenant, ids }) => leads.findManyById(tenant, [...ids])));
+    const found = await Promise.all(
+      [...byTenant.values()].map(({ tenant, ids }) => leads.findManyById(tenant, [...ids])),
+    );
     for (const lead of found.flat()) batch.load(lead);
     return batch;
   }
@@ -75,7 +80,12 @@ export class LeadBatch {
       current: lead,
       outputs: [],
       changed: false,
-      leftover: lead.outbox.map((entry) => ({ topic: entry.topic, key: entry.key, value: entry.value, ...(entry.headers ? { headers: entry.headers } : {}) })),
+      leftover: lead.outbox.map((entry) => ({
+        topic: entry.topic,
+        key: entry.key,
+        value: entry.value,
+        ...(entry.headers ? { headers: entry.headers } : {}),
+      })),
     });
   }
 
@@ -88,7 +98,9 @@ export class LeadBatch {
   get(tenant: TenantContext, id: string): LeadRecord | null {
     const lead = this.entries.get(id)?.current;
     // Tenant check: a message never touches another tenant's lead, whatever its id says.
-    return lead && lead.organization_id === tenant.organizationId && lead.environment === tenant.environment ? lead : null;
+    return lead && lead.organization_id === tenant.organizationId && lead.environment === tenant.environment
+      ? lead
+      : null;
   }
 
   /**
@@ -118,8 +130,11 @@ export class LeadBatch {
   put(next: LeadRecord, produced: OutputRecord[]): void {
     const trace = this.trace;
     const leaving = this.chained.size === 0 ? produced : produced.filter((output) => !this.chained.has(output.topic));
-    const outputs = trace ? leaving.map((output) => ({ ...output, headers: { ...output.headers, ...trace } })) : leaving;
-    if (leaving.length !== produced.length) this.forwarded.push(...produced.filter((output) => this.chained.has(output.topic)));
+    const outputs = trace
+      ? leaving.map((output) => ({ ...output, headers: { ...output.headers, ...trace } }))
+      : leaving;
+    if (leaving.length !== produced.length)
+      this.forwarded.push(...produced.filter((output) => this.chained.has(output.topic)));
     const entry = this.entries.get(next._id);
     if (entry) {
       entry.current = next;
@@ -136,7 +151,13 @@ export class LeadBatch {
     for (const entry of this.entries.values()) {
       if (entry.changed) {
         leads.push({
-          lead: { ...entry.current, version: (entry.previous?.version ?? 0) + 1, write_id: this.writeId, outbox: [], outbox_at: null },
+          lead: {
+            ...entry.current,
+            version: (entry.previous?.version ?? 0) + 1,
+            write_id: this.writeId,
+            outbox: [],
+            outbox_at: null,
+          },
           previous: entry.previous,
           outputs: [...entry.leftover, ...entry.outputs],
         });

@@ -5,7 +5,13 @@
  * (a redelivery) changes nothing and produces nothing new.
  */
 import type { LeadRepository } from '@leadstream/dal';
-import { advanceLead, leadStatusOf, type LeadActorEvent, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import {
+  advanceLead,
+  leadStatusOf,
+  type LeadActorEvent,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { deadLetterTopic, startSpanFrom, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
@@ -23,7 +29,14 @@ export interface LeadStageSpec<Context> {
   /** Everything the decisions need beyond the leads: configuration, look-ups (in parallel, bounded). */
   prefetch(messages: LeadCommandMessage[], batch: LeadBatch): Promise<Context>;
   /** Decides one command in memory: `batch.put` the lead's next state and outputs, add documents to `write`. */
-  decide(message: LeadCommandMessage, lead: LeadRecord | null, context: Context, batch: LeadBatch, write: BatchWrite, record: LogRecord): DecideResult;
+  decide(
+    message: LeadCommandMessage,
+    lead: LeadRecord | null,
+    context: Context,
+    batch: LeadBatch,
+    write: BatchWrite,
+    record: LogRecord,
+  ): DecideResult;
 }
 
 export function tenantOf(message: Pick<LeadCommandMessage, 'organization_id' | 'environment'>): TenantContext {
@@ -36,7 +49,11 @@ export function deadLetter(record: LogRecord, reason: string): OutputRecord {
     topic: deadLetterTopic(record.topic),
     key: record.key,
     value: record.value,
-    headers: { ...record.headers, 'x-dlq-reason': reason.slice(0, 500), 'x-dlq-source': `${record.topic}/${record.partition}/${record.offset}` },
+    headers: {
+      ...record.headers,
+      'x-dlq-reason': reason.slice(0, 500),
+      'x-dlq-source': `${record.topic}/${record.partition}/${record.offset}`,
+    },
   };
 }
 
@@ -55,11 +72,20 @@ export interface LeadStep {
  * Decides `steps` with one stage on the leads `batch` holds: the stage's prefetch, then each
  * command in order. Returns how many steps it decided (fewer only when `decide` stopped).
  */
-export async function decideSteps<Context>(spec: LeadStageSpec<Context>, steps: LeadStep[], batch: LeadBatch, write: BatchWrite): Promise<number> {
+export async function decideSteps<Context>(
+  spec: LeadStageSpec<Context>,
+  steps: LeadStep[],
+  batch: LeadBatch,
+  write: BatchWrite,
+): Promise<number> {
   // With tracing on, a span of this stage per command, child of its record's span (the record
   // that started the chain); what the stage puts on the batch for other topics carries it on. A
   // failure leaves them unended (never exported): the record's span records it.
-  const spans = tracingEnabled() ? steps.map((step) => startSpanFrom(spec.name, step.record.headers, { attributes: { 'leadstream.lead_id': step.message.lead_id } })) : undefined;
+  const spans = tracingEnabled()
+    ? steps.map((step) =>
+        startSpanFrom(spec.name, step.record.headers, { attributes: { 'leadstream.lead_id': step.message.lead_id } }),
+      )
+    : undefined;
   const endSpans = (): void => spans?.forEach((span) => span?.end());
   const context = await spec.prefetch(
     steps.map((step) => step.message),
@@ -82,13 +108,19 @@ export async function decideSteps<Context>(spec: LeadStageSpec<Context>, steps: 
 }
 
 /** Parses a batch's lead commands; the unreadable ones become dead letters, by index. */
-export function parseLeadSteps(records: LogRecord[]): { steps: Array<LeadStep | undefined>; unreadable: Map<number, OutputRecord> } {
+export function parseLeadSteps(records: LogRecord[]): {
+  steps: Array<LeadStep | undefined>;
+  unreadable: Map<number, OutputRecord>;
+} {
   const unreadable = new Map<number, OutputRecord>();
   const steps = records.map((record, index): LeadStep | undefined => {
     try {
       return { message: parseLeadCommand(JSON.parse(record.value)), record };
     } catch (error) {
-      unreadable.set(index, deadLetter(record, `not a lead command: ${error instanceof Error ? error.message : String(error)}`));
+      unreadable.set(
+        index,
+        deadLetter(record, `not a lead command: ${error instanceof Error ? error.message : String(error)}`),
+      );
       return undefined;
     }
   });
@@ -96,8 +128,14 @@ export function parseLeadSteps(records: LogRecord[]): { steps: Array<LeadStep | 
 }
 
 /** Reads the leads of the commands at once, after any outbox another writer is still producing. */
-export async function prefetchLeads(leads: Pick<LeadRepository, 'findManyById'>, messages: LeadCommandMessage[]): Promise<LeadBatch> {
-  const batch = await LeadBatch.prefetch(leads, messages.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+export async function prefetchLeads(
+  leads: Pick<LeadRepository, 'findManyById'>,
+  messages: LeadCommandMessage[],
+): Promise<LeadBatch> {
+  const batch = await LeadBatch.prefetch(
+    leads,
+    messages.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })),
+  );
   await waitForInFlightOutboxes(leads, batch, messages);
   return batch;
 }
@@ -111,7 +149,10 @@ export function leadStage<Context>(spec: LeadStageSpec<Context>): LeadStage {
       const write = emptyBatchWrite();
       const { steps, unreadable } = parseLeadSteps(records);
       const parsed = steps.filter((step): step is LeadStep => step !== undefined);
-      const batch = await prefetchLeads(spec.leads, parsed.map((step) => step.message));
+      const batch = await prefetchLeads(
+        spec.leads,
+        parsed.map((step) => step.message),
+      );
       const decided = await decideSteps(spec, parsed, batch, write);
       // The records up to the first undecided step (unreadable ones before it are decided too).
       const handled = decided === parsed.length ? records.length : records.indexOf(parsed[decided]!.record);
@@ -134,7 +175,11 @@ const OUTBOX_POLL_MS = 10;
  * reaches this stage is one of that writer's outputs, so its clear follows within milliseconds;
  * a crash leaves the outbox, which after OUTBOX_IN_FLIGHT_MS this batch carries and produces.
  */
-async function waitForInFlightOutboxes(leads: Pick<LeadRepository, 'findManyById'>, batch: LeadBatch, messages: LeadCommandMessage[]): Promise<void> {
+async function waitForInFlightOutboxes(
+  leads: Pick<LeadRepository, 'findManyById'>,
+  batch: LeadBatch,
+  messages: LeadCommandMessage[],
+): Promise<void> {
   const applied = new Set(messages.map((message) => message.message_id));
   const started = Date.now();
   for (;;) {
@@ -142,13 +187,20 @@ async function waitForInFlightOutboxes(leads: Pick<LeadRepository, 'findManyById
     if (waiting.length === 0 || Date.now() - started > OUTBOX_IN_FLIGHT_MS) return;
     await new Promise((resolve) => setTimeout(resolve, OUTBOX_POLL_MS));
     const again = messages.filter((message) => waiting.includes(message.lead_id));
-    const fresh = await LeadBatch.prefetch(leads, again.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })));
+    const fresh = await LeadBatch.prefetch(
+      leads,
+      again.map((message) => ({ tenant: tenantOf(message), id: message.lead_id })),
+    );
     batch.refresh(fresh.all());
   }
 }
 
 /** Runs `work` over `items` with at most `limit` at a time, keeping results in order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -186,7 +238,20 @@ export function configVersionOf(message: LeadCommandMessage): { config_version?:
  * The lead after one command: the actor's transition, its status, the fields the stage sets, and
  * the command's id among the applied ones (a redelivery then changes nothing).
  */
-export function advance(lead: LeadRecord, message: Pick<LeadCommandMessage, 'message_id'>, event: LeadActorEvent, set: Partial<LeadRecord>, at: string): LeadRecord {
+export function advance(
+  lead: LeadRecord,
+  message: Pick<LeadCommandMessage, 'message_id'>,
+  event: LeadActorEvent,
+  set: Partial<LeadRecord>,
+  at: string,
+): LeadRecord {
   const actor = advanceLead(lead.actor, event);
-  return { ...lead, ...set, actor, status: leadStatusOf(actor.state), updated_at: at, applied_messages: [...lead.applied_messages, message.message_id] };
+  return {
+    ...lead,
+    ...set,
+    actor,
+    status: leadStatusOf(actor.state),
+    updated_at: at,
+    applied_messages: [...lead.applied_messages, message.message_id],
+  };
 }

@@ -9,7 +9,17 @@
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
 import type { BulkWriteOperation, Collection, DocumentStore, EventLog } from '@leadstream/ports';
-import { type BatchWrite, type BatchWriter, documentIds, groupByTopic, type OutputRecord, leadChanges, leadFilter, withoutId, WriteConflictError } from './batch-write';
+import {
+  type BatchWrite,
+  type BatchWriter,
+  documentIds,
+  groupByTopic,
+  type OutputRecord,
+  leadChanges,
+  leadFilter,
+  withoutId,
+  WriteConflictError,
+} from './batch-write';
 
 export class OutboxBatchWriter implements BatchWriter {
   readonly atomic = false;
@@ -30,15 +40,22 @@ export class OutboxBatchWriter implements BatchWriter {
     for (const { collection, operations, compareAndSet } of write.documents) {
       if (operations.length === 0) continue;
       const result = await this.store.collection(collection).bulkWrite(operations);
-      if (compareAndSet && result.insertedCount + result.matchedCount < operations.length) throw new WriteConflictError(documentIds(operations), collection);
+      if (compareAndSet && result.insertedCount + result.matchedCount < operations.length)
+        throw new WriteConflictError(documentIds(operations), collection);
     }
     const stored = await this.writeLeads(write);
-    const outputs = [...stored.flatMap((lead) => lead.outbox), ...write.pendingOutboxes.flatMap((lead) => lead.outbox), ...write.records];
+    const outputs = [
+      ...stored.flatMap((lead) => lead.outbox),
+      ...write.pendingOutboxes.flatMap((lead) => lead.outbox),
+      ...write.records,
+    ];
     await produceByTopic(this.log, outputs);
     await clearOutboxes(this.leads, [...stored, ...write.pendingOutboxes]);
     if (stored.length < write.leads.length) {
       const storedIds = new Set(stored.map((lead) => lead._id));
-      throw new WriteConflictError(write.leads.filter(({ lead }) => !storedIds.has(lead._id)).map(({ lead }) => lead._id));
+      throw new WriteConflictError(
+        write.leads.filter(({ lead }) => !storedIds.has(lead._id)).map(({ lead }) => lead._id),
+      );
     }
   }
 
@@ -48,7 +65,11 @@ export class OutboxBatchWriter implements BatchWriter {
     const at = this.now().toISOString();
     const withOutbox = write.leads.map(({ lead, previous, outputs }) => ({
       previous,
-      lead: { ...lead, outbox: outputs.map(toOutboxEntry), outbox_at: outputs.length > 0 ? at : null } satisfies LeadRecord,
+      lead: {
+        ...lead,
+        outbox: outputs.map(toOutboxEntry),
+        outbox_at: outputs.length > 0 ? at : null,
+      } satisfies LeadRecord,
     }));
     const operations: BulkWriteOperation<LeadRecord>[] = withOutbox.map(({ lead, previous }) =>
       previous === null
@@ -57,7 +78,8 @@ export class OutboxBatchWriter implements BatchWriter {
     );
     const inserts = withOutbox.filter(({ previous }) => previous === null).length;
     const result = await this.leads.bulkWrite(operations);
-    if (result.upsertedCount === inserts && result.matchedCount === withOutbox.length - inserts) return withOutbox.map(({ lead }) => lead);
+    if (result.upsertedCount === inserts && result.matchedCount === withOutbox.length - inserts)
+      return withOutbox.map(({ lead }) => lead);
     // Some compare-and-set lost (rare): read back which writes are the stored state.
     const byTenant = new Map<string, string[]>();
     for (const { lead } of withOutbox) {
@@ -67,14 +89,20 @@ export class OutboxBatchWriter implements BatchWriter {
     const current = new Map<string, LeadRecord>();
     for (const [key, ids] of byTenant) {
       const [organizationId, environment] = key.split('\u0000') as [string, string];
-      for (const lead of await this.leads.find({ _id: { $in: ids }, organization_id: organizationId, environment })) current.set(lead._id, lead);
+      for (const lead of await this.leads.find({ _id: { $in: ids }, organization_id: organizationId, environment }))
+        current.set(lead._id, lead);
     }
     return withOutbox.filter(({ lead }) => current.get(lead._id)?.write_id === lead.write_id).map(({ lead }) => lead);
   }
 }
 
 function toOutboxEntry(record: OutputRecord): LeadRecord['outbox'][number] {
-  return { topic: record.topic, key: record.key ?? '', value: record.value, ...(record.headers ? { headers: record.headers } : {}) };
+  return {
+    topic: record.topic,
+    key: record.key ?? '',
+    value: record.value,
+    ...(record.headers ? { headers: record.headers } : {}),
+  };
 }
 
 /** One produce per topic, records in their order. */
@@ -86,6 +114,8 @@ export async function produceByTopic(log: EventLog, records: Iterable<OutputReco
 export async function clearOutboxes(leads: Collection<LeadRecord>, stored: LeadRecord[]): Promise<void> {
   const operations: BulkWriteOperation<LeadRecord>[] = stored
     .filter((lead) => lead.outbox.length > 0)
-    .map((lead) => ({ updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } } }));
+    .map((lead) => ({
+      updateOne: { filter: leadFilter(lead, lead.version), update: { $set: { outbox: [], outbox_at: null } } },
+    }));
   if (operations.length > 0) await leads.bulkWrite(operations);
 }

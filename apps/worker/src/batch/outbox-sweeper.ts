@@ -62,8 +62,16 @@ export class OutboxSweeper {
     for (;;) {
       const stale = await this.vendors.staleOutboxes(cutoff, 500);
       if (stale.length === 0) return flushed;
-      await produceByTopic(this.options.log, stale.flatMap((vendor) => vendor.outbox));
-      for (const vendor of stale) await this.vendors.clearOutbox({ organizationId: vendor.organizationId, environment: 'live' }, vendor.id, vendor.outboxAt);
+      await produceByTopic(
+        this.options.log,
+        stale.flatMap((vendor) => vendor.outbox),
+      );
+      for (const vendor of stale)
+        await this.vendors.clearOutbox(
+          { organizationId: vendor.organizationId, environment: 'live' },
+          vendor.id,
+          vendor.outboxAt,
+        );
       flushed += stale.length;
       this.options.logger.info({ vendors: stale.length }, 'flushed vendor outboxes left behind');
       if (stale.length < 500) return flushed;
@@ -76,7 +84,10 @@ export class OutboxSweeper {
       // Maintenance across tenants: the read is tenant-blind, every write names the lead's tenant.
       const stale = await this.leads.find({ outbox_at: { $lt: cutoff } }, { limit: 500 });
       if (stale.length === 0) return flushed;
-      await produceByTopic(this.options.log, stale.flatMap((lead) => lead.outbox));
+      await produceByTopic(
+        this.options.log,
+        stale.flatMap((lead) => lead.outbox),
+      );
       await clearOutboxes(this.leads, stale);
       flushed += stale.length;
       this.options.logger.info({ leads: stale.length }, 'flushed outboxes left behind');

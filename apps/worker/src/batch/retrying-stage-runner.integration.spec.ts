@@ -28,10 +28,23 @@ const EARLIER_LONG: RetryDelayTopic = { topic: 'recorder.retry.2h', name: '2h', 
 
 describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (_name, open) => {
   /** Engines with the recorder's topics, and a maker of runners of a schedule over them. */
-  async function setUp(partitions = 1): Promise<{ pair: EnginePair; seen: Array<{ topic: string; value: string }>; runnerWith: (retryTopics: RetryDelayTopic[], retirement?: Pick<RetryingStageRunnerOptions, 'clock' | 'retireAfterEmptyMs'>) => RetryingStageRunner }> {
+  async function setUp(partitions = 1): Promise<{
+    pair: EnginePair;
+    seen: Array<{ topic: string; value: string }>;
+    runnerWith: (
+      retryTopics: RetryDelayTopic[],
+      retirement?: Pick<RetryingStageRunnerOptions, 'clock' | 'retireAfterEmptyMs'>,
+    ) => RetryingStageRunner;
+  }> {
     const pair = await open();
     opened.push(pair);
-    await pair.log.ensureTopics([{ topic: INPUT, partitions }, ...[INPUT, EARLIER.topic, LATER.topic, EARLIER_LONG.topic].map((topic) => ({ topic: `${topic}.dlq`, partitions }))]);
+    await pair.log.ensureTopics([
+      { topic: INPUT, partitions },
+      ...[INPUT, EARLIER.topic, LATER.topic, EARLIER_LONG.topic].map((topic) => ({
+        topic: `${topic}.dlq`,
+        partitions,
+      })),
+    ]);
     const seen: Array<{ topic: string; value: string }> = [];
     // A stage that records what it is handed and writes nothing.
     const stage: BatchStage = {
@@ -44,8 +57,21 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     };
     const metrics = new Metrics({ defaultMetrics: false });
     const logger = pino({ level: 'silent' });
-    const runnerWith = (retryTopics: RetryDelayTopic[], retirement: Pick<RetryingStageRunnerOptions, 'clock' | 'retireAfterEmptyMs'> = {}): RetryingStageRunner => {
-      const runner = new RetryingStageRunner({ log: pair.log, store: pair.store, stage, inputTopics: [INPUT], retryTopics, handler: { writer: pair.writer, logger, metrics, isTransient: () => false }, metrics, logger, ...retirement });
+    const runnerWith = (
+      retryTopics: RetryDelayTopic[],
+      retirement: Pick<RetryingStageRunnerOptions, 'clock' | 'retireAfterEmptyMs'> = {},
+    ): RetryingStageRunner => {
+      const runner = new RetryingStageRunner({
+        log: pair.log,
+        store: pair.store,
+        stage,
+        inputTopics: [INPUT],
+        retryTopics,
+        handler: { writer: pair.writer, logger, metrics, isTransient: () => false },
+        metrics,
+        logger,
+        ...retirement,
+      });
       runners.push(runner);
       return runner;
     };
@@ -65,8 +91,12 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     // The new schedule names another delay only; the earlier topic is consumed all the same.
     await runnerWith([LATER]).start();
     await pair.log.produce(INPUT, [{ key: 'k', value: 'new request' }]);
-    await expect.poll(() => seen.map((entry) => `${entry.topic}: ${entry.value}`).sort(), { timeout: 30_000 }).toEqual([`${INPUT}: new request`, `${EARLIER.topic}: retry left by the earlier schedule`]);
-    expect((await new RetryDelayTopicRepository(pair.store).list('recorder')).map((used) => used.topic).sort()).toEqual([LATER.topic, EARLIER.topic]);
+    await expect
+      .poll(() => seen.map((entry) => `${entry.topic}: ${entry.value}`).sort(), { timeout: 30_000 })
+      .toEqual([`${INPUT}: new request`, `${EARLIER.topic}: retry left by the earlier schedule`]);
+    expect((await new RetryDelayTopicRepository(pair.store).list('recorder')).map((used) => used.topic).sort()).toEqual(
+      [LATER.topic, EARLIER.topic],
+    );
   }, 60_000);
 
   it('retires the group of an earlier schedule once its topic is consumed to the end, and does not start it again', async () => {
@@ -84,7 +114,9 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     const current = runnerWith([LATER], { clock: () => now, retireAfterEmptyMs: 600_000 });
     await current.start();
     expect([...current.retryGroups].sort()).toEqual(['recorder.retry.1h', 'recorder.retry.2h', 'recorder.retry.5ms']);
-    await expect.poll(() => seen.map((entry) => `${entry.topic}: ${entry.value}`), { timeout: 30_000 }).toEqual([`${EARLIER.topic}: retry due now`]);
+    await expect
+      .poll(() => seen.map((entry) => `${entry.topic}: ${entry.value}`), { timeout: 30_000 })
+      .toEqual([`${EARLIER.topic}: retry due now`]);
 
     // Consumed to its end, the earlier 5 ms topic waits retireAfterEmptyMs, then is retired; the
     // current schedule's topic (empty too) and the earlier 2 h topic (a retry still waits there)
@@ -97,7 +129,10 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     now += 1;
     expect(await current.retireEmptied()).toEqual({ retired: [EARLIER.topic], left: [], waiting: [] });
     expect([...current.retryGroups].sort()).toEqual(['recorder.retry.1h', 'recorder.retry.2h']);
-    expect((await registry.list('recorder')).map((used) => used.topic).sort()).toEqual([LATER.topic, EARLIER_LONG.topic]);
+    expect((await registry.list('recorder')).map((used) => used.topic).sort()).toEqual([
+      LATER.topic,
+      EARLIER_LONG.topic,
+    ]);
     now += 3_600_000;
     expect(await current.retireEmptied()).toEqual({ retired: [], left: [], waiting: [] });
 
@@ -107,7 +142,10 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     const restarted = runnerWith([LATER]);
     await restarted.start();
     expect([...restarted.retryGroups].sort()).toEqual(['recorder.retry.1h', 'recorder.retry.2h']);
-    expect((await registry.list('recorder')).map((used) => used.topic).sort()).toEqual([LATER.topic, EARLIER_LONG.topic]);
+    expect((await registry.list('recorder')).map((used) => used.topic).sort()).toEqual([
+      LATER.topic,
+      EARLIER_LONG.topic,
+    ]);
   }, 90_000);
 
   it('where two members share an emptied group, the one left owning every partition retires it', async () => {
@@ -125,7 +163,8 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
     const b = runnerWith([LATER], { clock: () => nowB, retireAfterEmptyMs: 600_000 });
     await a.start();
     await b.start();
-    const owned = async (runner: RetryingStageRunner): Promise<number[]> => (await runner.retireEmptied()).waiting.flatMap((entry) => entry.partitions);
+    const owned = async (runner: RetryingStageRunner): Promise<number[]> =>
+      (await runner.retireEmptied()).waiting.flatMap((entry) => entry.partitions);
     await expect
       .poll(
         async () => {
@@ -138,7 +177,11 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
 
     // A member owning some partitions only cannot tell the topic is consumed: it waits twice as long, then leaves.
     nowA += 600_000;
-    expect(await a.retireEmptied()).toEqual({ retired: [], left: [], waiting: [{ topic: EARLIER.topic, partitions: await owned(a) }] });
+    expect(await a.retireEmptied()).toEqual({
+      retired: [],
+      left: [],
+      waiting: [{ topic: EARLIER.topic, partitions: await owned(a) }],
+    });
     nowA += 600_000;
     expect(await a.retireEmptied()).toMatchObject({ retired: [], left: [EARLIER.topic] });
     expect(a.retryGroups).toEqual(['recorder.retry.1h']);
@@ -146,7 +189,9 @@ describe.each(enginePairs('retrying-runner'))('a retrying stage runner on %s', (
 
     // The other now owns both partitions, consumed to their end for long enough: it retires the group.
     nowB += 600_000;
-    await expect.poll(() => b.retireEmptied(), { timeout: 30_000 }).toEqual({ retired: [EARLIER.topic], left: [], waiting: [] });
+    await expect
+      .poll(() => b.retireEmptied(), { timeout: 30_000 })
+      .toEqual({ retired: [EARLIER.topic], left: [], waiting: [] });
     expect(b.retryGroups).toEqual(['recorder.retry.1h']);
     expect((await registry.list('recorder')).map((used) => used.topic)).toEqual([LATER.topic]);
   }, 90_000);

@@ -97,7 +97,14 @@ export class RetryingStageRunner extends ConsumerRunner {
 
   constructor(private readonly retrying: RetryingStageRunnerOptions) {
     const { log, stage, inputTopics, retryTopics, handler, metrics, logger } = retrying;
-    super({ log, groupId: stage.name, topics: inputTopics, metrics, logger, eachBatch: new BatchStageHandler(stage, handler).handle });
+    super({
+      log,
+      groupId: stage.name,
+      topics: inputTopics,
+      metrics,
+      logger,
+      eachBatch: new BatchStageHandler(stage, handler).handle,
+    });
     this.delayTopics = [...new Map(retryTopics.map((retry) => [retry.topic, retry])).values()];
     this.clock = retrying.clock ?? Date.now;
   }
@@ -114,7 +121,14 @@ export class RetryingStageRunner extends ConsumerRunner {
   private groupOf(delayTopic: RetryDelayTopic): ConsumerRunner {
     const { log, stage, handler, metrics, logger } = this.retrying;
     const group = underGroup(stage, this.groupIdOf(delayTopic), delayTopic.topic);
-    return new ConsumerRunner({ log, groupId: group.name, topics: [delayTopic.topic], metrics, logger, eachBatch: new BatchStageHandler(group, handler).handle });
+    return new ConsumerRunner({
+      log,
+      groupId: group.name,
+      topics: [delayTopic.topic],
+      metrics,
+      logger,
+      eachBatch: new BatchStageHandler(group, handler).handle,
+    });
   }
 
   override get done(): Promise<void> {
@@ -126,22 +140,39 @@ export class RetryingStageRunner extends ConsumerRunner {
     this.started = true;
     const { log, store, stage, inputTopics, ensureInputTopics = [], logger } = this.retrying;
     const registry = new RetryDelayTopicRepository(store);
-    const earlier = (await registry.list(stage.name)).filter((used) => !this.delayTopics.some((current) => current.topic === used.topic));
+    const earlier = (await registry.list(stage.name)).filter(
+      (used) => !this.delayTopics.some((current) => current.topic === used.topic),
+    );
     await registry.remember(stage.name, this.delayTopics, new Date().toISOString());
-    if (earlier.length > 0) logger.info({ stage: stage.name, topics: earlier.map((used) => used.topic) }, 'also consuming the retry delay topics of an earlier schedule');
+    if (earlier.length > 0)
+      logger.info(
+        { stage: stage.name, topics: earlier.map((used) => used.topic) },
+        'also consuming the retry delay topics of an earlier schedule',
+      );
     const consumed = [...this.delayTopics, ...earlier];
     const partitions = await log.partitionCount(inputTopics[0]!);
     // The delay topics, with their delays (a Kafka consumer learns a topic's delay from this call
     // in its own process).
-    const specs: TopicSpec[] = [...consumed.map(({ topic, delayMs }) => ({ topic, partitions, delayMs })), ...ensureInputTopics.map((topic) => ({ topic, partitions }))];
+    const specs: TopicSpec[] = [
+      ...consumed.map(({ topic, delayMs }) => ({ topic, partitions, delayMs })),
+      ...ensureInputTopics.map((topic) => ({ topic, partitions })),
+    ];
     await log.ensureTopics(specs);
-    this.retries.push(...consumed.map((delayTopic) => ({ delayTopic, runner: this.groupOf(delayTopic), earlier: earlier.includes(delayTopic) })));
+    this.retries.push(
+      ...consumed.map((delayTopic) => ({
+        delayTopic,
+        runner: this.groupOf(delayTopic),
+        earlier: earlier.includes(delayTopic),
+      })),
+    );
     try {
       await super.start();
       for (const group of this.retries) await group.runner.start();
       if (earlier.length > 0) {
         this.retireTimer = setInterval(() => {
-          this.retireEmptied().catch((error: unknown) => logger.warn({ stage: stage.name, err: error }, 'retry delay topic retirement check failed'));
+          this.retireEmptied().catch((error: unknown) =>
+            logger.warn({ stage: stage.name, err: error }, 'retry delay topic retirement check failed'),
+          );
         }, this.retrying.retireCheckMs ?? DEFAULT_RETIRE_CHECK_MS);
         this.retireTimer.unref();
       }
@@ -160,7 +191,10 @@ export class RetryingStageRunner extends ConsumerRunner {
   }
 
   override async waitUntilIdle(pollMs?: number): Promise<void> {
-    await Promise.all([super.waitUntilIdle(pollMs), ...this.retries.map((group) => group.runner.waitUntilIdle(pollMs))]);
+    await Promise.all([
+      super.waitUntilIdle(pollMs),
+      ...this.retries.map((group) => group.runner.waitUntilIdle(pollMs)),
+    ]);
   }
 
   /**
@@ -199,13 +233,26 @@ export class RetryingStageRunner extends ConsumerRunner {
       const groupId = this.groupIdOf(group.delayTopic);
       await group.runner.stop();
       this.retries.splice(this.retries.indexOf(group), 1);
-      for (const partition of position.partitions) metrics.consumerLag.remove({ topic, partition: String(partition), group: groupId });
+      for (const partition of position.partitions)
+        metrics.consumerLag.remove({ topic, partition: String(partition), group: groupId });
       if (position.state === 'all-at-end') {
         await new RetryDelayTopicRepository(store).forget(stage.name, topic);
-        logger.info({ stage: stage.name, topic, group: groupId }, 'retired the retry delay topic of an earlier schedule: consumed to its end');
+        logger.info(
+          { stage: stage.name, topic, group: groupId },
+          'retired the retry delay topic of an earlier schedule: consumed to its end',
+        );
         outcome.retired.push(topic);
       } else {
-        logger.info({ stage: stage.name, topic, group: groupId, partitions: position.partitions, partitionCount: await log.partitionCount(topic) }, 'left the group of an earlier schedule\'s retry delay topic: its partitions here are consumed to their end');
+        logger.info(
+          {
+            stage: stage.name,
+            topic,
+            group: groupId,
+            partitions: position.partitions,
+            partitionCount: await log.partitionCount(topic),
+          },
+          "left the group of an earlier schedule's retry delay topic: its partitions here are consumed to their end",
+        );
         outcome.left.push(topic);
       }
     }
@@ -216,7 +263,10 @@ export class RetryingStageRunner extends ConsumerRunner {
    * Where the group stands on its topic: every partition owned by this member and at its end, the
    * ones it owns at their end (others own the rest), some behind, or nothing owned to tell by.
    */
-  private async positionOf({ delayTopic, runner }: RetryGroup): Promise<{ state: 'all-at-end' | 'own-at-end' | 'behind' | 'unknown'; partitions: number[] }> {
+  private async positionOf({
+    delayTopic,
+    runner,
+  }: RetryGroup): Promise<{ state: 'all-at-end' | 'own-at-end' | 'behind' | 'unknown'; partitions: number[] }> {
     try {
       const partitionCount = await this.retrying.log.partitionCount(delayTopic.topic);
       const lag = (await runner.lag()).filter((entry) => entry.topic === delayTopic.topic);
@@ -225,7 +275,10 @@ export class RetryingStageRunner extends ConsumerRunner {
       if (lag.some((entry) => entry.lag !== 0)) return { state: 'behind', partitions };
       return { state: partitions.length === partitionCount ? 'all-at-end' : 'own-at-end', partitions };
     } catch (error) {
-      this.retrying.logger.debug({ topic: delayTopic.topic, err: error }, 'lag unavailable: retirement checked again later');
+      this.retrying.logger.debug(
+        { topic: delayTopic.topic, err: error },
+        'lag unavailable: retirement checked again later',
+      );
       return { state: 'unknown', partitions: [] };
     }
   }

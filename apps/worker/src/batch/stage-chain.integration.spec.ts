@@ -4,7 +4,19 @@
  * nothing goes to the topics inside the chain, dedup sees a lead decided earlier in the same
  * batch, and the split stages (one group each) reach the same states and decisions.
  */
-import { createDal, CustomFieldRepository, DedupRepository, EnrichmentConfigReader, LeadActivityRepository, LeadRepository, RoutingConfigReader, RoutingCounterRepository, RoutingRuleRepository, RoutingSettingsRepository, ValidationRuleRepository } from '@leadstream/dal';
+import {
+  createDal,
+  CustomFieldRepository,
+  DedupRepository,
+  EnrichmentConfigReader,
+  LeadActivityRepository,
+  LeadRepository,
+  RoutingConfigReader,
+  RoutingCounterRepository,
+  RoutingRuleRepository,
+  RoutingSettingsRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
@@ -37,37 +49,65 @@ async function setUp(open: () => Promise<EnginePair>) {
   const organization = await dal.organizations.create({ name: 'Chained University' });
   const live: TenantContext = { organizationId: organization.id, environment: 'live' };
   const vendor = await dal.vendors.create(live, { name: 'Vendor', type: 'inquiry' });
-  await store.collection('crm_connections').insertOne({ _id: 'crm_sf', organization_id: organization.id, environment: 'live', enabled: true, created_at: new Date().toISOString() });
+  await store.collection('crm_connections').insertOne({
+    _id: 'crm_sf',
+    organization_id: organization.id,
+    environment: 'live',
+    enabled: true,
+    created_at: new Date().toISOString(),
+  });
   // Leads from "ads" go to the CRM; the others have no target.
-  await new RoutingSettingsRepository(store).put(organization.id, { default_targets: [], when_unmatched: 'none' }, new Date().toISOString());
+  await new RoutingSettingsRepository(store).put(
+    organization.id,
+    { default_targets: [], when_unmatched: 'none' },
+    new Date().toISOString(),
+  );
   await new RoutingRuleRepository(store).create(
     organization.id,
     'rroute_ads',
     {
-    name: 'Ads to Salesforce',
-    description: null,
-    priority: 0,
-    enabled: true,
-    conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'ads' }] },
-    distribution: 'single',
-    targets: [{ connection_id: 'crm_sf', owner: null, queue: null, weight: null }],
+      name: 'Ads to Salesforce',
+      description: null,
+      priority: 0,
+      enabled: true,
+      conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'ads' }] },
+      distribution: 'single',
+      targets: [{ connection_id: 'crm_sf', owner: null, queue: null, weight: null }],
     },
     new Date().toISOString(),
   );
   const leads = new LeadRepository(store);
   const stages = {
-    validate: validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }),
+    validate: validateStage({
+      leads,
+      organizations: dal.organizations,
+      customFields: new CustomFieldRepository(store),
+      validationRules: new ValidationRuleRepository(store),
+      config: uncachedConfig,
+      mx: undefined,
+    }),
     dedup: dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
     enrich: enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
-    route: routeStage({ leads, routing: new RoutingConfigReader(store), counters: new RoutingCounterRepository(store), config: uncachedConfig }),
+    route: routeStage({
+      leads,
+      routing: new RoutingConfigReader(store),
+      counters: new RoutingCounterRepository(store),
+      config: uncachedConfig,
+    }),
   };
   /** Every submission on one key, so they share a partition and a batch. */
   const submit = async (submissions: Array<Record<string, unknown>>): Promise<LeadCommandMessage[]> => {
-    const messages = submissions.map((submission) => leadCommand(organization.id, vendor.id, { submission: { first_name: 'Ada', ...submission } }));
-    await log.produce(TOPICS.submitted, messages.map((message) => ({ key: `live:${organization.id}:same`, value: JSON.stringify(message) })));
+    const messages = submissions.map((submission) =>
+      leadCommand(organization.id, vendor.id, { submission: { first_name: 'Ada', ...submission } }),
+    );
+    await log.produce(
+      TOPICS.submitted,
+      messages.map((message) => ({ key: `live:${organization.id}:same`, value: JSON.stringify(message) })),
+    );
     return messages;
   };
-  const decisions = async () => (await readTopic(log, TOPICS.decisions)).map((record) => parseLeadDecision(JSON.parse(record.value)));
+  const decisions = async () =>
+    (await readTopic(log, TOPICS.decisions)).map((record) => parseLeadDecision(JSON.parse(record.value)));
   return { ...engines, live, leads, stages, submit, decisions };
 }
 
@@ -100,8 +140,16 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
     ]);
     const metrics = new Metrics({ defaultMetrics: false });
     const counted = async (name: string, label: string) =>
-      Object.fromEntries(((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).filter((value) => !/_(bucket|sum)$/.test((value as { metricName?: string }).metricName ?? '')).map((value) => [String(value.labels[label]), value.value]));
-    const chain = driveStage(chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]), setup.writer, { metrics });
+      Object.fromEntries(
+        ((await metrics.registry.getSingleMetric(name)?.get())?.values ?? [])
+          .filter((value) => !/_(bucket|sum)$/.test((value as { metricName?: string }).metricName ?? ''))
+          .map((value) => [String(value.labels[label]), value.value]),
+      );
+    const chain = driveStage(
+      chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]),
+      setup.writer,
+      { metrics },
+    );
     const submitted = await readTopic(setup.log, TOPICS.submitted);
     expect(new Set(submitted.map((record) => record.partition)).size).toBe(1);
     await chain.handle(submitted);
@@ -110,51 +158,112 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
     // One write per lead: a lead's version counts its writes.
     expect(stored.map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
     expect(stored.map(outcomeOf)).toEqual([
-      { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'pending', targets: ['crm_sf'], duplicate: 'no' },
-      { status: 'duplicate', validation_status: 'passed', dedup_status: 'duplicate', enrichment_status: 'skipped', crm_sync_status: 'not_applicable', targets: undefined, duplicate: 'yes' },
-      { status: 'active', validation_status: 'passed', dedup_status: 'unique', enrichment_status: 'completed', crm_sync_status: 'not_applicable', targets: [], duplicate: 'no' },
-      { status: 'rejected', validation_status: 'failed', dedup_status: 'pending', enrichment_status: 'skipped', crm_sync_status: 'not_applicable', targets: undefined, duplicate: 'no' },
+      {
+        status: 'active',
+        validation_status: 'passed',
+        dedup_status: 'unique',
+        enrichment_status: 'completed',
+        crm_sync_status: 'pending',
+        targets: ['crm_sf'],
+        duplicate: 'no',
+      },
+      {
+        status: 'duplicate',
+        validation_status: 'passed',
+        dedup_status: 'duplicate',
+        enrichment_status: 'skipped',
+        crm_sync_status: 'not_applicable',
+        targets: undefined,
+        duplicate: 'yes',
+      },
+      {
+        status: 'active',
+        validation_status: 'passed',
+        dedup_status: 'unique',
+        enrichment_status: 'completed',
+        crm_sync_status: 'not_applicable',
+        targets: [],
+        duplicate: 'no',
+      },
+      {
+        status: 'rejected',
+        validation_status: 'failed',
+        dedup_status: 'pending',
+        enrichment_status: 'skipped',
+        crm_sync_status: 'not_applicable',
+        targets: undefined,
+        duplicate: 'no',
+      },
     ]);
     expect(stored[1]?.duplicate_of).toBe(messages[0]!.lead_id);
-    const decided = Object.fromEntries((await setup.decisions()).map((decision) => [decision.correlation_id, decision.outcome]));
+    const decided = Object.fromEntries(
+      (await setup.decisions()).map((decision) => [decision.correlation_id, decision.outcome]),
+    );
     expect(decided).toEqual({
       [messages[0]!.correlation_id]: 'accepted',
       [messages[1]!.correlation_id]: 'duplicate',
       [messages[2]!.correlation_id]: 'accepted',
       [messages[3]!.correlation_id]: 'invalid',
     });
-    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({ accepted: 2, duplicate: 1, invalid: 1 });
-    for (const topic of [TOPICS.validated, TOPICS.unique, TOPICS.enriched]) expect(await readTopic(setup.log, topic)).toEqual([]);
+    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({
+      accepted: 2,
+      duplicate: 1,
+      invalid: 1,
+    });
+    for (const topic of [TOPICS.validated, TOPICS.unique, TOPICS.enriched])
+      expect(await readTopic(setup.log, topic)).toEqual([]);
     // Only the lead with a CRM target goes on to crm-sync.
     expect((await readTopic(setup.log, TOPICS.routed)).map((record) => record.key)).toEqual([messages[0]!.lead_id]);
 
     // The same batch again (a redelivery) changes nothing and produces nothing new.
     const events = (await readTopic(setup.log, TOPICS.events)).length;
     await chain.handle(submitted);
-    expect((await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)))).map((lead) => lead?.version)).toEqual([1, 1, 1, 1]);
+    expect(
+      (await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)))).map(
+        (lead) => lead?.version,
+      ),
+    ).toEqual([1, 1, 1, 1]);
     expect((await readTopic(setup.log, TOPICS.events)).length).toBe(events);
     expect((await setup.decisions()).length).toBe(4);
     // Counted once per decided lead; the chain's batches are timed under its head stage.
-    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({ accepted: 2, duplicate: 1, invalid: 1 });
+    expect(await counted('leadstream_lead_decisions_total', 'outcome')).toEqual({
+      accepted: 2,
+      duplicate: 1,
+      invalid: 1,
+    });
     expect(await counted('leadstream_stage_batch_duration_seconds', 'stage')).toEqual({ validate: 2 });
   });
 
   it('decides as the split stages do, one group and one write each', async () => {
     const chained = await setUp(open);
     const split = await setUp(open);
-    const submissions = [{ email: 'ada@example.edu', source: 'ads' }, { email: 'ada@example.edu' }, { email: 'lin@example.edu', source: 'fair' }, { email: 'bad' }];
+    const submissions = [
+      { email: 'ada@example.edu', source: 'ads' },
+      { email: 'ada@example.edu' },
+      { email: 'lin@example.edu', source: 'fair' },
+      { email: 'bad' },
+    ];
     const chainedMessages = await chained.submit(submissions);
     const splitMessages = await split.submit(submissions);
-    await driveStage(chainLeadStages([chained.stages.validate, chained.stages.dedup, chained.stages.enrich, chained.stages.route]), chained.writer).handle(await readTopic(chained.log, TOPICS.submitted));
+    await driveStage(
+      chainLeadStages([chained.stages.validate, chained.stages.dedup, chained.stages.enrich, chained.stages.route]),
+      chained.writer,
+    ).handle(await readTopic(chained.log, TOPICS.submitted));
     await driveStage(split.stages.validate, split.writer).handle(await readTopic(split.log, TOPICS.submitted));
     await driveStage(split.stages.dedup, split.writer).handle(await readTopic(split.log, TOPICS.validated));
     await driveStage(split.stages.enrich, split.writer).handle(await readTopic(split.log, TOPICS.unique));
     await driveStage(split.stages.route, split.writer).handle(await readTopic(split.log, TOPICS.enriched));
-    const chainedLeads = await Promise.all(chainedMessages.map((message) => chained.leads.findById(chained.live, message.lead_id)));
-    const splitLeads = await Promise.all(splitMessages.map((message) => split.leads.findById(split.live, message.lead_id)));
+    const chainedLeads = await Promise.all(
+      chainedMessages.map((message) => chained.leads.findById(chained.live, message.lead_id)),
+    );
+    const splitLeads = await Promise.all(
+      splitMessages.map((message) => split.leads.findById(split.live, message.lead_id)),
+    );
     expect(chainedLeads.map(outcomeOf)).toEqual(splitLeads.map(outcomeOf));
     expect(chainedLeads.map((lead) => lead?.status)).toEqual(['active', 'duplicate', 'active', 'rejected']);
-    expect((await chained.decisions()).map((decision) => decision.outcome).sort()).toEqual((await split.decisions()).map((decision) => decision.outcome).sort());
+    expect((await chained.decisions()).map((decision) => decision.outcome).sort()).toEqual(
+      (await split.decisions()).map((decision) => decision.outcome).sort(),
+    );
     // The split stages wrote the accepted leads once per stage; the chain once.
     expect(splitLeads[0]?.version).toBe(4);
     expect(chainedLeads[0]?.version).toBe(1);
@@ -163,25 +272,43 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
 
 // A writer that stores documents before the leads (the outbox writer) can be cut between the two;
 // the embedded writer commits in one transaction and cannot.
-describe.each(pairs.filter(([name]) => name.includes('outbox')))('intake chain on %s, cut between documents and leads', (_name, open) => {
-  it('keeps no activity entry of an event that a commit cut after its documents never produced', async () => {
-    const setup = await setUp(open);
-    const messages = await setup.submit([{ email: 'ada@example.edu' }, { email: 'lin@example.edu' }]);
-    const chain = chainLeadStages([setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route]);
-    // The first commit fails after the documents are written and before the leads; the batch is
-    // then decided again, with new event ids.
-    const cut = setup.faulty('leads');
-    let commits = 0;
-    const cutOnce: BatchWriter = { atomic: setup.writer.atomic, commit: (write, position) => (commits++ === 0 ? cut : setup.writer).commit(write, position) };
-    await driveStage(chain, cutOnce).handle(await readTopic(setup.log, TOPICS.submitted));
-    await driveStage(activityStage(), setup.writer).handle(await readTopic(setup.log, TOPICS.events));
-    const events = (await readTopic(setup.log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } });
-    const activity = new LeadActivityRepository(setup.store);
-    for (const message of messages) {
-      // Every event of the lead but lead.accepted, which the activity log does not list.
-      const produced = events.filter((event) => leadIdOf(event) === message.lead_id && event.event !== 'lead.accepted').map((event) => event.id);
-      expect(produced.length).toBeGreaterThanOrEqual(3);
-      expect((await activity.forLead(setup.live, message.lead_id)).map((entry) => entry._id).sort()).toEqual(produced.sort());
-    }
-  });
-});
+describe.each(pairs.filter(([name]) => name.includes('outbox')))(
+  'intake chain on %s, cut between documents and leads',
+  (_name, open) => {
+    it('keeps no activity entry of an event that a commit cut after its documents never produced', async () => {
+      const setup = await setUp(open);
+      const messages = await setup.submit([{ email: 'ada@example.edu' }, { email: 'lin@example.edu' }]);
+      const chain = chainLeadStages([
+        setup.stages.validate,
+        setup.stages.dedup,
+        setup.stages.enrich,
+        setup.stages.route,
+      ]);
+      // The first commit fails after the documents are written and before the leads; the batch is
+      // then decided again, with new event ids.
+      const cut = setup.faulty('leads');
+      let commits = 0;
+      const cutOnce: BatchWriter = {
+        atomic: setup.writer.atomic,
+        commit: (write, position) => (commits++ === 0 ? cut : setup.writer).commit(write, position),
+      };
+      await driveStage(chain, cutOnce).handle(await readTopic(setup.log, TOPICS.submitted));
+      await driveStage(activityStage(), setup.writer).handle(await readTopic(setup.log, TOPICS.events));
+      const events = (await readTopic(setup.log, TOPICS.events)).map(
+        (record) =>
+          JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } },
+      );
+      const activity = new LeadActivityRepository(setup.store);
+      for (const message of messages) {
+        // Every event of the lead but lead.accepted, which the activity log does not list.
+        const produced = events
+          .filter((event) => leadIdOf(event) === message.lead_id && event.event !== 'lead.accepted')
+          .map((event) => event.id);
+        expect(produced.length).toBeGreaterThanOrEqual(3);
+        expect((await activity.forLead(setup.live, message.lead_id)).map((entry) => entry._id).sort()).toEqual(
+          produced.sort(),
+        );
+      }
+    });
+  },
+);

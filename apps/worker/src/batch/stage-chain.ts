@@ -14,7 +14,12 @@ import type { Logger, Metrics } from '@leadstream/runtime';
 import { ConsumerRunner } from '@leadstream/runtime';
 import type { EventLog } from '@leadstream/ports';
 import { parseLeadCommand } from '@leadstream/schemas';
-import { type BatchStage, BatchStageHandler, type BatchStageHandlerOptions, type StageBatchResult } from './batch-stage';
+import {
+  type BatchStage,
+  BatchStageHandler,
+  type BatchStageHandlerOptions,
+  type StageBatchResult,
+} from './batch-stage';
 import { emptyBatchWrite } from './batch-write';
 import { decideSteps, type LeadStage, type LeadStep, parseLeadSteps, prefetchLeads } from './lead-stage';
 
@@ -42,19 +47,31 @@ export function chainLeadStages(stages: readonly LeadStage[]): BatchStage {
       write.records.push(...unreadable.values());
       let steps = parsed.filter((step): step is LeadStep => step !== undefined);
       const origins = new Map(steps.map((step) => [step.message.lead_id, step.record]));
-      const batch = await prefetchLeads(head.spec.leads, steps.map((step) => step.message));
+      const batch = await prefetchLeads(
+        head.spec.leads,
+        steps.map((step) => step.message),
+      );
       batch.chain(inner);
       for (let index = 0; index < stages.length; index++) {
         const stage = stages[index]!;
         const decided = await decideSteps(stage.spec, steps, batch, write);
-        if (decided < steps.length) throw new Error(`stage ${stage.name} stopped inside the chain ${chainName(stages)}; a chained stage must decide every command`);
+        if (decided < steps.length)
+          throw new Error(
+            `stage ${stage.name} stopped inside the chain ${chainName(stages)}; a chained stage must decide every command`,
+          );
         const next = stages[index + 1];
         if (!next) break;
         steps = batch.takeForwarded(next.topic).map((output) => {
           const message = parseLeadCommand(JSON.parse(output.value));
           const origin = origins.get(message.lead_id) ?? records[0]!;
           // The record this command would have been, for a dead letter's source and reason.
-          const record: LogRecord = { ...origin, topic: next.topic, key: output.key, value: output.value, headers: { ...origin.headers, ...(output.headers ?? {}) } };
+          const record: LogRecord = {
+            ...origin,
+            topic: next.topic,
+            key: output.key,
+            value: output.value,
+            headers: { ...origin.headers, ...(output.headers ?? {}) },
+          };
           return { message, record };
         });
       }
@@ -82,10 +99,24 @@ export class StageChainRunner extends ConsumerRunner {
 
   constructor(options: StageChainRunnerOptions) {
     const { log, stages, handler, metrics, logger } = options;
-    super({ log, groupId: stages[0]!.name, topics: [stages[0]!.topic], metrics, logger, eachBatch: new BatchStageHandler(chainLeadStages(stages), handler).handle });
+    super({
+      log,
+      groupId: stages[0]!.name,
+      topics: [stages[0]!.topic],
+      metrics,
+      logger,
+      eachBatch: new BatchStageHandler(chainLeadStages(stages), handler).handle,
+    });
     this.tails = stages.slice(1).map((stage, index) => {
       const rest = chainLeadStages(stages.slice(index + 1));
-      return new ConsumerRunner({ log, groupId: stage.name, topics: [stage.topic], metrics, logger, eachBatch: new BatchStageHandler(rest, handler).handle });
+      return new ConsumerRunner({
+        log,
+        groupId: stage.name,
+        topics: [stage.topic],
+        metrics,
+        logger,
+        eachBatch: new BatchStageHandler(rest, handler).handle,
+      });
     });
   }
 

@@ -12,7 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { parseCrmConnectionInput, type CrmConnection } from '@leadstream/domain';
 import { CrmClient } from '@leadstream/runtime';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_HUBSPOT_TOKEN, FAKE_HUBSPOT_WRITE_ONLY_TOKEN, FAKE_SALESFORCE, FAKE_WEBHOOK_AUTH, startFakeCrm, type FakeCrm } from './crm-fakes.test-support';
+import {
+  FAKE_HUBSPOT_TOKEN,
+  FAKE_HUBSPOT_WRITE_ONLY_TOKEN,
+  FAKE_SALESFORCE,
+  FAKE_WEBHOOK_AUTH,
+  startFakeCrm,
+  type FakeCrm,
+} from './crm-fakes.test-support';
 
 let fake: FakeCrm;
 let silent: Server;
@@ -38,18 +45,44 @@ afterAll(async () => {
 function connection(body: Record<string, unknown>): CrmConnection {
   const parsed = parseCrmConnectionInput(body);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
-  return { ...parsed.input, id: `crm_${String(body['name'])}`, updated_at: '2026-01-01T00:00:00.000Z' } as CrmConnection;
+  return {
+    ...parsed.input,
+    id: `crm_${String(body['name'])}`,
+    updated_at: '2026-01-01T00:00:00.000Z',
+  } as CrmConnection;
 }
-const sf = (secret = FAKE_SALESFORCE.clientSecret) => connection({ name: `sf${secret.length}`, type: 'salesforce', settings: { instance_url: fake.url }, credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: secret } });
-const hs = (token = FAKE_HUBSPOT_TOKEN) => connection({ name: `hs${token.length}`, type: 'hubspot', settings: { base_url: fake.url }, credentials: { private_app_token: token } });
-const hook = (url = `${fake.url}/hook`) => connection({ name: 'hook', type: 'webhook_json', settings: { url }, credentials: { auth_value: FAKE_WEBHOOK_AUTH } });
+const sf = (secret = FAKE_SALESFORCE.clientSecret) =>
+  connection({
+    name: `sf${secret.length}`,
+    type: 'salesforce',
+    settings: { instance_url: fake.url },
+    credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: secret },
+  });
+const hs = (token = FAKE_HUBSPOT_TOKEN) =>
+  connection({
+    name: `hs${token.length}`,
+    type: 'hubspot',
+    settings: { base_url: fake.url },
+    credentials: { private_app_token: token },
+  });
+const hook = (url = `${fake.url}/hook`) =>
+  connection({ name: 'hook', type: 'webhook_json', settings: { url }, credentials: { auth_value: FAKE_WEBHOOK_AUTH } });
 
 describe('CrmClient against a CRM on loopback', () => {
   it('tests each type of connection without writing, and reports refused credentials', async () => {
-    for (const good of [sf(), hs(), hook()]) expect(await client.test(good), good.type).toMatchObject({ success: true, responseStatus: 200 });
+    for (const good of [sf(), hs(), hook()])
+      expect(await client.test(good), good.type).toMatchObject({ success: true, responseStatus: 200 });
     expect(fake.records.salesforce.size + fake.records.hubspot.size + fake.records.webhook.size).toBe(0);
-    expect(await client.test(sf('wrong-secret'))).toMatchObject({ success: false, responseStatus: 400, error: 'token request failed: HTTP 400: invalid client credentials' });
-    expect(await client.test(hs('pat-wrong'))).toMatchObject({ success: false, responseStatus: 401, error: 'HTTP 401: Authentication credentials not found.' });
+    expect(await client.test(sf('wrong-secret'))).toMatchObject({
+      success: false,
+      responseStatus: 400,
+      error: 'token request failed: HTTP 400: invalid client credentials',
+    });
+    expect(await client.test(hs('pat-wrong'))).toMatchObject({
+      success: false,
+      responseStatus: 401,
+      error: 'HTTP 401: Authentication credentials not found.',
+    });
   });
 
   it('keeps the Salesforce token between syncs, and a refused client is a permanent failure', async () => {
@@ -61,16 +94,33 @@ describe('CrmClient against a CRM on loopback', () => {
     expect(second.outcome).toMatchObject({ kind: 'synced', created: false });
     expect(fake.tokensIssued - before).toBe(1);
     expect(fake.records.salesforce.get('lead_client1')?.writes).toBe(2);
-    expect((await client.sync(sf('bad-secret!'), lead, target, null)).outcome).toEqual({ kind: 'permanent', error: 'token request failed: HTTP 400: invalid client credentials', status: 400 });
+    expect((await client.sync(sf('bad-secret!'), lead, target, null)).outcome).toEqual({
+      kind: 'permanent',
+      error: 'token request failed: HTTP 400: invalid client credentials',
+      status: 400,
+    });
   });
 
   it('treats a timeout and a closed port as retryable, a refused target as permanent, and HubSpot 401 as permanent', async () => {
-    expect((await client.sync(hook(`${silentUrl}/hook`), lead, target, null)).outcome).toEqual({ kind: 'retryable', error: 'no answer within 300 ms', status: null, retryAfterMs: null });
+    expect((await client.sync(hook(`${silentUrl}/hook`), lead, target, null)).outcome).toEqual({
+      kind: 'retryable',
+      error: 'no answer within 300 ms',
+      status: null,
+      retryAfterMs: null,
+    });
     const closed = await client.sync(hook('http://127.0.0.1:1/hook'), lead, target, null);
     expect(closed.outcome).toMatchObject({ kind: 'retryable', status: null });
     const strict = new CrmClient({ timeoutMs: 300 });
-    expect((await strict.sync(hook(), lead, target, null)).outcome).toEqual({ kind: 'permanent', error: 'the target must use https', status: null });
-    expect((await client.sync(hs('pat-revoked'), lead, target, null)).outcome).toEqual({ kind: 'permanent', error: 'HTTP 401: Authentication credentials not found. (credentials refused)', status: 401 });
+    expect((await strict.sync(hook(), lead, target, null)).outcome).toEqual({
+      kind: 'permanent',
+      error: 'the target must use https',
+      status: null,
+    });
+    expect((await client.sync(hs('pat-revoked'), lead, target, null)).outcome).toEqual({
+      kind: 'permanent',
+      error: 'HTTP 401: Authentication credentials not found. (credentials refused)',
+      status: 401,
+    });
   });
 });
 
@@ -87,19 +137,47 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
   });
   const fresh = () => new CrmClient({ timeoutMs: 2_000, allowInsecureTargets: true, now: () => clock });
   const salesforce = (settings: Record<string, unknown> = {}, credentials: Record<string, unknown> = {}) =>
-    connection({ name: `sf${++sequence}`, type: 'salesforce', settings: { instance_url: crm.url, ...settings }, credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: FAKE_SALESFORCE.clientSecret, ...credentials } });
-  const hubspot = (token = FAKE_HUBSPOT_TOKEN) => connection({ name: `hs${++sequence}`, type: 'hubspot', settings: { base_url: crm.url }, credentials: { private_app_token: token } });
-  const person = (fields: Record<string, unknown> = {}) => ({ _id: `lead_real${++sequence}`, email: `person${sequence}@example.edu`, first_name: 'Ada', last_name: 'Lovelace', ...fields });
-  const leadCalls = () => crm.requests.filter((request) => request.path.includes('/sobjects/Lead/') || request.path.includes('/crm/v3/'));
+    connection({
+      name: `sf${++sequence}`,
+      type: 'salesforce',
+      settings: { instance_url: crm.url, ...settings },
+      credentials: { client_id: FAKE_SALESFORCE.clientId, client_secret: FAKE_SALESFORCE.clientSecret, ...credentials },
+    });
+  const hubspot = (token = FAKE_HUBSPOT_TOKEN) =>
+    connection({
+      name: `hs${++sequence}`,
+      type: 'hubspot',
+      settings: { base_url: crm.url },
+      credentials: { private_app_token: token },
+    });
+  const person = (fields: Record<string, unknown> = {}) => ({
+    _id: `lead_real${++sequence}`,
+    email: `person${sequence}@example.edu`,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    ...fields,
+  });
+  const leadCalls = () =>
+    crm.requests.filter((request) => request.path.includes('/sobjects/Lead/') || request.path.includes('/crm/v3/'));
 
   it('Salesforce: a used-up daily allowance or concurrency limit (403 REQUEST_LIMIT_EXCEEDED) and a locked row are retried, the allowance after a long delay', async () => {
     const client = fresh();
     const sf = salesforce();
     crm.salesforce.apiCallsLeft = 0;
-    expect((await client.sync(sf, person(), target, null)).outcome).toEqual({ kind: 'retryable', error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.', status: 403, retryAfterMs: 3_600_000 });
+    expect((await client.sync(sf, person(), target, null)).outcome).toEqual({
+      kind: 'retryable',
+      error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: TotalRequests Limit exceeded.',
+      status: 403,
+      retryAfterMs: 3_600_000,
+    });
     crm.salesforce.apiCallsLeft = null;
     crm.salesforce.concurrencyLimited();
-    expect((await client.sync(sf, person(), target, null)).outcome).toEqual({ kind: 'retryable', error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: ConcurrentPerOrgLongTxn Limit exceeded.', status: 403, retryAfterMs: 300_000 });
+    expect((await client.sync(sf, person(), target, null)).outcome).toEqual({
+      kind: 'retryable',
+      error: 'HTTP 403: REQUEST_LIMIT_EXCEEDED: ConcurrentPerOrgLongTxn Limit exceeded.',
+      status: 403,
+      retryAfterMs: 300_000,
+    });
     crm.salesforce.lockRows();
     const locked = await client.sync(sf, person(), target, null);
     expect(locked.outcome).toMatchObject({ kind: 'retryable', status: 400, retryAfterMs: null });
@@ -138,7 +216,10 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
     const client = fresh();
     const routedOwner = { owner: '005000000000001AAA', queue: null };
     const routed = person();
-    expect((await client.sync(salesforce(), routed, routedOwner, null)).outcome).toMatchObject({ kind: 'synced', created: true });
+    expect((await client.sync(salesforce(), routed, routedOwner, null)).outcome).toMatchObject({
+      kind: 'synced',
+      created: true,
+    });
     expect(crm.records.salesforce.get(routed._id)?.fields['OwnerId']).toBe('005000000000001AAA');
     expect(leadCalls().at(-1)?.headers['sforce-auto-assign']).toBe('FALSE');
     // No owner from routing: Salesforce's rules assign the new Lead.
@@ -160,13 +241,31 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
     const created = await client.sync(sf, nameless, { owner: '005000000000001AAA', queue: null }, null);
     expect(created.outcome).toMatchObject({ kind: 'synced', created: true });
     const record = crm.records.salesforce.get(nameless._id)!;
-    expect(record.fields).toMatchObject({ LastName: '[not provided]', Company: '[not provided]', OwnerId: '005000000000001AAA' });
+    expect(record.fields).toMatchObject({
+      LastName: '[not provided]',
+      Company: '[not provided]',
+      OwnerId: '005000000000001AAA',
+    });
     // A rep completes the Lead and takes it over.
-    Object.assign(record.fields, { LastName: 'Lovelace', Company: 'Analytical Engines Ltd', OwnerId: '005000000000REP' });
+    Object.assign(record.fields, {
+      LastName: 'Lovelace',
+      Company: 'Analytical Engines Ltd',
+      OwnerId: '005000000000REP',
+    });
     const crmId = created.outcome.kind === 'synced' ? created.outcome.crmId : null;
-    const resynced = await client.sync(sf, { ...nameless, first_name: 'Augusta Ada' }, { owner: '005000000000001AAA', queue: null }, crmId);
+    const resynced = await client.sync(
+      sf,
+      { ...nameless, first_name: 'Augusta Ada' },
+      { owner: '005000000000001AAA', queue: null },
+      crmId,
+    );
     expect(resynced.outcome).toMatchObject({ kind: 'synced', created: false, crmId: record.id });
-    expect(record.fields).toMatchObject({ FirstName: 'Augusta Ada', LastName: 'Lovelace', Company: 'Analytical Engines Ltd', OwnerId: '005000000000REP' });
+    expect(record.fields).toMatchObject({
+      FirstName: 'Augusta Ada',
+      LastName: 'Lovelace',
+      Company: 'Analytical Engines Ltd',
+      OwnerId: '005000000000REP',
+    });
     const update = leadCalls().at(-1)!;
     expect(JSON.parse(update.body)).toEqual({ FirstName: 'Augusta Ada', Email: nameless.email });
     expect(update.headers['sforce-auto-assign']).toBe('FALSE');
@@ -174,7 +273,11 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
     crm.records.salesforce.delete(nameless._id);
     const recreated = await client.sync(sf, nameless, { owner: '005000000000001AAA', queue: null }, crmId);
     expect(recreated.outcome).toMatchObject({ kind: 'synced', created: true });
-    expect(crm.records.salesforce.get(nameless._id)?.fields).toMatchObject({ LastName: '[not provided]', Company: '[not provided]', OwnerId: '005000000000001AAA' });
+    expect(crm.records.salesforce.get(nameless._id)?.fields).toMatchObject({
+      LastName: '[not provided]',
+      Company: '[not provided]',
+      OwnerId: '005000000000001AAA',
+    });
   });
 
   it('Salesforce: a value longer than its Lead field is refused before any call, naming the field; several Leads sharing the external id are named', async () => {
@@ -184,11 +287,15 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
     const long = person({ first_name: 'Maria de los Angeles Guadalupe Fernandez Gutierrez' });
     expect((await client.sync(sf, long, target, null)).outcome).toEqual({
       kind: 'permanent',
-      error: "first_name is 50 characters and Salesforce's Lead.FirstName holds at most 40: shorten the lead's first_name (PATCH /api/leads/:id) and sync it again",
+      error:
+        "first_name is 50 characters and Salesforce's Lead.FirstName holds at most 40: shorten the lead's first_name (PATCH /api/leads/:id) and sync it again",
       status: null,
     });
     const email = `${'a'.repeat(70)}@example.edu`;
-    expect((await client.sync(sf, person({ email }), target, null)).outcome).toMatchObject({ kind: 'permanent', error: expect.stringContaining("Salesforce's Lead.Email holds at most 80") });
+    expect((await client.sync(sf, person({ email }), target, null)).outcome).toMatchObject({
+      kind: 'permanent',
+      error: expect.stringContaining("Salesforce's Lead.Email holds at most 80"),
+    });
     expect(crm.requests.length).toBe(calls);
 
     const shared = person();
@@ -209,12 +316,22 @@ describe('CrmClient against the answers of the real Salesforce and HubSpot', () 
     const again = await client.sync(hs, person({ _id: 'lead_hs2', email: 'Ada.Lovelace@Example.EDU' }), target, null);
     expect(again.outcome).toMatchObject({ kind: 'synced', created: false });
     expect([...crm.records.hubspot.keys()]).toEqual(['ada.lovelace@example.edu']);
-    expect(crm.records.hubspot.get('ada.lovelace@example.edu')).toMatchObject({ writes: 2, fields: { email: 'ada.lovelace@example.edu' } });
+    expect(crm.records.hubspot.get('ada.lovelace@example.edu')).toMatchObject({
+      writes: 2,
+      fields: { email: 'ada.lovelace@example.edu' },
+    });
   });
 
   it('HubSpot: a connection test with a token missing the read scope says which scope to add', async () => {
-    expect(await fresh().test(hubspot(FAKE_HUBSPOT_WRITE_ONLY_TOKEN))).toMatchObject({ success: false, responseStatus: 403, error: expect.stringContaining('required scopes: crm.objects.contacts.read') });
+    expect(await fresh().test(hubspot(FAKE_HUBSPOT_WRITE_ONLY_TOKEN))).toMatchObject({
+      success: false,
+      responseStatus: 403,
+      error: expect.stringContaining('required scopes: crm.objects.contacts.read'),
+    });
     // Syncs need only the write scope.
-    expect((await fresh().sync(hubspot(FAKE_HUBSPOT_WRITE_ONLY_TOKEN), person(), target, null)).outcome).toMatchObject({ kind: 'synced', created: true });
+    expect((await fresh().sync(hubspot(FAKE_HUBSPOT_WRITE_ONLY_TOKEN), person(), target, null)).outcome).toMatchObject({
+      kind: 'synced',
+      created: true,
+    });
   });
 });

@@ -86,10 +86,18 @@ const HUBSPOT_SCOPES: Record<string, string[]> = {
   [FAKE_HUBSPOT_WRITE_ONLY_TOKEN]: ['crm.objects.contacts.write'],
 };
 /** Lengths of the standard Lead fields the fake checks (Salesforce's Lead object reference). */
-const SALESFORCE_LENGTHS: Record<string, { label: string; max: number }> = { FirstName: { label: 'First Name', max: 40 }, LastName: { label: 'Last Name', max: 80 }, Email: { label: 'Email', max: 80 } };
+const SALESFORCE_LENGTHS: Record<string, { label: string; max: number }> = {
+  FirstName: { label: 'First Name', max: 40 },
+  LastName: { label: 'Last Name', max: 80 },
+  Email: { label: 'Email', max: 80 },
+};
 
 export async function startFakeCrm(): Promise<FakeCrm> {
-  const records = { salesforce: new Map<string, FakeCrmRecord>(), hubspot: new Map<string, FakeCrmRecord>(), webhook: new Map<string, FakeCrmRecord>() };
+  const records = {
+    salesforce: new Map<string, FakeCrmRecord>(),
+    hubspot: new Map<string, FakeCrmRecord>(),
+    webhook: new Map<string, FakeCrmRecord>(),
+  };
   const requests: FakeCrmRequest[] = [];
   const scripts: Array<{ prefix: string; answer: ScriptedAnswer; left: number }> = [];
   const validTokens = new Set<string>();
@@ -104,13 +112,23 @@ export async function startFakeCrm(): Promise<FakeCrm> {
   let refreshes = 0;
   let sequence = 0;
 
-  const send = (response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void => {
+  const send = (
+    response: ServerResponse,
+    status: number,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): void => {
     response.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
     response.end(body === undefined ? undefined : JSON.stringify(body));
   };
 
   const nextId = (idPrefix: string): string => `${idPrefix}${String(++sequence).padStart(12, '0')}`;
-  const upsert = (system: keyof typeof records, key: string, fields: Record<string, unknown>, idPrefix: string): { record: FakeCrmRecord; created: boolean } => {
+  const upsert = (
+    system: keyof typeof records,
+    key: string,
+    fields: Record<string, unknown>,
+    idPrefix: string,
+  ): { record: FakeCrmRecord; created: boolean } => {
     const existing = records[system].get(key);
     if (existing) {
       existing.fields = { ...existing.fields, ...fields };
@@ -143,7 +161,10 @@ export async function startFakeCrm(): Promise<FakeCrm> {
 
   const salesforceToken = (request: IncomingMessage, text: string, response: ServerResponse): void => {
     const form = new URLSearchParams(text);
-    if (form.get('client_id') !== FAKE_SALESFORCE.clientId || form.get('client_secret') !== FAKE_SALESFORCE.clientSecret) {
+    if (
+      form.get('client_id') !== FAKE_SALESFORCE.clientId ||
+      form.get('client_secret') !== FAKE_SALESFORCE.clientSecret
+    ) {
       send(response, 400, { error: 'invalid_client', error_description: 'invalid client credentials' });
       return;
     }
@@ -181,42 +202,81 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     });
   };
 
-  const salesforceLead = (request: IncomingMessage, externalIdField: string, externalId: string, fields: Record<string, unknown>, response: ServerResponse): void => {
+  const salesforceLead = (
+    request: IncomingMessage,
+    externalIdField: string,
+    externalId: string,
+    fields: Record<string, unknown>,
+    response: ServerResponse,
+  ): void => {
     const extra = duplicates.get(externalId);
     const existing = records.salesforce.get(externalId);
     if (extra && existing) {
-      send(response, 300, [existing.id, ...extra].map((id) => `/services/data/v60.0/sobjects/Lead/${id}`));
+      send(
+        response,
+        300,
+        [existing.id, ...extra].map((id) => `/services/data/v60.0/sobjects/Lead/${id}`),
+      );
       return;
     }
     if (lockedRows > 0) {
       lockedRows--;
-      send(response, 400, [{ message: `unable to obtain exclusive access to this record or 1 records: ${existing?.id ?? '00Q000000000000AAA'}`, errorCode: 'UNABLE_TO_LOCK_ROW', fields: [] }]);
+      send(response, 400, [
+        {
+          message: `unable to obtain exclusive access to this record or 1 records: ${existing?.id ?? '00Q000000000000AAA'}`,
+          errorCode: 'UNABLE_TO_LOCK_ROW',
+          fields: [],
+        },
+      ]);
       return;
     }
     // Required on create only: an update keeps the fields it is not sent.
-    const missing = existing ? [] : ['LastName', 'Company'].filter((field) => typeof fields[field] !== 'string' || fields[field] === '');
+    const missing = existing
+      ? []
+      : ['LastName', 'Company'].filter((field) => typeof fields[field] !== 'string' || fields[field] === '');
     if (missing.length > 0) {
-      send(response, 400, [{ message: `Required fields are missing: [${missing.join(', ')}]`, errorCode: 'REQUIRED_FIELD_MISSING', fields: missing }]);
+      send(response, 400, [
+        {
+          message: `Required fields are missing: [${missing.join(', ')}]`,
+          errorCode: 'REQUIRED_FIELD_MISSING',
+          fields: missing,
+        },
+      ]);
       return;
     }
     if (fields[externalIdField] !== undefined) {
-      send(response, 400, [{ message: `Unable to create/update fields: ${externalIdField}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`, errorCode: 'INVALID_FIELD_FOR_INSERT_UPDATE', fields: [externalIdField] }]);
+      send(response, 400, [
+        {
+          message: `Unable to create/update fields: ${externalIdField}. Please check the security settings of this field and verify that it is read/write for your profile or permission set.`,
+          errorCode: 'INVALID_FIELD_FOR_INSERT_UPDATE',
+          fields: [externalIdField],
+        },
+      ]);
       return;
     }
     for (const [field, { label, max }] of Object.entries(SALESFORCE_LENGTHS)) {
       const value = fields[field];
       if (typeof value === 'string' && value.length > max) {
-        send(response, 400, [{ message: `${label}: data value too large: ${value} (max length=${max})`, errorCode: 'STRING_TOO_LONG', fields: [field] }]);
+        send(response, 400, [
+          {
+            message: `${label}: data value too large: ${value} (max length=${max})`,
+            errorCode: 'STRING_TOO_LONG',
+            fields: [field],
+          },
+        ]);
         return;
       }
     }
     if (typeof fields['Email'] === 'string' && !fields['Email'].includes('@')) {
-      send(response, 400, [{ message: 'Email: invalid email address', errorCode: 'INVALID_EMAIL_ADDRESS', fields: ['Email'] }]);
+      send(response, 400, [
+        { message: 'Email: invalid email address', errorCode: 'INVALID_EMAIL_ADDRESS', fields: ['Email'] },
+      ]);
       return;
     }
     // Active assignment rules run on every create and update unless the request turns them off.
     const assign = String(request.headers['sforce-auto-assign'] ?? 'TRUE').toUpperCase() !== 'FALSE';
-    const written = org.assignmentRuleOwner !== null && assign ? { ...fields, OwnerId: org.assignmentRuleOwner } : fields;
+    const written =
+      org.assignmentRuleOwner !== null && assign ? { ...fields, OwnerId: org.assignmentRuleOwner } : fields;
     const { record, created } = upsert('salesforce', externalId, written, '00Q');
     send(response, created ? 201 : 200, { id: record.id, success: true, errors: [], created });
   };
@@ -252,7 +312,9 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       if (org.apiCallsLeft !== null) org.apiCallsLeft--;
       if (concurrencyLimited > 0) {
         concurrencyLimited--;
-        send(response, 403, [{ message: 'ConcurrentPerOrgLongTxn Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' }]);
+        send(response, 403, [
+          { message: 'ConcurrentPerOrgLongTxn Limit exceeded.', errorCode: 'REQUEST_LIMIT_EXCEEDED' },
+        ]);
         return;
       }
       if (path.endsWith('/sobjects/Lead/describe')) {
@@ -271,16 +333,26 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     if (path.startsWith('/crm/v3/')) {
       const scopes = HUBSPOT_SCOPES[bearer];
       if (!scopes) {
-        send(response, 401, { status: 'error', message: 'Authentication credentials not found.', category: 'INVALID_AUTHENTICATION' });
+        send(response, 401, {
+          status: 'error',
+          message: 'Authentication credentials not found.',
+          category: 'INVALID_AUTHENTICATION',
+        });
         return;
       }
       const needs = (scope: string): boolean => {
         if (scopes.includes(scope)) return true;
         send(response, 403, {
           status: 'error',
-          message: "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+          message:
+            "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
           correlationId: '00000000-0000-0000-0000-000000000000',
-          errors: [{ message: 'One or more of the following scopes are required.', context: { requiredGranularScopes: [scope] } }],
+          errors: [
+            {
+              message: 'One or more of the following scopes are required.',
+              context: { requiredGranularScopes: [scope] },
+            },
+          ],
           links: { scopes: 'https://developers.hubspot.com/scopes' },
           category: 'MISSING_SCOPES',
         });
@@ -292,13 +364,29 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       }
       if (path === '/crm/v3/objects/contacts/batch/upsert' && request.method === 'POST') {
         if (!needs('crm.objects.contacts.write')) return;
-        const inputs = (json()['inputs'] ?? []) as Array<{ idProperty: string; id: string; properties: Record<string, unknown> }>;
+        const inputs = (json()['inputs'] ?? []) as Array<{
+          idProperty: string;
+          id: string;
+          properties: Record<string, unknown>;
+        }>;
         const results = inputs.map((input) => {
           // The id is matched exactly as sent: another case is another contact.
           const { record, created } = upsert('hubspot', input.id, input.properties, '');
-          return { id: record.id, properties: record.fields, new: created, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', archived: false };
+          return {
+            id: record.id,
+            properties: record.fields,
+            new: created,
+            createdAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: '2026-01-01T00:00:00.000Z',
+            archived: false,
+          };
         });
-        send(response, 200, { status: 'COMPLETE', results, startedAt: '2026-01-01T00:00:00.000Z', completedAt: '2026-01-01T00:00:00.000Z' });
+        send(response, 200, {
+          status: 'COMPLETE',
+          results,
+          startedAt: '2026-01-01T00:00:00.000Z',
+          completedAt: '2026-01-01T00:00:00.000Z',
+        });
         return;
       }
       send(response, 404, { status: 'error', message: 'Not found', category: 'OBJECT_NOT_FOUND' });

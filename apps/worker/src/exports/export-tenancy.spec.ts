@@ -26,10 +26,27 @@ let exports: ExportRepository;
 
 function processingExport(id: string): ExportRecord {
   return {
-    _id: id, organization_id: owner.organizationId, environment: owner.environment, user_id: 'user_1', format: 'csv', filters: {}, fields: ['email'],
-    status: 'processing', actor: advanceExport(startExport(id), { type: 'START' }), row_count: null, file_id: null, base_url: 'https://api.test', download_url: null,
-    created_at: '2030-01-01T00:00:00.000Z', estimated_completion: '2030-01-01T00:01:00.000Z', completed_at: null, expires_at: null, error: null,
-    lease_until: LEASE, version: 3, outbox: OUTBOX,
+    _id: id,
+    organization_id: owner.organizationId,
+    environment: owner.environment,
+    user_id: 'user_1',
+    format: 'csv',
+    filters: {},
+    fields: ['email'],
+    status: 'processing',
+    actor: advanceExport(startExport(id), { type: 'START' }),
+    row_count: null,
+    file_id: null,
+    base_url: 'https://api.test',
+    download_url: null,
+    created_at: '2030-01-01T00:00:00.000Z',
+    estimated_completion: '2030-01-01T00:01:00.000Z',
+    completed_at: null,
+    expires_at: null,
+    error: null,
+    lease_until: LEASE,
+    version: 3,
+    outbox: OUTBOX,
   };
 }
 
@@ -46,7 +63,7 @@ afterEach(async () => {
 });
 
 describe('export repository writes take the tenant', () => {
-  it.each(intruders)('a lease renewal with %s\'s context finds nothing and moves no lease', async (_name, intruder) => {
+  it.each(intruders)("a lease renewal with %s's context finds nothing and moves no lease", async (_name, intruder) => {
     await exports.insert(processingExport('export_a'));
     expect(await exports.renewLease(intruder, 'export_a', 3, new Date(0))).toBe(false);
     expect((await exports.findById(owner, 'export_a'))?.lease_until).toEqual(LEASE);
@@ -55,7 +72,7 @@ describe('export repository writes take the tenant', () => {
     expect((await exports.findById(owner, 'export_a'))?.lease_until).toEqual(later);
   });
 
-  it.each(intruders)('an outbox clear with %s\'s context leaves the outbox to be produced', async (_name, intruder) => {
+  it.each(intruders)("an outbox clear with %s's context leaves the outbox to be produced", async (_name, intruder) => {
     await exports.insert(processingExport('export_b'));
     await exports.clearOutbox(intruder, 'export_b', 3);
     expect((await exports.findById(owner, 'export_b'))?.outbox).toEqual(OUTBOX);

@@ -46,7 +46,10 @@ export const EXPORT_FAILED_MESSAGE = 'Export generation failed; request a new ex
 export const EXPORT_LEASE_MS = 60_000;
 
 export interface ExportStageDependencies {
-  exports: Pick<ExportRepository, 'findById' | 'applyTransition' | 'clearOutbox' | 'iterateLeads' | 'findExpired' | 'findAbandoned' | 'renewLease'>;
+  exports: Pick<
+    ExportRepository,
+    'findById' | 'applyTransition' | 'clearOutbox' | 'iterateLeads' | 'findExpired' | 'findAbandoned' | 'renewLease'
+  >;
   files: ExportFileStore;
   log: Pick<EventLog, 'produce'>;
   logger: Logger;
@@ -62,7 +65,12 @@ const tenantOf = (record: Pick<ExportRecord, 'organization_id' | 'environment'>)
 });
 
 /** An event on leads.events about an export, keyed by export id (docs/pipeline.md: resource id). */
-function exportEvent(record: ExportRecord, event: 'export.completed' | 'export.failed', data: Record<string, unknown>, at: string): ExportOutboxEntry {
+function exportEvent(
+  record: ExportRecord,
+  event: 'export.completed' | 'export.failed',
+  data: Record<string, unknown>,
+  at: string,
+): ExportOutboxEntry {
   const message: LeadEventMessage = {
     schema_version: 1,
     id: newId('evt'),
@@ -113,7 +121,12 @@ export class ExportWorker {
       await this.flush(current);
       if (!exportCan(current.actor, { type: 'START' })) return; // completed, failed or expired
       // Being generated (here or by another process): a redelivery must not start a second file.
-      if (current.status === 'processing' && current.lease_until && current.lease_until.getTime() > this.now().getTime()) return;
+      if (
+        current.status === 'processing' &&
+        current.lease_until &&
+        current.lease_until.getTime() > this.now().getTime()
+      )
+        return;
       if (await this.start(current)) return;
       // The version moved (a concurrent delivery or sweep): look again.
     }
@@ -154,7 +167,10 @@ export class ExportWorker {
     if (this.stopping) return result;
     for (const record of await this.deps.exports.findAbandoned(this.now(), 100)) {
       if (this.running.has(record._id)) continue;
-      this.deps.logger.warn({ export_id: record._id, attempts: record.actor.context.attempts }, 'restarting an export whose generation stopped');
+      this.deps.logger.warn(
+        { export_id: record._id, attempts: record.actor.context.attempts },
+        'restarting an export whose generation stopped',
+      );
       if (await this.start(record)) result.restarted++;
     }
     return result;
@@ -163,11 +179,20 @@ export class ExportWorker {
   /** START with a fresh lease; on success the generation runs in the background. */
   private async start(current: ExportRecord): Promise<boolean> {
     if (this.stopping) throw new Error('the export stage is stopping');
-    const started = await this.advance(current, { type: 'START' }, { lease_until: new Date(this.now().getTime() + this.leaseMs) });
+    const started = await this.advance(
+      current,
+      { type: 'START' },
+      { lease_until: new Date(this.now().getTime() + this.leaseMs) },
+    );
     if (!started) return false;
     const abort = new AbortController();
     const done = this.generate(started, abort.signal)
-      .catch((error: unknown) => this.deps.logger.error({ export_id: started._id, err: error }, 'export generation could not be recorded; the sweep retries it'))
+      .catch((error: unknown) =>
+        this.deps.logger.error(
+          { export_id: started._id, err: error },
+          'export generation could not be recorded; the sweep retries it',
+        ),
+      )
       .finally(() => this.running.delete(started._id));
     this.running.set(started._id, { done, abort });
     return true;
@@ -176,15 +201,19 @@ export class ExportWorker {
   /** Writes the CSV and records the outcome, unless the lease was lost (then the holder finishes it). */
   private async generate(started: ExportRecord, signal: AbortSignal): Promise<void> {
     const lost = new AbortController();
-    const lease = setInterval(() => {
-      const until = new Date(this.now().getTime() + this.leaseMs);
-      this.deps.exports.renewLease(tenantOf(started), started._id, started.version, until).then(
-        (held) => {
-          if (!held) lost.abort();
-        },
-        (error: unknown) => this.deps.logger.warn({ export_id: started._id, err: error }, 'export lease renewal failed'),
-      );
-    }, Math.max(1_000, Math.floor(this.leaseMs / 3)));
+    const lease = setInterval(
+      () => {
+        const until = new Date(this.now().getTime() + this.leaseMs);
+        this.deps.exports.renewLease(tenantOf(started), started._id, started.version, until).then(
+          (held) => {
+            if (!held) lost.abort();
+          },
+          (error: unknown) =>
+            this.deps.logger.warn({ export_id: started._id, err: error }, 'export lease renewal failed'),
+        );
+      },
+      Math.max(1_000, Math.floor(this.leaseMs / 3)),
+    );
     const stop = AbortSignal.any([signal, lost.signal]);
 
     let event: ExportActorEvent;
@@ -195,14 +224,42 @@ export class ExportWorker {
       const completedAt = this.now();
       const expiresAt = new Date(completedAt.getTime() + EXPORT_LIFETIME_MS);
       const downloadUrl = exportDownloadUrl(started.base_url, started._id);
-      event = { type: 'COMPLETED', rowCount, completedAt: completedAt.toISOString(), expiresAt: expiresAt.toISOString() };
-      set = { row_count: rowCount, file_id: started._id, download_url: downloadUrl, completed_at: completedAt.toISOString(), expires_at: expiresAt, error: null, lease_until: null };
-      output = (at) => exportEvent(started, 'export.completed', { export_id: started._id, format: started.format, row_count: rowCount, download_url: downloadUrl, expires_at: expiresAt.toISOString() }, at);
+      event = {
+        type: 'COMPLETED',
+        rowCount,
+        completedAt: completedAt.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+      };
+      set = {
+        row_count: rowCount,
+        file_id: started._id,
+        download_url: downloadUrl,
+        completed_at: completedAt.toISOString(),
+        expires_at: expiresAt,
+        error: null,
+        lease_until: null,
+      };
+      output = (at) =>
+        exportEvent(
+          started,
+          'export.completed',
+          {
+            export_id: started._id,
+            format: started.format,
+            row_count: rowCount,
+            download_url: downloadUrl,
+            expires_at: expiresAt.toISOString(),
+          },
+          at,
+        );
       this.deps.logger.info({ export_id: started._id, rows: rowCount }, 'export completed');
     } catch (error) {
       if (stop.aborted) {
         // Stopping, or another process took the export over: leave the outcome to whoever holds it.
-        if (signal.aborted) await this.deps.exports.renewLease(tenantOf(started), started._id, started.version, new Date(0)).catch(() => false);
+        if (signal.aborted)
+          await this.deps.exports
+            .renewLease(tenantOf(started), started._id, started.version, new Date(0))
+            .catch(() => false);
         this.deps.logger.info({ export_id: started._id }, 'export generation stopped before the end');
         return;
       }
@@ -210,12 +267,17 @@ export class ExportWorker {
       await this.deps.files.delete(started._id).catch(() => false);
       event = { type: 'FAILED', error: EXPORT_FAILED_MESSAGE };
       set = { error: EXPORT_FAILED_MESSAGE, file_id: null, lease_until: null };
-      output = (at) => exportEvent(started, 'export.failed', { export_id: started._id, error: EXPORT_FAILED_MESSAGE }, at);
+      output = (at) =>
+        exportEvent(started, 'export.failed', { export_id: started._id, error: EXPORT_FAILED_MESSAGE }, at);
     } finally {
       clearInterval(lease);
     }
     const written = await this.advance(started, event, set, [output(this.now().toISOString())]);
-    if (!written) this.deps.logger.warn({ export_id: started._id }, 'export changed while generating: leaving it to the newer attempt');
+    if (!written)
+      this.deps.logger.warn(
+        { export_id: started._id },
+        'export changed while generating: leaving it to the newer attempt',
+      );
   }
 
   /** Streams the export's leads as CSV into the file store; resolves with the number of data rows. */
@@ -238,9 +300,20 @@ export class ExportWorker {
   }
 
   /** Advances the actor if nobody wrote the export since `current`; null when the version moved. */
-  private async advance(current: ExportRecord, event: ExportActorEvent, set: Partial<ExportRecord> = {}, outputs: ExportOutboxEntry[] = []): Promise<ExportRecord | null> {
+  private async advance(
+    current: ExportRecord,
+    event: ExportActorEvent,
+    set: Partial<ExportRecord> = {},
+    outputs: ExportOutboxEntry[] = [],
+  ): Promise<ExportRecord | null> {
     const actor = advanceExport(current.actor, event);
-    const written = await this.deps.exports.applyTransition(tenantOf(current), current._id, current.version, { ...set, actor, status: exportStatusOf(actor.state) }, outputs);
+    const written = await this.deps.exports.applyTransition(
+      tenantOf(current),
+      current._id,
+      current.version,
+      { ...set, actor, status: exportStatusOf(actor.state) },
+      outputs,
+    );
     if (written) await this.flush(written);
     return written;
   }
@@ -251,7 +324,10 @@ export class ExportWorker {
     const byTopic = new Map<string, ExportOutboxEntry[]>();
     for (const entry of record.outbox) byTopic.set(entry.topic, [...(byTopic.get(entry.topic) ?? []), entry]);
     for (const [topic, entries] of byTopic) {
-      await this.deps.log.produce(topic, entries.map((entry) => ({ key: entry.key, value: entry.value })));
+      await this.deps.log.produce(
+        topic,
+        entries.map((entry) => ({ key: entry.key, value: entry.value })),
+      );
     }
     await this.deps.exports.clearOutbox(tenantOf(record), record._id, record.version);
   }

@@ -26,7 +26,9 @@ export function activityStage(): BatchStage {
         try {
           message = parseLeadEvent(JSON.parse(record.value));
         } catch (error) {
-          write.records.push(deadLetter(record, `not a lead event: ${error instanceof Error ? error.message : String(error)}`));
+          write.records.push(
+            deadLetter(record, `not a lead event: ${error instanceof Error ? error.message : String(error)}`),
+          );
           continue;
         }
         const entry = entryOf(message, record);
@@ -37,4 +39,3 @@ export function activityStage(): BatchStage {
     },
   };
 }
-

@@ -5,7 +5,15 @@
 import { CrmConnectionRepository, LeadRepository } from '@leadstream/dal';
 import type { CrmRetryStep } from '@leadstream/domain';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import { CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, CredentialsCipher, CrmClient, StoredRefreshTokens, type Logger, type Metrics } from '@leadstream/runtime';
+import {
+  CRM_SYNC_REQUESTS_TOPIC,
+  crmRetryTopic,
+  CredentialsCipher,
+  CrmClient,
+  StoredRefreshTokens,
+  type Logger,
+  type Metrics,
+} from '@leadstream/runtime';
 import { RetryingStageRunner } from '../batch/retrying-stage-runner';
 import type { BatchWriter } from '../batch/batch-write';
 import { crmSyncStage, LEADS_ROUTED_TOPIC } from './crm-sync.stage';
@@ -34,7 +42,12 @@ export class CrmSyncRunner extends RetryingStageRunner {
       connections,
       cipher,
       // Rotated Salesforce refresh tokens go back to the stored connection, for every process.
-      client: new CrmClient({ timeoutMs: crm.timeoutMs, allowInsecureTargets: crm.allowInsecureTargets, refreshTokens: new StoredRefreshTokens(connections, cipher), logger: crm.logger }),
+      client: new CrmClient({
+        timeoutMs: crm.timeoutMs,
+        allowInsecureTargets: crm.allowInsecureTargets,
+        refreshTokens: new StoredRefreshTokens(connections, cipher),
+        logger: crm.logger,
+      }),
       schedule: crm.schedule,
       ...(crm.now ? { now: crm.now } : {}),
     });
@@ -44,9 +57,19 @@ export class CrmSyncRunner extends RetryingStageRunner {
       stage,
       inputTopics: [LEADS_ROUTED_TOPIC, CRM_SYNC_REQUESTS_TOPIC],
       // The delay topics of the configured schedule (CRM_RETRY_SCHEDULE), which the default topics may not have.
-      retryTopics: crm.schedule.map((step) => ({ topic: crmRetryTopic(step.name), name: step.name, delayMs: step.delayMs })),
+      retryTopics: crm.schedule.map((step) => ({
+        topic: crmRetryTopic(step.name),
+        name: step.name,
+        delayMs: step.delayMs,
+      })),
       ensureInputTopics: [CRM_SYNC_REQUESTS_TOPIC],
-      handler: { writer: crm.writer, logger: crm.logger, metrics: crm.metrics, isTransient: crm.isTransient, ...(crm.isStopping ? { isStopping: crm.isStopping } : {}) },
+      handler: {
+        writer: crm.writer,
+        logger: crm.logger,
+        metrics: crm.metrics,
+        isTransient: crm.isTransient,
+        ...(crm.isStopping ? { isStopping: crm.isStopping } : {}),
+      },
       metrics: crm.metrics,
       logger: crm.logger,
     });

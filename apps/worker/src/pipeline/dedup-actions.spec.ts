@@ -5,7 +5,14 @@
  * embedded engines, real stages.
  */
 import { randomUUID } from 'node:crypto';
-import { createDal, CustomFieldRepository, DedupRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';
+import {
+  createDal,
+  CustomFieldRepository,
+  DedupRepository,
+  LeadRepository,
+  ValidationRuleRepository,
+  EnrichmentConfigReader,
+} from '@leadstream/dal';
 import { DEFAULT_DEDUP_CONFIG, type DedupAction, type LeadRecord } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
@@ -30,13 +37,28 @@ async function pipeline(action: DedupAction) {
   await dedup.saveConfig(tenant, { ...DEFAULT_DEDUP_CONFIG, action }, new Date());
   const leads = new LeadRepository(engines.store);
   const stages = {
-    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), validationRules: new ValidationRuleRepository(engines.store), config: uncachedConfig, mx: undefined }), engines.writer),
+    validate: driveStage(
+      validateStage({
+        leads,
+        organizations: dal.organizations,
+        customFields: new CustomFieldRepository(engines.store),
+        validationRules: new ValidationRuleRepository(engines.store),
+        config: uncachedConfig,
+        mx: undefined,
+      }),
+      engines.writer,
+    ),
     dedup: driveStage(dedupStage({ leads, dedup, vendors: dal.vendors, config: uncachedConfig }), engines.writer),
-    enrich: driveStage(enrichStage({ leads, enrichment: new EnrichmentConfigReader(engines.store), config: uncachedConfig }), engines.writer),
+    enrich: driveStage(
+      enrichStage({ leads, enrichment: new EnrichmentConfigReader(engines.store), config: uncachedConfig }),
+      engines.writer,
+    ),
   };
   let seen = { submitted: 0, validated: 0, unique: 0, decisions: 0 };
 
-  async function submit(submission: Record<string, unknown>): Promise<{ decision: LeadDecisionMessage; lead: LeadRecord | null }> {
+  async function submit(
+    submission: Record<string, unknown>,
+  ): Promise<{ decision: LeadDecisionMessage; lead: LeadRecord | null }> {
     const message: LeadCommandMessage = {
       schema_version: 1,
       message_id: `msg_${randomUUID().replace(/-/g, '')}`,
@@ -56,9 +78,17 @@ async function pipeline(action: DedupAction) {
     const unique = (await readTopic(engines.log, TOPICS.unique)).slice(seen.unique);
     await stages.enrich.handle(unique);
     const decisions = (await readTopic(engines.log, TOPICS.decisions)).slice(seen.decisions);
-    seen = { submitted: seen.submitted + submitted.length, validated: seen.validated + validated.length, unique: seen.unique + unique.length, decisions: seen.decisions + decisions.length };
+    seen = {
+      submitted: seen.submitted + submitted.length,
+      validated: seen.validated + validated.length,
+      unique: seen.unique + unique.length,
+      decisions: seen.decisions + decisions.length,
+    };
     expect(decisions).toHaveLength(1);
-    return { decision: JSON.parse(decisions[0]?.value ?? '{}') as LeadDecisionMessage, lead: await leads.findById(tenant, message.lead_id) };
+    return {
+      decision: JSON.parse(decisions[0]?.value ?? '{}') as LeadDecisionMessage,
+      lead: await leads.findById(tenant, message.lead_id),
+    };
   }
   return { submit, leads, tenant, dedup };
 }
@@ -71,20 +101,37 @@ describe('dedup actions through the pipeline', () => {
     const { submit, dedup, tenant } = await pipeline('reject');
     const first = await submit(original);
     const second = await submit(repeat);
-    expect(second.decision).toMatchObject({ outcome: 'duplicate', duplicate_of: first.lead?._id, similarity_score: 100, matched_fields: ['email'] });
+    expect(second.decision).toMatchObject({
+      outcome: 'duplicate',
+      duplicate_of: first.lead?._id,
+      similarity_score: 100,
+      matched_fields: ['email'],
+    });
     expect(second.lead).toMatchObject({ status: 'duplicate', duplicate_of: first.lead?._id });
     const [entry] = await dedup.recent(tenant, 1);
-    expect(entry).toMatchObject({ lead_id: second.lead?._id, matched_lead_id: first.lead?._id, action_taken: 'reject', threshold: 85, final_score: 100 });
+    expect(entry).toMatchObject({
+      lead_id: second.lead?._id,
+      matched_lead_id: first.lead?._id,
+      action_taken: 'reject',
+      threshold: 85,
+      final_score: 100,
+    });
   });
 
-  it('merge: fills the original\'s empty fields, keeps its source, answers with the original id', async () => {
+  it("merge: fills the original's empty fields, keeps its source, answers with the original id", async () => {
     const { submit, leads, tenant } = await pipeline('merge');
     const first = await submit(original);
     const second = await submit(repeat);
     expect(second.decision).toMatchObject({ outcome: 'merged', lead_id: first.lead?._id });
     expect(second.lead).toMatchObject({ status: 'duplicate', duplicate_of: first.lead?._id });
     const merged = await leads.findById(tenant, first.lead?._id ?? '');
-    expect(merged).toMatchObject({ status: 'active', last_name: 'Jones', phone: '+14155552671', first_name: 'Sam', source: 'fair-2026' });
+    expect(merged).toMatchObject({
+      status: 'active',
+      last_name: 'Jones',
+      phone: '+14155552671',
+      first_name: 'Sam',
+      source: 'fair-2026',
+    });
   });
 
   it('merge: the original keeps its search and blocking fields current, and a third lead with the merged phone is caught', async () => {
@@ -98,7 +145,12 @@ describe('dedup actions through the pipeline', () => {
     expect(merged).toMatchObject({ phone_digits: '4155552671', last_name_lower: 'jones' });
     expect(merged?.bk_phone).toEqual(expect.any(String));
     expect(merged?.bk_name).toEqual(expect.any(String));
-    const third = await submit({ email: 'sjones@other-school.edu', first_name: 'Sam', last_name: 'Jones', phone: '(415) 555-2671' });
+    const third = await submit({
+      email: 'sjones@other-school.edu',
+      first_name: 'Sam',
+      last_name: 'Jones',
+      phone: '(415) 555-2671',
+    });
     expect(third.decision).toMatchObject({ outcome: 'merged', lead_id: first.lead?._id });
   });
 

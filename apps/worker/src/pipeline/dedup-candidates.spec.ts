@@ -29,14 +29,56 @@ afterEach(async () => {
 function stored(i: number, fields: Partial<LeadRecord>, createdAt: Date): LeadRecord {
   const at = createdAt.toISOString();
   return {
-    _id: `lead_${String(i).padStart(6, '0')}`, organization_id: tenant.organizationId, environment: 'live', vendor_id: 'v', status: 'active',
-    email: `person${i}@example.edu`, first_name: 'Sam', last_name: 'Smith', phone: null, source: null, program: null, program_interest: null,
-    ip_address: null, user_agent: null, landing_page: null, referrer: null, utm_source: null, utm_medium: null, utm_campaign: null, utm_term: null,
-    utm_content: null, custom_fields: {}, enrichment_data: {}, validation_status: 'passed', enrichment_status: 'completed', duplicate_of: null,
-    similarity_score: null, crm_sync_status: 'pending', crm_id: null, crm_synced_at: null, flags: [], warnings: [], rejection_reason: null, rule_id: null,
-    dedup_key: `person${i}@example.edu`, bk_email: `person${i}@example.edu`, bk_phone: '4155552671', bk_name: 'S530s', dedup_status: 'unique',
-    submitted_at: at, processed_at: at, created_at: at, updated_at: at, deleted_at: null, expires_at: null, actor: startLead(`lead_${i}`), version: 1,
-    applied_messages: [], outbox: [], ...fields,
+    _id: `lead_${String(i).padStart(6, '0')}`,
+    organization_id: tenant.organizationId,
+    environment: 'live',
+    vendor_id: 'v',
+    status: 'active',
+    email: `person${i}@example.edu`,
+    first_name: 'Sam',
+    last_name: 'Smith',
+    phone: null,
+    source: null,
+    program: null,
+    program_interest: null,
+    ip_address: null,
+    user_agent: null,
+    landing_page: null,
+    referrer: null,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    utm_term: null,
+    utm_content: null,
+    custom_fields: {},
+    enrichment_data: {},
+    validation_status: 'passed',
+    enrichment_status: 'completed',
+    duplicate_of: null,
+    similarity_score: null,
+    crm_sync_status: 'pending',
+    crm_id: null,
+    crm_synced_at: null,
+    flags: [],
+    warnings: [],
+    rejection_reason: null,
+    rule_id: null,
+    dedup_key: `person${i}@example.edu`,
+    bk_email: `person${i}@example.edu`,
+    bk_phone: '4155552671',
+    bk_name: 'S530s',
+    dedup_status: 'unique',
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(`lead_${i}`),
+    version: 1,
+    applied_messages: [],
+    outbox: [],
+    ...fields,
   };
 }
 
@@ -54,7 +96,10 @@ describe('LeadRepository.findDedupCandidates', () => {
       now,
     });
     if (!query) throw new Error('expected a candidate query');
-    expect(await leads.explainDedupCandidates(tenant, query)).toEqual([['tenant_bk_email_created_at'], ['tenant_bk_phone_created_at']]);
+    expect(await leads.explainDedupCandidates(tenant, query)).toEqual([
+      ['tenant_bk_email_created_at'],
+      ['tenant_bk_phone_created_at'],
+    ]);
     const candidates = await leads.findDedupCandidates(tenant, query);
     expect(candidates.map((lead) => lead._id)).toContain('lead_000199');
   });
@@ -62,12 +107,19 @@ describe('LeadRepository.findDedupCandidates', () => {
   it('looks only inside the window and only at leads that passed deduplication', async () => {
     const now = new Date('2026-11-22T12:00:00.000Z');
     const leads = new LeadRepository(store);
-    await store.collection<LeadRecord>('leads').insertMany([
-      stored(1, { bk_email: 'x@example.edu' }, new Date(now.getTime() - 25 * 3_600_000)),
-      stored(2, { bk_email: 'x@example.edu', dedup_status: 'pending' }, new Date(now.getTime() - 3_600_000)),
-      stored(3, { bk_email: 'x@example.edu' }, new Date(now.getTime() - 3_600_000)),
-    ]);
-    const query = buildCandidateQuery({ incoming: { email: 'x@example.edu' }, config: DEFAULT_DEDUP_CONFIG, vendorId: 'v', now });
+    await store
+      .collection<LeadRecord>('leads')
+      .insertMany([
+        stored(1, { bk_email: 'x@example.edu' }, new Date(now.getTime() - 25 * 3_600_000)),
+        stored(2, { bk_email: 'x@example.edu', dedup_status: 'pending' }, new Date(now.getTime() - 3_600_000)),
+        stored(3, { bk_email: 'x@example.edu' }, new Date(now.getTime() - 3_600_000)),
+      ]);
+    const query = buildCandidateQuery({
+      incoming: { email: 'x@example.edu' },
+      config: DEFAULT_DEDUP_CONFIG,
+      vendorId: 'v',
+      now,
+    });
     if (!query) throw new Error('expected a candidate query');
     expect((await leads.findDedupCandidates(tenant, query)).map((lead) => lead._id)).toEqual(['lead_000003']);
   });
@@ -77,15 +129,25 @@ describe('LeadRepository.findManyById (a stage batch prefetch)', () => {
   it('reads by primary key and returns only the tenant\u2019s leads, whatever ids are asked for', async () => {
     const leads = new LeadRepository(store);
     const now = new Date();
-    await store.collection<LeadRecord>('leads').insertMany([
-      stored(1, {}, now),
-      stored(2, {}, now),
-      stored(3, { organization_id: 'org_other' }, now),
-      stored(4, { environment: 'sandbox' }, now),
+    await store
+      .collection<LeadRecord>('leads')
+      .insertMany([
+        stored(1, {}, now),
+        stored(2, {}, now),
+        stored(3, { organization_id: 'org_other' }, now),
+        stored(4, { environment: 'sandbox' }, now),
+      ]);
+    const found = await leads.findManyById(tenant, [
+      'lead_000001',
+      'lead_000002',
+      'lead_000003',
+      'lead_000004',
+      'lead_missing',
     ]);
-    const found = await leads.findManyById(tenant, ['lead_000001', 'lead_000002', 'lead_000003', 'lead_000004', 'lead_missing']);
     expect(found.map((lead) => lead._id).sort()).toEqual(['lead_000001', 'lead_000002']);
     // The filter the repository sends is answered from the primary key, not a tenant index.
-    expect(await store.collection('leads').explainIndexes({ _id: { $in: ['lead_000001', 'lead_000002'] } })).toEqual(['_id_']);
+    expect(await store.collection('leads').explainIndexes({ _id: { $in: ['lead_000001', 'lead_000002'] } })).toEqual([
+      '_id_',
+    ]);
   });
 });

@@ -7,7 +7,13 @@
  * is logged; a merge changes the original through the batch's own version-checked write, with
  * its search and blocking fields recomputed.
  */
-import { DedupRepository, toDedupLead, type DedupVendorTraits, type LeadRepository, type VendorRepository } from '@leadstream/dal';
+import {
+  DedupRepository,
+  toDedupLead,
+  type DedupVendorTraits,
+  type LeadRepository,
+  type VendorRepository,
+} from '@leadstream/dal';
 import {
   buildCandidateQuery,
   decideDuplicate,
@@ -58,19 +64,34 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
     leads: deps.leads,
     async prefetch(messages, batch) {
       const at = now();
-      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const versions = newestConfigVersions(
+        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+      );
       const configs = new Map<string, DedupConfig>();
       const tenants = new Map(messages.map((message) => [tenantKey(tenantOf(message)), tenantOf(message)]));
       await Promise.all(
         [...tenants].map(async ([key, tenant]) => {
-          configs.set(key, await deps.config.get(tenant.organizationId, 'dedup-settings', () => deps.dedup.getConfig(tenant), versions.get(tenant.organizationId)));
+          configs.set(
+            key,
+            await deps.config.get(
+              tenant.organizationId,
+              'dedup-settings',
+              () => deps.dedup.getConfig(tenant),
+              versions.get(tenant.organizationId),
+            ),
+          );
         }),
       );
       const vendors = new Map<string, DedupVendorTraits | null>();
       const traitsOf = async (tenant: TenantContext, vendorId: string | null): Promise<void> => {
         if (!vendorId || vendors.has(vendorId)) return;
         vendors.set(vendorId, null);
-        const vendor = await deps.config.get(tenant.organizationId, `vendor:${vendorId}`, () => deps.vendors.findById(tenant, vendorId), versions.get(tenant.organizationId));
+        const vendor = await deps.config.get(
+          tenant.organizationId,
+          `vendor:${vendorId}`,
+          () => deps.vendors.findById(tenant, vendorId),
+          versions.get(tenant.organizationId),
+        );
         vendors.set(vendorId, vendor ? { group: vendor.group ?? null, type: vendor.type ?? null } : null);
       };
       const candidates = new Map<string, LeadRecord[]>();
@@ -80,7 +101,12 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
         if (!lead || lead.applied_messages.includes(message.message_id)) return;
         await traitsOf(tenant, lead.vendor_id);
         const config = configs.get(tenantKey(tenant))!;
-        const query = buildCandidateQuery({ incoming: subjectOf(lead, vendors), config, vendorId: lead.vendor_id, now: at });
+        const query = buildCandidateQuery({
+          incoming: subjectOf(lead, vendors),
+          config,
+          vendorId: lead.vendor_id,
+          now: at,
+        });
         const found = query ? await deps.leads.findDedupCandidates(tenant, query) : [];
         for (const candidate of found) await traitsOf(tenant, candidate.vendor_id);
         candidates.set(message.message_id, found);
@@ -102,14 +128,29 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
       const inBatch = new Set(keys.flatMap((key) => context.uniqueKeys.get(key) ?? []));
       for (const id of inBatch) {
         const earlier = batch.get(tenant, id);
-        if (earlier && id !== lead._id && !candidates.some((candidate) => candidate._id === id)) candidates.push(earlier);
+        if (earlier && id !== lead._id && !candidates.some((candidate) => candidate._id === id))
+          candidates.push(earlier);
       }
-      const dedupCandidates: DedupLead[] = candidates.map((candidate) => toDedupLead(candidate, context.vendors.get(candidate.vendor_id ?? '') ?? null));
-      const decision = decideDuplicate({ incoming: subjectOf(lead, context.vendors), candidates: dedupCandidates, config, vendorId: lead.vendor_id, now: context.at });
-      write.documents.push({ collection: DedupRepository.LOG_COLLECTION, operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)] });
-      const original = decision.duplicate ? candidates.find((candidate) => candidate._id === decision.matchedLeadId) : undefined;
+      const dedupCandidates: DedupLead[] = candidates.map((candidate) =>
+        toDedupLead(candidate, context.vendors.get(candidate.vendor_id ?? '') ?? null),
+      );
+      const decision = decideDuplicate({
+        incoming: subjectOf(lead, context.vendors),
+        candidates: dedupCandidates,
+        config,
+        vendorId: lead.vendor_id,
+        now: context.at,
+      });
+      write.documents.push({
+        collection: DedupRepository.LOG_COLLECTION,
+        operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)],
+      });
+      const original = decision.duplicate
+        ? candidates.find((candidate) => candidate._id === decision.matchedLeadId)
+        : undefined;
       const unique = apply(message, lead, decision, original, context.at.toISOString(), batch);
-      if (unique) for (const key of keys) context.uniqueKeys.set(key, [...(context.uniqueKeys.get(key) ?? []), lead._id]);
+      if (unique)
+        for (const key of keys) context.uniqueKeys.set(key, [...(context.uniqueKeys.get(key) ?? []), lead._id]);
       return 'decided';
     },
   });
@@ -121,11 +162,20 @@ function subjectOf(lead: LeadRecord, vendors: Map<string, DedupVendorTraits | nu
 
 function blockingKeysOf(tenant: TenantContext, lead: LeadRecord): string[] {
   const prefix = `${tenant.organizationId}:${tenant.environment}`;
-  return (['bk_email', 'bk_phone', 'bk_name'] as const).flatMap((field) => (typeof lead[field] === 'string' ? [`${prefix}:${field}:${lead[field]}`] : []));
+  return (['bk_email', 'bk_phone', 'bk_name'] as const).flatMap((field) =>
+    typeof lead[field] === 'string' ? [`${prefix}:${field}:${lead[field]}`] : [],
+  );
 }
 
 /** Puts the lead's transition (and a merge into the original) in the batch; returns whether the lead passes as unique. */
-function apply(message: LeadCommandMessage, lead: LeadRecord, decision: DedupDecision, original: LeadRecord | undefined, at: string, batch: LeadBatch): boolean {
+function apply(
+  message: LeadCommandMessage,
+  lead: LeadRecord,
+  decision: DedupDecision,
+  original: LeadRecord | undefined,
+  at: string,
+  batch: LeadBatch,
+): boolean {
   const next = nextStageOutput(TOPICS.unique, lead._id, message, 'dedup');
   if (!decision.duplicate || decision.action === 'allow') {
     batch.put(advance(lead, message, { type: 'UNIQUE' }, { dedup_status: 'unique' }, at), [next]);
@@ -135,42 +185,89 @@ function apply(message: LeadCommandMessage, lead: LeadRecord, decision: DedupDec
   const duplicateEvent = eventOutput(
     lead,
     'lead.duplicate',
-    { lead_id: lead._id, duplicate_of: decision.matchedLeadId, similarity_score: decision.similarityScore, matched_fields: decision.matchedFields, action: decision.action },
+    {
+      lead_id: lead._id,
+      duplicate_of: decision.matchedLeadId,
+      similarity_score: decision.similarityScore,
+      matched_fields: decision.matchedFields,
+      action: decision.action,
+    },
     at,
   );
-  const linked: Partial<LeadRecord> = { duplicate_of: decision.matchedLeadId, similarity_score: decision.similarityScore };
+  const linked: Partial<LeadRecord> = {
+    duplicate_of: decision.matchedLeadId,
+    similarity_score: decision.similarityScore,
+  };
   // A duplicate that is refused or merged goes no further: never enriched, never synced.
   const ended: Partial<LeadRecord> = { enrichment_status: 'skipped', crm_sync_status: 'not_applicable' };
   switch (decision.action) {
     case 'reject':
-      batch.put(advance(lead, message, { type: 'DUPLICATE_REJECTED', ...match }, { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' }, at), [
-        duplicateEvent,
-        decisionOutput({
-          correlation_id: message.correlation_id,
-          lead_id: lead._id,
-          outcome: 'duplicate',
-          decided_at: at,
-          email: lead.email,
-          duplicate_of: decision.matchedLeadId,
-          similarity_score: decision.similarityScore,
-          matched_fields: decision.matchedFields,
-        }),
-      ]);
+      batch.put(
+        advance(
+          lead,
+          message,
+          { type: 'DUPLICATE_REJECTED', ...match },
+          { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at, rejection_reason: 'duplicate' },
+          at,
+        ),
+        [
+          duplicateEvent,
+          decisionOutput({
+            correlation_id: message.correlation_id,
+            lead_id: lead._id,
+            outcome: 'duplicate',
+            decided_at: at,
+            email: lead.email,
+            duplicate_of: decision.matchedLeadId,
+            similarity_score: decision.similarityScore,
+            matched_fields: decision.matchedFields,
+          }),
+        ],
+      );
       return false;
     case 'merge': {
       if (original) mergeIntoOriginal(original, lead, at, batch);
-      batch.put(advance(lead, message, { type: 'DUPLICATE_MERGED', ...match }, { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at }, at), [
-        duplicateEvent,
-        decisionOutput({ correlation_id: message.correlation_id, lead_id: decision.matchedLeadId, outcome: 'merged', decided_at: at, email: lead.email, duplicate_of: decision.matchedLeadId }),
-      ]);
+      batch.put(
+        advance(
+          lead,
+          message,
+          { type: 'DUPLICATE_MERGED', ...match },
+          { ...linked, ...ended, dedup_status: 'duplicate', processed_at: at },
+          at,
+        ),
+        [
+          duplicateEvent,
+          decisionOutput({
+            correlation_id: message.correlation_id,
+            lead_id: decision.matchedLeadId,
+            outcome: 'merged',
+            decided_at: at,
+            email: lead.email,
+            duplicate_of: decision.matchedLeadId,
+          }),
+        ],
+      );
       return false;
     }
     case 'link-to-existing':
-      batch.put(advance(lead, message, { type: 'DUPLICATE_LINKED', ...match }, { ...linked, dedup_status: 'unique' }, at), [duplicateEvent, next]);
+      batch.put(
+        advance(lead, message, { type: 'DUPLICATE_LINKED', ...match }, { ...linked, dedup_status: 'unique' }, at),
+        [duplicateEvent, next],
+      );
       return true;
     case 'flag':
       batch.put(
-        advance(lead, message, { type: 'DUPLICATE_FLAGGED', ...match }, { ...linked, dedup_status: 'unique', flags: [...new Set([...lead.flags, 'manual_review' as const, 'possible_duplicate' as const])] }, at),
+        advance(
+          lead,
+          message,
+          { type: 'DUPLICATE_FLAGGED', ...match },
+          {
+            ...linked,
+            dedup_status: 'unique',
+            flags: [...new Set([...lead.flags, 'manual_review' as const, 'possible_duplicate' as const])],
+          },
+          at,
+        ),
         [duplicateEvent, next],
       );
       return true;
@@ -183,7 +280,11 @@ function mergeIntoOriginal(original: LeadRecord, lead: LeadRecord, at: string, b
   const { patch, changes } = mergeLeads(original, { ...lead, created_at: lead.submitted_at });
   if (Object.keys(changes).length === 0) return;
   const merged = withDerivedFields({ ...original, ...(patch as Partial<LeadRecord>), updated_at: at });
-  const updated: OutputRecord = eventOutput(original, 'lead.updated', { lead: { id: original._id, email: merged.email ?? null, phone: merged.phone ?? null, updated_at: at }, changes }, at);
+  const updated: OutputRecord = eventOutput(
+    original,
+    'lead.updated',
+    { lead: { id: original._id, email: merged.email ?? null, phone: merged.phone ?? null, updated_at: at }, changes },
+    at,
+  );
   batch.put(merged, [updated]);
 }
-

@@ -21,12 +21,25 @@ import type { AddressInfo } from 'node:net';
 import { WebhookDeliveryRepository, WebhookRepository, type WebhookDeliveryRecord } from '@leadstream/dal';
 import { WEBHOOK_EVENTS, type Webhook, type WebhookDeliveryMessage } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { CredentialsCipher, isTransientError, Metrics, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopic, webhookRetryTopics } from '@leadstream/runtime';
+import {
+  CredentialsCipher,
+  isTransientError,
+  Metrics,
+  WEBHOOK_DELIVERIES_TOPIC,
+  webhookRetryTopic,
+  webhookRetryTopics,
+} from '@leadstream/runtime';
 import Database from 'better-sqlite3';
 import { MongoNetworkError } from 'mongodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
-import { type BatchWrite, type BatchWriter, type ConsumerPosition, documentIds, type OutputRecord } from '../batch/batch-write';
+import {
+  type BatchWrite,
+  type BatchWriter,
+  type ConsumerPosition,
+  documentIds,
+  type OutputRecord,
+} from '../batch/batch-write';
 import { type EnginePair, enginePairs } from '../test-support/engine-pairs';
 import { driveStage } from '../test-support/stage-driver';
 import { deliverStage } from './deliver.stage';
@@ -109,14 +122,31 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
   function take(topicPrefix: string): LogRecord[] {
     const taken = produced.filter((record) => record.topic.startsWith(topicPrefix));
     produced = produced.filter((record) => !record.topic.startsWith(topicPrefix));
-    return taken.map((output) => ({ topic: output.topic, partition: 0, offset: String(offsets++), key: output.key, value: output.value, headers: {}, timestamp: clock.getTime() }));
+    return taken.map((output) => ({
+      topic: output.topic,
+      partition: 0,
+      offset: String(offsets++),
+      key: output.key,
+      value: output.value,
+      headers: {},
+      timestamp: clock.getTime(),
+    }));
   }
-  const message = (fields: Partial<WebhookDeliveryMessage> & Pick<WebhookDeliveryMessage, 'delivery_id' | 'kind'>, topic: string): LogRecord => ({
+  const message = (
+    fields: Partial<WebhookDeliveryMessage> & Pick<WebhookDeliveryMessage, 'delivery_id' | 'kind'>,
+    topic: string,
+  ): LogRecord => ({
     topic,
     partition: 0,
     offset: String(offsets++),
     key: 'wh_hook',
-    value: JSON.stringify({ schema_version: 1, webhook_id: 'wh_hook', organization_id: 'org_1', environment: 'live', ...fields }),
+    value: JSON.stringify({
+      schema_version: 1,
+      webhook_id: 'wh_hook',
+      organization_id: 'org_1',
+      environment: 'live',
+      ...fields,
+    }),
     headers: {},
     timestamp: clock.getTime(),
   });
@@ -143,13 +173,41 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
   }
   /** Deliveries of these events, by the notify stage: their initial messages. */
   async function deliveriesOf(...eventIds: string[]): Promise<LogRecord[]> {
-    const events = eventIds.map((id) => ({ topic: TOPICS.events, partition: 0, offset: String(offsets++), key: 'lead_1', value: JSON.stringify({ schema_version: 1, id, event: 'lead.created', timestamp: clock.toISOString(), organization_id: 'org_1', environment: 'live', data: { lead_id: 'lead_1' } }), headers: {}, timestamp: 0 }));
-    await driveStage(notifyStage({ webhooks: new WebhookRepository(pair.store), now }), capturing(pair.writer)).handle(events);
+    const events = eventIds.map((id) => ({
+      topic: TOPICS.events,
+      partition: 0,
+      offset: String(offsets++),
+      key: 'lead_1',
+      value: JSON.stringify({
+        schema_version: 1,
+        id,
+        event: 'lead.created',
+        timestamp: clock.toISOString(),
+        organization_id: 'org_1',
+        environment: 'live',
+        data: { lead_id: 'lead_1' },
+      }),
+      headers: {},
+      timestamp: 0,
+    }));
+    await driveStage(notifyStage({ webhooks: new WebhookRepository(pair.store), now }), capturing(pair.writer)).handle(
+      events,
+    );
     return take(WEBHOOK_DELIVERIES_TOPIC);
   }
   const stageWith = (autoDisableAfter = 0, schedule = SCHEDULE) =>
-    deliverStage({ webhooks: new WebhookRepository(pair.store), deliveries: new WebhookDeliveryRepository(pair.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher });
-  const stored = async (): Promise<WebhookDeliveryRecord[]> => (await new WebhookDeliveryRepository(pair.store).list(tenant, 'wh_hook', 1, 100)).items;
+    deliverStage({
+      webhooks: new WebhookRepository(pair.store),
+      deliveries: new WebhookDeliveryRepository(pair.store),
+      retryScheduleMs: schedule,
+      autoDisableAfter,
+      allowInsecureTargets: true,
+      timeoutMs: 5_000,
+      now,
+      cipher,
+    });
+  const stored = async (): Promise<WebhookDeliveryRecord[]> =>
+    (await new WebhookDeliveryRepository(pair.store).list(tenant, 'wh_hook', 1, 100)).items;
 
   describe('a re-send racing the due retry of one delivery', () => {
     it.each([
@@ -159,99 +217,137 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
       { case: 'the re-send succeeds, the retry commits first', resend: 200, retry: 500, first: 'retry' },
       { case: 'the retry succeeds, the re-send commits first', resend: 500, retry: 200, first: 'resend' },
       { case: 'the retry succeeds and commits first', resend: 500, retry: 200, first: 'retry' },
-    ] as const)('settles with both attempts logged: $case', async ({ resend: resendStatus, retry: retryStatus, first }) => {
-      await webhook();
-      const [initial] = await deliveriesOf('evt_race');
-      // The first attempt fails: the delivery waits for retry 1.
-      answers = [500];
-      await driveStage(stageWith(), capturing(pair.writer)).handle([initial!]);
-      const [waiting] = await stored();
-      expect([waiting?.status, waiting?.actor.context.retries]).toEqual(['retrying', 1]);
-      const [retryOne] = take('webhooks.retry.');
-      expect(retryOne?.topic).toBe(webhookRetryTopic(SCHEDULE[0]!));
-      const resend = message({ delivery_id: waiting!._id, kind: 'resend', resend_id: 'rsd_race' }, WEBHOOK_DELIVERIES_TOPIC);
+    ] as const)(
+      'settles with both attempts logged: $case',
+      async ({ resend: resendStatus, retry: retryStatus, first }) => {
+        await webhook();
+        const [initial] = await deliveriesOf('evt_race');
+        // The first attempt fails: the delivery waits for retry 1.
+        answers = [500];
+        await driveStage(stageWith(), capturing(pair.writer)).handle([initial!]);
+        const [waiting] = await stored();
+        expect([waiting?.status, waiting?.actor.context.retries]).toEqual(['retrying', 1]);
+        const [retryOne] = take('webhooks.retry.');
+        expect(retryOne?.topic).toBe(webhookRetryTopic(SCHEDULE[0]!));
+        const resend = message(
+          { delivery_id: waiting!._id, kind: 'resend', resend_id: 'rsd_race' },
+          WEBHOOK_DELIVERIES_TOPIC,
+        );
 
-      // One stage, as the runner shares it between its groups; the re-send's batch decides first,
-      // then the retry's, both on the stored state; then they commit in the case's order.
-      const shared = stageWith();
-      const resendDecided = deferred();
-      const retryDecided = deferred();
-      const firstCommitted = deferred();
-      let resendRuns = 0;
-      let retryRuns = 0;
-      const resendGroup: BatchStage = {
-        name: 'deliver',
-        topic: WEBHOOK_DELIVERIES_TOPIC,
-        async process(records) {
-          if (resendRuns++ > 0) return shared.process(records);
-          const result = await shared.process(records);
-          resendDecided.resolve();
-          await retryDecided.promise;
-          return result;
-        },
-      };
-      const retryGroup: BatchStage = {
-        name: 'deliver.retry.1m',
-        topic: retryOne!.topic,
-        async process(records) {
-          if (retryRuns++ > 0) return shared.process(records);
-          await resendDecided.promise;
-          const result = await shared.process(records);
-          retryDecided.resolve();
-          return result;
-        },
-      };
-      const ordered = (mine: 'resend' | 'retry'): BatchWriter => {
-        let commits = 0;
-        return capturing({
-          atomic: pair.writer.atomic,
-          async commit(write, position) {
-            if (commits++ > 0) return pair.writer.commit(write, position);
-            if (mine !== first) await firstCommitted.promise;
-            try {
-              await pair.writer.commit(write, position);
-            } finally {
-              if (mine === first) firstCommitted.resolve();
-            }
+        // One stage, as the runner shares it between its groups; the re-send's batch decides first,
+        // then the retry's, both on the stored state; then they commit in the case's order.
+        const shared = stageWith();
+        const resendDecided = deferred();
+        const retryDecided = deferred();
+        const firstCommitted = deferred();
+        let resendRuns = 0;
+        let retryRuns = 0;
+        const resendGroup: BatchStage = {
+          name: 'deliver',
+          topic: WEBHOOK_DELIVERIES_TOPIC,
+          async process(records) {
+            if (resendRuns++ > 0) return shared.process(records);
+            const result = await shared.process(records);
+            resendDecided.resolve();
+            await retryDecided.promise;
+            return result;
           },
-        });
-      };
-      answers = [resendStatus, retryStatus];
-      await Promise.all([driveStage(resendGroup, ordered('resend')).handle([resend]), driveStage(retryGroup, ordered('retry')).handle([retryOne!])]);
+        };
+        const retryGroup: BatchStage = {
+          name: 'deliver.retry.1m',
+          topic: retryOne!.topic,
+          async process(records) {
+            if (retryRuns++ > 0) return shared.process(records);
+            await resendDecided.promise;
+            const result = await shared.process(records);
+            retryDecided.resolve();
+            return result;
+          },
+        };
+        const ordered = (mine: 'resend' | 'retry'): BatchWriter => {
+          let commits = 0;
+          return capturing({
+            atomic: pair.writer.atomic,
+            async commit(write, position) {
+              if (commits++ > 0) return pair.writer.commit(write, position);
+              if (mine !== first) await firstCommitted.promise;
+              try {
+                await pair.writer.commit(write, position);
+              } finally {
+                if (mine === first) firstCommitted.resolve();
+              }
+            },
+          });
+        };
+        answers = [resendStatus, retryStatus];
+        await Promise.all([
+          driveStage(resendGroup, ordered('resend')).handle([resend]),
+          driveStage(retryGroup, ordered('retry')).handle([retryOne!]),
+        ]);
 
-      // Three POSTs (the first attempt, the re-send, the retry), and all three in the log.
-      expect(received.map((request) => request.status)).toEqual([500, resendStatus, retryStatus]);
-      expect(new Set(received.map((request) => request.delivery))).toEqual(new Set([waiting!._id]));
-      const [raced] = await stored();
-      expect(raced?.actor.context.attempts).toBe(3);
-      expect(raced?.attempt_log.map((attempt) => [attempt.manual, attempt.response_status]).sort()).toEqual(
-        [[false, 500], [true, resendStatus], [false, retryStatus]].sort(),
-      );
-      expect(raced?.resend_ids).toEqual(['rsd_race']);
-      const retries = take('webhooks.retry.');
-      if (resendStatus === 500 && retryStatus === 500) {
-        // Both failed: waiting for retry 2, whose one message applies.
-        expect([raced?.status, raced?.actor.state, raced?.actor.context.retries]).toEqual(['retrying', 'retry_scheduled', 2]);
-        expect(retries.map((record) => [record.topic, (JSON.parse(record.value) as WebhookDeliveryMessage).retry])).toEqual([[webhookRetryTopic(SCHEDULE[1]!), 2]]);
-        await driveStage(stageWith(), capturing(pair.writer)).handle(retries);
-        expect(received).toHaveLength(4);
-        const [settled] = await stored();
-        expect([settled?.status, settled?.actor.context.attempts, settled?.attempt_log.length]).toEqual(['delivered', 4, 4]);
-      } else {
-        // One answered 2xx: delivered, and a retry message left from the race sends nothing.
-        expect([raced?.status, raced?.actor.state, raced?.finished_at]).toEqual(['delivered', 'delivered', clock.toISOString()]);
-        await driveStage(stageWith(), capturing(pair.writer)).handle(retries);
-        expect(received).toHaveLength(3);
-        expect((await stored()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([['delivered', 3]]);
-      }
-    });
+        // Three POSTs (the first attempt, the re-send, the retry), and all three in the log.
+        expect(received.map((request) => request.status)).toEqual([500, resendStatus, retryStatus]);
+        expect(new Set(received.map((request) => request.delivery))).toEqual(new Set([waiting!._id]));
+        const [raced] = await stored();
+        expect(raced?.actor.context.attempts).toBe(3);
+        expect(raced?.attempt_log.map((attempt) => [attempt.manual, attempt.response_status]).sort()).toEqual(
+          [
+            [false, 500],
+            [true, resendStatus],
+            [false, retryStatus],
+          ].sort(),
+        );
+        expect(raced?.resend_ids).toEqual(['rsd_race']);
+        const retries = take('webhooks.retry.');
+        if (resendStatus === 500 && retryStatus === 500) {
+          // Both failed: waiting for retry 2, whose one message applies.
+          expect([raced?.status, raced?.actor.state, raced?.actor.context.retries]).toEqual([
+            'retrying',
+            'retry_scheduled',
+            2,
+          ]);
+          expect(
+            retries.map((record) => [record.topic, (JSON.parse(record.value) as WebhookDeliveryMessage).retry]),
+          ).toEqual([[webhookRetryTopic(SCHEDULE[1]!), 2]]);
+          await driveStage(stageWith(), capturing(pair.writer)).handle(retries);
+          expect(received).toHaveLength(4);
+          const [settled] = await stored();
+          expect([settled?.status, settled?.actor.context.attempts, settled?.attempt_log.length]).toEqual([
+            'delivered',
+            4,
+            4,
+          ]);
+        } else {
+          // One answered 2xx: delivered, and a retry message left from the race sends nothing.
+          expect([raced?.status, raced?.actor.state, raced?.finished_at]).toEqual([
+            'delivered',
+            'delivered',
+            clock.toISOString(),
+          ]);
+          await driveStage(stageWith(), capturing(pair.writer)).handle(retries);
+          expect(received).toHaveLength(3);
+          expect((await stored()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([
+            ['delivered', 3],
+          ]);
+        }
+      },
+    );
   });
 
   describe('a batch run again', () => {
-    const transient = (): Error => (pair.log.engine === 'embedded' ? new Database.SqliteError('database is locked', 'SQLITE_BUSY') : new MongoNetworkError('connection 4 to 127.0.0.1:27018 closed'));
-    const deliveryIdsOf = (write: BatchWrite): string[] => write.documents.filter((entry) => entry.collection === WebhookDeliveryRepository.COLLECTION).flatMap((entry) => documentIds(entry.operations));
+    const transient = (): Error =>
+      pair.log.engine === 'embedded'
+        ? new Database.SqliteError('database is locked', 'SQLITE_BUSY')
+        : new MongoNetworkError('connection 4 to 127.0.0.1:27018 closed');
+    const deliveryIdsOf = (write: BatchWrite): string[] =>
+      write.documents
+        .filter((entry) => entry.collection === WebhookDeliveryRepository.COLLECTION)
+        .flatMap((entry) => documentIds(entry.operations));
 
-    it.each(['the first commit fails (transient)', 'the commit of one record fails every time (the others pass one at a time)'])('POSTs each attempt once: %s', async (failure) => {
+    it.each([
+      'the first commit fails (transient)',
+      'the commit of one record fails every time (the others pass one at a time)',
+    ])('POSTs each attempt once: %s', async (failure) => {
       await webhook();
       const initials = await deliveriesOf('evt_1', 'evt_2', 'evt_3');
       const ids = initials.map((record) => (JSON.parse(record.value) as WebhookDeliveryMessage).delivery_id);
@@ -261,7 +357,8 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
         atomic: pair.writer.atomic,
         async commit(write, position) {
           if (failure.startsWith('the first') && commits++ === 0) throw transient();
-          if (failure.startsWith('the commit of one') && deliveryIdsOf(write).includes(poison)) throw new Error('this record cannot be stored');
+          if (failure.startsWith('the commit of one') && deliveryIdsOf(write).includes(poison))
+            throw new Error('this record cannot be stored');
           return pair.writer.commit(write, position);
         },
       };
@@ -271,7 +368,13 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
       expect(Object.fromEntries(posts)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
       const byId = new Map((await stored()).map((delivery) => [delivery._id, delivery]));
       if (failure.startsWith('the first')) {
-        expect(ids.map((id) => [byId.get(id)?.status, byId.get(id)?.actor.context.attempts, byId.get(id)?.attempt_log.length])).toEqual(ids.map(() => ['delivered', 1, 1]));
+        expect(
+          ids.map((id) => [
+            byId.get(id)?.status,
+            byId.get(id)?.actor.context.attempts,
+            byId.get(id)?.attempt_log.length,
+          ]),
+        ).toEqual(ids.map(() => ['delivered', 1, 1]));
       } else {
         expect(ids.map((id) => byId.get(id)?.status)).toEqual(['delivered', 'pending', 'delivered']);
         expect(take(`${WEBHOOK_DELIVERIES_TOPIC}.dlq`).map((record) => record.value)).toEqual([initials[1]!.value]);
@@ -281,33 +384,42 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
 
   describe('the automatic disable', () => {
     it.each([
-      { case: 'disabled by hand', meddle: (hooks: WebhookRepository) => hooks.update(tenant, 'wh_hook', { enabled: false }, '2026-03-01T10:00:01.000Z') },
+      {
+        case: 'disabled by hand',
+        meddle: (hooks: WebhookRepository) =>
+          hooks.update(tenant, 'wh_hook', { enabled: false }, '2026-03-01T10:00:01.000Z'),
+      },
       { case: 'deleted', meddle: (hooks: WebhookRepository) => hooks.delete(tenant, 'wh_hook') },
-    ])('emits no webhook.disabled when the webhook was $case between the batch\'s read and its write', async ({ case: what, meddle }) => {
-      await webhook();
-      const initials = await deliveriesOf('evt_down');
-      answers = [500];
-      let meddled = false;
-      const writer: BatchWriter = {
-        atomic: pair.writer.atomic,
-        async commit(write, position) {
-          if (!meddled) {
-            meddled = true;
-            await meddle(new WebhookRepository(pair.store));
-          }
-          return pair.writer.commit(write, position);
-        },
-      };
-      const metrics = new Metrics({ defaultMetrics: false });
-      await driveStage(stageWith(1, []), capturing(writer), { metrics }).handle(initials);
-      expect(take(TOPICS.events)).toEqual([]);
-      expect(await disabledCount(metrics)).toBe(0);
-      expect(received).toHaveLength(1);
-      const hook = await new WebhookRepository(pair.store).find(tenant, 'wh_hook');
-      if (what === 'deleted') expect(hook).toBeNull();
-      else expect([hook?.enabled, hook?.disabled_reason, hook?.disabled_event]).toEqual([false, null, undefined]);
-      expect((await stored()).map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts])).toEqual([['failed', 'exhausted', 1]]);
-    });
+    ])(
+      "emits no webhook.disabled when the webhook was $case between the batch's read and its write",
+      async ({ case: what, meddle }) => {
+        await webhook();
+        const initials = await deliveriesOf('evt_down');
+        answers = [500];
+        let meddled = false;
+        const writer: BatchWriter = {
+          atomic: pair.writer.atomic,
+          async commit(write, position) {
+            if (!meddled) {
+              meddled = true;
+              await meddle(new WebhookRepository(pair.store));
+            }
+            return pair.writer.commit(write, position);
+          },
+        };
+        const metrics = new Metrics({ defaultMetrics: false });
+        await driveStage(stageWith(1, []), capturing(writer), { metrics }).handle(initials);
+        expect(take(TOPICS.events)).toEqual([]);
+        expect(await disabledCount(metrics)).toBe(0);
+        expect(received).toHaveLength(1);
+        const hook = await new WebhookRepository(pair.store).find(tenant, 'wh_hook');
+        if (what === 'deleted') expect(hook).toBeNull();
+        else expect([hook?.enabled, hook?.disabled_reason, hook?.disabled_event]).toEqual([false, null, undefined]);
+        expect(
+          (await stored()).map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts]),
+        ).toEqual([['failed', 'exhausted', 1]]);
+      },
+    );
 
     it('disables a webhook changed meanwhile as it is now, with one event naming its new URL', async () => {
       await webhook();
@@ -319,7 +431,12 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
         async commit(write, position) {
           if (!meddled) {
             meddled = true;
-            await new WebhookRepository(pair.store).update(tenant, 'wh_hook', { url: `${base}/moved` }, '2026-03-01T10:00:01.000Z');
+            await new WebhookRepository(pair.store).update(
+              tenant,
+              'wh_hook',
+              { url: `${base}/moved` },
+              '2026-03-01T10:00:01.000Z',
+            );
           }
           return pair.writer.commit(write, position);
         },
@@ -328,15 +445,21 @@ describe.each(enginePairs('deliver'))('deliver stage on %s', (_name, open) => {
       await driveStage(stageWith(1, []), capturing(writer), { metrics }).handle(initials);
       // Decided twice (the first commit met the change), disabled and counted once.
       expect(await disabledCount(metrics)).toBe(1);
-      const events = take(TOPICS.events).map((record) => JSON.parse(record.value) as { event: string; data: { url: string; webhook_id: string } });
-      expect(events.map((event) => [event.event, event.data.webhook_id, event.data.url])).toEqual([['webhook.disabled', 'wh_hook', `${base}/moved`]]);
+      const events = take(TOPICS.events).map(
+        (record) => JSON.parse(record.value) as { event: string; data: { url: string; webhook_id: string } },
+      );
+      expect(events.map((event) => [event.event, event.data.webhook_id, event.data.url])).toEqual([
+        ['webhook.disabled', 'wh_hook', `${base}/moved`],
+      ]);
       expect(received.map((request) => request.path)).toEqual(['/hook']);
       const hook = await new WebhookRepository(pair.store).find(tenant, 'wh_hook');
       expect([hook?.enabled, hook?.url]).toEqual([false, `${base}/moved`]);
       expect(hook?.disabled_reason).toContain('1 deliveries in a row failed');
       // A redelivery produces webhook.disabled again, and disables nothing: not counted again.
       await driveStage(stageWith(1, []), capturing(pair.writer), { metrics }).handle(initials);
-      expect(take(TOPICS.events).map((record) => (JSON.parse(record.value) as { event: string }).event)).toEqual(['webhook.disabled']);
+      expect(take(TOPICS.events).map((record) => (JSON.parse(record.value) as { event: string }).event)).toEqual([
+        'webhook.disabled',
+      ]);
       expect(await disabledCount(metrics)).toBe(1);
     });
   });

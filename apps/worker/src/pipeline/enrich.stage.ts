@@ -10,7 +10,16 @@
  * `runRules`) and is logged with the rule, organization and lead, so it can be fixed.
  */
 import { type EnrichmentConfigReader, RuleMatchRepository, type LeadRepository } from '@leadstream/dal';
-import { applyEnrichment, enrichLead, ruleSubjectOf, withDerivedFields, type EnrichmentConfig, type EnrichmentOutcome, type LeadFlag, type LeadRecord } from '@leadstream/domain';
+import {
+  applyEnrichment,
+  enrichLead,
+  ruleSubjectOf,
+  withDerivedFields,
+  type EnrichmentConfig,
+  type EnrichmentOutcome,
+  type LeadFlag,
+  type LeadRecord,
+} from '@leadstream/domain';
 import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
@@ -53,11 +62,21 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
     topic: TOPICS.unique,
     leads: deps.leads,
     async prefetch(messages) {
-      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const versions = newestConfigVersions(
+        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+      );
       const configs = new Map<string, EnrichmentConfig>();
       await Promise.all(
         [...versions.keys()].map(async (organizationId) => {
-          configs.set(organizationId, await deps.config.get(organizationId, 'enrichment', () => deps.enrichment.read(organizationId), versions.get(organizationId)));
+          configs.set(
+            organizationId,
+            await deps.config.get(
+              organizationId,
+              'enrichment',
+              () => deps.enrichment.read(organizationId),
+              versions.get(organizationId),
+            ),
+          );
         }),
       );
       return configs;
@@ -72,7 +91,16 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
       const outcome = config ? enrichLead(ruleSubjectOf(lead), config, at) : undefined;
       for (const rule of outcome?.run.unevaluable ?? []) {
         deps.logger?.warn(
-          { code: 'rule_unevaluable', rule_kind: 'enrichment', rule_id: rule.rule_id, rule_name: rule.rule_name, organization_id: lead.organization_id, lead_id: lead._id, error: rule.error, lead_outcome: outcome?.run.final_outcome },
+          {
+            code: 'rule_unevaluable',
+            rule_kind: 'enrichment',
+            rule_id: rule.rule_id,
+            rule_name: rule.rule_name,
+            organization_id: lead.organization_id,
+            lead_id: lead._id,
+            error: rule.error,
+            lead_outcome: outcome?.run.final_outcome,
+          },
           'enrichment rule cannot be evaluated: the lead goes to manual review (unless a rule rejected it)',
         );
       }
@@ -87,18 +115,30 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
   });
 }
 
-function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: EnrichmentOutcome | undefined, at: string): [LeadRecord, OutputRecord[]] {
+function accepted(
+  lead: LeadRecord,
+  message: LeadCommandMessage,
+  outcome: EnrichmentOutcome | undefined,
+  at: string,
+): [LeadRecord, OutputRecord[]] {
   const ruleFlags = outcome?.run.flags ?? [];
   // A lead stored before flags existed has none (and FerretDB may hand back a missing array).
   const current: LeadFlag[] = lead.flags ?? [];
-  const flags: LeadFlag[] = ruleFlags.length > 0 && !current.includes('manual_review') ? [...current, 'manual_review'] : current;
+  const flags: LeadFlag[] =
+    ruleFlags.length > 0 && !current.includes('manual_review') ? [...current, 'manual_review'] : current;
   const enriched = outcome ? withDerivedFields(applyEnrichment(lead, outcome)) : lead;
   const reviewFlags = [...((lead['review_flags'] as unknown[] | undefined) ?? []), ...ruleFlags];
   const next = advance(
     enriched,
     message,
     { type: 'ENRICHED' },
-    { enrichment_status: 'completed', processed_at: at, flags, validation_status: ruleFlags.length > 0 ? 'flagged' : enriched.validation_status, ...(ruleFlags.length > 0 ? { review_flags: reviewFlags } : {}) },
+    {
+      enrichment_status: 'completed',
+      processed_at: at,
+      flags,
+      validation_status: ruleFlags.length > 0 ? 'flagged' : enriched.validation_status,
+      ...(ruleFlags.length > 0 ? { review_flags: reviewFlags } : {}),
+    },
     at,
   );
   const outputs: OutputRecord[] = [];
@@ -133,21 +173,37 @@ function accepted(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
     }),
     // `?? null` here and below: every payload names its fields, and a lead stored on FerretDB before
     // the MongoDB engine restored upserts' null fields may lack them (lead-events.ts in apps/api).
-    eventOutput(next, 'lead.accepted', { lead_id: next._id, vendor_id: next.vendor_id ?? null, status: 'active', flags: next.flags, accepted_at: at }, at),
+    eventOutput(
+      next,
+      'lead.accepted',
+      { lead_id: next._id, vendor_id: next.vendor_id ?? null, status: 'active', flags: next.flags, accepted_at: at },
+      at,
+    ),
     ...webhookOutputs(next, outcome, at),
     nextStageOutput(TOPICS.enriched, next._id, message, 'enrich'),
   );
   return [next, outputs];
 }
 
-function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: EnrichmentOutcome, at: string): [LeadRecord, OutputRecord[]] {
+function rejected(
+  lead: LeadRecord,
+  message: LeadCommandMessage,
+  outcome: EnrichmentOutcome,
+  at: string,
+): [LeadRecord, OutputRecord[]] {
   const ruleId = outcome.run.rejected_by ?? 'enrichment';
   const reason = outcome.run.rejection_reason ?? 'Rejected by an enrichment rule';
   const next = advance(
     lead,
     message,
     { type: 'ENRICHMENT_REJECTED', ruleId, message: reason },
-    { enrichment_status: 'completed', crm_sync_status: 'not_applicable', processed_at: at, rejection_reason: 'failed_custom_rule', rule_id: ruleId },
+    {
+      enrichment_status: 'completed',
+      crm_sync_status: 'not_applicable',
+      processed_at: at,
+      rejection_reason: 'failed_custom_rule',
+      rule_id: ruleId,
+    },
     at,
   );
   return [
@@ -156,17 +212,50 @@ function rejected(lead: LeadRecord, message: LeadCommandMessage, outcome: Enrich
       eventOutput(
         next,
         'lead.rejected',
-        { lead_id: next._id, lead: { email: next.email ?? null, first_name: next.first_name ?? null, rejected_at: at }, rejection_reason: 'failed_custom_rule', rule_id: ruleId, message: reason },
+        {
+          lead_id: next._id,
+          lead: { email: next.email ?? null, first_name: next.first_name ?? null, rejected_at: at },
+          rejection_reason: 'failed_custom_rule',
+          rule_id: ruleId,
+          message: reason,
+        },
         at,
       ),
-      decisionOutput({ correlation_id: message.correlation_id, lead_id: next._id, outcome: 'rejected', decided_at: at, email: next.email, reason: 'failed_custom_rule', rule_id: ruleId, message: reason }),
+      decisionOutput({
+        correlation_id: message.correlation_id,
+        lead_id: next._id,
+        outcome: 'rejected',
+        decided_at: at,
+        email: next.email,
+        reason: 'failed_custom_rule',
+        rule_id: ruleId,
+        message: reason,
+      }),
       ...webhookOutputs(next, outcome, at),
     ],
   ];
 }
 
 /** Fields of the stored lead that enrichment may change; nested objects compare whole. */
-const ENRICHABLE_FIELDS = ['email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'custom_fields', 'enrichment_data', 'calculated_fields'] as const;
+const ENRICHABLE_FIELDS = [
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'source',
+  'program',
+  'program_interest',
+  'landing_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'custom_fields',
+  'enrichment_data',
+  'calculated_fields',
+] as const;
 
 /**
  * What enrichment changed, as `{field: {old, new}}` like lead.updated: top-level fields only, the
@@ -187,7 +276,14 @@ function recordMatches(write: BatchWrite, lead: LeadRecord, outcome: EnrichmentO
   if (outcome.run.matched_rule_ids.length === 0) return;
   write.documents.push({
     collection: RuleMatchRepository.COLLECTION,
-    operations: outcome.run.matched_rule_ids.map((ruleId) => RuleMatchRepository.recordOperation({ organization_id: lead.organization_id, rule_id: ruleId, lead_id: lead._id, matched_at: at })),
+    operations: outcome.run.matched_rule_ids.map((ruleId) =>
+      RuleMatchRepository.recordOperation({
+        organization_id: lead.organization_id,
+        rule_id: ruleId,
+        lead_id: lead._id,
+        matched_at: at,
+      }),
+    ),
   });
 }
 

@@ -5,7 +5,15 @@
  * event and activity entry exists exactly once. (Kafka + FerretDB run when infra is up:
  * `npm run infra:up`.)
  */
-import { createDal, CustomFieldRepository, DedupRepository, LeadActivityRepository, LeadRepository, ValidationRuleRepository, EnrichmentConfigReader } from '@leadstream/dal';
+import {
+  createDal,
+  CustomFieldRepository,
+  DedupRepository,
+  LeadActivityRepository,
+  LeadRepository,
+  ValidationRuleRepository,
+  EnrichmentConfigReader,
+} from '@leadstream/dal';
 import type { DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
 import type { LeadCommandMessage } from '@leadstream/schemas';
@@ -41,14 +49,36 @@ async function setUp(open: () => Promise<EnginePair>) {
   const vendor = await dal.vendors.create(tenant, { name: 'Vendor', type: 'inquiry' });
   const leads = new LeadRepository(store);
   const stages = (writer: BatchWriter) => ({
-    validate: driveStage(validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(store), validationRules: new ValidationRuleRepository(store), config: uncachedConfig, mx: undefined }), writer),
-    dedup: driveStage(dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }), writer),
-    enrich: driveStage(enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }), writer),
+    validate: driveStage(
+      validateStage({
+        leads,
+        organizations: dal.organizations,
+        customFields: new CustomFieldRepository(store),
+        validationRules: new ValidationRuleRepository(store),
+        config: uncachedConfig,
+        mx: undefined,
+      }),
+      writer,
+    ),
+    dedup: driveStage(
+      dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
+      writer,
+    ),
+    enrich: driveStage(
+      enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
+      writer,
+    ),
     activity: driveStage(activityStage(), writer),
   });
   const submit = async (count: number): Promise<LeadCommandMessage[]> => {
     const messages = Array.from({ length: count }, () => leadCommand(tenant.organizationId, vendor.id));
-    await log.produce(TOPICS.submitted, messages.map((message) => ({ key: `live:${tenant.organizationId}:${message.lead_id}`, value: JSON.stringify(message) })));
+    await log.produce(
+      TOPICS.submitted,
+      messages.map((message) => ({
+        key: `live:${tenant.organizationId}:${message.lead_id}`,
+        value: JSON.stringify(message),
+      })),
+    );
     return messages;
   };
   return { ...engines, dal, tenant, vendor, leads, stages, submit };
@@ -60,11 +90,19 @@ function leadIdOf(event: { event: string; data: { lead_id?: string; lead?: { id?
 }
 
 /** Every lead has exactly one event id per kind, one activity entry per event, one decision. */
-async function expectExactlyOnce(setup: Awaited<ReturnType<typeof setUp>>, messages: LeadCommandMessage[]): Promise<void> {
+async function expectExactlyOnce(
+  setup: Awaited<ReturnType<typeof setUp>>,
+  messages: LeadCommandMessage[],
+): Promise<void> {
   const { log, store, leads, tenant } = setup;
   const activity = new LeadActivityRepository(store);
-  const events = (await readTopic(log, TOPICS.events)).map((record) => JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id: string } } });
-  const decisions = (await readTopic(log, TOPICS.decisions)).map((record) => JSON.parse(record.value) as { lead_id: string; outcome: string });
+  const events = (await readTopic(log, TOPICS.events)).map(
+    (record) =>
+      JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id: string } } },
+  );
+  const decisions = (await readTopic(log, TOPICS.decisions)).map(
+    (record) => JSON.parse(record.value) as { lead_id: string; outcome: string },
+  );
   for (const message of messages) {
     const lead = await leads.findById(tenant, message.lead_id);
     expect(lead?.status).toBe('active');
@@ -73,13 +111,21 @@ async function expectExactlyOnce(setup: Awaited<ReturnType<typeof setUp>>, messa
     const mine = events.filter((event) => leadIdOf(event) === message.lead_id);
     const idsByKind = new Map<string, Set<string>>();
     for (const event of mine) idsByKind.set(event.event, new Set([...(idsByKind.get(event.event) ?? []), event.id]));
-    expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({ 'lead.created': 1, 'lead.validated': 1, 'lead.accepted': 1 });
-    expect(new Set(decisions.filter((decision) => decision.lead_id === message.lead_id).map((decision) => decision.outcome))).toEqual(new Set(['accepted']));
+    expect(Object.fromEntries([...idsByKind].map(([kind, ids]) => [kind, ids.size]))).toEqual({
+      'lead.created': 1,
+      'lead.validated': 1,
+      'lead.accepted': 1,
+    });
+    expect(
+      new Set(decisions.filter((decision) => decision.lead_id === message.lead_id).map((decision) => decision.outcome)),
+    ).toEqual(new Set(['accepted']));
     const entries = await activity.forLead(tenant, message.lead_id);
     // lead.accepted has no activity entry of its own (docs/api-conventions.md "Events").
     expect(entries.map((entry) => entry.event).sort()).toEqual(['lead.created', 'lead.validated']);
   }
-  expect(await readTopic(log, TOPICS.unique).then((records) => new Set(records.map((record) => record.value)).size)).toBe(messages.length);
+  expect(
+    await readTopic(log, TOPICS.unique).then((records) => new Set(records.map((record) => record.value)).size),
+  ).toBe(messages.length);
 }
 
 /** Runs the whole pipeline over what each topic holds. */
@@ -115,10 +161,18 @@ function outboxWriterFailingFirstProduce(store: DocumentStore, log: EventLog): B
 /** A crash: the stage decides a batch and its commit dies at the injected point; nothing commits the consumer offset. */
 async function crashDuring(stage: BatchStage, writer: BatchWriter, records: LogRecord[]): Promise<void> {
   const byPartition = new Map<number, LogRecord[]>();
-  for (const record of records) byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record]);
+  for (const record of records)
+    byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record]);
   const [partition, batch] = [...byPartition][0]!;
   const { write, handled } = await stage.process(batch);
-  await expect(writer.commit(write, { groupId: stage.name, topic: stage.topic, partition, nextOffset: Number(batch[handled - 1]!.offset) + 1 })).rejects.toThrow();
+  await expect(
+    writer.commit(write, {
+      groupId: stage.name,
+      topic: stage.topic,
+      partition,
+      nextOffset: Number(batch[handled - 1]!.offset) + 1,
+    }),
+  ).rejects.toThrow();
 }
 
 describe.each(pairs)('pipeline stages on %s', (_name, open) => {
@@ -126,10 +180,19 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
     const setup = await setUp(open);
     const messages = await setup.submit(4);
     await runPipeline(setup, setup.writer);
-    const versions = await Promise.all(messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version));
-    const counts = { validated: (await readTopic(setup.log, TOPICS.validated)).length, events: (await readTopic(setup.log, TOPICS.events)).length };
+    const versions = await Promise.all(
+      messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version),
+    );
+    const counts = {
+      validated: (await readTopic(setup.log, TOPICS.validated)).length,
+      events: (await readTopic(setup.log, TOPICS.events)).length,
+    };
     await runPipeline(setup, setup.writer);
-    expect(await Promise.all(messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version))).toEqual(versions);
+    expect(
+      await Promise.all(
+        messages.map(async (message) => (await setup.leads.findById(setup.tenant, message.lead_id))?.version),
+      ),
+    ).toEqual(versions);
     expect((await readTopic(setup.log, TOPICS.validated)).length).toBe(counts.validated);
     expect((await readTopic(setup.log, TOPICS.events)).length).toBe(counts.events);
     await expectExactlyOnce(setup, messages);
@@ -141,9 +204,29 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
       const messages = await setup.submit(4);
       const crashing = setup.faulty(point);
       // Validate (no documents but leads) and dedup (its decision log is a document write) both crash once.
-      await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), validationRules: new ValidationRuleRepository(setup.store), config: uncachedConfig, mx: undefined }), crashing, await readTopic(setup.log, TOPICS.submitted));
+      await crashDuring(
+        validateStage({
+          leads: setup.leads,
+          organizations: setup.dal.organizations,
+          customFields: new CustomFieldRepository(setup.store),
+          validationRules: new ValidationRuleRepository(setup.store),
+          config: uncachedConfig,
+          mx: undefined,
+        }),
+        crashing,
+        await readTopic(setup.log, TOPICS.submitted),
+      );
       await setup.stages(setup.writer).validate.handle(await readTopic(setup.log, TOPICS.submitted));
-      await crashDuring(dedupStage({ leads: setup.leads, dedup: new DedupRepository(setup.store), vendors: setup.dal.vendors, config: uncachedConfig }), setup.faulty(point), await readTopic(setup.log, TOPICS.validated));
+      await crashDuring(
+        dedupStage({
+          leads: setup.leads,
+          dedup: new DedupRepository(setup.store),
+          vendors: setup.dal.vendors,
+          config: uncachedConfig,
+        }),
+        setup.faulty(point),
+        await readTopic(setup.log, TOPICS.validated),
+      );
       // After the crash, the consumer reads the same records again.
       await runPipeline(setup, setup.writer);
       await expectExactlyOnce(setup, messages);
@@ -156,28 +239,66 @@ describe.each(pairs)('pipeline stages on %s', (_name, open) => {
     // pair's own writer is one transaction and leaves nothing behind; its store takes the outbox
     // writer whenever the log is another engine, docs/decisions.md "Engine choice per port".)
     const [message] = await setup.submit(1);
-    await crashDuring(validateStage({ leads: setup.leads, organizations: setup.dal.organizations, customFields: new CustomFieldRepository(setup.store), validationRules: new ValidationRuleRepository(setup.store), config: uncachedConfig, mx: undefined }), outboxWriterFailingFirstProduce(setup.store, setup.log), await readTopic(setup.log, TOPICS.submitted));
+    await crashDuring(
+      validateStage({
+        leads: setup.leads,
+        organizations: setup.dal.organizations,
+        customFields: new CustomFieldRepository(setup.store),
+        validationRules: new ValidationRuleRepository(setup.store),
+        config: uncachedConfig,
+        mx: undefined,
+      }),
+      outboxWriterFailingFirstProduce(setup.store, setup.log),
+      await readTopic(setup.log, TOPICS.submitted),
+    );
     expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox.length).toBeGreaterThan(0);
     const later = new Date(Date.now() + 60_000);
-    const sweeper = new OutboxSweeper({ store: setup.store, log: setup.log, logger: pino({ level: 'silent' }), now: () => later });
+    const sweeper = new OutboxSweeper({
+      store: setup.store,
+      log: setup.log,
+      logger: pino({ level: 'silent' }),
+      now: () => later,
+    });
     expect(await sweeper.sweep()).toBe(1);
     expect(await sweeper.sweep()).toBe(0);
     expect((await setup.leads.findById(setup.tenant, message!.lead_id))?.outbox).toEqual([]);
     // The crashed produce may have sent some topics already: outputs go out at least once, with one message id.
     const validated = await readTopic(setup.log, TOPICS.validated);
     expect(validated.length).toBeGreaterThan(0);
-    expect(new Set(validated.map((record) => (JSON.parse(record.value) as { message_id: string }).message_id))).toEqual(new Set([`${message!.message_id}>validate`]));
+    expect(new Set(validated.map((record) => (JSON.parse(record.value) as { message_id: string }).message_id))).toEqual(
+      new Set([`${message!.message_id}>validate`]),
+    );
   });
 
   it('the outbox sweeper produces a vendor event a crash left between the write and its produce', async () => {
     const setup = await setUp(open);
     const at = new Date();
-    const event = (next: { id: string; enabled: boolean }) => [{ topic: TOPICS.events, key: next.id, value: JSON.stringify({ id: `evt_vendor_${next.id}`, event: next.enabled ? 'vendor.enabled' : 'vendor.disabled' }) }];
+    const event = (next: { id: string; enabled: boolean }) => [
+      {
+        topic: TOPICS.events,
+        key: next.id,
+        value: JSON.stringify({
+          id: `evt_vendor_${next.id}`,
+          event: next.enabled ? 'vendor.enabled' : 'vendor.disabled',
+        }),
+      },
+    ];
     // The crash: the change and its event are written, the produce never happens.
-    expect(await setup.dal.vendors.setEnabled(setup.tenant, setup.vendor.id, false, at, event)).toMatchObject({ vendor: { id: setup.vendor.id, enabled: false }, outbox: [{ topic: TOPICS.events, key: setup.vendor.id }] });
-    const vendorEvents = async () => (await readTopic(setup.log, TOPICS.events)).filter((record) => record.key === setup.vendor.id).map((record) => JSON.parse(record.value) as { event: string });
+    expect(await setup.dal.vendors.setEnabled(setup.tenant, setup.vendor.id, false, at, event)).toMatchObject({
+      vendor: { id: setup.vendor.id, enabled: false },
+      outbox: [{ topic: TOPICS.events, key: setup.vendor.id }],
+    });
+    const vendorEvents = async () =>
+      (await readTopic(setup.log, TOPICS.events))
+        .filter((record) => record.key === setup.vendor.id)
+        .map((record) => JSON.parse(record.value) as { event: string });
     expect(await vendorEvents()).toEqual([]);
-    const sweeper = new OutboxSweeper({ store: setup.store, log: setup.log, logger: pino({ level: 'silent' }), now: () => new Date(at.getTime() + 60_000) });
+    const sweeper = new OutboxSweeper({
+      store: setup.store,
+      log: setup.log,
+      logger: pino({ level: 'silent' }),
+      now: () => new Date(at.getTime() + 60_000),
+    });
     expect(await sweeper.sweep()).toBe(1);
     expect(await sweeper.sweep()).toBe(0);
     expect(await vendorEvents()).toEqual([{ id: `evt_vendor_${setup.vendor.id}`, event: 'vendor.disabled' }]);

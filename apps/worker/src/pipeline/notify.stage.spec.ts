@@ -56,11 +56,38 @@ function capturing(writer: BatchWriter): BatchWriter {
 
 let offsets = 0;
 function asRecords(outputs: OutputRecord[]): LogRecord[] {
-  return outputs.map((output) => ({ topic: output.topic, partition: 0, offset: String(offsets++), key: output.key, value: output.value, headers: {}, timestamp: clock.getTime() }));
+  return outputs.map((output) => ({
+    topic: output.topic,
+    partition: 0,
+    offset: String(offsets++),
+    key: output.key,
+    value: output.value,
+    headers: {},
+    timestamp: clock.getTime(),
+  }));
 }
 
-function event(name: string, environment: 'live' | 'sandbox', id = `evt_${Math.random().toString(16).slice(2)}`, organizationId = 'org_1'): LogRecord {
-  return asRecords([{ topic: 'leads.events', key: 'lead_1', value: JSON.stringify({ schema_version: 1, id, event: name, timestamp: clock.toISOString(), organization_id: organizationId, environment, data: { lead_id: 'lead_1' } }) }])[0]!;
+function event(
+  name: string,
+  environment: 'live' | 'sandbox',
+  id = `evt_${Math.random().toString(16).slice(2)}`,
+  organizationId = 'org_1',
+): LogRecord {
+  return asRecords([
+    {
+      topic: 'leads.events',
+      key: 'lead_1',
+      value: JSON.stringify({
+        schema_version: 1,
+        id,
+        event: name,
+        timestamp: clock.toISOString(),
+        organization_id: organizationId,
+        environment,
+        data: { lead_id: 'lead_1' },
+      }),
+    },
+  ])[0]!;
 }
 
 async function webhook(path: string, overrides: Partial<Webhook> = {}): Promise<Webhook> {
@@ -87,13 +114,21 @@ async function webhook(path: string, overrides: Partial<Webhook> = {}): Promise<
 const read = (body: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
     let text = '';
-    body.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+    body
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (text += chunk))
+      .on('end', () => resolve(text));
   });
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'notify-stage-'));
   engines = await openEmbeddedEngines(dir);
-  await engines.log.ensureTopics([{ topic: WEBHOOK_DELIVERIES_TOPIC, partitions: 1 }, ...webhookRetryTopics(1, SCHEDULE)].flatMap((spec) => [spec, { topic: `${spec.topic}.dlq`, partitions: 1 }]));
+  await engines.log.ensureTopics(
+    [{ topic: WEBHOOK_DELIVERIES_TOPIC, partitions: 1 }, ...webhookRetryTopics(1, SCHEDULE)].flatMap((spec) => [
+      spec,
+      { topic: `${spec.topic}.dlq`, partitions: 1 },
+    ]),
+  );
   await WebhookRepository.ensureIndexes(engines.store);
   await WebhookDeliveryRepository.ensureIndexes(engines.store);
   received = [];
@@ -117,10 +152,20 @@ afterEach(async () => {
 });
 
 const now = () => clock;
-const notify = () => driveStage(notifyStage({ webhooks: new WebhookRepository(engines.store), now }), capturing(engines.writer));
+const notify = () =>
+  driveStage(notifyStage({ webhooks: new WebhookRepository(engines.store), now }), capturing(engines.writer));
 const deliver = (autoDisableAfter = 0, schedule = SCHEDULE) =>
   driveStage(
-    deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher }),
+    deliverStage({
+      webhooks: new WebhookRepository(engines.store),
+      deliveries: new WebhookDeliveryRepository(engines.store),
+      retryScheduleMs: schedule,
+      autoDisableAfter,
+      allowInsecureTargets: true,
+      timeoutMs: 5_000,
+      now,
+      cipher,
+    }),
     capturing(engines.writer),
   );
 /** Takes the records produced so far to one topic. */
@@ -129,23 +174,45 @@ function take(topicPrefix: string): LogRecord[] {
   produced = produced.filter((record) => !record.topic.startsWith(topicPrefix));
   return asRecords(taken);
 }
-const deliveries = async (): Promise<WebhookDeliveryRecord[]> => (await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_ok', 1, 100)).items;
+const deliveries = async (): Promise<WebhookDeliveryRecord[]> =>
+  (
+    await new WebhookDeliveryRepository(engines.store).list(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_ok',
+      1,
+      100,
+    )
+  ).items;
 
 describe('notify stage', () => {
-  it('makes one delivery per subscribed webhook of the event\'s environment', async () => {
+  it("makes one delivery per subscribed webhook of the event's environment", async () => {
     await webhook('/ok', { events: ['lead.created', 'vendor.enabled'] });
     await webhook('/sandbox', { environment: 'sandbox' });
     await webhook('/off', { enabled: false });
     await webhook('/other', { organization_id: 'org_2' });
-    await notify().handle([event('lead.created', 'live', 'evt_live'), event('lead.created', 'sandbox', 'evt_sandbox'), event('lead.updated', 'live', 'evt_unsubscribed'), event('webhook.disabled', 'live', 'evt_internal')]);
-    const messages = take(WEBHOOK_DELIVERIES_TOPIC).map((record) => JSON.parse(record.value) as Record<string, unknown>);
+    await notify().handle([
+      event('lead.created', 'live', 'evt_live'),
+      event('lead.created', 'sandbox', 'evt_sandbox'),
+      event('lead.updated', 'live', 'evt_unsubscribed'),
+      event('webhook.disabled', 'live', 'evt_internal'),
+    ]);
+    const messages = take(WEBHOOK_DELIVERIES_TOPIC).map(
+      (record) => JSON.parse(record.value) as Record<string, unknown>,
+    );
     expect(messages.map((message) => [message['webhook_id'], message['kind']])).toEqual([
       ['wh_ok', 'initial'],
       ['wh_sandbox', 'initial'],
     ]);
-    const sandbox = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'sandbox' }, 'wh_sandbox', 1, 10);
+    const sandbox = await new WebhookDeliveryRepository(engines.store).list(
+      { organizationId: 'org_1', environment: 'sandbox' },
+      'wh_sandbox',
+      1,
+      10,
+    );
     expect(sandbox.items.map((delivery) => delivery.event_id)).toEqual(['evt_sandbox']);
-    expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status])).toEqual([['evt_live', 'pending']]);
+    expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status])).toEqual([
+      ['evt_live', 'pending'],
+    ]);
   });
 
   it('makes one delivery and one POST of an event consumed twice (in one batch and in two)', async () => {
@@ -160,7 +227,9 @@ describe('notify stage', () => {
     await deliver().handle(messages);
     await deliver().handle(messages.map((message) => ({ ...message, offset: String(offsets++) })));
     expect(received.map((request) => (JSON.parse(request.body) as { id: string }).id)).toEqual(['evt_twice']);
-    expect((await deliveries()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([['delivered', 1]]);
+    expect((await deliveries()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([
+      ['delivered', 1],
+    ]);
   });
 });
 
@@ -179,29 +248,53 @@ describe('deliver stage', () => {
       topics.push(...next.map((record) => record.topic));
     }
     expect(next).toEqual([]);
-    expect(topics).toEqual(['webhooks.retry.1m', 'webhooks.retry.5m', 'webhooks.retry.30m', 'webhooks.retry.2h', 'webhooks.retry.24h']);
+    expect(topics).toEqual([
+      'webhooks.retry.1m',
+      'webhooks.retry.5m',
+      'webhooks.retry.30m',
+      'webhooks.retry.2h',
+      'webhooks.retry.24h',
+    ]);
     expect(received).toHaveLength(6);
-    expect(new Set(received.map((request) => (JSON.parse(request.body) as { id: string }).id))).toEqual(new Set(['evt_retry']));
+    expect(new Set(received.map((request) => (JSON.parse(request.body) as { id: string }).id))).toEqual(
+      new Set(['evt_retry']),
+    );
     // Each attempt signed at its own time, each valid then.
     const stamps = received.map((request) => Number(/^t=(\d+),/.exec(request.signature)?.[1]));
     expect(new Set(stamps).size).toBe(6);
-    expect(received.every((request, index) => verifySignature(request.signature, request.body, hook.secret, stamps[index]!))).toBe(true);
+    expect(
+      received.every((request, index) => verifySignature(request.signature, request.body, hook.secret, stamps[index]!)),
+    ).toBe(true);
     const [delivery] = await deliveries();
     expect(delivery?.status).toBe('failed');
-    expect(delivery?.actor.context).toMatchObject({ attempts: 6, retries: 5, responseStatus: 500, error: 'HTTP 500', failureKind: 'exhausted', nextRetryAt: null });
+    expect(delivery?.actor.context).toMatchObject({
+      attempts: 6,
+      retries: 5,
+      responseStatus: 500,
+      error: 'HTTP 500',
+      failureKind: 'exhausted',
+      nextRetryAt: null,
+    });
     expect(delivery?.attempt_log.map((attempt) => attempt.response_status)).toEqual([500, 500, 500, 500, 500, 500]);
   });
 
   it('signs with a secret stored encrypted, and with one stored in plaintext before secrets were encrypted', async () => {
     // As the API stores a new webhook's secret: AES-256-GCM bound to the organization and webhook.
-    const sealed = await webhook('/sealed', { secret: cipher.encrypt('whsec_sealed', 'webhook-secret:org_1:wh_sealed') });
+    const sealed = await webhook('/sealed', {
+      secret: cipher.encrypt('whsec_sealed', 'webhook-secret:org_1:wh_sealed'),
+    });
     const legacy = await webhook('/legacy', { secret: 'whsec_legacy' });
-    expect(JSON.stringify(await engines.store.collection('webhooks').findOne({ _id: sealed.id }))).not.toContain('whsec_');
+    expect(JSON.stringify(await engines.store.collection('webhooks').findOne({ _id: sealed.id }))).not.toContain(
+      'whsec_',
+    );
     await notify().handle([event('lead.created', 'live', 'evt_signed')]);
     await deliver().handle(take(WEBHOOK_DELIVERIES_TOPIC));
     const byPath = new Map(received.map((request) => [request.path, request]));
     expect([...byPath.keys()].sort()).toEqual(['/legacy', '/sealed']);
-    for (const [path, secret] of [['/sealed', 'whsec_sealed'], ['/legacy', legacy.secret]] as const) {
+    for (const [path, secret] of [
+      ['/sealed', 'whsec_sealed'],
+      ['/legacy', legacy.secret],
+    ] as const) {
       const request = byPath.get(path)!;
       const stamp = Number(/^t=(\d+),/.exec(request.signature)?.[1]);
       expect(verifySignature(request.signature, request.body, secret, stamp), path).toBe(true);
@@ -209,12 +302,21 @@ describe('deliver stage', () => {
   });
 
   it('fails an attempt whose secret cannot be read (another key) without sending it', async () => {
-    await webhook('/unreadable', { secret: new CredentialsCipher(randomBytes(32)).encrypt('whsec_other', 'webhook-secret:org_1:wh_unreadable') });
+    await webhook('/unreadable', {
+      secret: new CredentialsCipher(randomBytes(32)).encrypt('whsec_other', 'webhook-secret:org_1:wh_unreadable'),
+    });
     await notify().handle([event('lead.created', 'live', 'evt_unreadable')]);
     await deliver(0, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
     expect(received).toEqual([]);
-    const { items } = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_unreadable', 1, 10);
-    expect(items.map((delivery) => [delivery.status, delivery.actor.context.attempts, delivery.actor.context.error])).toEqual([['failed', 1, expect.stringContaining('CRM_CREDENTIALS_KEY')]]);
+    const { items } = await new WebhookDeliveryRepository(engines.store).list(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_unreadable',
+      1,
+      10,
+    );
+    expect(
+      items.map((delivery) => [delivery.status, delivery.actor.context.attempts, delivery.actor.context.error]),
+    ).toEqual([['failed', 1, expect.stringContaining('CRM_CREDENTIALS_KEY')]]);
   });
 
   it('applies a re-send once, and a redelivered retry not at all', async () => {
@@ -225,10 +327,38 @@ describe('deliver stage', () => {
     const [failed] = await deliveries();
     expect(failed?.status).toBe('failed');
     failing.clear();
-    const resend = asRecords([{ topic: WEBHOOK_DELIVERIES_TOPIC, key: 'wh_ok', value: JSON.stringify({ schema_version: 1, delivery_id: failed!._id, webhook_id: 'wh_ok', organization_id: 'org_1', environment: 'live', kind: 'resend', resend_id: 'rsd_1' }) }]);
+    const resend = asRecords([
+      {
+        topic: WEBHOOK_DELIVERIES_TOPIC,
+        key: 'wh_ok',
+        value: JSON.stringify({
+          schema_version: 1,
+          delivery_id: failed!._id,
+          webhook_id: 'wh_ok',
+          organization_id: 'org_1',
+          environment: 'live',
+          kind: 'resend',
+          resend_id: 'rsd_1',
+        }),
+      },
+    ]);
     await deliver().handle(resend);
     await deliver().handle(resend.map((record) => ({ ...record, offset: String(offsets++) })));
-    const stale = asRecords([{ topic: 'webhooks.retry.1m', key: 'wh_ok', value: JSON.stringify({ schema_version: 1, delivery_id: failed!._id, webhook_id: 'wh_ok', organization_id: 'org_1', environment: 'live', kind: 'retry', retry: 1 }) }]);
+    const stale = asRecords([
+      {
+        topic: 'webhooks.retry.1m',
+        key: 'wh_ok',
+        value: JSON.stringify({
+          schema_version: 1,
+          delivery_id: failed!._id,
+          webhook_id: 'wh_ok',
+          organization_id: 'org_1',
+          environment: 'live',
+          kind: 'retry',
+          retry: 1,
+        }),
+      },
+    ]);
     await deliver().handle(stale);
     expect(received).toHaveLength(2);
     const [delivered] = await deliveries();
@@ -242,7 +372,10 @@ describe('deliver stage', () => {
     failing.add('/ok');
     await notify().handle([event('lead.created', 'live', 'evt_a'), event('lead.updated', 'live', 'evt_b')]);
     await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
-    const disabled = await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');
+    const disabled = await new WebhookRepository(engines.store).find(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_ok',
+    );
     expect(disabled).toMatchObject({ enabled: false });
     expect(disabled?.disabled_reason).toContain('2 deliveries in a row failed');
     const events = take('leads.events').map((record) => parseLeadEvent(JSON.parse(record.value)));
@@ -253,12 +386,24 @@ describe('deliver stage', () => {
     // A delivery waiting while the webhook is disabled fails without a POST.
     await webhook('/late', { events: ['lead.created'] });
     await notify().handle([event('lead.created', 'live', 'evt_late')]);
-    await new WebhookRepository(engines.store).update({ organizationId: 'org_1', environment: 'live' }, 'wh_late', { enabled: false }, clock.toISOString());
+    await new WebhookRepository(engines.store).update(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_late',
+      { enabled: false },
+      clock.toISOString(),
+    );
     const before = received.length;
     await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
     expect(received.length).toBe(before);
-    const late = await new WebhookDeliveryRepository(engines.store).list({ organizationId: 'org_1', environment: 'live' }, 'wh_late', 1, 10);
-    expect(late.items.map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts])).toEqual([['failed', 'cancelled', 0]]);
+    const late = await new WebhookDeliveryRepository(engines.store).list(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_late',
+      1,
+      10,
+    );
+    expect(
+      late.items.map((delivery) => [delivery.status, delivery.failure_kind, delivery.actor.context.attempts]),
+    ).toEqual([['failed', 'cancelled', 0]]);
   });
 
   it('loses no retry and no webhook.disabled event to a crash between the store write and the produce', async () => {
@@ -269,13 +414,23 @@ describe('deliver stage', () => {
     const diesAfter = (collections: number): BatchWriter => ({
       atomic: false,
       async commit(write: BatchWrite) {
-        for (const { collection, operations } of write.documents.slice(0, collections)) await engines.store.collection(collection).bulkWrite(operations);
+        for (const { collection, operations } of write.documents.slice(0, collections))
+          await engines.store.collection(collection).bulkWrite(operations);
         lost = write.records;
       },
     });
     const dying = (autoDisableAfter: number, schedule: number[], collections = Number.POSITIVE_INFINITY) =>
       driveStage(
-        deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: schedule, autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher }),
+        deliverStage({
+          webhooks: new WebhookRepository(engines.store),
+          deliveries: new WebhookDeliveryRepository(engines.store),
+          retryScheduleMs: schedule,
+          autoDisableAfter,
+          allowInsecureTargets: true,
+          timeoutMs: 5_000,
+          now,
+          cipher,
+        }),
         diesAfter(collections),
       );
     await webhook('/ok', { events: ['lead.created'] });
@@ -290,22 +445,37 @@ describe('deliver stage', () => {
     // A failed first attempt, stored as waiting for retry 1; its retry message died with the process.
     await dying(0, SCHEDULE).handle(toOk);
     expect(lost.map((record) => record.topic)).toEqual(['webhooks.retry.1m']);
-    expect((await deliveries()).map((delivery) => [delivery.event_id, delivery.status, delivery.actor.state, delivery.actor.context.retries])).toEqual([['evt_crash', 'retrying', 'retry_scheduled', 1]]);
+    expect(
+      (await deliveries()).map((delivery) => [
+        delivery.event_id,
+        delivery.status,
+        delivery.actor.state,
+        delivery.actor.context.retries,
+      ]),
+    ).toEqual([['evt_crash', 'retrying', 'retry_scheduled', 1]]);
     // Redelivered: no second POST, and retry 1 goes out.
     await deliver(0, SCHEDULE).handle(toOk.map((record) => ({ ...record, offset: String(offsets++) })));
     expect(received.filter((request) => request.path === '/ok')).toHaveLength(1);
     const retries = take('webhooks.retry.');
-    expect(retries.map((record) => [record.topic, (JSON.parse(record.value) as { retry: number }).retry])).toEqual([['webhooks.retry.1m', 1]]);
+    expect(retries.map((record) => [record.topic, (JSON.parse(record.value) as { retry: number }).retry])).toEqual([
+      ['webhooks.retry.1m', 1],
+    ]);
     // The retry applies once (a second copy of it changes nothing): the attempt is made.
     failing.delete('/ok');
-    await deliver(0, SCHEDULE).handle([...retries, ...retries.map((record) => ({ ...record, offset: String(offsets++) }))]);
+    await deliver(0, SCHEDULE).handle([
+      ...retries,
+      ...retries.map((record) => ({ ...record, offset: String(offsets++) })),
+    ]);
     expect(received.filter((request) => request.path === '/ok')).toHaveLength(2);
     expect((await deliveries()).map((delivery) => delivery.status)).toEqual(['delivered']);
 
     // A final failure that disables the webhook, stored; its webhook.disabled event died with the process.
     await dying(1, []).handle(toGone);
     expect(lost.map((record) => record.topic)).toEqual(['leads.events']);
-    const stored = await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_gone');
+    const stored = await new WebhookRepository(engines.store).find(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_gone',
+    );
     expect(stored?.enabled).toBe(false);
     // Redelivered (twice): the same event each time, by id, and no second POST.
     await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
@@ -320,7 +490,12 @@ describe('deliver stage', () => {
     expect(events.flatMap((message) => eventPayloadProblems(message))).toEqual([]);
 
     // Enabled again by hand: the old event is forgotten, and a late redelivery produces nothing.
-    const enabled = await new WebhookRepository(engines.store).update({ organizationId: 'org_1', environment: 'live' }, 'wh_gone', { enabled: true }, clock.toISOString());
+    const enabled = await new WebhookRepository(engines.store).update(
+      { organizationId: 'org_1', environment: 'live' },
+      'wh_gone',
+      { enabled: true },
+      clock.toISOString(),
+    );
     expect(enabled?.enabled).toBe(true);
     expect(enabled).not.toHaveProperty('disabled_event');
     await deliver(1, []).handle(toGone.map((record) => ({ ...record, offset: String(offsets++) })));
@@ -342,12 +517,22 @@ describe('deliver stage', () => {
         crashed.lost = write.records;
       },
     };
-    const stage = deliverStage({ webhooks: new WebhookRepository(engines.store), deliveries: new WebhookDeliveryRepository(engines.store), retryScheduleMs: [], autoDisableAfter, allowInsecureTargets: true, timeoutMs: 5_000, now, cipher });
+    const stage = deliverStage({
+      webhooks: new WebhookRepository(engines.store),
+      deliveries: new WebhookDeliveryRepository(engines.store),
+      retryScheduleMs: [],
+      autoDisableAfter,
+      allowInsecureTargets: true,
+      timeoutMs: 5_000,
+      now,
+      cipher,
+    });
     return { ...driveStage(stage, writer), crashed };
   };
-  const okWebhook = () => new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');
+  const okWebhook = () =>
+    new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok');
 
-  it('disables the webhook after a crash between the deliveries\' write and the webhook\'s (two bulk writes on Kafka + MongoDB)', async () => {
+  it("disables the webhook after a crash between the deliveries' write and the webhook's (two bulk writes on Kafka + MongoDB)", async () => {
     await webhook('/ok');
     failing.add('/ok');
     await notify().handle([event('lead.created', 'live', 'evt_first'), event('lead.updated', 'live', 'evt_second')]);
@@ -363,7 +548,9 @@ describe('deliver stage', () => {
     expect(received).toHaveLength(2);
     expect((await okWebhook())?.enabled).toBe(false);
     const events = take('leads.events').map((record) => parseLeadEvent(JSON.parse(record.value)));
-    expect(events.map((message) => [message.event, message.data['consecutive_failures']])).toEqual([['webhook.disabled', 2]]);
+    expect(events.map((message) => [message.event, message.data['consecutive_failures']])).toEqual([
+      ['webhook.disabled', 2],
+    ]);
   });
 
   it('restarts the failure count from a success whose webhook write a crash lost', async () => {
@@ -402,10 +589,16 @@ describe('deliver stage', () => {
     clock = new Date(clock.getTime() + 1_000);
     await notify().handle([event('lead.created', 'live', 'evt_3')]);
     await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
-    expect((await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))?.enabled).toBe(true);
+    expect(
+      (await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))
+        ?.enabled,
+    ).toBe(true);
     clock = new Date(clock.getTime() + 1_000);
     await notify().handle([event('lead.created', 'live', 'evt_4')]);
     await deliver(2, []).handle(take(WEBHOOK_DELIVERIES_TOPIC));
-    expect((await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))?.enabled).toBe(false);
+    expect(
+      (await new WebhookRepository(engines.store).find({ organizationId: 'org_1', environment: 'live' }, 'wh_ok'))
+        ?.enabled,
+    ).toBe(false);
   });
 });

@@ -10,7 +10,16 @@
  * webhook id) may go out twice, and the deliver stage applies it once.
  */
 import { WebhookDeliveryRepository, type WebhookDeliveryRecord, type WebhookRepository } from '@leadstream/dal';
-import { isWebhookEvent, startDelivery, webhookBody, webhookDeliveryId, webhookWants, type TenantContext, type Webhook, type WebhookDeliveryMessage } from '@leadstream/domain';
+import {
+  isWebhookEvent,
+  startDelivery,
+  webhookBody,
+  webhookDeliveryId,
+  webhookWants,
+  type TenantContext,
+  type Webhook,
+  type WebhookDeliveryMessage,
+} from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { pickTraceHeaders, WEBHOOK_DELIVERIES_TOPIC, withTraceHeaders } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
@@ -77,11 +86,16 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
         const tenant = { organizationId: event.organization_id, environment: event.environment };
         tenants.set(tenantKey(tenant), tenant);
       }
-      const webhooksOf = new Map<string, Webhook[]>(await Promise.all([...tenants].map(async ([key, tenant]) => [key, await options.webhooks.listEnabled(tenant)] as const)));
+      const webhooksOf = new Map<string, Webhook[]>(
+        await Promise.all(
+          [...tenants].map(async ([key, tenant]) => [key, await options.webhooks.listEnabled(tenant)] as const),
+        ),
+      );
       const at = now().toISOString();
       const deliveries = new Map<string, { record: WebhookDeliveryRecord; output: OutputRecord }>();
       for (const event of events) {
-        const webhooks = webhooksOf.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ?? [];
+        const webhooks =
+          webhooksOf.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ?? [];
         // The envelope is the same for every webhook of the event: serialized once.
         let body: string | undefined;
         for (const webhook of webhooks) {
@@ -103,12 +117,30 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
             resend_ids: [],
             version: 0,
           };
-          const message: WebhookDeliveryMessage = { schema_version: 1, delivery_id: id, webhook_id: webhook.id, organization_id: webhook.organization_id, environment: webhook.environment, kind: 'initial' };
-          deliveries.set(id, { record, output: withTraceHeaders<OutputRecord>({ topic: WEBHOOK_DELIVERIES_TOPIC, key: webhook.id, value: JSON.stringify(message) }, traceOf.get(event)) });
+          const message: WebhookDeliveryMessage = {
+            schema_version: 1,
+            delivery_id: id,
+            webhook_id: webhook.id,
+            organization_id: webhook.organization_id,
+            environment: webhook.environment,
+            kind: 'initial',
+          };
+          deliveries.set(id, {
+            record,
+            output: withTraceHeaders<OutputRecord>(
+              { topic: WEBHOOK_DELIVERIES_TOPIC, key: webhook.id, value: JSON.stringify(message) },
+              traceOf.get(event),
+            ),
+          });
         }
       }
       if (deliveries.size > 0) {
-        write.documents.push({ collection: WebhookDeliveryRepository.COLLECTION, operations: [...deliveries.values()].map(({ record }) => WebhookDeliveryRepository.createOperation(record)) as never });
+        write.documents.push({
+          collection: WebhookDeliveryRepository.COLLECTION,
+          operations: [...deliveries.values()].map(({ record }) =>
+            WebhookDeliveryRepository.createOperation(record),
+          ) as never,
+        });
         write.records.push(...[...deliveries.values()].map(({ output }) => output));
       }
       return { write, handled: records.length };

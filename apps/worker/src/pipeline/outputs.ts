@@ -9,7 +9,12 @@ import { newId } from './ids';
 export { TOPICS };
 
 /** A domain event on leads.events (the envelope of docs/api-conventions.md "Events"), keyed by lead id. */
-export function eventOutput(lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>, event: LeadEventName, data: Record<string, unknown>, at: string): OutputRecord {
+export function eventOutput(
+  lead: Pick<LeadRecord, '_id' | 'organization_id' | 'environment'>,
+  event: LeadEventName,
+  data: Record<string, unknown>,
+  at: string,
+): OutputRecord {
   const message: LeadEventMessage = {
     schema_version: 1,
     id: newId('evt'),
@@ -34,7 +39,10 @@ export function nextStageOutput(topic: string, key: string, from: LeadCommandMes
 }
 
 /** The key of leads.submitted and leads.validated: tenant and normalized email, so decisions about one person are serialized. */
-export function submissionKey(message: Pick<LeadCommandMessage, 'organization_id' | 'environment'>, lead: Pick<LeadRecord, 'dedup_key'>): string {
+export function submissionKey(
+  message: Pick<LeadCommandMessage, 'organization_id' | 'environment'>,
+  lead: Pick<LeadRecord, 'dedup_key'>,
+): string {
   return `${message.environment}:${message.organization_id}:${lead.dedup_key}`;
 }
 

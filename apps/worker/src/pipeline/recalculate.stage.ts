@@ -13,7 +13,6 @@ import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite } from '../batch/batch-write';
 import { deadLetter } from '../batch/lead-stage';
 
-
 export interface RecalculateStageDependencies {
   jobs: Pick<CalculationJobRepository, 'find' | 'progress' | 'countLeads' | 'leadsOf' | 'reread' | 'writeCalculated'>;
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
@@ -29,10 +28,20 @@ export function recalculateStage(deps: RecalculateStageDependencies): BatchStage
   const every = deps.progressEvery ?? 500;
 
   /** Recomputes one lead until its write lands on the version it was computed from. */
-  async function recalculate(first: LeadRecord, fieldNames: string[] | null, config: Awaited<ReturnType<EnrichmentConfigReader['read']>>): Promise<boolean> {
+  async function recalculate(
+    first: LeadRecord,
+    fieldNames: string[] | null,
+    config: Awaited<ReturnType<EnrichmentConfigReader['read']>>,
+  ): Promise<boolean> {
     let lead: LeadRecord | null = first;
     for (let attempt = 0; lead && attempt < MAX_ATTEMPTS_PER_LEAD; attempt++) {
-      const result = recalculateLead({ lead, fields: config.calculatedFields, lookupTables: config.lookupTables, ...(fieldNames ? { only: fieldNames } : {}), now: now() });
+      const result = recalculateLead({
+        lead,
+        fields: config.calculatedFields,
+        lookupTables: config.lookupTables,
+        ...(fieldNames ? { only: fieldNames } : {}),
+        now: now(),
+      });
       if (!result) return false;
       if (await deps.jobs.writeCalculated(lead, result.values, now().toISOString())) return true;
       lead = await deps.jobs.reread(lead);
@@ -45,7 +54,13 @@ export function recalculateStage(deps: RecalculateStageDependencies): BatchStage
     if (!job || job.status === 'completed') return;
     const config = await deps.enrichment.read(job.organization_id);
     const total = await deps.jobs.countLeads(job.organization_id);
-    await deps.jobs.progress(job.id, { status: 'running', started_at: now().toISOString(), total, processed: 0, updated: 0 });
+    await deps.jobs.progress(job.id, {
+      status: 'running',
+      started_at: now().toISOString(),
+      total,
+      processed: 0,
+      updated: 0,
+    });
     let processed = 0;
     let updated = 0;
     for await (const lead of deps.jobs.leadsOf(job.organization_id)) {
@@ -53,7 +68,13 @@ export function recalculateStage(deps: RecalculateStageDependencies): BatchStage
       processed++;
       if (processed % every === 0) await deps.jobs.progress(job.id, { processed, updated });
     }
-    await deps.jobs.progress(job.id, { status: 'completed', processed, updated, total: Math.max(total, processed), completed_at: now().toISOString() });
+    await deps.jobs.progress(job.id, {
+      status: 'completed',
+      processed,
+      updated,
+      total: Math.max(total, processed),
+      completed_at: now().toISOString(),
+    });
   }
 
   return {
@@ -65,7 +86,12 @@ export function recalculateStage(deps: RecalculateStageDependencies): BatchStage
         let message: CalculationRequestMessage;
         try {
           message = JSON.parse(record.value) as CalculationRequestMessage;
-          if (message.schema_version !== 1 || typeof message.job_id !== 'string' || typeof message.organization_id !== 'string') throw new Error('not a calculation request');
+          if (
+            message.schema_version !== 1 ||
+            typeof message.job_id !== 'string' ||
+            typeof message.organization_id !== 'string'
+          )
+            throw new Error('not a calculation request');
         } catch (error) {
           write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
           continue;

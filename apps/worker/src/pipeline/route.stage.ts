@@ -13,7 +13,14 @@
  * A lead routed again by the same round-robin rule keeps the position stored with its route.
  */
 import type { LeadRepository, RoutingConfig, RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
-import { matchRoutingRule, routeLead, ruleSubjectOf, type LeadRecord, type LeadRoute, type TenantContext } from '@leadstream/domain';
+import {
+  matchRoutingRule,
+  routeLead,
+  ruleSubjectOf,
+  type LeadRecord,
+  type LeadRoute,
+  type TenantContext,
+} from '@leadstream/domain';
 import { parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
@@ -54,7 +61,10 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
         const config = configs.get(message.organization_id);
         return lead && config && !lead.applied_messages.includes(message.message_id) ? [{ message, lead, config }] : [];
       });
-      const [positions, connections] = await Promise.all([reservePositions(deps, pending), readConnections(deps, pending)]);
+      const [positions, connections] = await Promise.all([
+        reservePositions(deps, pending),
+        readConnections(deps, pending),
+      ]);
       return { configs, connections, positions };
     },
     decide(message, lead, context, batch, write, record) {
@@ -65,13 +75,22 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
       // Deleted since enrichment: nothing to route, and no CRM should get it (a redelivery skips it the same way).
       if (lead.deleted_at) return 'decided';
       const at = now().toISOString();
-      const config = context.configs.get(lead.organization_id) ?? { rules: [], settings: { default_targets: [], when_unmatched: 'none' } };
+      const config = context.configs.get(lead.organization_id) ?? {
+        rules: [],
+        settings: { default_targets: [], when_unmatched: 'none' },
+      };
       const position = context.positions.get(message.message_id);
       const decision = routeLead({ id: lead._id, subject: ruleSubjectOf(lead) }, config.rules, config.settings, {
         connections: context.connections.get(tenantKey(tenantOf(message))) ?? [],
         ...(position !== undefined ? { position } : {}),
       });
-      const route: LeadRoute = { rule_id: decision.rule_id, reason: decision.reason, targets: decision.targets, position: decision.position, routed_at: at };
+      const route: LeadRoute = {
+        rule_id: decision.rule_id,
+        reason: decision.reason,
+        targets: decision.targets,
+        position: decision.position,
+        routed_at: at,
+      };
       // Only a live lead with a target goes on to crm-sync; any other will never be synced, which
       // the lead says at once instead of after a hop through crm-sync.
       const toCrm = lead.environment === 'live' && route.targets.length > 0;
@@ -88,12 +107,25 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
   });
 }
 
-async function readConfigs(deps: RouteStageDependencies, messages: LeadCommandMessage[]): Promise<Map<string, RoutingConfig>> {
-  const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+async function readConfigs(
+  deps: RouteStageDependencies,
+  messages: LeadCommandMessage[],
+): Promise<Map<string, RoutingConfig>> {
+  const versions = newestConfigVersions(
+    messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+  );
   const configs = new Map<string, RoutingConfig>();
   await Promise.all(
     [...versions.keys()].map(async (organizationId) => {
-      configs.set(organizationId, await deps.config.get(organizationId, 'routing', () => deps.routing.read(organizationId), versions.get(organizationId)));
+      configs.set(
+        organizationId,
+        await deps.config.get(
+          organizationId,
+          'routing',
+          () => deps.routing.read(organizationId),
+          versions.get(organizationId),
+        ),
+      );
     }),
   );
   return configs;
@@ -143,7 +175,10 @@ async function reservePositions(deps: RouteStageDependencies, pending: Pending[]
 async function readConnections(deps: RouteStageDependencies, pending: Pending[]): Promise<Map<string, string[]>> {
   const tenants = new Map<string, TenantContext>();
   for (const { message, lead, config } of pending) {
-    const unrouted = config.settings.default_targets.length === 0 && config.settings.when_unmatched === 'all_connections' && matchRoutingRule(ruleSubjectOf(lead), config.rules) === null;
+    const unrouted =
+      config.settings.default_targets.length === 0 &&
+      config.settings.when_unmatched === 'all_connections' &&
+      matchRoutingRule(ruleSubjectOf(lead), config.rules) === null;
     if (unrouted) tenants.set(tenantKey(tenantOf(message)), tenantOf(message));
   }
   const connections = new Map<string, string[]>();
@@ -156,12 +191,26 @@ async function readConnections(deps: RouteStageDependencies, pending: Pending[])
 }
 
 function outputsOf(lead: LeadRecord, message: LeadCommandMessage, route: LeadRoute): OutputRecord[] {
-  const targets = route.targets.map((target) => ({ connection_id: target.connection_id, owner: target.owner, queue: target.queue }));
-  const outputs: OutputRecord[] = [eventOutput(lead, 'lead.routed', { lead_id: lead._id, rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at }, route.routed_at)];
+  const targets = route.targets.map((target) => ({
+    connection_id: target.connection_id,
+    owner: target.owner,
+    queue: target.queue,
+  }));
+  const outputs: OutputRecord[] = [
+    eventOutput(
+      lead,
+      'lead.routed',
+      { lead_id: lead._id, rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at },
+      route.routed_at,
+    ),
+  ];
   if (lead.environment === 'live' && route.targets.length > 0) {
     const { submission: _submission, ...command } = nextMessage(message, 'route');
     // Checked as produced (docs/pipeline.md): crm-sync builds against this schema.
-    const routed: LeadRoutedMessage = parseLeadRouted({ ...command, route: { rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at } });
+    const routed: LeadRoutedMessage = parseLeadRouted({
+      ...command,
+      route: { rule_id: route.rule_id, reason: route.reason, targets, routed_at: route.routed_at },
+    });
     outputs.push({ topic: TOPICS.routed, key: lead._id, value: JSON.stringify(routed) });
   }
   return outputs;

@@ -58,13 +58,23 @@ function record(headers: Record<string, string>, id = 'rwh_1', offset = 0): LogR
     body: { who: 'ann@example.edu' },
     created_at: '2026-01-01T00:00:00.000Z',
   };
-  return { topic: RULE_WEBHOOKS_TOPIC, partition: 0, offset: String(offset), key: 'lead_1', value: JSON.stringify(message), headers: {}, timestamp: 0 };
+  return {
+    topic: RULE_WEBHOOKS_TOPIC,
+    partition: 0,
+    offset: String(offset),
+    key: 'lead_1',
+    value: JSON.stringify(message),
+    headers: {},
+    timestamp: 0,
+  };
 }
 
 describe('rule-webhook stage', () => {
   it('leaves out headers that may not be sent, and sends the call with the others', async () => {
     const stage = ruleWebhookStage({ allowInsecureTargets: true, timeoutMs: 5_000 });
-    const result = await stage.process([record({ 'X-Good': 'yes', 'X-A': 'v\r\nX-Injected: 4', Host: 'evil.example', 'Content-Length': '5' })]);
+    const result = await stage.process([
+      record({ 'X-Good': 'yes', 'X-A': 'v\r\nX-Injected: 4', Host: 'evil.example', 'Content-Length': '5' }),
+    ]);
     expect(result.handled).toBe(1);
     expect(received).toHaveLength(1);
     const headers = received[0]!.headers;
@@ -80,28 +90,41 @@ describe('rule-webhook stage', () => {
 });
 
 describe('rule-webhook stage, a batch run again', () => {
-  it.each(['the first commit fails (transient)', 'the commit of one record fails every time (the others pass one at a time)'])('calls each target once: %s', async (failure) => {
+  it.each([
+    'the first commit fails (transient)',
+    'the commit of one record fails every time (the others pass one at a time)',
+  ])('calls each target once: %s', async (failure) => {
     received.length = 0;
     const dir = mkdtempSync(join(tmpdir(), 'rule-webhook-'));
     const engines = await openEmbeddedEngines(dir);
     try {
-      await engines.log.ensureTopics([RULE_WEBHOOKS_TOPIC, `${RULE_WEBHOOKS_TOPIC}.dlq`].map((topic) => ({ topic, partitions: 1 })));
+      await engines.log.ensureTopics(
+        [RULE_WEBHOOKS_TOPIC, `${RULE_WEBHOOKS_TOPIC}.dlq`].map((topic) => ({ topic, partitions: 1 })),
+      );
       const ids = ['rwh_a', 'rwh_b', 'rwh_c'];
       let commits = 0;
       const writer: BatchWriter = {
         atomic: engines.writer.atomic,
         async commit(write, position) {
-          if (failure.startsWith('the first') && commits++ === 0) throw new Database.SqliteError('database is locked', 'SQLITE_BUSY');
-          if (failure.startsWith('the commit of one') && JSON.stringify(write.documents).includes('"rwh_b"')) throw new Error('this entry cannot be stored');
+          if (failure.startsWith('the first') && commits++ === 0)
+            throw new Database.SqliteError('database is locked', 'SQLITE_BUSY');
+          if (failure.startsWith('the commit of one') && JSON.stringify(write.documents).includes('"rwh_b"'))
+            throw new Error('this entry cannot be stored');
           return engines.writer.commit(write, position);
         },
       };
       const stage = ruleWebhookStage({ allowInsecureTargets: true, timeoutMs: 5_000 });
-      await driveStage(stage, writer, { isTransient: isTransientError }).handle(ids.map((id, index) => record({}, id, index)));
-      const calls = received.filter((request) => request.path.startsWith('/calls/')).map((request) => request.path.slice('/calls/'.length));
+      await driveStage(stage, writer, { isTransient: isTransientError }).handle(
+        ids.map((id, index) => record({}, id, index)),
+      );
+      const calls = received
+        .filter((request) => request.path.startsWith('/calls/'))
+        .map((request) => request.path.slice('/calls/'.length));
       expect(calls.sort()).toEqual(ids);
       const stored = await engines.store.collection(LeadActivityRepository.COLLECTION).find({ event: 'rule.webhook' });
-      expect(stored.map((entry) => entry._id).sort()).toEqual(failure.startsWith('the first') ? ids : ['rwh_a', 'rwh_c']);
+      expect(stored.map((entry) => entry._id).sort()).toEqual(
+        failure.startsWith('the first') ? ids : ['rwh_a', 'rwh_c'],
+      );
     } finally {
       await engines.close();
       rmSync(dir, { recursive: true, force: true });

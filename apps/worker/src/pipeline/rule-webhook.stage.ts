@@ -37,7 +37,13 @@ const OUTCOME_CACHE_LIMIT = 10_000;
 
 function parseMessage(value: string): RuleWebhookMessage {
   const message = JSON.parse(value) as Partial<RuleWebhookMessage>;
-  if (message.schema_version !== 1 || typeof message.id !== 'string' || typeof message.url !== 'string' || typeof message.lead_id !== 'string' || typeof message.organization_id !== 'string') {
+  if (
+    message.schema_version !== 1 ||
+    typeof message.id !== 'string' ||
+    typeof message.url !== 'string' ||
+    typeof message.lead_id !== 'string' ||
+    typeof message.organization_id !== 'string'
+  ) {
     throw new Error('not a rule webhook message');
   }
   return message as RuleWebhookMessage;
@@ -48,7 +54,10 @@ function parseMessage(value: string): RuleWebhookMessage {
  * checked when saved, but one saved before that check may carry a line break, Host and the like:
  * such a header is left out (and named in the activity entry) rather than failing the call.
  */
-export function sendableHeaders(headers: Record<string, unknown> | undefined): { headers: Record<string, string>; skipped: string[] } {
+export function sendableHeaders(headers: Record<string, unknown> | undefined): {
+  headers: Record<string, string>;
+  skipped: string[];
+} {
   const sendable: Record<string, string> = {};
   const skipped: string[] = [];
   for (const [name, value] of Object.entries(headers ?? {})) {
@@ -65,7 +74,12 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
   const call = async (record: LogRecord, message: RuleWebhookMessage): Promise<LeadActivityEntry> => {
     const { headers, skipped } = sendableHeaders(message.headers);
     const result = await sendOutbound(
-      { url: message.url, method: message.method, headers, ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}) },
+      {
+        url: message.url,
+        method: message.method,
+        headers,
+        ...(message.body !== null && message.method !== 'GET' ? { body: message.body } : {}),
+      },
       {
         timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
@@ -80,7 +94,9 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
       event: 'rule.webhook',
       timestamp: now().toISOString(),
       sequence: Number(record.offset),
-      description: result.ok ? `Rule webhook delivered (HTTP ${result.status})` : `Rule webhook failed: ${result.error}`,
+      description: result.ok
+        ? `Rule webhook delivered (HTTP ${result.status})`
+        : `Rule webhook failed: ${result.error}`,
       metadata: {
         rule_id: message.rule_id,
         url: message.url,
@@ -106,15 +122,23 @@ export function ruleWebhookStage(options: RuleWebhookStageOptions = {}): BatchSt
           write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
         }
       }
-      const entries = await mapBounded(calls, options.concurrency ?? 16, async ({ record, message }): Promise<LeadActivityEntry> => {
-        // Called already by an earlier run of this batch: its outcome, without calling again.
-        const known = outcomes.get(message.id);
-        if (known) return known;
-        const entry = call(record, message);
-        outcomes.keep(message.id, entry);
-        return entry;
-      });
-      if (entries.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations: entries.map((entry) => LeadActivityRepository.recordOperation(entry)) });
+      const entries = await mapBounded(
+        calls,
+        options.concurrency ?? 16,
+        async ({ record, message }): Promise<LeadActivityEntry> => {
+          // Called already by an earlier run of this batch: its outcome, without calling again.
+          const known = outcomes.get(message.id);
+          if (known) return known;
+          const entry = call(record, message);
+          outcomes.keep(message.id, entry);
+          return entry;
+        },
+      );
+      if (entries.length > 0)
+        write.documents.push({
+          collection: LeadActivityRepository.COLLECTION,
+          operations: entries.map((entry) => LeadActivityRepository.recordOperation(entry)),
+        });
       return { write, handled: records.length };
     },
   };

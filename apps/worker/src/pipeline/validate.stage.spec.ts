@@ -27,7 +27,15 @@ describe('validate stage', () => {
     const stageRunsAt = new Date(submittedAt.getTime() + 10_000);
     const leads = new LeadRepository(engines.store);
     const validate = driveStage(
-      validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), validationRules: new ValidationRuleRepository(engines.store), config: uncachedConfig, mx: undefined, now: () => stageRunsAt }),
+      validateStage({
+        leads,
+        organizations: dal.organizations,
+        customFields: new CustomFieldRepository(engines.store),
+        validationRules: new ValidationRuleRepository(engines.store),
+        config: uncachedConfig,
+        mx: undefined,
+        now: () => stageRunsAt,
+      }),
       engines.writer,
     );
     const message: LeadCommandMessage = {
@@ -44,8 +52,16 @@ describe('validate stage', () => {
     await engines.log.produce(TOPICS.submitted, [{ key: 'k', value: JSON.stringify(message) }]);
     await validate.handle(await readTopic(engines.log, TOPICS.submitted));
     const [decision] = await readTopic(engines.log, TOPICS.decisions);
-    expect(JSON.parse(decision?.value ?? '{}')).toMatchObject({ outcome: 'rejected', reason: 'bot_detected', rule_id: 'validation.bot_timing' });
-    expect(await leads.findById(tenant, message.lead_id)).toMatchObject({ status: 'rejected', rejection_reason: 'bot_detected', processed_at: stageRunsAt.toISOString() });
+    expect(JSON.parse(decision?.value ?? '{}')).toMatchObject({
+      outcome: 'rejected',
+      reason: 'bot_detected',
+      rule_id: 'validation.bot_timing',
+    });
+    expect(await leads.findById(tenant, message.lead_id)).toMatchObject({
+      status: 'rejected',
+      rejection_reason: 'bot_detected',
+      processed_at: stageRunsAt.toISOString(),
+    });
   });
 
   it('accepts a lead for manual review, naming the rule and its error, when a custom validation rule cannot be evaluated; and logs it', async () => {
@@ -58,31 +74,75 @@ describe('validate stage', () => {
     await new ValidationRuleRepository(engines.store).create(
       organization.id,
       'vrule_sources',
-      { name: 'Allowed sources', field: 'utm_source', rule_type: 'whitelist', condition: 'in', value: 'google', action: 'reject', message: 'unknown source', priority: 1, enabled: true },
+      {
+        name: 'Allowed sources',
+        field: 'utm_source',
+        rule_type: 'whitelist',
+        condition: 'in',
+        value: 'google',
+        action: 'reject',
+        message: 'unknown source',
+        priority: 1,
+        enabled: true,
+      },
       at,
     );
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const leads = new LeadRepository(engines.store);
     const validate = driveStage(
-      validateStage({ leads, organizations: dal.organizations, customFields: new CustomFieldRepository(engines.store), validationRules: new ValidationRuleRepository(engines.store), config: uncachedConfig, mx: undefined, logger }),
+      validateStage({
+        leads,
+        organizations: dal.organizations,
+        customFields: new CustomFieldRepository(engines.store),
+        validationRules: new ValidationRuleRepository(engines.store),
+        config: uncachedConfig,
+        mx: undefined,
+        logger,
+      }),
       engines.writer,
     );
-    const message = leadCommand(organization.id, 'vendor', { submission: { email: 'ann@college.edu', first_name: 'Ann', utm_source: 'spam' } });
+    const message = leadCommand(organization.id, 'vendor', {
+      submission: { email: 'ann@college.edu', first_name: 'Ann', utm_source: 'spam' },
+    });
     await engines.log.produce(TOPICS.submitted, [{ key: 'k', value: JSON.stringify(message) }]);
     await validate.handle(await readTopic(engines.log, TOPICS.submitted));
 
     const error = 'value: value must be a list of 1-1000 strings or numbers';
-    const flag = { rule_id: 'vrule_sources', rule_name: 'Allowed sources', reason: `rule "Allowed sources" cannot be evaluated: ${error}`, severity: 'high', error };
+    const flag = {
+      rule_id: 'vrule_sources',
+      rule_name: 'Allowed sources',
+      reason: `rule "Allowed sources" cannot be evaluated: ${error}`,
+      severity: 'high',
+      error,
+    };
     // Handed on to deduplication: no decision yet, and not refused.
     expect(await readTopic(engines.log, TOPICS.decisions)).toEqual([]);
     expect(await readTopic(engines.log, TOPICS.validated)).toHaveLength(1);
-    expect(await leads.findById(tenant, message.lead_id)).toMatchObject({ validation_status: 'flagged', flags: ['manual_review'], rejection_reason: null, review_flags: [flag] });
-    const validated = (await readTopic(engines.log, TOPICS.events)).map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown> }).find((event) => event.event === 'lead.validated');
+    expect(await leads.findById(tenant, message.lead_id)).toMatchObject({
+      validation_status: 'flagged',
+      flags: ['manual_review'],
+      rejection_reason: null,
+      review_flags: [flag],
+    });
+    const validated = (await readTopic(engines.log, TOPICS.events))
+      .map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown> })
+      .find((event) => event.event === 'lead.validated');
     expect(validated?.data).toMatchObject({ flags: ['manual_review'], review_flags: [flag] });
-    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry['code'] === 'rule_unevaluable');
+    const logged = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry['code'] === 'rule_unevaluable');
     expect(logged).toEqual([
-      expect.objectContaining({ level: 40, code: 'rule_unevaluable', rule_kind: 'validation', rule_id: 'vrule_sources', rule_name: 'Allowed sources', organization_id: organization.id, lead_id: message.lead_id, error }),
+      expect.objectContaining({
+        level: 40,
+        code: 'rule_unevaluable',
+        rule_kind: 'validation',
+        rule_id: 'vrule_sources',
+        rule_name: 'Allowed sources',
+        organization_id: organization.id,
+        lead_id: message.lead_id,
+        error,
+      }),
     ]);
   });
 });

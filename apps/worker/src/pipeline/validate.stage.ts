@@ -6,7 +6,12 @@
  * rule. A custom rule that cannot be evaluated neither refuses nor silently passes the lead: it goes
  * on flagged for manual review, `review_flags` naming the rule and its error, and the stage logs it.
  */
-import type { CustomFieldRepository, LeadRepository, OrganizationRepository, ValidationRuleRepository } from '@leadstream/dal';
+import type {
+  CustomFieldRepository,
+  LeadRepository,
+  OrganizationRepository,
+  ValidationRuleRepository,
+} from '@leadstream/dal';
 import {
   advanceLead,
   blockingKeyFields,
@@ -68,19 +73,46 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
     topic: TOPICS.submitted,
     leads: deps.leads,
     async prefetch(messages) {
-      const versions = newestConfigVersions(messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })));
+      const versions = newestConfigVersions(
+        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+      );
       const settings = new Map<string, ValidationSettings>();
       const customFields = new Map<string, CustomFieldDefinitions>();
       const validationRules = new Map<string, ValidationRule[]>();
       await Promise.all(
-        [...new Map(messages.map((message) => [`${message.organization_id}:${message.environment}`, tenantOf(message)])).entries()].map(async ([key, tenant]) => {
+        [
+          ...new Map(
+            messages.map((message) => [`${message.organization_id}:${message.environment}`, tenantOf(message)]),
+          ).entries(),
+        ].map(async ([key, tenant]) => {
           const minVersion = versions.get(tenant.organizationId);
           settings.set(
             key,
-            await deps.config.get(tenant.organizationId, `validation-settings:${tenant.environment}`, async () => (await deps.organizations.get(tenant))?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS, minVersion),
+            await deps.config.get(
+              tenant.organizationId,
+              `validation-settings:${tenant.environment}`,
+              async () => (await deps.organizations.get(tenant))?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS,
+              minVersion,
+            ),
           );
-          customFields.set(tenant.organizationId, await deps.config.get(tenant.organizationId, 'custom-fields', () => deps.customFields.list(tenant.organizationId), minVersion));
-          validationRules.set(tenant.organizationId, await deps.config.get(tenant.organizationId, 'validation-rules', () => deps.validationRules.list(tenant.organizationId), minVersion));
+          customFields.set(
+            tenant.organizationId,
+            await deps.config.get(
+              tenant.organizationId,
+              'custom-fields',
+              () => deps.customFields.list(tenant.organizationId),
+              minVersion,
+            ),
+          );
+          validationRules.set(
+            tenant.organizationId,
+            await deps.config.get(
+              tenant.organizationId,
+              'validation-rules',
+              () => deps.validationRules.list(tenant.organizationId),
+              minVersion,
+            ),
+          );
         }),
       );
       // MX look-ups for the distinct domains that need one, in parallel with a bound.
@@ -88,7 +120,8 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
       for (const message of messages) {
         const tenantSettings = settings.get(`${message.organization_id}:${message.environment}`);
         const email = (message.submission as { email?: unknown } | undefined)?.email;
-        const domain = deps.mx && tenantSettings?.mx_check && typeof email === 'string' ? emailDomain(email) : undefined;
+        const domain =
+          deps.mx && tenantSettings?.mx_check && typeof email === 'string' ? emailDomain(email) : undefined;
         if (domain) domains.add(domain);
       }
       const mx = new Map<string, MxAnswer>();
@@ -101,7 +134,8 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
     },
     decide(message, existing, context, batch) {
       if (existing) throw new Error(`lead ${message.lead_id} exists already and did not come from this submission`);
-      const settings = context.settings.get(`${message.organization_id}:${message.environment}`) ?? DEFAULT_VALIDATION_SETTINGS;
+      const settings =
+        context.settings.get(`${message.organization_id}:${message.environment}`) ?? DEFAULT_VALIDATION_SETTINGS;
       const submission = (message.submission ?? {}) as unknown as LeadSubmission;
       const domain = typeof submission.email === 'string' ? emailDomain(submission.email) : undefined;
       const mx = settings.mx_check && domain ? context.mx.get(domain) : undefined;
@@ -118,12 +152,24 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
       });
       for (const rule of unevaluable) {
         deps.logger?.warn(
-          { code: 'rule_unevaluable', rule_kind: 'validation', rule_id: rule.rule_id, rule_name: rule.rule_name, organization_id: message.organization_id, lead_id: message.lead_id, error: rule.error, lead_outcome: verdict.outcome },
+          {
+            code: 'rule_unevaluable',
+            rule_kind: 'validation',
+            rule_id: rule.rule_id,
+            rule_name: rule.rule_name,
+            organization_id: message.organization_id,
+            lead_id: message.lead_id,
+            error: rule.error,
+            lead_outcome: verdict.outcome,
+          },
           'validation rule cannot be evaluated: the lead goes to manual review (unless a rule refused it)',
         );
       }
       const lead = buildLead(message, submission, verdict, at);
-      batch.put({ ...lead, applied_messages: [message.message_id] }, outputsFor(message, lead, verdict, at.toISOString()));
+      batch.put(
+        { ...lead, applied_messages: [message.message_id] },
+        outputsFor(message, lead, verdict, at.toISOString()),
+      );
       return 'decided';
     },
   });
@@ -133,11 +179,20 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verdict: ValidationVerdict, at: Date): LeadRecord {
+function buildLead(
+  message: LeadCommandMessage,
+  submission: LeadSubmission,
+  verdict: ValidationVerdict,
+  at: Date,
+): LeadRecord {
   const source = verdict.outcome === 'accepted' ? verdict.lead : submission;
   const actor =
     verdict.outcome === 'accepted'
-      ? advanceLead(startLead(message.lead_id), { type: 'VALIDATION_PASSED', flags: verdict.flags, warnings: verdict.warnings })
+      ? advanceLead(startLead(message.lead_id), {
+          type: 'VALIDATION_PASSED',
+          flags: verdict.flags,
+          warnings: verdict.warnings,
+        })
       : advanceLead(startLead(message.lead_id), {
           type: 'VALIDATION_FAILED',
           reason: verdict.reason,
@@ -192,7 +247,12 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
     bk_phone: keys.phone,
     bk_name: keys.name,
     // Search copies of GET /api/leads (lowercase email and names, phone digits).
-    ...leadSearchFields({ email, first_name: text(source.first_name), last_name: text(source.last_name), phone: text(source.phone) }),
+    ...leadSearchFields({
+      email,
+      first_name: text(source.first_name),
+      last_name: text(source.last_name),
+      phone: text(source.phone),
+    }),
     dedup_status: 'pending',
     submitted_at: message.submitted_at,
     processed_at: verdict.outcome === 'accepted' ? null : created,
@@ -207,7 +267,12 @@ function buildLead(message: LeadCommandMessage, submission: LeadSubmission, verd
   };
 }
 
-function outputsFor(message: LeadCommandMessage, lead: LeadRecord, verdict: ValidationVerdict, at: string): OutputRecord[] {
+function outputsFor(
+  message: LeadCommandMessage,
+  lead: LeadRecord,
+  verdict: ValidationVerdict,
+  at: string,
+): OutputRecord[] {
   const created = eventOutput(lead, 'lead.created', leadCreatedPayload(lead), at);
   if (verdict.outcome === 'accepted') {
     return [
@@ -215,7 +280,13 @@ function outputsFor(message: LeadCommandMessage, lead: LeadRecord, verdict: Vali
       eventOutput(
         lead,
         'lead.validated',
-        { lead_id: lead._id, validation_rules: verdict.rulesApplied, warnings: verdict.warnings, flags: verdict.flags, ...(verdict.reviewFlags?.length ? { review_flags: verdict.reviewFlags } : {}) },
+        {
+          lead_id: lead._id,
+          validation_rules: verdict.rulesApplied,
+          warnings: verdict.warnings,
+          flags: verdict.flags,
+          ...(verdict.reviewFlags?.length ? { review_flags: verdict.reviewFlags } : {}),
+        },
         at,
       ),
       // Same key as leads.submitted: deduplication stays serialized per person.
@@ -235,7 +306,15 @@ function outputsFor(message: LeadCommandMessage, lead: LeadRecord, verdict: Vali
   );
   const decision =
     verdict.outcome === 'invalid'
-      ? decisionOutput({ correlation_id: message.correlation_id, lead_id: lead._id, outcome: 'invalid', decided_at: at, email: lead.email, reason: verdict.reason, details: verdict.details })
+      ? decisionOutput({
+          correlation_id: message.correlation_id,
+          lead_id: lead._id,
+          outcome: 'invalid',
+          decided_at: at,
+          email: lead.email,
+          reason: verdict.reason,
+          details: verdict.details,
+        })
       : decisionOutput({
           correlation_id: message.correlation_id,
           lead_id: lead._id,

@@ -22,11 +22,18 @@ export interface EmbeddedEngines {
 }
 
 /** Opens the embedded engines the way engines.ts does (the log in the store's database). */
-export async function openEmbeddedEngines(dir: string, partitions = 1): Promise<EmbeddedEngines & { close(): Promise<void> }> {
+export async function openEmbeddedEngines(
+  dir: string,
+  partitions = 1,
+): Promise<EmbeddedEngines & { close(): Promise<void> }> {
   const store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
   const log = EmbeddedLog.open({ dataDir: join(dir, 'log'), shared: store });
   // Every pipeline topic with its dead-letter topic (the consumer runner creates those in production).
-  await log.ensureTopics(Object.values(TOPICS).flatMap((topic) => [topic, `${topic}.dlq`]).map((topic) => ({ topic, partitions })));
+  await log.ensureTopics(
+    Object.values(TOPICS)
+      .flatMap((topic) => [topic, `${topic}.dlq`])
+      .map((topic) => ({ topic, partitions })),
+  );
   const writer = new AtomicBatchWriter({ store, log, topicPrefix: '' });
   return {
     log,

@@ -73,7 +73,19 @@ export function enginePairs(prefix: string): Array<[string, () => Promise<Engine
           faulty: () => ({
             atomic: true,
             commit: (write, position) =>
-              engines.writer.commit({ ...write, documents: [...write.documents, { collection: 'leads', operations: [{ insertOne: { document: { _id: write.leads[0]?.lead._id ?? 'x' } } }] }] }, position),
+              engines.writer.commit(
+                {
+                  ...write,
+                  documents: [
+                    ...write.documents,
+                    {
+                      collection: 'leads',
+                      operations: [{ insertOne: { document: { _id: write.leads[0]?.lead._id ?? 'x' } } }],
+                    },
+                  ],
+                },
+                position,
+              ),
           }),
           close: async () => {
             await engines.close();
@@ -93,7 +105,11 @@ export function enginePairs(prefix: string): Array<[string, () => Promise<Engine
       async () => {
         const suffix = randomUUID().slice(0, 8);
         const log = prefixEventLog(await openKafkaLog({ brokers, clientId: `${prefix}-test` }), `${prefix}-${suffix}.`);
-        await log.ensureTopics(Object.values(TOPICS).flatMap((topic) => [topic, `${topic}.dlq`]).map((topic) => ({ topic, partitions: 2 })));
+        await log.ensureTopics(
+          Object.values(TOPICS)
+            .flatMap((topic) => [topic, `${topic}.dlq`])
+            .map((topic) => ({ topic, partitions: 2 })),
+        );
         const store = await openMongoStore({ uri, dbName: `${prefix}_${suffix}` });
         return {
           log,
@@ -126,6 +142,6 @@ export function enginePairs(prefix: string): Array<[string, () => Promise<Engine
         };
       },
     ]);
-}
-return pairs;
+  }
+  return pairs;
 }

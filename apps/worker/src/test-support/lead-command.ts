@@ -2,7 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 
-export function leadCommand(organizationId: string, vendorId: string, overrides: Partial<LeadCommandMessage> = {}): LeadCommandMessage {
+export function leadCommand(
+  organizationId: string,
+  vendorId: string,
+  overrides: Partial<LeadCommandMessage> = {},
+): LeadCommandMessage {
   return {
     schema_version: 1,
     message_id: `msg_${randomUUID().replace(/-/g, '')}`,

@@ -13,7 +13,11 @@ export interface StageDriver {
   handle(records: LogRecord[]): Promise<void>;
 }
 
-export function driveStage(stage: BatchStage, writer: BatchWriter, options: { isTransient?: (error: unknown) => boolean; metrics?: Metrics; sleep?: (ms: number) => Promise<void> } = {}): StageDriver {
+export function driveStage(
+  stage: BatchStage,
+  writer: BatchWriter,
+  options: { isTransient?: (error: unknown) => boolean; metrics?: Metrics; sleep?: (ms: number) => Promise<void> } = {},
+): StageDriver {
   const handler = new BatchStageHandler(stage, {
     writer,
     logger: pino({ level: 'silent' }),
@@ -24,8 +28,10 @@ export function driveStage(stage: BatchStage, writer: BatchWriter, options: { is
   return {
     async handle(records) {
       const byPartition = new Map<number, LogRecord[]>();
-      for (const record of records) byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record]);
-      for (const [partition, batch] of byPartition) await handler.handle({ topic: stage.topic, partition, records: batch });
+      for (const record of records)
+        byPartition.set(record.partition, [...(byPartition.get(record.partition) ?? []), record]);
+      for (const [partition, batch] of byPartition)
+        await handler.handle({ topic: stage.topic, partition, records: batch });
     },
   };
 }

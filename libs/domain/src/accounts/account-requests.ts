@@ -22,7 +22,11 @@ const NAME = { min: 2, max: 50 };
 const ORGANIZATION_NAME = { min: 2, max: 100 };
 
 /** Checks a new password; a weakness is remembered apart from other problems. */
-function newPassword(body: Body, field: string, problems: Problems): { value: string | undefined; weakness: string | null } {
+function newPassword(
+  body: Body,
+  field: string,
+  problems: Problems,
+): { value: string | undefined; weakness: string | null } {
   const value = body[field];
   if (typeof value !== 'string' || value.length === 0) {
     problems.add(field, 'is required');
@@ -36,7 +40,8 @@ function newPassword(body: Body, field: string, problems: Problems): { value: st
 }
 
 function finish(problems: Problems, field: string, weakness: string | null): void {
-  if (weakness !== null && !problems.has()) throw new DomainError('WEAK_PASSWORD', weakness, [{ field, message: weakness }]);
+  if (weakness !== null && !problems.has())
+    throw new DomainError('WEAK_PASSWORD', weakness, [{ field, message: weakness }]);
   if (weakness !== null) problems.add(field, weakness);
   problems.throwIfAny();
 }
@@ -59,7 +64,13 @@ export function readRegistration(raw: unknown): Registration {
   const last = nameText(body, 'last_name', problems, NAME);
   const organization = nameText(body, 'organization_name', problems, ORGANIZATION_NAME);
   finish(problems, 'password', password.weakness);
-  return { email: address!, password: password.value!, first_name: first!, last_name: last!, organization_name: organization! };
+  return {
+    email: address!,
+    password: password.value!,
+    first_name: first!,
+    last_name: last!,
+    organization_name: organization!,
+  };
 }
 
 export interface Credentials {
@@ -107,7 +118,8 @@ export function readChangePassword(raw: unknown): { current_password: string; ne
   problems.onlyKnown(body, ['current_password', 'new_password']);
   const current = secret(body, 'current_password', problems, 200);
   const password = newPassword(body, 'new_password', problems);
-  if (current !== undefined && password.value !== undefined && current === password.value) problems.add('new_password', 'must differ from the current password');
+  if (current !== undefined && password.value !== undefined && current === password.value)
+    problems.add('new_password', 'must differ from the current password');
   finish(problems, 'new_password', password.weakness);
   return { current_password: current!, new_password: password.value! };
 }
@@ -190,7 +202,10 @@ export function readUserPatch(raw: unknown): UserPatch {
   if (first !== undefined) patch.first_name = first;
   if (last !== undefined) patch.last_name = last;
   if (role !== undefined) patch.role = role;
-  if (Object.keys(patch).length === 0) throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [{ field: 'body', message: 'give first_name, last_name or role' }]);
+  if (Object.keys(patch).length === 0)
+    throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [
+      { field: 'body', message: 'give first_name, last_name or role' },
+    ]);
   return patch;
 }
 
@@ -221,11 +236,22 @@ export function readVendor(raw: unknown): VendorInput {
   const contact = email(body, 'contact_email', problems, false);
   const enabled = bool(body, 'enabled', problems);
   const cost = body['cost_per_lead'];
-  if (cost !== undefined && cost !== null && (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0 || cost > MAX_COST_PER_LEAD)) {
+  if (
+    cost !== undefined &&
+    cost !== null &&
+    (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0 || cost > MAX_COST_PER_LEAD)
+  ) {
     problems.add('cost_per_lead', `must be a number from 0 to ${MAX_COST_PER_LEAD}, or null`);
   }
   problems.throwIfAny();
-  return { name: vendorName!, type: type!, group: group ?? null, contact_email: contact ?? null, cost_per_lead: typeof cost === 'number' ? cost : null, ...(enabled === undefined ? {} : { enabled }) };
+  return {
+    name: vendorName!,
+    type: type!,
+    group: group ?? null,
+    contact_email: contact ?? null,
+    cost_per_lead: typeof cost === 'number' ? cost : null,
+    ...(enabled === undefined ? {} : { enabled }),
+  };
 }
 
 export interface ApiKeyRequest {
@@ -246,7 +272,8 @@ function permissionsOf(body: Body, problems: Problems): ApiKeyPermission[] | und
   try {
     return parsePermissions(list);
   } catch (error) {
-    if (error instanceof DomainError) for (const detail of error.details ?? []) problems.add(detail.field, detail.message);
+    if (error instanceof DomainError)
+      for (const detail of error.details ?? []) problems.add(detail.field, detail.message);
     return undefined;
   }
 }
@@ -257,7 +284,8 @@ function ipRestrictionsOf(body: Body, problems: Problems): string[] | undefined 
   try {
     return validateIpRestrictions(list);
   } catch (error) {
-    if (error instanceof DomainError) for (const detail of error.details ?? []) problems.add(detail.field, detail.message);
+    if (error instanceof DomainError)
+      for (const detail of error.details ?? []) problems.add(detail.field, detail.message);
     return undefined;
   }
 }
@@ -268,12 +296,23 @@ export function readApiKeyRequest(raw: unknown): ApiKeyRequest {
   problems.onlyKnown(body, ['name', 'vendor_id', 'permissions', 'ip_restrictions', 'rate_limit', 'environment']);
   const name = text(body, 'name', problems, { min: 1, max: 100 });
   const vendorId = text(body, 'vendor_id', problems, { min: 1, max: 100 });
-  const permissions = body['permissions'] === undefined ? [...DEFAULT_API_KEY_PERMISSIONS] : permissionsOf(body, problems);
+  const permissions =
+    body['permissions'] === undefined ? [...DEFAULT_API_KEY_PERMISSIONS] : permissionsOf(body, problems);
   const ips = ipRestrictionsOf(body, problems) ?? [];
-  const rateLimit = body['rate_limit'] === null ? undefined : integer(body, 'rate_limit', problems, { min: 1, max: API_KEY_RATE_LIMIT_MAX });
+  const rateLimit =
+    body['rate_limit'] === null
+      ? undefined
+      : integer(body, 'rate_limit', problems, { min: 1, max: API_KEY_RATE_LIMIT_MAX });
   const environment = oneOf(body, 'environment', ['live', 'sandbox'] as const, problems) ?? 'live';
   problems.throwIfAny();
-  return { name: name!, vendor_id: vendorId!, permissions: permissions!, ip_restrictions: ips, rate_limit: rateLimit ?? null, environment };
+  return {
+    name: name!,
+    vendor_id: vendorId!,
+    permissions: permissions!,
+    ip_restrictions: ips,
+    rate_limit: rateLimit ?? null,
+    environment,
+  };
 }
 
 export interface ApiKeyPatch {
@@ -298,7 +337,9 @@ export function readApiKeyPatch(raw: unknown): ApiKeyPatch {
   if (permissions !== undefined) patch.permissions = permissions;
   if (ips !== undefined) patch.ip_restrictions = ips;
   if (Object.keys(patch).length === 0) {
-    throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [{ field: 'body', message: 'give name, enabled, permissions or ip_restrictions' }]);
+    throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [
+      { field: 'body', message: 'give name, enabled, permissions or ip_restrictions' },
+    ]);
   }
   return patch;
 }

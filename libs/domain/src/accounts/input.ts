@@ -11,7 +11,9 @@ export type Body = Record<string, unknown>;
 /** The body as an object, or a VALIDATION_ERROR (a JSON array or scalar is not a body). */
 export function asBody(value: unknown): Body {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object', [{ field: 'body', message: 'must be a JSON object' }]);
+    throw new DomainError('VALIDATION_ERROR', 'The request body must be a JSON object', [
+      { field: 'body', message: 'must be a JSON object' },
+    ]);
   }
   return value as Body;
 }
@@ -70,7 +72,8 @@ export const LEAD_NAME_FIELDS: readonly string[] = ['first_name', 'last_name'];
 export function withoutBidiControls<T>(record: T, fields: readonly string[] = LEAD_NAME_FIELDS): T {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return record;
   const source = record as Record<string, unknown>;
-  if (!fields.some((field) => typeof source[field] === 'string' && stripBidiControls(source[field]) !== source[field])) return record;
+  if (!fields.some((field) => typeof source[field] === 'string' && stripBidiControls(source[field]) !== source[field]))
+    return record;
   const cleaned: Record<string, unknown> = { ...source };
   for (const field of fields) {
     const value = cleaned[field];
@@ -83,7 +86,12 @@ export function withoutBidiControls<T>(record: T, fields: readonly string[] = LE
  * A string of at most `max` characters as sent, with `min` or more once trimmed; the trimmed
  * value, or undefined (with a problem) when absent or wrong.
  */
-export function text(body: Body, field: string, problems: Problems, options: { min: number; max: number; required?: boolean }): string | undefined {
+export function text(
+  body: Body,
+  field: string,
+  problems: Problems,
+  options: { min: number; max: number; required?: boolean },
+): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) {
     if (options.required !== false) problems.add(field, 'is required');
@@ -95,14 +103,22 @@ export function text(body: Body, field: string, problems: Problems, options: { m
   }
   const trimmed = trimBlank(value);
   if (trimmed.length < options.min || value.length > options.max) {
-    problems.add(field, trimmed.length === 0 && options.min > 0 ? 'is required' : `must be ${options.min}-${options.max} characters`);
+    problems.add(
+      field,
+      trimmed.length === 0 && options.min > 0 ? 'is required' : `must be ${options.min}-${options.max} characters`,
+    );
     return undefined;
   }
   return trimmed;
 }
 
 /** A name (of a person, a vendor, an organization): `text` once its bidirectional-text controls are dropped. */
-export function nameText(body: Body, field: string, problems: Problems, options: { min: number; max: number; required?: boolean }): string | undefined {
+export function nameText(
+  body: Body,
+  field: string,
+  problems: Problems,
+  options: { min: number; max: number; required?: boolean },
+): string | undefined {
   const value = body[field];
   return text(typeof value === 'string' ? { [field]: stripBidiControls(value) } : body, field, problems, options);
 }
@@ -119,7 +135,10 @@ export function email(body: Body, field: string, problems: Problems, required = 
   }
   const parsed = parseEmail(value);
   if (!parsed.ok || trimBlank(value) !== value) {
-    problems.add(field, !parsed.ok && parsed.message === 'is required' ? 'is required' : 'must be a valid email address');
+    problems.add(
+      field,
+      !parsed.ok && parsed.message === 'is required' ? 'is required' : 'must be a valid email address',
+    );
     return undefined;
   }
   return parsed.email;
@@ -149,7 +168,12 @@ export function bool(body: Body, field: string, problems: Problems, prefix = '')
   return value;
 }
 
-export function stringList(body: Body, field: string, problems: Problems, options: { maxItems: number; pattern?: RegExp; prefix?: string }): string[] | undefined {
+export function stringList(
+  body: Body,
+  field: string,
+  problems: Problems,
+  options: { maxItems: number; pattern?: RegExp; prefix?: string },
+): string[] | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
   const name = (options.prefix ?? '') + field;
@@ -171,7 +195,12 @@ export function stringList(body: Body, field: string, problems: Problems, option
   return [...new Set(items)];
 }
 
-export function integer(body: Body, field: string, problems: Problems, options: { min: number; max: number; prefix?: string }): number | undefined {
+export function integer(
+  body: Body,
+  field: string,
+  problems: Problems,
+  options: { min: number; max: number; prefix?: string },
+): number | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < options.min || value > options.max) {
@@ -181,7 +210,13 @@ export function integer(body: Body, field: string, problems: Problems, options: 
   return value;
 }
 
-export function oneOf<T extends string>(body: Body, field: string, allowed: readonly T[], problems: Problems, options: { required?: boolean; prefix?: string } = {}): T | undefined {
+export function oneOf<T extends string>(
+  body: Body,
+  field: string,
+  allowed: readonly T[],
+  problems: Problems,
+  options: { required?: boolean; prefix?: string } = {},
+): T | undefined {
   const value = body[field];
   const name = (options.prefix ?? '') + field;
   if (value === undefined || value === null) {

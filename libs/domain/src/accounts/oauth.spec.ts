@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthError, parseScope, REDIRECT_URI_PATTERN, redirectUriProblem, s256Challenge, scopesBeyondRole, verifyPkce } from './oauth';
+import {
+  OAuthError,
+  parseScope,
+  REDIRECT_URI_PATTERN,
+  redirectUriProblem,
+  s256Challenge,
+  scopesBeyondRole,
+  verifyPkce,
+} from './oauth';
 
 describe('PKCE S256 (RFC 7636)', () => {
   const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
@@ -29,14 +37,25 @@ describe('scopes', () => {
   });
 
   it("names the scopes beyond the user's role", () => {
-    expect(scopesBeyondRole('viewer', ['leads:read', 'vendors:read', 'leads:write'])).toEqual(['vendors:read', 'leads:write']);
+    expect(scopesBeyondRole('viewer', ['leads:read', 'vendors:read', 'leads:write'])).toEqual([
+      'vendors:read',
+      'leads:write',
+    ]);
     expect(scopesBeyondRole('admin', ['organization:write', 'webhooks:write'])).toEqual([]);
     expect(scopesBeyondRole('vendor', ['leads:read'])).toEqual(['leads:read']);
   });
 });
 
 describe('redirect URIs', () => {
-  it.each(['https://crm.example.com/cb', 'https://crm.example.com:8443/oauth?tenant=1', 'http://127.0.0.1:3000/cb', 'http://localhost/cb', 'http://[::1]:8080/cb', 'http://127.0.0.1:54321/callback', 'https://crm.example.com:65535/cb'])('accepts %s', (uri) => {
+  it.each([
+    'https://crm.example.com/cb',
+    'https://crm.example.com:8443/oauth?tenant=1',
+    'http://127.0.0.1:3000/cb',
+    'http://localhost/cb',
+    'http://[::1]:8080/cb',
+    'http://127.0.0.1:54321/callback',
+    'https://crm.example.com:65535/cb',
+  ])('accepts %s', (uri) => {
     expect(redirectUriProblem(uri)).toBeNull();
     // The document's pattern (what clients and Schemathesis read) takes what the API takes.
     expect(new RegExp(REDIRECT_URI_PATTERN).test(uri)).toBe(true);

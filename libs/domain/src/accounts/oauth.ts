@@ -73,7 +73,8 @@ export function isOAuthScope(value: string): value is OAuthScope {
 /** A `scope` parameter (space-separated, RFC 6749 3.3): the distinct scopes, in the order of OAUTH_SCOPES. */
 export function parseScope(raw: string | undefined): OAuthScope[] {
   const names = (raw ?? '').split(' ').filter((name) => name.length > 0);
-  if (names.length === 0) throw new OAuthError('invalid_scope', 'scope is required (space-separated, e.g. "leads:read vendors:read")');
+  if (names.length === 0)
+    throw new OAuthError('invalid_scope', 'scope is required (space-separated, e.g. "leads:read vendors:read")');
   const unknown = names.filter((name) => !isOAuthScope(name));
   if (unknown.length > 0) throw new OAuthError('invalid_scope', `unknown scope: ${unknown.join(', ')}`);
   return OAUTH_SCOPES.filter((scope) => names.includes(scope));
@@ -132,9 +133,11 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (uri.includes('#')) return 'must not contain a fragment';
   if (url.username || url.password) return 'must not contain credentials';
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return 'must use https (http is allowed only for 127.0.0.1, [::1] and localhost)';
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+    return 'must use https (http is allowed only for 127.0.0.1, [::1] and localhost)';
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https';
-  if (!REDIRECT_URI_SHAPE.test(uri)) return 'must be https://host[:port][/path][?query] with a lower-case DNS host name';
+  if (!REDIRECT_URI_SHAPE.test(uri))
+    return 'must be https://host[:port][/path][?query] with a lower-case DNS host name';
   return null;
 }
 
@@ -150,19 +153,27 @@ const MAX_REDIRECT_URIS = 10;
 
 export function readOAuthClientRequest(body: unknown): OAuthClientRequest {
   const details: ErrorDetail[] = [];
-  const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+    string,
+    unknown
+  >;
   for (const key of Object.keys(input)) {
-    if (!['name', 'redirect_uris', 'public'].includes(key)) details.push({ field: key, message: 'is not a known field' });
+    if (!['name', 'redirect_uris', 'public'].includes(key))
+      details.push({ field: key, message: 'is not a known field' });
   }
   const name = typeof input['name'] === 'string' ? trimBlank(input['name']) : '';
-  if (name.length < 2 || (input['name'] as string).length > 100) details.push({ field: 'name', message: 'is required, 2-100 characters' });
+  if (name.length < 2 || (input['name'] as string).length > 100)
+    details.push({ field: 'name', message: 'is required, 2-100 characters' });
   const uris = input['redirect_uris'];
   const redirectUris: string[] = [];
   if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
     details.push({ field: 'redirect_uris', message: `is required, an array of 1-${MAX_REDIRECT_URIS} URLs` });
   } else {
     uris.forEach((uri: unknown, index) => {
-      const problem = typeof uri === 'string' && uri.length <= 2000 ? redirectUriProblem(uri) : 'must be a URL of at most 2000 characters';
+      const problem =
+        typeof uri === 'string' && uri.length <= 2000
+          ? redirectUriProblem(uri)
+          : 'must be a URL of at most 2000 characters';
       if (problem) details.push({ field: `redirect_uris[${index}]`, message: problem });
       else if (!redirectUris.includes(uri as string)) redirectUris.push(uri as string);
     });

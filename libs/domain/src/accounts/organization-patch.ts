@@ -29,7 +29,11 @@ function object(body: Body, field: string, problems: Problems, name: string): Bo
 
 function readValidation(input: Body, current: ValidationSettings, problems: Problems): ValidationSettings {
   const prefix = 'settings.validation.';
-  problems.onlyKnown(input, ['allow_disposable_emails', 'mx_check', 'default_phone_country', 'required_fields', 'bot_detection'], prefix);
+  problems.onlyKnown(
+    input,
+    ['allow_disposable_emails', 'mx_check', 'default_phone_country', 'required_fields', 'bot_detection'],
+    prefix,
+  );
   const next: ValidationSettings = { ...current, bot_detection: { ...current.bot_detection } };
   const disposable = bool(input, 'allow_disposable_emails', problems, prefix);
   if (disposable !== undefined) next.allow_disposable_emails = disposable;
@@ -47,7 +51,11 @@ function readValidation(input: Body, current: ValidationSettings, problems: Prob
   const bot = object(input, 'bot_detection', problems, `${prefix}bot_detection`);
   if (bot) {
     const botPrefix = `${prefix}bot_detection.`;
-    problems.onlyKnown(bot, ['honeypot', 'reject_below_ms', 'flag_below_ms', 'high_risk_ips', 'high_risk_ip_action'], botPrefix);
+    problems.onlyKnown(
+      bot,
+      ['honeypot', 'reject_below_ms', 'flag_below_ms', 'high_risk_ips', 'high_risk_ip_action'],
+      botPrefix,
+    );
     const honeypot = bool(bot, 'honeypot', problems, botPrefix);
     if (honeypot !== undefined) next.bot_detection.honeypot = honeypot;
     const reject = integer(bot, 'reject_below_ms', problems, { min: 0, max: MAX_DELAY_MS, prefix: botPrefix });
@@ -57,10 +65,13 @@ function readValidation(input: Body, current: ValidationSettings, problems: Prob
     const ips = stringList(bot, 'high_risk_ips', problems, { maxItems: 1000, prefix: botPrefix });
     if (ips !== undefined) {
       const bad = ips.filter((ip) => parseIpRestriction(ip) === null);
-      if (bad.length > 0) problems.add(`${botPrefix}high_risk_ips`, `not IP addresses or CIDR ranges: ${bad.join(', ')}`);
+      if (bad.length > 0)
+        problems.add(`${botPrefix}high_risk_ips`, `not IP addresses or CIDR ranges: ${bad.join(', ')}`);
       else next.bot_detection.high_risk_ips = ips;
     }
-    const action = oneOf(bot, 'high_risk_ip_action', ['reject', 'flag', 'allow'] as const, problems, { prefix: botPrefix });
+    const action = oneOf(bot, 'high_risk_ip_action', ['reject', 'flag', 'allow'] as const, problems, {
+      prefix: botPrefix,
+    });
     if (action !== undefined) next.bot_detection.high_risk_ip_action = action;
     if (next.bot_detection.flag_below_ms < next.bot_detection.reject_below_ms) {
       problems.add(`${botPrefix}flag_below_ms`, 'must not be below reject_below_ms');
@@ -84,7 +95,9 @@ export function readOrganizationPatch(raw: unknown, current: ValidationSettings)
   }
   problems.throwIfAny();
   if (patch.name === undefined && patch.validation === undefined) {
-    throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [{ field: 'body', message: 'give name or settings.validation' }]);
+    throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [
+      { field: 'body', message: 'give name or settings.validation' },
+    ]);
   }
   return patch;
 }

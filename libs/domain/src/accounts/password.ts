@@ -34,7 +34,9 @@ export const DEFAULT_SCRYPT: ScryptParameters = { N: 2 ** 15, r: 8, p: 1, keyLen
 function derive(password: string, salt: Buffer, params: ScryptParameters): Promise<Buffer> {
   const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 128 * params.N * params.r * 2 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, params.keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, params.keyLength, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

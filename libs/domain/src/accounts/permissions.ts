@@ -96,6 +96,9 @@ export function canManageUser(actor: Role, target: Role): boolean {
 export function permissionMatrixMarkdown(): string {
   const header = `| permission | ${ROLES.join(' | ')} |`;
   const rule = `|---|${ROLES.map(() => ':-:').join('|')}|`;
-  const rows = PERMISSIONS.map((permission) => `| \`${permission}\` | ${ROLES.map((role) => (hasPermission(role, permission) ? '✓' : '')).join(' | ')} |`);
+  const rows = PERMISSIONS.map(
+    (permission) =>
+      `| \`${permission}\` | ${ROLES.map((role) => (hasPermission(role, permission) ? '✓' : '')).join(' | ')} |`,
+  );
   return [header, rule, ...rows].join('\n');
 }

@@ -42,11 +42,20 @@ export interface PublicUser {
 }
 
 export function toPublicUser(user: User): PublicUser {
-  return { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, organization_id: user.organization_id };
+  return {
+    id: user.id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    role: user.role,
+    organization_id: user.organization_id,
+  };
 }
 
 /** The user as the users endpoints return it: the login view plus status and timestamps. */
-export function toUserResource(user: User): PublicUser & { status: UserStatus; last_login_at: string | null; created_at: string; updated_at: string } {
+export function toUserResource(
+  user: User,
+): PublicUser & { status: UserStatus; last_login_at: string | null; created_at: string; updated_at: string } {
   return {
     ...toPublicUser(user),
     status: user.status,

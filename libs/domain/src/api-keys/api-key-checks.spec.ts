@@ -45,7 +45,9 @@ describe('checkKeyUsable', () => {
 describe('permissions', () => {
   it('requirePermission throws INSUFFICIENT_PERMISSIONS for a missing permission only', () => {
     expect(() => requirePermission({ permissions: ['read', 'write'] }, 'write')).not.toThrow();
-    expect(() => requirePermission({ permissions: ['read'] }, 'write')).toThrow(expect.objectContaining({ code: 'INSUFFICIENT_PERMISSIONS' }));
+    expect(() => requirePermission({ permissions: ['read'] }, 'write')).toThrow(
+      expect.objectContaining({ code: 'INSUFFICIENT_PERMISSIONS' }),
+    );
   });
 
   it('parsePermissions keeps known names once and refuses unknown or none', () => {

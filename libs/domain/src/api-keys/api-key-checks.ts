@@ -30,7 +30,10 @@ export function parsePermissions(values: readonly string[]): ApiKeyPermission[] 
   const unknown = values.filter((value) => value !== 'read' && value !== 'write');
   if (unknown.length > 0 || values.length === 0) {
     throw new DomainError('VALIDATION_ERROR', 'Invalid permissions', [
-      { field: 'permissions', message: values.length === 0 ? 'at least one of read, write' : `unknown: ${unknown.join(', ')}` },
+      {
+        field: 'permissions',
+        message: values.length === 0 ? 'at least one of read, write' : `unknown: ${unknown.join(', ')}`,
+      },
     ]);
   }
   return [...new Set(values as ApiKeyPermission[])].sort();

@@ -12,7 +12,10 @@ import {
 } from './api-key';
 
 /** A source that yields the given bytes over and over. */
-const repeating = (values: number[]): RandomSource => (bytes) => bytes.map((_, index) => values[index % values.length] ?? 0);
+const repeating =
+  (values: number[]): RandomSource =>
+  (bytes) =>
+    bytes.map((_, index) => values[index % values.length] ?? 0);
 
 describe('API key format', () => {
   it('prefixes live keys with vk_live_ and sandbox keys with vk_test_, then 32 base62 characters', () => {

@@ -14,7 +14,26 @@ export type CrmConnectionType = (typeof CRM_CONNECTION_TYPES)[number];
 
 /** Lead fields a field mapping may name: top-level fields, or a path into the nested objects. */
 export const CRM_MAPPABLE_TOP_FIELDS = [
-  ...leadFields('id', 'email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'vendor_id', 'status', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'created_at'),
+  ...leadFields(
+    'id',
+    'email',
+    'first_name',
+    'last_name',
+    'phone',
+    'source',
+    'program',
+    'program_interest',
+    'vendor_id',
+    'status',
+    'landing_page',
+    'referrer',
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'utm_term',
+    'utm_content',
+    'created_at',
+  ),
   // Not fields of the lead resource: when the lead was submitted, and the owner and queue of the route's target.
   'submitted_at',
   'owner',
@@ -82,9 +101,36 @@ export type CrmCredentials = WebhookJsonCredentials | SalesforceCredentials | Hu
  * connection without one (a test's) keeps a rotated token in memory only.
  */
 export type CrmConnection =
-  | { id: string; name: string; type: 'webhook_json'; enabled: boolean; settings: WebhookJsonSettings; credentials: WebhookJsonCredentials; updated_at: string; tenant?: TenantContext }
-  | { id: string; name: string; type: 'salesforce'; enabled: boolean; settings: SalesforceSettings; credentials: SalesforceCredentials; updated_at: string; tenant?: TenantContext }
-  | { id: string; name: string; type: 'hubspot'; enabled: boolean; settings: HubspotSettings; credentials: HubspotCredentials; updated_at: string; tenant?: TenantContext };
+  | {
+      id: string;
+      name: string;
+      type: 'webhook_json';
+      enabled: boolean;
+      settings: WebhookJsonSettings;
+      credentials: WebhookJsonCredentials;
+      updated_at: string;
+      tenant?: TenantContext;
+    }
+  | {
+      id: string;
+      name: string;
+      type: 'salesforce';
+      enabled: boolean;
+      settings: SalesforceSettings;
+      credentials: SalesforceCredentials;
+      updated_at: string;
+      tenant?: TenantContext;
+    }
+  | {
+      id: string;
+      name: string;
+      type: 'hubspot';
+      enabled: boolean;
+      settings: HubspotSettings;
+      credentials: HubspotCredentials;
+      updated_at: string;
+      tenant?: TenantContext;
+    };
 
 /**
  * A connection as stored. `settings_json` holds the settings as a JSON string (a field mapping
@@ -134,14 +180,20 @@ class Reader {
     return undefined;
   }
 
-  text(field: string, options: { required?: boolean; max?: number; pattern?: RegExp; patternMessage?: string } = {}): string | undefined {
+  text(
+    field: string,
+    options: { required?: boolean; max?: number; pattern?: RegExp; patternMessage?: string } = {},
+  ): string | undefined {
     const value = this.source[field];
-    if (value === undefined || value === null || value === '') return options.required ? this.problem(field, 'is required') : undefined;
+    if (value === undefined || value === null || value === '')
+      return options.required ? this.problem(field, 'is required') : undefined;
     if (typeof value !== 'string') return this.problem(field, 'must be a string');
     const trimmed = value.trim();
     if (trimmed.length === 0) return options.required ? this.problem(field, 'is required') : undefined;
-    if (trimmed.length > (options.max ?? 2000)) return this.problem(field, `must be at most ${options.max ?? 2000} characters`);
-    if (options.pattern && !options.pattern.test(trimmed)) return this.problem(field, options.patternMessage ?? 'has an invalid format');
+    if (trimmed.length > (options.max ?? 2000))
+      return this.problem(field, `must be at most ${options.max ?? 2000} characters`);
+    if (options.pattern && !options.pattern.test(trimmed))
+      return this.problem(field, options.patternMessage ?? 'has an invalid format');
     return trimmed;
   }
 
@@ -155,8 +207,10 @@ class Reader {
       return this.problem(field, 'must be an absolute URL');
     }
     // https is required when the call is made (the outbound module, which development settings relax).
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return this.problem(field, 'must be an http(s) URL');
-    if (parsed.username || parsed.password) return this.problem(field, 'may not carry credentials; put them in credentials');
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+      return this.problem(field, 'must be an http(s) URL');
+    if (parsed.username || parsed.password)
+      return this.problem(field, 'may not carry credentials; put them in credentials');
     return value.replace(/\/+$/, '');
   }
 
@@ -204,15 +258,27 @@ class Reader {
 /** Why a field-mapping entry is unusable, or null. */
 function mappingProblems(value: unknown, field: string): { mapping: CrmFieldMapping | null; details: ErrorDetail[] } {
   if (value === undefined || value === null) return { mapping: null, details: [] };
-  if (!isObject(value)) return { mapping: null, details: [{ field, message: `${field} must be an object of {CRM field: lead field}` }] };
+  if (!isObject(value))
+    return { mapping: null, details: [{ field, message: `${field} must be an object of {CRM field: lead field}` }] };
   const details: ErrorDetail[] = [];
   const entries = Object.entries(value);
-  if (entries.length === 0 || entries.length > 100) details.push({ field, message: `${field} must have 1 to 100 entries` });
+  if (entries.length === 0 || entries.length > 100)
+    details.push({ field, message: `${field} must have 1 to 100 entries` });
   const mapping: CrmFieldMapping = {};
   for (const [crmField, leadField] of entries) {
-    if (!CRM_FIELD_NAME.test(crmField)) details.push({ field: `${field}.${crmField}`, message: `${field} key "${crmField}" must be a CRM field name (letters, digits, _)` });
-    else if (typeof leadField !== 'string' || !((CRM_MAPPABLE_TOP_FIELDS as readonly string[]).includes(leadField) || NESTED_FIELD.test(leadField))) {
-      details.push({ field: `${field}.${crmField}`, message: `${field}.${crmField} must name a lead field (${CRM_MAPPABLE_TOP_FIELDS.slice(0, 4).join(', ')}, ..., custom_fields.<name>)` });
+    if (!CRM_FIELD_NAME.test(crmField))
+      details.push({
+        field: `${field}.${crmField}`,
+        message: `${field} key "${crmField}" must be a CRM field name (letters, digits, _)`,
+      });
+    else if (
+      typeof leadField !== 'string' ||
+      !((CRM_MAPPABLE_TOP_FIELDS as readonly string[]).includes(leadField) || NESTED_FIELD.test(leadField))
+    ) {
+      details.push({
+        field: `${field}.${crmField}`,
+        message: `${field}.${crmField} must name a lead field (${CRM_MAPPABLE_TOP_FIELDS.slice(0, 4).join(', ')}, ..., custom_fields.<name>)`,
+      });
     } else mapping[crmField] = leadField;
   }
   return { mapping: details.length === 0 ? mapping : null, details };
@@ -229,25 +295,49 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
     case 'webhook_json': {
       reader.unknownKeys(['url', 'auth_header', 'id_field', 'record_url_template', 'field_mapping']);
       const template = reader.text('record_url_template', { max: 2000 });
-      if (template !== undefined && !template.includes('{crm_id}')) reader.details.push({ field: 'settings.record_url_template', message: 'settings.record_url_template must contain {crm_id}' });
+      if (template !== undefined && !template.includes('{crm_id}'))
+        reader.details.push({
+          field: 'settings.record_url_template',
+          message: 'settings.record_url_template must contain {crm_id}',
+        });
       settings = {
         url: reader.url('url', true) ?? '',
         auth_header: reader.header('auth_header') ?? 'Authorization',
-        id_field: reader.text('id_field', { max: 100, pattern: /^[A-Za-z0-9_-]+$/, patternMessage: 'must be a top-level JSON field name' }) ?? 'id',
+        id_field:
+          reader.text('id_field', {
+            max: 100,
+            pattern: /^[A-Za-z0-9_-]+$/,
+            patternMessage: 'must be a top-level JSON field name',
+          }) ?? 'id',
         record_url_template: template ?? null,
         field_mapping: mapping.mapping,
       };
       break;
     }
     case 'salesforce': {
-      reader.unknownKeys(['instance_url', 'token_url', 'grant_type', 'external_id_field', 'api_version', 'field_mapping', 'keep_assignment_rules']);
+      reader.unknownKeys([
+        'instance_url',
+        'token_url',
+        'grant_type',
+        'external_id_field',
+        'api_version',
+        'field_mapping',
+        'keep_assignment_rules',
+      ]);
       const instance = reader.url('instance_url', true) ?? '';
       settings = {
         instance_url: instance,
         token_url: reader.url('token_url', false) ?? (instance ? `${instance}/services/oauth2/token` : ''),
         grant_type: reader.oneOf('grant_type', ['client_credentials', 'refresh_token'] as const, 'client_credentials'),
-        external_id_field: reader.text('external_id_field', { max: 80, pattern: SF_FIELD, patternMessage: 'must be a custom field API name ending in __c' }) ?? 'Leadstream_Id__c',
-        api_version: reader.text('api_version', { max: 10, pattern: API_VERSION, patternMessage: 'must look like v60.0' }) ?? 'v60.0',
+        external_id_field:
+          reader.text('external_id_field', {
+            max: 80,
+            pattern: SF_FIELD,
+            patternMessage: 'must be a custom field API name ending in __c',
+          }) ?? 'Leadstream_Id__c',
+        api_version:
+          reader.text('api_version', { max: 10, pattern: API_VERSION, patternMessage: 'must look like v60.0' }) ??
+          'v60.0',
         field_mapping: mapping.mapping,
         keep_assignment_rules: reader.flag('keep_assignment_rules', false),
       };
@@ -257,7 +347,12 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
       reader.unknownKeys(['base_url', 'portal_id', 'field_mapping']);
       settings = {
         base_url: reader.url('base_url', false) ?? 'https://api.hubapi.com',
-        portal_id: reader.text('portal_id', { max: 20, pattern: /^\d{1,20}$/, patternMessage: 'must be the numeric HubSpot account id' }) ?? null,
+        portal_id:
+          reader.text('portal_id', {
+            max: 20,
+            pattern: /^\d{1,20}$/,
+            patternMessage: 'must be the numeric HubSpot account id',
+          }) ?? null,
         field_mapping: mapping.mapping,
       };
       break;
@@ -267,20 +362,35 @@ function parseSettings(type: CrmConnectionType, raw: Record<string, unknown>): P
   return details.length > 0 ? { ok: false, details } : { ok: true, value: settings };
 }
 
-function parseCredentials(type: CrmConnectionType, raw: Record<string, unknown>, settings: CrmSettings): Parsed<CrmCredentials> {
+function parseCredentials(
+  type: CrmConnectionType,
+  raw: Record<string, unknown>,
+  settings: CrmSettings,
+): Parsed<CrmCredentials> {
   const reader = new Reader(raw, 'credentials.');
   let credentials: CrmCredentials;
   switch (type) {
     case 'webhook_json': {
       reader.unknownKeys(['auth_value']);
-      const value = reader.headerValue('auth_value', (settings as Partial<WebhookJsonSettings>).auth_header ?? 'Authorization', 4000);
+      const value = reader.headerValue(
+        'auth_value',
+        (settings as Partial<WebhookJsonSettings>).auth_header ?? 'Authorization',
+        4000,
+      );
       credentials = value === undefined ? {} : { auth_value: value };
       break;
     }
     case 'salesforce': {
       reader.unknownKeys(['client_id', 'client_secret', 'refresh_token']);
-      const refresh = reader.text('refresh_token', { required: (settings as SalesforceSettings).grant_type === 'refresh_token', max: 4000 });
-      credentials = { client_id: reader.text('client_id', { required: true, max: 4000 }) ?? '', client_secret: reader.text('client_secret', { required: true, max: 4000 }) ?? '', ...(refresh ? { refresh_token: refresh } : {}) };
+      const refresh = reader.text('refresh_token', {
+        required: (settings as SalesforceSettings).grant_type === 'refresh_token',
+        max: 4000,
+      });
+      credentials = {
+        client_id: reader.text('client_id', { required: true, max: 4000 }) ?? '',
+        client_secret: reader.text('client_secret', { required: true, max: 4000 }) ?? '',
+        ...(refresh ? { refresh_token: refresh } : {}),
+      };
       break;
     }
     case 'hubspot': {
@@ -293,30 +403,57 @@ function parseCredentials(type: CrmConnectionType, raw: Record<string, unknown>,
 }
 
 /** Checks the body of POST /api/crm/connections. */
-export function parseCrmConnectionInput(body: unknown): { ok: true; input: CrmConnectionInput } | { ok: false; details: ErrorDetail[] } {
+export function parseCrmConnectionInput(
+  body: unknown,
+): { ok: true; input: CrmConnectionInput } | { ok: false; details: ErrorDetail[] } {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
   const reader = new Reader(body, '');
   reader.unknownKeys(['name', 'type', 'enabled', 'settings', 'credentials']);
   const name = reader.text('name', { required: true, max: 200 });
   const typeValue = body['type'];
   if (typeof typeValue !== 'string' || !(CRM_CONNECTION_TYPES as readonly string[]).includes(typeValue)) {
-    return { ok: false, details: [...reader.details, { field: 'type', message: `type must be one of ${CRM_CONNECTION_TYPES.join(', ')}` }] };
+    return {
+      ok: false,
+      details: [
+        ...reader.details,
+        { field: 'type', message: `type must be one of ${CRM_CONNECTION_TYPES.join(', ')}` },
+      ],
+    };
   }
   const type = typeValue as CrmConnectionType;
   const enabled = body['enabled'];
-  if (enabled !== undefined && typeof enabled !== 'boolean') reader.details.push({ field: 'enabled', message: 'enabled must be a boolean' });
+  if (enabled !== undefined && typeof enabled !== 'boolean')
+    reader.details.push({ field: 'enabled', message: 'enabled must be a boolean' });
   const settingsRaw = body['settings'] ?? {};
   const credentialsRaw = body['credentials'] ?? {};
   if (!isObject(settingsRaw)) reader.details.push({ field: 'settings', message: 'settings must be an object' });
-  if (!isObject(credentialsRaw)) reader.details.push({ field: 'credentials', message: 'credentials must be an object' });
+  if (!isObject(credentialsRaw))
+    reader.details.push({ field: 'credentials', message: 'credentials must be an object' });
   if (!isObject(settingsRaw) || !isObject(credentialsRaw)) return { ok: false, details: reader.details };
   const settings = parseSettings(type, settingsRaw);
   // Credentials are checked even when the settings are not, so one answer names every problem.
-  const grant = settings.ok ? settings.value : ({ grant_type: settingsRaw['grant_type'] === 'refresh_token' ? 'refresh_token' : 'client_credentials' } as SalesforceSettings);
+  const grant = settings.ok
+    ? settings.value
+    : ({
+        grant_type: settingsRaw['grant_type'] === 'refresh_token' ? 'refresh_token' : 'client_credentials',
+      } as SalesforceSettings);
   const credentials = parseCredentials(type, credentialsRaw, grant);
-  const details = [...reader.details, ...(settings.ok ? [] : settings.details), ...(credentials.ok ? [] : credentials.details)];
+  const details = [
+    ...reader.details,
+    ...(settings.ok ? [] : settings.details),
+    ...(credentials.ok ? [] : credentials.details),
+  ];
   if (details.length > 0 || !settings.ok || !credentials.ok || name === undefined) return { ok: false, details };
-  return { ok: true, input: { name, type, enabled: enabled === undefined ? true : (enabled as boolean), settings: settings.value, credentials: credentials.value } };
+  return {
+    ok: true,
+    input: {
+      name,
+      type,
+      enabled: enabled === undefined ? true : (enabled as boolean),
+      settings: settings.value,
+      credentials: credentials.value,
+    },
+  };
 }
 
 /** What a PATCH of a connection changes, checked against the connection it changes. */
@@ -340,13 +477,20 @@ export function parseCrmConnectionPatch(
   current: { type: CrmConnectionType; settings: CrmSettings; credentials: CrmCredentials | null },
 ): { ok: true; patch: CrmConnectionPatch } | { ok: false; details: ErrorDetail[] } {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
-  if (Object.keys(body).length === 0) return { ok: false, details: [{ field: '(body)', message: 'name, enabled, settings or credentials: send at least one' }] };
+  if (Object.keys(body).length === 0)
+    return {
+      ok: false,
+      details: [{ field: '(body)', message: 'name, enabled, settings or credentials: send at least one' }],
+    };
   const reader = new Reader(body, '');
   reader.unknownKeys(['name', 'type', 'enabled', 'settings', 'credentials']);
   const patch: CrmConnectionPatch = {};
   if (body['name'] !== undefined) patch.name = reader.text('name', { required: true, max: 200 });
   if (body['type'] !== undefined && body['type'] !== current.type) {
-    reader.details.push({ field: 'type', message: `type cannot be changed (this connection is ${current.type}); add a new connection of the other type` });
+    reader.details.push({
+      field: 'type',
+      message: `type cannot be changed (this connection is ${current.type}); add a new connection of the other type`,
+    });
   }
   if (body['enabled'] !== undefined) {
     if (typeof body['enabled'] === 'boolean') patch.enabled = body['enabled'];
@@ -355,19 +499,33 @@ export function parseCrmConnectionPatch(
   const details = [...reader.details];
   let settings = current.settings;
   if (body['settings'] !== undefined) {
-    const parsed = isObject(body['settings']) ? parseSettings(current.type, body['settings']) : { ok: false as const, details: [{ field: 'settings', message: 'settings must be an object' }] };
+    const parsed = isObject(body['settings'])
+      ? parseSettings(current.type, body['settings'])
+      : { ok: false as const, details: [{ field: 'settings', message: 'settings must be an object' }] };
     if (parsed.ok) settings = patch.settings = parsed.value;
     else details.push(...parsed.details);
   }
   if (body['credentials'] !== undefined) {
-    const parsed = isObject(body['credentials']) ? parseCredentials(current.type, body['credentials'], settings) : { ok: false as const, details: [{ field: 'credentials', message: 'credentials must be an object' }] };
+    const parsed = isObject(body['credentials'])
+      ? parseCredentials(current.type, body['credentials'], settings)
+      : { ok: false as const, details: [{ field: 'credentials', message: 'credentials must be an object' }] };
     if (parsed.ok) patch.credentials = parsed.value;
     else details.push(...parsed.details);
   } else if (patch.settings && current.credentials === null) {
-    details.push({ field: 'credentials', message: 'the stored credentials cannot be read (was CRM_CREDENTIALS_KEY changed?), so they cannot be checked against new settings: send the credentials too' });
+    details.push({
+      field: 'credentials',
+      message:
+        'the stored credentials cannot be read (was CRM_CREDENTIALS_KEY changed?), so they cannot be checked against new settings: send the credentials too',
+    });
   } else if (patch.settings && current.credentials !== null) {
     const kept = parseCredentials(current.type, current.credentials as Record<string, unknown>, settings);
-    if (!kept.ok) details.push(...kept.details.map((detail) => ({ field: detail.field, message: `${detail.message} with these settings: send the credentials too` })));
+    if (!kept.ok)
+      details.push(
+        ...kept.details.map((detail) => ({
+          field: detail.field,
+          message: `${detail.message} with these settings: send the credentials too`,
+        })),
+      );
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, patch };
 }
@@ -395,7 +553,10 @@ export interface CrmConnectionView {
   stats: { synced: number; failed: number };
 }
 
-export function crmConnectionView(record: CrmConnectionRecord, stats: { synced: number; failed: number; last_sync_at: string | null }): CrmConnectionView {
+export function crmConnectionView(
+  record: CrmConnectionRecord,
+  stats: { synced: number; failed: number; last_sync_at: string | null },
+): CrmConnectionView {
   const credentialFields = record.credential_fields ?? [];
   return {
     id: record._id,

@@ -108,23 +108,59 @@ function leadValue(lead: CrmLead, target: CrmTarget, path: string): unknown {
 }
 
 /** The CRM fields of a mapping; empty values are left out (a sync never clears a CRM field). */
-export function mapLeadFields(lead: CrmLead, target: CrmTarget, mapping: CrmFieldMapping): Record<string, string | number | boolean> {
+export function mapLeadFields(
+  lead: CrmLead,
+  target: CrmTarget,
+  mapping: CrmFieldMapping,
+): Record<string, string | number | boolean> {
   const fields: Record<string, string | number | boolean> = {};
   for (const [crmField, path] of Object.entries(mapping)) {
     const value = leadValue(lead, target, path);
     if (value === undefined || value === null || value === '') continue;
-    fields[crmField] = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value);
+    fields[crmField] =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : JSON.stringify(value);
   }
   return fields;
 }
 
-export const DEFAULT_SALESFORCE_MAPPING: CrmFieldMapping = { FirstName: 'first_name', LastName: 'last_name', Email: 'email', Phone: 'phone', LeadSource: 'source' };
-export const DEFAULT_HUBSPOT_MAPPING: CrmFieldMapping = { email: 'email', firstname: 'first_name', lastname: 'last_name', phone: 'phone' };
+export const DEFAULT_SALESFORCE_MAPPING: CrmFieldMapping = {
+  FirstName: 'first_name',
+  LastName: 'last_name',
+  Email: 'email',
+  Phone: 'phone',
+  LeadSource: 'source',
+};
+export const DEFAULT_HUBSPOT_MAPPING: CrmFieldMapping = {
+  email: 'email',
+  firstname: 'first_name',
+  lastname: 'last_name',
+  phone: 'phone',
+};
 /** Salesforce user (005) and group/queue (00G) ids, 15 or 18 characters. */
 const SALESFORCE_OWNER_ID = /^00[5G][A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?$/;
 const HUBSPOT_OWNER_ID = /^\d{1,20}$/;
 
-const WEBHOOK_LEAD_FIELDS = leadFields('email', 'first_name', 'last_name', 'phone', 'source', 'program', 'program_interest', 'vendor_id', 'landing_page', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'custom_fields', 'created_at');
+const WEBHOOK_LEAD_FIELDS = leadFields(
+  'email',
+  'first_name',
+  'last_name',
+  'phone',
+  'source',
+  'program',
+  'program_interest',
+  'vendor_id',
+  'landing_page',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'custom_fields',
+  'created_at',
+);
 
 function webhookBody(settings: WebhookJsonSettings, lead: CrmLead, target: CrmTarget): Record<string, unknown> {
   if (settings.field_mapping) return { external_id: lead._id, ...mapLeadFields(lead, target, settings.field_mapping) };
@@ -133,7 +169,12 @@ function webhookBody(settings: WebhookJsonSettings, lead: CrmLead, target: CrmTa
   return { external_id: lead._id, lead: fields, owner: target.owner, queue: target.queue };
 }
 
-function salesforceFields(settings: SalesforceSettings, lead: CrmLead, target: CrmTarget, mode: CrmSyncMode): Record<string, string | number | boolean> {
+function salesforceFields(
+  settings: SalesforceSettings,
+  lead: CrmLead,
+  target: CrmTarget,
+  mode: CrmSyncMode,
+): Record<string, string | number | boolean> {
   const fields = mapLeadFields(lead, target, settings.field_mapping ?? DEFAULT_SALESFORCE_MAPPING);
   // The upsert key is in the URL; Salesforce refuses it in the body too.
   delete fields[settings.external_id_field];
@@ -155,10 +196,15 @@ function hubspotEmail(lead: CrmLead): string {
   return lead.email.trim().toLowerCase();
 }
 
-function hubspotProperties(settings: HubspotSettings, lead: CrmLead, target: CrmTarget): Record<string, string | number | boolean> {
+function hubspotProperties(
+  settings: HubspotSettings,
+  lead: CrmLead,
+  target: CrmTarget,
+): Record<string, string | number | boolean> {
   const properties = mapLeadFields(lead, target, settings.field_mapping ?? DEFAULT_HUBSPOT_MAPPING);
   properties['email'] = hubspotEmail(lead);
-  if (target.owner !== null && HUBSPOT_OWNER_ID.test(target.owner) && properties['hubspot_owner_id'] === undefined) properties['hubspot_owner_id'] = target.owner;
+  if (target.owner !== null && HUBSPOT_OWNER_ID.test(target.owner) && properties['hubspot_owner_id'] === undefined)
+    properties['hubspot_owner_id'] = target.owner;
   return properties;
 }
 
@@ -219,9 +265,19 @@ export function needsAccessToken(connection: CrmConnection): boolean {
 export function accessTokenRequest(connection: CrmConnection, refreshToken?: string): CrmHttpRequest {
   if (connection.type !== 'salesforce') throw new Error(`${connection.type} connections take no OAuth token`);
   const credentials: SalesforceCredentials = connection.credentials;
-  const form = new URLSearchParams({ grant_type: connection.settings.grant_type, client_id: credentials.client_id, client_secret: credentials.client_secret });
-  if (connection.settings.grant_type === 'refresh_token') form.set('refresh_token', refreshToken ?? credentials.refresh_token ?? '');
-  return { url: connection.settings.token_url, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, rawBody: form.toString() };
+  const form = new URLSearchParams({
+    grant_type: connection.settings.grant_type,
+    client_id: credentials.client_id,
+    client_secret: credentials.client_secret,
+  });
+  if (connection.settings.grant_type === 'refresh_token')
+    form.set('refresh_token', refreshToken ?? credentials.refresh_token ?? '');
+  return {
+    url: connection.settings.token_url,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    rawBody: form.toString(),
+  };
 }
 
 /**
@@ -229,20 +285,47 @@ export function accessTokenRequest(connection: CrmConnection, refreshToken?: str
  * are wrong). `refreshToken` is the new refresh token a rotating connected app answers (it
  * replaces the one sent, which no longer works), or null.
  */
-export function readAccessToken(response: CrmHttpResponse, now: number): { ok: true; token: CrmAccessToken; refreshToken: string | null } | { ok: false; outcome: Exclude<CrmOutcome, { kind: 'synced' }> } {
+export function readAccessToken(
+  response: CrmHttpResponse,
+  now: number,
+):
+  | { ok: true; token: CrmAccessToken; refreshToken: string | null }
+  | { ok: false; outcome: Exclude<CrmOutcome, { kind: 'synced' }> } {
   if (response.failure || response.status === null || response.status < 200 || response.status >= 300) {
     const outcome = classifyFailure(response, now);
     // A 401 of the token endpoint itself is not cured by asking again.
-    return { ok: false, outcome: outcome.kind === 'unauthorized' ? { kind: 'permanent', error: `token request refused: ${outcome.error}`, status: outcome.status } : prefixed(outcome, 'token request failed: ') };
+    return {
+      ok: false,
+      outcome:
+        outcome.kind === 'unauthorized'
+          ? { kind: 'permanent', error: `token request refused: ${outcome.error}`, status: outcome.status }
+          : prefixed(outcome, 'token request failed: '),
+    };
   }
   const body = parseJson(response.body);
   const accessToken = isRecord(body) && typeof body['access_token'] === 'string' ? body['access_token'] : undefined;
-  if (!accessToken) return { ok: false, outcome: { kind: 'permanent', error: 'the token endpoint answered without access_token', status: response.status } };
-  const expiresIn = isRecord(body) && typeof body['expires_in'] === 'number' ? body['expires_in'] * 1000 : DEFAULT_TOKEN_LIFETIME_MS;
+  if (!accessToken)
+    return {
+      ok: false,
+      outcome: {
+        kind: 'permanent',
+        error: 'the token endpoint answered without access_token',
+        status: response.status,
+      },
+    };
+  const expiresIn =
+    isRecord(body) && typeof body['expires_in'] === 'number' ? body['expires_in'] * 1000 : DEFAULT_TOKEN_LIFETIME_MS;
   const instanceUrl = isRecord(body) && typeof body['instance_url'] === 'string' ? body['instance_url'] : null;
-  const refreshToken = isRecord(body) && typeof body['refresh_token'] === 'string' && body['refresh_token'].length > 0 ? body['refresh_token'] : null;
+  const refreshToken =
+    isRecord(body) && typeof body['refresh_token'] === 'string' && body['refresh_token'].length > 0
+      ? body['refresh_token']
+      : null;
   // Fetched again a minute early, so a token never expires between the check and the call.
-  return { ok: true, token: { accessToken, expiresAt: now + Math.max(0, expiresIn - 60_000), instanceUrl }, refreshToken };
+  return {
+    ok: true,
+    token: { accessToken, expiresAt: now + Math.max(0, expiresIn - 60_000), instanceUrl },
+    refreshToken,
+  };
 }
 
 function prefixed<T extends { error: string }>(outcome: T, prefix: string): T {
@@ -254,12 +337,19 @@ function prefixed<T extends { error: string }>(outcome: T, prefix: string): T {
  * the like, or a value with a line break) is left out rather than sent: the CRM then answers 401.
  */
 function authHeader(settings: WebhookJsonSettings, credentials: WebhookJsonCredentials): Record<string, string> {
-  if (!credentials.auth_value || outboundHeaderProblem(settings.auth_header, credentials.auth_value, 4000) !== null) return {};
+  if (!credentials.auth_value || outboundHeaderProblem(settings.auth_header, credentials.auth_value, 4000) !== null)
+    return {};
   return { [settings.auth_header.toLowerCase()]: credentials.auth_value };
 }
 
 /** The upsert of one lead (`mode`: see CrmSyncMode; only Salesforce sends the two differently). */
-export function syncRequest(connection: CrmConnection, lead: CrmLead, target: CrmTarget, token: CrmAccessToken | null, mode: CrmSyncMode = 'create'): CrmHttpRequest {
+export function syncRequest(
+  connection: CrmConnection,
+  lead: CrmLead,
+  target: CrmTarget,
+  token: CrmAccessToken | null,
+  mode: CrmSyncMode = 'create',
+): CrmHttpRequest {
   switch (connection.type) {
     case 'webhook_json': {
       const credentials: WebhookJsonCredentials = connection.credentials;
@@ -278,7 +368,8 @@ export function syncRequest(connection: CrmConnection, lead: CrmLead, target: Cr
       // Salesforce runs its active assignment rules on every create and update unless told not to:
       // they would replace the owner routing chose, or take an existing Lead from its rep. A Lead
       // created without an owner is left to them (else the integration user would own it).
-      if (!settings.keep_assignment_rules && (mode === 'update' || body['OwnerId'] !== undefined)) headers['sforce-auto-assign'] = 'FALSE';
+      if (!settings.keep_assignment_rules && (mode === 'update' || body['OwnerId'] !== undefined))
+        headers['sforce-auto-assign'] = 'FALSE';
       return {
         url: `${salesforceBase(settings, token)}/sobjects/Lead/${encodeURIComponent(settings.external_id_field)}/${encodeURIComponent(lead._id)}`,
         method: 'PATCH',
@@ -292,17 +383,33 @@ export function syncRequest(connection: CrmConnection, lead: CrmLead, target: Cr
         url: `${connection.settings.base_url}/crm/v3/objects/contacts/batch/upsert`,
         method: 'POST',
         headers: { ...json, authorization: `Bearer ${credentials.private_app_token}` },
-        body: { inputs: [{ idProperty: 'email', id: hubspotEmail(lead), properties: hubspotProperties(connection.settings, lead, target) }] },
+        body: {
+          inputs: [
+            {
+              idProperty: 'email',
+              id: hubspotEmail(lead),
+              properties: hubspotProperties(connection.settings, lead, target),
+            },
+          ],
+        },
       };
     }
   }
 }
 
 /** Salesforce answers an update of an older API version with 204 and no id: the id by external id. */
-export function salesforceLookupRequest(connection: CrmConnection, leadId: string, token: CrmAccessToken): CrmHttpRequest {
+export function salesforceLookupRequest(
+  connection: CrmConnection,
+  leadId: string,
+  token: CrmAccessToken,
+): CrmHttpRequest {
   if (connection.type !== 'salesforce') throw new Error('only Salesforce records are looked up');
   const settings = connection.settings;
-  return { url: `${salesforceBase(settings, token)}/sobjects/Lead/${encodeURIComponent(settings.external_id_field)}/${encodeURIComponent(leadId)}?fields=Id`, method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${token.accessToken}` } };
+  return {
+    url: `${salesforceBase(settings, token)}/sobjects/Lead/${encodeURIComponent(settings.external_id_field)}/${encodeURIComponent(leadId)}?fields=Id`,
+    method: 'GET',
+    headers: { accept: 'application/json', authorization: `Bearer ${token.accessToken}` },
+  };
 }
 
 /** A call that checks the connection without writing anything to the CRM (POST /api/crm/connections/:id/test). */
@@ -320,10 +427,18 @@ export function testRequest(connection: CrmConnection, token: CrmAccessToken | n
     }
     case 'salesforce':
       if (!token) throw new Error('a Salesforce test needs an access token');
-      return { url: `${salesforceBase(connection.settings, token)}/sobjects/Lead/describe`, method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${token.accessToken}` } };
+      return {
+        url: `${salesforceBase(connection.settings, token)}/sobjects/Lead/describe`,
+        method: 'GET',
+        headers: { accept: 'application/json', authorization: `Bearer ${token.accessToken}` },
+      };
     case 'hubspot': {
       const credentials: HubspotCredentials = connection.credentials;
-      return { url: `${connection.settings.base_url}/crm/v3/objects/contacts?limit=1`, method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${credentials.private_app_token}` } };
+      return {
+        url: `${connection.settings.base_url}/crm/v3/objects/contacts?limit=1`,
+        method: 'GET',
+        headers: { accept: 'application/json', authorization: `Bearer ${credentials.private_app_token}` },
+      };
     }
   }
 }
@@ -337,9 +452,16 @@ export function salesforceNeedsCreateBody(response: CrmHttpResponse): boolean {
 }
 
 /** Reads the answer of a sync request (`leadId`: the external id sent, for the error of a 300). */
-export function readSyncResponse(connection: CrmConnection, response: CrmHttpResponse, now: number, leadId?: string): CrmOutcome {
-  if (connection.type === 'salesforce' && response.status === 300 && !response.failure) return salesforceSeveralRecords(connection.settings, response, leadId);
-  if (response.failure || response.status === null || response.status < 200 || response.status >= 300) return classifyFailure(response, now);
+export function readSyncResponse(
+  connection: CrmConnection,
+  response: CrmHttpResponse,
+  now: number,
+  leadId?: string,
+): CrmOutcome {
+  if (connection.type === 'salesforce' && response.status === 300 && !response.failure)
+    return salesforceSeveralRecords(connection.settings, response, leadId);
+  if (response.failure || response.status === null || response.status < 200 || response.status >= 300)
+    return classifyFailure(response, now);
   const body = parseJson(response.body);
   switch (connection.type) {
     case 'webhook_json': {
@@ -351,16 +473,42 @@ export function readSyncResponse(connection: CrmConnection, response: CrmHttpRes
     }
     case 'salesforce': {
       if (response.status === 204) return { kind: 'synced', crmId: null, created: false };
-      const id = isRecord(body) && typeof body['id'] === 'string' ? body['id'] : isRecord(body) && typeof body['Id'] === 'string' ? body['Id'] : null;
-      return { kind: 'synced', crmId: id, created: response.status === 201 ? true : isRecord(body) && typeof body['created'] === 'boolean' ? body['created'] : null };
+      const id =
+        isRecord(body) && typeof body['id'] === 'string'
+          ? body['id']
+          : isRecord(body) && typeof body['Id'] === 'string'
+            ? body['Id']
+            : null;
+      return {
+        kind: 'synced',
+        crmId: id,
+        created:
+          response.status === 201
+            ? true
+            : isRecord(body) && typeof body['created'] === 'boolean'
+              ? body['created']
+              : null,
+      };
     }
     case 'hubspot': {
       const results = isRecord(body) && Array.isArray(body['results']) ? (body['results'] as unknown[]) : [];
       const errors = isRecord(body) && Array.isArray(body['errors']) ? (body['errors'] as unknown[]) : [];
       const first = results[0];
-      if (isRecord(first) && (typeof first['id'] === 'string' || typeof first['id'] === 'number')) return { kind: 'synced', crmId: String(first['id']), created: typeof first['new'] === 'boolean' ? first['new'] : null };
+      if (isRecord(first) && (typeof first['id'] === 'string' || typeof first['id'] === 'number'))
+        return {
+          kind: 'synced',
+          crmId: String(first['id']),
+          created: typeof first['new'] === 'boolean' ? first['new'] : null,
+        };
       // 207 Multi-Status: the input failed on its own (a property HubSpot does not have, a bad value).
-      return { kind: 'permanent', error: errors.length > 0 ? `HubSpot refused the contact: ${messageOf(errors[0]) ?? 'error'}` : 'HubSpot answered without a contact id', status: response.status };
+      return {
+        kind: 'permanent',
+        error:
+          errors.length > 0
+            ? `HubSpot refused the contact: ${messageOf(errors[0]) ?? 'error'}`
+            : 'HubSpot answered without a contact id',
+        status: response.status,
+      };
     }
   }
 }
@@ -370,16 +518,43 @@ export function readSyncResponse(connection: CrmConnection, response: CrmHttpRes
  * (`["/services/data/v60.0/sobjects/Lead/00Q…", …]`), and writes none of them: a person has to
  * merge them, so the error names them.
  */
-function salesforceSeveralRecords(settings: SalesforceSettings, response: CrmHttpResponse, leadId: string | undefined): CrmOutcome {
+function salesforceSeveralRecords(
+  settings: SalesforceSettings,
+  response: CrmHttpResponse,
+  leadId: string | undefined,
+): CrmOutcome {
   const body = parseJson(response.body);
   const ids = (Array.isArray(body) ? body : [])
-    .map((entry) => (typeof entry === 'string' ? entry : isRecord(entry) ? (typeof entry['url'] === 'string' ? entry['url'] : typeof entry['Id'] === 'string' ? entry['Id'] : null) : null))
+    .map((entry) =>
+      typeof entry === 'string'
+        ? entry
+        : isRecord(entry)
+          ? typeof entry['url'] === 'string'
+            ? entry['url']
+            : typeof entry['Id'] === 'string'
+              ? entry['Id']
+              : null
+          : null,
+    )
     .filter((entry): entry is string => entry !== null && entry.length > 0)
-    .map((entry) => entry.split('/').filter((part) => part.length > 0).at(-1) ?? entry)
+    .map(
+      (entry) =>
+        entry
+          .split('/')
+          .filter((part) => part.length > 0)
+          .at(-1) ?? entry,
+    )
     .slice(0, 20);
   const key = `${settings.external_id_field}${leadId ? ` = ${leadId}` : ''}`;
-  const named = ids.length > 0 ? `${ids.length} Salesforce Leads have this lead's external id (${key}): ${ids.join(', ')}` : `several Salesforce Leads have this lead's external id (${key})`;
-  return { kind: 'permanent', error: `HTTP 300: ${named}; merge them or clear the field on all but one, then sync again`, status: 300 };
+  const named =
+    ids.length > 0
+      ? `${ids.length} Salesforce Leads have this lead's external id (${key}): ${ids.join(', ')}`
+      : `several Salesforce Leads have this lead's external id (${key})`;
+  return {
+    kind: 'permanent',
+    error: `HTTP 300: ${named}; merge them or clear the field on all but one, then sync again`,
+    status: 300,
+  };
 }
 
 /** The record id of a Salesforce look-up answer. */
@@ -389,15 +564,23 @@ export function readSalesforceLookup(response: CrmHttpResponse): string | null {
 }
 
 /** Where a person opens the CRM record (lead.crm_synced's crm_record_url), or null. */
-export function crmRecordUrl(connection: CrmConnection, crmId: string | null, token?: CrmAccessToken | null): string | null {
+export function crmRecordUrl(
+  connection: CrmConnection,
+  crmId: string | null,
+  token?: CrmAccessToken | null,
+): string | null {
   if (crmId === null) return null;
   switch (connection.type) {
     case 'webhook_json':
-      return connection.settings.record_url_template ? connection.settings.record_url_template.replaceAll('{crm_id}', encodeURIComponent(crmId)) : null;
+      return connection.settings.record_url_template
+        ? connection.settings.record_url_template.replaceAll('{crm_id}', encodeURIComponent(crmId))
+        : null;
     case 'salesforce':
       return `${(token?.instanceUrl ?? connection.settings.instance_url).replace(/\/+$/, '')}/${encodeURIComponent(crmId)}`;
     case 'hubspot':
-      return connection.settings.portal_id ? `https://app.hubspot.com/contacts/${connection.settings.portal_id}/record/0-1/${encodeURIComponent(crmId)}` : null;
+      return connection.settings.portal_id
+        ? `https://app.hubspot.com/contacts/${connection.settings.portal_id}/record/0-1/${encodeURIComponent(crmId)}`
+        : null;
   }
 }
 
@@ -407,30 +590,37 @@ export function crmRecordUrl(connection: CrmConnection, crmId: string | null, to
  */
 export function classifyFailure(response: CrmHttpResponse, now: number): Exclude<CrmOutcome, { kind: 'synced' }> {
   if (response.failure) {
-    if (response.failure.code === 'TARGET_REFUSED') return { kind: 'permanent', error: response.failure.message, status: null };
+    if (response.failure.code === 'TARGET_REFUSED')
+      return { kind: 'permanent', error: response.failure.message, status: null };
     return { kind: 'retryable', error: response.failure.message, status: null, retryAfterMs: null };
   }
   const status = response.status ?? 0;
   const message = crmErrorMessage(response.body);
   const error = message ? `HTTP ${status}: ${message}` : `HTTP ${status}`;
   if (status === 401) return { kind: 'unauthorized', error, status };
-  if (status === 408 || status === 429 || status >= 500) return { kind: 'retryable', error, status, retryAfterMs: retryAfterMs(response.headers, now) };
+  if (status === 408 || status === 429 || status >= 500)
+    return { kind: 'retryable', error, status, retryAfterMs: retryAfterMs(response.headers, now) };
   const codes = salesforceErrorCodes(response.body);
   if (codes.includes('REQUEST_LIMIT_EXCEEDED')) {
     // 403: the org's daily API allowance is used up, or too many long requests are in flight.
     // Every lead of that window would fail for good if this were permanent.
-    const wait = /concurrent/i.test(message ?? '') ? SALESFORCE_CONCURRENCY_LIMIT_RETRY_MS : SALESFORCE_DAILY_LIMIT_RETRY_MS;
+    const wait = /concurrent/i.test(message ?? '')
+      ? SALESFORCE_CONCURRENCY_LIMIT_RETRY_MS
+      : SALESFORCE_DAILY_LIMIT_RETRY_MS;
     return { kind: 'retryable', error, status, retryAfterMs: Math.max(wait, retryAfterMs(response.headers, now) ?? 0) };
   }
   // Another transaction (a rep, a flow, a data load) holds the Lead: free again in seconds.
-  if (codes.includes('UNABLE_TO_LOCK_ROW')) return { kind: 'retryable', error, status, retryAfterMs: retryAfterMs(response.headers, now) };
+  if (codes.includes('UNABLE_TO_LOCK_ROW'))
+    return { kind: 'retryable', error, status, retryAfterMs: retryAfterMs(response.headers, now) };
   return { kind: 'permanent', error, status };
 }
 
 /** The `errorCode`s of a Salesforce error answer (`[{message, errorCode, fields}]`). */
 export function salesforceErrorCodes(body: string): string[] {
   const parsed = parseJson(body);
-  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((entry) => (isRecord(entry) && typeof entry['errorCode'] === 'string' ? [entry['errorCode']] : []));
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((entry) =>
+    isRecord(entry) && typeof entry['errorCode'] === 'string' ? [entry['errorCode']] : [],
+  );
 }
 
 /** Retry-After as milliseconds from now (delta seconds or an HTTP date), or null. */
@@ -465,7 +655,8 @@ function requiredScopes(value: unknown): string[] {
     const context = isRecord(entry) && isRecord(entry['context']) ? entry['context'] : null;
     for (const key of ['requiredGranularScopes', 'requiredScopes']) {
       const listed = context?.[key];
-      if (Array.isArray(listed)) for (const scope of listed) if (typeof scope === 'string' && scope.length <= 100) scopes.add(scope);
+      if (Array.isArray(listed))
+        for (const scope of listed) if (typeof scope === 'string' && scope.length <= 100) scopes.add(scope);
     }
   }
   return [...scopes].slice(0, 10);

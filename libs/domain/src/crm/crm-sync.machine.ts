@@ -38,7 +38,8 @@ export type CrmSyncEvent =
   | { type: 'RESYNC' };
 
 const HISTORY = 10;
-const remember = (history: CrmSyncAttempt[], attempt: CrmSyncAttempt): CrmSyncAttempt[] => [...history, attempt].slice(-HISTORY);
+const remember = (history: CrmSyncAttempt[], attempt: CrmSyncAttempt): CrmSyncAttempt[] =>
+  [...history, attempt].slice(-HISTORY);
 
 export const crmSyncMachine = setup({
   types: {
@@ -49,10 +50,32 @@ export const crmSyncMachine = setup({
 }).createMachine({
   id: 'crm-sync',
   initial: 'pending',
-  context: ({ input }) => ({ syncId: input.syncId, attempts: 0, crmId: null, syncedAt: null, lastError: null, nextAttemptAt: null, history: [] }),
+  context: ({ input }) => ({
+    syncId: input.syncId,
+    attempts: 0,
+    crmId: null,
+    syncedAt: null,
+    lastError: null,
+    nextAttemptAt: null,
+    history: [],
+  }),
   states: {
-    pending: { on: { ATTEMPT: { target: 'syncing', actions: assign({ attempts: ({ context }) => context.attempts + 1, nextAttemptAt: null }) } } },
-    retry_scheduled: { on: { ATTEMPT: { target: 'syncing', actions: assign({ attempts: ({ context }) => context.attempts + 1, nextAttemptAt: null }) } } },
+    pending: {
+      on: {
+        ATTEMPT: {
+          target: 'syncing',
+          actions: assign({ attempts: ({ context }) => context.attempts + 1, nextAttemptAt: null }),
+        },
+      },
+    },
+    retry_scheduled: {
+      on: {
+        ATTEMPT: {
+          target: 'syncing',
+          actions: assign({ attempts: ({ context }) => context.attempts + 1, nextAttemptAt: null }),
+        },
+      },
+    },
     syncing: {
       on: {
         SUCCEEDED: {
@@ -62,7 +85,8 @@ export const crmSyncMachine = setup({
             crmId: ({ context, event }) => event.crmId ?? context.crmId,
             syncedAt: ({ event }) => event.at,
             lastError: null,
-            history: ({ context, event }) => remember(context.history, { at: event.at, outcome: 'synced', status: event.status, error: null }),
+            history: ({ context, event }) =>
+              remember(context.history, { at: event.at, outcome: 'synced', status: event.status, error: null }),
           }),
         },
         RETRY_SCHEDULED: {
@@ -70,14 +94,26 @@ export const crmSyncMachine = setup({
           actions: assign({
             lastError: ({ event }) => event.error,
             nextAttemptAt: ({ event }) => event.nextAttemptAt,
-            history: ({ context, event }) => remember(context.history, { at: event.at, outcome: 'retryable', status: event.status, error: event.error }),
+            history: ({ context, event }) =>
+              remember(context.history, {
+                at: event.at,
+                outcome: 'retryable',
+                status: event.status,
+                error: event.error,
+              }),
           }),
         },
         FAILED: {
           target: 'failed',
           actions: assign({
             lastError: ({ event }) => event.error,
-            history: ({ context, event }) => remember(context.history, { at: event.at, outcome: event.permanent ? 'permanent' : 'retryable', status: event.status, error: event.error }),
+            history: ({ context, event }) =>
+              remember(context.history, {
+                at: event.at,
+                outcome: event.permanent ? 'permanent' : 'retryable',
+                status: event.status,
+                error: event.error,
+              }),
           }),
         },
       },

@@ -62,7 +62,11 @@ export function parseCrmRetrySchedule(text: string): CrmRetryStep[] {
  * used up. A Retry-After longer than that step's delay moves on to the first step at least as
  * long (the CRM asked for it; the schedule stays bounded); longer than every step: the last one.
  */
-export function nextRetryStep(schedule: CrmRetryStep[], failedAttempts: number, retryAfterMs: number | null): { step: CrmRetryStep; index: number } | null {
+export function nextRetryStep(
+  schedule: CrmRetryStep[],
+  failedAttempts: number,
+  retryAfterMs: number | null,
+): { step: CrmRetryStep; index: number } | null {
   let index = failedAttempts - 1;
   if (index < 0 || index >= schedule.length) return null;
   if (retryAfterMs !== null && retryAfterMs > schedule[index]!.delayMs) {
@@ -79,11 +83,20 @@ export function leadCrmFields(syncs: Array<Pick<CrmSyncRecord, 'status' | 'crm_i
   crm_synced_at: string | null;
 } {
   if (syncs.length === 0) return { crm_sync_status: 'not_applicable', crm_id: null, crm_synced_at: null };
-  const inProgress = syncs.some((sync) => sync.status === 'pending' || sync.status === 'syncing' || sync.status === 'retry_scheduled');
+  const inProgress = syncs.some(
+    (sync) => sync.status === 'pending' || sync.status === 'syncing' || sync.status === 'retry_scheduled',
+  );
   const failed = syncs.some((sync) => sync.status === 'failed');
-  const synced = syncs.filter((sync) => sync.status === 'synced' || sync.crm_id !== null).sort((a, b) => a.target_index - b.target_index);
+  const synced = syncs
+    .filter((sync) => sync.status === 'synced' || sync.crm_id !== null)
+    .sort((a, b) => a.target_index - b.target_index);
   const primary = synced[0];
-  const latest = syncs.map((sync) => sync.synced_at).filter((at): at is string => at !== null).sort().at(-1) ?? null;
+  const latest =
+    syncs
+      .map((sync) => sync.synced_at)
+      .filter((at): at is string => at !== null)
+      .sort()
+      .at(-1) ?? null;
   return {
     crm_sync_status: inProgress ? 'pending' : failed ? 'failed' : 'synced',
     crm_id: primary?.crm_id ?? null,

@@ -22,7 +22,11 @@ describe('parseDedupConfigUpdate', () => {
     ['action', { action: 'link-to-existing' }, { action: 'link-to-existing' }],
     ['scope', { scope: 'vendor_group' }, { scope: 'vendor_group' }],
     ['disable', { enabled: false }, { enabled: false }],
-    ['weights summing to 1 within float error (0.7+0.2+0.1)', weighted([0.7, 0.2, 0.1]), weighted([0.7, 0.2, 0.1]) as Partial<DedupConfig>],
+    [
+      'weights summing to 1 within float error (0.7+0.2+0.1)',
+      weighted([0.7, 0.2, 0.1]),
+      weighted([0.7, 0.2, 0.1]) as Partial<DedupConfig>,
+    ],
     [
       'custom field',
       { match_fields: [{ field: 'custom_fields.student_id', algorithm: 'exact' }] },
@@ -33,7 +37,11 @@ describe('parseDedupConfigUpdate', () => {
       { vendor_overrides: { v1: { window_hours: 'all', threshold: 95, action: 'flag' } } },
       { vendor_overrides: { v1: { window_hours: null, threshold: 95, action: 'flag' } } },
     ],
-    ['an override comparing across vendor types', { vendor_overrides: { v1: { compare_across_types: true } } }, { vendor_overrides: { v1: { compare_across_types: true } } }],
+    [
+      'an override comparing across vendor types',
+      { vendor_overrides: { v1: { compare_across_types: true } } },
+      { vendor_overrides: { v1: { compare_across_types: true } } },
+    ],
   ])('accepts %s', (_name, input, expected) => {
     const result = parseDedupConfigUpdate(input, DEFAULT_DEDUP_CONFIG);
     expect(result).toEqual({ ok: true, config: { ...DEFAULT_DEDUP_CONFIG, ...expected } });
@@ -53,22 +61,55 @@ describe('parseDedupConfigUpdate', () => {
     ['empty match_fields', { match_fields: [] }, 'match_fields'],
     ['unknown match field', { match_fields: [{ field: 'city', algorithm: 'exact' }] }, 'match_fields[0].field'],
     ['unknown algorithm', { match_fields: [{ field: 'email', algorithm: 'metaphone' }] }, 'match_fields[0].algorithm'],
-    ['phone_digits on a name', { match_fields: [{ field: 'name', algorithm: 'phone_digits' }] }, 'match_fields[0].algorithm'],
-    ['unknown key in a match field', { match_fields: [{ field: 'email', algorithm: 'exact', boost: 2 }] }, 'match_fields[0].boost'],
+    [
+      'phone_digits on a name',
+      { match_fields: [{ field: 'name', algorithm: 'phone_digits' }] },
+      'match_fields[0].algorithm',
+    ],
+    [
+      'unknown key in a match field',
+      { match_fields: [{ field: 'email', algorithm: 'exact', boost: 2 }] },
+      'match_fields[0].boost',
+    ],
     [
       'field listed twice',
-      { match_fields: [{ field: 'email', algorithm: 'exact' }, { field: 'email', algorithm: 'levenshtein' }] },
+      {
+        match_fields: [
+          { field: 'email', algorithm: 'exact' },
+          { field: 'email', algorithm: 'levenshtein' },
+        ],
+      },
       'match_fields[1].field',
     ],
-    ['weight above 1', { match_fields: [{ field: 'email', algorithm: 'exact', weight: 1.5 }] }, 'match_fields[0].weight'],
+    [
+      'weight above 1',
+      { match_fields: [{ field: 'email', algorithm: 'exact', weight: 1.5 }] },
+      'match_fields[0].weight',
+    ],
     ['weights summing to 0.9', weighted([0.5, 0.3, 0.1]), 'match_fields'],
     ['weights summing to 1.1', weighted([0.5, 0.3, 0.3]), 'match_fields'],
     ['weighted without weights (current fields have none)', { combination: 'weighted' }, 'match_fields'],
-    ['override with unknown key', { vendor_overrides: { v1: { scope: 'within_vendor' } } }, 'vendor_overrides.v1.scope'],
-    ['override threshold out of range', { vendor_overrides: { v1: { threshold: 200 } } }, 'vendor_overrides.v1.threshold'],
-    ['override window not an option', { vendor_overrides: { v1: { window_hours: 2 } } }, 'vendor_overrides.v1.window_hours'],
+    [
+      'override with unknown key',
+      { vendor_overrides: { v1: { scope: 'within_vendor' } } },
+      'vendor_overrides.v1.scope',
+    ],
+    [
+      'override threshold out of range',
+      { vendor_overrides: { v1: { threshold: 200 } } },
+      'vendor_overrides.v1.threshold',
+    ],
+    [
+      'override window not an option',
+      { vendor_overrides: { v1: { window_hours: 2 } } },
+      'vendor_overrides.v1.window_hours',
+    ],
     ['override not an object', { vendor_overrides: { v1: 'flag' } }, 'vendor_overrides.v1'],
-    ['compare_across_types not a boolean', { vendor_overrides: { v1: { compare_across_types: 'yes' } } }, 'vendor_overrides.v1.compare_across_types'],
+    [
+      'compare_across_types not a boolean',
+      { vendor_overrides: { v1: { compare_across_types: 'yes' } } },
+      'vendor_overrides.v1.compare_across_types',
+    ],
   ])('rejects %s with a detail on %s', (_name, input, field) => {
     const result = parseDedupConfigUpdate(input, DEFAULT_DEDUP_CONFIG);
     expect(result.ok).toBe(false);
@@ -77,7 +118,10 @@ describe('parseDedupConfigUpdate', () => {
 
   it('explains the weight sum', () => {
     const result = parseDedupConfigUpdate(weighted([0.5, 0.3, 0.1]), DEFAULT_DEDUP_CONFIG);
-    expect(result).toEqual({ ok: false, details: [{ field: 'match_fields', message: 'weights must sum to 1 (they sum to 0.9)' }] });
+    expect(result).toEqual({
+      ok: false,
+      details: [{ field: 'match_fields', message: 'weights must sum to 1 (they sum to 0.9)' }],
+    });
   });
 
   it('reports every problem at once', () => {

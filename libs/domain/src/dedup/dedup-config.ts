@@ -116,7 +116,12 @@ function includes<T extends string | number>(list: readonly T[], value: unknown)
   return (list as readonly unknown[]).includes(value);
 }
 
-function rejectUnknownKeys(obj: Record<string, unknown>, allowed: readonly string[], prefix: string, details: ErrorDetail[]): void {
+function rejectUnknownKeys(
+  obj: Record<string, unknown>,
+  allowed: readonly string[],
+  prefix: string,
+  details: ErrorDetail[],
+): void {
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) details.push({ field: `${prefix}${key}`, message: 'is not a known field' });
   }
@@ -222,11 +227,17 @@ function parseVendorOverrides(value: unknown, details: ErrorDetail[]): Record<st
     }
     // Keys are stored as keys: no '.' and no leading '$' (MongoDB-protocol servers refuse them).
     if (!STORABLE_KEY.test(vendorId)) {
-      details.push({ field: 'vendor_overrides', message: `vendor id ${JSON.stringify(vendorId)} may not contain '.' or start with '$'` });
+      details.push({
+        field: 'vendor_overrides',
+        message: `vendor id ${JSON.stringify(vendorId)} may not contain '.' or start with '$'`,
+      });
       continue;
     }
     if (!isPlainObject(raw)) {
-      details.push({ field: at, message: 'must be an object with window_hours, threshold, action and/or compare_across_types' });
+      details.push({
+        field: at,
+        message: 'must be an object with window_hours, threshold, action and/or compare_across_types',
+      });
       continue;
     }
     rejectUnknownKeys(raw, OVERRIDE_KEYS, `${at}.`, details);
@@ -316,7 +327,10 @@ export function parseDedupConfigUpdate(input: unknown, current: DedupConfig): De
     } else {
       const sum = next.match_fields.reduce((acc, f) => acc + (f.weight ?? 0), 0);
       if (Math.abs(sum - 1) > DEDUP_WEIGHT_SUM_TOLERANCE) {
-        details.push({ field: 'match_fields', message: `weights must sum to 1 (they sum to ${Number(sum.toFixed(6))})` });
+        details.push({
+          field: 'match_fields',
+          message: `weights must sum to 1 (they sum to ${Number(sum.toFixed(6))})`,
+        });
       }
     }
   }

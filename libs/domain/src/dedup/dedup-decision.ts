@@ -59,7 +59,9 @@ export interface DecideDuplicateInput {
 export function decideDuplicate(input: DecideDuplicateInput): DedupDecision {
   const config = effectiveConfig(input.config, input.vendorId);
   const { incoming } = input;
-  const log = (fields: Pick<DedupLogEntry, 'matched_lead_id' | 'match_fields' | 'final_score' | 'action_taken' | 'reason'>): DedupLogEntry => ({
+  const log = (
+    fields: Pick<DedupLogEntry, 'matched_lead_id' | 'match_fields' | 'final_score' | 'action_taken' | 'reason'>,
+  ): DedupLogEntry => ({
     timestamp: input.now.toISOString(),
     incoming_lead: {
       id: incoming.id ?? null,
@@ -74,7 +76,13 @@ export function decideDuplicate(input: DecideDuplicateInput): DedupDecision {
   if (!config.enabled) {
     return {
       duplicate: false,
-      log: log({ matched_lead_id: null, match_fields: {}, final_score: null, action_taken: 'none', reason: 'Deduplication is disabled; the lead was not checked.' }),
+      log: log({
+        matched_lead_id: null,
+        match_fields: {},
+        final_score: null,
+        action_taken: 'none',
+        reason: 'Deduplication is disabled; the lead was not checked.',
+      }),
     };
   }
 

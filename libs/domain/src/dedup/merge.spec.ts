@@ -49,12 +49,19 @@ describe('mergeLeads', () => {
     ['submitted before the original was last updated', '2025-01-01T12:00:00.000Z'],
     ['submitted at the same instant', '2025-01-02T00:00:00.000Z'],
   ])('only fills empty fields when the incoming lead was %s', (_name, created_at) => {
-    const { patch } = mergeLeads(original, { first_name: 'Johnny', last_name: 'Smith', custom_fields: { campus: 'South' }, created_at });
+    const { patch } = mergeLeads(original, {
+      first_name: 'Johnny',
+      last_name: 'Smith',
+      custom_fields: { campus: 'South' },
+      created_at,
+    });
     expect(patch).toEqual({ last_name: 'Smith' });
   });
 
   it('changes nothing when the incoming lead adds nothing', () => {
-    expect(mergeLeads(original, { first_name: 'John', phone: '  ', source: 'x', custom_fields: { campus: 'North' } })).toEqual({ patch: {}, changes: {} });
+    expect(
+      mergeLeads(original, { first_name: 'John', phone: '  ', source: 'x', custom_fields: { campus: 'North' } }),
+    ).toEqual({ patch: {}, changes: {} });
   });
 
   it('never touches source, even when the original has none', () => {

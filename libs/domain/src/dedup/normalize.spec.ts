@@ -54,11 +54,14 @@ describe('nameKey', () => {
 
 describe('blockingKeys', () => {
   it('gives one key per kind', () => {
-    expect(blockingKeys({ email: 'J.Smith+x@gmail.com', phone: '+1 (555) 123-4567', first_name: 'John', last_name: 'Smith' })).toEqual([
-      'e:jsmith@gmail.com',
-      'p:5551234567',
-      'n:S530j',
-    ]);
+    expect(
+      blockingKeys({
+        email: 'J.Smith+x@gmail.com',
+        phone: '+1 (555) 123-4567',
+        first_name: 'John',
+        last_name: 'Smith',
+      }),
+    ).toEqual(['e:jsmith@gmail.com', 'p:5551234567', 'n:S530j']);
   });
   it('skips absent, blank and too-short values', () => {
     expect(blockingKeys({ email: '  ', phone: '12345', first_name: 'John' })).toEqual([]);

@@ -83,7 +83,9 @@ export const MIN_PHONE_KEY_DIGITS = 7;
  */
 export function nameKey(firstName: string | null | undefined, lastName: string | null | undefined): string | null {
   const last = soundex(lastName ?? '');
-  const initial = soundex(firstName ?? '').charAt(0).toLowerCase();
+  const initial = soundex(firstName ?? '')
+    .charAt(0)
+    .toLowerCase();
   if (last === '' || initial === '') return null;
   return `${last}${initial}`;
 }

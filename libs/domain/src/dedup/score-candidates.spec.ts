@@ -26,13 +26,37 @@ describe('scoreCandidate', () => {
   it.each<[string, DedupCombination, Parameters<typeof scoreCandidate>[0], number, string[]]>([
     ['same email, OR', 'or', { email: 'JohnSmith+x@gmail.com', phone: '555 999 0000' }, 100, ['email']],
     ['same email, different phone, AND', 'and', { email: 'johnsmith@gmail.com', phone: '555 999 0000' }, 0, ['email']],
-    ['all fields, AND takes the worst', 'and', { email: 'johnsmith@gmail.com', phone: '(555) 123-4567', first_name: 'Jon', last_name: 'Smith' }, 97.33, ['email', 'phone', 'name']],
+    [
+      'all fields, AND takes the worst',
+      'and',
+      { email: 'johnsmith@gmail.com', phone: '(555) 123-4567', first_name: 'Jon', last_name: 'Smith' },
+      97.33,
+      ['email', 'phone', 'name'],
+    ],
     // Weighted: 0.5×100 + 0.3×0 + 0.2×97.33.
-    ['weighted', 'weighted', { email: 'johnsmith@gmail.com', phone: '555 999 0000', first_name: 'Jon', last_name: 'Smith' }, 69.47, ['email', 'name']],
+    [
+      'weighted',
+      'weighted',
+      { email: 'johnsmith@gmail.com', phone: '555 999 0000', first_name: 'Jon', last_name: 'Smith' },
+      69.47,
+      ['email', 'name'],
+    ],
     // Phone missing on the incoming side: its 0.3 is spread, (0.5×100 + 0.2×97.33) / 0.7.
-    ['weighted, phone not comparable', 'weighted', { email: 'johnsmith@gmail.com', first_name: 'Jon', last_name: 'Smith' }, 99.24, ['email', 'name']],
+    [
+      'weighted, phone not comparable',
+      'weighted',
+      { email: 'johnsmith@gmail.com', first_name: 'Jon', last_name: 'Smith' },
+      99.24,
+      ['email', 'name'],
+    ],
     // AND ignores a field that cannot be compared rather than failing on it.
-    ['AND, phone not comparable', 'and', { email: 'johnsmith@gmail.com', first_name: 'John', last_name: 'Smith' }, 100, ['email', 'name']],
+    [
+      'AND, phone not comparable',
+      'and',
+      { email: 'johnsmith@gmail.com', first_name: 'John', last_name: 'Smith' },
+      100,
+      ['email', 'name'],
+    ],
     ['OR, only a different phone', 'or', { email: 'other@school.edu', phone: '5550000000' }, 0, []],
     ['nothing comparable', 'or', { first_name: 'John' }, 0, []],
   ])('%s → %d', (_name, combination, incoming, score, matched) => {
@@ -52,27 +76,40 @@ describe('scoreCandidate', () => {
   });
 
   it('finds "Jon Smith" a near-duplicate of "John Smith" by Jaro-Winkler', () => {
-    const nameOnly: DedupConfig = { ...DEFAULT_DEDUP_CONFIG, match_fields: [{ field: 'name', algorithm: 'jaro_winkler' }] };
-    expect(scoreCandidate({ first_name: 'Jon', last_name: 'Smith' }, original, nameOnly)).toMatchObject({ score: 97.33, matched_fields: ['name'] });
+    const nameOnly: DedupConfig = {
+      ...DEFAULT_DEDUP_CONFIG,
+      match_fields: [{ field: 'name', algorithm: 'jaro_winkler' }],
+    };
+    expect(scoreCandidate({ first_name: 'Jon', last_name: 'Smith' }, original, nameOnly)).toMatchObject({
+      score: 97.33,
+      matched_fields: ['name'],
+    });
   });
 });
 
 describe('findBestMatch', () => {
   const older = candidateLead({ id: 'lead_old', email: 'a@school.edu', created_at: '2025-01-01T00:00:00.000Z' });
   const newer = candidateLead({ id: 'lead_new', email: 'a@school.edu', created_at: '2025-01-05T00:00:00.000Z' });
-  const weaker = candidateLead({ id: 'lead_weak', email: 'b@school.edu', phone: '5551234567', created_at: '2024-12-01T00:00:00.000Z' });
+  const weaker = candidateLead({
+    id: 'lead_weak',
+    email: 'b@school.edu',
+    phone: '5551234567',
+    created_at: '2024-12-01T00:00:00.000Z',
+  });
   const cfg = config('weighted');
 
   it('returns null without candidates', () => {
     expect(findBestMatch({ email: 'a@school.edu' }, [], cfg)).toBeNull();
   });
   it('prefers the highest score', () => {
-    expect(findBestMatch({ email: 'a@school.edu', phone: '5551234567' }, [weaker, newer], cfg)?.candidate.id).toBe('lead_new');
+    expect(findBestMatch({ email: 'a@school.edu', phone: '5551234567' }, [weaker, newer], cfg)?.candidate.id).toBe(
+      'lead_new',
+    );
   });
-  it.each([
-    [[newer, older]],
-    [[older, newer]],
-  ])('breaks ties toward the oldest lead, the original (order %#)', (candidates) => {
-    expect(findBestMatch({ email: 'a@school.edu' }, candidates, cfg)?.candidate.id).toBe('lead_old');
-  });
+  it.each([[[newer, older]], [[older, newer]]])(
+    'breaks ties toward the oldest lead, the original (order %#)',
+    (candidates) => {
+      expect(findBestMatch({ email: 'a@school.edu' }, candidates, cfg)?.candidate.id).toBe('lead_old');
+    },
+  );
 });

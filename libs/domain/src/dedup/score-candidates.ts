@@ -70,7 +70,11 @@ export function findBestMatch(
   let best: BestMatch | null = null;
   for (const candidate of candidates) {
     const scored: BestMatch = { candidate, ...scoreCandidate(incoming, candidate, config) };
-    if (best === null || scored.score > best.score || (scored.score === best.score && isOlder(candidate, best.candidate))) {
+    if (
+      best === null ||
+      scored.score > best.score ||
+      (scored.score === best.score && isOlder(candidate, best.candidate))
+    ) {
       best = scored;
     }
   }

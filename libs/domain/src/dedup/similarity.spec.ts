@@ -48,6 +48,8 @@ describe('fieldValue', () => {
     expect(fieldValue(lead, field)).toBe(expected);
   });
   it('name needs both parts, so "John" is not compared with "John Smith"', () => {
-    expect(compareField({ first_name: 'John' }, { first_name: 'John', last_name: 'Smith' }, 'name', 'jaro_winkler')).toBeNull();
+    expect(
+      compareField({ first_name: 'John' }, { first_name: 'John', last_name: 'Smith' }, 'name', 'jaro_winkler'),
+    ).toBeNull();
   });
 });

@@ -45,7 +45,12 @@ export function jaroWinklerScore(a: string, b: string): FieldScore {
 
 /** Word by word ("Mary Ann" → "M600 A500"): 100 when every word sounds alike, else 0. */
 export function soundexScore(a: string, b: string): FieldScore {
-  const code = (value: string) => fold(value).split(' ').map(soundex).filter((c) => c !== '').join(' ');
+  const code = (value: string) =>
+    fold(value)
+      .split(' ')
+      .map(soundex)
+      .filter((c) => c !== '')
+      .join(' ');
   const x = code(a);
   const y = code(b);
   if (x === '' || y === '') return null;

@@ -71,12 +71,29 @@ export function jaroWinkler(a: string, b: string): number {
 }
 
 const SOUNDEX_CODES: Record<string, string> = {
-  A: '0', E: '0', I: '0', O: '0', U: '0', Y: '0',
-  B: '1', F: '1', P: '1', V: '1',
-  C: '2', G: '2', J: '2', K: '2', Q: '2', S: '2', X: '2', Z: '2',
-  D: '3', T: '3',
+  A: '0',
+  E: '0',
+  I: '0',
+  O: '0',
+  U: '0',
+  Y: '0',
+  B: '1',
+  F: '1',
+  P: '1',
+  V: '1',
+  C: '2',
+  G: '2',
+  J: '2',
+  K: '2',
+  Q: '2',
+  S: '2',
+  X: '2',
+  Z: '2',
+  D: '3',
+  T: '3',
   L: '4',
-  M: '5', N: '5',
+  M: '5',
+  N: '5',
   R: '6',
 };
 
@@ -90,7 +107,9 @@ export function deburr(value: string): string {
  * Returns '' when the word has no Latin letter.
  */
 export function soundex(word: string): string {
-  const letters = deburr(word).toUpperCase().replace(/[^A-Z]/g, '');
+  const letters = deburr(word)
+    .toUpperCase()
+    .replace(/[^A-Z]/g, '');
   const first = letters.charAt(0);
   if (first === '') return '';
   let tail = '';

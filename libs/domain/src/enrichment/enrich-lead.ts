@@ -11,8 +11,21 @@
  */
 import type { LeadRecord } from '../lead/lead';
 import { lookupTableMap } from './lookup-map';
-import { calculate, calculatedFieldOrder, computeCalculatedFields, type CalculatedFieldDefinition, type FormulaType } from '../formula';
-import { RULE_TOP_FIELDS, RULE_WRITABLE_TOP_FIELDS, runRules, type EnrichmentRule, type RuleRun, type RuleSubject } from '../rules';
+import {
+  calculate,
+  calculatedFieldOrder,
+  computeCalculatedFields,
+  type CalculatedFieldDefinition,
+  type FormulaType,
+} from '../formula';
+import {
+  RULE_TOP_FIELDS,
+  RULE_WRITABLE_TOP_FIELDS,
+  runRules,
+  type EnrichmentRule,
+  type RuleRun,
+  type RuleSubject,
+} from '../rules';
 
 export type CalculatedValue = string | number | boolean | null;
 
@@ -55,18 +68,26 @@ export function enrichLead(subject: RuleSubject, config: EnrichmentConfig, now: 
   const first = computeCalculatedFields(fields, subject, context);
   const run = runRules(config.rules, withCalculated(subject, first.values), {
     lookupTables: context.lookupTables,
-    calculate: (formula, current, field) => calculate(formula, current, calculateTypeOf(field, config.customFieldTypes), context),
+    calculate: (formula, current, field) =>
+      calculate(formula, current, calculateTypeOf(field, config.customFieldTypes), context),
   });
   if (run.final_outcome === 'rejected' || run.changes.length === 0) {
     return { run, subject: run.subject, calculated: first.values, calculationErrors: first.errors };
   }
   const second = computeCalculatedFields(fields, run.subject, context);
-  return { run, subject: withCalculated(run.subject, second.values), calculated: second.values, calculationErrors: second.errors };
+  return {
+    run,
+    subject: withCalculated(run.subject, second.values),
+    calculated: second.values,
+    calculationErrors: second.errors,
+  };
 }
 
 /** The type a `calculate` action into this path produces. */
 export function calculateTypeOf(path: string, customFieldTypes: ReadonlyMap<string, string>): FormulaType {
-  const custom = path.startsWith('custom_fields.') ? customFieldTypes.get(path.slice('custom_fields.'.length)) : undefined;
+  const custom = path.startsWith('custom_fields.')
+    ? customFieldTypes.get(path.slice('custom_fields.'.length))
+    : undefined;
   if (custom === 'number') return 'number';
   if (custom === 'boolean') return 'boolean';
   if (custom === 'date') return 'date';
@@ -81,9 +102,14 @@ export function applyEnrichment<T extends LeadRecord>(lead: T, outcome: Enrichme
     if (value === undefined) continue;
     next[field] = asLeadText(value);
   }
-  next['custom_fields'] = isObject(outcome.subject['custom_fields']) ? outcome.subject['custom_fields'] : lead.custom_fields;
-  next['enrichment_data'] = isObject(outcome.subject['enrichment_data']) ? outcome.subject['enrichment_data'] : lead.enrichment_data;
-  if (Object.keys(outcome.calculated).length > 0 || lead['calculated_fields'] !== undefined) next['calculated_fields'] = outcome.calculated;
+  next['custom_fields'] = isObject(outcome.subject['custom_fields'])
+    ? outcome.subject['custom_fields']
+    : lead.custom_fields;
+  next['enrichment_data'] = isObject(outcome.subject['enrichment_data'])
+    ? outcome.subject['enrichment_data']
+    : lead.enrichment_data;
+  if (Object.keys(outcome.calculated).length > 0 || lead['calculated_fields'] !== undefined)
+    next['calculated_fields'] = outcome.calculated;
   return next as T;
 }
 

@@ -3,7 +3,12 @@
  * /api/leads/:id), on manual recalculation, or after a formula changed (docs/formula-language.md).
  * Returns the lead's whole `calculated_fields` object, or null when nothing in it changes.
  */
-import { calculatedFieldOrder, computeCalculatedFields, fieldsAffectedBy, type CalculatedFieldDefinition } from '../formula';
+import {
+  calculatedFieldOrder,
+  computeCalculatedFields,
+  fieldsAffectedBy,
+  type CalculatedFieldDefinition,
+} from '../formula';
 import type { CalculatedValue } from './enrich-lead';
 import { ruleSubjectOf } from './enrich-lead';
 import { lookupTableMap } from './lookup-map';
@@ -26,11 +31,17 @@ export function recalculateLead(input: RecalculationInput): Recalculation | null
   const ordered = calculatedFieldOrder(input.fields);
   const fields = ordered.ok ? ordered.order : input.fields;
   const current = (input.lead['calculated_fields'] ?? {}) as Record<string, CalculatedValue>;
-  const computed = computeCalculatedFields(fields, ruleSubjectOf(input.lead), { now: input.now, lookupTables: lookupTableMap(input.lookupTables) });
-  const wanted = input.only ? new Set([...input.only, ...fieldsAffectedBy(input.only, input.fields)]) : new Set(fields.map((field) => field.name));
+  const computed = computeCalculatedFields(fields, ruleSubjectOf(input.lead), {
+    now: input.now,
+    lookupTables: lookupTableMap(input.lookupTables),
+  });
+  const wanted = input.only
+    ? new Set([...input.only, ...fieldsAffectedBy(input.only, input.fields)])
+    : new Set(fields.map((field) => field.name));
   const values: Record<string, CalculatedValue> = {};
   // Values of fields that no longer exist are dropped; the others keep their value unless recomputed.
-  for (const field of fields) values[field.name] = wanted.has(field.name) ? (computed.values[field.name] ?? null) : (current[field.name] ?? null);
+  for (const field of fields)
+    values[field.name] = wanted.has(field.name) ? (computed.values[field.name] ?? null) : (current[field.name] ?? null);
   const changed = JSON.stringify(values) !== JSON.stringify(current);
   return changed ? { values, errors: computed.errors.filter((error) => wanted.has(error.field)) } : null;
 }

@@ -14,7 +14,10 @@ export function ruleFormulaProblems(rule: Pick<EnrichmentRuleSettings, 'actions'
     const field = `${prefix}actions[${index}].formula`;
     const parsed = parseFormula(action.formula);
     if (!parsed.ok) {
-      details.push({ field, message: `${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})` });
+      details.push({
+        field,
+        message: `${parsed.error.message} (line ${parsed.error.line}, column ${parsed.error.column})`,
+      });
       return;
     }
     for (const problem of formulaLimitProblems(action.formula, parsed.ast)) details.push({ field, message: problem });

@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { advanceExport, exportCan, exportStatusOf, IllegalExportTransition, startExport } from './export.machine';
 
-const completed = { type: 'COMPLETED', rowCount: 7, completedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-02T00:00:00.000Z' } as const;
+const completed = {
+  type: 'COMPLETED',
+  rowCount: 7,
+  completedAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: '2026-01-02T00:00:00.000Z',
+} as const;
 
 describe('export machine', () => {
   it('goes requested → processing → completed → expired, keeping what completion tells', () => {
     const requested = startExport('export_1');
-    expect(requested).toEqual({ state: 'requested', context: { exportId: 'export_1', attempts: 0, rowCount: null, completedAt: null, expiresAt: null, error: null } });
+    expect(requested).toEqual({
+      state: 'requested',
+      context: { exportId: 'export_1', attempts: 0, rowCount: null, completedAt: null, expiresAt: null, error: null },
+    });
     const processing = advanceExport(requested, { type: 'START' });
     expect(processing.state).toBe('processing');
     const done = advanceExport(processing, completed);
-    expect(done).toMatchObject({ state: 'completed', context: { rowCount: 7, expiresAt: '2026-01-02T00:00:00.000Z', attempts: 1 } });
+    expect(done).toMatchObject({
+      state: 'completed',
+      context: { rowCount: 7, expiresAt: '2026-01-02T00:00:00.000Z', attempts: 1 },
+    });
     expect(advanceExport(done, { type: 'EXPIRED' }).state).toBe('expired');
   });
 
@@ -20,7 +31,10 @@ describe('export machine', () => {
   });
 
   it('fails from requested or processing, with the error', () => {
-    expect(advanceExport(startExport('export_3'), { type: 'FAILED', error: 'queue down' })).toMatchObject({ state: 'failed', context: { error: 'queue down' } });
+    expect(advanceExport(startExport('export_3'), { type: 'FAILED', error: 'queue down' })).toMatchObject({
+      state: 'failed',
+      context: { error: 'queue down' },
+    });
     const processing = advanceExport(startExport('export_3'), { type: 'START' });
     expect(advanceExport(processing, { type: 'FAILED', error: 'disk full' }).state).toBe('failed');
   });

@@ -36,7 +36,14 @@ export const exportMachine = setup({
 }).createMachine({
   id: 'export',
   initial: 'requested',
-  context: ({ input }) => ({ exportId: input.exportId, attempts: 0, rowCount: null, completedAt: null, expiresAt: null, error: null }),
+  context: ({ input }) => ({
+    exportId: input.exportId,
+    attempts: 0,
+    rowCount: null,
+    completedAt: null,
+    expiresAt: null,
+    error: null,
+  }),
   states: {
     requested: {
       on: {
@@ -47,7 +54,11 @@ export const exportMachine = setup({
     processing: {
       on: {
         // A restart after a crash mid-generation: the file is written again from the start.
-        START: { target: 'processing', reenter: true, actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+        START: {
+          target: 'processing',
+          reenter: true,
+          actions: assign({ attempts: ({ context }) => context.attempts + 1 }),
+        },
         COMPLETED: {
           target: 'completed',
           actions: assign({

@@ -3,25 +3,50 @@ import { csvCell, DEFAULT_EXPORT_FIELDS, parseExportRequest, startsLikeFormula }
 
 describe('parseExportRequest', () => {
   it('defaults to csv with the list columns and no filters', () => {
-    expect(parseExportRequest({})).toEqual({ ok: true, request: { format: 'csv', filters: {}, fields: [...DEFAULT_EXPORT_FIELDS] } });
+    expect(parseExportRequest({})).toEqual({
+      ok: true,
+      request: { format: 'csv', filters: {}, fields: [...DEFAULT_EXPORT_FIELDS] },
+    });
   });
 
   it('normalizes dates as GET /leads does: end_date includes its whole day', () => {
-    const parsed = parseExportRequest({ format: 'csv', filters: { start_date: '2026-01-01', end_date: '2026-01-31', status: 'active' } });
-    expect(parsed).toMatchObject({ ok: true, request: { filters: { start_date: '2026-01-01T00:00:00.000Z', end_date: '2026-02-01T00:00:00.000Z', status: 'active' } } });
+    const parsed = parseExportRequest({
+      format: 'csv',
+      filters: { start_date: '2026-01-01', end_date: '2026-01-31', status: 'active' },
+    });
+    expect(parsed).toMatchObject({
+      ok: true,
+      request: {
+        filters: { start_date: '2026-01-01T00:00:00.000Z', end_date: '2026-02-01T00:00:00.000Z', status: 'active' },
+      },
+    });
     const exact = parseExportRequest({ filters: { end_date: '2026-01-31T12:00:00Z' } });
     expect(exact).toMatchObject({ ok: true, request: { filters: { end_date: '2026-01-31T12:00:00.001Z' } } });
   });
 
   it('reports every problem with its field', () => {
-    const parsed = parseExportRequest({ format: 'json', fields: [], filters: { end_date: '2026-02-30', search: 42 }, extra: true });
+    const parsed = parseExportRequest({
+      format: 'json',
+      fields: [],
+      filters: { end_date: '2026-02-30', search: 42 },
+      extra: true,
+    });
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.details.map((detail) => detail.field).sort()).toEqual(['extra', 'fields', 'filters.end_date', 'filters.search', 'format']);
+    expect(parsed.details.map((detail) => detail.field).sort()).toEqual([
+      'extra',
+      'fields',
+      'filters.end_date',
+      'filters.search',
+      'format',
+    ]);
   });
 
   it('drops repeated fields, keeping their order', () => {
-    expect(parseExportRequest({ fields: ['email', 'id', 'email'] })).toMatchObject({ ok: true, request: { fields: ['email', 'id'] } });
+    expect(parseExportRequest({ fields: ['email', 'id', 'email'] })).toMatchObject({
+      ok: true,
+      request: { fields: ['email', 'id'] },
+    });
   });
 });
 

@@ -61,10 +61,12 @@ export function parseExportRequest(body: unknown): ParsedExportRequest {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
   const details: ErrorDetail[] = [];
   for (const key of Object.keys(body)) {
-    if (!['format', 'filters', 'fields'].includes(key)) details.push({ field: key, message: `${key} is not a known field` });
+    if (!['format', 'filters', 'fields'].includes(key))
+      details.push({ field: key, message: `${key} is not a known field` });
   }
   const format = body['format'] ?? 'csv';
-  if (!(EXPORT_FORMATS as readonly unknown[]).includes(format)) details.push({ field: 'format', message: `format must be one of ${EXPORT_FORMATS.join(', ')}` });
+  if (!(EXPORT_FORMATS as readonly unknown[]).includes(format))
+    details.push({ field: 'format', message: `format must be one of ${EXPORT_FORMATS.join(', ')}` });
 
   const filters: ExportFilters = {};
   const rawFilters = body['filters'] ?? {};
@@ -100,10 +102,15 @@ export function parseExportRequest(body: unknown): ParsedExportRequest {
   let fields: ExportField[] = [...DEFAULT_EXPORT_FIELDS];
   const rawFields = body['fields'];
   if (rawFields !== undefined && rawFields !== null) {
-    if (!Array.isArray(rawFields) || rawFields.length === 0) details.push({ field: 'fields', message: 'fields must be a non-empty array of field names' });
+    if (!Array.isArray(rawFields) || rawFields.length === 0)
+      details.push({ field: 'fields', message: 'fields must be a non-empty array of field names' });
     else {
       const unknown = rawFields.filter((name) => !(EXPORT_FIELDS as readonly unknown[]).includes(name));
-      if (unknown.length > 0) details.push({ field: 'fields', message: `unknown fields: ${unknown.map(String).join(', ')}; known: ${EXPORT_FIELDS.join(', ')}` });
+      if (unknown.length > 0)
+        details.push({
+          field: 'fields',
+          message: `unknown fields: ${unknown.map(String).join(', ')}; known: ${EXPORT_FIELDS.join(', ')}`,
+        });
       else fields = [...new Set(rawFields as ExportField[])];
     }
   }
@@ -156,7 +163,8 @@ export function exportDownloadUrl(baseUrl: string, exportId: string): string {
 
 /** The status as of `now`: a completed export past its lifetime is expired before the sweep gets to it. */
 export function effectiveExportStatus(record: Pick<ExportRecord, 'status' | 'expires_at'>, now: Date): ExportStatus {
-  if (record.status === 'completed' && record.expires_at && record.expires_at.getTime() <= now.getTime()) return 'expired';
+  if (record.status === 'completed' && record.expires_at && record.expires_at.getTime() <= now.getTime())
+    return 'expired';
   return record.status;
 }
 
@@ -197,7 +205,12 @@ export function startsLikeFormula(text: string): boolean {
 /** Guards spreadsheet users against formula injection (OWASP "CSV injection"), as the vendor portal does. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
   return startsLikeFormula(text) && !NUMBER.test(text) ? `'${text}` : text;
 }
 

@@ -29,7 +29,12 @@ const fail = (message: string): never => {
   throw new FormulaRuntimeError(message);
 };
 
-export function evaluateFormula(ast: FormulaAst, subject: Readonly<Record<string, unknown>>, type: FormulaType, context: FormulaContext): FormulaResult {
+export function evaluateFormula(
+  ast: FormulaAst,
+  subject: Readonly<Record<string, unknown>>,
+  type: FormulaType,
+  context: FormulaContext,
+): FormulaResult {
   try {
     const evaluator = new Evaluator(subject, context);
     const single = ast.length === 1 && ast[0]!.kind === 'output' ? ast[0] : undefined;
@@ -37,13 +42,19 @@ export function evaluateFormula(ast: FormulaAst, subject: Readonly<Record<string
     return { ok: true, value: coerce(raw, type) };
   } catch (error) {
     if (error instanceof FormulaRuntimeError) return { ok: false, error: error.message };
-    if (error instanceof RangeError) return { ok: false, error: 'the formula could not be computed (a value out of range)' };
+    if (error instanceof RangeError)
+      return { ok: false, error: 'the formula could not be computed (a value out of range)' };
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
 /** Parse and evaluate in one step; a parse error is an error result. */
-export function calculate(source: string, subject: Readonly<Record<string, unknown>>, type: FormulaType, context: FormulaContext): FormulaResult {
+export function calculate(
+  source: string,
+  subject: Readonly<Record<string, unknown>>,
+  type: FormulaType,
+  context: FormulaContext,
+): FormulaResult {
   const parsed = parseFormula(source);
   return parsed.ok ? evaluateFormula(parsed.ast, subject, type, context) : { ok: false, error: parsed.error.message };
 }
@@ -68,7 +79,12 @@ function coerce(value: Value, type: FormulaType): FormulaValue {
     }
     case 'date': {
       if (value === null || value === '') return null;
-      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) && asInstant(value.trim()) !== undefined) return value.trim();
+      if (
+        typeof value === 'string' &&
+        /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) &&
+        asInstant(value.trim()) !== undefined
+      )
+        return value.trim();
       const time = asInstant(value);
       return time === undefined ? fail(`${JSON.stringify(value)} is not a date`) : new Date(time).toISOString();
     }
@@ -100,12 +116,16 @@ function toValue(raw: unknown): Value {
 
 function number(value: Value, what: string): number {
   const parsed = Array.isArray(value) ? undefined : asNumber(value);
-  return parsed === undefined ? fail(`${what} needs a number, got ${value === null ? 'nothing' : JSON.stringify(value)}`) : parsed;
+  return parsed === undefined
+    ? fail(`${what} needs a number, got ${value === null ? 'nothing' : JSON.stringify(value)}`)
+    : parsed;
 }
 
 function date(value: Value, what: string): Date {
   const time = typeof value === 'string' ? asInstant(value) : undefined;
-  return time === undefined ? fail(`${what} needs a date (ISO 8601), got ${value === null ? 'nothing' : JSON.stringify(value)}`) : new Date(time);
+  return time === undefined
+    ? fail(`${what} needs a date (ISO 8601), got ${value === null ? 'nothing' : JSON.stringify(value)}`)
+    : new Date(time);
 }
 
 const UNITS = ['years', 'months', 'days', 'hours', 'minutes'] as const;
@@ -113,7 +133,9 @@ type Unit = (typeof UNITS)[number];
 
 function unit(value: Value, what: string): Unit {
   const text = typeof value === 'string' ? value.trim().toLowerCase().replace(/s?$/, 's') : '';
-  return (UNITS as readonly string[]).includes(text) ? (text as Unit) : fail(`${what} needs a unit: ${UNITS.join(', ')}`);
+  return (UNITS as readonly string[]).includes(text)
+    ? (text as Unit)
+    : fail(`${what} needs a unit: ${UNITS.join(', ')}`);
 }
 
 function addTo(start: Date, amount: number, by: Unit): Date {
@@ -257,10 +279,16 @@ class Evaluator {
         const start = date(args[0] ?? null, 'date_add');
         const result = addTo(start, Math.trunc(number(args[1] ?? null, 'date_add')), unit(args[2] ?? null, 'date_add'));
         if (!Number.isFinite(result.getTime())) fail('date_add gives a date out of range');
-        return typeof args[0] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(args[0].trim()) ? isoDate(result) : result.toISOString();
+        return typeof args[0] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(args[0].trim())
+          ? isoDate(result)
+          : result.toISOString();
       }
       case 'date_diff':
-        return difference(date(args[0] ?? null, 'date_diff'), date(args[1] ?? null, 'date_diff'), args.length > 2 ? unit(args[2] ?? null, 'date_diff') : 'days');
+        return difference(
+          date(args[0] ?? null, 'date_diff'),
+          date(args[1] ?? null, 'date_diff'),
+          args.length > 2 ? unit(args[2] ?? null, 'date_diff') : 'days',
+        );
       case 'years_since':
         return difference(date(args[0] ?? null, 'years_since'), now, 'years');
       case 'format_date':
@@ -277,7 +305,10 @@ class Evaluator {
       case 'path':
         return toValue(getFieldValue(this.subject, node.path));
       case 'call':
-        return this.call(node.name, node.args.map((arg) => this.expr(arg)));
+        return this.call(
+          node.name,
+          node.args.map((arg) => this.expr(arg)),
+        );
       case 'lookup': {
         const key = this.expr(node.key);
         const table = this.context.lookupTables.get(node.table);
@@ -285,7 +316,8 @@ class Evaluator {
         const wanted = renderText(key);
         if (Object.prototype.hasOwnProperty.call(table, wanted)) return table[wanted] ?? null;
         const folded = wanted.trim().toLowerCase();
-        for (const [candidate, mapped] of Object.entries(table)) if (candidate.trim().toLowerCase() === folded) return mapped;
+        for (const [candidate, mapped] of Object.entries(table))
+          if (candidate.trim().toLowerCase() === folded) return mapped;
         return null;
       }
       case 'not':

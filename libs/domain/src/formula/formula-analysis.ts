@@ -55,7 +55,10 @@ export function conditionalDepth(nodes: readonly FormulaNode[]): number {
   let deepest = 0;
   for (const node of nodes) {
     if (node.kind !== 'if') continue;
-    const inner = Math.max(...node.branches.map((branch) => conditionalDepth(branch.body)), node.otherwise ? conditionalDepth(node.otherwise) : 0);
+    const inner = Math.max(
+      ...node.branches.map((branch) => conditionalDepth(branch.body)),
+      node.otherwise ? conditionalDepth(node.otherwise) : 0,
+    );
     deepest = Math.max(deepest, 1 + inner);
   }
   return deepest;
@@ -63,14 +66,17 @@ export function conditionalDepth(nodes: readonly FormulaNode[]): number {
 
 export function formulaLimitProblems(source: string, ast: FormulaAst): string[] {
   const problems: string[] = [];
-  if (source.length > MAX_FORMULA_LENGTH) problems.push(`a formula may have at most ${MAX_FORMULA_LENGTH} characters (this one has ${source.length})`);
+  if (source.length > MAX_FORMULA_LENGTH)
+    problems.push(`a formula may have at most ${MAX_FORMULA_LENGTH} characters (this one has ${source.length})`);
   const depth = conditionalDepth(ast);
-  if (depth > MAX_NESTED_CONDITIONALS) problems.push(`conditionals may nest at most ${MAX_NESTED_CONDITIONALS} levels (this formula nests ${depth})`);
+  if (depth > MAX_NESTED_CONDITIONALS)
+    problems.push(`conditionals may nest at most ${MAX_NESTED_CONDITIONALS} levels (this formula nests ${depth})`);
   let lookups = 0;
   visitNodes(ast, (expr) => {
     if (expr.kind === 'lookup') lookups++;
   });
-  if (lookups > MAX_LOOKUPS) problems.push(`a formula may call lookup at most ${MAX_LOOKUPS} times (this one calls it ${lookups} times)`);
+  if (lookups > MAX_LOOKUPS)
+    problems.push(`a formula may call lookup at most ${MAX_LOOKUPS} times (this one calls it ${lookups} times)`);
   return problems;
 }
 
@@ -91,12 +97,15 @@ export function formulaLookupTables(ast: FormulaAst): string[] {
 }
 
 function printLiteral(value: string | number | boolean | null): string {
-  if (typeof value === 'string') return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+  if (typeof value === 'string')
+    return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
   return value === null ? 'null' : String(value);
 }
 
 function printFilters(filters: readonly FilterCall[]): string {
-  return filters.map((filter) => ` | ${filter.name}${filter.args.length > 0 ? `: ${filter.args.map(printExpr).join(', ')}` : ''}`).join('');
+  return filters
+    .map((filter) => ` | ${filter.name}${filter.args.length > 0 ? `: ${filter.args.map(printExpr).join(', ')}` : ''}`)
+    .join('');
 }
 
 export function printExpr(expr: Expr): string {
@@ -124,7 +133,12 @@ export function printFormula(ast: FormulaAst): string {
     .map((node) => {
       if (node.kind === 'text') return node.value;
       if (node.kind === 'output') return `{{${printExpr(node.expr)}${printFilters(node.filters)}}}`;
-      const branches = node.branches.map((branch, index) => `{{${index === 0 ? 'if' : 'elsif'} ${printExpr(branch.condition)}}}${printFormula(branch.body)}`).join('');
+      const branches = node.branches
+        .map(
+          (branch, index) =>
+            `{{${index === 0 ? 'if' : 'elsif'} ${printExpr(branch.condition)}}}${printFormula(branch.body)}`,
+        )
+        .join('');
       return `${branches}${node.otherwise ? `{{else}}${printFormula(node.otherwise)}` : ''}{{/if}}`;
     })
     .join('');

@@ -8,7 +8,12 @@ export type FormulaAst = FormulaNode[];
 export type FormulaNode =
   | { kind: 'text'; value: string; at: number }
   | { kind: 'output'; expr: Expr; filters: FilterCall[]; at: number }
-  | { kind: 'if'; branches: Array<{ condition: Expr; body: FormulaNode[] }>; otherwise: FormulaNode[] | null; at: number };
+  | {
+      kind: 'if';
+      branches: Array<{ condition: Expr; body: FormulaNode[] }>;
+      otherwise: FormulaNode[] | null;
+      at: number;
+    };
 
 export type BinaryOperator = '==' | '!=' | '>' | '>=' | '<' | '<=' | '&&' | '||' | 'contains';
 
@@ -27,11 +32,29 @@ export interface FilterCall {
   at: number;
 }
 
-export const STRING_FILTERS = ['upcase', 'downcase', 'capitalize', 'strip', 'split', 'first', 'last', 'size', 'truncate'] as const;
+export const STRING_FILTERS = [
+  'upcase',
+  'downcase',
+  'capitalize',
+  'strip',
+  'split',
+  'first',
+  'last',
+  'size',
+  'truncate',
+] as const;
 export const NUMBER_FILTERS = ['plus', 'minus', 'times', 'divided_by', 'round', 'floor', 'ceil', 'abs'] as const;
 export const FUNCTIONS = ['now', 'today', 'date_add', 'date_diff', 'years_since', 'format_date'] as const;
 /** Every filter name: `default`, the string and number filters, and the date functions used as filters (`{{birth_date | years_since}}`). */
-export const FILTERS = ['default', ...STRING_FILTERS, ...NUMBER_FILTERS, 'date_add', 'date_diff', 'years_since', 'format_date'] as const;
+export const FILTERS = [
+  'default',
+  ...STRING_FILTERS,
+  ...NUMBER_FILTERS,
+  'date_add',
+  'date_diff',
+  'years_since',
+  'format_date',
+] as const;
 
 export type FunctionName = (typeof FUNCTIONS)[number];
 export type FilterName = (typeof FILTERS)[number];

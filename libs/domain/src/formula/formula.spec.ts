@@ -5,7 +5,10 @@ import { formulaLimitProblems, formulaLookupTables, formulaReferences, printForm
 import type { FormulaAst } from './formula-ast';
 import { parseFormula } from './parse-formula';
 
-const context: FormulaContext = { now: new Date('2026-11-24T15:30:00Z'), lookupTables: new Map([['programs', { BSN: 'Nursing', MBA: 'Business' }]]) };
+const context: FormulaContext = {
+  now: new Date('2026-11-24T15:30:00Z'),
+  lookupTables: new Map([['programs', { BSN: 'Nursing', MBA: 'Business' }]]),
+};
 const lead = {
   first_name: 'ada',
   last_name: 'lovelace',
@@ -28,11 +31,20 @@ describe('the formula language', () => {
     ['{{first_name | capitalize}} {{last_name | upcase}}', 'Ada LOVELACE'],
     ['{{email | downcase | truncate: 6}}', 'ada...'],
     ['{{"  x  " | strip}}|', 'x|'],
-    ['{{custom_fields.tags | split: "," | first}}-{{custom_fields.tags | split: "," | last}}-{{custom_fields.tags | split: "," | size}}', 'a-c-3'],
+    [
+      '{{custom_fields.tags | split: "," | first}}-{{custom_fields.tags | split: "," | last}}-{{custom_fields.tags | split: "," | size}}',
+      'a-c-3',
+    ],
     ['{{custom_fields.credits | plus: 30 | divided_by: 4}}', '30'],
-    ['{{custom_fields.gpa | times: 10 | floor}} {{custom_fields.gpa | ceil}} {{-2.5 | abs}} {{10 | minus: 4}}', '34 4 2.5 6'],
+    [
+      '{{custom_fields.gpa | times: 10 | floor}} {{custom_fields.gpa | ceil}} {{-2.5 | abs}} {{10 | minus: 4}}',
+      '34 4 2.5 6',
+    ],
     ['{{if custom_fields.gpa >= 3.5}}honors{{elsif custom_fields.gpa >= 3}}good{{else}}ok{{/if}}', 'good'],
-    ['{{if program == "BSN" && !(enrichment_data.state == "NY")}}nursing in {{enrichment_data.state}}{{/if}}', 'nursing in CA'],
+    [
+      '{{if program == "BSN" && !(enrichment_data.state == "NY")}}nursing in {{enrichment_data.state}}{{/if}}',
+      'nursing in CA',
+    ],
     ['{{if custom_fields.zero}}zero is true{{/if}}', 'zero is true'],
     ['{{if email contains "@example"}}example{{/if}}', 'example'],
     ['{{lookup "programs" program}}', 'Nursing'],
@@ -52,7 +64,10 @@ describe('the formula language', () => {
     expect(run('{{custom_fields.credits | plus: 1}}', 'number')).toEqual({ ok: true, value: 91 });
     expect(run('{{custom_fields.gpa >= 3}}', 'boolean')).toEqual({ ok: true, value: true });
     expect(run('{{if custom_fields.gpa > 4}}yes{{else}}no{{/if}}', 'boolean')).toEqual({ ok: true, value: false });
-    expect(run('{{date_add(custom_fields.birth_date, 1, "months")}}', 'date')).toEqual({ ok: true, value: '2000-06-20' });
+    expect(run('{{date_add(custom_fields.birth_date, 1, "months")}}', 'date')).toEqual({
+      ok: true,
+      value: '2000-06-20',
+    });
     expect(run('{{missing}}', 'number')).toEqual({ ok: true, value: null });
     expect(run('{{first_name}}', 'number')).toEqual({ ok: false, error: '"ada" is not a number' });
   });
@@ -60,7 +75,10 @@ describe('the formula language', () => {
   it('turns runtime problems into errors, never exceptions', () => {
     expect(run('{{10 | divided_by: 0}}')).toEqual({ ok: false, error: 'division by zero' });
     expect(run('{{first_name | plus: 1}}')).toEqual({ ok: false, error: 'plus needs a number, got "ada"' });
-    expect(run('{{years_since(first_name)}}')).toEqual({ ok: false, error: 'years_since needs a date (ISO 8601), got "ada"' });
+    expect(run('{{years_since(first_name)}}')).toEqual({
+      ok: false,
+      error: 'years_since needs a date (ISO 8601), got "ada"',
+    });
     expect(run('{{missing | plus: 1}}')).toEqual({ ok: false, error: 'plus needs a number, got nothing' });
   });
 });
@@ -102,7 +120,9 @@ describe('the documented formula limits', () => {
 
   it('allows 3 lookups, not 4', () => {
     expect(problems('{{lookup "p" a}}{{lookup "p" b}}{{lookup "p" c}}')).toEqual([]);
-    expect(problems('{{lookup "p" a}}{{lookup "p" b}}{{lookup "p" c}}{{lookup "p" d}}')).toEqual(['a formula may call lookup at most 3 times (this one calls it 4 times)']);
+    expect(problems('{{lookup "p" a}}{{lookup "p" b}}{{lookup "p" c}}{{lookup "p" d}}')).toEqual([
+      'a formula may call lookup at most 3 times (this one calls it 4 times)',
+    ]);
   });
 
   it('allows 2,000 characters, not 2,001', () => {
@@ -111,7 +131,9 @@ describe('the documented formula limits', () => {
   });
 
   it('lists references and lookup tables', () => {
-    const parsed = parseFormula('{{if custom_fields.gpa > 3}}{{lookup "programs" program | upcase}}{{/if}}{{full_name | default: first_name}}');
+    const parsed = parseFormula(
+      '{{if custom_fields.gpa > 3}}{{lookup "programs" program | upcase}}{{/if}}{{full_name | default: first_name}}',
+    );
     if (!parsed.ok) throw new Error('refused');
     expect(formulaReferences(parsed.ast).sort()).toEqual(['custom_fields.gpa', 'first_name', 'full_name', 'program']);
     expect(formulaLookupTables(parsed.ast)).toEqual(['programs']);
@@ -121,66 +143,126 @@ describe('the documented formula limits', () => {
 describe('properties', () => {
   it('parsing any string never throws, and errors point inside the input', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `{{${s}}}`), fc.array(fc.constantFrom('{{', '}}', 'if ', '/if', 'else', '"', '(', ')', '|', 'x', ' ', '1', '\n', '==', '&&', 'lookup ')).map((parts) => parts.join(''))), (source) => {
-        const parsed = parseFormula(source);
-        if (!parsed.ok) {
-          const lines = source.split('\n');
-          expect(parsed.error.line).toBeGreaterThanOrEqual(1);
-          expect(parsed.error.line).toBeLessThanOrEqual(lines.length);
-          expect(parsed.error.column).toBeLessThanOrEqual((lines[parsed.error.line - 1]?.length ?? 0) + 1);
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `{{${s}}}`),
+          fc
+            .array(
+              fc.constantFrom(
+                '{{',
+                '}}',
+                'if ',
+                '/if',
+                'else',
+                '"',
+                '(',
+                ')',
+                '|',
+                'x',
+                ' ',
+                '1',
+                '\n',
+                '==',
+                '&&',
+                'lookup ',
+              ),
+            )
+            .map((parts) => parts.join('')),
+        ),
+        (source) => {
+          const parsed = parseFormula(source);
+          if (!parsed.ok) {
+            const lines = source.split('\n');
+            expect(parsed.error.line).toBeGreaterThanOrEqual(1);
+            expect(parsed.error.line).toBeLessThanOrEqual(lines.length);
+            expect(parsed.error.column).toBeLessThanOrEqual((lines[parsed.error.line - 1]?.length ?? 0) + 1);
+          }
+        },
+      ),
     );
   });
 
   it('refuses a formula exactly when it nests more than 5 conditionals or calls lookup more than 3 times', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 6 }), fc.string({ maxLength: 10 }).filter((text) => !text.includes('{') && !text.includes('}')), (depth, lookups, filler) => {
-        const body = `${filler}${'{{lookup "t" x}}'.repeat(lookups)}`;
-        const source = '{{if a}}'.repeat(depth) + body + '{{/if}}'.repeat(depth);
-        const parsed = parseFormula(source);
-        if (!parsed.ok) throw new Error(parsed.error.message);
-        const problems = formulaLimitProblems(source, parsed.ast);
-        expect(problems.length).toBe((depth > 5 ? 1 : 0) + (lookups > 3 ? 1 : 0));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.string({ maxLength: 10 }).filter((text) => !text.includes('{') && !text.includes('}')),
+        (depth, lookups, filler) => {
+          const body = `${filler}${'{{lookup "t" x}}'.repeat(lookups)}`;
+          const source = '{{if a}}'.repeat(depth) + body + '{{/if}}'.repeat(depth);
+          const parsed = parseFormula(source);
+          if (!parsed.ok) throw new Error(parsed.error.message);
+          const problems = formulaLimitProblems(source, parsed.ast);
+          expect(problems.length).toBe((depth > 5 ? 1 : 0) + (lookups > 3 ? 1 : 0));
+        },
+      ),
     );
   });
 
   it('text without tags comes back unchanged', () => {
     fc.assert(
-      fc.property(fc.string().filter((text) => !text.includes('{{')), (text) => {
-        expect(run(text)).toEqual({ ok: true, value: text });
-      }),
+      fc.property(
+        fc.string().filter((text) => !text.includes('{{')),
+        (text) => {
+          expect(run(text)).toEqual({ ok: true, value: text });
+        },
+      ),
     );
   });
 
   const path = fc.constantFrom('first_name', 'custom_fields.gpa', 'program', 'x');
-  const literal = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null));
+  const literal = fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.string({ maxLength: 8 }),
+    fc.boolean(),
+    fc.constant(null),
+  );
   const expr = fc.letrec<{ expr: string }>((tie) => ({
     expr: fc.oneof(
       { depthSize: 'small' },
       path,
       literal.map((value) => (typeof value === 'string' ? JSON.stringify(value) : String(value))),
-      fc.tuple(tie('expr'), fc.constantFrom('==', '!=', '>', '<=', '&&', '||', 'contains'), tie('expr')).map(([a, op, b]) => `(${a} ${op} ${b})`),
+      fc
+        .tuple(tie('expr'), fc.constantFrom('==', '!=', '>', '<=', '&&', '||', 'contains'), tie('expr'))
+        .map(([a, op, b]) => `(${a} ${op} ${b})`),
       tie('expr').map((inner) => `!(${inner})`),
-      fc.tuple(tie('expr'), fc.constantFrom(' | upcase', ' | default: 1', ' | plus: 2', ' | truncate: 3', ' | round')).map(([inner, filter]) => `(${inner}${filter})`),
+      fc
+        .tuple(tie('expr'), fc.constantFrom(' | upcase', ' | default: 1', ' | plus: 2', ' | truncate: 3', ' | round'))
+        .map(([inner, filter]) => `(${inner}${filter})`),
       path.map((key) => `lookup("programs", ${key})`),
     ),
   })).expr;
-  const template = fc.array(fc.oneof(fc.string({ maxLength: 6 }).filter((text) => !text.includes('{') && !text.includes('}')), expr.map((e) => `{{${e}}}`), fc.tuple(expr, expr).map(([c, e]) => `{{if ${c}}}{{${e}}}{{else}}x{{/if}}`)), { maxLength: 5 }).map((parts) => parts.join(''));
+  const template = fc
+    .array(
+      fc.oneof(
+        fc.string({ maxLength: 6 }).filter((text) => !text.includes('{') && !text.includes('}')),
+        expr.map((e) => `{{${e}}}`),
+        fc.tuple(expr, expr).map(([c, e]) => `{{if ${c}}}{{${e}}}{{else}}x{{/if}}`),
+      ),
+      { maxLength: 5 },
+    )
+    .map((parts) => parts.join(''));
 
   it('a printed tree parses to the same tree (round trip), and evaluation never throws', () => {
-    const strip = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'at' ? undefined : inner)));
+    const strip = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'at' ? undefined : inner)));
     fc.assert(
-      fc.property(template, fc.dictionary(fc.constantFrom('first_name', 'program', 'custom_fields'), fc.jsonValue({ maxDepth: 2 })), (source, subject) => {
-        const parsed = parseFormula(source);
-        if (!parsed.ok) throw new Error(`${source}: ${parsed.error.message}`);
-        const printed = printFormula(parsed.ast);
-        const again = parseFormula(printed);
-        if (!again.ok) throw new Error(`${printed}: ${again.error.message}`);
-        expect(strip(mergeText(again.ast))).toEqual(strip(mergeText(parsed.ast)));
-        for (const type of ['text', 'number', 'date', 'boolean'] as const) evaluateFormula(parsed.ast, subject, type, context);
-      }),
+      fc.property(
+        template,
+        fc.dictionary(fc.constantFrom('first_name', 'program', 'custom_fields'), fc.jsonValue({ maxDepth: 2 })),
+        (source, subject) => {
+          const parsed = parseFormula(source);
+          if (!parsed.ok) throw new Error(`${source}: ${parsed.error.message}`);
+          const printed = printFormula(parsed.ast);
+          const again = parseFormula(printed);
+          if (!again.ok) throw new Error(`${printed}: ${again.error.message}`);
+          expect(strip(mergeText(again.ast))).toEqual(strip(mergeText(parsed.ast)));
+          for (const type of ['text', 'number', 'date', 'boolean'] as const)
+            evaluateFormula(parsed.ast, subject, type, context);
+        },
+      ),
     );
   });
 });
@@ -191,7 +273,12 @@ function mergeText(nodes: FormulaAst): unknown[] {
   for (const node of nodes) {
     const last = merged.at(-1) as { kind?: string; value?: string } | undefined;
     if (node.kind === 'text' && last?.kind === 'text') last.value += node.value;
-    else if (node.kind === 'if') merged.push({ ...node, branches: node.branches.map((branch) => ({ ...branch, body: mergeText(branch.body) })), otherwise: node.otherwise ? mergeText(node.otherwise) : null });
+    else if (node.kind === 'if')
+      merged.push({
+        ...node,
+        branches: node.branches.map((branch) => ({ ...branch, body: mergeText(branch.body) })),
+        otherwise: node.otherwise ? mergeText(node.otherwise) : null,
+      });
     else merged.push({ ...node });
   }
   return merged;

@@ -15,7 +15,19 @@
  *               | "lookup" string primary | "lookup" "(" string "," expr ")"
  *               | "(" expr filter* ")"
  */
-import { FILTER_ARITY, FILTERS, FUNCTION_ARITY, FUNCTIONS, type BinaryOperator, type Expr, type FilterCall, type FilterName, type FormulaAst, type FormulaNode, type FunctionName } from './formula-ast';
+import {
+  FILTER_ARITY,
+  FILTERS,
+  FUNCTION_ARITY,
+  FUNCTIONS,
+  type BinaryOperator,
+  type Expr,
+  type FilterCall,
+  type FilterName,
+  type FormulaAst,
+  type FormulaNode,
+  type FunctionName,
+} from './formula-ast';
 
 export interface FormulaError {
   message: string;
@@ -127,13 +139,19 @@ class Parser {
         const condition = this.expression();
         this.expectClose();
         if (stack.length >= MAX_PARSE_DEPTH) throw new ParseFailure('conditionals nest too deep', first.at);
-        const node: Extract<FormulaNode, { kind: 'if' }> = { kind: 'if', branches: [{ condition, body: [] }], otherwise: null, at: open };
+        const node: Extract<FormulaNode, { kind: 'if' }> = {
+          kind: 'if',
+          branches: [{ condition, body: [] }],
+          otherwise: null,
+          at: open,
+        };
         current().push(node);
         stack.push({ node, body: node.branches[0]!.body, sawElse: false });
       } else if (first.type === 'ident' && first.value === 'elsif') {
         this.next();
         const open_ = stack.at(-1);
-        if (!open_ || open_.sawElse) throw new ParseFailure(open_ ? '{{elsif}} after {{else}}' : '{{elsif}} without an open {{if}}', first.at);
+        if (!open_ || open_.sawElse)
+          throw new ParseFailure(open_ ? '{{elsif}} after {{else}}' : '{{elsif}} without an open {{if}}', first.at);
         const condition = this.expression();
         this.expectClose();
         const branch = { condition, body: [] as FormulaNode[] };
@@ -143,14 +161,19 @@ class Parser {
         this.next();
         this.expectClose();
         const open_ = stack.at(-1);
-        if (!open_ || open_.sawElse) throw new ParseFailure(open_ ? 'a second {{else}} in one {{if}}' : '{{else}} without an open {{if}}', first.at);
+        if (!open_ || open_.sawElse)
+          throw new ParseFailure(
+            open_ ? 'a second {{else}} in one {{if}}' : '{{else}} without an open {{if}}',
+            first.at,
+          );
         open_.node.otherwise = [];
         open_.body = open_.node.otherwise;
         open_.sawElse = true;
       } else if (first.type === 'op' && first.value === '/') {
         this.next();
         const word = this.next();
-        if (word.type !== 'ident' || word.value !== 'if') throw new ParseFailure(`expected "if" after "/" but found ${describe(word)}`, word.at);
+        if (word.type !== 'ident' || word.value !== 'if')
+          throw new ParseFailure(`expected "if" after "/" but found ${describe(word)}`, word.at);
         this.expectClose();
         if (!stack.pop()) throw new ParseFailure('{{/if}} without an open {{if}}', first.at);
       } else {
@@ -211,7 +234,11 @@ class Parser {
       }
       if (isIdentStart(char)) {
         let end = position + 1;
-        while (end < source.length && (isIdentPart(source[end]!) || (source[end] === '.' && isIdentPart(source[end + 1] ?? '')))) end++;
+        while (
+          end < source.length &&
+          (isIdentPart(source[end]!) || (source[end] === '.' && isIdentPart(source[end + 1] ?? '')))
+        )
+          end++;
         this.tokens.push({ type: 'ident', value: source.slice(position, end), at: position });
         position = end;
         continue;
@@ -248,7 +275,8 @@ class Parser {
 
   private expectOp(value: string): void {
     const token = this.next();
-    if (token.type !== 'op' || token.value !== value) throw new ParseFailure(`expected "${value}" but found ${describe(token)}`, token.at);
+    if (token.type !== 'op' || token.value !== value)
+      throw new ParseFailure(`expected "${value}" but found ${describe(token)}`, token.at);
   }
 
   private expectClose(): void {
@@ -288,7 +316,9 @@ class Parser {
   private compare(): Expr {
     const left = this.unary();
     const token = this.peek();
-    const isComparison = (token.type === 'op' && COMPARISONS.includes(token.value)) || (token.type === 'ident' && token.value === 'contains');
+    const isComparison =
+      (token.type === 'op' && COMPARISONS.includes(token.value)) ||
+      (token.type === 'ident' && token.value === 'contains');
     if (!isComparison) return left;
     this.next();
     return { kind: 'binary', operator: token.value as BinaryOperator, left, right: this.unary(), at: token.at };
@@ -333,11 +363,17 @@ class Parser {
       const fn = name as FunctionName;
       const args = this.isOp('(') ? this.arguments() : [];
       const [min, max] = FUNCTION_ARITY[fn];
-      if (args.length < min || args.length > max) throw new ParseFailure(`${fn} takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, not ${args.length}`, token.at);
+      if (args.length < min || args.length > max)
+        throw new ParseFailure(
+          `${fn} takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, not ${args.length}`,
+          token.at,
+        );
       return { kind: 'call', name: fn, args, at: token.at };
     }
-    if (this.isOp('(')) throw new ParseFailure(`unknown function "${name}"; functions are ${FUNCTIONS.join(', ')} and lookup`, token.at);
-    if (['if', 'elsif', 'else', 'contains'].includes(name)) throw new ParseFailure(`"${name}" cannot be used as a value`, token.at);
+    if (this.isOp('('))
+      throw new ParseFailure(`unknown function "${name}"; functions are ${FUNCTIONS.join(', ')} and lookup`, token.at);
+    if (['if', 'elsif', 'else', 'contains'].includes(name))
+      throw new ParseFailure(`"${name}" cannot be used as a value`, token.at);
     return { kind: 'path', path: name, at: token.at };
   }
 
@@ -363,7 +399,11 @@ class Parser {
     const parenthesized = this.isOp('(');
     if (parenthesized) this.next();
     const table = this.next();
-    if (table.type !== 'string') throw new ParseFailure(`lookup needs a table name in quotes, e.g. lookup "programs" program, but found ${describe(table)}`, table.at);
+    if (table.type !== 'string')
+      throw new ParseFailure(
+        `lookup needs a table name in quotes, e.g. lookup "programs" program, but found ${describe(table)}`,
+        table.at,
+      );
     if (parenthesized) this.expectOp(',');
     const key = parenthesized ? this.expression() : this.unary();
     if (parenthesized) this.expectOp(')');
@@ -389,7 +429,11 @@ class Parser {
         }
       }
       const [min, max] = FILTER_ARITY[name];
-      if (args.length < min || args.length > max) throw new ParseFailure(`the ${name} filter takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, not ${args.length}`, token.at);
+      if (args.length < min || args.length > max)
+        throw new ParseFailure(
+          `the ${name} filter takes ${min === max ? min : `${min} to ${max}`} argument${max === 1 ? '' : 's'}, not ${args.length}`,
+          token.at,
+        );
       filters.push({ name, args, at: token.at });
     }
     return filters;

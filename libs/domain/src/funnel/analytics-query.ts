@@ -21,7 +21,13 @@ export interface AnalyticsQuery {
 
 type Query = Record<string, string | string[] | undefined>;
 
-function choice<T extends string>(query: Query, name: string, allowed: readonly T[], fallback: T, details: ErrorDetail[]): T {
+function choice<T extends string>(
+  query: Query,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  details: ErrorDetail[],
+): T {
   const value = query[name];
   if (value === undefined || value === '') return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
@@ -29,7 +35,10 @@ function choice<T extends string>(query: Query, name: string, allowed: readonly 
   return fallback;
 }
 
-export function parseAnalyticsQuery(query: Query, now: Date): { ok: true; value: AnalyticsQuery } | { ok: false; details: ErrorDetail[] } {
+export function parseAnalyticsQuery(
+  query: Query,
+  now: Date,
+): { ok: true; value: AnalyticsQuery } | { ok: false; details: ErrorDetail[] } {
   const details: ErrorDetail[] = [];
   const period = parseFunnelPeriod(query, now);
   if (!period.ok) details.push(...period.details);
@@ -58,7 +67,7 @@ export function intervalStarts(period: FunnelPeriod, interval: AnalyticsInterval
   if (interval === 'week') first.setUTCDate(first.getUTCDate() - ((first.getUTCDay() + 6) % 7));
   if (interval === 'month') first.setUTCDate(1);
   const starts: string[] = [];
-  for (const at = first; at.getTime() < period.end.getTime(); ) {
+  for (const at = first; at.getTime() < period.end.getTime();) {
     starts.push(at.toISOString().slice(0, 10));
     if (interval === 'day') at.setUTCDate(at.getUTCDate() + 1);
     else if (interval === 'week') at.setUTCDate(at.getUTCDate() + 7);

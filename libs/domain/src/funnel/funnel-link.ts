@@ -24,8 +24,11 @@ export interface FunnelLink extends FunnelLinkInput {
   createdAt: string;
 }
 
-export function parseFunnelLinkCreate(body: unknown): { ok: true; value: FunnelLinkInput } | { ok: false; details: ErrorDetail[] } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, details: [{ field: 'body', message: 'body must be a JSON object' }] };
+export function parseFunnelLinkCreate(
+  body: unknown,
+): { ok: true; value: FunnelLinkInput } | { ok: false; details: ErrorDetail[] } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, details: [{ field: 'body', message: 'body must be a JSON object' }] };
   const input = body as Record<string, unknown>;
   const details: ErrorDetail[] = Object.keys(input)
     .filter((key) => !KEYS.includes(key))
@@ -33,12 +36,23 @@ export function parseFunnelLinkCreate(body: unknown): { ok: true; value: FunnelL
   for (const field of ['inquiryVendorId', 'applicationVendorId'] as const) {
     const value = input[field];
     if (value === undefined || value === null) details.push({ field, message: `${field} is required` });
-    else if (typeof value !== 'string' || !UUID.test(value)) details.push({ field, message: `${field} must be a UUID` });
+    else if (typeof value !== 'string' || !UUID.test(value))
+      details.push({ field, message: `${field} must be a UUID` });
   }
   const window = input['timeWindowHours'] ?? DEFAULT_FUNNEL_WINDOW_HOURS;
   if (typeof window !== 'number' || !Number.isInteger(window) || window < 1 || window > MAX_FUNNEL_WINDOW_HOURS) {
-    details.push({ field: 'timeWindowHours', message: `timeWindowHours must be a whole number of hours from 1 to ${MAX_FUNNEL_WINDOW_HOURS}` });
+    details.push({
+      field: 'timeWindowHours',
+      message: `timeWindowHours must be a whole number of hours from 1 to ${MAX_FUNNEL_WINDOW_HOURS}`,
+    });
   }
   if (details.length > 0) return { ok: false, details };
-  return { ok: true, value: { inquiryVendorId: String(input['inquiryVendorId']).toLowerCase(), applicationVendorId: String(input['applicationVendorId']).toLowerCase(), timeWindowHours: window as number } };
+  return {
+    ok: true,
+    value: {
+      inquiryVendorId: String(input['inquiryVendorId']).toLowerCase(),
+      applicationVendorId: String(input['applicationVendorId']).toLowerCase(),
+      timeWindowHours: window as number,
+    },
+  };
 }

@@ -55,19 +55,35 @@ function instant(raw: string, edge: 'start' | 'end'): Date | null {
 
 const startOfDay = (date: Date): Date => new Date(Math.floor(date.getTime() / DAY_MS) * DAY_MS);
 
-export function parseFunnelPeriod(query: Query, now: Date): { ok: true; value: FunnelPeriod } | { ok: false; details: ErrorDetail[] } {
+export function parseFunnelPeriod(
+  query: Query,
+  now: Date,
+): { ok: true; value: FunnelPeriod } | { ok: false; details: ErrorDetail[] } {
   const details: ErrorDetail[] = [];
   const rawStart = single(query, 'startDate', details);
   const rawEnd = single(query, 'endDate', details);
   const today = startOfDay(now);
   const end = rawEnd === undefined ? new Date(today.getTime() + DAY_MS) : instant(rawEnd, 'end');
-  const start = rawStart === undefined ? new Date(today.getTime() - DEFAULT_FUNNEL_DAYS * DAY_MS) : instant(rawStart, 'start');
-  if (rawStart !== undefined && !start) details.push({ field: 'startDate', message: 'startDate must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone' });
-  if (rawEnd !== undefined && !end) details.push({ field: 'endDate', message: 'endDate must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone' });
+  const start =
+    rawStart === undefined ? new Date(today.getTime() - DEFAULT_FUNNEL_DAYS * DAY_MS) : instant(rawStart, 'start');
+  if (rawStart !== undefined && !start)
+    details.push({
+      field: 'startDate',
+      message: 'startDate must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+    });
+  if (rawEnd !== undefined && !end)
+    details.push({
+      field: 'endDate',
+      message: 'endDate must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+    });
   if (details.length > 0 || !start || !end) return { ok: false, details };
-  if (start.getTime() >= end.getTime()) return { ok: false, details: [{ field: 'startDate', message: 'startDate must be before endDate' }] };
+  if (start.getTime() >= end.getTime())
+    return { ok: false, details: [{ field: 'startDate', message: 'startDate must be before endDate' }] };
   if (end.getTime() - start.getTime() > MAX_FUNNEL_PERIOD_DAYS * DAY_MS) {
-    return { ok: false, details: [{ field: 'endDate', message: `the period must be at most ${MAX_FUNNEL_PERIOD_DAYS} days` }] };
+    return {
+      ok: false,
+      details: [{ field: 'endDate', message: `the period must be at most ${MAX_FUNNEL_PERIOD_DAYS} days` }],
+    };
   }
   return { ok: true, value: { start, end } };
 }
@@ -78,7 +94,13 @@ export function parseMinAgeHours(query: Query): { ok: true; value: number } | { 
   if (details.length > 0) return { ok: false, details };
   if (raw === undefined) return { ok: true, value: DEFAULT_MIN_AGE_HOURS };
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value > MAX_MIN_AGE_HOURS) return { ok: false, details: [{ field: 'minAgeHours', message: `minAgeHours must be a whole number of hours from 0 to ${MAX_MIN_AGE_HOURS}` }] };
+  if (!/^\d+$/.test(raw) || value > MAX_MIN_AGE_HOURS)
+    return {
+      ok: false,
+      details: [
+        { field: 'minAgeHours', message: `minAgeHours must be a whole number of hours from 0 to ${MAX_MIN_AGE_HOURS}` },
+      ],
+    };
   return { ok: true, value };
 }
 
@@ -90,6 +112,7 @@ export function periodView(period: FunnelPeriod): { start: string; end: string }
 /** Every UTC day the period touches, as YYYY-MM-DD, in order. */
 export function periodDays(period: FunnelPeriod): string[] {
   const days: string[] = [];
-  for (let day = startOfDay(period.start).getTime(); day < period.end.getTime(); day += DAY_MS) days.push(new Date(day).toISOString().slice(0, 10));
+  for (let day = startOfDay(period.start).getTime(); day < period.end.getTime(); day += DAY_MS)
+    days.push(new Date(day).toISOString().slice(0, 10));
   return days;
 }

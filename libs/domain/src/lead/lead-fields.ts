@@ -45,8 +45,12 @@ export function leadFields<const F extends readonly LeadField[]>(...fields: F): 
 }
 
 /** Every lead field but those named, in the resource's order. */
-export function leadFieldsExcept<const E extends LeadField>(...excluded: readonly E[]): ReadonlyArray<Exclude<LeadField, E>> {
-  return LEAD_FIELDS.filter((field): field is Exclude<LeadField, E> => !(excluded as readonly LeadField[]).includes(field));
+export function leadFieldsExcept<const E extends LeadField>(
+  ...excluded: readonly E[]
+): ReadonlyArray<Exclude<LeadField, E>> {
+  return LEAD_FIELDS.filter(
+    (field): field is Exclude<LeadField, E> => !(excluded as readonly LeadField[]).includes(field),
+  );
 }
 
 /** The lead's own scalar fields that rules, calculated fields and validation see (no identity, bookkeeping or nested objects). */

@@ -27,11 +27,25 @@ export const LEAD_LIST_FIELDS = leadFieldsExcept(
 /** Every field of the lead resource (get-by-id). `vendor_name` is looked up from the vendor. */
 export const LEAD_DETAIL_FIELDS = [
   ...LEAD_LIST_FIELDS,
-  ...leadFields('vendor_name', 'landing_page', 'referrer', 'utm_term', 'utm_content', 'validation_status', 'duplicate_of', 'crm_sync_status', 'crm_id', 'crm_synced_at', 'deleted_at'),
+  ...leadFields(
+    'vendor_name',
+    'landing_page',
+    'referrer',
+    'utm_term',
+    'utm_content',
+    'validation_status',
+    'duplicate_of',
+    'crm_sync_status',
+    'crm_id',
+    'crm_synced_at',
+    'deleted_at',
+  ),
 ] as const;
 
 /** Any scalar field of the list can sort it (objects cannot). */
-export const LEAD_SORT_FIELDS = LEAD_LIST_FIELDS.filter((field) => field !== 'custom_fields' && field !== 'enrichment_data');
+export const LEAD_SORT_FIELDS = LEAD_LIST_FIELDS.filter(
+  (field) => field !== 'custom_fields' && field !== 'enrichment_data',
+);
 export type LeadSortField = (typeof LEAD_SORT_FIELDS)[number];
 
 export const LEAD_LIST_DEFAULT_LIMIT = 20;
@@ -67,7 +81,19 @@ export interface LeadListQuery {
   search?: LeadSearch;
 }
 
-const KNOWN = ['page', 'limit', 'sortBy', 'sortOrder', 'status', 'source', 'vendor_id', 'program', 'start_date', 'end_date', 'search'] as const;
+const KNOWN = [
+  'page',
+  'limit',
+  'sortBy',
+  'sortOrder',
+  'status',
+  'source',
+  'vendor_id',
+  'program',
+  'start_date',
+  'end_date',
+  'search',
+] as const;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PHONE_TEXT = /^[\d\s().+\-/]+$/;
@@ -83,7 +109,8 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
   const values: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    if (!(KNOWN as readonly string[]).includes(key)) details.push({ field: key, message: `${key} is not a known query parameter` });
+    if (!(KNOWN as readonly string[]).includes(key))
+      details.push({ field: key, message: `${key} is not a known query parameter` });
     else if (Array.isArray(value)) details.push({ field: key, message: `${key} must be given once` });
     else values[key] = value;
   }
@@ -143,7 +170,8 @@ export function parseLeadListQuery(raw: Readonly<Record<string, string | string[
 
   const search = values['search']?.trim();
   if (search !== undefined && search !== '') {
-    if ((values['search'] ?? '').length > MAX_SEARCH) details.push({ field: 'search', message: `search must be at most ${MAX_SEARCH} characters` });
+    if ((values['search'] ?? '').length > MAX_SEARCH)
+      details.push({ field: 'search', message: `search must be at most ${MAX_SEARCH} characters` });
     else query.search = parseLeadSearch(search);
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, query };
@@ -169,7 +197,8 @@ export function parseDateBound(text: string, side: 'start' | 'end'): string | un
 /** `search` as the list and exports match it (trimmed, non-empty text). */
 export function parseLeadSearch(search: string): LeadSearch {
   const text = normalizeSearchText(search);
-  if ([...text].length < SEARCH_MIN_TEXT) return { mode: 'prefix', text: search.trim().toLowerCase(), phoneDigits: null };
+  if ([...text].length < SEARCH_MIN_TEXT)
+    return { mode: 'prefix', text: search.trim().toLowerCase(), phoneDigits: null };
   const digits = PHONE_TEXT.test(search) ? search.replace(/\D/g, '') : '';
   return { mode: 'contains', text, phoneDigits: digits.length >= SEARCH_MIN_PHONE_DIGITS ? digits : null };
 }

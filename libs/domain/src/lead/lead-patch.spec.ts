@@ -4,14 +4,26 @@ import type { LeadRecord } from './lead';
 import { applyLeadPatch, parseLeadPatch } from './lead-patch';
 
 const context = { customFields: [], defaultPhoneCountry: 'US' };
-const lead = { _id: 'lead_1', email: 'a@example.edu', phone: '+14155550101', first_name: 'Ann', last_name: 'Lee', status: 'active', custom_fields: {}, actor: startLead('lead_1') } as unknown as LeadRecord;
+const lead = {
+  _id: 'lead_1',
+  email: 'a@example.edu',
+  phone: '+14155550101',
+  first_name: 'Ann',
+  last_name: 'Lee',
+  status: 'active',
+  custom_fields: {},
+  actor: startLead('lead_1'),
+} as unknown as LeadRecord;
 
 describe('lead patch', () => {
   it('normalizes email and phone like ingestion and reports old and new values', () => {
     const parsed = parseLeadPatch({ email: ' B@Example.EDU ', phone: '(415) 555-0199', last_name: 'Lee' }, context);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.details));
     const { set, changes } = applyLeadPatch(lead, parsed.patch);
-    expect(changes).toEqual({ email: { old: 'a@example.edu', new: 'B@example.edu' }, phone: { old: '+14155550101', new: '+14155550199' } });
+    expect(changes).toEqual({
+      email: { old: 'a@example.edu', new: 'B@example.edu' },
+      phone: { old: '+14155550101', new: '+14155550199' },
+    });
     expect(set).toMatchObject({ email_lower: 'b@example.edu', phone_digits: '4155550199', bk_phone: '4155550199' });
   });
 
@@ -20,7 +32,9 @@ describe('lead patch', () => {
     const nest = (levels: number): unknown => (levels === 0 ? 1 : { a: nest(levels - 1) });
     expect(parseLeadPatch({ custom_fields: { profile: nest(10) } }, withProfile).ok).toBe(true);
     const parsed = parseLeadPatch({ custom_fields: { profile: nest(11) } }, withProfile);
-    expect(parsed.ok ? [] : parsed.details).toEqual([{ field: 'custom_fields.profile', message: 'custom_fields.profile must not nest deeper than 10 levels' }]);
+    expect(parsed.ok ? [] : parsed.details).toEqual([
+      { field: 'custom_fields.profile', message: 'custom_fields.profile must not nest deeper than 10 levels' },
+    ]);
   });
 
   it('refuses unknown and bookkeeping fields', () => {

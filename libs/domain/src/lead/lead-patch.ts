@@ -37,7 +37,13 @@ export const TEXT_FIELDS = {
 } as const satisfies Partial<Record<LeadField, number>>;
 type TextField = keyof typeof TEXT_FIELDS;
 
-export const LEAD_WRITABLE_FIELDS = ['email', 'phone', 'status', 'custom_fields', ...(Object.keys(TEXT_FIELDS) as TextField[])] as const;
+export const LEAD_WRITABLE_FIELDS = [
+  'email',
+  'phone',
+  'status',
+  'custom_fields',
+  ...(Object.keys(TEXT_FIELDS) as TextField[]),
+] as const;
 
 /** A checked update: only the fields given, normalized. `null` clears a text field or a custom field. */
 export interface LeadPatch {
@@ -76,32 +82,42 @@ export function parseLeadPatch(body: unknown, context: LeadPatchContext): LeadPa
       else details.push({ field, message: parsed ? parsed.message : 'email must be a string' });
     } else if (field === 'phone') {
       if (value === null || value === '') patch.phone = null;
-      else if (typeof value !== 'string' || value.length > 40) details.push({ field, message: 'phone must be a string of at most 40 characters or null' });
+      else if (typeof value !== 'string' || value.length > 40)
+        details.push({ field, message: 'phone must be a string of at most 40 characters or null' });
       else {
         const phone = normalizePhone(value.trim(), context.defaultPhoneCountry);
         if (phone.ok) patch.phone = phone.e164;
         else details.push({ field, message: phone.message });
       }
     } else if (field === 'status') {
-      if (typeof value === 'string' && (LEAD_STATUSES as readonly string[]).includes(value)) patch.status = value as LeadStatus;
+      if (typeof value === 'string' && (LEAD_STATUSES as readonly string[]).includes(value))
+        patch.status = value as LeadStatus;
       else details.push({ field, message: `status must be one of ${LEAD_STATUSES.join(', ')}` });
     } else if (field === 'custom_fields') {
       if (!isObject(value)) details.push({ field, message: 'custom_fields must be an object' });
       else {
         const values = value as Record<string, CustomFieldValue>;
-        details.push(...checkCustomFields(values, context.customFields, { onlyGiven: true }).map(({ field: name, message }) => ({ field: name, message })));
+        details.push(
+          ...checkCustomFields(values, context.customFields, { onlyGiven: true }).map(({ field: name, message }) => ({
+            field: name,
+            message,
+          })),
+        );
         details.push(...customFieldsLimitProblems(values));
         patch.custom_fields = values;
       }
     } else {
       const max = TEXT_FIELDS[field as TextField];
       if (value === null || (typeof value === 'string' && value.trim() === '')) patch.text[field as TextField] = null;
-      else if (typeof value !== 'string' || value.length > max) details.push({ field, message: `${field} must be a string of at most ${max} characters or null` });
+      else if (typeof value !== 'string' || value.length > max)
+        details.push({ field, message: `${field} must be a string of at most ${max} characters or null` });
       // Names lose their bidirectional-text controls, as at ingestion (docs/console.md, "User text").
-      else patch.text[field as TextField] = (LEAD_NAME_FIELDS.includes(field) ? stripBidiControls(value) : value).trim();
+      else
+        patch.text[field as TextField] = (LEAD_NAME_FIELDS.includes(field) ? stripBidiControls(value) : value).trim();
     }
   }
-  if (details.length === 0 && Object.keys(body).length === 0) details.push({ field: '(body)', message: 'give at least one field to change' });
+  if (details.length === 0 && Object.keys(body).length === 0)
+    details.push({ field: '(body)', message: 'give at least one field to change' });
   return details.length > 0 ? { ok: false, details } : { ok: true, patch };
 }
 
@@ -158,5 +174,12 @@ export function applyLeadPatch(lead: LeadRecord, patch: LeadPatch): AppliedLeadP
  */
 export function withDerivedFields<T extends LeadRecord>(lead: T): T {
   const keys = blockingKeyFields(lead);
-  return { ...lead, ...leadSearchFields(lead), bk_email: keys.email, bk_phone: keys.phone, bk_name: keys.name, dedup_key: lead.email ? normalizeEmail(lead.email) : '' };
+  return {
+    ...lead,
+    ...leadSearchFields(lead),
+    bk_email: keys.email,
+    bk_phone: keys.phone,
+    bk_name: keys.name,
+    dedup_key: lead.email ? normalizeEmail(lead.email) : '',
+  };
 }

@@ -19,7 +19,9 @@ describe('normalizeSearchText', () => {
 
 describe('leadSearchFields', () => {
   it('stores the email and the full name normalized, and every digit of the phone', () => {
-    expect(leadSearchFields({ email: 'Zoe.Lopez@Gmail.com', first_name: 'Zoë', last_name: 'López', phone: '+14155552671' })).toMatchObject({
+    expect(
+      leadSearchFields({ email: 'Zoe.Lopez@Gmail.com', first_name: 'Zoë', last_name: 'López', phone: '+14155552671' }),
+    ).toMatchObject({
       search_text: ['zoe.lopez@gmail.com', 'zoe lopez'],
       search_phone: '14155552671',
       // The lowercase copies stay: they sort email and names, and answer one- and two-character searches.
@@ -30,15 +32,35 @@ describe('leadSearchFields', () => {
   });
 
   it('holds null, not an empty list, when there is nothing to search', () => {
-    expect(leadSearchFields({ email: '', first_name: null, last_name: '  ', phone: null })).toMatchObject({ search_text: null, search_phone: null });
-    expect(leadSearchFields({ email: 'a@b.edu', last_name: 'Lee' })).toMatchObject({ search_text: ['a@b.edu', 'lee'], search_phone: null });
+    expect(leadSearchFields({ email: '', first_name: null, last_name: '  ', phone: null })).toMatchObject({
+      search_text: null,
+      search_phone: null,
+    });
+    expect(leadSearchFields({ email: 'a@b.edu', last_name: 'Lee' })).toMatchObject({
+      search_text: ['a@b.edu', 'lee'],
+      search_phone: null,
+    });
   });
 
   it('is recomputed by a patch of email, names or phone, and by a merge', () => {
-    const lead = { _id: 'l', email: 'old@example.edu', first_name: 'Ann', last_name: 'Lee', phone: '+14155550100', custom_fields: {} } as unknown as LeadRecord;
-    const { set } = applyLeadPatch(lead, { email: 'new@gmail.com', phone: '+14155552671', text: { last_name: 'Müller' } });
+    const lead = {
+      _id: 'l',
+      email: 'old@example.edu',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      phone: '+14155550100',
+      custom_fields: {},
+    } as unknown as LeadRecord;
+    const { set } = applyLeadPatch(lead, {
+      email: 'new@gmail.com',
+      phone: '+14155552671',
+      text: { last_name: 'Müller' },
+    });
     expect(set).toMatchObject({ search_text: ['new@gmail.com', 'ann muller'], search_phone: '14155552671' });
-    expect(withDerivedFields({ ...lead, first_name: 'Zoë' })).toMatchObject({ search_text: ['old@example.edu', 'zoe lee'], search_phone: '14155550100' });
+    expect(withDerivedFields({ ...lead, first_name: 'Zoë' })).toMatchObject({
+      search_text: ['old@example.edu', 'zoe lee'],
+      search_phone: '14155550100',
+    });
   });
 });
 

@@ -43,7 +43,12 @@ export function normalizeSearchText(text: string): string {
 
 const lower = (value: string | null | undefined): string | null => (value ? value.trim().toLowerCase() || null : null);
 
-export function leadSearchFields(lead: { email?: string | null; first_name?: string | null; last_name?: string | null; phone?: string | null }): LeadSearchFields {
+export function leadSearchFields(lead: {
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  phone?: string | null;
+}): LeadSearchFields {
   const digits = lead.phone ? phoneDigits(lead.phone) : '';
   const allDigits = lead.phone ? lead.phone.replace(/\D/g, '') : '';
   const email = normalizeSearchText(lead.email ?? '');

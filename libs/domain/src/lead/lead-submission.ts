@@ -1,7 +1,8 @@
 import { leadFields } from './lead-fields';
 
 /** Custom field values of a submission: string, number, boolean, date (ISO 8601 string), array, object. */
-export type CustomFieldValue = string | number | boolean | null | CustomFieldValue[] | { [key: string]: CustomFieldValue };
+export type CustomFieldValue =
+  string | number | boolean | null | CustomFieldValue[] | { [key: string]: CustomFieldValue };
 
 /**
  * An inbound lead submission (the body of `ingestLead`), plus the two bot-detection inputs

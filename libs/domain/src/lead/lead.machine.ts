@@ -64,7 +64,9 @@ export const leadMachine = setup({
         },
         VALIDATION_FAILED: {
           target: 'rejected',
-          actions: assign({ rejection: ({ event }) => ({ reason: event.reason, ruleId: event.ruleId, message: event.message }) }),
+          actions: assign({
+            rejection: ({ event }) => ({ reason: event.reason, ruleId: event.ruleId, message: event.message }),
+          }),
         },
       },
     },
@@ -73,15 +75,24 @@ export const leadMachine = setup({
         UNIQUE: { target: 'enriching' },
         DUPLICATE_REJECTED: {
           target: 'duplicate',
-          actions: assign({ duplicateOf: ({ event }) => event.duplicateOf, similarityScore: ({ event }) => event.similarityScore }),
+          actions: assign({
+            duplicateOf: ({ event }) => event.duplicateOf,
+            similarityScore: ({ event }) => event.similarityScore,
+          }),
         },
         DUPLICATE_MERGED: {
           target: 'duplicate',
-          actions: assign({ duplicateOf: ({ event }) => event.duplicateOf, similarityScore: ({ event }) => event.similarityScore }),
+          actions: assign({
+            duplicateOf: ({ event }) => event.duplicateOf,
+            similarityScore: ({ event }) => event.similarityScore,
+          }),
         },
         DUPLICATE_LINKED: {
           target: 'enriching',
-          actions: assign({ duplicateOf: ({ event }) => event.duplicateOf, similarityScore: ({ event }) => event.similarityScore }),
+          actions: assign({
+            duplicateOf: ({ event }) => event.duplicateOf,
+            similarityScore: ({ event }) => event.similarityScore,
+          }),
         },
         DUPLICATE_FLAGGED: {
           target: 'enriching',
@@ -99,7 +110,11 @@ export const leadMachine = setup({
         ENRICHMENT_REJECTED: {
           target: 'rejected',
           actions: assign({
-            rejection: ({ event }) => ({ reason: 'failed_custom_rule' as const, ruleId: event.ruleId, message: event.message }),
+            rejection: ({ event }) => ({
+              reason: 'failed_custom_rule' as const,
+              ruleId: event.ruleId,
+              message: event.message,
+            }),
           }),
         },
       },

@@ -6,7 +6,16 @@ import type { PersistedLeadActor } from './lead.machine';
 import type { LeadRoute } from '../routing/route-lead';
 
 /** Lead statuses (docs/api-conventions.md "Statuses"). */
-export const LEAD_STATUSES = ['new', 'active', 'contacted', 'qualified', 'converted', 'rejected', 'duplicate', 'archived'] as const;
+export const LEAD_STATUSES = [
+  'new',
+  'active',
+  'contacted',
+  'qualified',
+  'converted',
+  'rejected',
+  'duplicate',
+  'archived',
+] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
 /**

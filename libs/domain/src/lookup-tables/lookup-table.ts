@@ -43,25 +43,41 @@ function parseLookupTable(body: unknown, base: LookupTableSettings, creating: bo
   const value: LookupTableSettings = { ...base };
   if (creating || 'name' in body) {
     const name = body['name'];
-    if (typeof name !== 'string' || !LOOKUP_TABLE_NAME.test(name)) details.push({ field: 'name', message: 'name is required: 1-64 letters, digits, _ or -, starting with a letter or digit' });
+    if (typeof name !== 'string' || !LOOKUP_TABLE_NAME.test(name))
+      details.push({
+        field: 'name',
+        message: 'name is required: 1-64 letters, digits, _ or -, starting with a letter or digit',
+      });
     else value.name = name;
   }
   if ('description' in body) {
     const description = body['description'];
-    if (description !== null && (typeof description !== 'string' || description.length > MAX_DESCRIPTION)) details.push({ field: 'description', message: `description must be a string of at most ${MAX_DESCRIPTION} characters, or null` });
+    if (description !== null && (typeof description !== 'string' || description.length > MAX_DESCRIPTION))
+      details.push({
+        field: 'description',
+        message: `description must be a string of at most ${MAX_DESCRIPTION} characters, or null`,
+      });
     else value.description = description;
   }
   if (creating || 'mappings' in body) {
     const mappings = body['mappings'];
-    if (!isObject(mappings)) details.push({ field: 'mappings', message: 'mappings is required: an object of key to value strings' });
+    if (!isObject(mappings))
+      details.push({ field: 'mappings', message: 'mappings is required: an object of key to value strings' });
     else {
       const entries = Object.entries(mappings);
-      if (entries.length > MAX_LOOKUP_MAPPINGS) details.push({ field: 'mappings', message: `mappings may hold at most ${MAX_LOOKUP_MAPPINGS} keys` });
+      if (entries.length > MAX_LOOKUP_MAPPINGS)
+        details.push({ field: 'mappings', message: `mappings may hold at most ${MAX_LOOKUP_MAPPINGS} keys` });
       for (const [key, mapped] of entries.slice(0, MAX_LOOKUP_MAPPINGS)) {
-        if (key.length === 0 || key.length > MAX_KEY) details.push({ field: `mappings.${key}`, message: `keys must have 1-${MAX_KEY} characters` });
-        else if (typeof mapped !== 'string' || mapped.length > MAX_VALUE) details.push({ field: `mappings.${key}`, message: `values must be strings of at most ${MAX_VALUE} characters` });
+        if (key.length === 0 || key.length > MAX_KEY)
+          details.push({ field: `mappings.${key}`, message: `keys must have 1-${MAX_KEY} characters` });
+        else if (typeof mapped !== 'string' || mapped.length > MAX_VALUE)
+          details.push({
+            field: `mappings.${key}`,
+            message: `values must be strings of at most ${MAX_VALUE} characters`,
+          });
       }
-      if (details.every((detail) => !detail.field.startsWith('mappings'))) value.mappings = { ...(mappings as Record<string, string>) };
+      if (details.every((detail) => !detail.field.startsWith('mappings')))
+        value.mappings = { ...(mappings as Record<string, string>) };
     }
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, value };

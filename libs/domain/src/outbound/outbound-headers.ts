@@ -36,11 +36,18 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
  * Why this header may not be sent, or null when it may. Without a value only the name is checked
  * (a CRM connection names its header in its settings and keeps the value in its credentials).
  */
-export function outboundHeaderProblem(name: string, value?: string, maxValueLength: number = MAX_OUTBOUND_HEADER_VALUE): string | null {
-  if (!HEADER_NAME.test(name)) return `header name ${JSON.stringify(name)} may contain only letters, digits and !#$%&'*+-.^_\`|~`;
-  if ((FORBIDDEN_OUTBOUND_HEADERS as readonly string[]).includes(name.toLowerCase())) return `header ${name} may not be set (leadstream sets it itself)`;
+export function outboundHeaderProblem(
+  name: string,
+  value?: string,
+  maxValueLength: number = MAX_OUTBOUND_HEADER_VALUE,
+): string | null {
+  if (!HEADER_NAME.test(name))
+    return `header name ${JSON.stringify(name)} may contain only letters, digits and !#$%&'*+-.^_\`|~`;
+  if ((FORBIDDEN_OUTBOUND_HEADERS as readonly string[]).includes(name.toLowerCase()))
+    return `header ${name} may not be set (leadstream sets it itself)`;
   if (value === undefined) return null;
   if (value.length > maxValueLength) return `the value of header ${name} must be at most ${maxValueLength} characters`;
-  if (!HEADER_VALUE.test(value)) return `the value of header ${name} may contain only visible ASCII characters, spaces and tabs (no line breaks or NUL)`;
+  if (!HEADER_VALUE.test(value))
+    return `the value of header ${name} may contain only visible ASCII characters, spaces and tabs (no line breaks or NUL)`;
   return null;
 }

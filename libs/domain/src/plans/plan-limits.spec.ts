@@ -9,20 +9,32 @@ describe('plan limits', () => {
     expect(refused).toMatchObject({
       code: 'PLAN_LIMIT_REACHED',
       message: 'Plan limit reached: the education plan allows at most 300 enrichment rules per organization',
-      details: [{ field: 'enrichment_rules', message: 'enrichment_rules may number at most 300 on the education plan: the organization has 250 and this request adds 51' }],
+      details: [
+        {
+          field: 'enrichment_rules',
+          message:
+            'enrichment_rules may number at most 300 on the education plan: the organization has 250 and this request adds 51',
+        },
+      ],
     });
     // The detail already names its field first: answers show it as it is.
     expect(describeDetail(refused!.details![0]!)).toEqual(refused!.details![0]);
   });
 
   it('allows more on the enterprise plan than on education, for every limit', () => {
-    for (const [limit, value] of Object.entries(PLAN_LIMITS.education)) expect(PLAN_LIMITS.enterprise[limit as keyof typeof PLAN_LIMITS.education], limit).toBeGreaterThan(value);
+    for (const [limit, value] of Object.entries(PLAN_LIMITS.education))
+      expect(PLAN_LIMITS.enterprise[limit as keyof typeof PLAN_LIMITS.education], limit).toBeGreaterThan(value);
     expect(planCountProblem({ plan: 'enterprise', resource: 'enrichment_rules', current: 300, adding: 1 })).toBeNull();
   });
 
   it('bounds the mappings of one lookup table', () => {
     expect(lookupRowsProblem('education', 5_000)).toBeNull();
-    expect(lookupRowsProblem('education', 5_001)?.details).toEqual([{ field: 'mappings', message: 'mappings may hold at most 5000 keys per table on the education plan: this table would have 5001' }]);
+    expect(lookupRowsProblem('education', 5_001)?.details).toEqual([
+      {
+        field: 'mappings',
+        message: 'mappings may hold at most 5000 keys per table on the education plan: this table would have 5001',
+      },
+    ]);
     expect(lookupRowsProblem('enterprise', 10_000)).toBeNull();
   });
 

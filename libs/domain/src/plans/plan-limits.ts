@@ -14,7 +14,13 @@ export const PLANS = ['education', 'enterprise'] as const;
 export type PlanName = (typeof PLANS)[number];
 
 /** What is counted per organization. */
-export const PLAN_COUNTED_RESOURCES = ['enrichment_rules', 'routing_rules', 'validation_rules', 'calculated_fields', 'lookup_tables'] as const;
+export const PLAN_COUNTED_RESOURCES = [
+  'enrichment_rules',
+  'routing_rules',
+  'validation_rules',
+  'calculated_fields',
+  'lookup_tables',
+] as const;
 export type PlanCountedResource = (typeof PLAN_COUNTED_RESOURCES)[number];
 
 export interface PlanLimits extends Readonly<Record<PlanCountedResource, number>> {
@@ -23,8 +29,22 @@ export interface PlanLimits extends Readonly<Record<PlanCountedResource, number>
 }
 
 export const PLAN_LIMITS: Readonly<Record<PlanName, PlanLimits>> = {
-  education: { enrichment_rules: 300, routing_rules: 200, validation_rules: 200, calculated_fields: 100, lookup_tables: 20, lookup_table_rows: 5_000 },
-  enterprise: { enrichment_rules: 1_000, routing_rules: 1_000, validation_rules: 1_000, calculated_fields: 500, lookup_tables: 100, lookup_table_rows: 10_000 },
+  education: {
+    enrichment_rules: 300,
+    routing_rules: 200,
+    validation_rules: 200,
+    calculated_fields: 100,
+    lookup_tables: 20,
+    lookup_table_rows: 5_000,
+  },
+  enterprise: {
+    enrichment_rules: 1_000,
+    routing_rules: 1_000,
+    validation_rules: 1_000,
+    calculated_fields: 500,
+    lookup_tables: 100,
+    lookup_table_rows: 10_000,
+  },
 };
 
 /** How messages name each resource. */
@@ -61,14 +81,25 @@ export function planCountProblem({ plan, resource, current, adding }: PlanCount)
     field: resource,
     message: `${resource} may number at most ${limit} on the ${plan} plan: the organization has ${current} and this request adds ${adding}`,
   };
-  return new DomainError('PLAN_LIMIT_REACHED', `Plan limit reached: the ${plan} plan allows at most ${limit} ${NOUNS[resource]} per organization`, [detail]);
+  return new DomainError(
+    'PLAN_LIMIT_REACHED',
+    `Plan limit reached: the ${plan} plan allows at most ${limit} ${NOUNS[resource]} per organization`,
+    [detail],
+  );
 }
 
 /** The refusal when a lookup table would hold more mappings than the plan allows in one table, else null. */
 export function lookupRowsProblem(plan: PlanName, rows: number, field = 'mappings'): DomainError | null {
   const limit = PLAN_LIMITS[plan].lookup_table_rows;
   if (rows <= limit) return null;
-  return new DomainError('PLAN_LIMIT_REACHED', `Plan limit reached: the ${plan} plan allows at most ${limit} mappings per lookup table`, [
-    { field, message: `${field} may hold at most ${limit} keys per table on the ${plan} plan: this table would have ${rows}` },
-  ]);
+  return new DomainError(
+    'PLAN_LIMIT_REACHED',
+    `Plan limit reached: the ${plan} plan allows at most ${limit} mappings per lookup table`,
+    [
+      {
+        field,
+        message: `${field} may hold at most ${limit} keys per table on the ${plan} plan: this table would have ${rows}`,
+      },
+    ],
+  );
 }

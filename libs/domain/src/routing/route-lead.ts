@@ -47,8 +47,12 @@ export interface LeadRoute {
 }
 
 /** Enabled rules in the order they are tried. */
-export function routingRuleOrder<T extends Pick<RoutingRule, 'enabled' | 'priority' | 'created_at' | 'id'>>(rules: readonly T[]): T[] {
-  return rules.filter((rule) => rule.enabled).sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+export function routingRuleOrder<T extends Pick<RoutingRule, 'enabled' | 'priority' | 'created_at' | 'id'>>(
+  rules: readonly T[],
+): T[] {
+  return rules
+    .filter((rule) => rule.enabled)
+    .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 }
 
 /** The rule that decides the lead's route: the first enabled one that matches, or null. */
@@ -56,12 +60,23 @@ export function matchRoutingRule<T extends RoutingRule>(subject: Readonly<RuleSu
   return routingRuleOrder(rules).find((rule) => evaluateConditions(rule.conditions, subject)) ?? null;
 }
 
-export function routeLead(lead: RoutableLead, rules: readonly RoutingRule[], settings: RoutingSettings, state: RoutingState): RouteDecision {
+export function routeLead(
+  lead: RoutableLead,
+  rules: readonly RoutingRule[],
+  settings: RoutingSettings,
+  state: RoutingState,
+): RouteDecision {
   const rule = matchRoutingRule(lead.subject, rules);
   if (rule) return routeByRule(lead, rule, state.position ?? 0);
-  if (settings.default_targets.length > 0) return { rule_id: null, reason: 'default', targets: settings.default_targets.map(destination), position: null };
+  if (settings.default_targets.length > 0)
+    return { rule_id: null, reason: 'default', targets: settings.default_targets.map(destination), position: null };
   if (settings.when_unmatched === 'all_connections' && state.connections.length > 0) {
-    return { rule_id: null, reason: 'all_connections', targets: [...new Set(state.connections)].sort().map((id) => ({ connection_id: id, owner: null, queue: null })), position: null };
+    return {
+      rule_id: null,
+      reason: 'all_connections',
+      targets: [...new Set(state.connections)].sort().map((id) => ({ connection_id: id, owner: null, queue: null })),
+      position: null,
+    };
   }
   return { rule_id: null, reason: 'none', targets: [], position: null };
 }

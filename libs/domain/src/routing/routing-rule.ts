@@ -90,35 +90,67 @@ function unknownKeys(body: Record<string, unknown>, allowed: readonly string[], 
 /** POST /api/routing/rules. */
 export function parseRoutingRuleCreate(body: unknown, known: KnownNames = {}): RoutingParse<RoutingRuleSettings> {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
-  return parseRule(body, { name: '', description: null, priority: 0, enabled: true, conditions: MATCH_EVERY_LEAD, targets: [], distribution: 'single' }, known, true);
+  return parseRule(
+    body,
+    {
+      name: '',
+      description: null,
+      priority: 0,
+      enabled: true,
+      conditions: MATCH_EVERY_LEAD,
+      targets: [],
+      distribution: 'single',
+    },
+    known,
+    true,
+  );
 }
 
 /** PATCH /api/routing/rules/:id: any subset of the rule's fields; the result is checked as a whole. */
-export function parseRoutingRulePatch(body: unknown, current: RoutingRuleSettings, known: KnownNames = {}): RoutingParse<RoutingRuleSettings> {
+export function parseRoutingRulePatch(
+  body: unknown,
+  current: RoutingRuleSettings,
+  known: KnownNames = {},
+): RoutingParse<RoutingRuleSettings> {
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
   return parseRule(body, current, known, false);
 }
 
-function parseRule(body: Record<string, unknown>, base: RoutingRuleSettings, known: KnownNames, creating: boolean): RoutingParse<RoutingRuleSettings> {
+function parseRule(
+  body: Record<string, unknown>,
+  base: RoutingRuleSettings,
+  known: KnownNames,
+  creating: boolean,
+): RoutingParse<RoutingRuleSettings> {
   const details = unknownKeys(body, RULE_KEYS, '');
   const value: RoutingRuleSettings = { ...base };
   if (creating || 'name' in body) {
     const name = body['name'];
-    if (typeof name !== 'string' || trimBlank(name) === '' || name.length > MAX_NAME) details.push({ field: 'name', message: `name is required: text of 1-${MAX_NAME} characters` });
+    if (typeof name !== 'string' || trimBlank(name) === '' || name.length > MAX_NAME)
+      details.push({ field: 'name', message: `name is required: text of 1-${MAX_NAME} characters` });
     else value.name = trimBlank(name);
   }
   if ('description' in body) {
     const description = body['description'];
-    if (description !== null && (typeof description !== 'string' || description.length > MAX_TEXT)) details.push({ field: 'description', message: `description must be text of at most ${MAX_TEXT} characters, or null` });
+    if (description !== null && (typeof description !== 'string' || description.length > MAX_TEXT))
+      details.push({
+        field: 'description',
+        message: `description must be text of at most ${MAX_TEXT} characters, or null`,
+      });
     else value.description = description;
   }
   if ('priority' in body) {
     const priority = body['priority'];
-    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 1_000_000) details.push({ field: 'priority', message: 'priority must be a whole number from 0 to 1000000 (lower is tried first)' });
+    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 1_000_000)
+      details.push({
+        field: 'priority',
+        message: 'priority must be a whole number from 0 to 1000000 (lower is tried first)',
+      });
     else value.priority = priority;
   }
   if ('enabled' in body) {
-    if (typeof body['enabled'] !== 'boolean') details.push({ field: 'enabled', message: 'enabled must be true or false' });
+    if (typeof body['enabled'] !== 'boolean')
+      details.push({ field: 'enabled', message: 'enabled must be true or false' });
     else value.enabled = body['enabled'];
   }
   if ('conditions' in body) {
@@ -132,7 +164,11 @@ function parseRule(body: Record<string, unknown>, base: RoutingRuleSettings, kno
   }
   if ('distribution' in body) {
     const distribution = body['distribution'];
-    if (!(ROUTING_DISTRIBUTIONS as readonly unknown[]).includes(distribution)) details.push({ field: 'distribution', message: `distribution must be one of ${ROUTING_DISTRIBUTIONS.join(', ')}` });
+    if (!(ROUTING_DISTRIBUTIONS as readonly unknown[]).includes(distribution))
+      details.push({
+        field: 'distribution',
+        message: `distribution must be one of ${ROUTING_DISTRIBUTIONS.join(', ')}`,
+      });
     else value.distribution = distribution as RoutingDistribution;
   }
   let targetsValid = true;
@@ -144,7 +180,8 @@ function parseRule(body: Record<string, unknown>, base: RoutingRuleSettings, kno
       details.push(...parsed.details);
     }
   }
-  if (targetsValid && !details.some((detail) => detail.field === 'distribution')) details.push(...distributionProblems(value, 'targets' in body));
+  if (targetsValid && !details.some((detail) => detail.field === 'distribution'))
+    details.push(...distributionProblems(value, 'targets' in body));
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }
 
@@ -154,18 +191,33 @@ function distributionProblems(rule: RoutingRuleSettings, targetsGiven: boolean):
   const where = targetsGiven ? 'targets' : 'distribution';
   const details: ErrorDetail[] = [];
   if (rule.distribution === 'single' && rule.targets.length !== 1) {
-    details.push({ field: where, message: `distribution single sends to exactly one target (${rule.targets.length} given); use all to send to several CRMs, round_robin or weighted to share leads among them` });
+    details.push({
+      field: where,
+      message: `distribution single sends to exactly one target (${rule.targets.length} given); use all to send to several CRMs, round_robin or weighted to share leads among them`,
+    });
   }
   if (rule.distribution === 'all') {
     const seen = new Set<string>();
     rule.targets.forEach((target, index) => {
-      if (seen.has(target.connection_id)) details.push({ field: targetsGiven ? `targets[${index}].connection_id` : where, message: `connection ${target.connection_id} is listed twice; with distribution all a lead goes to each connection once` });
+      if (seen.has(target.connection_id))
+        details.push({
+          field: targetsGiven ? `targets[${index}].connection_id` : where,
+          message: `connection ${target.connection_id} is listed twice; with distribution all a lead goes to each connection once`,
+        });
       seen.add(target.connection_id);
     });
   }
   rule.targets.forEach((target, index) => {
-    if (rule.distribution === 'weighted' && target.weight === null) details.push({ field: targetsGiven ? `targets[${index}].weight` : where, message: `distribution weighted needs a weight (a whole number from 1 to ${MAX_ROUTING_WEIGHT}) on every target` });
-    if (rule.distribution !== 'weighted' && target.weight !== null) details.push({ field: targetsGiven ? `targets[${index}].weight` : where, message: 'weight is only for distribution weighted' });
+    if (rule.distribution === 'weighted' && target.weight === null)
+      details.push({
+        field: targetsGiven ? `targets[${index}].weight` : where,
+        message: `distribution weighted needs a weight (a whole number from 1 to ${MAX_ROUTING_WEIGHT}) on every target`,
+      });
+    if (rule.distribution !== 'weighted' && target.weight !== null)
+      details.push({
+        field: targetsGiven ? `targets[${index}].weight` : where,
+        message: 'weight is only for distribution weighted',
+      });
   });
   return details;
 }
@@ -178,29 +230,61 @@ function optionalText(value: unknown, max: number): { ok: true; value: string | 
 
 function parseTargets(value: unknown, path: string, weights: boolean, min: number): RoutingParse<RoutingTarget[]> {
   if (!Array.isArray(value) || value.length < min || value.length > MAX_ROUTING_TARGETS) {
-    return { ok: false, details: [{ field: path, message: `${path} must be a list of ${min}-${MAX_ROUTING_TARGETS} targets {connection_id, owner, queue${weights ? ', weight' : ''}}` }] };
+    return {
+      ok: false,
+      details: [
+        {
+          field: path,
+          message: `${path} must be a list of ${min}-${MAX_ROUTING_TARGETS} targets {connection_id, owner, queue${weights ? ', weight' : ''}}`,
+        },
+      ],
+    };
   }
   const details: ErrorDetail[] = [];
   const targets: RoutingTarget[] = [];
   value.forEach((entry, index) => {
     const at = `${path}[${index}]`;
     if (!isObject(entry)) {
-      details.push({ field: at, message: `must be a target {connection_id, owner, queue${weights ? ', weight' : ''}}` });
+      details.push({
+        field: at,
+        message: `must be a target {connection_id, owner, queue${weights ? ', weight' : ''}}`,
+      });
       return;
     }
-    details.push(...unknownKeys(entry, weights ? ['connection_id', 'owner', 'queue', 'weight'] : ['connection_id', 'owner', 'queue'], `${at}.`));
+    details.push(
+      ...unknownKeys(
+        entry,
+        weights ? ['connection_id', 'owner', 'queue', 'weight'] : ['connection_id', 'owner', 'queue'],
+        `${at}.`,
+      ),
+    );
     const connectionId = entry['connection_id'];
     const idOk = typeof connectionId === 'string' && trimBlank(connectionId) !== '' && connectionId.length <= MAX_ID;
-    if (!idOk) details.push({ field: `${at}.connection_id`, message: 'connection_id is required: the id of one of the organization\'s CRM connections' });
+    if (!idOk)
+      details.push({
+        field: `${at}.connection_id`,
+        message: "connection_id is required: the id of one of the organization's CRM connections",
+      });
     const owner = optionalText(entry['owner'], MAX_ASSIGNEE);
-    if (!owner.ok) details.push({ field: `${at}.owner`, message: `owner must be text of 1-${MAX_ASSIGNEE} characters, or null` });
+    if (!owner.ok)
+      details.push({ field: `${at}.owner`, message: `owner must be text of 1-${MAX_ASSIGNEE} characters, or null` });
     const queue = optionalText(entry['queue'], MAX_ASSIGNEE);
-    if (!queue.ok) details.push({ field: `${at}.queue`, message: `queue must be text of 1-${MAX_ASSIGNEE} characters, or null` });
+    if (!queue.ok)
+      details.push({ field: `${at}.queue`, message: `queue must be text of 1-${MAX_ASSIGNEE} characters, or null` });
     const weight = entry['weight'];
-    const weightOk = weight === undefined || weight === null || (typeof weight === 'number' && Number.isInteger(weight) && weight >= 1 && weight <= MAX_ROUTING_WEIGHT);
-    if (weights && !weightOk) details.push({ field: `${at}.weight`, message: `weight must be a whole number from 1 to ${MAX_ROUTING_WEIGHT}` });
+    const weightOk =
+      weight === undefined ||
+      weight === null ||
+      (typeof weight === 'number' && Number.isInteger(weight) && weight >= 1 && weight <= MAX_ROUTING_WEIGHT);
+    if (weights && !weightOk)
+      details.push({ field: `${at}.weight`, message: `weight must be a whole number from 1 to ${MAX_ROUTING_WEIGHT}` });
     if (idOk && owner.ok && queue.ok && weightOk) {
-      targets.push({ connection_id: connectionId, owner: owner.value, queue: queue.value, weight: typeof weight === 'number' ? weight : null });
+      targets.push({
+        connection_id: connectionId,
+        owner: owner.value,
+        queue: queue.value,
+        weight: typeof weight === 'number' ? weight : null,
+      });
     }
   });
   return details.length > 0 ? { ok: false, details } : { ok: true, value: targets };
@@ -217,20 +301,34 @@ export function parseRoutingSettings(body: unknown): RoutingParse<RoutingSetting
     else {
       const seen = new Set<string>();
       parsed.value.forEach((target, index) => {
-        if (seen.has(target.connection_id)) details.push({ field: `default_targets[${index}].connection_id`, message: `connection ${target.connection_id} is listed twice; every default target receives the lead` });
+        if (seen.has(target.connection_id))
+          details.push({
+            field: `default_targets[${index}].connection_id`,
+            message: `connection ${target.connection_id} is listed twice; every default target receives the lead`,
+          });
         seen.add(target.connection_id);
       });
       value.default_targets = parsed.value.map(({ connection_id, owner, queue }) => ({ connection_id, owner, queue }));
     }
   }
   if ('when_unmatched' in body) {
-    if (!(ROUTING_UNMATCHED as readonly unknown[]).includes(body['when_unmatched'])) details.push({ field: 'when_unmatched', message: `when_unmatched must be one of ${ROUTING_UNMATCHED.join(', ')}` });
+    if (!(ROUTING_UNMATCHED as readonly unknown[]).includes(body['when_unmatched']))
+      details.push({
+        field: 'when_unmatched',
+        message: `when_unmatched must be one of ${ROUTING_UNMATCHED.join(', ')}`,
+      });
     else value.when_unmatched = body['when_unmatched'] as RoutingUnmatched;
   }
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }
 
 /** Every CRM connection a rule or the settings name, with where, for the API's existence check. */
-export function routingConnectionRefs(targets: ReadonlyArray<RoutingDestination>, path: string): Array<{ field: string; connection_id: string }> {
-  return targets.map((target, index) => ({ field: `${path}[${index}].connection_id`, connection_id: target.connection_id }));
+export function routingConnectionRefs(
+  targets: ReadonlyArray<RoutingDestination>,
+  path: string,
+): Array<{ field: string; connection_id: string }> {
+  return targets.map((target, index) => ({
+    field: `${path}[${index}].connection_id`,
+    connection_id: target.connection_id,
+  }));
 }

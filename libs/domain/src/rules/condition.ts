@@ -73,7 +73,10 @@ export function conditionOutcome(group: ConditionGroup, subject: Readonly<RuleSu
     return groupOutcome(group, subject, 'conditions');
   } catch (error) {
     // Nothing above throws on any stored value; this is the last guard (a group nested beyond the stack).
-    return { kind: 'cannot_evaluate', error: `conditions cannot be evaluated: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      kind: 'cannot_evaluate',
+      error: `conditions cannot be evaluated: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -92,7 +95,8 @@ function looksLikeGroup(member: Record<string, unknown>): boolean {
 
 function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
   if (!isObject(group)) return cannotEvaluate(path, 'not a condition group {operator, rules}');
-  if (group['operator'] !== 'AND' && group['operator'] !== 'OR') return cannotEvaluate(`${path}.operator`, 'operator must be AND or OR');
+  if (group['operator'] !== 'AND' && group['operator'] !== 'OR')
+    return cannotEvaluate(`${path}.operator`, 'operator must be AND or OR');
   const members = group['rules'];
   if (!Array.isArray(members)) return cannotEvaluate(`${path}.rules`, 'a group lists its conditions in rules');
   const all = group['operator'] === 'AND';
@@ -100,7 +104,10 @@ function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: stri
   for (let index = 0; index < members.length; index++) {
     const member: unknown = members[index];
     const memberPath = `${path}.rules[${index}]`;
-    const outcome = isObject(member) && looksLikeGroup(member) ? groupOutcome(member, subject, memberPath) : leafOutcome(member, subject, memberPath);
+    const outcome =
+      isObject(member) && looksLikeGroup(member)
+        ? groupOutcome(member, subject, memberPath)
+        : leafOutcome(member, subject, memberPath);
     // AND is settled by a member that does not match, OR by one that matches.
     if (outcome.kind === (all ? 'no_match' : 'match')) return outcome;
     if (outcome.kind === 'cannot_evaluate') unknown ??= outcome;
@@ -109,12 +116,16 @@ function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: stri
 }
 
 function leafOutcome(leaf: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
-  if (!isObject(leaf)) return cannotEvaluate(path, 'not a condition {field, operator, value} or a group {operator, rules}');
+  if (!isObject(leaf))
+    return cannotEvaluate(path, 'not a condition {field, operator, value} or a group {operator, rules}');
   const fieldProblem = fieldPathProblem(leaf['field']);
   if (fieldProblem && !isCalculatedName(leaf['field'], subject)) return cannotEvaluate(`${path}.field`, fieldProblem);
   const operator = leaf['operator'];
   if (typeof operator !== 'string' || !(LEAF_OPERATORS as readonly string[]).includes(operator)) {
-    return cannotEvaluate(`${path}.operator`, `unknown operator ${JSON.stringify(operator)}; one of ${LEAF_OPERATORS.join(', ')}`);
+    return cannotEvaluate(
+      `${path}.operator`,
+      `unknown operator ${JSON.stringify(operator)}; one of ${LEAF_OPERATORS.join(', ')}`,
+    );
   }
   const condition = leaf as unknown as ConditionLeaf;
   const valueProblem = storedValueProblem(condition);
@@ -123,7 +134,11 @@ function leafOutcome(leaf: unknown, subject: Readonly<RuleSubject>, path: string
   const actual = getFieldValue(subject, condition.field);
   if (!isScalar(actual)) return NO_MATCH;
   const input = String(actual);
-  if (input.length > MAX_MATCHED_INPUT_LENGTH) return cannotEvaluate(`${path}.field`, `${condition.field} holds ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})`);
+  if (input.length > MAX_MATCHED_INPUT_LENGTH)
+    return cannotEvaluate(
+      `${path}.field`,
+      `${condition.field} holds ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})`,
+    );
   const result = matchPattern(condition.value as string, input);
   if (!result.ok) return cannotEvaluate(`${path}.value`, result.problem);
   return result.matched ? MATCH : NO_MATCH;
@@ -144,21 +159,28 @@ function storedValueProblem(leaf: ConditionLeaf): string | null {
       return null;
     case 'in':
     case 'not_in':
-      return Array.isArray(value) && value.every((item) => item === null || isScalar(item)) ? null : `${leaf.operator} needs a list of strings, numbers or booleans`;
+      return Array.isArray(value) && value.every((item) => item === null || isScalar(item))
+        ? null
+        : `${leaf.operator} needs a list of strings, numbers or booleans`;
     case 'matches_regex':
       return typeof value === 'string' && value !== '' ? null : 'matches_regex needs a pattern (text)';
     case 'greater_than':
     case 'less_than':
     case 'greater_than_or_equal':
     case 'less_than_or_equal':
-      return asNumber(value) !== undefined || asInstant(value) !== undefined ? null : `${leaf.operator} needs a number or an ISO 8601 date`;
+      return asNumber(value) !== undefined || asInstant(value) !== undefined
+        ? null
+        : `${leaf.operator} needs a number or an ISO 8601 date`;
     default:
-      return value === null || isScalar(value) ? null : `${leaf.operator} needs a value (text, number, boolean or null)`;
+      return value === null || isScalar(value)
+        ? null
+        : `${leaf.operator} needs a value (text, number, boolean or null)`;
   }
 }
 
 export function evaluateConditions(group: ConditionGroup, subject: Readonly<RuleSubject>): boolean {
-  const test = (member: ConditionLeaf | ConditionGroup): boolean => (isConditionGroup(member) ? evaluateConditions(member, subject) : evaluateLeaf(member, subject));
+  const test = (member: ConditionLeaf | ConditionGroup): boolean =>
+    isConditionGroup(member) ? evaluateConditions(member, subject) : evaluateLeaf(member, subject);
   return group.operator === 'AND' ? group.rules.every(test) : group.rules.some(test);
 }
 
@@ -204,7 +226,9 @@ export function evaluateLeaf(leaf: ConditionLeaf, subject: Readonly<RuleSubject>
 type Scalar = string | number | boolean;
 
 function isScalar(value: unknown): value is Scalar {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean';
+  return (
+    typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean'
+  );
 }
 
 function text(value: Scalar): string {

@@ -18,22 +18,27 @@ export const RULE_NESTED_ROOTS = ['custom_fields', 'enrichment_data', 'calculate
 
 /** Fields an action may write: everything but identity, status and request metadata; nested: custom_fields and enrichment_data. */
 export const RULE_WRITABLE_TOP_FIELDS = RULE_TOP_FIELDS.filter(
-  (field): field is Exclude<(typeof RULE_TOP_FIELDS)[number], 'status' | 'vendor_id' | 'ip_address' | 'user_agent'> => field !== 'status' && field !== 'vendor_id' && field !== 'ip_address' && field !== 'user_agent',
+  (field): field is Exclude<(typeof RULE_TOP_FIELDS)[number], 'status' | 'vendor_id' | 'ip_address' | 'user_agent'> =>
+    field !== 'status' && field !== 'vendor_id' && field !== 'ip_address' && field !== 'user_agent',
 );
 
 const PATH = /^[a-z_][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$|^[a-z_][a-z0-9_]*$/;
 
 /** Why a path cannot name a field, or null. `forWrite` also refuses read-only fields. */
 export function fieldPathProblem(path: unknown, forWrite = false): string | null {
-  if (typeof path !== 'string' || path.length === 0 || path.length > 200 || !PATH.test(path)) return 'must be a field name such as email or custom_fields.gpa';
+  if (typeof path !== 'string' || path.length === 0 || path.length > 200 || !PATH.test(path))
+    return 'must be a field name such as email or custom_fields.gpa';
   const [root, ...rest] = path.split('.');
   if (rest.length === 0) {
     if (!(RULE_TOP_FIELDS as readonly string[]).includes(root!)) return `${path} is not a lead field`;
-    if (forWrite && !(RULE_WRITABLE_TOP_FIELDS as readonly string[]).includes(root!)) return `${path} cannot be changed by a rule`;
+    if (forWrite && !(RULE_WRITABLE_TOP_FIELDS as readonly string[]).includes(root!))
+      return `${path} cannot be changed by a rule`;
     return null;
   }
-  if (!(RULE_NESTED_ROOTS as readonly string[]).includes(root!)) return `${root} has no fields; nested paths start with custom_fields., enrichment_data. or calculated_fields.`;
-  if (forWrite && root === 'calculated_fields') return 'calculated fields are computed by their formulas, not set by rules';
+  if (!(RULE_NESTED_ROOTS as readonly string[]).includes(root!))
+    return `${root} has no fields; nested paths start with custom_fields., enrichment_data. or calculated_fields.`;
+  if (forWrite && root === 'calculated_fields')
+    return 'calculated fields are computed by their formulas, not set by rules';
   return null;
 }
 

@@ -80,9 +80,12 @@ export function patternLimitProblem(pattern: string): string | null {
   const length = [...pattern].length;
   if (length > MAX_PATTERN_LENGTH) return `pattern too long: ${length} characters (at most ${MAX_PATTERN_LENGTH})`;
   const cost = patternCost(pattern);
-  if (cost.depth > MAX_REPETITION_NESTING) return `pattern too costly: counted repetitions nest ${cost.depth} deep (at most ${MAX_REPETITION_NESTING})`;
-  if (cost.repeated > MAX_COUNTED_REPETITIONS) return `pattern too costly: counted repetitions add up to ${cost.repeated} (at most ${MAX_COUNTED_REPETITIONS})`;
-  if (cost.unicode > MAX_UNICODE_CLASSES) return `pattern too costly: it holds ${cost.unicode} Unicode classes such as \\p{L}, counting repetitions (at most ${MAX_UNICODE_CLASSES})`;
+  if (cost.depth > MAX_REPETITION_NESTING)
+    return `pattern too costly: counted repetitions nest ${cost.depth} deep (at most ${MAX_REPETITION_NESTING})`;
+  if (cost.repeated > MAX_COUNTED_REPETITIONS)
+    return `pattern too costly: counted repetitions add up to ${cost.repeated} (at most ${MAX_COUNTED_REPETITIONS})`;
+  if (cost.unicode > MAX_UNICODE_CLASSES)
+    return `pattern too costly: it holds ${cost.unicode} Unicode classes such as \\p{L}, counting repetitions (at most ${MAX_UNICODE_CLASSES})`;
   return null;
 }
 

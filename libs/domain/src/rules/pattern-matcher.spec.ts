@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MATCHED_INPUT_LENGTH, PatternCache, patternProblem, testPattern, type CompiledPattern } from './pattern-matcher';
+import {
+  MAX_MATCHED_INPUT_LENGTH,
+  PatternCache,
+  patternProblem,
+  testPattern,
+  type CompiledPattern,
+} from './pattern-matcher';
 
 /** What re2-wasm throws when its fixed heap is full: a WebAssembly RuntimeError whose text carries a stack and server paths. */
-const ABORT = new Error('abort(Cannot enlarge memory arrays to size 17022976 bytes (OOM). Either (1) compile with -s INITIAL_MEMORY=X) at Error\n    at jsStackTrace (/srv/leadstream/node_modules/re2-wasm/build/wasm/re2.js:1:1)');
+const ABORT = new Error(
+  'abort(Cannot enlarge memory arrays to size 17022976 bytes (OOM). Either (1) compile with -s INITIAL_MEMORY=X) at Error\n    at jsStackTrace (/srv/leadstream/node_modules/re2-wasm/build/wasm/re2.js:1:1)',
+);
 
 /** A stand-in engine that matches by substring and records what it compiled and freed. */
 class FakeEngine {
@@ -101,7 +109,7 @@ describe('the compiled pattern cache', () => {
 });
 
 describe('patterns on RE2', () => {
-  it('names a syntax error with RE2\'s own short reason, and an engine failure with a fixed text, never a stack or a path', () => {
+  it("names a syntax error with RE2's own short reason, and an engine failure with a fixed text, never a stack or a path", () => {
     expect(patternProblem('([a-z')).toBe('invalid regular expression: missing ]: [a-z');
     expect(patternProblem('(a)\\1')).toBe('invalid regular expression: invalid escape sequence: \\1');
     expect(patternProblem('(?<n>a)(?<n>b)')).toBe('invalid regular expression: Duplicate capture group name');

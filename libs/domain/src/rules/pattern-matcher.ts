@@ -105,7 +105,11 @@ export class PatternCache {
 
   /** Whether the pattern finds a match in `input`, or why it cannot be evaluated. Never throws. */
   match(pattern: string, input: string): PatternMatch {
-    if (input.length > MAX_MATCHED_INPUT_LENGTH) return { ok: false, problem: `the value has ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})` };
+    if (input.length > MAX_MATCHED_INPUT_LENGTH)
+      return {
+        ok: false,
+        problem: `the value has ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})`,
+      };
     const entry = this.entry(pattern);
     if (!entry.ok) return entry;
     try {
@@ -194,7 +198,8 @@ function freeQuietly(compiled: CompiledPattern): void {
 function syntaxProblem(error: SyntaxError): string {
   for (let at = error.message.indexOf('/u: '); at >= 0; at = error.message.indexOf('/u: ', at + 1)) {
     const reason = error.message.slice(at + 4);
-    if (RE2_REASONS.some((known) => reason.startsWith(known))) return `invalid regular expression: ${reason.slice(0, 200)}`;
+    if (RE2_REASONS.some((known) => reason.startsWith(known)))
+      return `invalid regular expression: ${reason.slice(0, 200)}`;
   }
   return 'invalid regular expression';
 }

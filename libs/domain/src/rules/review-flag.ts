@@ -24,5 +24,11 @@ export interface UnevaluableRule {
 
 /** The review flag of a rule that could not be evaluated: high severity, since it may have been meant to reject. */
 export function unevaluableRuleFlag(rule: UnevaluableRule): ReviewFlag {
-  return { rule_id: rule.rule_id, rule_name: rule.rule_name, reason: `rule "${rule.rule_name}" cannot be evaluated: ${rule.error}`, severity: 'high', error: rule.error };
+  return {
+    rule_id: rule.rule_id,
+    rule_name: rule.rule_name,
+    reason: `rule "${rule.rule_name}" cannot be evaluated: ${rule.error}`,
+    severity: 'high',
+    error: rule.error,
+  };
 }

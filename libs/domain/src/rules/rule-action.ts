@@ -17,22 +17,46 @@ export type RuleAction =
   | { type: 'calculate'; field: string; formula: string }
   | { type: 'reject'; reason: string }
   | { type: 'flag'; reason: string; severity: (typeof FLAG_SEVERITIES)[number] }
-  | { type: 'webhook'; url: string; method: (typeof WEBHOOK_METHODS)[number]; payload?: Record<string, unknown>; headers?: Record<string, string> }
+  | {
+      type: 'webhook';
+      url: string;
+      method: (typeof WEBHOOK_METHODS)[number];
+      payload?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    }
   | { type: 'lookup'; target_field: string; table_name: string; lookup_field: string }
   | { type: 'stop_processing' };
 
-export const ACTION_TYPES = ['set_field', 'transform', 'calculate', 'reject', 'flag', 'webhook', 'lookup', 'stop_processing'] as const;
+export const ACTION_TYPES = [
+  'set_field',
+  'transform',
+  'calculate',
+  'reject',
+  'flag',
+  'webhook',
+  'lookup',
+  'stop_processing',
+] as const;
 
 /**
  * Title case word by word, keeping the separators: "mary-jane o'neil" → "Mary-Jane O'Neil".
  * A letter after a space, hyphen, apostrophe or period starts a word.
  */
 export function titleCase(value: string): string {
-  return value.toLowerCase().replace(/(^|[\s\-'’.])(\p{L})/gu, (_match, separator: string, letter: string) => `${separator}${letter.toUpperCase()}`);
+  return value
+    .toLowerCase()
+    .replace(
+      /(^|[\s\-'’.])(\p{L})/gu,
+      (_match, separator: string, letter: string) => `${separator}${letter.toUpperCase()}`,
+    );
 }
 
 /** The transformed value, or undefined when the transformation does not apply (not text, not a phone...). */
-export function transformValue(value: unknown, transformation: Transformation, defaultPhoneCountry = 'US'): string | undefined {
+export function transformValue(
+  value: unknown,
+  transformation: Transformation,
+  defaultPhoneCountry = 'US',
+): string | undefined {
   if (typeof value !== 'string') return undefined;
   switch (transformation) {
     case 'uppercase':

@@ -24,23 +24,52 @@ export function exportRulesDocument(rules: readonly EnrichmentRule[], exportedAt
     format: RULES_DOCUMENT_FORMAT,
     version: RULES_DOCUMENT_VERSION,
     exported_at: exportedAt,
-    rules: rules.map(({ id, name, description, priority, enabled, conditions, actions }) => ({ id, name, description, priority, enabled, conditions, actions })),
+    rules: rules.map(({ id, name, description, priority, enabled, conditions, actions }) => ({
+      id,
+      name,
+      description,
+      priority,
+      enabled,
+      conditions,
+      actions,
+    })),
   };
 }
 
-export function parseRulesImport(body: unknown, known: KnownNames = {}): { ok: true; value: EnrichmentRuleSettings[] } | { ok: false; details: ErrorDetail[] } {
+export function parseRulesImport(
+  body: unknown,
+  known: KnownNames = {},
+): { ok: true; value: EnrichmentRuleSettings[] } | { ok: false; details: ErrorDetail[] } {
   const document = body as Partial<RulesDocument> | null;
-  if (typeof document !== 'object' || document === null || document.format !== RULES_DOCUMENT_FORMAT || document.version !== RULES_DOCUMENT_VERSION || !Array.isArray(document.rules)) {
-    return { ok: false, details: [{ field: '(body)', message: `must be a rules document {format: "${RULES_DOCUMENT_FORMAT}", version: ${RULES_DOCUMENT_VERSION}, rules: [...]}` }] };
+  if (
+    typeof document !== 'object' ||
+    document === null ||
+    document.format !== RULES_DOCUMENT_FORMAT ||
+    document.version !== RULES_DOCUMENT_VERSION ||
+    !Array.isArray(document.rules)
+  ) {
+    return {
+      ok: false,
+      details: [
+        {
+          field: '(body)',
+          message: `must be a rules document {format: "${RULES_DOCUMENT_FORMAT}", version: ${RULES_DOCUMENT_VERSION}, rules: [...]}`,
+        },
+      ],
+    };
   }
-  if (document.rules.length > MAX_IMPORTED_RULES) return { ok: false, details: [{ field: 'rules', message: `at most ${MAX_IMPORTED_RULES} rules per import` }] };
+  if (document.rules.length > MAX_IMPORTED_RULES)
+    return { ok: false, details: [{ field: 'rules', message: `at most ${MAX_IMPORTED_RULES} rules per import` }] };
   const details: ErrorDetail[] = [];
   const value: EnrichmentRuleSettings[] = [];
   document.rules.forEach((rule, index) => {
     const { id: _id, ...settings } = (typeof rule === 'object' && rule !== null ? rule : {}) as Record<string, unknown>;
     const parsed = parseEnrichmentRuleCreate(settings, known);
     if (parsed.ok) value.push(parsed.value);
-    else details.push(...parsed.details.map((detail) => ({ field: `rules[${index}].${detail.field}`, message: detail.message })));
+    else
+      details.push(
+        ...parsed.details.map((detail) => ({ field: `rules[${index}].${detail.field}`, message: detail.message })),
+      );
   });
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }

@@ -16,7 +16,14 @@
 import { conditionOutcome, type ConditionGroup } from './condition';
 import { fieldPathProblem, getFieldValue, setFieldValue, type RuleSubject } from './field-path';
 import { unevaluableRuleFlag, type ReviewFlag, type UnevaluableRule } from './review-flag';
-import { ACTION_TYPES, FLAG_SEVERITIES, TRANSFORMATIONS, transformValue, WEBHOOK_METHODS, type RuleAction } from './rule-action';
+import {
+  ACTION_TYPES,
+  FLAG_SEVERITIES,
+  TRANSFORMATIONS,
+  transformValue,
+  WEBHOOK_METHODS,
+  type RuleAction,
+} from './rule-action';
 
 export interface EnrichmentRule {
   id: string;
@@ -33,7 +40,11 @@ export interface EnrichmentRule {
 export interface RuleRunContext {
   lookupTables: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Evaluates a `calculate` formula into the target field (the formula language is injected). */
-  calculate: (formula: string, subject: RuleSubject, field: string) => { ok: true; value: unknown } | { ok: false; error: string };
+  calculate: (
+    formula: string,
+    subject: RuleSubject,
+    field: string,
+  ) => { ok: true; value: unknown } | { ok: false; error: string };
 }
 
 export interface ActionTaken {
@@ -69,7 +80,13 @@ export interface RuleRun {
   changes: Array<{ rule_id: string; changes: Record<string, { from: unknown; to: unknown }> }>;
   /** Flag actions, and the rules that could not be evaluated: what the lead's `review_flags` keep. */
   flags: ReviewFlag[];
-  webhooks: Array<{ rule_id: string; url: string; method: string; headers: Record<string, string>; body: Record<string, unknown> | null }>;
+  webhooks: Array<{
+    rule_id: string;
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body: Record<string, unknown> | null;
+  }>;
   matched_rule_ids: string[];
   /** Rules that could not be evaluated, with the error (each also in `flags`). */
   unevaluable: UnevaluableRule[];
@@ -83,7 +100,18 @@ export function ruleOrder(rules: readonly EnrichmentRule[]): EnrichmentRule[] {
 }
 
 export function runRules(rules: readonly EnrichmentRule[], subject: RuleSubject, context: RuleRunContext): RuleRun {
-  const run: RuleRun = { results: [], final_outcome: 'accepted', rejection_reason: null, rejected_by: null, subject, changes: [], flags: [], webhooks: [], matched_rule_ids: [], unevaluable: [] };
+  const run: RuleRun = {
+    results: [],
+    final_outcome: 'accepted',
+    rejection_reason: null,
+    rejected_by: null,
+    subject,
+    changes: [],
+    flags: [],
+    webhooks: [],
+    matched_rule_ids: [],
+    unevaluable: [],
+  };
   let stoppedBy: string | null = null;
   for (const rule of ruleOrder(rules)) {
     const base = { rule_id: rule.id, rule_name: rule.name, priority: rule.priority };
@@ -118,14 +146,30 @@ function markUnevaluable(run: RuleRun, rule: EnrichmentRule, error: string): voi
   const unevaluable: UnevaluableRule = { rule_id: rule.id, rule_name: rule.name, error };
   run.unevaluable.push(unevaluable);
   run.flags.push(unevaluableRuleFlag(unevaluable));
-  run.results.push({ rule_id: rule.id, rule_name: rule.name, priority: rule.priority, matched: false, reason: 'cannot be evaluated', error });
+  run.results.push({
+    rule_id: rule.id,
+    rule_name: rule.name,
+    priority: rule.priority,
+    matched: false,
+    reason: 'cannot be evaluated',
+    error,
+  });
 }
 
-type AppliedActions = { ok: true; taken: ActionTaken[]; changes: Record<string, { from: unknown; to: unknown }>; stopped: boolean } | { ok: false; error: string };
+type AppliedActions =
+  | { ok: true; taken: ActionTaken[]; changes: Record<string, { from: unknown; to: unknown }>; stopped: boolean }
+  | { ok: false; error: string };
 
 /** A matched rule's actions in order; when one cannot be applied, the run is left as it was before the rule. */
 function applyActions(rule: EnrichmentRule, run: RuleRun, context: RuleRunContext): AppliedActions {
-  const before = { subject: run.subject, flags: run.flags.length, webhooks: run.webhooks.length, final_outcome: run.final_outcome, rejection_reason: run.rejection_reason, rejected_by: run.rejected_by };
+  const before = {
+    subject: run.subject,
+    flags: run.flags.length,
+    webhooks: run.webhooks.length,
+    final_outcome: run.final_outcome,
+    rejection_reason: run.rejection_reason,
+    rejected_by: run.rejected_by,
+  };
   const taken: ActionTaken[] = [];
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   const actions: readonly unknown[] = Array.isArray(rule.actions) ? rule.actions : [];
@@ -140,7 +184,11 @@ function applyActions(rule: EnrichmentRule, run: RuleRun, context: RuleRunContex
     try {
       const outcome = applyAction(actions[index] as RuleAction, rule.id, run, context);
       taken.push(outcome.taken);
-      if (outcome.change) changes[outcome.change.field] = { from: changes[outcome.change.field]?.from ?? outcome.change.from, to: outcome.change.to };
+      if (outcome.change)
+        changes[outcome.change.field] = {
+          from: changes[outcome.change.field]?.from ?? outcome.change.from,
+          to: outcome.change.to,
+        };
       if (outcome.stop) {
         stopped = true;
         break;
@@ -163,10 +211,12 @@ const nonEmptyText = (value: unknown): boolean => typeof value === 'string' && v
 
 /** Why a stored action cannot be applied (what parsing would refuse, or a lookup table that is gone), or null. */
 function actionProblem(action: unknown, context: RuleRunContext): { key?: string; message: string } | null {
-  if (typeof action !== 'object' || action === null || Array.isArray(action)) return { message: 'not an action {type, ...}' };
+  if (typeof action !== 'object' || action === null || Array.isArray(action))
+    return { message: 'not an action {type, ...}' };
   const fields = action as Record<string, unknown>;
   const type = fields['type'];
-  if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) return { key: 'type', message: `unknown action type ${JSON.stringify(type)}` };
+  if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type))
+    return { key: 'type', message: `unknown action type ${JSON.stringify(type)}` };
   const path = (key: string, forWrite: boolean) => {
     const problem = fieldPathProblem(fields[key], forWrite);
     return problem ? { key, message: problem } : null;
@@ -175,24 +225,38 @@ function actionProblem(action: unknown, context: RuleRunContext): { key?: string
     case 'set_field':
       return path('field', true);
     case 'transform':
-      return path('field', true) ?? ((TRANSFORMATIONS as readonly unknown[]).includes(fields['transformation']) ? null : { key: 'transformation', message: `transformation must be one of ${TRANSFORMATIONS.join(', ')}` });
+      return (
+        path('field', true) ??
+        ((TRANSFORMATIONS as readonly unknown[]).includes(fields['transformation'])
+          ? null
+          : { key: 'transformation', message: `transformation must be one of ${TRANSFORMATIONS.join(', ')}` })
+      );
     case 'calculate':
-      return path('field', true) ?? (nonEmptyText(fields['formula']) ? null : { key: 'formula', message: 'formula is required: text' });
+      return (
+        path('field', true) ??
+        (nonEmptyText(fields['formula']) ? null : { key: 'formula', message: 'formula is required: text' })
+      );
     case 'lookup': {
       const problem = path('target_field', true) ?? path('lookup_field', false);
       if (problem) return problem;
       const table = fields['table_name'];
       // The table was deleted or renamed after the rule was saved.
-      return typeof table === 'string' && context.lookupTables.has(table) ? null : { key: 'table_name', message: `no lookup table named ${String(table)}` };
+      return typeof table === 'string' && context.lookupTables.has(table)
+        ? null
+        : { key: 'table_name', message: `no lookup table named ${String(table)}` };
     }
     case 'flag':
       if (!nonEmptyText(fields['reason'])) return { key: 'reason', message: 'reason is required: text' };
-      return (FLAG_SEVERITIES as readonly unknown[]).includes(fields['severity']) ? null : { key: 'severity', message: `severity must be one of ${FLAG_SEVERITIES.join(', ')}` };
+      return (FLAG_SEVERITIES as readonly unknown[]).includes(fields['severity'])
+        ? null
+        : { key: 'severity', message: `severity must be one of ${FLAG_SEVERITIES.join(', ')}` };
     case 'reject':
       return nonEmptyText(fields['reason']) ? null : { key: 'reason', message: 'reason is required: text' };
     case 'webhook':
       if (!nonEmptyText(fields['url'])) return { key: 'url', message: 'url is required' };
-      return (WEBHOOK_METHODS as readonly unknown[]).includes(fields['method']) ? null : { key: 'method', message: `method must be one of ${WEBHOOK_METHODS.join(', ')}` };
+      return (WEBHOOK_METHODS as readonly unknown[]).includes(fields['method'])
+        ? null
+        : { key: 'method', message: `method must be one of ${WEBHOOK_METHODS.join(', ')}` };
     case 'stop_processing':
       return null;
   }
@@ -216,39 +280,81 @@ function applyAction(action: RuleAction, ruleId: string, run: RuleRun, context: 
   switch (action.type) {
     case 'set_field': {
       const change = write(run, action.field, renderTemplate(action.value, run.subject));
-      return { taken: { type: 'set_field', field: action.field, from: change ? change.from : (getFieldValue(run.subject, action.field) ?? null), to: getFieldValue(run.subject, action.field) ?? null }, ...(change ? { change } : {}) };
+      return {
+        taken: {
+          type: 'set_field',
+          field: action.field,
+          from: change ? change.from : (getFieldValue(run.subject, action.field) ?? null),
+          to: getFieldValue(run.subject, action.field) ?? null,
+        },
+        ...(change ? { change } : {}),
+      };
     }
     case 'transform': {
       const current = getFieldValue(run.subject, action.field);
       const next = transformValue(current, action.transformation);
-      if (next === undefined) return { taken: { type: 'transform', field: action.field, note: `${action.transformation} does not apply to ${current === undefined || current === null ? 'an empty field' : 'this value'}` } };
+      if (next === undefined)
+        return {
+          taken: {
+            type: 'transform',
+            field: action.field,
+            note: `${action.transformation} does not apply to ${current === undefined || current === null ? 'an empty field' : 'this value'}`,
+          },
+        };
       const change = write(run, action.field, next);
-      return { taken: { type: 'transform', field: action.field, from: current ?? null, to: next }, ...(change ? { change } : {}) };
+      return {
+        taken: { type: 'transform', field: action.field, from: current ?? null, to: next },
+        ...(change ? { change } : {}),
+      };
     }
     case 'calculate': {
       // A formula error is a result (null and a note); a calculation that throws makes the rule unevaluable (applyActions).
       const result = context.calculate(action.formula, run.subject, action.field);
       const value = result.ok ? result.value : null;
       const change = write(run, action.field, value);
-      return { taken: { type: 'calculate', field: action.field, to: value, ...(result.ok ? {} : { note: result.error }) }, ...(change ? { change } : {}) };
+      return {
+        taken: { type: 'calculate', field: action.field, to: value, ...(result.ok ? {} : { note: result.error }) },
+        ...(change ? { change } : {}),
+      };
     }
     case 'lookup': {
       const key = getFieldValue(run.subject, action.lookup_field);
       // actionProblem made sure the table exists.
       const table = context.lookupTables.get(action.table_name) ?? {};
-      const found = typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean' ? lookupKey(table, String(key)) : undefined;
+      const found =
+        typeof key === 'string' || typeof key === 'number' || typeof key === 'boolean'
+          ? lookupKey(table, String(key))
+          : undefined;
       if (found === undefined) {
-        return { taken: { type: 'lookup', field: action.target_field, note: `no entry for ${JSON.stringify(key ?? null)} in ${action.table_name}` } };
+        return {
+          taken: {
+            type: 'lookup',
+            field: action.target_field,
+            note: `no entry for ${JSON.stringify(key ?? null)} in ${action.table_name}`,
+          },
+        };
       }
       const change = write(run, action.target_field, found);
-      return { taken: { type: 'lookup', field: action.target_field, from: change ? change.from : found, to: found }, ...(change ? { change } : {}) };
+      return {
+        taken: { type: 'lookup', field: action.target_field, from: change ? change.from : found, to: found },
+        ...(change ? { change } : {}),
+      };
     }
     case 'flag':
       run.flags.push({ rule_id: ruleId, reason: action.reason, severity: action.severity });
       return { taken: { type: 'flag', reason: action.reason, severity: action.severity } };
     case 'webhook': {
-      const body = action.method === 'GET' ? null : ((renderTemplate(action.payload ?? {}, run.subject) as Record<string, unknown>) ?? {});
-      run.webhooks.push({ rule_id: ruleId, url: action.url, method: action.method, headers: { ...(action.headers ?? {}) }, body });
+      const body =
+        action.method === 'GET'
+          ? null
+          : ((renderTemplate(action.payload ?? {}, run.subject) as Record<string, unknown>) ?? {});
+      run.webhooks.push({
+        rule_id: ruleId,
+        url: action.url,
+        method: action.method,
+        headers: { ...(action.headers ?? {}) },
+        body,
+      });
       return { taken: { type: 'webhook', url: action.url } };
     }
     case 'reject':
@@ -286,10 +392,13 @@ export function renderTemplate(value: unknown, subject: RuleSubject): unknown {
     return value.replace(TAG, (_tag, path: string) => {
       const found = getFieldValue(subject, path);
       if (found === undefined || found === null) return '';
-      return typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean' ? String(found) : JSON.stringify(found);
+      return typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean'
+        ? String(found)
+        : JSON.stringify(found);
     });
   }
   if (Array.isArray(value)) return value.map((item) => renderTemplate(item, subject));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderTemplate(item, subject)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderTemplate(item, subject)]));
   return value;
 }

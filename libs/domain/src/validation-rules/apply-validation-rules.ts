@@ -43,9 +43,22 @@ class CannotEvaluate extends Error {
   }
 }
 
-export function applyValidationRules(rules: readonly ValidationRule[], submission: Readonly<Record<string, unknown>>): ValidationRulesOutcome {
-  const outcome: ValidationRulesOutcome = { valid: true, errors: [], warnings: [], flags: [], unevaluable: [], submission: { ...submission }, applied: [] };
-  const ordered = rules.filter((rule) => rule.enabled).sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+export function applyValidationRules(
+  rules: readonly ValidationRule[],
+  submission: Readonly<Record<string, unknown>>,
+): ValidationRulesOutcome {
+  const outcome: ValidationRulesOutcome = {
+    valid: true,
+    errors: [],
+    warnings: [],
+    flags: [],
+    unevaluable: [],
+    submission: { ...submission },
+    applied: [],
+  };
+  const ordered = rules
+    .filter((rule) => rule.enabled)
+    .sort((a, b) => a.priority - b.priority || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   for (const rule of ordered) {
     outcome.applied.push(rule.id);
     let value: unknown;
@@ -54,10 +67,23 @@ export function applyValidationRules(rules: readonly ValidationRule[], submissio
       const problem = validationRuleProblem(rule);
       if (problem) throw new CannotEvaluate(problem.key, problem.message);
       value = getFieldValue(outcome.submission, rule.field);
-      holds = rule.rule_type === 'required' ? !isEmpty(value) : isEmpty(value) ? true : check(rule, value, outcome.submission);
+      holds =
+        rule.rule_type === 'required'
+          ? !isEmpty(value)
+          : isEmpty(value)
+            ? true
+            : check(rule, value, outcome.submission);
     } catch (error) {
-      const message = error instanceof CannotEvaluate ? `${error.key}: ${error.message}` : `the check failed: ${error instanceof Error ? error.message : String(error)}`;
-      outcome.unevaluable.push({ rule_id: rule.id, rule_name: rule.name, field: typeof rule.field === 'string' ? rule.field : '(rule)', error: message });
+      const message =
+        error instanceof CannotEvaluate
+          ? `${error.key}: ${error.message}`
+          : `the check failed: ${error instanceof Error ? error.message : String(error)}`;
+      outcome.unevaluable.push({
+        rule_id: rule.id,
+        rule_name: rule.name,
+        field: typeof rule.field === 'string' ? rule.field : '(rule)',
+        error: message,
+      });
       continue;
     }
     if (rule.action === 'transform') {
@@ -78,7 +104,12 @@ export function applyValidationRules(rules: readonly ValidationRule[], submissio
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '') ||
+    (Array.isArray(value) && value.length === 0)
+  );
 }
 
 function text(value: unknown): string {
@@ -154,10 +185,14 @@ function check(rule: ValidationRule, value: unknown, submission: Readonly<Record
     case 'whitelist':
       return (rule.value as unknown[]).some((allowed) => equal(value, allowed));
     case 'blacklist':
-      if (rule.condition === 'contains_any') return !(rule.value as unknown[]).some((word) => text(value).includes(text(word)));
+      if (rule.condition === 'contains_any')
+        return !(rule.value as unknown[]).some((word) => text(value).includes(text(word)));
       return !(rule.value as unknown[]).some((refused) => equal(value, refused));
     case 'comparison': {
-      const other = typeof rule.value === 'object' && rule.value !== null ? getFieldValue(submission, String((rule.value as { field: unknown }).field)) : rule.value;
+      const other =
+        typeof rule.value === 'object' && rule.value !== null
+          ? getFieldValue(submission, String((rule.value as { field: unknown }).field))
+          : rule.value;
       if (other === undefined || other === null || other === '') return true;
       switch (rule.condition) {
         case 'equals':

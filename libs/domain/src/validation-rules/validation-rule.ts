@@ -26,7 +26,15 @@ import { asInstant, asNumber } from '../rules/condition';
 import { patternProblem } from '../rules/pattern-matcher';
 import { SUBMISSION_TEXT_FIELDS } from '../lead/lead-submission';
 
-export const VALIDATION_RULE_TYPES = ['required', 'format', 'length', 'range', 'whitelist', 'blacklist', 'comparison'] as const;
+export const VALIDATION_RULE_TYPES = [
+  'required',
+  'format',
+  'length',
+  'range',
+  'whitelist',
+  'blacklist',
+  'comparison',
+] as const;
 export const VALIDATION_RULE_ACTIONS = ['reject', 'flag', 'transform', 'warn'] as const;
 export const VALIDATION_TRANSFORMS = ['uppercase', 'lowercase', 'titlecase', 'trim', 'digits_only'] as const;
 
@@ -41,7 +49,16 @@ export const CONDITIONS: Readonly<Record<ValidationRuleType, readonly string[]>>
   range: ['min', 'max', 'between'],
   whitelist: ['in'],
   blacklist: ['not_in', 'contains_any'],
-  comparison: ['equals', 'not_equals', 'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'before', 'after'],
+  comparison: [
+    'equals',
+    'not_equals',
+    'greater_than',
+    'less_than',
+    'greater_than_or_equal',
+    'less_than_or_equal',
+    'before',
+    'after',
+  ],
 };
 
 export interface ValidationRuleSettings {
@@ -66,7 +83,18 @@ export interface ValidationRule extends ValidationRuleSettings {
 
 export type ValidationRuleParse = { ok: true; value: ValidationRuleSettings } | { ok: false; details: ErrorDetail[] };
 
-const KEYS = ['name', 'field', 'rule_type', 'condition', 'value', 'action', 'transform', 'message', 'priority', 'enabled'] as const;
+const KEYS = [
+  'name',
+  'field',
+  'rule_type',
+  'condition',
+  'value',
+  'action',
+  'transform',
+  'message',
+  'priority',
+  'enabled',
+] as const;
 const FIELD = /^custom_fields\.[a-z][a-z0-9_]{0,63}$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -74,7 +102,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function validationFieldProblem(field: unknown): string | null {
-  if (typeof field === 'string' && ((SUBMISSION_TEXT_FIELDS as readonly string[]).includes(field) || FIELD.test(field))) return null;
+  if (typeof field === 'string' && ((SUBMISSION_TEXT_FIELDS as readonly string[]).includes(field) || FIELD.test(field)))
+    return null;
   return `field must be a submission field (${SUBMISSION_TEXT_FIELDS.join(', ')}) or custom_fields.<name>`;
 }
 
@@ -94,30 +123,48 @@ function parseRule(body: Record<string, unknown>, current: ValidationRuleSetting
     .map((key) => ({ field: key, message: `${key} is not a validation rule field (${KEYS.join(', ')})` }));
   const merged = { ...(current ?? {}), ...body } as Record<string, unknown>;
   const name = merged['name'];
-  if (typeof name !== 'string' || trimBlank(name) === '' || name.length > 200) details.push({ field: 'name', message: 'name is required: text of 1-200 characters' });
+  if (typeof name !== 'string' || trimBlank(name) === '' || name.length > 200)
+    details.push({ field: 'name', message: 'name is required: text of 1-200 characters' });
   const fieldProblem = validationFieldProblem(merged['field']);
   if (fieldProblem) details.push({ field: 'field', message: fieldProblem });
   const ruleType = merged['rule_type'];
   const typeOk = typeof ruleType === 'string' && (VALIDATION_RULE_TYPES as readonly string[]).includes(ruleType);
-  if (!typeOk) details.push({ field: 'rule_type', message: `rule_type is required: one of ${VALIDATION_RULE_TYPES.join(', ')}` });
+  if (!typeOk)
+    details.push({ field: 'rule_type', message: `rule_type is required: one of ${VALIDATION_RULE_TYPES.join(', ')}` });
   const condition = merged['condition'] ?? (typeOk ? CONDITIONS[ruleType as ValidationRuleType][0] : undefined);
   if (typeOk && (typeof condition !== 'string' || !CONDITIONS[ruleType as ValidationRuleType].includes(condition))) {
-    details.push({ field: 'condition', message: `a ${String(ruleType)} rule's condition is one of ${CONDITIONS[ruleType as ValidationRuleType].join(', ')}` });
+    details.push({
+      field: 'condition',
+      message: `a ${String(ruleType)} rule's condition is one of ${CONDITIONS[ruleType as ValidationRuleType].join(', ')}`,
+    });
   } else if (typeOk) {
     const problem = valueProblem(ruleType as ValidationRuleType, condition as string, merged['value']);
     if (problem) details.push({ field: 'value', message: problem });
   }
   const action = merged['action'];
-  if (typeof action !== 'string' || !(VALIDATION_RULE_ACTIONS as readonly string[]).includes(action)) details.push({ field: 'action', message: `action is required: one of ${VALIDATION_RULE_ACTIONS.join(', ')}` });
+  if (typeof action !== 'string' || !(VALIDATION_RULE_ACTIONS as readonly string[]).includes(action))
+    details.push({ field: 'action', message: `action is required: one of ${VALIDATION_RULE_ACTIONS.join(', ')}` });
   const transform = merged['transform'];
-  if (action === 'transform' && (typeof transform !== 'string' || !(VALIDATION_TRANSFORMS as readonly string[]).includes(transform))) {
-    details.push({ field: 'transform', message: `a transform rule needs transform: one of ${VALIDATION_TRANSFORMS.join(', ')}` });
+  if (
+    action === 'transform' &&
+    (typeof transform !== 'string' || !(VALIDATION_TRANSFORMS as readonly string[]).includes(transform))
+  ) {
+    details.push({
+      field: 'transform',
+      message: `a transform rule needs transform: one of ${VALIDATION_TRANSFORMS.join(', ')}`,
+    });
   }
-  if (action !== 'transform' && transform !== undefined) details.push({ field: 'transform', message: 'transform is only for rules whose action is transform' });
+  if (action !== 'transform' && transform !== undefined)
+    details.push({ field: 'transform', message: 'transform is only for rules whose action is transform' });
   const message = merged['message'];
-  if (typeof message !== 'string' || trimBlank(message) === '' || message.length > 500) details.push({ field: 'message', message: 'message is required: text of 1-500 characters, shown to the vendor' });
+  if (typeof message !== 'string' || trimBlank(message) === '' || message.length > 500)
+    details.push({ field: 'message', message: 'message is required: text of 1-500 characters, shown to the vendor' });
   const priority = merged['priority'] ?? 100;
-  if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 1_000_000) details.push({ field: 'priority', message: 'priority must be a whole number from 0 to 1000000 (lower runs first)' });
+  if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 0 || priority > 1_000_000)
+    details.push({
+      field: 'priority',
+      message: 'priority must be a whole number from 0 to 1000000 (lower runs first)',
+    });
   const enabled = merged['enabled'] ?? true;
   if (typeof enabled !== 'boolean') details.push({ field: 'enabled', message: 'enabled must be true or false' });
   if (details.length > 0) return { ok: false, details };
@@ -147,19 +194,30 @@ export function validationRuleProblem(rule: Readonly<ValidationRuleSettings>): {
   const fieldProblem = validationFieldProblem(rule.field);
   if (fieldProblem) return { key: 'field', message: fieldProblem };
   const type: unknown = rule.rule_type;
-  if (typeof type !== 'string' || !(VALIDATION_RULE_TYPES as readonly string[]).includes(type)) return { key: 'rule_type', message: `unknown rule type ${JSON.stringify(type)}` };
+  if (typeof type !== 'string' || !(VALIDATION_RULE_TYPES as readonly string[]).includes(type))
+    return { key: 'rule_type', message: `unknown rule type ${JSON.stringify(type)}` };
   if (typeof rule.condition !== 'string' || !CONDITIONS[rule.rule_type].includes(rule.condition)) {
-    return { key: 'condition', message: `a ${rule.rule_type} rule's condition is one of ${CONDITIONS[rule.rule_type].join(', ')}` };
+    return {
+      key: 'condition',
+      message: `a ${rule.rule_type} rule's condition is one of ${CONDITIONS[rule.rule_type].join(', ')}`,
+    };
   }
   const problem = valueProblem(rule.rule_type, rule.condition, rule.value);
   if (problem) return { key: 'value', message: problem };
-  if (!(VALIDATION_RULE_ACTIONS as readonly unknown[]).includes(rule.action)) return { key: 'action', message: `action is one of ${VALIDATION_RULE_ACTIONS.join(', ')}` };
-  if (rule.action === 'transform' && !(VALIDATION_TRANSFORMS as readonly unknown[]).includes(rule.transform)) return { key: 'transform', message: `a transform rule needs transform: one of ${VALIDATION_TRANSFORMS.join(', ')}` };
+  if (!(VALIDATION_RULE_ACTIONS as readonly unknown[]).includes(rule.action))
+    return { key: 'action', message: `action is one of ${VALIDATION_RULE_ACTIONS.join(', ')}` };
+  if (rule.action === 'transform' && !(VALIDATION_TRANSFORMS as readonly unknown[]).includes(rule.transform))
+    return {
+      key: 'transform',
+      message: `a transform rule needs transform: one of ${VALIDATION_TRANSFORMS.join(', ')}`,
+    };
   return null;
 }
 
 function isScalar(value: unknown): boolean {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  return (
+    typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  );
 }
 
 function bound(value: unknown, dates: boolean): boolean {
@@ -172,7 +230,8 @@ function valueProblem(type: ValidationRuleType, condition: string, value: unknow
       return null;
     case 'format':
       if (condition === 'matches' || condition === 'not_matches') {
-        if (typeof value !== 'string' || value === '' || value.length > 1000) return `${condition} needs a pattern (text)`;
+        if (typeof value !== 'string' || value === '' || value.length > 1000)
+          return `${condition} needs a pattern (text)`;
         return patternProblem(value);
       }
       return null;
@@ -180,17 +239,30 @@ function valueProblem(type: ValidationRuleType, condition: string, value: unknow
     case 'range': {
       const dates = type === 'range';
       if (condition === 'between') {
-        return Array.isArray(value) && value.length === 2 && bound(value[0], dates) && bound(value[1], dates) ? null : `between needs [min, max]${dates ? ' (numbers or ISO dates)' : ''}`;
+        return Array.isArray(value) && value.length === 2 && bound(value[0], dates) && bound(value[1], dates)
+          ? null
+          : `between needs [min, max]${dates ? ' (numbers or ISO dates)' : ''}`;
       }
       return bound(value, dates) ? null : `${condition} needs a ${dates ? 'number or ISO date' : 'number'}`;
     }
     case 'whitelist':
     case 'blacklist':
-      return Array.isArray(value) && value.length > 0 && value.length <= 1000 && value.every(isScalar) ? null : 'value must be a list of 1-1000 strings or numbers';
+      return Array.isArray(value) && value.length > 0 && value.length <= 1000 && value.every(isScalar)
+        ? null
+        : 'value must be a list of 1-1000 strings or numbers';
     case 'comparison': {
-      if (isObject(value)) return Object.keys(value).length === 1 && validationFieldProblem(value['field']) === null ? null : 'value must be a literal or {"field": "<another field>"}';
+      if (isObject(value))
+        return Object.keys(value).length === 1 && validationFieldProblem(value['field']) === null
+          ? null
+          : 'value must be a literal or {"field": "<another field>"}';
       if (!isScalar(value)) return 'value must be a literal or {"field": "<another field>"}';
-      if (['greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'before', 'after'].includes(condition) && !bound(value, true)) return `${condition} compares numbers or dates`;
+      if (
+        ['greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'before', 'after'].includes(
+          condition,
+        ) &&
+        !bound(value, true)
+      )
+        return `${condition} compares numbers or dates`;
       return null;
     }
   }

@@ -44,14 +44,24 @@ export function parseCustomFieldCreate(body: unknown): CustomFieldParse {
   const details: ErrorDetail[] = unknownKeys(body, CREATE_KEYS, '');
   const name = body['name'];
   if (typeof name !== 'string' || !CUSTOM_FIELD_NAME.test(name)) {
-    details.push({ field: 'name', message: 'name is required: a lowercase identifier of 1-64 characters (a-z, 0-9, _), starting with a letter' });
+    details.push({
+      field: 'name',
+      message: 'name is required: a lowercase identifier of 1-64 characters (a-z, 0-9, _), starting with a letter',
+    });
   }
   const type = body['type'];
   if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) {
     details.push({ field: 'type', message: `type is required: one of ${CUSTOM_FIELD_TYPES.join(', ')}` });
   }
   if (details.length > 0) return { ok: false, details };
-  const base: CustomFieldSettings = { name: name as string, type: type as CustomFieldType, label: name as string, required: false, default_value: null, validation: null };
+  const base: CustomFieldSettings = {
+    name: name as string,
+    type: type as CustomFieldType,
+    label: name as string,
+    required: false,
+    default_value: null,
+    validation: null,
+  };
   return mergeSettings(base, body);
 }
 
@@ -60,7 +70,8 @@ export function parseCustomFieldUpdate(body: unknown, current: CustomFieldSettin
   if (!isObject(body)) return { ok: false, details: [{ field: '(body)', message: 'body must be a JSON object' }] };
   const details = unknownKeys(body, CREATE_KEYS, '');
   for (const fixed of ['name', 'type'] as const) {
-    if (fixed in body && body[fixed] !== current[fixed]) details.push({ field: fixed, message: `${fixed} cannot be changed; create a new field instead` });
+    if (fixed in body && body[fixed] !== current[fixed])
+      details.push({ field: fixed, message: `${fixed} cannot be changed; create a new field instead` });
   }
   if (details.length > 0) return { ok: false, details };
   return mergeSettings(current, body);
@@ -77,11 +88,13 @@ function mergeSettings(current: CustomFieldSettings, body: Record<string, unknow
   const next: CustomFieldSettings = { ...current };
   if ('label' in body) {
     const label = body['label'];
-    if (typeof label !== 'string' || trimBlank(label) === '' || label.length > MAX_LABEL) details.push({ field: 'label', message: `label must be a non-empty string of at most ${MAX_LABEL} characters` });
+    if (typeof label !== 'string' || trimBlank(label) === '' || label.length > MAX_LABEL)
+      details.push({ field: 'label', message: `label must be a non-empty string of at most ${MAX_LABEL} characters` });
     else next.label = trimBlank(label);
   }
   if ('required' in body) {
-    if (typeof body['required'] !== 'boolean') details.push({ field: 'required', message: 'required must be true or false' });
+    if (typeof body['required'] !== 'boolean')
+      details.push({ field: 'required', message: 'required must be true or false' });
     else next.required = body['required'];
   }
   if ('validation' in body) {
@@ -93,7 +106,8 @@ function mergeSettings(current: CustomFieldSettings, body: Record<string, unknow
   if (details.length === 0 && next.default_value !== null) {
     // The default must itself be a value the field accepts, or every lead created with it would be refused.
     const unholdable = customFieldValueProblem(next.name, next.default_value);
-    if (!matchesCustomFieldType(next.default_value, next.type)) details.push({ field: 'default_value', message: `default_value must be a value of type ${next.type}` });
+    if (!matchesCustomFieldType(next.default_value, next.type))
+      details.push({ field: 'default_value', message: `default_value must be a value of type ${next.type}` });
     else if (unholdable) details.push({ field: 'default_value', message: `default_value ${unholdable}` });
     else {
       const problem = customFieldRuleProblem(next.default_value, next.validation);
@@ -103,17 +117,29 @@ function mergeSettings(current: CustomFieldSettings, body: Record<string, unknow
   return details.length > 0 ? { ok: false, details } : { ok: true, value: next };
 }
 
-function parseValidation(value: unknown, type: CustomFieldType): { validation: CustomFieldValidation | null } | { details: ErrorDetail[] } {
+function parseValidation(
+  value: unknown,
+  type: CustomFieldType,
+): { validation: CustomFieldValidation | null } | { details: ErrorDetail[] } {
   if (value === null) return { validation: null };
-  if (!isObject(value)) return { details: [{ field: 'validation', message: 'validation must be an object with optional pattern, min, max, enum' }] };
+  if (!isObject(value))
+    return {
+      details: [{ field: 'validation', message: 'validation must be an object with optional pattern, min, max, enum' }],
+    };
   const details = unknownKeys(value, VALIDATION_KEYS, 'validation.');
   const validation: CustomFieldValidation = {};
   const pattern = value['pattern'];
   if (pattern !== undefined && pattern !== null) {
     if (typeof pattern !== 'string' || pattern === '' || pattern.length > MAX_PATTERN) {
-      details.push({ field: 'validation.pattern', message: `validation.pattern must be a non-empty string of at most ${MAX_PATTERN} characters` });
+      details.push({
+        field: 'validation.pattern',
+        message: `validation.pattern must be a non-empty string of at most ${MAX_PATTERN} characters`,
+      });
     } else if (type !== 'string' && type !== 'date') {
-      details.push({ field: 'validation.pattern', message: 'validation.pattern applies only to string and date fields' });
+      details.push({
+        field: 'validation.pattern',
+        message: 'validation.pattern applies only to string and date fields',
+      });
     } else {
       const problem = patternProblem(pattern);
       if (problem) details.push({ field: 'validation.pattern', message: problem });
@@ -123,8 +149,13 @@ function parseValidation(value: unknown, type: CustomFieldType): { validation: C
   for (const bound of ['min', 'max'] as const) {
     const given = value[bound];
     if (given === undefined || given === null) continue;
-    if (typeof given !== 'number' || !Number.isFinite(given)) details.push({ field: `validation.${bound}`, message: `validation.${bound} must be a number` });
-    else if (type !== 'number' && type !== 'string' && type !== 'array') details.push({ field: `validation.${bound}`, message: `validation.${bound} applies only to number, string and array fields` });
+    if (typeof given !== 'number' || !Number.isFinite(given))
+      details.push({ field: `validation.${bound}`, message: `validation.${bound} must be a number` });
+    else if (type !== 'number' && type !== 'string' && type !== 'array')
+      details.push({
+        field: `validation.${bound}`,
+        message: `validation.${bound} applies only to number, string and array fields`,
+      });
     else validation[bound] = given;
   }
   if (validation.min !== undefined && validation.max !== undefined && validation.min > validation.max) {
@@ -134,8 +165,17 @@ function parseValidation(value: unknown, type: CustomFieldType): { validation: C
   if (allowed !== undefined && allowed !== null) {
     if (!Array.isArray(allowed) || allowed.length === 0 || allowed.length > MAX_ENUM) {
       details.push({ field: 'validation.enum', message: `validation.enum must be an array of 1-${MAX_ENUM} values` });
-    } else if (!allowed.every((item) => (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') && matchesCustomFieldType(item, type))) {
-      details.push({ field: 'validation.enum', message: `validation.enum values must be scalars of the field's type (${type})` });
+    } else if (
+      !allowed.every(
+        (item) =>
+          (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') &&
+          matchesCustomFieldType(item, type),
+      )
+    ) {
+      details.push({
+        field: 'validation.enum',
+        message: `validation.enum values must be scalars of the field's type (${type})`,
+      });
     } else {
       validation.enum = allowed as Array<string | number | boolean>;
     }

@@ -48,9 +48,14 @@ describe('checkCustomFields: configuration', () => {
     ]);
   });
 
-  it.each<Record<string, CustomFieldValue> | undefined>([undefined, {}, { term: null }, { term: '' }])('reports a required field missing from %j', (values) => {
-    expect(checkCustomFields(values, definitions)).toEqual([{ field: 'custom_fields.term', message: 'is required', missing: true }]);
-  });
+  it.each<Record<string, CustomFieldValue> | undefined>([undefined, {}, { term: null }, { term: '' }])(
+    'reports a required field missing from %j',
+    (values) => {
+      expect(checkCustomFields(values, definitions)).toEqual([
+        { field: 'custom_fields.term', message: 'is required', missing: true },
+      ]);
+    },
+  );
 });
 
 describe('isIsoDate', () => {

@@ -35,21 +35,34 @@ export interface CustomFieldDefinition {
 }
 
 /** The first rule of `validation` that `value` (already of the field's type, not null) breaks. */
-export function customFieldRuleProblem(value: CustomFieldValue, validation: CustomFieldValidation | null | undefined): string | undefined {
+export function customFieldRuleProblem(
+  value: CustomFieldValue,
+  validation: CustomFieldValidation | null | undefined,
+): string | undefined {
   if (!validation || value === null) return undefined;
   if (validation.enum && validation.enum.length > 0 && !validation.enum.some((allowed) => allowed === value)) {
     return `must be one of ${validation.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}`;
   }
-  const size = typeof value === 'number' ? value : typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : undefined;
+  const size =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string'
+        ? [...value].length
+        : Array.isArray(value)
+          ? value.length
+          : undefined;
   const unit = typeof value === 'number' ? '' : typeof value === 'string' ? ' characters' : ' items';
   const what = typeof value === 'number' ? 'must be' : 'must have';
-  if (size !== undefined && validation.min !== undefined && size < validation.min) return `${what} at least ${validation.min}${unit}`;
-  if (size !== undefined && validation.max !== undefined && size > validation.max) return `${what} at most ${validation.max}${unit}`;
+  if (size !== undefined && validation.min !== undefined && size < validation.min)
+    return `${what} at least ${validation.min}${unit}`;
+  if (size !== undefined && validation.max !== undefined && size > validation.max)
+    return `${what} at most ${validation.max}${unit}`;
   if (validation.pattern !== undefined && typeof value === 'string') {
     // A value the pattern cannot be run on is refused: letting it through would skip the check.
-    if (value.length > MAX_MATCHED_INPUT_LENGTH) return `cannot be checked against the field's pattern: longer than ${MAX_MATCHED_INPUT_LENGTH} characters`;
+    if (value.length > MAX_MATCHED_INPUT_LENGTH)
+      return `cannot be checked against the field's pattern: longer than ${MAX_MATCHED_INPUT_LENGTH} characters`;
     const matched = testPattern(validation.pattern, value);
-    if (matched === undefined) return 'cannot be checked: the field\'s pattern is invalid';
+    if (matched === undefined) return "cannot be checked: the field's pattern is invalid";
     if (!matched) return `must match the pattern ${validation.pattern}`;
   }
   return undefined;
@@ -154,8 +167,16 @@ export function checkCustomFields(
 }
 
 /** For a partial update (`onlyGiven`): a required field may not be cleared; untouched ones are not checked. */
-function clearedRequired(given: Readonly<Record<string, CustomFieldValue>>, definitions: readonly CustomFieldDefinition[]): FieldProblem[] {
+function clearedRequired(
+  given: Readonly<Record<string, CustomFieldValue>>,
+  definitions: readonly CustomFieldDefinition[],
+): FieldProblem[] {
   return definitions
-    .filter((definition) => definition.required && definition.name in given && (given[definition.name] === null || given[definition.name] === ''))
+    .filter(
+      (definition) =>
+        definition.required &&
+        definition.name in given &&
+        (given[definition.name] === null || given[definition.name] === ''),
+    )
     .map((definition) => ({ field: `custom_fields.${definition.name}`, message: 'is required', missing: true }));
 }

@@ -44,7 +44,10 @@ describe('parseEmail', () => {
     ['jäne@example.com', 'has an invalid local part (before @)'],
     ['jane@exämple.com', 'has an invalid domain'],
     [`${'a'.repeat(65)}@example.com`, 'local part must be at most 64 characters'],
-    [`${'a'.repeat(60)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`, 'must be at most 254 characters'],
+    [
+      `${'a'.repeat(60)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`,
+      'must be at most 254 characters',
+    ],
   ])('rejects %j', (input, message) => {
     expect(parseEmail(input)).toEqual({ ok: false, message });
   });

@@ -12,8 +12,7 @@
  */
 
 export type EmailSyntaxResult =
-  | { ok: true; email: string; local: string; domain: string }
-  | { ok: false; message: string };
+  { ok: true; email: string; local: string; domain: string } | { ok: false; message: string };
 
 const MAX_LOCAL_LENGTH = 64;
 const MAX_ADDRESS_LENGTH = 254;
@@ -34,7 +33,8 @@ export function parseEmail(input: string): EmailSyntaxResult {
   }
   // The last `@` splits: a quoted local part may itself contain `@`.
   const at = email.lastIndexOf('@');
-  if (at <= 0 || at === email.length - 1) return { ok: false, message: 'must be an email address like name@example.com' };
+  if (at <= 0 || at === email.length - 1)
+    return { ok: false, message: 'must be an email address like name@example.com' };
 
   const local = email.slice(0, at);
   const domain = email.slice(at + 1).toLowerCase();

@@ -19,10 +19,15 @@ describe('suggestEmailDomain', () => {
     expect(suggestEmailDomain(domain)).toBe(suggestion);
   });
 
-  it.each(['gmail.com', 'ymail.com', 'gmx.com', 'example.co', 'hotmail.co.uk', 'university.edu', 'mail.gmial-like.org'])(
-    'leaves %s alone',
-    (domain) => {
-      expect(suggestEmailDomain(domain)).toBeUndefined();
-    },
-  );
+  it.each([
+    'gmail.com',
+    'ymail.com',
+    'gmx.com',
+    'example.co',
+    'hotmail.co.uk',
+    'university.edu',
+    'mail.gmial-like.org',
+  ])('leaves %s alone', (domain) => {
+    expect(suggestEmailDomain(domain)).toBeUndefined();
+  });
 });

@@ -19,8 +19,12 @@ describe('JSON nesting limits', () => {
   });
 
   it('names each too-deep custom field, and custom_fields when its JSON is too long', () => {
-    expect(customFieldsLimitProblems({ fine: nest(10), deep: nest(11) })).toEqual([{ field: 'custom_fields.deep', message: 'custom_fields.deep must not nest deeper than 10 levels' }]);
-    expect(customFieldsLimitProblems({ notes: 'x'.repeat(65_536) })).toEqual([{ field: 'custom_fields', message: 'custom_fields must be at most 65536 characters of JSON' }]);
+    expect(customFieldsLimitProblems({ fine: nest(10), deep: nest(11) })).toEqual([
+      { field: 'custom_fields.deep', message: 'custom_fields.deep must not nest deeper than 10 levels' },
+    ]);
+    expect(customFieldsLimitProblems({ notes: 'x'.repeat(65_536) })).toEqual([
+      { field: 'custom_fields', message: 'custom_fields must be at most 65536 characters of JSON' },
+    ]);
     expect(customFieldsLimitProblems({ notes: 'x'.repeat(65_000) })).toEqual([]);
     expect(customFieldsLimitProblems('not an object')).toEqual([]);
   });

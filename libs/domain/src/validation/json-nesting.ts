@@ -50,7 +50,9 @@ function unstorableKey(name: string, value: unknown): string | undefined {
   if (name.includes('.') || name.startsWith('$')) return name;
   const inner = (node: unknown, depth: number): string | undefined => {
     if (depth > MAX_CUSTOM_FIELD_DEPTH + 1 || typeof node !== 'object' || node === null) return undefined;
-    for (const [key, child] of Array.isArray(node) ? node.map((item, index) => [String(index), item] as const) : Object.entries(node)) {
+    for (const [key, child] of Array.isArray(node)
+      ? node.map((item, index) => [String(index), item] as const)
+      : Object.entries(node)) {
       if (!Array.isArray(node) && (key.includes('.') || key.startsWith('$'))) return key;
       const found = inner(child, depth + 1);
       if (found !== undefined) return found;
@@ -79,7 +81,8 @@ function hasListInList(value: unknown): boolean {
 export function customFieldValueProblem(name: string, value: unknown): string | undefined {
   const key = unstorableKey(name, value);
   if (key !== undefined) return `has the key ${JSON.stringify(key)}: keys may not contain '.' or start with '$'`;
-  if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH)) return `must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels`;
+  if (pathBeyondDepth(value, MAX_CUSTOM_FIELD_DEPTH))
+    return `must not nest deeper than ${MAX_CUSTOM_FIELD_DEPTH} levels`;
   if (hasListInList(value)) return 'must not have a list directly inside a list';
   return undefined;
 }
@@ -98,7 +101,10 @@ export function customFieldsLimitProblems(customFields: unknown): ErrorDetail[] 
   }
   // Only measured when every value is shallow: JSON.stringify recurses.
   if (problems.length === 0 && JSON.stringify(customFields).length > MAX_CUSTOM_FIELDS_JSON_LENGTH) {
-    problems.push({ field: 'custom_fields', message: `custom_fields must be at most ${MAX_CUSTOM_FIELDS_JSON_LENGTH} characters of JSON` });
+    problems.push({
+      field: 'custom_fields',
+      message: `custom_fields must be at most ${MAX_CUSTOM_FIELDS_JSON_LENGTH} characters of JSON`,
+    });
   }
   return problems;
 }

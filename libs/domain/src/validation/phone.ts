@@ -31,7 +31,8 @@ export function normalizePhone(input: string, defaultCountry: string): PhoneResu
     }
     return { ok: true, e164 };
   } catch (error) {
-    if (error instanceof ParseError) return { ok: false, message: PARSE_MESSAGES[error.message] ?? 'is not a valid phone number' };
+    if (error instanceof ParseError)
+      return { ok: false, message: PARSE_MESSAGES[error.message] ?? 'is not a valid phone number' };
     throw error;
   }
 }

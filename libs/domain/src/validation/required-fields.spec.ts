@@ -4,7 +4,9 @@ import { checkRequiredFields } from './required-fields';
 
 describe('checkRequiredFields', () => {
   it('always requires email', () => {
-    expect(checkRequiredFields({ email: '  ' }, [])).toEqual([{ field: 'email', message: 'is required', missing: true }]);
+    expect(checkRequiredFields({ email: '  ' }, [])).toEqual([
+      { field: 'email', message: 'is required', missing: true },
+    ]);
   });
 
   it('requires the fields the organization configured, once each', () => {

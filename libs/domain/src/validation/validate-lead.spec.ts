@@ -76,12 +76,26 @@ describe('validateLead: accepted', () => {
       settings: { allow_disposable_emails: true, mx_check: false },
       bot: { honeypot: false, high_risk_ips: ['203.0.113.7'], high_risk_ip_action: 'allow' },
     });
-    expect(verdict).toMatchObject({ outcome: 'accepted', rulesApplied: ['required_fields', 'email_syntax', 'custom_fields', 'email_typo'] });
+    expect(verdict).toMatchObject({
+      outcome: 'accepted',
+      rulesApplied: ['required_fields', 'email_syntax', 'custom_fields', 'email_typo'],
+    });
   });
 
   it('does not run the MX rule when no answer was looked up', () => {
     const verdict = run({ mx: undefined });
-    expect(verdict).toMatchObject({ outcome: 'accepted', rulesApplied: ['required_fields', 'email_syntax', 'custom_fields', 'bot_honeypot', 'bot_timing', 'disposable_email', 'email_typo'] });
+    expect(verdict).toMatchObject({
+      outcome: 'accepted',
+      rulesApplied: [
+        'required_fields',
+        'email_syntax',
+        'custom_fields',
+        'bot_honeypot',
+        'bot_timing',
+        'disposable_email',
+        'email_typo',
+      ],
+    });
     // The same submission with an answer runs the MX rule: its absence above is the missing answer's doing.
     expect(run({ mx: FOUND })).toMatchObject({ outcome: 'accepted', rulesApplied: expect.arrayContaining(['mx']) });
   });
@@ -95,7 +109,12 @@ describe('validateLead: invalid (400 with every detail at once)', () => {
     ['bad email and a missing field', { email: 'nope', first_name: '' }, ['first_name', 'email'], 'invalid_email'],
     ['bad phone', { phone: '12345' }, ['phone'], 'failed_custom_rule'],
     ['unknown custom field', { custom_fields: { shoe_size: 42 } }, ['custom_fields.shoe_size'], 'failed_custom_rule'],
-    ['custom field of the wrong type', { custom_fields: { start_term: 2025 } }, ['custom_fields.start_term'], 'failed_custom_rule'],
+    [
+      'custom field of the wrong type',
+      { custom_fields: { start_term: 2025 } },
+      ['custom_fields.start_term'],
+      'failed_custom_rule',
+    ],
     ['bad form_started_at', { form_started_at: 'a moment ago' }, ['form_started_at'], 'failed_custom_rule'],
     [
       'several at once',
@@ -104,7 +123,10 @@ describe('validateLead: invalid (400 with every detail at once)', () => {
       'invalid_email',
     ],
   ])('%s', (_name, submission, fields, reason) => {
-    const verdict = run({ submission: { first_name: 'Ann', ...submission }, settings: { required_fields: ['first_name'] } });
+    const verdict = run({
+      submission: { first_name: 'Ann', ...submission },
+      settings: { required_fields: ['first_name'] },
+    });
     expect(verdict.outcome).toBe('invalid');
     if (verdict.outcome !== 'invalid') return;
     expect(verdict.reason).toBe(reason);
@@ -121,10 +143,25 @@ describe('validateLead: bot detection', () => {
   it.each<[string, Partial<LeadSubmission>, Partial<ValidationSettings['bot_detection']>, string]>([
     ['honeypot filled', { website: 'http://spam.example' }, {}, 'validation.bot_honeypot'],
     ['submitted in 400 ms', { form_started_at: '2025-03-01T11:59:59.600Z' }, {}, 'validation.bot_timing'],
-    ['high-risk IPv4 range, action reject', { ip_address: '203.0.113.9' }, { high_risk_ips: ['203.0.113.0/24'], high_risk_ip_action: 'reject' }, 'validation.high_risk_ip'],
-    ['high-risk IPv6 range, action reject', { ip_address: '2001:db8::1' }, { high_risk_ips: ['2001:db8::/48'], high_risk_ip_action: 'reject' }, 'validation.high_risk_ip'],
+    [
+      'high-risk IPv4 range, action reject',
+      { ip_address: '203.0.113.9' },
+      { high_risk_ips: ['203.0.113.0/24'], high_risk_ip_action: 'reject' },
+      'validation.high_risk_ip',
+    ],
+    [
+      'high-risk IPv6 range, action reject',
+      { ip_address: '2001:db8::1' },
+      { high_risk_ips: ['2001:db8::/48'], high_risk_ip_action: 'reject' },
+      'validation.high_risk_ip',
+    ],
   ])('rejects: %s', (_name, submission, bot, ruleId) => {
-    expect(run({ submission, bot })).toEqual({ outcome: 'rejected', reason: 'bot_detected', ruleId, message: expect.any(String) });
+    expect(run({ submission, bot })).toEqual({
+      outcome: 'rejected',
+      reason: 'bot_detected',
+      ruleId,
+      message: expect.any(String),
+    });
   });
 
   it('ignores the honeypot when the organization turned it off', () => {
@@ -133,11 +170,41 @@ describe('validateLead: bot detection', () => {
 
   it.each<[string, Partial<LeadSubmission>, Partial<ValidationSettings['bot_detection']>, string[], number]>([
     ['submitted in 2 s', { form_started_at: '2025-03-01T11:59:58.000Z' }, {}, ['manual_review', 'possible_bot'], 0],
-    ['form loaded in the future (clock skew)', { form_started_at: '2025-03-01T12:05:00.000Z' }, {}, ['manual_review', 'possible_bot'], 1],
-    ['high-risk IP, action flag', { ip_address: '203.0.113.9' }, { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'flag' }, ['manual_review', 'high_risk_ip'], 0],
-    ['high-risk IP, action allow', { ip_address: '203.0.113.9' }, { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'allow' }, [], 0],
-    ['IP not on the list', { ip_address: '192.0.2.1' }, { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'reject' }, [], 0],
-    ['ip_address not an address', { ip_address: 'unknown' }, { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'reject' }, [], 1],
+    [
+      'form loaded in the future (clock skew)',
+      { form_started_at: '2025-03-01T12:05:00.000Z' },
+      {},
+      ['manual_review', 'possible_bot'],
+      1,
+    ],
+    [
+      'high-risk IP, action flag',
+      { ip_address: '203.0.113.9' },
+      { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'flag' },
+      ['manual_review', 'high_risk_ip'],
+      0,
+    ],
+    [
+      'high-risk IP, action allow',
+      { ip_address: '203.0.113.9' },
+      { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'allow' },
+      [],
+      0,
+    ],
+    [
+      'IP not on the list',
+      { ip_address: '192.0.2.1' },
+      { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'reject' },
+      [],
+      0,
+    ],
+    [
+      'ip_address not an address',
+      { ip_address: 'unknown' },
+      { high_risk_ips: ['203.0.113.9'], high_risk_ip_action: 'reject' },
+      [],
+      1,
+    ],
     ['submitted in 3 s', { form_started_at: '2025-03-01T11:59:57.000Z' }, {}, [], 0],
   ])('accepts: %s', (_name, submission, bot, flags, warningCount) => {
     const verdict = run({ submission, bot });
@@ -161,7 +228,9 @@ describe('validateLead: email rules', () => {
   });
 
   it('accepts disposable domains when the organization allows them', () => {
-    expect(run({ submission: { email: 'x@mailinator.com' }, settings: { allow_disposable_emails: true } }).outcome).toBe('accepted');
+    expect(
+      run({ submission: { email: 'x@mailinator.com' }, settings: { allow_disposable_emails: true } }).outcome,
+    ).toBe('accepted');
   });
 
   it('rejects a domain without MX as invalid_email, suggesting the likely typo', () => {

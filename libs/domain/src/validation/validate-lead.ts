@@ -23,7 +23,12 @@ import { SUBMISSION_TEXT_FIELDS, type LeadSubmission } from '../lead/lead-submis
 import type { ValidationSettings } from '../organization-settings';
 import type { MxAnswer } from './mx-answer';
 import { classifyFormTiming, isHoneypotFilled, isIpInList, isIsoDateTime } from './bot-detection';
-import { applyCustomFieldDefaults, checkCustomFields, type CustomFieldDefinition, type FieldProblem } from './custom-fields';
+import {
+  applyCustomFieldDefaults,
+  checkCustomFields,
+  type CustomFieldDefinition,
+  type FieldProblem,
+} from './custom-fields';
 import { isDisposableDomain } from './disposable-email';
 import { parseEmail } from './email-syntax';
 import { suggestEmailDomain } from './email-typo';
@@ -103,17 +108,26 @@ export function validateLead(input: ValidateLeadInput): ValidationVerdict {
   if (withDefaults) lead.custom_fields = withDefaults;
   problems.push(...checkCustomFields(lead.custom_fields, customFields));
   if (lead.form_started_at !== undefined && !isIsoDateTime(lead.form_started_at)) {
-    problems.push({ field: 'form_started_at', message: 'must be an ISO 8601 date-time with a time zone', missing: false });
+    problems.push({
+      field: 'form_started_at',
+      message: 'must be an ISO 8601 date-time with a time zone',
+      missing: false,
+    });
   }
   if (problems.length > 0 || !email) {
-    return { outcome: 'invalid', reason: invalidReason(problems), details: problems.map(({ field, message }) => ({ field, message })) };
+    return {
+      outcome: 'invalid',
+      reason: invalidReason(problems),
+      details: problems.map(({ field, message }) => ({ field, message })),
+    };
   }
 
   // 2. Bot detection.
   const bot = settings.bot_detection;
   if (bot.honeypot) {
     rulesApplied.push('bot_honeypot');
-    if (isHoneypotFilled(lead.website)) return reject('bot_honeypot', 'bot_detected', 'The honeypot field was filled in');
+    if (isHoneypotFilled(lead.website))
+      return reject('bot_honeypot', 'bot_detected', 'The honeypot field was filled in');
   }
   if (lead.form_started_at !== undefined) {
     rulesApplied.push('bot_timing');
@@ -183,7 +197,10 @@ function addFlags(flags: Set<LeadFlag>, ...added: LeadFlag[]): void {
 
 /** Trims the text fields and drops the blank optional ones: forms post empty inputs as "". */
 function trimTextFields(submission: LeadSubmission): LeadSubmission {
-  const lead: LeadSubmission = { ...submission, email: typeof submission.email === 'string' ? submission.email.trim() : '' };
+  const lead: LeadSubmission = {
+    ...submission,
+    email: typeof submission.email === 'string' ? submission.email.trim() : '',
+  };
   for (const field of SUBMISSION_TEXT_FIELDS) {
     if (field === 'email') continue;
     const value = lead[field];

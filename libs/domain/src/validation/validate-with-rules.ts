@@ -29,16 +29,33 @@ export interface ValidationCheck {
  * The verdict, the check's answer, and the custom rules that could not be evaluated (also in the
  * accepted verdict's `reviewFlags`; listed apart so a refused lead's are reported too).
  */
-export function validateWithRules(input: ValidateWithRulesInput): { verdict: ValidationVerdict; check: ValidationCheck; unevaluable: UnevaluableRule[] } {
+export function validateWithRules(input: ValidateWithRulesInput): {
+  verdict: ValidationVerdict;
+  check: ValidationCheck;
+  unevaluable: UnevaluableRule[];
+} {
   const verdict = validateLead(input);
-  if (verdict.outcome === 'invalid') return { verdict, check: { valid: false, warnings: [], errors: verdict.details }, unevaluable: [] };
+  if (verdict.outcome === 'invalid')
+    return { verdict, check: { valid: false, warnings: [], errors: verdict.details }, unevaluable: [] };
   if (verdict.outcome === 'rejected') {
-    return { verdict, check: { valid: false, warnings: [], errors: [{ field: fieldOfBuiltInRule(verdict.ruleId), message: verdict.message, rule_id: verdict.ruleId }] }, unevaluable: [] };
+    return {
+      verdict,
+      check: {
+        valid: false,
+        warnings: [],
+        errors: [{ field: fieldOfBuiltInRule(verdict.ruleId), message: verdict.message, rule_id: verdict.ruleId }],
+      },
+      unevaluable: [],
+    };
   }
   const custom = applyValidationRules(input.rules, verdict.lead as unknown as Record<string, unknown>);
   const unevaluableRules = custom.unevaluable.map(({ rule_id, rule_name, error }) => ({ rule_id, rule_name, error }));
   const reviewFlags = unevaluableRules.map(unevaluableRuleFlag);
-  const unevaluableWarnings = custom.unevaluable.map((rule, index) => ({ field: rule.field, rule_id: rule.rule_id, message: `flagged for review: ${reviewFlags[index]!.reason}` }));
+  const unevaluableWarnings = custom.unevaluable.map((rule, index) => ({
+    field: rule.field,
+    rule_id: rule.rule_id,
+    message: `flagged for review: ${reviewFlags[index]!.reason}`,
+  }));
   const warnings = [...verdict.warnings, ...custom.warnings];
   if (!custom.valid) {
     const first = custom.errors[0]!;
@@ -49,7 +66,8 @@ export function validateWithRules(input: ValidateWithRulesInput): { verdict: Val
     };
   }
   const review = custom.flags.length > 0 || reviewFlags.length > 0;
-  const flags: LeadFlag[] = review && !verdict.flags.includes('manual_review') ? [...verdict.flags, 'manual_review'] : verdict.flags;
+  const flags: LeadFlag[] =
+    review && !verdict.flags.includes('manual_review') ? [...verdict.flags, 'manual_review'] : verdict.flags;
   const lead = custom.submission as unknown as LeadSubmission;
   return {
     verdict: {
@@ -60,7 +78,15 @@ export function validateWithRules(input: ValidateWithRulesInput): { verdict: Val
       rulesApplied: [...verdict.rulesApplied, ...custom.applied],
       ...(reviewFlags.length > 0 ? { reviewFlags } : {}),
     },
-    check: { valid: true, warnings: [...warnings, ...custom.flags.map((flag) => ({ ...flag, message: `flagged for review: ${flag.message}` })), ...unevaluableWarnings], errors: [] },
+    check: {
+      valid: true,
+      warnings: [
+        ...warnings,
+        ...custom.flags.map((flag) => ({ ...flag, message: `flagged for review: ${flag.message}` })),
+        ...unevaluableWarnings,
+      ],
+      errors: [],
+    },
     unevaluable: unevaluableRules,
   };
 }

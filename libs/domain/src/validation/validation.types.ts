@@ -27,4 +27,11 @@ export type LeadFlag = 'manual_review' | 'possible_bot' | 'email_typo' | 'high_r
 export type ValidationVerdict =
   | { outcome: 'invalid'; reason: RejectionReason; details: ErrorDetail[] }
   | { outcome: 'rejected'; reason: RejectionReason; ruleId: string; message: string }
-  | { outcome: 'accepted'; lead: LeadSubmission; warnings: ErrorDetail[]; flags: LeadFlag[]; rulesApplied: string[]; reviewFlags?: ReviewFlag[] };
+  | {
+      outcome: 'accepted';
+      lead: LeadSubmission;
+      warnings: ErrorDetail[];
+      flags: LeadFlag[];
+      rulesApplied: string[];
+      reviewFlags?: ReviewFlag[];
+    };

@@ -26,13 +26,18 @@ export function parseRetrySchedule(text: string): number[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const delays = trimmed.split(',').map(parseDuration);
-  if (delays.length > MAX_WEBHOOK_RETRIES) throw new Error(`at most ${MAX_WEBHOOK_RETRIES} retries, got ${delays.length}`);
+  if (delays.length > MAX_WEBHOOK_RETRIES)
+    throw new Error(`at most ${MAX_WEBHOOK_RETRIES} retries, got ${delays.length}`);
   return delays;
 }
 
 /** The shortest spelling of a delay in the largest whole unit (300000 → `5m`, 86400000 → `24h`). */
 export function formatRetryDelay(ms: number): string {
-  for (const [unit, size] of [['h', UNITS['h']!], ['m', UNITS['m']!], ['s', UNITS['s']!]] as const) {
+  for (const [unit, size] of [
+    ['h', UNITS['h']!],
+    ['m', UNITS['m']!],
+    ['s', UNITS['s']!],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

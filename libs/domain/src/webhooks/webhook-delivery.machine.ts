@@ -59,7 +59,10 @@ export type DeliveryActorEvent =
 
 type Failed = Extract<DeliveryActorEvent, { type: 'FAILED' }>;
 
-const recordAttempt = (context: DeliveryActorContext, event: Failed | Extract<DeliveryActorEvent, { type: 'SUCCEEDED' }>): Partial<DeliveryActorContext> => ({
+const recordAttempt = (
+  context: DeliveryActorContext,
+  event: Failed | Extract<DeliveryActorEvent, { type: 'SUCCEEDED' }>,
+): Partial<DeliveryActorContext> => ({
   attempts: context.attempts + 1,
   lastAttemptAt: event.at,
   responseStatus: event.responseStatus,
@@ -103,29 +106,67 @@ export const webhookDeliveryMachine = setup({
       on: {
         SEND: { target: 'delivering' },
         RESEND: { target: 'delivering', actions: assign({ manual: true, resumeState: 'pending' }) },
-        CANCELLED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error, failedAt: event.at, failureKind: 'cancelled' as const, nextRetryAt: null })) },
+        CANCELLED: {
+          target: 'failed',
+          actions: assign(({ event }) => ({
+            error: event.error,
+            failedAt: event.at,
+            failureKind: 'cancelled' as const,
+            nextRetryAt: null,
+          })),
+        },
       },
     },
     retry_scheduled: {
       on: {
         SEND: { target: 'delivering', actions: assign({ nextRetryAt: null }) },
         RESEND: { target: 'delivering', actions: assign({ manual: true, resumeState: 'retry_scheduled' }) },
-        CANCELLED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error, failedAt: event.at, failureKind: 'cancelled' as const, nextRetryAt: null })) },
+        CANCELLED: {
+          target: 'failed',
+          actions: assign(({ event }) => ({
+            error: event.error,
+            failedAt: event.at,
+            failureKind: 'cancelled' as const,
+            nextRetryAt: null,
+          })),
+        },
       },
     },
     delivering: {
       on: {
         SUCCEEDED: {
           target: 'delivered',
-          actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), deliveredAt: event.at, error: null, nextRetryAt: null, failedAt: null, failureKind: null })),
+          actions: assign(({ context, event }) => ({
+            ...recordAttempt(context, event),
+            deliveredAt: event.at,
+            error: null,
+            nextRetryAt: null,
+            failedAt: null,
+            failureKind: null,
+          })),
         },
         FAILED: [
-          { guard: 'manualBackToPending', target: 'pending', actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error })) },
-          { guard: 'manualBackToRetry', target: 'retry_scheduled', actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error })) },
+          {
+            guard: 'manualBackToPending',
+            target: 'pending',
+            actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error })),
+          },
+          {
+            guard: 'manualBackToRetry',
+            target: 'retry_scheduled',
+            actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error })),
+          },
           {
             guard: 'manual',
             target: 'failed',
-            actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error, failedAt: event.at, failureKind: 'manual' as const, deliveredAt: null, nextRetryAt: null })),
+            actions: assign(({ context, event }) => ({
+              ...recordAttempt(context, event),
+              error: event.error,
+              failedAt: event.at,
+              failureKind: 'manual' as const,
+              deliveredAt: null,
+              nextRetryAt: null,
+            })),
           },
           {
             guard: 'retriesLeft',
@@ -139,7 +180,13 @@ export const webhookDeliveryMachine = setup({
           },
           {
             target: 'failed',
-            actions: assign(({ context, event }) => ({ ...recordAttempt(context, event), error: event.error, failedAt: event.at, failureKind: 'exhausted' as const, nextRetryAt: null })),
+            actions: assign(({ context, event }) => ({
+              ...recordAttempt(context, event),
+              error: event.error,
+              failedAt: event.at,
+              failureKind: 'exhausted' as const,
+              nextRetryAt: null,
+            })),
           },
         ],
       },

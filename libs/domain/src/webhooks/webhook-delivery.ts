@@ -15,7 +15,13 @@ export interface WebhookEnvelope {
 
 /** The envelope of a domain event as it is sent. */
 export function webhookBody(event: WebhookEnvelope): string {
-  const envelope: WebhookEnvelope = { id: event.id, event: event.event, timestamp: event.timestamp, organization_id: event.organization_id, data: event.data };
+  const envelope: WebhookEnvelope = {
+    id: event.id,
+    event: event.event,
+    timestamp: event.timestamp,
+    organization_id: event.organization_id,
+    data: event.data,
+  };
   return JSON.stringify(envelope);
 }
 

@@ -20,7 +20,13 @@ export function signatureHeader(secret: string, timestampSeconds: number, rawBod
  * What a receiver does (docs/webhooks.md): parse the header, recompute the digest over the raw
  * body, compare in constant time, and refuse timestamps outside the tolerance.
  */
-export function verifySignature(header: string, rawBody: string, secret: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  header: string,
+  rawBody: string,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = new Map<string, string[]>();
   for (const item of header.split(',')) {
     const at = item.indexOf('=');

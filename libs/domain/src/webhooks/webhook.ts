@@ -112,7 +112,8 @@ export function webhookUrlProblem(value: unknown, rules: WebhookUrlRules): strin
   } catch {
     return 'url must be an absolute URL';
   }
-  if (url.protocol !== 'https:' && !(rules.allowInsecureTargets && url.protocol === 'http:')) return 'url must use https';
+  if (url.protocol !== 'https:' && !(rules.allowInsecureTargets && url.protocol === 'http:'))
+    return 'url must use https';
   if (url.username || url.password) return 'url may not carry credentials';
   if (url.hash) return 'url may not have a fragment';
   return null;
@@ -125,7 +126,11 @@ function eventsProblems(value: unknown, details: ErrorDetail[]): WebhookEventNam
   }
   const before = details.length;
   value.forEach((name, index) => {
-    if (!isWebhookEvent(name)) details.push({ field: `events[${index}]`, message: `events[${index}] must be one of ${WEBHOOK_EVENTS.join(', ')}` });
+    if (!isWebhookEvent(name))
+      details.push({
+        field: `events[${index}]`,
+        message: `events[${index}] must be one of ${WEBHOOK_EVENTS.join(', ')}`,
+      });
   });
   if (details.length > before) return undefined;
   return [...new Set(value as WebhookEventName[])];
@@ -148,12 +153,24 @@ export function parseWebhookCreate(body: unknown, rules: WebhookUrlRules): Webho
   if (typeof enabled !== 'boolean') details.push({ field: 'enabled', message: 'enabled must be true or false' });
   const description = body['description'] ?? null;
   if (description !== null && (typeof description !== 'string' || description.length > WEBHOOK_DESCRIPTION_MAX)) {
-    details.push({ field: 'description', message: `description must be a string of at most ${WEBHOOK_DESCRIPTION_MAX} characters` });
+    details.push({
+      field: 'description',
+      message: `description must be a string of at most ${WEBHOOK_DESCRIPTION_MAX} characters`,
+    });
   }
   const sandbox = body['sandbox'] ?? false;
   if (typeof sandbox !== 'boolean') details.push({ field: 'sandbox', message: 'sandbox must be true or false' });
   if (details.length > 0 || !events) return { ok: false, details };
-  return { ok: true, value: { url: body['url'] as string, events, enabled: enabled as boolean, description: description as string | null, sandbox: sandbox as boolean } };
+  return {
+    ok: true,
+    value: {
+      url: body['url'] as string,
+      events,
+      enabled: enabled as boolean,
+      description: description as string | null,
+      sandbox: sandbox as boolean,
+    },
+  };
 }
 
 /** PATCH /api/webhooks/:id (`updateWebhook`): any non-empty subset of url, events, enabled. */
@@ -171,10 +188,12 @@ export function parseWebhookPatch(body: unknown, rules: WebhookUrlRules): Webhoo
     if (events) value.events = events;
   }
   if ('enabled' in body) {
-    if (typeof body['enabled'] !== 'boolean') details.push({ field: 'enabled', message: 'enabled must be true or false' });
+    if (typeof body['enabled'] !== 'boolean')
+      details.push({ field: 'enabled', message: 'enabled must be true or false' });
     else value.enabled = body['enabled'];
   }
-  if (details.length === 0 && Object.keys(value).length === 0) details.push({ field: '(body)', message: 'the body must change at least one of url, events, enabled' });
+  if (details.length === 0 && Object.keys(value).length === 0)
+    details.push({ field: '(body)', message: 'the body must change at least one of url, events, enabled' });
   return details.length > 0 ? { ok: false, details } : { ok: true, value };
 }
 
@@ -190,11 +209,18 @@ export function newWebhookSecret(): string {
  * secrets apart and nothing to sign with. `null` (a secret that cannot be read) shows `whsec_…`.
  */
 export function maskWebhookSecret(secret: string | null): string {
-  if (secret === null || !secret.startsWith(WEBHOOK_SECRET_PREFIX) || secret.length < WEBHOOK_SECRET_PREFIX.length + 12) return `${WEBHOOK_SECRET_PREFIX}…`;
+  if (secret === null || !secret.startsWith(WEBHOOK_SECRET_PREFIX) || secret.length < WEBHOOK_SECRET_PREFIX.length + 12)
+    return `${WEBHOOK_SECRET_PREFIX}…`;
   return `${WEBHOOK_SECRET_PREFIX}…${secret.slice(-4)}`;
 }
 
 /** Whether an event of `environment` goes to this webhook. */
-export function webhookWants(webhook: Pick<Webhook, 'enabled' | 'events' | 'environment'>, event: string, environment: Environment): boolean {
-  return webhook.enabled && webhook.environment === environment && (webhook.events as readonly string[]).includes(event);
+export function webhookWants(
+  webhook: Pick<Webhook, 'enabled' | 'events' | 'environment'>,
+  event: string,
+  environment: Environment,
+): boolean {
+  return (
+    webhook.enabled && webhook.environment === environment && (webhook.events as readonly string[]).includes(event)
+  );
 }

@@ -2,12 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { formatRetryDelay, parseDuration, parseRetrySchedule, DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './retry-schedule';
 import { parseWebhookCreate, parseWebhookPatch, webhookWants, WEBHOOK_EVENTS } from './webhook';
 import { initialTransition } from 'xstate';
-import { advanceDelivery, deliveryCan, deliveryStatusOf, startDelivery, webhookDeliveryMachine, type PersistedDeliveryActor } from './webhook-delivery.machine';
+import {
+  advanceDelivery,
+  deliveryCan,
+  deliveryStatusOf,
+  startDelivery,
+  webhookDeliveryMachine,
+  type PersistedDeliveryActor,
+} from './webhook-delivery.machine';
 import { parseWebhookDeliveryMessage, webhookBody, webhookDeliveryId } from './webhook-delivery';
 import { signatureDigest, signatureHeader, verifySignature } from './webhook-signature';
 
 const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
-const fail = (at: string, error = 'HTTP 500') => ({ type: 'FAILED' as const, at, responseStatus: 500, responseTimeMs: 12, error, retryScheduleMs: SCHEDULE });
+const fail = (at: string, error = 'HTTP 500') => ({
+  type: 'FAILED' as const,
+  at,
+  responseStatus: 500,
+  responseTimeMs: 12,
+  error,
+  retryScheduleMs: SCHEDULE,
+});
 
 describe('webhook delivery machine', () => {
   it("starts every delivery as the machine's own initial transition would", () => {
@@ -18,9 +32,23 @@ describe('webhook delivery machine', () => {
   it('delivers on a 2xx and records the attempt', () => {
     let actor = startDelivery('dlv_1');
     expect(actor.state).toBe('pending');
-    actor = advanceDelivery(advanceDelivery(actor, { type: 'SEND' }), { type: 'SUCCEEDED', at: '2026-01-01T00:00:00.000Z', responseStatus: 204, responseTimeMs: 8 });
+    actor = advanceDelivery(advanceDelivery(actor, { type: 'SEND' }), {
+      type: 'SUCCEEDED',
+      at: '2026-01-01T00:00:00.000Z',
+      responseStatus: 204,
+      responseTimeMs: 8,
+    });
     expect(actor.state).toBe('delivered');
-    expect(actor.context).toMatchObject({ attempts: 1, retries: 0, responseStatus: 204, responseTimeMs: 8, deliveredAt: '2026-01-01T00:00:00.000Z', lastAttemptAt: '2026-01-01T00:00:00.000Z', nextRetryAt: null, error: null });
+    expect(actor.context).toMatchObject({
+      attempts: 1,
+      retries: 0,
+      responseStatus: 204,
+      responseTimeMs: 8,
+      deliveredAt: '2026-01-01T00:00:00.000Z',
+      lastAttemptAt: '2026-01-01T00:00:00.000Z',
+      nextRetryAt: null,
+      error: null,
+    });
   });
 
   it('follows the documented schedule (1 min, 5 min, 30 min, 2 h, 24 h) and fails after the 5th retry', () => {
@@ -41,49 +69,97 @@ describe('webhook delivery machine', () => {
       null,
     ]);
     expect(actor.state).toBe('failed');
-    expect(actor.context).toMatchObject({ attempts: 6, retries: 5, failureKind: 'exhausted', failedAt: '2026-01-02T02:36:00.000Z', error: 'HTTP 500', responseStatus: 500 });
+    expect(actor.context).toMatchObject({
+      attempts: 6,
+      retries: 5,
+      failureKind: 'exhausted',
+      failedAt: '2026-01-02T02:36:00.000Z',
+      error: 'HTTP 500',
+      responseStatus: 500,
+    });
     expect(deliveryStatusOf(actor.state)).toBe('failed');
     expect(deliveryCan(actor, { type: 'SEND' })).toBe(false);
   });
 
   it('fails at once with an empty schedule, and shows retrying while a retry waits', () => {
-    const none = advanceDelivery(advanceDelivery(startDelivery('dlv_3'), { type: 'SEND' }), { ...fail('2026-01-01T00:00:00.000Z'), retryScheduleMs: [] });
+    const none = advanceDelivery(advanceDelivery(startDelivery('dlv_3'), { type: 'SEND' }), {
+      ...fail('2026-01-01T00:00:00.000Z'),
+      retryScheduleMs: [],
+    });
     expect(none.state).toBe('failed');
-    const waiting = advanceDelivery(advanceDelivery(startDelivery('dlv_4'), { type: 'SEND' }), fail('2026-01-01T00:00:00.000Z'));
+    const waiting = advanceDelivery(
+      advanceDelivery(startDelivery('dlv_4'), { type: 'SEND' }),
+      fail('2026-01-01T00:00:00.000Z'),
+    );
     expect(deliveryStatusOf(waiting.state)).toBe('retrying');
     expect(deliveryStatusOf('pending')).toBe('pending');
   });
 
   it('re-sends by hand from a final state: a success delivers, a failure stays failed without a new schedule', () => {
-    const failed = advanceDelivery(advanceDelivery(startDelivery('dlv_5'), { type: 'SEND' }), { ...fail('2026-01-01T00:00:00.000Z'), retryScheduleMs: [] });
-    const resentFailing = advanceDelivery(advanceDelivery(failed, { type: 'RESEND' }), fail('2026-01-01T01:00:00.000Z', 'HTTP 502'));
+    const failed = advanceDelivery(advanceDelivery(startDelivery('dlv_5'), { type: 'SEND' }), {
+      ...fail('2026-01-01T00:00:00.000Z'),
+      retryScheduleMs: [],
+    });
+    const resentFailing = advanceDelivery(
+      advanceDelivery(failed, { type: 'RESEND' }),
+      fail('2026-01-01T01:00:00.000Z', 'HTTP 502'),
+    );
     expect(resentFailing.state).toBe('failed');
-    expect(resentFailing.context).toMatchObject({ attempts: 2, retries: 0, failureKind: 'manual', nextRetryAt: null, error: 'HTTP 502' });
-    const resent = advanceDelivery(advanceDelivery(resentFailing, { type: 'RESEND' }), { type: 'SUCCEEDED', at: '2026-01-01T02:00:00.000Z', responseStatus: 200, responseTimeMs: 3 });
+    expect(resentFailing.context).toMatchObject({
+      attempts: 2,
+      retries: 0,
+      failureKind: 'manual',
+      nextRetryAt: null,
+      error: 'HTTP 502',
+    });
+    const resent = advanceDelivery(advanceDelivery(resentFailing, { type: 'RESEND' }), {
+      type: 'SUCCEEDED',
+      at: '2026-01-01T02:00:00.000Z',
+      responseStatus: 200,
+      responseTimeMs: 3,
+    });
     expect(resent.state).toBe('delivered');
     expect(resent.context).toMatchObject({ attempts: 3, failureKind: null, failedAt: null, error: null });
   });
 
   it('keeps a waiting retry when a re-send by hand fails', () => {
-    const waiting = advanceDelivery(advanceDelivery(startDelivery('dlv_6'), { type: 'SEND' }), fail('2026-01-01T00:00:00.000Z'));
+    const waiting = advanceDelivery(
+      advanceDelivery(startDelivery('dlv_6'), { type: 'SEND' }),
+      fail('2026-01-01T00:00:00.000Z'),
+    );
     const after = advanceDelivery(advanceDelivery(waiting, { type: 'RESEND' }), fail('2026-01-01T00:00:30.000Z'));
     expect(after.state).toBe('retry_scheduled');
     expect(after.context).toMatchObject({ attempts: 2, retries: 1, nextRetryAt: '2026-01-01T00:01:00.000Z' });
   });
 
   it('is cancelled without an attempt when the webhook went away, and refuses what a state does not take', () => {
-    const cancelled = advanceDelivery(startDelivery('dlv_7'), { type: 'CANCELLED', at: '2026-01-01T00:00:00.000Z', error: 'the webhook was deleted' });
+    const cancelled = advanceDelivery(startDelivery('dlv_7'), {
+      type: 'CANCELLED',
+      at: '2026-01-01T00:00:00.000Z',
+      error: 'the webhook was deleted',
+    });
     expect(cancelled.state).toBe('failed');
     expect(cancelled.context).toMatchObject({ attempts: 0, failureKind: 'cancelled' });
-    expect(() => advanceDelivery(startDelivery('dlv_8'), { type: 'SUCCEEDED', at: '2026-01-01T00:00:00.000Z', responseStatus: 200, responseTimeMs: 1 })).toThrow('cannot take SUCCEEDED');
+    expect(() =>
+      advanceDelivery(startDelivery('dlv_8'), {
+        type: 'SUCCEEDED',
+        at: '2026-01-01T00:00:00.000Z',
+        responseStatus: 200,
+        responseTimeMs: 1,
+      }),
+    ).toThrow('cannot take SUCCEEDED');
   });
 });
 
 describe('webhook signature', () => {
   it('is HMAC-SHA256 of "<t>.<raw body>" with the secret, as t=<unix>,v1=<hex>', () => {
     // Reference digest computed independently: printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac whsec_test
-    expect(signatureDigest('whsec_test', 1_700_000_000, '{"a":1}')).toBe('38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789');
-    expect(signatureHeader('whsec_test', 1_700_000_000, '{"a":1}')).toBe('t=1700000000,v1=38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789');
+    expect(signatureDigest('whsec_test', 1_700_000_000, '{"a":1}')).toBe(
+      '38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789',
+    );
+    expect(signatureHeader('whsec_test', 1_700_000_000, '{"a":1}')).toBe(
+      't=1700000000,v1=38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789',
+    );
   });
 
   it('verifies over the raw body, within the tolerance only', () => {
@@ -121,22 +197,53 @@ describe('webhook bodies', () => {
   const rules = { allowInsecureTargets: false };
 
   it('reads a creation with its defaults', () => {
-    expect(parseWebhookCreate({ url: 'https://hooks.example.com/in', events: ['lead.created', 'lead.created', 'lead.accepted'] }, rules)).toEqual({
+    expect(
+      parseWebhookCreate(
+        { url: 'https://hooks.example.com/in', events: ['lead.created', 'lead.created', 'lead.accepted'] },
+        rules,
+      ),
+    ).toEqual({
       ok: true,
-      value: { url: 'https://hooks.example.com/in', events: ['lead.created', 'lead.accepted'], enabled: true, description: null, sandbox: false },
+      value: {
+        url: 'https://hooks.example.com/in',
+        events: ['lead.created', 'lead.accepted'],
+        enabled: true,
+        description: null,
+        sandbox: false,
+      },
     });
   });
 
   it('names every problem, unknown fields included', () => {
-    const parsed = parseWebhookCreate({ url: 'http://hooks.example.com/in', events: ['lead.created', 'webhook.disabled'], enabled: 'yes', secret: 'mine' }, rules);
+    const parsed = parseWebhookCreate(
+      {
+        url: 'http://hooks.example.com/in',
+        events: ['lead.created', 'webhook.disabled'],
+        enabled: 'yes',
+        secret: 'mine',
+      },
+      rules,
+    );
     expect(parsed.ok).toBe(false);
-    expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual(['secret', 'url', 'events[1]', 'enabled']);
+    expect(parsed.ok ? [] : parsed.details.map((detail) => detail.field)).toEqual([
+      'secret',
+      'url',
+      'events[1]',
+      'enabled',
+    ]);
   });
 
   it('allows http only with insecure targets allowed, and never credentials in the URL', () => {
-    expect(parseWebhookCreate({ url: 'http://127.0.0.1:9/in', events: ['lead.created'] }, { allowInsecureTargets: true }).ok).toBe(true);
-    const withCredentials = parseWebhookCreate({ url: 'https://user:pw@hooks.example.com/', events: ['lead.created'] }, rules);
-    expect(withCredentials.ok ? [] : withCredentials.details).toEqual([{ field: 'url', message: 'url may not carry credentials' }]);
+    expect(
+      parseWebhookCreate({ url: 'http://127.0.0.1:9/in', events: ['lead.created'] }, { allowInsecureTargets: true }).ok,
+    ).toBe(true);
+    const withCredentials = parseWebhookCreate(
+      { url: 'https://user:pw@hooks.example.com/', events: ['lead.created'] },
+      rules,
+    );
+    expect(withCredentials.ok ? [] : withCredentials.details).toEqual([
+      { field: 'url', message: 'url may not carry credentials' },
+    ]);
   });
 
   it('reads a patch of url, events and enabled only, and not an empty one', () => {
@@ -155,17 +262,41 @@ describe('webhook bodies', () => {
   });
 
   it('sends the documented envelope without schema_version and environment, under a deterministic delivery id', () => {
-    const body = webhookBody({ schema_version: 1, environment: 'live', id: 'evt_1', event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', organization_id: 'org_1', data: { lead: { id: 'lead_1' } } } as never);
-    expect(JSON.parse(body)).toEqual({ id: 'evt_1', event: 'lead.created', timestamp: '2026-01-01T00:00:00.000Z', organization_id: 'org_1', data: { lead: { id: 'lead_1' } } });
+    const body = webhookBody({
+      schema_version: 1,
+      environment: 'live',
+      id: 'evt_1',
+      event: 'lead.created',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      organization_id: 'org_1',
+      data: { lead: { id: 'lead_1' } },
+    } as never);
+    expect(JSON.parse(body)).toEqual({
+      id: 'evt_1',
+      event: 'lead.created',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      organization_id: 'org_1',
+      data: { lead: { id: 'lead_1' } },
+    });
     expect(webhookDeliveryId('wh_1', 'evt_1')).toBe(webhookDeliveryId('wh_1', 'evt_1'));
     expect(webhookDeliveryId('wh_1', 'evt_1')).not.toBe(webhookDeliveryId('wh_2', 'evt_1'));
     expect(webhookDeliveryId('webhook_1', 'evt_1')).toMatch(/^delivery_[0-9a-f]{32}$/);
   });
 
   it('reads delivery messages', () => {
-    const message = { schema_version: 1, delivery_id: 'dlv_1', webhook_id: 'wh_1', organization_id: 'org_1', environment: 'live', kind: 'retry', retry: 2 };
+    const message = {
+      schema_version: 1,
+      delivery_id: 'dlv_1',
+      webhook_id: 'wh_1',
+      organization_id: 'org_1',
+      environment: 'live',
+      kind: 'retry',
+      retry: 2,
+    };
     expect(parseWebhookDeliveryMessage(message)).toEqual(message);
-    expect(() => parseWebhookDeliveryMessage({ ...message, retry: undefined })).toThrow('not a webhook delivery message');
+    expect(() => parseWebhookDeliveryMessage({ ...message, retry: undefined })).toThrow(
+      'not a webhook delivery message',
+    );
     expect(() => parseWebhookDeliveryMessage({ ...message, kind: 'resend' })).toThrow('not a webhook delivery message');
   });
 });

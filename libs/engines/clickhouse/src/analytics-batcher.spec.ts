@@ -6,7 +6,11 @@ import type { Analytics } from '@leadstream/ports';
 import { describe, expect, it } from 'vitest';
 import { AnalyticsBatcher } from './analytics-batcher';
 
-function recordingEngine(): { analytics: Analytics; inserts: Array<{ table: string; rows: unknown[] }>; failNext: (times: number) => void } {
+function recordingEngine(): {
+  analytics: Analytics;
+  inserts: Array<{ table: string; rows: unknown[] }>;
+  failNext: (times: number) => void;
+} {
   const inserts: Array<{ table: string; rows: unknown[] }> = [];
   let failures = 0;
   const analytics = {

@@ -112,7 +112,11 @@ export class AnalyticsBatcher {
 
   async #drain(): Promise<void> {
     const tables = new Set([...this.#buffers.keys(), ...this.#acknowledged.keys()]);
-    const batches = [...tables].map((table) => ({ table, rows: this.#buffers.get(table) ?? [], acknowledged: this.#acknowledged.get(table) ?? [] }));
+    const batches = [...tables].map((table) => ({
+      table,
+      rows: this.#buffers.get(table) ?? [],
+      acknowledged: this.#acknowledged.get(table) ?? [],
+    }));
     this.#buffers.clear();
     this.#acknowledged.clear();
     this.#buffered = 0;

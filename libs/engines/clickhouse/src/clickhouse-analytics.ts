@@ -125,7 +125,10 @@ class ClickHouseAnalytics implements Analytics {
         'INSERT INTO schema_migrations (version, name, applied_at) VALUES ({version:UInt32}, {name:String}, now64(3))',
         { version: migration.version, name: migration.name },
       );
-      this.logger?.info({ engine: this.engine, version: migration.version, name: migration.name }, 'analytics migration applied');
+      this.logger?.info(
+        { engine: this.engine, version: migration.version, name: migration.name },
+        'analytics migration applied',
+      );
       done.push(migration.version);
     }
     return done;

@@ -30,9 +30,23 @@ const server = dns2.createServer({
     if (behaviour === 'nxdomain') response.header.rcode = RCODE.NXDOMAIN;
     if (behaviour === 'servfail') response.header.rcode = RCODE.SERVFAIL;
     if (behaviour === 'mx' || behaviour === 'null-mx') {
-      const exchanges: [string, number][] = behaviour === 'mx' ? [[`mx2.${name}`, 20], [`mx1.${name}`, 10]] : [['', 0]];
+      const exchanges: [string, number][] =
+        behaviour === 'mx'
+          ? [
+              [`mx2.${name}`, 20],
+              [`mx1.${name}`, 10],
+            ]
+          : [['', 0]];
       for (const [exchange, priority] of exchanges) {
-        response.answers.push(dns2.Packet.createResourceFromQuestion(question, { type: TYPE_MX, class: CLASS_IN, ttl: 300, exchange, priority }));
+        response.answers.push(
+          dns2.Packet.createResourceFromQuestion(question, {
+            type: TYPE_MX,
+            class: CLASS_IN,
+            ttl: 300,
+            exchange,
+            priority,
+          }),
+        );
       }
     }
     // A failed send shows up as a timeout in the test that caused it.
@@ -79,7 +93,10 @@ function resolverFor(options: Partial<MxResolverOptions> = {}) {
 describe('createMxResolver against a DNS server on loopback', () => {
   it('finds MX records, ordered by priority', async () => {
     const { resolver } = resolverFor();
-    expect(await resolver.lookup('Example.EDU.')).toEqual({ status: 'found', exchanges: ['mx1.example.edu', 'mx2.example.edu'] });
+    expect(await resolver.lookup('Example.EDU.')).toEqual({
+      status: 'found',
+      exchanges: ['mx1.example.edu', 'mx2.example.edu'],
+    });
     expect(resolver.health().available).toBe(true);
   });
 
@@ -107,7 +124,9 @@ describe('createMxResolver against a DNS server on loopback', () => {
     const { resolver, changes } = resolverFor();
     expect(await resolver.lookup('example.edu')).toEqual({ status: 'unavailable', reason: 'ETIMEOUT' });
     expect(resolver.health().available).toBe(true); // the canary is still on its way
-    await vi.waitFor(() => expect(resolver.health()).toMatchObject({ available: false, reason: 'canary gmail.com: ETIMEOUT' }));
+    await vi.waitFor(() =>
+      expect(resolver.health()).toMatchObject({ available: false, reason: 'canary gmail.com: ETIMEOUT' }),
+    );
     expect(changes).toEqual([false]);
   });
 

@@ -75,7 +75,11 @@ export function createMxResolver(options: MxResolverOptions = {}): DnsMxResolver
     const next: CanaryState =
       answer.status === 'found'
         ? { available: true, checkedAt: now() }
-        : { available: false, checkedAt: now(), reason: `canary ${canaryDomain}: ${answer.status === 'none' ? 'no MX' : answer.reason}` };
+        : {
+            available: false,
+            checkedAt: now(),
+            reason: `canary ${canaryDomain}: ${answer.status === 'none' ? 'no MX' : answer.reason}`,
+          };
     setCanary(next);
     return next;
   }
@@ -100,7 +104,8 @@ export function createMxResolver(options: MxResolverOptions = {}): DnsMxResolver
     }
     if (answer.status === 'none') {
       const state = await canaryResult();
-      if (!state.available) return { status: 'unavailable', reason: `DNS unavailable (${state.reason ?? 'canary failed'})` };
+      if (!state.available)
+        return { status: 'unavailable', reason: `DNS unavailable (${state.reason ?? 'canary failed'})` };
       remember(domain, answer);
       return answer;
     }
@@ -170,6 +175,7 @@ async function queryMx(resolver: Resolver, domain: string): Promise<MxAnswer> {
 }
 
 function errorCode(error: unknown): string {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') return error.code;
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string')
+    return error.code;
   return 'EUNKNOWN';
 }

@@ -137,7 +137,8 @@ export class EmbeddedConsumer implements Consumer {
     try {
       await handler(batch);
       const nextOffset = Number(batch.records[batch.records.length - 1]!.offset) + 1;
-      if (this.options.commitOffsets !== false) this.host.commit(group.groupId, batch.topic, batch.partition, nextOffset);
+      if (this.options.commitOffsets !== false)
+        this.host.commit(group.groupId, batch.topic, batch.partition, nextOffset);
       group.positions.set(tp(batch.topic, batch.partition), nextOffset);
     } finally {
       // On a throw the claim goes back uncommitted: the next owner reads the batch again.
@@ -156,7 +157,10 @@ export class EmbeddedConsumer implements Consumer {
       if (from >= this.host.endOffset(topic, partition)) continue;
       if (!group.claim(this.memberId, topic, partition)) continue;
       // Read the position again: the member that held the claim may have committed meanwhile.
-      const records = this.ready(topic, this.host.read(topic, partition, this.position(topic, partition), this.maxBatchSize));
+      const records = this.ready(
+        topic,
+        this.host.read(topic, partition, this.position(topic, partition), this.maxBatchSize),
+      );
       if (records.ready.length === 0) {
         group.release(this.memberId, topic, partition);
         dueInMs = Math.min(dueInMs, records.dueInMs);

@@ -59,11 +59,20 @@ describe('embedded event log', () => {
   it('keeps every acknowledged record and committed offset across a close and reopen', async () => {
     const dataDir = tempDir();
     const log = await openEmbeddedLog({ dataDir });
-    await log.ensureTopics([{ topic: 'leads.submitted', partitions: 4 }, { topic: 'webhooks.retry.1m', partitions: 2, delayMs: 60_000 }]);
+    await log.ensureTopics([
+      { topic: 'leads.submitted', partitions: 4 },
+      { topic: 'webhooks.retry.1m', partitions: 2, delayMs: 60_000 },
+    ]);
     const acknowledged = [];
     for (let call = 0; call < 5; call++) {
-      const records = Array.from({ length: 100 }, (_, i) => ({ key: `lead-${call}-${i}`, value: `v${call}-${i}`, headers: { n: String(i) } }));
-      acknowledged.push(...(await log.produce('leads.submitted', records)).map((m, i) => ({ ...m, value: records[i]!.value })));
+      const records = Array.from({ length: 100 }, (_, i) => ({
+        key: `lead-${call}-${i}`,
+        value: `v${call}-${i}`,
+        headers: { n: String(i) },
+      }));
+      acknowledged.push(
+        ...(await log.produce('leads.submitted', records)).map((m, i) => ({ ...m, value: records[i]!.value })),
+      );
     }
     // Commit some offsets through a real consumer: a group that stops after the first batches.
     const consumer = log.consumer({ groupId: 'validate', topics: ['leads.submitted'], maxBatchSize: 50 });
@@ -150,7 +159,7 @@ describe('embedded event log', () => {
     expect(seen.size).toBe(1000);
     // The group resumes after its commit: it gets exactly the second half.
     const project = reopened.consumer({ groupId: 'project', topics: ['leads.events'] });
-    expect((await project.lag())).toEqual([]);
+    expect(await project.lag()).toEqual([]);
     const resumed: string[] = [];
     await project.start(async (batch) => {
       resumed.push(...batch.records.map((r) => r.value));
@@ -175,7 +184,9 @@ describe('embedded event log', () => {
       }`,
     );
     expect(other.stderr).toBe('');
-    expect(other.stdout).toContain(`DATA_DIR_LOCKED: the embedded event log in ${dataDir} is in use by another process (pid ${process.pid})`);
+    expect(other.stdout).toContain(
+      `DATA_DIR_LOCKED: the embedded event log in ${dataDir} is in use by another process (pid ${process.pid})`,
+    );
     // The same process opening the dir twice is refused the same way.
     await expect(openEmbeddedLog({ dataDir })).rejects.toThrow(DataDirLockedError);
     await log.close();
@@ -207,7 +218,10 @@ describe('embedded event log', () => {
     await log.ensureTopics([{ topic: 't', partitions: 2 }]);
     // Two records on partition 1, which moves from a to b when b joins.
     const key = ['a', 'b', 'c', 'd', 'e'].find((k) => partitionForKey(k, 2) === 1)!;
-    await log.produce('t', [{ key, value: '1' }, { key, value: '2' }]);
+    await log.produce('t', [
+      { key, value: '1' },
+      { key, value: '2' },
+    ]);
     const events: string[] = [];
     let releaseFirst!: () => void;
     const firstBlocked = new Promise<void>((resolve) => (releaseFirst = resolve));
@@ -243,7 +257,8 @@ function sharedConnection(file: string): SharedConnection & { close(): void } {
   db.pragma('journal_mode = WAL');
   return {
     db,
-    transaction: <R>(work: () => R): R => (db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate()),
+    transaction: <R>(work: () => R): R =>
+      db.inTransaction ? db.transaction(work)() : db.transaction(work).immediate(),
     close: () => db.close(),
   };
 }
@@ -310,7 +325,11 @@ describe('embedded event log on a shared connection', () => {
     const dataDir = tempDir();
     const before = await openEmbeddedLog({ dataDir });
     await before.ensureTopics([{ topic: 't', partitions: 2 }]);
-    await before.produce('t', [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'a', value: '3' }]);
+    await before.produce('t', [
+      { key: 'a', value: '1' },
+      { key: 'b', value: '2' },
+      { key: 'a', value: '3' },
+    ]);
     const consumer = before.consumer({ groupId: 'g', topics: ['t'] });
     const seen: string[] = [];
     await consumer.start(async (batch) => {
@@ -331,7 +350,11 @@ describe('embedded event log on a shared connection', () => {
       await after.produce('t', [{ key: 'a', value: '4' }]);
       // Offsets continue after the moved records: key a's partition reads 1, 3, 4 in order, at 0, 1, 2, ...
       const partitionOfA = after.read('t', partitionForKey('a', 2), 0, 10);
-      expect(partitionOfA.filter((record) => record.key === 'a').map((record) => record.value)).toEqual(['1', '3', '4']);
+      expect(partitionOfA.filter((record) => record.key === 'a').map((record) => record.value)).toEqual([
+        '1',
+        '3',
+        '4',
+      ]);
       expect(partitionOfA.map((record) => record.offset)).toEqual(partitionOfA.map((_, index) => String(index)));
     } finally {
       await after.close();
@@ -342,7 +365,12 @@ describe('embedded event log on a shared connection', () => {
     const again = EmbeddedLog.open({ dataDir, shared: shared2 });
     try {
       const partitionOfA = partitionForKey('a', 2);
-      expect(again.read('t', partitionOfA, 0, 10).filter((record) => record.key === 'a').map((record) => record.value)).toEqual(['1', '3', '4']);
+      expect(
+        again
+          .read('t', partitionOfA, 0, 10)
+          .filter((record) => record.key === 'a')
+          .map((record) => record.value),
+      ).toEqual(['1', '3', '4']);
       expect([0, 1].flatMap((partition) => again.read('t', partition, 0, 10)).length).toBe(4);
     } finally {
       await again.close();

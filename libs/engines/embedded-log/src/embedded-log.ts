@@ -136,7 +136,10 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
       } else {
         log = new EmbeddedLog(own, ownStore, unlock, (work) => own.transaction(work).immediate(), undefined);
       }
-      options.logger?.info({ dataDir: options.dataDir, topics: log.topics.size, shared: options.shared !== undefined }, 'embedded event log opened');
+      options.logger?.info(
+        { dataDir: options.dataDir, topics: log.topics.size, shared: options.shared !== undefined },
+        'embedded event log opened',
+      );
       return log;
     } catch (error) {
       own.close();
@@ -186,7 +189,15 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
           const key = tp(topic, partition);
           const offset = ends.get(key) ?? this.endOffset(topic, partition);
           ends.set(key, offset + 1);
-          return { topic, partition, offset, key: r.key ?? null, value: r.value, headers: encodeHeaders(r.headers), timestamp: r.timestamp ?? now };
+          return {
+            topic,
+            partition,
+            offset,
+            key: r.key ?? null,
+            value: r.value,
+            headers: encodeHeaders(r.headers),
+            timestamp: r.timestamp ?? now,
+          };
         });
         this.store.append(rows);
         touched.add(topic);
@@ -202,7 +213,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
           this.committedHere.set(key, commit.nextOffset);
           this.groups.get(commit.groupId)?.positions.set(tp(commit.topic, commit.partition), commit.nextOffset);
         }
-        for (const consumer of this.consumers) if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
+        for (const consumer of this.consumers)
+          if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
       },
     };
   }
@@ -229,7 +241,12 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         write: (work) => this.write(work),
         topics: () => [...this.topics].map(([topic, info]) => ({ topic, partitions: info.partitions })),
         endOffset: (topic, partition) => this.endOffset(topic, partition),
-        liveGroups: () => [...this.groups.values()].map((group) => ({ groupId: group.groupId, topics: group.subscribedTopics(), positions: group.positions })),
+        liveGroups: () =>
+          [...this.groups.values()].map((group) => ({
+            groupId: group.groupId,
+            topics: group.subscribedTopics(),
+            positions: group.positions,
+          })),
         assertOpen: () => this.assertOpen(),
       },
       options,
@@ -323,7 +340,13 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
 }
 
 /** Moves a log kept in its own file (before logs shared the store's database) into the shared one, once. */
-function moveLog(from: LogStore, to: LogStore, shared: SharedConnection, own: Database.Database, logger: EmbeddedLogLogger | undefined): void {
+function moveLog(
+  from: LogStore,
+  to: LogStore,
+  shared: SharedConnection,
+  own: Database.Database,
+  logger: EmbeddedLogLogger | undefined,
+): void {
   let moved = 0;
   shared.transaction(() => {
     for (const topic of from.topics()) to.createTopic(topic);

@@ -59,7 +59,10 @@ describe('embedded log retention', () => {
 
   it('keeps a partition whole while a group of its topic has no offset on it, and a topic nobody reads', async () => {
     const { log } = open();
-    await log.ensureTopics([{ topic: 'read', partitions: 2 }, { topic: 'unread', partitions: 1 }]);
+    await log.ensureTopics([
+      { topic: 'read', partitions: 2 },
+      { topic: 'unread', partitions: 1 },
+    ]);
     await log.produce('read', [
       { key: 'a', value: 'x', timestamp: T0 },
       { key: 'a', value: 'y', timestamp: T0 },
@@ -142,16 +145,25 @@ describe('embedded log retention', () => {
     await produceAt(log, 't', 3, T0);
     log.commit('g', 't', 0, 3);
     const lines: Array<{ obj: object; msg?: string }> = [];
-    const logger = { info: (obj: object, msg?: string) => lines.push({ obj, msg }), warn: (obj: object, msg?: string) => lines.push({ obj, msg }) };
+    const logger = {
+      info: (obj: object, msg?: string) => lines.push({ obj, msg }),
+      warn: (obj: object, msg?: string) => lines.push({ obj, msg }),
+    };
     const pruner = new LogPruner(log, { retentionMs: 168 * HOUR, now: () => T0 + 169 * HOUR, logger });
     const report = await pruner.runOnce();
     expect(report?.deleted).toBe(2);
     expect(lines).toEqual([
-      { obj: expect.objectContaining({ deleted: 2, chunks: 1, byTopic: { t: 2 }, heldBack: [], retentionHours: 168 }), msg: 'embedded event log pruned' },
+      {
+        obj: expect.objectContaining({ deleted: 2, chunks: 1, byTopic: { t: 2 }, heldBack: [], retentionHours: 168 }),
+        msg: 'embedded event log pruned',
+      },
     ]);
 
     await log.close();
     expect(await pruner.runOnce()).toBeUndefined();
-    expect(lines[1]).toEqual({ obj: { err: expect.objectContaining({ message: 'the embedded event log is closed' }) }, msg: 'embedded event log pruning failed; trying again at the next interval' });
+    expect(lines[1]).toEqual({
+      obj: { err: expect.objectContaining({ message: 'the embedded event log is closed' }) },
+      msg: 'embedded event log pruning failed; trying again at the next interval',
+    });
   });
 });

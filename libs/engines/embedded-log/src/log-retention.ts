@@ -70,7 +70,8 @@ function readPositions(host: RetentionHost): Map<string, { nextOffset: number; g
   const live = new Map<string, ReadonlyMap<string, number>>();
   for (const group of host.liveGroups()) {
     live.set(group.groupId, group.positions);
-    for (const topic of group.topics) groupsOfTopic.set(topic, (groupsOfTopic.get(topic) ?? new Set()).add(group.groupId));
+    for (const topic of group.topics)
+      groupsOfTopic.set(topic, (groupsOfTopic.get(topic) ?? new Set()).add(group.groupId));
   }
   const lowest = new Map<string, { nextOffset: number; groupId: string }>();
   for (const { topic, partitions } of host.topics()) {
@@ -99,7 +100,9 @@ export async function pruneLog(host: RetentionHost, options: LogRetentionOptions
        SELECT log_offset FROM ${records} WHERE topic = ? AND partition_id = ? AND log_offset < ? AND timestamp < ?
        ORDER BY log_offset LIMIT ?)`,
   );
-  const timestampAt = host.db.prepare(`SELECT timestamp FROM ${records} WHERE topic = ? AND partition_id = ? AND log_offset = ?`).pluck();
+  const timestampAt = host.db
+    .prepare(`SELECT timestamp FROM ${records} WHERE topic = ? AND partition_id = ? AND log_offset = ?`)
+    .pluck();
   const report: PruneReport = { deleted: 0, chunks: 0, byTopic: {}, heldBack: [] };
   const topics = new Map([...host.topics()].map((t) => [t.topic, t.partitions]));
   for (const [key, { nextOffset, groupId }] of readPositions(host)) {
@@ -115,7 +118,9 @@ export async function pruneLog(host: RetentionHost, options: LogRetentionOptions
     if (bound <= 0) continue;
     for (;;) {
       host.assertOpen();
-      const deleted = host.write(() => deleteChunk.run(topic, partition, topic, partition, bound, cutoff, chunkSize).changes);
+      const deleted = host.write(
+        () => deleteChunk.run(topic, partition, topic, partition, bound, cutoff, chunkSize).changes,
+      );
       report.chunks += 1;
       if (deleted > 0) {
         report.deleted += deleted;

@@ -14,7 +14,11 @@ export interface LogTables {
 
 export const OWN_TABLES: LogTables = { topics: 'topics', records: 'records', committed: 'committed_offsets' };
 /** In the document store's database (whose reserved prefix is `_leadstream`). */
-export const SHARED_TABLES: LogTables = { topics: '_leadstream_log_topics', records: '_leadstream_log_records', committed: '_leadstream_log_committed_offsets' };
+export const SHARED_TABLES: LogTables = {
+  topics: '_leadstream_log_topics',
+  records: '_leadstream_log_records',
+  committed: '_leadstream_log_committed_offsets',
+};
 
 const schema = (t: LogTables): string => `
   CREATE TABLE IF NOT EXISTS ${t.topics} (
@@ -125,19 +129,47 @@ export class LogStore {
   /** Every record, in log order, for copying a log into another database. */
   *allRecords(): IterableIterator<RecordRow> {
     const rows = this.db
-      .prepare(`SELECT topic, partition_id, log_offset, key, value, headers, timestamp FROM ${this.tables.records} ORDER BY topic, partition_id, log_offset`)
-      .iterate() as IterableIterator<{ topic: string; partition_id: number; log_offset: number; key: string | null; value: string; headers: string | null; timestamp: number }>;
-    for (const r of rows) yield { topic: r.topic, partition: r.partition_id, offset: r.log_offset, key: r.key, value: r.value, headers: r.headers, timestamp: r.timestamp };
+      .prepare(
+        `SELECT topic, partition_id, log_offset, key, value, headers, timestamp FROM ${this.tables.records} ORDER BY topic, partition_id, log_offset`,
+      )
+      .iterate() as IterableIterator<{
+      topic: string;
+      partition_id: number;
+      log_offset: number;
+      key: string | null;
+      value: string;
+      headers: string | null;
+      timestamp: number;
+    }>;
+    for (const r of rows)
+      yield {
+        topic: r.topic,
+        partition: r.partition_id,
+        offset: r.log_offset,
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+        timestamp: r.timestamp,
+      };
   }
 
   allCommitted(): Array<{ groupId: string; topic: string; partition: number; nextOffset: number }> {
-    const rows = this.db.prepare(`SELECT group_id, topic, partition_id, next_offset FROM ${this.tables.committed}`).all() as Array<{ group_id: string; topic: string; partition_id: number; next_offset: number }>;
-    return rows.map((r) => ({ groupId: r.group_id, topic: r.topic, partition: r.partition_id, nextOffset: r.next_offset }));
+    const rows = this.db
+      .prepare(`SELECT group_id, topic, partition_id, next_offset FROM ${this.tables.committed}`)
+      .all() as Array<{ group_id: string; topic: string; partition_id: number; next_offset: number }>;
+    return rows.map((r) => ({
+      groupId: r.group_id,
+      topic: r.topic,
+      partition: r.partition_id,
+      nextOffset: r.next_offset,
+    }));
   }
 
   /** Empties this log's tables (after its content moved to the shared database). */
   dropAll(): void {
-    this.db.exec(`DELETE FROM ${this.tables.records}; DELETE FROM ${this.tables.committed}; DELETE FROM ${this.tables.topics};`);
+    this.db.exec(
+      `DELETE FROM ${this.tables.records}; DELETE FROM ${this.tables.committed}; DELETE FROM ${this.tables.topics};`,
+    );
   }
 
   topics(): StoredTopic[] {
@@ -156,7 +188,9 @@ export class LogStore {
   /** The offset the next record of each partition gets, for partitions holding records. */
   endOffsets(): Array<{ topic: string; partition: number; end: number }> {
     const rows = this.db
-      .prepare(`SELECT topic, partition_id, MAX(log_offset) AS last FROM ${this.tables.records} GROUP BY topic, partition_id`)
+      .prepare(
+        `SELECT topic, partition_id, MAX(log_offset) AS last FROM ${this.tables.records} GROUP BY topic, partition_id`,
+      )
       .all() as Array<{ topic: string; partition_id: number; last: number }>;
     return rows.map((r) => ({ topic: r.topic, partition: r.partition_id, end: r.last + 1 }));
   }

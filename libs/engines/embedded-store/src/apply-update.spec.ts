@@ -12,7 +12,11 @@ describe('applyUpdate', () => {
   });
 
   it('creates missing parents for $set, $inc and $push', () => {
-    const out = applyUpdate({ _id: 'a' }, { $set: { 'a.b.c': 1 }, $inc: { 'm.n': 2 }, $push: { 'p.q': 'v' } }, { inserting: false });
+    const out = applyUpdate(
+      { _id: 'a' },
+      { $set: { 'a.b.c': 1 }, $inc: { 'm.n': 2 }, $push: { 'p.q': 'v' } },
+      { inserting: false },
+    );
     expect(out).toEqual({ _id: 'a', a: { b: { c: 1 } }, m: { n: 2 }, p: { q: ['v'] } });
   });
 
@@ -35,7 +39,9 @@ describe('applyUpdate', () => {
   it('refuses $inc on a non-number, $push on a non-array, and paths through scalars', () => {
     expect(() => applyUpdate({ _id: 'a', s: 'x' }, { $inc: { s: 1 } }, { inserting: false })).toThrow(/not a number/);
     expect(() => applyUpdate({ _id: 'a', s: 'x' }, { $push: { s: 1 } }, { inserting: false })).toThrow(/not an array/);
-    expect(() => applyUpdate({ _id: 'a', s: 'x' }, { $set: { 's.t': 1 } }, { inserting: false })).toThrow(/not an object/);
+    expect(() => applyUpdate({ _id: 'a', s: 'x' }, { $set: { 's.t': 1 } }, { inserting: false })).toThrow(
+      /not an object/,
+    );
   });
 });
 

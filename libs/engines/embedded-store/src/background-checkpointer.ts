@@ -53,7 +53,10 @@ export class BackgroundCheckpointer {
 
   constructor(options: CheckpointerOptions) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: options.file, driver, intervalMs: options.intervalMs } });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: options.file, driver, intervalMs: options.intervalMs },
+    });
     this.worker.on('message', (message: { error?: string }) => {
       if (message.error) options.onError(message.error);
     });

@@ -27,9 +27,25 @@ import {
 } from '@leadstream/ports';
 import { applyUpdate, seedFromFilter, validateUpdate } from './apply-update';
 import { decodeDoc, toJson } from './codec';
-import { type BindValue, type CompiledSql, NOT_A_DATE, SUBSTRING_SEPARATOR, type SubstringIndexes, compileFilter } from './filter-to-sql';
+import {
+  type BindValue,
+  type CompiledSql,
+  NOT_A_DATE,
+  SUBSTRING_SEPARATOR,
+  type SubstringIndexes,
+  compileFilter,
+} from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
-import { defaultIndexName, fieldExpr, indexColumn, jsonExtract, jsonPathLiteral, quoteIdent, sqliteIndexName, tableName } from './sql-names';
+import {
+  defaultIndexName,
+  fieldExpr,
+  indexColumn,
+  jsonExtract,
+  jsonPathLiteral,
+  quoteIdent,
+  sqliteIndexName,
+  tableName,
+} from './sql-names';
 import { type UniqueIndex, mapSqliteError, rethrowMapped } from './sqlite-errors';
 import { type StatementCache } from './statement-cache';
 
@@ -63,7 +79,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private uniqueIndexes: UniqueIndex[] = [];
   /** Fields with a substring index: the index's name and the quoted name of its full-text table. */
   private readonly substringTables = new Map<string, { name: string; table: string }>();
-  private readonly substring: SubstringIndexes = { tables: this.substringTables, lookup: (table, phrase) => this.substringLookup(table, phrase) };
+  private readonly substring: SubstringIndexes = {
+    tables: this.substringTables,
+    lookup: (table, phrase) => this.substringLookup(table, phrase),
+  };
   /** Recent substringLookup answers, valid while the database is unchanged (see there). */
   private readonly lookups = new Map<string, { state: string; found: number[] | 'common' }>();
   /** SQL text built from the columns, cached until the columns change. */
@@ -104,7 +123,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
         }
       }
     });
-    if (failure !== undefined) this.mapped(() => { throw failure; });
+    if (failure !== undefined)
+      this.mapped(() => {
+        throw failure;
+      });
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<T | null> {
@@ -125,7 +147,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const reader = this.host.openReader();
     try {
       let inBatch = 0;
-      for (const text of reader.prepare(sql).pluck().iterate(...params) as IterableIterator<string>) {
+      for (const text of reader
+        .prepare(sql)
+        .pluck()
+        .iterate(...params) as IterableIterator<string>) {
         yield decodeDoc<T>(text);
         if (++inBatch >= batchSize) {
           inBatch = 0;
@@ -139,7 +164,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   async countDocuments(filter: Filter): Promise<number> {
     const { sql, params } = this.where(filter);
-    return this.stmt(`SELECT count(*) FROM ${this.table} WHERE ${sql}`).pluck().get(...params) as number;
+    return this.stmt(`SELECT count(*) FROM ${this.table} WHERE ${sql}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
@@ -157,7 +184,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const { sql, params } = this.where(filter);
     return this.transaction(() => {
       // Row ids first (small), then each document: no statement stays open while we write.
-      const rowids = this.stmt(`SELECT rowid FROM ${this.table} WHERE ${sql}`).pluck().all(...params) as number[];
+      const rowids = this.stmt(`SELECT rowid FROM ${this.table} WHERE ${sql}`)
+        .pluck()
+        .all(...params) as number[];
       const byRowid = this.stmt(`SELECT rowid, doc FROM ${this.table} WHERE rowid = ?`).pluck(false);
       let modified = 0;
       for (const rowid of rowids) {
@@ -194,7 +223,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
    * whether each update matched. Stops at the first failing operation and returns its error
    * instead of throwing, so the caller decides whether the transaction rolls back.
    */
-  bulkWriteWithin(operations: BulkWriteOperation<T>[]): { result: BulkWriteResult; matched: boolean[]; failure: unknown } {
+  bulkWriteWithin(operations: BulkWriteOperation<T>[]): {
+    result: BulkWriteResult;
+    matched: boolean[];
+    failure: unknown;
+  } {
     const result: BulkWriteResult = { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
     const matched: boolean[] = [];
     for (const operation of operations) {
@@ -240,7 +273,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   async createIndex(spec: IndexSpec): Promise<void> {
     const keys = Object.entries(spec.keys);
     if (keys.length === 0) throw new TypeError('an index needs at least one key');
-    if (spec.expireAfterSeconds !== undefined && keys.length !== 1) throw new TypeError('a TTL index has exactly one key');
+    if (spec.expireAfterSeconds !== undefined && keys.length !== 1)
+      throw new TypeError('a TTL index has exactly one key');
     if (spec.substring) substringField(spec);
     const name = spec.name ?? defaultIndexName(spec.keys);
     this.transaction(() => {
@@ -273,7 +307,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   /** SQLite's EXPLAIN QUERY PLAN lines for countDocuments (not part of the port). */
   countPlan(filter: Filter): string[] {
     const { sql, params } = this.where(filter);
-    const plan = this.host.db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM ${this.table} WHERE ${sql}`).all(...params) as { detail: string }[];
+    const plan = this.host.db
+      .prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM ${this.table} WHERE ${sql}`)
+      .all(...params) as { detail: string }[];
     return plan.map((row) => row.detail);
   }
 
@@ -307,7 +343,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     if (kept?.state === state) return kept.found;
     const rows = (this.stmt(`SELECT max(rowid) FROM ${this.table}`).pluck().get() as number | null) ?? 0;
     const bound = Math.min(COMMON_MATCHES_MAX, Math.max(COMMON_MATCHES_MIN, Math.floor(rows / 100)));
-    const rowids = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?`).pluck().all(phrase, bound) as number[];
+    const rowids = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?`)
+      .pluck()
+      .all(phrase, bound) as number[];
     const found = rowids.length >= bound ? 'common' : rowids;
     if (this.lookups.size >= 64) this.lookups.clear();
     if (!this.host.db.inTransaction) this.lookups.set(key, { state, found });
@@ -328,17 +366,30 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const keys = Object.entries(spec.keys);
     for (const [path] of keys) if (path !== '_id') this.addColumn(path);
     const index = sqliteIndexName(this.name, name);
-    const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).pluck().get(index) as string | undefined;
+    const existing = this.host.db
+      .prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`)
+      .pluck()
+      .get(index) as string | undefined;
     // A sparse index is a partial index: rows whose first key is null are not in it. SQLite uses
     // it for any comparison on that key, since a comparison implies IS NOT NULL.
     const partial = spec.sparse ? ` WHERE ${fieldExpr(keys[0]![0], this.columns)} IS NOT NULL` : '';
     // Replace an index of the same name built another way: on json_extract expressions (stores
     // from before the columns), or with or without the partial condition.
-    if (existing !== undefined && (existing.includes('json_extract(') || existing.includes(' WHERE ') !== (partial !== ''))) this.host.db.exec(`DROP INDEX ${quoteIdent(index)}`);
-    const columns = keys.map(([path, dir]) => `${fieldExpr(path, this.columns)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ');
+    if (
+      existing !== undefined &&
+      (existing.includes('json_extract(') || existing.includes(' WHERE ') !== (partial !== ''))
+    )
+      this.host.db.exec(`DROP INDEX ${quoteIdent(index)}`);
+    const columns = keys
+      .map(([path, dir]) => `${fieldExpr(path, this.columns)} ${dir === -1 ? 'DESC' : 'ASC'}`)
+      .join(', ');
     // Unique indexes enforce uniqueness on the same values filters compare.
     const unique = spec.unique ? 'UNIQUE ' : '';
-    this.mapped(() => this.host.db.exec(`CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})${partial}`));
+    this.mapped(() =>
+      this.host.db.exec(
+        `CREATE ${unique}INDEX IF NOT EXISTS ${quoteIdent(index)} ON ${this.table} (${columns})${partial}`,
+      ),
+    );
   }
 
   /**
@@ -359,10 +410,16 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     const name = spec.name ?? defaultIndexName(spec.keys);
     const ftsName = sqliteIndexName(this.name, name);
     const fts = quoteIdent(ftsName);
-    const exists = this.host.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(ftsName) !== undefined;
+    const exists =
+      this.host.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(ftsName) !==
+      undefined;
     if (!exists) {
-      this.host.db.exec(`CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1)`);
-      this.host.db.exec(`INSERT INTO ${fts} (rowid, text) SELECT rowid, text FROM (SELECT rowid, ${substringText(field, 'doc')} AS text FROM ${this.table}) WHERE text IS NOT NULL`);
+      this.host.db.exec(
+        `CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1)`,
+      );
+      this.host.db.exec(
+        `INSERT INTO ${fts} (rowid, text) SELECT rowid, text FROM (SELECT rowid, ${substringText(field, 'doc')} AS text FROM ${this.table}) WHERE text IS NOT NULL`,
+      );
     }
     const insert = `INSERT INTO ${fts} (rowid, text) SELECT NEW.rowid, text FROM (SELECT ${substringText(field, 'NEW.doc')} AS text) WHERE text IS NOT NULL;`;
     const remove = `DELETE FROM ${fts} WHERE rowid = OLD.rowid;`;
@@ -374,7 +431,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     for (const [event, body] of triggers) {
       const trigger = `${ftsName}$${event}`;
       const sql = `CREATE TRIGGER ${quoteIdent(trigger)} ${body}`;
-      const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).pluck().get(trigger) as string | undefined;
+      const existing = this.host.db
+        .prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`)
+        .pluck()
+        .get(trigger) as string | undefined;
       if (existing === sql) continue;
       this.host.db.exec(`DROP TRIGGER IF EXISTS ${quoteIdent(trigger)}`);
       this.host.db.exec(sql);
@@ -390,9 +450,12 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     this.lookups.clear();
     for (const spec of specs) {
       const name = spec.name ?? defaultIndexName(spec.keys);
-      if (spec.substring) this.substringTables.set(substringField(spec), { name, table: quoteIdent(sqliteIndexName(this.name, name)) });
+      if (spec.substring)
+        this.substringTables.set(substringField(spec), { name, table: quoteIdent(sqliteIndexName(this.name, name)) });
     }
-    this.uniqueIndexes = specs.filter((s) => s.unique).map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
+    this.uniqueIndexes = specs
+      .filter((s) => s.unique)
+      .map((s) => ({ name: s.name ?? defaultIndexName(s.keys), paths: Object.keys(s.keys) }));
   }
 
   private mapped<R>(run: () => R): R {
@@ -415,10 +478,16 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     // index was added) repairs them.
     const known = `${KNOWN_COLUMNS_FUNCTION}(${sqlString(this.name)})`;
     const body = `WHEN ${known} < ${paths.length} AND (${stale}) BEGIN UPDATE ${this.table} SET ${sets} WHERE rowid = NEW.rowid; END`;
-    for (const [suffix, event] of [['insert', 'AFTER INSERT'], ['update', 'AFTER UPDATE OF doc']] as const) {
+    for (const [suffix, event] of [
+      ['insert', 'AFTER INSERT'],
+      ['update', 'AFTER UPDATE OF doc'],
+    ] as const) {
       const name = quoteIdent(`${this.name}$index_columns_${suffix}`);
       const sql = `CREATE TRIGGER ${name} ${event} ON ${this.table} ${body}`;
-      const existing = this.host.db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`).pluck().get(name.slice(1, -1)) as string | undefined;
+      const existing = this.host.db
+        .prepare(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?`)
+        .pluck()
+        .get(name.slice(1, -1)) as string | undefined;
       if (existing === sql) continue;
       this.host.db.exec(`DROP TRIGGER IF EXISTS ${name}`);
       this.host.db.exec(sql);
@@ -428,7 +497,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private addColumn(path: string): void {
     if (this.columns.has(path)) return;
     const column = indexColumn(path);
-    const present = (this.host.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(this.name) as string[]).includes(column.slice(1, -1));
+    const present = (
+      this.host.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(this.name) as string[]
+    ).includes(column.slice(1, -1));
     if (!present) {
       // No declared type: the column keeps json_extract's value and type as they are (text, integer, real or NULL).
       this.host.db.exec(`ALTER TABLE ${this.table} ADD COLUMN ${column}`);
@@ -455,7 +526,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
    * per indexed field cost more than the index writes themselves).
    */
   private newRow(doc: T): Record<string, string | number | null> {
-    if (typeof doc._id !== 'string' || doc._id === '') throw new TypeError(`${this.name}: every document needs a string _id`);
+    if (typeof doc._id !== 'string' || doc._id === '')
+      throw new TypeError(`${this.name}: every document needs a string _id`);
     const json = toJson(doc);
     const row: Record<string, string | number | null> = { id: doc._id, doc: JSON.stringify(json) };
     let index = 0;
@@ -498,13 +570,19 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   private select(filter: Filter, options: FindOptions): T[] {
     const { sql, params } = this.selectSql(filter, options);
-    return (this.stmt(sql).pluck().all(...params) as string[]).map((text) => decodeDoc<T>(text));
+    return (
+      this.stmt(sql)
+        .pluck()
+        .all(...params) as string[]
+    ).map((text) => decodeDoc<T>(text));
   }
 
   private firstRow(filter: Filter, sort: FindOptions['sort']): Row | undefined {
     const { sql, params } = this.where(filter);
     const text = `SELECT rowid, doc FROM ${this.table} WHERE ${sql} ORDER BY ${compileSort(sort, this.indexKeys, this.columns)} LIMIT 1`;
-    return this.stmt(text).pluck(false).get(...params) as Row | undefined;
+    return this.stmt(text)
+      .pluck(false)
+      .get(...params) as Row | undefined;
   }
 
   /** Applies the update to a stored row; returns the new document, or null when nothing changed. */
@@ -535,8 +613,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 /** The field a substring index holds (its last key), checked: top level, not `_id`, no other option. */
 function substringField(spec: IndexSpec): string {
   const field = Object.keys(spec.keys).at(-1);
-  if (field === undefined || field === '_id' || field.includes('.')) throw new TypeError('a substring index ends with a top-level field other than _id');
-  if (spec.unique || spec.expireAfterSeconds !== undefined || spec.sparse) throw new TypeError('a substring index is not unique, TTL or sparse');
+  if (field === undefined || field === '_id' || field.includes('.'))
+    throw new TypeError('a substring index ends with a top-level field other than _id');
+  if (spec.unique || spec.expireAfterSeconds !== undefined || spec.sparse)
+    throw new TypeError('a substring index is not unique, TTL or sparse');
   jsonPathLiteral(field); // validates the name
   return field;
 }

@@ -55,7 +55,9 @@ describe('embedded document store', () => {
         await leads.updateOne({ _id: 'l7' }, { $set: { status: 'won' } });
         process.stdout.write('ack update\\n');
         process.kill(process.pid, 'SIGKILL');`;
-      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
       const acked = child.stdout.split('\n').filter((line) => line.startsWith('ack '));
       expect(child.signal, child.stderr).toBe('SIGKILL');
       expect(acked).toHaveLength(51);
@@ -63,7 +65,12 @@ describe('embedded document store', () => {
       const store = await openEmbeddedStore({ dataDir });
       const leads = store.collection<BaseDocument>('leads');
       expect(await leads.countDocuments({})).toBe(50);
-      expect(await leads.findOne({ _id: 'l7' })).toEqual({ _id: 'l7', i: 7, at: new Date(1_700_000_000_007), status: 'won' });
+      expect(await leads.findOne({ _id: 'l7' })).toEqual({
+        _id: 'l7',
+        i: 7,
+        at: new Date(1_700_000_000_007),
+        status: 'won',
+      });
       await store.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -114,7 +121,10 @@ describe('embedded document store', () => {
   it('stores text that looks like a tagged date behind an escape: it reads back as text, and $regex sees the text', async () => {
     await withStore(async (store, dataDir) => {
       await store.collection('x').insertOne({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' });
-      expect(await store.collection('x').findOne({ _id: 'a' })).toEqual({ _id: 'a', s: '\u00012024-01-01T00:00:00.000Z' });
+      expect(await store.collection('x').findOne({ _id: 'a' })).toEqual({
+        _id: 'a',
+        s: '\u00012024-01-01T00:00:00.000Z',
+      });
       expect(await store.collection('x').countDocuments({ s: { $regex: '^\u00012024' } })).toBe(1);
       await store.close();
       const raw = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
@@ -132,13 +142,21 @@ describe('embedded document store', () => {
       const leads = store.collection('leads');
       await leads.createIndex({ keys: { orgId: 1, createdAt: -1 }, name: 'org_created' });
       // The exact query find() runs for a page of one organization's newest leads.
-      const plan = (leads as EmbeddedCollection<BaseDocument>).queryPlan({ orgId: 'o1' }, { sort: { createdAt: -1 }, limit: 20 });
-      const mirrored = (leads as EmbeddedCollection<BaseDocument>).queryPlan({ orgId: 'o1' }, { sort: { createdAt: 1 }, limit: 20 });
+      const plan = (leads as EmbeddedCollection<BaseDocument>).queryPlan(
+        { orgId: 'o1' },
+        { sort: { createdAt: -1 }, limit: 20 },
+      );
+      const mirrored = (leads as EmbeddedCollection<BaseDocument>).queryPlan(
+        { orgId: 'o1' },
+        { sort: { createdAt: 1 }, limit: 20 },
+      );
       for (const details of [plan.join('\n'), mirrored.join('\n')]) {
         expect(details).toContain('USING INDEX leads$org_created');
         expect(details).not.toContain('TEMP B-TREE'); // the index delivers the order, no sort step
       }
-      expect(await leads.explainIndexes({ orgId: 'o1' }, { sort: { createdAt: -1 }, limit: 20 })).toEqual(['org_created']);
+      expect(await leads.explainIndexes({ orgId: 'o1' }, { sort: { createdAt: -1 }, limit: 20 })).toEqual([
+        'org_created',
+      ]);
     });
   });
 
@@ -148,12 +166,30 @@ describe('embedded document store', () => {
       await leads.createIndex({ keys: { orgId: 1, deletedAt: 1, createdAt: -1 }, name: 'org_visible_created' });
       await leads.createIndex({ keys: { orgId: 1, terms: 1 }, name: 'org_terms', substring: true });
       await leads.createIndex({ keys: { orgId: 1, digits: 1 }, name: 'org_digits', substring: true });
-      await leads.insertMany(Array.from({ length: 1200 }, (_, i) => ({ _id: `l${i}`, orgId: 'o1', deletedAt: null, createdAt: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T${String(i).padStart(5, '0')}`, terms: [`p${i}@example.edu`], digits: `1415555${1000 + i}` })));
+      await leads.insertMany(
+        Array.from({ length: 1200 }, (_, i) => ({
+          _id: `l${i}`,
+          orgId: 'o1',
+          deletedAt: null,
+          createdAt: `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T${String(i).padStart(5, '0')}`,
+          terms: [`p${i}@example.edu`],
+          digits: `1415555${1000 + i}`,
+        })),
+      );
       const collection = leads as EmbeddedCollection<BaseDocument>;
       const visible = { orgId: 'o1', deletedAt: null };
       const one = { ...visible, terms: { $contains: 'p42@' } };
-      const either = { $or: [{ ...visible, terms: { $contains: '1042' } }, { ...visible, digits: { $contains: '1042' } }] };
-      for (const plan of [collection.queryPlan(one, { sort: { createdAt: -1 }, limit: 20 }), collection.countPlan(one), collection.queryPlan(either, { sort: { createdAt: -1 }, limit: 20 })]) {
+      const either = {
+        $or: [
+          { ...visible, terms: { $contains: '1042' } },
+          { ...visible, digits: { $contains: '1042' } },
+        ],
+      };
+      for (const plan of [
+        collection.queryPlan(one, { sort: { createdAt: -1 }, limit: 20 }),
+        collection.countPlan(one),
+        collection.queryPlan(either, { sort: { createdAt: -1 }, limit: 20 }),
+      ]) {
         const details = plan.join('\n');
         expect(details).toContain('USING INTEGER PRIMARY KEY (rowid=?)');
         expect(details).not.toContain('org_visible_created');
@@ -166,8 +202,15 @@ describe('embedded document store', () => {
       const commonPlan = collection.queryPlan(common, { sort: { createdAt: -1 }, limit: 20 }).join('\n');
       expect(commonPlan).toContain('USING INDEX leads$org_visible_created');
       expect(commonPlan).toContain('SCAN leads$org_terms VIRTUAL TABLE');
-      expect((await leads.explainIndexes(common, { sort: { createdAt: -1 }, limit: 20 })).sort()).toEqual(['org_terms', 'org_visible_created']);
-      expect((await leads.find(common, { sort: { createdAt: -1 }, limit: 3 })).map((doc) => doc._id)).toEqual(['l1175', 'l1147', 'l1119']);
+      expect((await leads.explainIndexes(common, { sort: { createdAt: -1 }, limit: 20 })).sort()).toEqual([
+        'org_terms',
+        'org_visible_created',
+      ]);
+      expect((await leads.find(common, { sort: { createdAt: -1 }, limit: 3 })).map((doc) => doc._id)).toEqual([
+        'l1175',
+        'l1147',
+        'l1119',
+      ]);
       expect(await leads.countDocuments(common)).toBe(1200);
     });
   });
@@ -177,7 +220,8 @@ describe('embedded document store', () => {
       const mine = store.collection('people');
       await mine.createIndex({ keys: { terms: 1 }, name: 'terms', substring: true });
       await mine.insertOne({ _id: 'a', terms: ['ada@gmail.com'] });
-      const found = async (text: string): Promise<string[]> => (await mine.find({ terms: { $contains: text } })).map((doc) => doc._id);
+      const found = async (text: string): Promise<string[]> =>
+        (await mine.find({ terms: { $contains: text } })).map((doc) => doc._id);
       expect(await found('gmail')).toEqual(['a']);
       const other = await openEmbeddedStore({ dataDir, checkpointIntervalMs: 0 });
       try {
@@ -194,7 +238,10 @@ describe('embedded document store', () => {
   it('counts from the index alone when every filtered field is in it (covering index, null included)', async () => {
     await withStore(async (store) => {
       const leads = store.collection('leads');
-      await leads.createIndex({ keys: { orgId: 1, deletedAt: 1, status: 1, createdAt: -1 }, name: 'org_visible_status' });
+      await leads.createIndex({
+        keys: { orgId: 1, deletedAt: 1, status: 1, createdAt: -1 },
+        name: 'org_visible_status',
+      });
       await leads.insertMany([
         { _id: 'a', orgId: 'o1', deletedAt: null, status: 'active', createdAt: '2026-01-01' },
         { _id: 'b', orgId: 'o1', status: 'active', createdAt: '2026-01-02' },
@@ -217,7 +264,15 @@ describe('embedded document store', () => {
       await leads.createIndex({ keys: { email: 1 }, name: 'email_unique', unique: true });
       await leads.createIndex({ keys: { at: 1 }, name: 'at_ttl', expireAfterSeconds: 3600 });
       await leads.insertMany([
-        { _id: 'a', org: 'o1', status: 'new', email: 'a@x.edu', address: { city: 'Boston' }, at: new Date(1_700_000_000_000), n: 1 },
+        {
+          _id: 'a',
+          org: 'o1',
+          status: 'new',
+          email: 'a@x.edu',
+          address: { city: 'Boston' },
+          at: new Date(1_700_000_000_000),
+          n: 1,
+        },
         { _id: 'b', org: 'o1', email: 'b@x.edu', tags: ['x'] },
       ]);
       await leads.insertOne({ _id: 'c', org: 'o2', status: 'new', email: 'c@x.edu', address: { city: 'Lima' } });
@@ -226,13 +281,21 @@ describe('embedded document store', () => {
       await leads.updateOne({ _id: 'b' }, { $set: { status: true, address: { city: 7 } }, $push: { tags: 'y' } });
       await leads.updateMany({ org: 'o1' }, { $unset: { email: '' } });
       await leads.findOneAndUpdate({ _id: 'c' }, { $set: { status: 'won', at: new Date(1_700_000_100_000) } });
-      await leads.updateOne({ _id: 'd' }, { $set: { status: 'new', email: 'd@x.edu' }, $setOnInsert: { org: 'o3' } }, { upsert: true });
+      await leads.updateOne(
+        { _id: 'd' },
+        { $set: { status: 'new', email: 'd@x.edu' }, $setOnInsert: { org: 'o3' } },
+        { upsert: true },
+      );
       // Another process that opened the collection before the indexes existed writes no columns
       // (and knows none of them: what its store answers the repair triggers).
       const other = new Database(join(dataDir, 'documents.sqlite'));
       other.function('leadstream_known_columns', (_collection: unknown) => 0);
-      other.prepare(`INSERT INTO leads (id, doc) VALUES ('e', ?)`).run(JSON.stringify({ _id: 'e', org: 'o4', status: 'new', email: 'e@x.edu', address: { city: 'Oslo' } }));
-      other.prepare(`UPDATE leads SET doc = ? WHERE id = 'c'`).run(JSON.stringify({ _id: 'c', org: 'o2', status: 'lost', email: 'c2@x.edu' }));
+      other
+        .prepare(`INSERT INTO leads (id, doc) VALUES ('e', ?)`)
+        .run(JSON.stringify({ _id: 'e', org: 'o4', status: 'new', email: 'e@x.edu', address: { city: 'Oslo' } }));
+      other
+        .prepare(`UPDATE leads SET doc = ? WHERE id = 'c'`)
+        .run(JSON.stringify({ _id: 'c', org: 'o2', status: 'lost', email: 'c2@x.edu' }));
       other.close();
       const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
       try {
@@ -243,7 +306,9 @@ describe('embedded document store', () => {
                "f:at" IS json_extract(doc, '$."at"') AS at FROM leads ORDER BY id`,
           )
           .all() as Record<string, unknown>[];
-        expect(rows).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, org: 1, status: 1, city: 1, email: 1, at: 1 })));
+        expect(rows).toEqual(
+          ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id, org: 1, status: 1, city: 1, email: 1, at: 1 })),
+        );
       } finally {
         db.close();
       }
@@ -260,9 +325,13 @@ describe('embedded document store', () => {
     try {
       // The layout of a store written before index columns existed.
       const old = new Database(join(dataDir, 'documents.sqlite'));
-      old.exec(`CREATE TABLE _leadstream_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
+      old.exec(
+        `CREATE TABLE _leadstream_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`,
+      );
       old.exec(`CREATE TABLE "users" (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
-      old.prepare(`INSERT INTO _leadstream_indexes VALUES ('users', 'email_unique', ?)`).run(JSON.stringify({ keys: { email: 1 }, name: 'email_unique', unique: true }));
+      old
+        .prepare(`INSERT INTO _leadstream_indexes VALUES ('users', 'email_unique', ?)`)
+        .run(JSON.stringify({ keys: { email: 1 }, name: 'email_unique', unique: true }));
       old.exec(`CREATE UNIQUE INDEX "users$email_unique" ON "users" (json_extract(doc, '$."email"') ASC)`);
       old.prepare(`INSERT INTO users VALUES (?, ?)`).run('u1', JSON.stringify({ _id: 'u1', email: 'ann@x.edu' }));
       old.close();
@@ -272,7 +341,9 @@ describe('embedded document store', () => {
         const users = store.collection('users');
         expect(await users.findOne({ email: 'ann@x.edu' })).toEqual({ _id: 'u1', email: 'ann@x.edu' });
         expect(await users.explainIndexes({ email: 'ann@x.edu' })).toEqual(['email_unique']);
-        await expect(users.insertOne({ _id: 'u2', email: 'ann@x.edu' })).rejects.toMatchObject({ index: 'email_unique' });
+        await expect(users.insertOne({ _id: 'u2', email: 'ann@x.edu' })).rejects.toMatchObject({
+          index: 'email_unique',
+        });
         const plan = (users as EmbeddedCollection<BaseDocument>).queryPlan({ email: 'ann@x.edu' }).join('\n');
         expect(plan).toContain('users$email_unique');
       } finally {
@@ -280,7 +351,10 @@ describe('embedded document store', () => {
       }
       const db = new Database(join(dataDir, 'documents.sqlite'), { readonly: true });
       try {
-        const sql = db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'users$email_unique'`).pluck().get() as string;
+        const sql = db
+          .prepare(`SELECT sql FROM sqlite_master WHERE name = 'users$email_unique'`)
+          .pluck()
+          .get() as string;
         expect(sql).not.toContain('json_extract');
         expect(sql).toContain('"f:email"');
       } finally {
@@ -301,7 +375,9 @@ describe('embedded document store', () => {
         await store.collection('leads').insertOne({ _id: 'l1' });
         await store.close();
         process.stdout.write('closed\\n');`;
-      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
       expect(child.stdout, child.stderr).toBe('closed\n');
       expect(child.status).toBe(0);
     } finally {

@@ -10,7 +10,13 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type BaseDocument, type Collection, type DocumentStore, type IndexSpec, type StoredDocument } from '@leadstream/ports';
+import {
+  type BaseDocument,
+  type Collection,
+  type DocumentStore,
+  type IndexSpec,
+  type StoredDocument,
+} from '@leadstream/ports';
 import { DATE_LOW_SQL, DATE_TAG } from './codec';
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, BackgroundCheckpointer } from './background-checkpointer';
 import { EmbeddedCollection, KNOWN_COLUMNS_FUNCTION, type CollectionHost } from './embedded-collection';
@@ -101,7 +107,11 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
     const background = (options.checkpointIntervalMs ?? 100) > 0;
     if (background) this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
     registerFunctions(this.db);
-    this.db.function(KNOWN_COLUMNS_FUNCTION, { deterministic: false }, (name: unknown) => this.collections.get(String(name))?.knownColumns ?? 0);
+    this.db.function(
+      KNOWN_COLUMNS_FUNCTION,
+      { deterministic: false },
+      (name: unknown) => this.collections.get(String(name))?.knownColumns ?? 0,
+    );
     this.db.exec(`CREATE TABLE IF NOT EXISTS ${META_TABLE} (
       collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))`);
     this.statements = new StatementCache(this.db);
@@ -119,7 +129,8 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
   collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
     this.assertOpen();
     assertSafeName('collection', name);
-    if (name.startsWith('_leadstream') || name.startsWith('sqlite_')) throw new TypeError(`collection name ${name} is reserved`);
+    if (name.startsWith('_leadstream') || name.startsWith('sqlite_'))
+      throw new TypeError(`collection name ${name} is reserved`);
     let collection = this.collections.get(name);
     if (!collection) {
       collection = new EmbeddedCollection<BaseDocument>(name, this);
@@ -205,11 +216,16 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
       // Whether an index is sparse changes how it is stored, not what it answers: rebuilt in place.
       const { sparse: _was, ...before } = JSON.parse(existing) as IndexSpec;
       const { sparse: _now, ...after } = spec;
-      if (JSON.stringify(before) !== JSON.stringify(after)) throw new TypeError(`index ${name} on ${collection} already exists with a different spec`);
-      this.statements.get(`UPDATE ${META_TABLE} SET spec = ? WHERE collection = ? AND name = ?`).run(encoded, collection, name);
+      if (JSON.stringify(before) !== JSON.stringify(after))
+        throw new TypeError(`index ${name} on ${collection} already exists with a different spec`);
+      this.statements
+        .get(`UPDATE ${META_TABLE} SET spec = ? WHERE collection = ? AND name = ?`)
+        .run(encoded, collection, name);
       return;
     }
-    this.statements.get(`INSERT OR IGNORE INTO ${META_TABLE} (collection, name, spec) VALUES (?, ?, ?)`).run(collection, name, encoded);
+    this.statements
+      .get(`INSERT OR IGNORE INTO ${META_TABLE} (collection, name, spec) VALUES (?, ?, ?)`)
+      .run(collection, name, encoded);
   }
 
   indexesOf(collection: string): IndexSpec[] {
@@ -223,7 +239,10 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
   // --- internals -------------------------------------------------------------------------------
 
   private ttlIndexes(): TtlIndex[] {
-    const rows = this.statements.get(`SELECT collection, spec FROM ${META_TABLE}`).pluck(false).all() as { collection: string; spec: string }[];
+    const rows = this.statements.get(`SELECT collection, spec FROM ${META_TABLE}`).pluck(false).all() as {
+      collection: string;
+      spec: string;
+    }[];
     const out: TtlIndex[] = [];
     for (const row of rows) {
       const spec = JSON.parse(row.spec) as IndexSpec;

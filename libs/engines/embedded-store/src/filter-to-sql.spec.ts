@@ -12,7 +12,10 @@ function matching(filter: Filter, docs: { _id: string; [k: string]: unknown }[])
   db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
   for (const doc of docs) db.prepare('INSERT INTO t VALUES (?, ?)').run(doc._id, encodeDoc(doc as never));
   const { sql, params } = compileFilter(filter);
-  const ids = db.prepare(`SELECT id FROM t WHERE ${sql} ORDER BY id`).pluck().all(...params) as string[];
+  const ids = db
+    .prepare(`SELECT id FROM t WHERE ${sql} ORDER BY id`)
+    .pluck()
+    .all(...params) as string[];
   db.close();
   return ids;
 }
@@ -27,7 +30,9 @@ describe('compileFilter', () => {
   });
 
   it('depends on the filter shape, not its values (statements are cached by text)', () => {
-    expect(compileFilter({ a: 'x', b: { $in: ['1', '2'] } }).sql).toBe(compileFilter({ a: 'y', b: { $in: ['3', '4'] } }).sql);
+    expect(compileFilter({ a: 'x', b: { $in: ['1', '2'] } }).sql).toBe(
+      compileFilter({ a: 'y', b: { $in: ['3', '4'] } }).sql,
+    );
   });
 
   it('maps _id to the primary key column', () => {
@@ -41,12 +46,20 @@ describe('compileFilter', () => {
   });
 
   it('keeps $ne and $nin true for missing fields (no NULL under NOT)', () => {
-    expect(matching({ s: { $ne: 'a' } }, [{ _id: '1', s: 'a' }, { _id: '2', s: 'b' }, { _id: '3' }])).toEqual(['2', '3']);
+    expect(matching({ s: { $ne: 'a' } }, [{ _id: '1', s: 'a' }, { _id: '2', s: 'b' }, { _id: '3' }])).toEqual([
+      '2',
+      '3',
+    ]);
     expect(matching({ s: { $nin: ['a'] } }, [{ _id: '1', s: 'a' }, { _id: '2' }])).toEqual(['2']);
   });
 
   it('tells booleans from the numbers json_extract turns them into', () => {
-    const docs = [{ _id: '1', v: true }, { _id: '2', v: 1 }, { _id: '3', v: 0 }, { _id: '4', v: false }];
+    const docs = [
+      { _id: '1', v: true },
+      { _id: '2', v: 1 },
+      { _id: '3', v: 0 },
+      { _id: '4', v: false },
+    ];
     expect(matching({ v: true }, docs)).toEqual(['1']);
     expect(matching({ v: 1 }, docs)).toEqual(['2']);
     expect(matching({ v: { $in: [false, 0] } }, docs)).toEqual(['3', '4']);
@@ -67,16 +80,29 @@ describe('compileFilter', () => {
   });
 
   it('does not let a string equal the JSON text of an array', () => {
-    expect(matching({ v: '["a"]' }, [{ _id: '1', v: ['a'] }, { _id: '2', v: '["a"]' }])).toEqual(['2']);
+    expect(
+      matching({ v: '["a"]' }, [
+        { _id: '1', v: ['a'] },
+        { _id: '2', v: '["a"]' },
+      ]),
+    ).toEqual(['2']);
   });
 
   it('$regex never matches dates or numbers', () => {
-    const docs = [{ _id: '1', v: new Date('2024-01-01T00:00:00.000Z') }, { _id: '2', v: 2024 }, { _id: '3', v: '2024' }];
+    const docs = [
+      { _id: '1', v: new Date('2024-01-01T00:00:00.000Z') },
+      { _id: '2', v: 2024 },
+      { _id: '3', v: '2024' },
+    ];
     expect(matching({ v: { $regex: '2024' } }, docs)).toEqual(['3']);
   });
 
   it('$all matches array elements of the right type, and a scalar equal to the value', () => {
-    const docs = [{ _id: '1', v: ['1', 2] }, { _id: '2', v: [1, '2'] }, { _id: '3', v: '1' }];
+    const docs = [
+      { _id: '1', v: ['1', 2] },
+      { _id: '2', v: [1, '2'] },
+      { _id: '3', v: '1' },
+    ];
     expect(matching({ v: { $all: ['1', 2] } }, docs)).toEqual(['1']);
     expect(matching({ v: { $all: ['1'] } }, docs)).toEqual(['1', '3']);
     expect(matching({ v: { $all: [] } }, docs)).toEqual([]);

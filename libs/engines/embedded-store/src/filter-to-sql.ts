@@ -29,7 +29,21 @@ export interface CompiledSql {
 /** Name of the SQL function registered on every connection for `$regex`. */
 export const REGEX_FUNCTION = 'leadstream_regex';
 
-const OPERATORS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$regex', '$options', '$all', '$contains']);
+const OPERATORS = new Set([
+  '$eq',
+  '$ne',
+  '$in',
+  '$nin',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$exists',
+  '$regex',
+  '$options',
+  '$all',
+  '$contains',
+]);
 
 /**
  * What separates the elements of an array field in its full-text row (substring indexes): text
@@ -83,10 +97,18 @@ class Params {
  * `columns`: the fields that have an index column (read from it rather than from the JSON);
  * `substring`: the fields that have a substring index, and how common a phrase is there.
  */
-export function compileFilter(filter: Filter, columns?: ReadonlySet<string>, substring?: SubstringIndexes): CompiledSql {
+export function compileFilter(
+  filter: Filter,
+  columns?: ReadonlySet<string>,
+  substring?: SubstringIndexes,
+): CompiledSql {
   const params = new Params(columns, substring);
   const sql = compileInto(params, filter);
-  return { sql, params: params.values, ...(params.substringIndexes.size > 0 ? { substringIndexes: [...params.substringIndexes] } : {}) };
+  return {
+    sql,
+    params: params.values,
+    ...(params.substringIndexes.size > 0 ? { substringIndexes: [...params.substringIndexes] } : {}),
+  };
 }
 
 function compileInto(params: Params, filter: Filter): string {
@@ -125,7 +147,12 @@ export function isOperatorObject(value: unknown): value is FieldOperators {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
-function compileField(params: Params, path: string, condition: Scalar | FieldOperators, found?: number[] | 'common'): string {
+function compileField(
+  params: Params,
+  path: string,
+  condition: Scalar | FieldOperators,
+  found?: number[] | 'common',
+): string {
   if (!isOperatorObject(condition)) {
     if (condition !== null && typeof condition === 'object' && !(condition instanceof Date)) {
       throw new TypeError(`filter on ${path}: equality compares scalars (use $all for arrays)`);
@@ -167,10 +194,13 @@ function equals(params: Params, path: string, value: Scalar): string {
 function inList(params: Params, path: string, values: Scalar[]): string {
   if (!Array.isArray(values)) throw new TypeError(`$in/$nin on ${path} needs an array`);
   // Plain strings and dates compare as text and can share one IN (...), which uses an index.
-  const text = values.filter((v): v is string | Date => v instanceof Date || (typeof v === 'string' && !/^[[{]/.test(v)));
+  const text = values.filter(
+    (v): v is string | Date => v instanceof Date || (typeof v === 'string' && !/^[[{]/.test(v)),
+  );
   const others = values.filter((v) => !text.includes(v as string | Date));
   const clauses: string[] = [];
-  if (text.length > 0) clauses.push(`${params.field(path)} IN (${text.map((v) => params.bind(bindScalar(v))).join(', ')})`);
+  if (text.length > 0)
+    clauses.push(`${params.field(path)} IN (${text.map((v) => params.bind(bindScalar(v))).join(', ')})`);
   for (const value of others) clauses.push(equals(params, path, value));
   if (clauses.length === 0) return '0';
   return clauses.length === 1 ? clauses[0]! : `(${clauses.join(' OR ')})`;
@@ -215,7 +245,8 @@ const phraseOf = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
 /** The substring index that answers `$contains: text` on the field, if one does. */
 function substringIndex(params: Params, path: string, text: unknown): { name: string; table: string } | undefined {
-  if (typeof text !== 'string' || [...text].length < SUBSTRING_MIN_LENGTH || text.includes(SUBSTRING_SEPARATOR)) return undefined;
+  if (typeof text !== 'string' || [...text].length < SUBSTRING_MIN_LENGTH || text.includes(SUBSTRING_SEPARATOR))
+    return undefined;
   return params.substring?.tables.get(path);
 }
 

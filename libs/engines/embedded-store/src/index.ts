@@ -1,2 +1,7 @@
-export { openEmbeddedStore, EmbeddedStore, type EmbeddedStoreOptions, type EmbeddedStoreLogger } from './embedded-store';
+export {
+  openEmbeddedStore,
+  EmbeddedStore,
+  type EmbeddedStoreOptions,
+  type EmbeddedStoreLogger,
+} from './embedded-store';
 export { type EmbeddedCollection } from './embedded-collection';

@@ -12,7 +12,11 @@ export type IndexKeys = Record<string, 1 | -1>;
  * image. Otherwise SQLite adds a temp B-tree sort for the last term, so we pick the direction
  * from the first declared index that holds the sort keys in a row.
  */
-export function compileSort(sort: SortSpec | undefined, indexes: IndexKeys[] = [], columns?: ReadonlySet<string>): string {
+export function compileSort(
+  sort: SortSpec | undefined,
+  indexes: IndexKeys[] = [],
+  columns?: ReadonlySet<string>,
+): string {
   const entries = Object.entries(sort ?? {});
   const keys = entries.map(([path, dir]) => `${fieldExpr(path, columns)} ${dirSql(dir)}`);
   keys.push(`rowid ${dirSql(tieBreakDirection(entries, indexes))}`);

@@ -11,7 +11,11 @@ export interface UniqueIndex {
   paths: string[];
 }
 
-export function mapSqliteError(collection: string, error: unknown, uniqueIndexes: readonly UniqueIndex[] = []): unknown {
+export function mapSqliteError(
+  collection: string,
+  error: unknown,
+  uniqueIndexes: readonly UniqueIndex[] = [],
+): unknown {
   const code = (error as { code?: unknown }).code;
   if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return error;
   const message = (error as Error).message;
@@ -19,8 +23,12 @@ export function mapSqliteError(collection: string, error: unknown, uniqueIndexes
   // "UNIQUE constraint failed: users.f:email, users.f:org"; the primary key: "... failed: leads.id".
   const indexName = /index '([^']+)'/.exec(message)?.[1];
   const prefix = sqliteIndexName(collection, 'x').slice(0, -1);
-  let index = indexName === undefined ? '_id_' : indexName.startsWith(prefix) ? indexName.slice(prefix.length) : indexName;
-  const columns = /constraint failed: (.*)$/.exec(message)?.[1]?.split(', ').map((column) => column.slice(column.indexOf('.') + 1));
+  let index =
+    indexName === undefined ? '_id_' : indexName.startsWith(prefix) ? indexName.slice(prefix.length) : indexName;
+  const columns = /constraint failed: (.*)$/
+    .exec(message)?.[1]
+    ?.split(', ')
+    .map((column) => column.slice(column.indexOf('.') + 1));
   if (indexName === undefined && columns && columns.every((column) => column.startsWith('f:'))) {
     const paths = columns.map((column) => column.slice(2)).join(',');
     index = uniqueIndexes.find((unique) => unique.paths.join(',') === paths)?.name ?? index;

@@ -7,7 +7,10 @@ import { text } from 'node:stream/consumers';
 import type { ExportFileStore } from '@leadstream/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-export function exportFilesContract(name: string, open: (() => Promise<{ files: ExportFileStore; cleanup: () => Promise<void> }>) | undefined): void {
+export function exportFilesContract(
+  name: string,
+  open: (() => Promise<{ files: ExportFileStore; cleanup: () => Promise<void> }>) | undefined,
+): void {
   describe.skipIf(!open)(`export file store contract: ${name}`, () => {
     let files: ExportFileStore;
     let cleanup: () => Promise<void>;

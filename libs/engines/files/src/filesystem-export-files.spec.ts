@@ -8,7 +8,10 @@ import { FilesystemExportFileStore } from './filesystem-export-files';
 
 exportFilesContract('filesystem', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'export-files-'));
-  return { files: await FilesystemExportFileStore.open(join(dir, 'exports')), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    files: await FilesystemExportFileStore.open(join(dir, 'exports')),
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 });
 
 describe('filesystem export files', () => {

@@ -42,7 +42,9 @@ export class GridFsExportFileStore implements ExportFileStore {
 
   async put(id: string, content: Readable): Promise<StoredExportFile> {
     await this.delete(id);
-    const upload = this.bucket.openUploadStreamWithId(fileId(id), `${id}.csv`, { metadata: { content_type: 'text/csv' } });
+    const upload = this.bucket.openUploadStreamWithId(fileId(id), `${id}.csv`, {
+      metadata: { content_type: 'text/csv' },
+    });
     try {
       await pipeline(content, upload);
     } catch (error) {

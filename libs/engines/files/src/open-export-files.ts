@@ -3,7 +3,8 @@ import type { ExportFileStore } from '@leadstream/ports';
 import { FilesystemExportFileStore } from './filesystem-export-files';
 import { GridFsExportFileStore } from './gridfs-export-files';
 
-export type ExportFilesOptions = { engine: 'gridfs'; uri: string; dbName: string } | { engine: 'filesystem'; dataDir: string };
+export type ExportFilesOptions =
+  { engine: 'gridfs'; uri: string; dbName: string } | { engine: 'filesystem'; dataDir: string };
 
 /** GridFS beside a MongoDB store, DATA_DIR/exports beside the embedded one (docs/store.md). */
 export async function openExportFileStore(options: ExportFilesOptions): Promise<ExportFileStore> {

@@ -227,7 +227,10 @@ export class KafkaLogConsumer implements Consumer {
   private async readLag(): Promise<Array<{ topic: string; partition: number; lag: number }>> {
     const owned = this.assignment();
     if (owned.length === 0) return [];
-    const committed = await this.admin.fetchOffsets({ groupId: this.options.groupId, topics: owned.map((a) => a.topic) });
+    const committed = await this.admin.fetchOffsets({
+      groupId: this.options.groupId,
+      topics: owned.map((a) => a.topic),
+    });
     const out: Array<{ topic: string; partition: number; lag: number }> = [];
     for (const { topic, partitions } of owned) {
       const ends = await this.admin.fetchTopicOffsets(topic);
@@ -257,7 +260,8 @@ export class KafkaLogConsumer implements Consumer {
         if (this.failure || !payload.isRunning() || payload.isStale()) return;
         const now = Date.now();
         let end = next;
-        while (end < records.length && end - next < this.maxBatchSize && records[end]!.timestamp + delayMs <= now) end++;
+        while (end < records.length && end - next < this.maxBatchSize && records[end]!.timestamp + delayMs <= now)
+          end++;
         if (end === next) {
           // The head record of a delay topic is not due: sleep in slices, heartbeating, so the
           // member stays in the group and notices a stop or rebalance.

@@ -63,14 +63,25 @@ describe.skipIf(!brokers)('Kafka event log partitions', () => {
   it('reads a topic\u2019s partition count again after partitionRefreshMs, so keys reach partitions added to a live topic', async () => {
     let now = 1_000_000;
     // kafkajs's producer ages its own metadata on the real clock (metadataMaxAge = partitionRefreshMs).
-    const log = await openKafkaLog({ brokers: brokers!, clientId: 'partition-refresh', partitionRefreshMs: 300, now: () => now });
-    const admin = new Kafka({ brokers: brokers!.split(','), clientId: 'partition-refresh-admin', logLevel: logLevel.NOTHING }).admin();
+    const log = await openKafkaLog({
+      brokers: brokers!,
+      clientId: 'partition-refresh',
+      partitionRefreshMs: 300,
+      now: () => now,
+    });
+    const admin = new Kafka({
+      brokers: brokers!.split(','),
+      clientId: 'partition-refresh-admin',
+      logLevel: logLevel.NOTHING,
+    }).admin();
     await admin.connect();
     try {
       const topic = `partition-refresh-${randomUUID().slice(0, 8)}`;
       await log.ensureTopics([{ topic, partitions: 1 }]);
       // A key whose murmur2 partition is 2 or 3 once the topic has 4 partitions.
-      const key = Array.from({ length: 100 }, (_, i) => `key-${i}`).find((candidate) => partitionForKey(candidate, 4) >= 2)!;
+      const key = Array.from({ length: 100 }, (_, i) => `key-${i}`).find(
+        (candidate) => partitionForKey(candidate, 4) >= 2,
+      )!;
       expect((await log.produce(topic, [{ key, value: 'before' }]))[0]?.partition).toBe(0);
       await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
       // Within the refresh interval the count held is used.

@@ -79,7 +79,14 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
     await admin.disconnect();
     throw error;
   }
-  return new KafkaLog(kafka, admin, producer, { ...DEFAULT_TUNING, ...options.consumer }, options.partitionRefreshMs ?? 30_000, options.now ?? Date.now);
+  return new KafkaLog(
+    kafka,
+    admin,
+    producer,
+    { ...DEFAULT_TUNING, ...options.consumer },
+    options.partitionRefreshMs ?? 30_000,
+    options.now ?? Date.now,
+  );
 }
 
 export class KafkaLog implements EventLog {
@@ -178,10 +185,15 @@ export class KafkaLog implements EventLog {
       if (offset === undefined) {
         // kafkajs writes nothing to a partition its metadata does not know yet (just added):
         // retriable, the producer's metadata catches up within partitionRefreshMs.
-        throw Object.assign(new Error(`Kafka returned no offset for ${topic}/${partition}: the producer does not know that partition yet`), {
-          type: 'UNKNOWN_TOPIC_OR_PARTITION',
-          retriable: true,
-        });
+        throw Object.assign(
+          new Error(
+            `Kafka returned no offset for ${topic}/${partition}: the producer does not know that partition yet`,
+          ),
+          {
+            type: 'UNKNOWN_TOPIC_OR_PARTITION',
+            retriable: true,
+          },
+        );
       }
       nextOffset.set(partition, offset + 1n);
       return { topic, partition, offset: offset.toString() };

@@ -9,7 +9,13 @@ import { Partitioners } from './kafkajs-runtime';
 describe("kafkajs's DefaultPartitioner", () => {
   const args = (key: string, partitions: number): PartitionerArgs => ({
     topic: 't',
-    partitionMetadata: Array.from({ length: partitions }, (_, i) => ({ partitionId: i, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] })),
+    partitionMetadata: Array.from({ length: partitions }, (_, i) => ({
+      partitionId: i,
+      leader: 0,
+      partitionErrorCode: 0,
+      replicas: [0],
+      isr: [0],
+    })),
     message: { key, value: 'v' },
   });
 

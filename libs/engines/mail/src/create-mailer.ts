@@ -12,5 +12,9 @@ export interface MailerOptions {
 
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) return new SmtpMailer({ url: options.smtpUrl, from: options.from });
-  return new OutboxMailer({ dir: options.outboxDir, from: options.from, ...(options.logger ? { logger: options.logger } : {}) });
+  return new OutboxMailer({
+    dir: options.outboxDir,
+    from: options.from,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
 }

@@ -53,10 +53,18 @@ afterAll(async () => {
 
 describe('SMTP mailer', () => {
   it('authenticates with the credentials of the URL and delivers the message', async () => {
-    const mailer = createMailer({ smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`, from: 'LeadStream <no-reply@leadstream.test>', outboxDir: '/nonexistent' });
+    const mailer = createMailer({
+      smtpUrl: `smtp://mailer:s3cret@127.0.0.1:${port}`,
+      from: 'LeadStream <no-reply@leadstream.test>',
+      outboxDir: '/nonexistent',
+    });
     expect(mailer.transport).toBe('smtp');
     try {
-      await mailer.send({ to: 'ann@college.edu', subject: 'Reset your password', text: 'Open https://app.test/reset-password?token=abc' });
+      await mailer.send({
+        to: 'ann@college.edu',
+        subject: 'Reset your password',
+        text: 'Open https://app.test/reset-password?token=abc',
+      });
     } finally {
       await mailer.close();
     }
@@ -67,9 +75,15 @@ describe('SMTP mailer', () => {
   });
 
   it('fails the send when the server refuses the credentials', async () => {
-    const mailer = createMailer({ smtpUrl: `smtp://mailer:wrong@127.0.0.1:${port}`, from: 'no-reply@leadstream.test', outboxDir: '/nonexistent' });
+    const mailer = createMailer({
+      smtpUrl: `smtp://mailer:wrong@127.0.0.1:${port}`,
+      from: 'no-reply@leadstream.test',
+      outboxDir: '/nonexistent',
+    });
     try {
-      await expect(mailer.send({ to: 'ann@college.edu', subject: 's', text: 't' })).rejects.toThrow(/Invalid username or password|535|auth/i);
+      await expect(mailer.send({ to: 'ann@college.edu', subject: 's', text: 't' })).rejects.toThrow(
+        /Invalid username or password|535|auth/i,
+      );
     } finally {
       await mailer.close();
     }
@@ -81,7 +95,12 @@ describe('outbox mailer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'leadstream-outbox-'));
     dirs.push(dir);
     const logged: Array<Record<string, unknown>> = [];
-    const mailer = createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dir, 'outbox'), logger: { info: (obj) => logged.push(obj as Record<string, unknown>) } });
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: 'no-reply@leadstream.test',
+      outboxDir: join(dir, 'outbox'),
+      logger: { info: (obj) => logged.push(obj as Record<string, unknown>) },
+    });
     expect(mailer.transport).toBe('outbox');
     await mailer.send({ to: 'a@x.edu', subject: 'First', text: 'secret-token-1' });
     await mailer.send({ to: 'b@x.edu', subject: 'Second', text: 'secret-token-2' });
@@ -101,12 +120,20 @@ describe('outbox mailer', () => {
     const dir = mkdtempSync(join(tmpdir(), 'leadstream-outbox-'));
     dirs.push(dir);
     const mode = (path: string): string => (statSync(path).mode & 0o777).toString(8);
-    const fresh = createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dir, 'fresh', 'outbox') });
+    const fresh = createMailer({
+      smtpUrl: undefined,
+      from: 'no-reply@leadstream.test',
+      outboxDir: join(dir, 'fresh', 'outbox'),
+    });
     await fresh.send({ to: 'a@x.edu', subject: 'Reset', text: 'secret-token' });
     expect([join(dir, 'fresh'), join(dir, 'fresh', 'outbox')].map(mode)).toEqual(['700', '700']);
     mkdirSync(join(dir, 'earlier'));
     chmodSync(join(dir, 'earlier'), 0o755);
-    const earlier = createMailer({ smtpUrl: undefined, from: 'no-reply@leadstream.test', outboxDir: join(dir, 'earlier') });
+    const earlier = createMailer({
+      smtpUrl: undefined,
+      from: 'no-reply@leadstream.test',
+      outboxDir: join(dir, 'earlier'),
+    });
     await earlier.send({ to: 'a@x.edu', subject: 'Reset', text: 'secret-token' });
     expect(mode(join(dir, 'earlier'))).toBe('700');
     expect(readdirSync(join(dir, 'earlier')).map((file) => mode(join(dir, 'earlier', file)))).toEqual(['600']);

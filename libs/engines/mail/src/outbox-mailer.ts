@@ -42,7 +42,10 @@ export class OutboxMailer implements Mailer {
     const path = join(this.options.dir, name);
     await writeFile(`${path}.tmp`, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
     await rename(`${path}.tmp`, path);
-    this.options.logger?.info({ file: path, subject: message.subject }, 'mail written to the outbox (no SMTP_URL configured)');
+    this.options.logger?.info(
+      { file: path, subject: message.subject },
+      'mail written to the outbox (no SMTP_URL configured)',
+    );
   }
 
   async close(): Promise<void> {}

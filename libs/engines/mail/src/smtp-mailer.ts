@@ -16,7 +16,9 @@ export class SmtpMailer implements Mailer {
 
   constructor(private readonly options: SmtpMailerOptions) {
     // Pooled: reset and invitation mails come in bursts; one connection serves them in turn.
-    this.transporter = createTransport(options.url.includes('?') ? `${options.url}&pool=true` : `${options.url}?pool=true`);
+    this.transporter = createTransport(
+      options.url.includes('?') ? `${options.url}&pool=true` : `${options.url}?pool=true`,
+    );
   }
 
   async send(message: MailMessage): Promise<void> {

@@ -18,10 +18,22 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from '@leadstream/ports';
-import { type Collection as DriverCollection, type Document, type Filter as DriverFilter, MongoServerError } from 'mongodb';
+import {
+  type Collection as DriverCollection,
+  type Document,
+  type Filter as DriverFilter,
+  MongoServerError,
+} from 'mongodb';
 import { indexNamesFromExplain } from './explain-indexes';
 import { mapMongoError, mapped } from './mongo-errors';
-import { SUBSTRINGS_FIELD, substringField, substringKeys, translateContains, updateWithSubstringKeys, withSubstringKeys } from './substring-keys';
+import {
+  SUBSTRINGS_FIELD,
+  substringField,
+  substringKeys,
+  translateContains,
+  updateWithSubstringKeys,
+  withSubstringKeys,
+} from './substring-keys';
 
 type DriverBulkOperations = Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0];
 
@@ -57,7 +69,8 @@ const NOT_IMPLEMENTED = 238;
 
 function valueAt(doc: BaseDocument, path: string): unknown {
   let node: unknown = doc;
-  for (const segment of path.split('.')) node = node !== null && typeof node === 'object' ? (node as Document)[segment] : undefined;
+  for (const segment of path.split('.'))
+    node = node !== null && typeof node === 'object' ? (node as Document)[segment] : undefined;
   return node;
 }
 
@@ -78,10 +91,12 @@ function idList(filter: Filter): string[] | undefined {
   const keys = Object.keys(filter);
   if (keys.length !== 1 || keys[0] !== '_id') return undefined;
   const condition = filter['_id'];
-  if (condition === null || typeof condition !== 'object' || Array.isArray(condition) || condition instanceof Date) return undefined;
+  if (condition === null || typeof condition !== 'object' || Array.isArray(condition) || condition instanceof Date)
+    return undefined;
   const operators = Object.keys(condition);
   const values = (condition as { $in?: unknown }).$in;
-  if (operators.length !== 1 || !Array.isArray(values) || !values.every((value) => typeof value === 'string')) return undefined;
+  if (operators.length !== 1 || !Array.isArray(values) || !values.every((value) => typeof value === 'string'))
+    return undefined;
   return [...new Set(values)];
 }
 
@@ -143,7 +158,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     } catch (error) {
       // Ordered: the first write error is the one that stopped the batch.
       const failedAt = (error as { writeErrors?: { index?: number }[] }).writeErrors?.[0]?.index;
-      throw await this.namedDuplicate(mapMongoError(this.name, error), failedAt === undefined ? undefined : docs[failedAt]);
+      throw await this.namedDuplicate(
+        mapMongoError(this.name, error),
+        failedAt === undefined ? undefined : docs[failedAt],
+      );
     }
   }
 
@@ -165,7 +183,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async *iterate(filter: Filter, options: FindOptions & { batchSize?: number } = {}): AsyncIterable<T> {
-    const cursor = this.driver.find(this.filter(filter), { ...findOptions(options), batchSize: options.batchSize ?? 500 });
+    const cursor = this.driver.find(this.filter(filter), {
+      ...findOptions(options),
+      batchSize: options.batchSize ?? 500,
+    });
     try {
       for await (const doc of cursor) yield doc as T;
     } finally {
@@ -178,7 +199,9 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const result = await mapped(this.name, () => this.driver.updateOne(this.filter(filter), this.update(update), { upsert: options.upsert ?? false }));
+    const result = await mapped(this.name, () =>
+      this.driver.updateOne(this.filter(filter), this.update(update), { upsert: options.upsert ?? false }),
+    );
     if (result.upsertedId !== null) await this.restoreUpsertNulls([{ id: result.upsertedId, update }]);
     return {
       matchedCount: result.matchedCount,
@@ -205,7 +228,8 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const upsertedId: unknown = result.lastErrorObject?.['upserted'];
     if (upsertedId !== undefined && upsertedId !== null) {
       const nulls = await this.restoreUpsertNulls([{ id: upsertedId, update }]);
-      if (nulls && result.value && returnDocument === 'after') return withoutKeys({ ...result.value, ...nulls }) as unknown as T;
+      if (nulls && result.value && returnDocument === 'after')
+        return withoutKeys({ ...result.value, ...nulls }) as unknown as T;
     }
     // FerretDB 1.24 has no projection on findAndModify: the keys are taken out here.
     return withoutKeys(result.value) as T | null;
@@ -226,9 +250,17 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
           },
     );
     const result = await mapped(this.name, () => this.sendBulk(driverOperations as DriverBulkOperations, true));
-    const upserted = Object.entries(result.upsertedIds).map(([index, id]) => ({ id, update: (operations[Number(index)] as { updateOne: { update: Update } }).updateOne.update }));
+    const upserted = Object.entries(result.upsertedIds).map(([index, id]) => ({
+      id,
+      update: (operations[Number(index)] as { updateOne: { update: Update } }).updateOne.update,
+    }));
     if (upserted.length > 0) await this.restoreUpsertNulls(upserted);
-    return { insertedCount: result.insertedCount, matchedCount: result.matchedCount, modifiedCount: result.modifiedCount, upsertedCount: result.upsertedCount };
+    return {
+      insertedCount: result.insertedCount,
+      matchedCount: result.matchedCount,
+      modifiedCount: result.modifiedCount,
+      upsertedCount: result.upsertedCount,
+    };
   }
 
   /**
@@ -237,9 +269,24 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
    * is thrown). Unordered: every command is sent, then the first failure is thrown. Upserted ids
    * are indexed as in `operations`.
    */
-  private async sendBulk(operations: DriverBulkOperations, ordered: boolean): Promise<{ insertedCount: number; matchedCount: number; modifiedCount: number; upsertedCount: number; upsertedIds: Record<number, unknown> }> {
+  private async sendBulk(
+    operations: DriverBulkOperations,
+    ordered: boolean,
+  ): Promise<{
+    insertedCount: number;
+    matchedCount: number;
+    modifiedCount: number;
+    upsertedCount: number;
+    upsertedIds: Record<number, unknown>;
+  }> {
     const size = this.host.bulkWriteChunk ?? operations.length;
-    const total = { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedIds: {} as Record<number, unknown> };
+    const total = {
+      insertedCount: 0,
+      matchedCount: 0,
+      modifiedCount: 0,
+      upsertedCount: 0,
+      upsertedIds: {} as Record<number, unknown>,
+    };
     let failure: Error | undefined;
     for (let start = 0; start < operations.length; start += size) {
       let result;
@@ -266,7 +313,9 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
    * a field written meanwhile is kept (if any guard failed, the fields are set one by one).
    * Returns the null fields of the last upsert (for findOneAndUpdate's answer), if any.
    */
-  private async restoreUpsertNulls(inserted: Array<{ id: unknown; update: Update }>): Promise<Record<string, null> | null> {
+  private async restoreUpsertNulls(
+    inserted: Array<{ id: unknown; update: Update }>,
+  ): Promise<Record<string, null> | null> {
     if (!this.host.upsertDropsNulls) return null;
     const restores = inserted.flatMap(({ id, update }) => {
       const nulls = nullsOnInsert(update);
@@ -274,9 +323,20 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     });
     if (restores.length === 0) return null;
     const missing = (fields: string[]) => Object.fromEntries(fields.map((field) => [field, { $exists: false }]));
-    const result = await mapped(this.name, () => this.sendBulk(restores.map(({ id, nulls }) => ({ updateOne: { filter: { _id: id, ...missing(Object.keys(nulls)) }, update: { $set: nulls } } })), false));
+    const result = await mapped(this.name, () =>
+      this.sendBulk(
+        restores.map(({ id, nulls }) => ({
+          updateOne: { filter: { _id: id, ...missing(Object.keys(nulls)) }, update: { $set: nulls } },
+        })),
+        false,
+      ),
+    );
     if (result.matchedCount < restores.length) {
-      const oneByOne = restores.flatMap(({ id, nulls }) => Object.keys(nulls).map((field) => ({ updateOne: { filter: { _id: id, ...missing([field]) }, update: { $set: { [field]: null } } } })));
+      const oneByOne = restores.flatMap(({ id, nulls }) =>
+        Object.keys(nulls).map((field) => ({
+          updateOne: { filter: { _id: id, ...missing([field]) }, update: { $set: { [field]: null } } },
+        })),
+      );
       await mapped(this.name, () => this.sendBulk(oneByOne, false));
     }
     return restores.at(-1)!.nulls;
@@ -306,11 +366,16 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const field = keys[0]![0];
     if (keys.length !== 1) throw new TypeError('a TTL index has exactly one key');
     try {
-      await mapped(this.name, () => this.driver.createIndex(spec.keys, { ...options, expireAfterSeconds: spec.expireAfterSeconds }));
+      await mapped(this.name, () =>
+        this.driver.createIndex(spec.keys, { ...options, expireAfterSeconds: spec.expireAfterSeconds }),
+      );
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === NOT_IMPLEMENTED)) throw error;
       // FerretDB 1.x: a plain index, and the store's sweep does the expiring.
-      this.host.warn({ collection: this.name, index: name }, 'server has no TTL indexes; the store sweep expires documents');
+      this.host.warn(
+        { collection: this.name, index: name },
+        'server has no TTL indexes; the store sweep expires documents',
+      );
       await mapped(this.name, () => this.driver.createIndex(spec.keys, options));
     }
     // MongoDB's own TTL monitor runs only every 60 s; the sweep makes expiry prompt on both servers.
@@ -330,7 +395,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const keys: Record<string, 1 | -1> = {};
     for (const [path, direction] of Object.entries(spec.keys)) keys[path === field ? keyPath : path] = direction;
     await mapped(this.name, () => this.driver.createIndex(keys, { name }));
-    const missing = this.driver.find({ [field]: { $exists: true }, [keyPath]: { $exists: false } }, { projection: { [field]: 1 }, batchSize: 500 });
+    const missing = this.driver.find(
+      { [field]: { $exists: true }, [keyPath]: { $exists: false } },
+      { projection: { [field]: 1 }, batchSize: 500 },
+    );
     let batch: Array<{ updateOne: { filter: Document; update: Document } }> = [];
     const flush = async (): Promise<void> => {
       if (batch.length > 0) await mapped(this.name, () => this.sendBulk(batch as DriverBulkOperations, false));
@@ -339,7 +407,12 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     try {
       for await (const doc of missing) {
         const value = doc[field] as unknown;
-        batch.push({ updateOne: { filter: { _id: doc._id, [field]: value, [keyPath]: { $exists: false } }, update: { $set: { [keyPath]: substringKeys(value) } } } });
+        batch.push({
+          updateOne: {
+            filter: { _id: doc._id, [field]: value, [keyPath]: { $exists: false } },
+            update: { $set: { [keyPath]: substringKeys(value) } },
+          },
+        });
         if (batch.length >= 500) await flush();
       }
       await flush();
@@ -355,7 +428,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
    */
   private async namedDuplicate(error: unknown, doc: T | undefined): Promise<unknown> {
     if (!(error instanceof DuplicateKeyError) || error.index !== null || !doc) return error;
-    const indexes = await this.driver.listIndexes().toArray().catch(() => []);
+    const indexes = await this.driver
+      .listIndexes()
+      .toArray()
+      .catch(() => []);
     for (const index of indexes as { name: string; key: Record<string, number>; unique?: boolean }[]) {
       if (index.name !== '_id_' && !index.unique) continue;
       const filter: Document = index.name === '_id_' ? { _id: doc._id } : { _id: { $ne: doc._id } };

@@ -13,7 +13,9 @@ import { DuplicateKeyError } from '@leadstream/ports';
 export function mapMongoError(collection: string, error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
-  const backendUnique = /UNIQUE constraint failed|duplicate key value violates unique constraint|SQLSTATE 23505/.test(message);
+  const backendUnique = /UNIQUE constraint failed|duplicate key value violates unique constraint|SQLSTATE 23505/.test(
+    message,
+  );
   if (code !== 11000 && code !== 11001 && !backendUnique) return error;
   return new DuplicateKeyError(collection, duplicateIndexName(message), `duplicate key in ${collection}: ${message}`);
 }

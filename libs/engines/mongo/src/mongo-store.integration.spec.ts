@@ -31,8 +31,10 @@ documentStoreContract(
           store,
           gaps: ferret
             ? {
-                indexPlans: 'FerretDB 1.24 answers every filter with a collection scan (PostgreSQL backend: equality is pushed down, but as a jsonb @> filter no index serves)',
-                atomicUpdates: 'FerretDB 1.24 does not apply conditional updates atomically on either backend (PostgreSQL: several winners in 50 of 50 rounds of 6 writers)',
+                indexPlans:
+                  'FerretDB 1.24 answers every filter with a collection scan (PostgreSQL backend: equality is pushed down, but as a jsonb @> filter no index serves)',
+                atomicUpdates:
+                  'FerretDB 1.24 does not apply conditional updates atomically on either backend (PostgreSQL: several winners in 50 of 50 rounds of 6 writers)',
               }
             : {},
           reopen: async () => {

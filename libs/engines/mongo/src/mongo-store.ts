@@ -56,7 +56,10 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   const fromUri = client.options.dbName;
   const db = client.db(options.dbName ?? (fromUri && fromUri !== 'test' ? fromUri : 'leadstream'));
   // FerretDB answers buildInfo with its own version; it scans a collection for `_id: {$in}`.
-  const buildInfo = await db.admin().command({ buildInfo: 1 }).catch(() => ({}));
+  const buildInfo = await db
+    .admin()
+    .command({ buildInfo: 1 })
+    .catch(() => ({}));
   const ferretDb = typeof (buildInfo as { ferretdbVersion?: unknown }).ferretdbVersion === 'string';
   const substring = await db.collection<SubstringRecord>(SUBSTRING_COLLECTION).find({}).toArray();
   options.logger?.info({ db: db.databaseName, ferretDb }, 'mongodb document store opened');
@@ -97,8 +100,10 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
 
   collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
     // Same names as the embedded engine accepts, so configuration never works on one engine only.
-    if (!SAFE_NAME.test(name)) throw new TypeError(`invalid collection name ${JSON.stringify(name)}: use only [A-Za-z0-9_.-]`);
-    if (name.startsWith('_leadstream') || name.startsWith('system.')) throw new TypeError(`collection name ${name} is reserved`);
+    if (!SAFE_NAME.test(name))
+      throw new TypeError(`invalid collection name ${JSON.stringify(name)}: use only [A-Za-z0-9_.-]`);
+    if (name.startsWith('_leadstream') || name.startsWith('system.'))
+      throw new TypeError(`collection name ${name} is reserved`);
     return new MongoCollection<BaseDocument>(this.db.collection<BaseDocument>(name), this) as unknown as Collection<T>;
   }
 
@@ -125,7 +130,11 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
   async recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void> {
     await this.db
       .collection<TtlRecord>(TTL_COLLECTION)
-      .updateOne({ _id: `${collection}.${name}` }, { $set: { collection, field, expireAfterSeconds } }, { upsert: true });
+      .updateOne(
+        { _id: `${collection}.${name}` },
+        { $set: { collection, field, expireAfterSeconds } },
+        { upsert: true },
+      );
   }
 
   substringFields(collection: string): ReadonlySet<string> {

@@ -4,7 +4,13 @@
  * expression on the hidden keys, which MongoDB answers as one range of the index.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_KEY_LENGTH, substringKeys, translateContains, updateWithSubstringKeys, withSubstringKeys } from './substring-keys';
+import {
+  MAX_KEY_LENGTH,
+  substringKeys,
+  translateContains,
+  updateWithSubstringKeys,
+  withSubstringKeys,
+} from './substring-keys';
 
 const FIELDS = new Set(['terms']);
 
@@ -33,7 +39,9 @@ describe('translateContains', () => {
     const translated = translateContains({ terms: { $contains: text } }, FIELDS);
     expect(new RegExp(String((translated['terms'] as { $regex: string }).$regex)).test(`x${text}y`)).toBe(true);
     const long = 'x'.repeat(50);
-    expect(translateContains({ terms: { $contains: long } }, FIELDS)['_substrings.terms']).toEqual({ $regex: `^${'x'.repeat(MAX_KEY_LENGTH)}` });
+    expect(translateContains({ terms: { $contains: long } }, FIELDS)['_substrings.terms']).toEqual({
+      $regex: `^${'x'.repeat(MAX_KEY_LENGTH)}`,
+    });
   });
 
   it('uses no keys for text shorter than 3 characters or a field without the index, and goes into $or and $and', () => {
@@ -54,11 +62,22 @@ describe('translateContains', () => {
 
 describe('writes', () => {
   it('add the keys of an inserted document and of a field set, set on insert or unset', () => {
-    expect(withSubstringKeys({ _id: 'a', terms: 'abcd' }, FIELDS)).toEqual({ _id: 'a', terms: 'abcd', _substrings: { terms: ['abcd', 'bcd'] } });
+    expect(withSubstringKeys({ _id: 'a', terms: 'abcd' }, FIELDS)).toEqual({
+      _id: 'a',
+      terms: 'abcd',
+      _substrings: { terms: ['abcd', 'bcd'] },
+    });
     expect(withSubstringKeys({ _id: 'a' }, FIELDS)).toEqual({ _id: 'a' });
-    expect(updateWithSubstringKeys({ $set: { terms: ['abc'], n: 1 }, $unset: { x: 1 } }, FIELDS)).toEqual({ $set: { terms: ['abc'], n: 1, '_substrings.terms': ['abc'] }, $unset: { x: 1 } });
-    expect(updateWithSubstringKeys({ $setOnInsert: { terms: 'abc' } }, FIELDS)).toEqual({ $setOnInsert: { terms: 'abc', '_substrings.terms': ['abc'] } });
-    expect(updateWithSubstringKeys({ $unset: { terms: 1 } }, FIELDS)).toEqual({ $unset: { terms: 1, '_substrings.terms': 1 } });
+    expect(updateWithSubstringKeys({ $set: { terms: ['abc'], n: 1 }, $unset: { x: 1 } }, FIELDS)).toEqual({
+      $set: { terms: ['abc'], n: 1, '_substrings.terms': ['abc'] },
+      $unset: { x: 1 },
+    });
+    expect(updateWithSubstringKeys({ $setOnInsert: { terms: 'abc' } }, FIELDS)).toEqual({
+      $setOnInsert: { terms: 'abc', '_substrings.terms': ['abc'] },
+    });
+    expect(updateWithSubstringKeys({ $unset: { terms: 1 } }, FIELDS)).toEqual({
+      $unset: { terms: 1, '_substrings.terms': 1 },
+    });
   });
 
   it('refuse a write the keys cannot follow: part of the field, $push or $inc', () => {

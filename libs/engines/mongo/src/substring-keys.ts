@@ -23,20 +23,32 @@ export const MAX_KEY_LENGTH = 32;
 /** The field a substring index holds (its last key), checked: top level, not `_id`, no other option. */
 export function substringField(spec: IndexSpec): string {
   const field = Object.keys(spec.keys).at(-1);
-  if (field === undefined || field === '_id' || field.includes('.') || field.startsWith('$') || field === SUBSTRINGS_FIELD) {
+  if (
+    field === undefined ||
+    field === '_id' ||
+    field.includes('.') ||
+    field.startsWith('$') ||
+    field === SUBSTRINGS_FIELD
+  ) {
     throw new TypeError('a substring index ends with a top-level field other than _id');
   }
-  if (spec.unique || spec.expireAfterSeconds !== undefined || spec.sparse) throw new TypeError('a substring index is not unique, TTL or sparse');
+  if (spec.unique || spec.expireAfterSeconds !== undefined || spec.sparse)
+    throw new TypeError('a substring index is not unique, TTL or sparse');
   return field;
 }
 
 /** The keys of a field's value: the suffixes of each string, SUBSTRING_MIN_LENGTH to MAX_KEY_LENGTH characters. */
 export function substringKeys(value: unknown): string[] {
-  const strings = Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : typeof value === 'string' ? [value] : [];
+  const strings = Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
   const keys = new Set<string>();
   for (const text of strings) {
     const characters = [...text];
-    for (let start = 0; start + SUBSTRING_MIN_LENGTH <= characters.length; start++) keys.add(characters.slice(start, start + MAX_KEY_LENGTH).join(''));
+    for (let start = 0; start + SUBSTRING_MIN_LENGTH <= characters.length; start++)
+      keys.add(characters.slice(start, start + MAX_KEY_LENGTH).join(''));
   }
   return [...keys];
 }
@@ -58,13 +70,17 @@ export function updateWithSubstringKeys(update: Update, fields: ReadonlySet<stri
   let out = update;
   for (const field of fields) {
     for (const operator of ['$inc', '$push'] as const) {
-      if (update[operator] && Object.keys(update[operator]).some((path) => path === field || path.startsWith(`${field}.`))) {
+      if (
+        update[operator] &&
+        Object.keys(update[operator]).some((path) => path === field || path.startsWith(`${field}.`))
+      ) {
         throw new TypeError(`${field} has a substring index: write it whole with $set`);
       }
     }
     for (const operator of ['$set', '$setOnInsert', '$unset'] as const) {
       const paths = Object.keys(update[operator] ?? {});
-      if (paths.some((path) => path.startsWith(`${field}.`))) throw new TypeError(`${field} has a substring index: write it whole with $set`);
+      if (paths.some((path) => path.startsWith(`${field}.`)))
+        throw new TypeError(`${field} has a substring index: write it whole with $set`);
       if (!paths.includes(field)) continue;
       const key = `${SUBSTRINGS_FIELD}.${field}`;
       const value = operator === '$unset' ? 1 : substringKeys(update[operator]![field]);
@@ -87,7 +103,14 @@ export function translateContains(filter: Filter, fields: ReadonlySet<string>): 
       if (translated.some((sub, index) => sub !== condition[index])) (out ??= { ...filter })[key] = translated;
       continue;
     }
-    if (condition === null || typeof condition !== 'object' || Array.isArray(condition) || condition instanceof Date || !('$contains' in condition)) continue;
+    if (
+      condition === null ||
+      typeof condition !== 'object' ||
+      Array.isArray(condition) ||
+      condition instanceof Date ||
+      !('$contains' in condition)
+    )
+      continue;
     const { $contains: text, ...rest } = condition;
     if (typeof text !== 'string') throw new TypeError(`$contains on ${key} needs a string`);
     out ??= { ...filter };

@@ -59,7 +59,10 @@ async function countEvents(analytics: Analytics): Promise<number> {
 }
 
 /** An Analytics that records the inserts passing through it, to see when a batcher writes. */
-function recordingInserts(analytics: Analytics): { analytics: Analytics; inserts: Array<{ table: string; rows: number }> } {
+function recordingInserts(analytics: Analytics): {
+  analytics: Analytics;
+  inserts: Array<{ table: string; rows: number }>;
+} {
   const inserts: Array<{ table: string; rows: number }> = [];
   const recording: Analytics = {
     engine: analytics.engine,
@@ -116,12 +119,21 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
       });
 
       it('does not record a migration whose statement fails, and applies it once fixed', async () => {
-        const broken: Migration = { version: 7, name: 'broken', statements: ['CREATE TABLE contract_broken (id Strin) ENGINE = MergeTree ORDER BY id'] };
+        const broken: Migration = {
+          version: 7,
+          name: 'broken',
+          statements: ['CREATE TABLE contract_broken (id Strin) ENGINE = MergeTree ORDER BY id'],
+        };
         await expect(analytics.migrate([createEvents, broken])).rejects.toThrow();
         // The migration before it stays applied; the broken one is not recorded.
-        expect(await analytics.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }]);
+        expect(await analytics.query('SELECT version FROM schema_migrations ORDER BY version')).toEqual([
+          { version: 1 },
+        ]);
 
-        const fixed: Migration = { ...broken, statements: ['CREATE TABLE contract_broken (id String) ENGINE = MergeTree ORDER BY id'] };
+        const fixed: Migration = {
+          ...broken,
+          statements: ['CREATE TABLE contract_broken (id String) ENGINE = MergeTree ORDER BY id'],
+        };
         expect(await analytics.migrate([createEvents, fixed])).toEqual([7]);
       });
 
@@ -204,12 +216,18 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
             { id: 'c' },
             { id: 'd' },
           ]);
-          expect(await analytics.query(sql, { d: new Date('2024-03-01T10:00:00.501Z') })).toEqual([{ id: 'c' }, { id: 'd' }]);
+          expect(await analytics.query(sql, { d: new Date('2024-03-01T10:00:00.501Z') })).toEqual([
+            { id: 'c' },
+            { id: 'd' },
+          ]);
         });
 
         it('binds {ids:Array(String)}', async () => {
           const sql = 'SELECT id FROM contract_events WHERE has({ids:Array(String)}, id) ORDER BY id';
-          expect(await analytics.query(sql, { ids: ['d', 'a', 'zz', "b' OR 1=1"] })).toEqual([{ id: 'a' }, { id: 'd' }]);
+          expect(await analytics.query(sql, { ids: ['d', 'a', 'zz', "b' OR 1=1"] })).toEqual([
+            { id: 'a' },
+            { id: 'd' },
+          ]);
           expect(await analytics.query(sql, { ids: [] })).toEqual([]);
         });
 
@@ -218,14 +236,16 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
             'INSERT INTO contract_events (id, name, score, at) SELECT {id:String}, name, score + {n:UInt32}, at FROM contract_events WHERE id = {from:String}',
             { id: 'a2', n: 5, from: 'a' },
           );
-          expect(await analytics.query('SELECT id, score FROM contract_events WHERE id = {id:String}', { id: 'a2' })).toEqual([
-            { id: 'a2', score: 15 },
-          ]);
+          expect(
+            await analytics.query('SELECT id, score FROM contract_events WHERE id = {id:String}', { id: 'a2' }),
+          ).toEqual([{ id: 'a2', score: 15 }]);
         });
       });
 
       it('rejects a table name that is not an identifier', async () => {
-        await expect(analytics.insert('contract_events; DROP TABLE contract_events', [{ id: 'x' }])).rejects.toThrow(/table name/);
+        await expect(analytics.insert('contract_events; DROP TABLE contract_events', [{ id: 'x' }])).rejects.toThrow(
+          /table name/,
+        );
         expect(await countEvents(analytics)).toBe(0);
       });
     });
@@ -249,7 +269,10 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
         const recorded = recordingInserts(analytics);
         const batcher = subject.createBatcher(recorded.analytics, { maxRows: 3, maxDelayMs: 3_600_000 });
 
-        await batcher.add('contract_events', [event('1', 'n', 1, '2024-01-01 00:00:00.000'), event('2', 'n', 1, '2024-01-01 00:00:00.000')]);
+        await batcher.add('contract_events', [
+          event('1', 'n', 1, '2024-01-01 00:00:00.000'),
+          event('2', 'n', 1, '2024-01-01 00:00:00.000'),
+        ]);
         expect(recorded.inserts).toEqual([]);
         expect(await countEvents(analytics)).toBe(0);
 
@@ -292,7 +315,9 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
           { table: 'contract_vendors', rows: 1 },
         ]);
         expect(await countEvents(analytics)).toBe(2);
-        await expect(batcher.add('contract_events', [event('3', 'n', 1, '2024-01-01 00:00:00.000')])).rejects.toThrow(/closed/);
+        await expect(batcher.add('contract_events', [event('3', 'n', 1, '2024-01-01 00:00:00.000')])).rejects.toThrow(
+          /closed/,
+        );
       });
 
       it('surfaces an insert error to the caller of flush and keeps the rows for the next flush', async () => {
@@ -306,7 +331,10 @@ export function analyticsContract(name: string, factory: () => Promise<Analytics
 
         await analytics.migrate([createVendors]);
         await batcher.flush();
-        expect(await analytics.query('SELECT id FROM contract_vendors ORDER BY id')).toEqual([{ id: 'v1' }, { id: 'v2' }]);
+        expect(await analytics.query('SELECT id FROM contract_vendors ORDER BY id')).toEqual([
+          { id: 'v1' },
+          { id: 'v2' },
+        ]);
         expect(await countEvents(analytics)).toBe(1);
         await batcher.close();
       });

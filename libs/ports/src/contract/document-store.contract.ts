@@ -54,25 +54,56 @@ interface Person extends BaseDocument {
 /** Five people chosen so every operator has something to include and something to leave out. */
 const PEOPLE: Person[] = [
   {
-    _id: 'p1', name: 'Ada', age: 36, score: 9.5, active: true, tags: ['math', 'poetry'],
-    address: { city: 'London', zip: 'N1' }, createdAt: new Date('2024-01-10T10:00:00.000Z'), note: null,
+    _id: 'p1',
+    name: 'Ada',
+    age: 36,
+    score: 9.5,
+    active: true,
+    tags: ['math', 'poetry'],
+    address: { city: 'London', zip: 'N1' },
+    createdAt: new Date('2024-01-10T10:00:00.000Z'),
+    note: null,
   },
   {
-    _id: 'p2', name: 'alan', age: 41, score: 7, active: false, tags: ['math', 'crypto'],
-    address: { city: 'Manchester' }, createdAt: new Date('2024-03-05T08:30:00.000Z'),
+    _id: 'p2',
+    name: 'alan',
+    age: 41,
+    score: 7,
+    active: false,
+    tags: ['math', 'crypto'],
+    address: { city: 'Manchester' },
+    createdAt: new Date('2024-03-05T08:30:00.000Z'),
   },
   {
     // score is a string: numeric ranges must not see it (type bracketing).
-    _id: 'p3', name: 'Grace', age: 85, score: '8', active: true, tags: ['navy'],
-    address: { city: 'New York', zip: '10001' }, createdAt: new Date('2023-12-31T23:59:59.999Z'),
+    _id: 'p3',
+    name: 'Grace',
+    age: 85,
+    score: '8',
+    active: true,
+    tags: ['navy'],
+    address: { city: 'New York', zip: '10001' },
+    createdAt: new Date('2023-12-31T23:59:59.999Z'),
   },
   {
     // active is the number 1, which `{active: true}` must not match.
-    _id: 'p4', name: 'Edsger', age: 72, active: 1, tags: [], createdAt: new Date('2024-06-01T00:00:00.000Z'), note: 'x',
+    _id: 'p4',
+    name: 'Edsger',
+    age: 72,
+    active: 1,
+    tags: [],
+    createdAt: new Date('2024-06-01T00:00:00.000Z'),
+    note: 'x',
   },
   {
     // createdAt is a string, which date comparisons must not see.
-    _id: 'p5', name: 'Barbara', age: 36, score: 3, tags: ['math'], address: { city: 'london' }, createdAt: '2024-02-01',
+    _id: 'p5',
+    name: 'Barbara',
+    age: 36,
+    score: 3,
+    tags: ['math'],
+    address: { city: 'london' },
+    createdAt: '2024-02-01',
   },
 ];
 
@@ -121,11 +152,7 @@ const FILTER_CASES: [string, Filter, string[]][] = [
   ['dotted path equality', { 'address.city': 'London' }, ['p1']],
   ['$or', { $or: [{ name: 'Ada' }, { age: { $gt: 80 } }] }, ['p1', 'p3']],
   ['$and', { $and: [{ age: { $gte: 36 } }, { age: { $lte: 41 } }] }, ['p1', 'p2', 'p5']],
-  [
-    '$or inside $and',
-    { $and: [{ $or: [{ age: 36 }, { age: 85 }] }, { tags: { $all: ['math'] } }] },
-    ['p1', 'p5'],
-  ],
+  ['$or inside $and', { $and: [{ $or: [{ age: 36 }, { age: 85 }] }, { tags: { $all: ['math'] } }] }, ['p1', 'p5']],
   ['implicit and of two fields', { age: 36, name: 'Barbara' }, ['p5']],
   ['implicit and with a dotted path', { active: true, 'address.city': 'New York' }, ['p3']],
   ['$in on _id', { _id: { $in: ['p1', 'p4', 'zz'] } }, ['p1', 'p4']],
@@ -170,8 +197,16 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('insertOne then findOne returns the document, Dates as Dates', async () => {
         const c = coll<BaseDocument>('roundtrip');
         const doc = {
-          _id: 'r1', text: 'héllo ✓', empty: '', int: 42, float: -1.25, yes: true, no: false, nothing: null,
-          list: ['a', 2, false], nested: { deep: { value: 'v' }, at: new Date('2024-05-06T07:08:09.010Z') },
+          _id: 'r1',
+          text: 'héllo ✓',
+          empty: '',
+          int: 42,
+          float: -1.25,
+          yes: true,
+          no: false,
+          nothing: null,
+          list: ['a', 2, false],
+          nested: { deep: { value: 'v' }, at: new Date('2024-05-06T07:08:09.010Z') },
           when: new Date('2030-12-31T23:59:59.999Z'),
         };
         await c.insertOne(doc);
@@ -213,7 +248,9 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('insertMany is ordered: documents before a duplicate stay, later ones are not written', async () => {
         const c = coll<BaseDocument>('ordered');
         await c.insertOne({ _id: 'b' });
-        await expect(c.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(c.insertMany([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }])).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
         expect(ids(await c.find({}))).toEqual(['a', 'b']);
       });
     });
@@ -253,11 +290,23 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
     describe('updates', () => {
       it('$set, $unset, $inc and $push, including dotted paths', async () => {
         const c = coll<BaseDocument>('update_ops');
-        await c.insertOne({ _id: 'u', name: 'old', gone: 1, n: 5, list: ['a'], address: { city: 'Paris', zip: '75001' } });
+        await c.insertOne({
+          _id: 'u',
+          name: 'old',
+          gone: 1,
+          n: 5,
+          list: ['a'],
+          address: { city: 'Paris', zip: '75001' },
+        });
         const result = await c.updateOne(
           { _id: 'u' },
           {
-            $set: { name: 'new', 'address.city': 'Lyon', 'profile.level': 'gold', at: new Date('2024-01-01T00:00:00.000Z') },
+            $set: {
+              name: 'new',
+              'address.city': 'Lyon',
+              'profile.level': 'gold',
+              at: new Date('2024-01-01T00:00:00.000Z'),
+            },
             $unset: { gone: 1, 'address.zip': '' },
             $inc: { n: 2, fresh: 3, 'stats.views': 1 },
             $push: { list: 'b', newList: { x: 1 } },
@@ -265,15 +314,31 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         );
         expect(result).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
         expect(await c.findOne({ _id: 'u' })).toEqual({
-          _id: 'u', name: 'new', n: 7, fresh: 3, list: ['a', 'b'], newList: [{ x: 1 }],
-          address: { city: 'Lyon' }, profile: { level: 'gold' }, stats: { views: 1 }, at: new Date('2024-01-01T00:00:00.000Z'),
+          _id: 'u',
+          name: 'new',
+          n: 7,
+          fresh: 3,
+          list: ['a', 'b'],
+          newList: [{ x: 1 }],
+          address: { city: 'Lyon' },
+          profile: { level: 'gold' },
+          stats: { views: 1 },
+          at: new Date('2024-01-01T00:00:00.000Z'),
         });
       });
 
       it('updateOne reports no match; updateMany changes every match', async () => {
         const c = coll<BaseDocument>('update_many');
-        await c.insertMany([{ _id: 'a', s: 'x', n: 1 }, { _id: 'b', s: 'x', n: 2 }, { _id: 'c', s: 'y', n: 3 }]);
-        expect(await c.updateOne({ _id: 'zz' }, { $set: { s: 'z' } })).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
+        await c.insertMany([
+          { _id: 'a', s: 'x', n: 1 },
+          { _id: 'b', s: 'x', n: 2 },
+          { _id: 'c', s: 'y', n: 3 },
+        ]);
+        expect(await c.updateOne({ _id: 'zz' }, { $set: { s: 'z' } })).toEqual({
+          matchedCount: 0,
+          modifiedCount: 0,
+          upsertedId: null,
+        });
         const result = await c.updateMany({ s: 'x' }, { $inc: { n: 10 } });
         expect(result).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
         expect((await c.find({}, { sort: { _id: 1 } })).map((d) => d['n'])).toEqual([11, 12, 3]);
@@ -282,7 +347,11 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('$setOnInsert does nothing when the document exists', async () => {
         const c = coll<BaseDocument>('soi_existing');
         await c.insertOne({ _id: 'e', created: 'first' });
-        await c.updateOne({ _id: 'e' }, { $set: { touched: true }, $setOnInsert: { created: 'second' } }, { upsert: true });
+        await c.updateOne(
+          { _id: 'e' },
+          { $set: { touched: true }, $setOnInsert: { created: 'second' } },
+          { upsert: true },
+        );
         expect(await c.findOne({ _id: 'e' })).toEqual({ _id: 'e', created: 'first', touched: true });
       });
 
@@ -291,14 +360,26 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         const update = { $set: { status: 'seen' }, $setOnInsert: { firstSeen: 'one' }, $inc: { hits: 1 } };
         const first = await c.updateOne({ _id: 'k', org: 'o1' }, update, { upsert: true });
         expect(first).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: 'k' });
-        expect(await c.findOne({ _id: 'k' })).toEqual({ _id: 'k', org: 'o1', status: 'seen', firstSeen: 'one', hits: 1 });
+        expect(await c.findOne({ _id: 'k' })).toEqual({
+          _id: 'k',
+          org: 'o1',
+          status: 'seen',
+          firstSeen: 'one',
+          hits: 1,
+        });
         const second = await c.updateOne(
           { _id: 'k', org: 'o1' },
           { ...update, $setOnInsert: { firstSeen: 'two' } },
           { upsert: true },
         );
         expect(second).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
-        expect(await c.findOne({ _id: 'k' })).toEqual({ _id: 'k', org: 'o1', status: 'seen', firstSeen: 'one', hits: 2 });
+        expect(await c.findOne({ _id: 'k' })).toEqual({
+          _id: 'k',
+          org: 'o1',
+          status: 'seen',
+          firstSeen: 'one',
+          hits: 2,
+        });
       });
 
       it('an upsert keeps the null fields of $setOnInsert, top-level and nested, by every kind of write', async () => {
@@ -355,23 +436,49 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         ]);
       });
 
-      it('bulkWrite applies a stage batch\'s worth of updates and upserts (120), counting each and stopping at a late duplicate', async () => {
+      it("bulkWrite applies a stage batch's worth of updates and upserts (120), counting each and stopping at a late duplicate", async () => {
         // A stage's batch after a backlog is hundreds of leads in one bulk write. FerretDB 1.24
         // keeps a PostgreSQL connection for each update of one command until the command ends, from
         // a pool of 50: a bulk write of 50 updates or more waited forever, and the server with it.
         const c = coll<BaseDocument>('bulk_many');
-        await c.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `m${String(i).padStart(3, '0')}`, v: 0, version: 1 })));
-        const updates = Array.from({ length: 100 }, (_, i) => ({ updateOne: { filter: { _id: `m${String(i).padStart(3, '0')}`, version: 1 }, update: { $set: { v: i, version: 2 } } } }));
-        const upserts = Array.from({ length: 20 }, (_, i) => ({ updateOne: { filter: { _id: `n${String(i).padStart(3, '0')}` }, update: { $setOnInsert: { v: 100 + i } }, upsert: true } }));
-        expect(await c.bulkWrite([...updates, ...upserts])).toEqual({ insertedCount: 0, matchedCount: 100, modifiedCount: 100, upsertedCount: 20 });
+        await c.insertMany(
+          Array.from({ length: 100 }, (_, i) => ({ _id: `m${String(i).padStart(3, '0')}`, v: 0, version: 1 })),
+        );
+        const updates = Array.from({ length: 100 }, (_, i) => ({
+          updateOne: {
+            filter: { _id: `m${String(i).padStart(3, '0')}`, version: 1 },
+            update: { $set: { v: i, version: 2 } },
+          },
+        }));
+        const upserts = Array.from({ length: 20 }, (_, i) => ({
+          updateOne: {
+            filter: { _id: `n${String(i).padStart(3, '0')}` },
+            update: { $setOnInsert: { v: 100 + i } },
+            upsert: true,
+          },
+        }));
+        expect(await c.bulkWrite([...updates, ...upserts])).toEqual({
+          insertedCount: 0,
+          matchedCount: 100,
+          modifiedCount: 100,
+          upsertedCount: 20,
+        });
         const stored = await c.find({}, { sort: { _id: 1 } });
         expect(stored).toHaveLength(120);
-        expect(stored.filter((doc) => doc['version'] === 2).map((doc) => doc['v'])).toEqual(Array.from({ length: 100 }, (_, i) => i));
-        expect(stored.filter((doc) => String(doc._id).startsWith('n')).map((doc) => doc['v'])).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
+        expect(stored.filter((doc) => doc['version'] === 2).map((doc) => doc['v'])).toEqual(
+          Array.from({ length: 100 }, (_, i) => i),
+        );
+        expect(stored.filter((doc) => String(doc._id).startsWith('n')).map((doc) => doc['v'])).toEqual(
+          Array.from({ length: 20 }, (_, i) => 100 + i),
+        );
         // Ordered: a duplicate at the 61st operation keeps the 60 before it and nothing after.
-        const inserts = Array.from({ length: 80 }, (_, i) => ({ insertOne: { document: { _id: i === 60 ? 'm000' : `p${String(i).padStart(3, '0')}`, v: i } } }));
+        const inserts = Array.from({ length: 80 }, (_, i) => ({
+          insertOne: { document: { _id: i === 60 ? 'm000' : `p${String(i).padStart(3, '0')}`, v: i } },
+        }));
         await expect(c.bulkWrite(inserts)).rejects.toBeInstanceOf(DuplicateKeyError);
-        expect(await c.countDocuments({ _id: { $in: inserts.map((op) => String(op.insertOne.document._id)) } })).toBe(61);
+        expect(await c.countDocuments({ _id: { $in: inserts.map((op) => String(op.insertOne.document._id)) } })).toBe(
+          61,
+        );
         expect(await c.findOne({ _id: 'p059' })).toEqual({ _id: 'p059', v: 59 });
         expect(await c.findOne({ _id: 'p061' })).toBeNull();
       });
@@ -380,7 +487,10 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         const c = coll<BaseDocument>('foau');
         await c.insertOne({ _id: 'f', n: 1 });
         expect(await c.findOneAndUpdate({ _id: 'f' }, { $inc: { n: 1 } })).toEqual({ _id: 'f', n: 2 });
-        expect(await c.findOneAndUpdate({ _id: 'f' }, { $inc: { n: 1 } }, { returnDocument: 'before' })).toEqual({ _id: 'f', n: 2 });
+        expect(await c.findOneAndUpdate({ _id: 'f' }, { $inc: { n: 1 } }, { returnDocument: 'before' })).toEqual({
+          _id: 'f',
+          n: 2,
+        });
         expect(await c.findOne({ _id: 'f' })).toEqual({ _id: 'f', n: 3 });
         expect(await c.findOneAndUpdate({ _id: 'nope' }, { $inc: { n: 1 } })).toBeNull();
       });
@@ -389,15 +499,27 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         const c = coll<BaseDocument>('foau_upsert');
         const after = await c.findOneAndUpdate({ _id: 'n1' }, { $setOnInsert: { v: 1 } }, { upsert: true });
         expect(after).toEqual({ _id: 'n1', v: 1 });
-        const before = await c.findOneAndUpdate({ _id: 'n2' }, { $setOnInsert: { v: 2 } }, { upsert: true, returnDocument: 'before' });
+        const before = await c.findOneAndUpdate(
+          { _id: 'n2' },
+          { $setOnInsert: { v: 2 } },
+          { upsert: true, returnDocument: 'before' },
+        );
         expect(before).toBeNull();
         expect(await c.findOne({ _id: 'n2' })).toEqual({ _id: 'n2', v: 2 });
       });
 
       it('findOneAndUpdate takes the first match in sort order', async () => {
         const c = coll<BaseDocument>('foau_sort');
-        await c.insertMany([{ _id: 'a', due: 3, state: 'ready' }, { _id: 'b', due: 1, state: 'ready' }, { _id: 'c', due: 2, state: 'ready' }]);
-        const claimed = await c.findOneAndUpdate({ state: 'ready' }, { $set: { state: 'taken' } }, { sort: { due: 1 } });
+        await c.insertMany([
+          { _id: 'a', due: 3, state: 'ready' },
+          { _id: 'b', due: 1, state: 'ready' },
+          { _id: 'c', due: 2, state: 'ready' },
+        ]);
+        const claimed = await c.findOneAndUpdate(
+          { state: 'ready' },
+          { $set: { state: 'taken' } },
+          { sort: { due: 1 } },
+        );
         expect(claimed).toEqual({ _id: 'b', due: 1, state: 'taken' });
       });
 
@@ -407,7 +529,9 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         await c.insertOne({ _id: 'actor', version: 1, owner: 'none' });
         const writers = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
         const results = await Promise.all(
-          writers.map((w) => c.findOneAndUpdate({ _id: 'actor', version: 1 }, { $set: { owner: w }, $inc: { version: 1 } })),
+          writers.map((w) =>
+            c.findOneAndUpdate({ _id: 'actor', version: 1 }, { $set: { owner: w }, $inc: { version: 1 } }),
+          ),
         );
         const winners = results.filter((r) => r !== null);
         expect(winners).toHaveLength(1);
@@ -418,7 +542,12 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
     describe('deletes', () => {
       it('deleteOne removes one match and reports 0 when none; deleteMany reports its count', async () => {
         const c = coll<BaseDocument>('deletes');
-        await c.insertMany([{ _id: 'a', s: 'x' }, { _id: 'b', s: 'x' }, { _id: 'c', s: 'x' }, { _id: 'd', s: 'y' }]);
+        await c.insertMany([
+          { _id: 'a', s: 'x' },
+          { _id: 'b', s: 'x' },
+          { _id: 'c', s: 'x' },
+          { _id: 'd', s: 'y' },
+        ]);
         expect(await c.deleteOne({ _id: 'a' })).toBe(1);
         expect(await c.deleteOne({ _id: 'a' })).toBe(0);
         expect(await c.deleteMany({ s: 'x' })).toBe(2);
@@ -431,7 +560,10 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('raise DuplicateKeyError on insert and on update, and change nothing', async () => {
         const c = coll<BaseDocument>('unique');
         await c.createIndex({ keys: { org: 1, email: 1 }, unique: true, name: 'org_email' });
-        await c.insertMany([{ _id: 'a', org: 'o1', email: 'a@x.edu' }, { _id: 'b', org: 'o1', email: 'b@x.edu' }]);
+        await c.insertMany([
+          { _id: 'a', org: 'o1', email: 'a@x.edu' },
+          { _id: 'b', org: 'o1', email: 'b@x.edu' },
+        ]);
         await c.insertOne({ _id: 'c', org: 'o2', email: 'a@x.edu' }); // other org: allowed
 
         const onInsert = await c.insertOne({ _id: 'd', org: 'o1', email: 'a@x.edu' }).catch((e: unknown) => e);
@@ -442,7 +574,9 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(onUpdate).toBeInstanceOf(DuplicateKeyError);
         expect(onUpdate).toMatchObject({ collection: c.name, index: 'org_email' });
 
-        await expect(c.findOneAndUpdate({ _id: 'c' }, { $set: { org: 'o1' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(c.findOneAndUpdate({ _id: 'c' }, { $set: { org: 'o1' } })).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
         expect(await c.findOne({ _id: 'b' })).toEqual({ _id: 'b', org: 'o1', email: 'b@x.edu' });
         expect(ids(await c.find({}))).toEqual(['a', 'b', 'c']);
       });
@@ -477,7 +611,10 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('the periodic sweep deletes expired documents without being asked', async () => {
         const c = coll<BaseDocument>('ttl_periodic');
         await c.createIndex({ keys: { at: 1 }, expireAfterSeconds: 0 });
-        await c.insertMany([{ _id: 'old', at: minutesAgo(1) }, { _id: 'later', at: new Date(Date.now() + 3_600_000) }]);
+        await c.insertMany([
+          { _id: 'old', at: minutesAgo(1) },
+          { _id: 'later', at: new Date(Date.now() + 3_600_000) },
+        ]);
         const deadline = Date.now() + ttlSweepMs * 25;
         while ((await c.countDocuments({ _id: 'old' })) > 0 && Date.now() < deadline) await sleep(ttlSweepMs / 2);
         expect(ids(await c.find({}))).toEqual(['later']);
@@ -488,7 +625,9 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('streams every match in sort order, while the caller writes', async () => {
         const c = coll<BaseDocument>('iterate');
         const total = 300;
-        await c.insertMany(Array.from({ length: total }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, n: i, even: i % 2 === 0 })));
+        await c.insertMany(
+          Array.from({ length: total }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, n: i, even: i % 2 === 0 })),
+        );
         const seen: number[] = [];
         for await (const doc of c.iterate({ n: { $gte: 50 } }, { sort: { n: -1 }, batchSize: 16 })) {
           seen.push(doc['n'] as number);
@@ -521,16 +660,24 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         await c.createIndex({ keys: { email: 1 }, unique: true, name: 'email_unique' });
         await c.insertMany(
           Array.from({ length: 50 }, (_, i) => ({
-            _id: `e${i}`, status: i % 5 === 0 ? 'new' : 'done', email: `u${i}@x.edu`, other: i, createdAt: new Date(1_700_000_000_000 + i),
+            _id: `e${i}`,
+            status: i % 5 === 0 ? 'new' : 'done',
+            email: `u${i}@x.edu`,
+            other: i,
+            createdAt: new Date(1_700_000_000_000 + i),
           })),
         );
-        expect(await c.explainIndexes({ status: 'new' }, { sort: { createdAt: -1 }, limit: 10 })).toContain('status_created');
+        expect(await c.explainIndexes({ status: 'new' }, { sort: { createdAt: -1 }, limit: 10 })).toContain(
+          'status_created',
+        );
         expect(await c.explainIndexes({ status: { $in: ['new', 'done'] } })).toContain('status_created');
         expect(await c.explainIndexes({ email: 'u7@x.edu' })).toEqual(['email_unique']);
         expect(await c.explainIndexes({ other: 7 })).toEqual([]);
       });
 
-      it('a sparse index answers exactly what a plain one does, serves ranges, and can replace a plain index of its name', async ({ skip }) => {
+      it('a sparse index answers exactly what a plain one does, serves ranges, and can replace a plain index of its name', async ({
+        skip,
+      }) => {
         const c = coll<BaseDocument>('sparse');
         await c.createIndex({ keys: { at: 1 }, name: 'at' });
         await c.createIndex({ keys: { at: 1 }, name: 'at', sparse: true });
@@ -551,7 +698,13 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('explainIndexes answers for a page that skips (the plan of find with skip and limit)', async () => {
         const c = coll<BaseDocument>('explain_skip');
         await c.createIndex({ keys: { status: 1, createdAt: -1 }, name: 'status_created' });
-        await c.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: `s${i}`, status: 'new', createdAt: new Date(1_700_000_000_000 + i) })));
+        await c.insertMany(
+          Array.from({ length: 30 }, (_, i) => ({
+            _id: `s${i}`,
+            status: 'new',
+            createdAt: new Date(1_700_000_000_000 + i),
+          })),
+        );
         const names = await c.explainIndexes({ status: 'new' }, { sort: { createdAt: -1 }, skip: 20, limit: 5 });
         expect(Array.isArray(names)).toBe(true);
         if (!harness.gaps?.indexPlans) expect(names).toContain('status_created');
@@ -603,19 +756,29 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         await plain.insertMany(CARDS);
       });
 
-      it.for(CONTAINS_CASES)('finds %j in a string or an element of an array, with or without the index', async ([text, expected]) => {
-        for (const c of [cards, plain]) {
-          expect(ids(await c.find({ org: 'o', terms: { $contains: text } })), c.name).toEqual(expected);
-          expect(await c.countDocuments({ org: 'o', terms: { $contains: text } }), c.name).toBe(expected.length);
-        }
-      });
+      it.for(CONTAINS_CASES)(
+        'finds %j in a string or an element of an array, with or without the index',
+        async ([text, expected]) => {
+          for (const c of [cards, plain]) {
+            expect(ids(await c.find({ org: 'o', terms: { $contains: text } })), c.name).toEqual(expected);
+            expect(await c.countDocuments({ org: 'o', terms: { $contains: text } }), c.name).toBe(expected.length);
+          }
+        },
+      );
 
       it('combines with other conditions, $or branches and sorts', async () => {
-        const either = { $or: [{ org: 'o', terms: { $contains: 'example' } }, { org: 'o', digits: { $contains: '5552671' } }] };
+        const either = {
+          $or: [
+            { org: 'o', terms: { $contains: 'example' } },
+            { org: 'o', digits: { $contains: '5552671' } },
+          ],
+        };
         expect((await cards.find(either, { sort: { _id: -1 }, limit: 2 })).map((d) => d._id)).toEqual(['c3', 'c2']);
         expect(await cards.countDocuments(either)).toBe(3);
         expect(ids(await cards.find({ digits: { $contains: '5552671' } }))).toEqual(['c1', 'c5']);
-        expect(ids(await cards.find({ org: 'o', terms: { $contains: 'ada' }, digits: { $contains: '2671' } }))).toEqual(['c1']);
+        expect(ids(await cards.find({ org: 'o', terms: { $contains: 'ada' }, digits: { $contains: '2671' } }))).toEqual(
+          ['c1'],
+        );
       });
 
       it('reads back every document exactly as written: the index adds no field', async () => {
@@ -629,9 +792,13 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('follows every write: inserts, $set, $unset, updateMany, bulkWrite, findOneAndUpdate, upserts and deletes', async () => {
         const c = coll<Card>('contains_writes');
         await c.createIndex({ keys: { org: 1, terms: 1 }, name: 'org_terms_substring', substring: true });
-        const found = async (text: string): Promise<string[]> => ids(await c.find({ org: 'o', terms: { $contains: text } }));
+        const found = async (text: string): Promise<string[]> =>
+          ids(await c.find({ org: 'o', terms: { $contains: text } }));
         await c.insertOne({ _id: 'w1', org: 'o', terms: ['first@gmail.com'] });
-        await c.insertMany([{ _id: 'w2', org: 'o', terms: ['second@gmail.com'] }, { _id: 'w3', org: 'o' }]);
+        await c.insertMany([
+          { _id: 'w2', org: 'o', terms: ['second@gmail.com'] },
+          { _id: 'w3', org: 'o' },
+        ]);
         expect(await found('gmail')).toEqual(['w1', 'w2']);
 
         await c.updateOne({ _id: 'w1' }, { $set: { terms: ['first@yahoo.com'] } });
@@ -649,13 +816,31 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         await c.bulkWrite([
           { insertOne: { document: { _id: 'w4', org: 'o', terms: ['fourth@outlook.com'] } } },
           { updateOne: { filter: { _id: 'w1' }, update: { $set: { terms: ['renamed@outlook.com'] } } } },
-          { updateOne: { filter: { _id: 'w5' }, update: { $setOnInsert: { org: 'o', terms: ['fifth@outlook.com'] } }, upsert: true } },
+          {
+            updateOne: {
+              filter: { _id: 'w5' },
+              update: { $setOnInsert: { org: 'o', terms: ['fifth@outlook.com'] } },
+              upsert: true,
+            },
+          },
         ]);
         expect(await found('outlook')).toEqual(['w1', 'w4', 'w5']);
-        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { terms: ['fourth@icloud.com'] } })).toEqual({ _id: 'w4', org: 'o', terms: ['fourth@icloud.com'] });
-        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { n: 2 } }, { returnDocument: 'before' })).toEqual({ _id: 'w4', org: 'o', terms: ['fourth@icloud.com'] });
+        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { terms: ['fourth@icloud.com'] } })).toEqual({
+          _id: 'w4',
+          org: 'o',
+          terms: ['fourth@icloud.com'],
+        });
+        expect(await c.findOneAndUpdate({ _id: 'w4' }, { $set: { n: 2 } }, { returnDocument: 'before' })).toEqual({
+          _id: 'w4',
+          org: 'o',
+          terms: ['fourth@icloud.com'],
+        });
         await c.updateOne({ _id: 'w6' }, { $set: { org: 'o', terms: ['sixth@icloud.com'] } }, { upsert: true });
-        await c.findOneAndUpdate({ _id: 'w7' }, { $setOnInsert: { org: 'o', terms: ['seventh@icloud.com'] } }, { upsert: true });
+        await c.findOneAndUpdate(
+          { _id: 'w7' },
+          { $setOnInsert: { org: 'o', terms: ['seventh@icloud.com'] } },
+          { upsert: true },
+        );
         expect(await found('icloud')).toEqual(['w4', 'w6', 'w7']);
         expect(await found('outlook')).toEqual(['w1', 'w5']);
 
@@ -687,9 +872,19 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
 
       it('explainIndexes names the substring index for 3 or more characters', async ({ skip }) => {
         if (harness.gaps?.indexPlans) skip(harness.gaps.indexPlans);
-        expect(await cards.explainIndexes({ org: 'o', terms: { $contains: 'gmail' } })).toEqual(['org_terms_substring']);
-        const either = { $or: [{ org: 'o', terms: { $contains: 'gmail' } }, { org: 'o', digits: { $contains: '2671' } }] };
-        expect((await cards.explainIndexes(either, { sort: { n: -1 }, limit: 20 })).sort()).toEqual(['org_digits_substring', 'org_terms_substring']);
+        expect(await cards.explainIndexes({ org: 'o', terms: { $contains: 'gmail' } })).toEqual([
+          'org_terms_substring',
+        ]);
+        const either = {
+          $or: [
+            { org: 'o', terms: { $contains: 'gmail' } },
+            { org: 'o', digits: { $contains: '2671' } },
+          ],
+        };
+        expect((await cards.explainIndexes(either, { sort: { n: -1 }, limit: 20 })).sort()).toEqual([
+          'org_digits_substring',
+          'org_terms_substring',
+        ]);
       });
 
       it('a reopened store keeps its substring indexes following writes', async ({ skip }) => {
@@ -708,13 +903,20 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       it('a reopened store finds every acknowledged write', async ({ skip }) => {
         if (!harness.reopen) skip('the harness cannot reopen this engine');
         const c = coll<BaseDocument>('reopen');
-        await c.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: `r${i}`, i, at: new Date(1_700_000_000_000 + i) })));
+        await c.insertMany(
+          Array.from({ length: 20 }, (_, i) => ({ _id: `r${i}`, i, at: new Date(1_700_000_000_000 + i) })),
+        );
         await c.updateOne({ _id: 'r3' }, { $set: { changed: true } });
         await c.deleteOne({ _id: 'r4' });
         store = await harness.reopen!();
         const again = coll<BaseDocument>('reopen');
         expect(await again.countDocuments({})).toBe(19);
-        expect(await again.findOne({ _id: 'r3' })).toEqual({ _id: 'r3', i: 3, at: new Date(1_700_000_000_003), changed: true });
+        expect(await again.findOne({ _id: 'r3' })).toEqual({
+          _id: 'r3',
+          i: 3,
+          at: new Date(1_700_000_000_003),
+          changed: true,
+        });
         expect(await again.findOne({ _id: 'r4' })).toBeNull();
       });
     });

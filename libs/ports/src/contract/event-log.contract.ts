@@ -155,7 +155,9 @@ export function eventLogContract(
         // At-least-once: a rebalance while the group forms may deliver an uncommitted batch again.
         // Order is about first deliveries; a repeat must be a record already seen.
         const seenOffsets = new Set<string>();
-        return delivered.filter((r) => !seenOffsets.has(`${r.partition}:${r.offset}`) && seenOffsets.add(`${r.partition}:${r.offset}`));
+        return delivered.filter(
+          (r) => !seenOffsets.has(`${r.partition}:${r.offset}`) && seenOffsets.add(`${r.partition}:${r.offset}`),
+        );
       };
       await waitFor('every record', () => firstDeliveries().length >= produced.length);
       const records = firstDeliveries();
@@ -169,7 +171,7 @@ export function eventLogContract(
       }
     });
 
-    it('splits partitions between members of a group and hands a leaving member\'s partitions over', async () => {
+    it("splits partitions between members of a group and hands a leaving member's partitions over", async () => {
       const topic = unique('split');
       const groupId = unique('split');
       await log.ensureTopics([{ topic, partitions: 4 }]);
@@ -305,14 +307,24 @@ export function eventLogContract(
       const timestamp = Date.now() - 60_000;
       await log.produce(topic, [
         // W3C trace context rides in headers too (docs/operations.md, "Tracing").
-        { key: 'h1', value: '{"a":"é ✓"}', headers: { 'x-event-id': 'e-1', 'x-schema': 'lead.v1', traceparent: TRACEPARENT, tracestate: 'vendor=abc' }, timestamp },
+        {
+          key: 'h1',
+          value: '{"a":"é ✓"}',
+          headers: { 'x-event-id': 'e-1', 'x-schema': 'lead.v1', traceparent: TRACEPARENT, tracestate: 'vendor=abc' },
+          timestamp,
+        },
         { key: null, value: 'no headers' },
       ]);
       const { records } = await collect(log, unique('headers'), [topic]);
       await waitFor('both records', () => records.length >= 2);
       const withHeaders = records.find((r) => r.key === 'h1')!;
       expect(withHeaders.value).toBe('{"a":"é ✓"}');
-      expect(withHeaders.headers).toEqual({ 'x-event-id': 'e-1', 'x-schema': 'lead.v1', traceparent: TRACEPARENT, tracestate: 'vendor=abc' });
+      expect(withHeaders.headers).toEqual({
+        'x-event-id': 'e-1',
+        'x-schema': 'lead.v1',
+        traceparent: TRACEPARENT,
+        tracestate: 'vendor=abc',
+      });
       expect(withHeaders.timestamp).toBe(timestamp);
       const without = records.find((r) => r.value === 'no headers')!;
       expect(without.key).toBeNull();

@@ -17,7 +17,9 @@ describe('CredentialsCipher (AES-256-GCM)', () => {
   it('refuses another context, another key and an altered value', () => {
     const stored = cipher.encrypt('secret', 'crm-connection:org_1:crm_1');
     expect(() => cipher.decrypt(stored, 'crm-connection:org_2:crm_1')).toThrow(CredentialsCipherError);
-    expect(() => new CredentialsCipher(randomBytes(32)).decrypt(stored, 'crm-connection:org_1:crm_1')).toThrow(CredentialsCipherError);
+    expect(() => new CredentialsCipher(randomBytes(32)).decrypt(stored, 'crm-connection:org_1:crm_1')).toThrow(
+      CredentialsCipherError,
+    );
     const altered = `${stored.slice(0, -2)}${stored.endsWith('A') ? 'B' : 'A'}${stored.slice(-1)}`;
     expect(() => cipher.decrypt(altered, 'crm-connection:org_1:crm_1')).toThrow(CredentialsCipherError);
   });

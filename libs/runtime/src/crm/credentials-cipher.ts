@@ -23,7 +23,9 @@ export class CredentialsCipherError extends Error {
 /** A key from its text form: 64 hex digits or base64/base64url of 32 bytes; throws naming the problem. */
 export function parseCredentialsKey(text: string): Buffer {
   const trimmed = text.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  const key = /^[0-9a-fA-F]{64}$/.test(trimmed)
+    ? Buffer.from(trimmed, 'hex')
+    : Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
   if (key.length !== 32) throw new Error(`must be 32 bytes as 64 hex digits or base64 (got ${key.length} bytes)`);
   return key;
 }
@@ -53,7 +55,9 @@ export class CredentialsCipher {
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new CredentialsCipherError('credentials do not decrypt with the configured key (CRM_CREDENTIALS_KEY changed?)');
+      throw new CredentialsCipherError(
+        'credentials do not decrypt with the configured key (CRM_CREDENTIALS_KEY changed?)',
+      );
     }
   }
 

@@ -83,7 +83,8 @@ type TokenRead = { ok: true; token: CrmAccessToken } | { ok: false; outcome: Exc
 
 export function toCrmResponse(result: OutboundResult): CrmHttpResponse {
   if (result.ok) return { status: result.status, body: result.body, headers: result.headers };
-  if (result.code === 'HTTP_ERROR') return { status: result.status, body: result.body ?? '', headers: result.headers ?? {} };
+  if (result.code === 'HTTP_ERROR')
+    return { status: result.status, body: result.body ?? '', headers: result.headers ?? {} };
   return { status: null, body: '', headers: {}, failure: { code: result.code, message: result.error } };
 }
 
@@ -103,7 +104,16 @@ export class CrmClient {
 
   private async call(request: CrmHttpRequest): Promise<{ response: CrmHttpResponse; timeMs: number }> {
     const result = await sendOutbound(
-      { url: request.url, method: request.method, headers: request.headers, ...(request.rawBody !== undefined ? { rawBody: request.rawBody } : request.body !== undefined ? { body: request.body } : {}) },
+      {
+        url: request.url,
+        method: request.method,
+        headers: request.headers,
+        ...(request.rawBody !== undefined
+          ? { rawBody: request.rawBody }
+          : request.body !== undefined
+            ? { body: request.body }
+            : {}),
+      },
       {
         timeoutMs: this.options.timeoutMs,
         ...(this.options.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
@@ -123,10 +133,14 @@ export class CrmClient {
    * call just answered 401 for), else the one a fetch in flight brings, else a new fetch.
    * `force` (a connection test) always asks the CRM, unless a fetch is already in flight.
    */
-  private async token(connection: CrmConnection, options: { refused?: string; force?: boolean } = {}): Promise<TokenRead> {
+  private async token(
+    connection: CrmConnection,
+    options: { refused?: string; force?: boolean } = {},
+  ): Promise<TokenRead> {
     const key = this.tokenKey(connection);
     const cached = this.tokens.get(key);
-    if (cached && !options.force && cached.expiresAt > this.now() && cached.accessToken !== options.refused) return { ok: true, token: cached };
+    if (cached && !options.force && cached.expiresAt > this.now() && cached.accessToken !== options.refused)
+      return { ok: true, token: cached };
     const running = this.fetching.get(key);
     if (running) return running;
     const fetch = this.fetchToken(connection, key).finally(() => this.fetching.delete(key));
@@ -142,13 +156,17 @@ export class CrmClient {
     const read = readAccessToken(response, this.now());
     if (!read.ok) return read;
     this.tokens.set(key, read.token);
-    if (sent !== undefined && read.refreshToken !== null && read.refreshToken !== sent) await this.keepRefreshToken(connection, key, sent, read.refreshToken);
+    if (sent !== undefined && read.refreshToken !== null && read.refreshToken !== sent)
+      await this.keepRefreshToken(connection, key, sent, read.refreshToken);
     return { ok: true, token: read.token };
   }
 
   /** The refresh token to send: the stored one (another process may have rotated it), else the newest this process knows. */
   private async currentRefreshToken(connection: CrmConnection, key: string): Promise<string> {
-    const known = this.refreshTokens.get(key) ?? (connection.type === 'salesforce' ? connection.credentials.refresh_token : undefined) ?? '';
+    const known =
+      this.refreshTokens.get(key) ??
+      (connection.type === 'salesforce' ? connection.credentials.refresh_token : undefined) ??
+      '';
     const store = this.options.refreshTokens;
     if (!store || !connection.tenant) return known;
     const ref = { tenant: connection.tenant, id: connection.id };
@@ -161,12 +179,20 @@ export class CrmClient {
       }
       return (await store.current(ref)) ?? known;
     } catch (error) {
-      this.options.logger?.warn({ connection_id: connection.id, err: error }, 'the stored Salesforce refresh token could not be read; refreshing with the newest this process has');
+      this.options.logger?.warn(
+        { connection_id: connection.id, err: error },
+        'the stored Salesforce refresh token could not be read; refreshing with the newest this process has',
+      );
       return known;
     }
   }
 
-  private async keepRefreshToken(connection: CrmConnection, key: string, previous: string, next: string): Promise<void> {
+  private async keepRefreshToken(
+    connection: CrmConnection,
+    key: string,
+    previous: string,
+    next: string,
+  ): Promise<void> {
     this.refreshTokens.set(key, next);
     const store = this.options.refreshTokens;
     if (!store || !connection.tenant) return;
@@ -175,7 +201,10 @@ export class CrmClient {
       await store.rotate({ tenant: connection.tenant, id: connection.id }, previous, next);
     } catch (error) {
       this.unsaved.set(key, { previous, next });
-      this.options.logger?.warn({ connection_id: connection.id, err: error }, 'a rotated Salesforce refresh token could not be stored; stored before the next refresh');
+      this.options.logger?.warn(
+        { connection_id: connection.id, err: error },
+        'a rotated Salesforce refresh token could not be stored; stored before the next refresh',
+      );
     }
   }
 
@@ -183,11 +212,17 @@ export class CrmClient {
    * Upserts one lead; never throws for what the CRM or the network does (the outcome says it).
    * `knownCrmId`: the record the sync made before (an update sends the mapped fields only).
    */
-  async sync(connection: CrmConnection, lead: CrmLead, target: CrmTarget, knownCrmId: string | null): Promise<CrmSyncResult> {
+  async sync(
+    connection: CrmConnection,
+    lead: CrmLead,
+    target: CrmTarget,
+    knownCrmId: string | null,
+  ): Promise<CrmSyncResult> {
     const started = this.now();
     const elapsed = (): number => Math.max(0, this.now() - started);
     const problem = syncProblem(connection, lead, target);
-    if (problem !== null) return { outcome: { kind: 'permanent', error: problem, status: null }, recordUrl: null, timeMs: elapsed() };
+    if (problem !== null)
+      return { outcome: { kind: 'permanent', error: problem, status: null }, recordUrl: null, timeMs: elapsed() };
     let token: CrmAccessToken | null = null;
     if (needsAccessToken(connection)) {
       const got = await this.token(connection);
@@ -211,7 +246,8 @@ export class CrmClient {
       ({ response } = await this.call(syncRequest(connection, lead, target, token, mode)));
       outcome = readSyncResponse(connection, response, this.now(), lead._id);
     }
-    if (outcome.kind === 'unauthorized') outcome = { kind: 'permanent', error: `${outcome.error} (credentials refused)`, status: outcome.status };
+    if (outcome.kind === 'unauthorized')
+      outcome = { kind: 'permanent', error: `${outcome.error} (credentials refused)`, status: outcome.status };
     if (outcome.kind === 'synced' && outcome.crmId === null && connection.type === 'salesforce' && token) {
       // An update answered 204 by an older API version: the id by the external id, unless known.
       if (knownCrmId !== null) outcome = { ...outcome, crmId: knownCrmId };
@@ -230,11 +266,23 @@ export class CrmClient {
     let token: CrmAccessToken | null = null;
     if (needsAccessToken(connection)) {
       const got = await this.token(connection, { force: true });
-      if (!got.ok) return { success: false, responseStatus: got.outcome.status, timeMs: Math.max(0, this.now() - started), error: got.outcome.error };
+      if (!got.ok)
+        return {
+          success: false,
+          responseStatus: got.outcome.status,
+          timeMs: Math.max(0, this.now() - started),
+          error: got.outcome.error,
+        };
       token = got.token;
     }
     const { response, timeMs } = await this.call(testRequest(connection, token));
-    if (response.status !== null && response.status >= 200 && response.status < 300 && !response.failure) return { success: true, responseStatus: response.status, timeMs };
-    return { success: false, responseStatus: response.status, timeMs, error: classifyFailure(response, this.now()).error };
+    if (response.status !== null && response.status >= 200 && response.status < 300 && !response.failure)
+      return { success: true, responseStatus: response.status, timeMs };
+    return {
+      success: false,
+      responseStatus: response.status,
+      timeMs,
+      error: classifyFailure(response, this.now()).error,
+    };
   }
 }

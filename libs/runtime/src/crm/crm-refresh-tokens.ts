@@ -9,7 +9,13 @@
  * (On FerretDB a conditional write is not atomic, docs/store.md: run one crm-sync process per
  * connection there, as for every compare-and-set.)
  */
-import type { CrmConnection, CrmConnectionRecord, CrmCredentials, SalesforceCredentials, TenantContext } from '@leadstream/domain';
+import type {
+  CrmConnection,
+  CrmConnectionRecord,
+  CrmCredentials,
+  SalesforceCredentials,
+  TenantContext,
+} from '@leadstream/domain';
 import { crmCredentialsContext, type CredentialsCipher } from './credentials-cipher';
 import type { CrmConnectionRef, CrmRefreshTokenStore } from './crm-client';
 
@@ -26,10 +32,18 @@ export class StoredRefreshTokens implements CrmRefreshTokenStore {
     private readonly cipher: CredentialsCipher,
   ) {}
 
-  private async read(ref: CrmConnectionRef): Promise<{ record: CrmConnectionRecord; credentials: SalesforceCredentials } | null> {
+  private async read(
+    ref: CrmConnectionRef,
+  ): Promise<{ record: CrmConnectionRecord; credentials: SalesforceCredentials } | null> {
     const record = await this.records.findById(ref.tenant, ref.id);
     if (!record || record.type !== 'salesforce') return null;
-    return { record, credentials: this.cipher.decryptJson<SalesforceCredentials>(record.credentials_encrypted, crmCredentialsContext(record.organization_id, record._id)) };
+    return {
+      record,
+      credentials: this.cipher.decryptJson<SalesforceCredentials>(
+        record.credentials_encrypted,
+        crmCredentialsContext(record.organization_id, record._id),
+      ),
+    };
   }
 
   async current(ref: CrmConnectionRef): Promise<string | null> {
@@ -39,7 +53,10 @@ export class StoredRefreshTokens implements CrmRefreshTokenStore {
   async rotate(ref: CrmConnectionRef, previous: string, next: string): Promise<boolean> {
     const stored = await this.read(ref);
     if (!stored || stored.credentials.refresh_token !== previous) return false;
-    const ciphertext = this.cipher.encryptJson({ ...stored.credentials, refresh_token: next }, crmCredentialsContext(stored.record.organization_id, stored.record._id));
+    const ciphertext = this.cipher.encryptJson(
+      { ...stored.credentials, refresh_token: next },
+      crmCredentialsContext(stored.record.organization_id, stored.record._id),
+    );
     return this.records.replaceCredentials(ref.tenant, ref.id, stored.record.credentials_encrypted, ciphertext);
   }
 }
@@ -49,7 +66,10 @@ export class StoredRefreshTokens implements CrmRefreshTokenStore {
  * CredentialsCipherError when they do not decrypt with the configured key).
  */
 export function openCrmConnection(record: CrmConnectionRecord, cipher: CredentialsCipher): CrmConnection {
-  const credentials = cipher.decryptJson<CrmCredentials>(record.credentials_encrypted, crmCredentialsContext(record.organization_id, record._id));
+  const credentials = cipher.decryptJson<CrmCredentials>(
+    record.credentials_encrypted,
+    crmCredentialsContext(record.organization_id, record._id),
+  );
   return {
     id: record._id,
     name: record.name,

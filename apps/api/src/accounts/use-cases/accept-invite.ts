@@ -37,7 +37,14 @@ export async function acceptInvite(deps: AcceptInviteDeps, input: AcceptInviteIn
   const user = await deps.users.update(
     tenant,
     invited.id,
-    { password_hash: await hashPassword(input.password), password_changed_at: now, status: 'active', first_name: firstName, last_name: lastName, last_login_at: now },
+    {
+      password_hash: await hashPassword(input.password),
+      password_changed_at: now,
+      status: 'active',
+      first_name: firstName,
+      last_name: lastName,
+      last_login_at: now,
+    },
     now,
   );
   if (!user) throw invalid();

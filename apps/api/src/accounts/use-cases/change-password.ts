@@ -19,13 +19,23 @@ export interface ChangePasswordInput {
   new_password: string;
 }
 
-export async function changePassword(deps: ChangePasswordDeps, input: ChangePasswordInput): Promise<IssuedSessionAnswer> {
+export async function changePassword(
+  deps: ChangePasswordDeps,
+  input: ChangePasswordInput,
+): Promise<IssuedSessionAnswer> {
   const { tenant, actor } = input;
   const current = await deps.users.findById(tenant, actor.id);
   if (!current?.password_hash || !(await verifyPassword(input.current_password, current.password_hash))) {
-    throw new DomainError('VALIDATION_ERROR', 'Validation failed', [{ field: 'current_password', message: 'is not your current password' }]);
+    throw new DomainError('VALIDATION_ERROR', 'Validation failed', [
+      { field: 'current_password', message: 'is not your current password' },
+    ]);
   }
-  const updated = await deps.users.resetPassword(tenant, actor.id, await hashPassword(input.new_password), deps.clock());
+  const updated = await deps.users.resetPassword(
+    tenant,
+    actor.id,
+    await hashPassword(input.new_password),
+    deps.clock(),
+  );
   if (!updated) throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');
   return issueSession(deps, updated);
 }

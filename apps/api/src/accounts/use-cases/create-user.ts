@@ -21,7 +21,14 @@ export async function createUser(deps: CreateUserDeps, input: CreateUserInput): 
   return createUniqueUser(
     deps.users,
     tenant,
-    { email: user.email, first_name: user.first_name, last_name: user.last_name, role: user.role, status: 'active', password_hash: await hashPassword(user.password) },
+    {
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      role: user.role,
+      status: 'active',
+      password_hash: await hashPassword(user.password),
+    },
     deps.clock(),
   );
 }

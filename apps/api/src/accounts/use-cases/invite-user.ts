@@ -39,7 +39,14 @@ export async function inviteUser(deps: InviteUserDeps, input: InviteUserInput): 
   const user = await createUniqueUser(
     deps.users,
     tenant,
-    { email: invitation.email, first_name: invitation.first_name ?? '', last_name: invitation.last_name ?? '', role: invitation.role, status: 'invited', password_hash: null },
+    {
+      email: invitation.email,
+      first_name: invitation.first_name ?? '',
+      last_name: invitation.last_name ?? '',
+      role: invitation.role,
+      status: 'invited',
+      password_hash: null,
+    },
     now,
   );
   const { token, expiresAt } = await deps.accountTokens.issue('invitation', user, now);

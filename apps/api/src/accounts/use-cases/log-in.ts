@@ -24,7 +24,10 @@ export async function logIn(deps: LogInDeps, input: LogInInput): Promise<LogInRe
   if (!user || user.status !== 'active' || !user.password_hash || !matches) {
     throw new DomainError('INVALID_CREDENTIALS', 'Invalid email or password');
   }
-  const loggedIn = (await deps.users.update({ organizationId: user.organization_id, environment: 'live' }, user.id, { last_login_at: deps.clock() })) ?? user;
+  const loggedIn =
+    (await deps.users.update({ organizationId: user.organization_id, environment: 'live' }, user.id, {
+      last_login_at: deps.clock(),
+    })) ?? user;
   // Issued in the session generation of the password just checked, so a reset meanwhile ends it too.
   const session = await issueSession(deps, user);
   return { user: loggedIn, session };

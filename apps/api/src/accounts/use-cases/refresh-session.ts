@@ -18,7 +18,10 @@ export interface RefreshSessionInput {
   session: Pick<SessionClaims, 'tokenId' | 'expiresAt'>;
 }
 
-export async function refreshSession(deps: RefreshSessionDeps, input: RefreshSessionInput): Promise<IssuedSessionAnswer> {
+export async function refreshSession(
+  deps: RefreshSessionDeps,
+  input: RefreshSessionInput,
+): Promise<IssuedSessionAnswer> {
   const { actor, session } = input;
   if (!(await deps.sessions.revoke(session.tokenId, actor.id, session.expiresAt, deps.clock()))) {
     throw new DomainError('TOKEN_INVALID', 'Session has ended; log in again');

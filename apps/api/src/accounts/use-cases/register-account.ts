@@ -17,9 +17,13 @@ export interface RegisterAccountResult {
   session: IssuedSessionAnswer;
 }
 
-const emailTaken = (): DomainError => new DomainError('EMAIL_ALREADY_REGISTERED', 'An account with this email already exists');
+const emailTaken = (): DomainError =>
+  new DomainError('EMAIL_ALREADY_REGISTERED', 'An account with this email already exists');
 
-export async function registerAccount(deps: RegisterAccountDeps, input: RegisterAccountInput): Promise<RegisterAccountResult> {
+export async function registerAccount(
+  deps: RegisterAccountDeps,
+  input: RegisterAccountInput,
+): Promise<RegisterAccountResult> {
   if (await deps.users.findByEmail(input.email)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock();
@@ -27,7 +31,18 @@ export async function registerAccount(deps: RegisterAccountDeps, input: Register
   const tenant = { organizationId: organization.id, environment: 'live' as const };
   let user: User;
   try {
-    user = await deps.users.create(tenant, { email: input.email, first_name: input.first_name, last_name: input.last_name, role: 'owner', status: 'active', password_hash: passwordHash }, now);
+    user = await deps.users.create(
+      tenant,
+      {
+        email: input.email,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        role: 'owner',
+        status: 'active',
+        password_hash: passwordHash,
+      },
+      now,
+    );
   } catch (error) {
     // Lost a race for the email: the organization made for it must not linger.
     await deps.organizations.markDeleted(tenant, now);

@@ -15,7 +15,10 @@ export interface RequestPasswordResetInput {
   email: string;
 }
 
-export async function requestPasswordReset(deps: RequestPasswordResetDeps, input: RequestPasswordResetInput): Promise<void> {
+export async function requestPasswordReset(
+  deps: RequestPasswordResetDeps,
+  input: RequestPasswordResetInput,
+): Promise<void> {
   const user = await deps.users.findByEmail(input.email);
   if (!user || user.status !== 'active') return;
   const { token, expiresAt } = await deps.accountTokens.issue('password_reset', user, deps.clock());

@@ -20,6 +20,11 @@ export async function resetPassword(deps: ResetPasswordDeps, input: ResetPasswor
   const token = await deps.accountTokens.consume('password_reset', input.token, now);
   if (!token) throw invalidToken();
   const passwordHash = await hashPassword(input.new_password);
-  const updated = await deps.users.resetPassword({ organizationId: token.organization_id, environment: 'live' }, token.user_id, passwordHash, now);
+  const updated = await deps.users.resetPassword(
+    { organizationId: token.organization_id, environment: 'live' },
+    token.user_id,
+    passwordHash,
+    now,
+  );
   if (!updated) throw invalidToken();
 }

@@ -1,7 +1,13 @@
 /** POST /api/crm/connections: a new connection, its credentials encrypted at rest (AES-256-GCM). */
 import { randomUUID } from 'node:crypto';
 import type { CrmConnectionRepository } from '@leadstream/dal';
-import { credentialFieldsSet, DomainError, parseCrmConnectionInput, type CrmConnectionRecord, type TenantContext } from '@leadstream/domain';
+import {
+  credentialFieldsSet,
+  DomainError,
+  parseCrmConnectionInput,
+  type CrmConnectionRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import { crmCredentialsContext, type CredentialsCipher } from '@leadstream/runtime';
 import { checkCrmTargets, type CrmTargetOptions } from './crm-connection-access';
 
@@ -17,7 +23,10 @@ export interface CreateCrmConnectionInput {
   body: unknown;
 }
 
-export async function createCrmConnection(deps: CreateCrmConnectionDeps, input: CreateCrmConnectionInput): Promise<CrmConnectionRecord> {
+export async function createCrmConnection(
+  deps: CreateCrmConnectionDeps,
+  input: CreateCrmConnectionInput,
+): Promise<CrmConnectionRecord> {
   const parsed = parseCrmConnectionInput(input.body);
   if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
   const connection = parsed.input;
@@ -33,7 +42,10 @@ export async function createCrmConnection(deps: CreateCrmConnectionDeps, input: 
     type: connection.type,
     enabled: connection.enabled,
     settings_json: JSON.stringify(connection.settings),
-    credentials_encrypted: deps.cipher.encryptJson(connection.credentials, crmCredentialsContext(tenant.organizationId, id)),
+    credentials_encrypted: deps.cipher.encryptJson(
+      connection.credentials,
+      crmCredentialsContext(tenant.organizationId, id),
+    ),
     credential_fields: credentialFieldsSet(connection.credentials),
     created_at: at,
     updated_at: at,

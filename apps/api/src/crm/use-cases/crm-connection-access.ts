@@ -1,6 +1,12 @@
 /** What the CRM connection use cases share: finding a connection by id and checking the URLs it calls. */
 import type { CrmConnectionRepository } from '@leadstream/dal';
-import { DomainError, type CrmConnectionRecord, type CrmSettings, type ErrorDetail, type TenantContext } from '@leadstream/domain';
+import {
+  DomainError,
+  type CrmConnectionRecord,
+  type CrmSettings,
+  type ErrorDetail,
+  type TenantContext,
+} from '@leadstream/domain';
 import { checkTarget, type OutboundOptions } from '@leadstream/runtime';
 
 /** How connection URLs are checked: WEBHOOK_ALLOW_INSECURE_TARGETS and the name resolution (tests pass their own). */
@@ -8,7 +14,11 @@ export type CrmTargetOptions = { allowInsecureTargets: boolean } & Pick<Outbound
 
 const CONNECTION_ID = /^crm_[A-Za-z0-9]{1,64}$/;
 
-export async function findCrmConnection(deps: { connections: Pick<CrmConnectionRepository, 'findById'> }, tenant: TenantContext, id: string): Promise<CrmConnectionRecord> {
+export async function findCrmConnection(
+  deps: { connections: Pick<CrmConnectionRepository, 'findById'> },
+  tenant: TenantContext,
+  id: string,
+): Promise<CrmConnectionRecord> {
   const record = CONNECTION_ID.test(id) ? await deps.connections.findById(tenant, id) : null;
   if (!record) throw new DomainError('NOT_FOUND', 'CRM connection not found');
   return record;
@@ -17,7 +27,11 @@ export async function findCrmConnection(deps: { connections: Pick<CrmConnectionR
 /** The settings that name a URL leadstream calls (a record URL template is only shown as a link). */
 function calledUrls(settings: CrmSettings): Array<{ field: string; url: string }> {
   if ('url' in settings) return [{ field: 'settings.url', url: settings.url }];
-  if ('instance_url' in settings) return [{ field: 'settings.instance_url', url: settings.instance_url }, { field: 'settings.token_url', url: settings.token_url }];
+  if ('instance_url' in settings)
+    return [
+      { field: 'settings.instance_url', url: settings.instance_url },
+      { field: 'settings.token_url', url: settings.token_url },
+    ];
   return [{ field: 'settings.base_url', url: settings.base_url }];
 }
 

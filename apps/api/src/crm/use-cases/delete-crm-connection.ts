@@ -12,7 +12,10 @@ export interface DeleteCrmConnectionInput {
   connectionId: string;
 }
 
-export async function deleteCrmConnection(deps: DeleteCrmConnectionDeps, input: DeleteCrmConnectionInput): Promise<void> {
+export async function deleteCrmConnection(
+  deps: DeleteCrmConnectionDeps,
+  input: DeleteCrmConnectionInput,
+): Promise<void> {
   const record = await findCrmConnection(deps, input.tenant, input.connectionId);
   await deps.connections.delete(input.tenant, record._id);
 }

@@ -18,7 +18,12 @@ export interface ListCrmConnectionsInput {
   tenant: TenantContext;
 }
 
-export async function listCrmConnections(deps: ListCrmConnectionsDeps, input: ListCrmConnectionsInput): Promise<CrmConnectionWithStats[]> {
+export async function listCrmConnections(
+  deps: ListCrmConnectionsDeps,
+  input: ListCrmConnectionsInput,
+): Promise<CrmConnectionWithStats[]> {
   const records = await deps.connections.list(input.tenant);
-  return Promise.all(records.map(async (record) => ({ record, stats: await deps.syncs.connectionStats(input.tenant, record._id) })));
+  return Promise.all(
+    records.map(async (record) => ({ record, stats: await deps.syncs.connectionStats(input.tenant, record._id) })),
+  );
 }

@@ -8,7 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
-import { crmSyncId, isDomainError, startLead, type CrmConnectionRecord, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import {
+  crmSyncId,
+  isDomainError,
+  startLead,
+  type CrmConnectionRecord,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { CRM_SYNC_REQUESTS_TOPIC } from '@leadstream/runtime';
@@ -38,9 +45,29 @@ async function storedLead(): Promise<LeadRecord> {
   const id = `lead_${hex()}`;
   const at = '2026-03-01T09:00:00.000Z';
   const lead = {
-    _id: id, organization_id: tenant.organizationId, environment: tenant.environment, vendor_id: 'vendor_1', status: 'active', email: `${id}@example.com`, first_name: 'Ada', last_name: 'Lovelace',
-    phone: null, custom_fields: {}, enrichment_data: {}, flags: [], warnings: [], submitted_at: at, processed_at: at, created_at: at, updated_at: at, deleted_at: null, expires_at: null,
-    actor: startLead(id), version: 1, applied_messages: [], outbox: [],
+    _id: id,
+    organization_id: tenant.organizationId,
+    environment: tenant.environment,
+    vendor_id: 'vendor_1',
+    status: 'active',
+    email: `${id}@example.com`,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    phone: null,
+    custom_fields: {},
+    enrichment_data: {},
+    flags: [],
+    warnings: [],
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(id),
+    version: 1,
+    applied_messages: [],
+    outbox: [],
   } as unknown as LeadRecord;
   await new LeadRepository(store).insert(lead);
   return lead;
@@ -49,15 +76,27 @@ async function storedLead(): Promise<LeadRecord> {
 async function storedConnection(enabled: boolean): Promise<CrmConnectionRecord> {
   const at = '2026-03-01T08:00:00.000Z';
   const record: CrmConnectionRecord = {
-    _id: `crm_${hex()}`, organization_id: tenant.organizationId, environment: tenant.environment, name: 'Receiver', type: 'webhook_json', enabled,
-    settings_json: JSON.stringify({ url: 'https://crm.example.com/leads' }), credentials_encrypted: '', credential_fields: [], created_at: at, updated_at: at,
+    _id: `crm_${hex()}`,
+    organization_id: tenant.organizationId,
+    environment: tenant.environment,
+    name: 'Receiver',
+    type: 'webhook_json',
+    enabled,
+    settings_json: JSON.stringify({ url: 'https://crm.example.com/leads' }),
+    credentials_encrypted: '',
+    credential_fields: [],
+    created_at: at,
+    updated_at: at,
   };
   await new CrmConnectionRepository(store).insert(record);
   return record;
 }
 
 /** An event log that keeps what is produced, or refuses every produce with `failure`. */
-function recordingLog(failure?: Error): { log: Pick<EventLog, 'produce'>; produced: Array<{ topic: string; key: string | null; value: string }> } {
+function recordingLog(failure?: Error): {
+  log: Pick<EventLog, 'produce'>;
+  produced: Array<{ topic: string; key: string | null; value: string }>;
+} {
   const produced: Array<{ topic: string; key: string | null; value: string }> = [];
   return {
     produced,
@@ -65,14 +104,24 @@ function recordingLog(failure?: Error): { log: Pick<EventLog, 'produce'>; produc
       produce: async (topic, records) => {
         if (failure) throw failure;
         for (const record of records) produced.push({ topic, key: record.key ?? null, value: record.value });
-        return records.map((_record, index) => ({ topic, partition: 0, offset: String(produced.length - records.length + index) }));
+        return records.map((_record, index) => ({
+          topic,
+          partition: 0,
+          offset: String(produced.length - records.length + index),
+        }));
       },
     },
   };
 }
 
 function deps(log: Pick<EventLog, 'produce'>): RequestCrmSyncDeps {
-  return { connections: new CrmConnectionRepository(store), leads: new LeadRepository(store), syncs: new CrmSyncRepository(store), log, clock: () => NOW };
+  return {
+    connections: new CrmConnectionRepository(store),
+    leads: new LeadRepository(store),
+    syncs: new CrmSyncRepository(store),
+    log,
+    clock: () => NOW,
+  };
 }
 
 class BrokerNotAvailableError extends Error {
@@ -87,12 +136,26 @@ describe('requestCrmSync', () => {
     const result = await requestCrmSync(deps(log), { tenant, actor, connectionId: connection._id, leadId: lead._id });
 
     const syncId = crmSyncId(lead._id, connection._id);
-    expect(result).toEqual({ syncId, leadId: lead._id, connectionId: connection._id, requestedAt: NOW.toISOString(), previous: null });
+    expect(result).toEqual({
+      syncId,
+      leadId: lead._id,
+      connectionId: connection._id,
+      requestedAt: NOW.toISOString(),
+      previous: null,
+    });
     expect(produced).toHaveLength(1);
     expect(produced[0]).toMatchObject({ topic: CRM_SYNC_REQUESTS_TOPIC, key: lead._id });
     expect(JSON.parse(produced[0]!.value)).toEqual({
-      schema_version: 1, kind: 'manual', message_id: expect.stringMatching(/^crmreq_[0-9a-f]{32}$/), sync_id: syncId, lead_id: lead._id, connection_id: connection._id,
-      organization_id: tenant.organizationId, environment: 'live', requested_by: actor.id, requested_at: NOW.toISOString(),
+      schema_version: 1,
+      kind: 'manual',
+      message_id: expect.stringMatching(/^crmreq_[0-9a-f]{32}$/),
+      sync_id: syncId,
+      lead_id: lead._id,
+      connection_id: connection._id,
+      organization_id: tenant.organizationId,
+      environment: 'live',
+      requested_by: actor.id,
+      requested_at: NOW.toISOString(),
     });
   });
 
@@ -100,7 +163,12 @@ describe('requestCrmSync', () => {
     const [lead, connection] = await Promise.all([storedLead(), storedConnection(true)]);
     const { log } = recordingLog(new BrokerNotAvailableError('broker 1 is not available'));
 
-    const error: unknown = await requestCrmSync(deps(log), { tenant, actor, connectionId: connection._id, leadId: lead._id }).catch((thrown: unknown) => thrown);
+    const error: unknown = await requestCrmSync(deps(log), {
+      tenant,
+      actor,
+      connectionId: connection._id,
+      leadId: lead._id,
+    }).catch((thrown: unknown) => thrown);
 
     expect(isDomainError(error) ? { code: error.code, message: error.message } : error).toEqual({
       code: 'SERVICE_UNAVAILABLE',
@@ -112,9 +180,17 @@ describe('requestCrmSync', () => {
     const [lead, connection] = await Promise.all([storedLead(), storedConnection(false)]);
     const { log, produced } = recordingLog();
 
-    const error: unknown = await requestCrmSync(deps(log), { tenant, actor, connectionId: connection._id, leadId: lead._id }).catch((thrown: unknown) => thrown);
+    const error: unknown = await requestCrmSync(deps(log), {
+      tenant,
+      actor,
+      connectionId: connection._id,
+      leadId: lead._id,
+    }).catch((thrown: unknown) => thrown);
 
-    expect(isDomainError(error) ? { code: error.code, details: error.details } : error).toEqual({ code: 'VALIDATION_ERROR', details: [{ field: 'id', message: 'the CRM connection is disabled' }] });
+    expect(isDomainError(error) ? { code: error.code, details: error.details } : error).toEqual({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'id', message: 'the CRM connection is disabled' }],
+    });
     expect(produced).toEqual([]);
   });
 
@@ -122,7 +198,12 @@ describe('requestCrmSync', () => {
     const connection = await storedConnection(false);
     const { log, produced } = recordingLog();
 
-    const error: unknown = await requestCrmSync(deps(log), { tenant, actor, connectionId: connection._id, leadId: 'not-a-lead' }).catch((thrown: unknown) => thrown);
+    const error: unknown = await requestCrmSync(deps(log), {
+      tenant,
+      actor,
+      connectionId: connection._id,
+      leadId: 'not-a-lead',
+    }).catch((thrown: unknown) => thrown);
 
     expect(isDomainError(error) ? error.code : error).toBe('LEAD_NOT_FOUND');
     expect(produced).toEqual([]);

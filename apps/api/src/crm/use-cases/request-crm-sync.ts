@@ -35,12 +35,18 @@ export interface RequestCrmSyncResult {
 
 const LEAD_ID = /^lead_[A-Za-z0-9]{1,64}$/;
 
-export async function requestCrmSync(deps: RequestCrmSyncDeps, input: RequestCrmSyncInput): Promise<RequestCrmSyncResult> {
+export async function requestCrmSync(
+  deps: RequestCrmSyncDeps,
+  input: RequestCrmSyncInput,
+): Promise<RequestCrmSyncResult> {
   const { tenant } = input;
   const record = await findCrmConnection(deps, tenant, input.connectionId);
   const lead = LEAD_ID.test(input.leadId) ? await deps.leads.findById(tenant, input.leadId) : null;
   if (!lead || lead.deleted_at) throw new DomainError('LEAD_NOT_FOUND', 'Lead not found');
-  if (!record.enabled) throw new DomainError('VALIDATION_ERROR', 'The CRM connection is disabled', [{ field: 'id', message: 'the CRM connection is disabled' }]);
+  if (!record.enabled)
+    throw new DomainError('VALIDATION_ERROR', 'The CRM connection is disabled', [
+      { field: 'id', message: 'the CRM connection is disabled' },
+    ]);
   const syncId = crmSyncId(lead._id, record._id);
   const at = deps.clock().toISOString();
   const message: CrmManualSyncMessage = {
@@ -58,7 +64,10 @@ export async function requestCrmSync(deps: RequestCrmSyncDeps, input: RequestCrm
   try {
     await deps.log.produce(CRM_SYNC_REQUESTS_TOPIC, [{ key: lead._id, value: JSON.stringify(message) }]);
   } catch (error) {
-    throw new DomainError('SERVICE_UNAVAILABLE', `CRM syncs cannot be queued right now; try again (${error instanceof Error ? error.name : 'error'})`);
+    throw new DomainError(
+      'SERVICE_UNAVAILABLE',
+      `CRM syncs cannot be queued right now; try again (${error instanceof Error ? error.name : 'error'})`,
+    );
   }
   const previous = await deps.syncs.findById(tenant, syncId);
   return { syncId, leadId: lead._id, connectionId: record._id, requestedAt: at, previous: previous ?? null };

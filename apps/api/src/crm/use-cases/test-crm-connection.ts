@@ -15,7 +15,10 @@ export interface TestCrmConnectionInput {
   connectionId: string;
 }
 
-export async function testCrmConnection(deps: TestCrmConnectionDeps, input: TestCrmConnectionInput): ReturnType<CrmClient['test']> {
+export async function testCrmConnection(
+  deps: TestCrmConnectionDeps,
+  input: TestCrmConnectionInput,
+): ReturnType<CrmClient['test']> {
   const record = await findCrmConnection(deps, input.tenant, input.connectionId);
   return deps.client.test(openCrmConnection(record, deps.cipher));
 }

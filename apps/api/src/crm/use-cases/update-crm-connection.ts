@@ -4,7 +4,14 @@
  * read) also starts a new cached OAuth token (the connectors key their cache by id and updated_at).
  */
 import type { CrmConnectionRepository, CrmSyncRepository } from '@leadstream/dal';
-import { credentialFieldsSet, DomainError, parseCrmConnectionPatch, type CrmCredentials, type CrmSettings, type TenantContext } from '@leadstream/domain';
+import {
+  credentialFieldsSet,
+  DomainError,
+  parseCrmConnectionPatch,
+  type CrmCredentials,
+  type CrmSettings,
+  type TenantContext,
+} from '@leadstream/domain';
 import { crmCredentialsContext, openCrmConnection, type CredentialsCipher } from '@leadstream/runtime';
 import { checkCrmTargets, findCrmConnection, type CrmTargetOptions } from './crm-connection-access';
 import type { CrmConnectionWithStats } from './list-crm-connections';
@@ -31,7 +38,10 @@ export function laterThan(previous: string, now: Date): string {
   return new Date(Math.max(now.getTime(), Number.isNaN(floor) ? 0 : floor)).toISOString();
 }
 
-export async function updateCrmConnection(deps: UpdateCrmConnectionDeps, input: UpdateCrmConnectionInput): Promise<CrmConnectionWithStats> {
+export async function updateCrmConnection(
+  deps: UpdateCrmConnectionDeps,
+  input: UpdateCrmConnectionInput,
+): Promise<CrmConnectionWithStats> {
   const { tenant } = input;
   // Checked against the connection as read and written only if it is still so: a PATCH of the
   // settings racing one of the credentials cannot store a pair neither checked (the loser reads
@@ -44,7 +54,11 @@ export async function updateCrmConnection(deps: UpdateCrmConnectionDeps, input: 
     } catch {
       credentials = null;
     }
-    const parsed = parseCrmConnectionPatch(input.body, { type: record.type, settings: JSON.parse(record.settings_json) as CrmSettings, credentials });
+    const parsed = parseCrmConnectionPatch(input.body, {
+      type: record.type,
+      settings: JSON.parse(record.settings_json) as CrmSettings,
+      credentials,
+    });
     if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid CRM connection', parsed.details);
     const { patch } = parsed;
     if (patch.settings) await checkCrmTargets(deps.outbound, patch.settings);
@@ -54,10 +68,19 @@ export async function updateCrmConnection(deps: UpdateCrmConnectionDeps, input: 
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
       ...(patch.settings ? { settings_json: JSON.stringify(patch.settings) } : {}),
       ...(patch.credentials
-        ? { credentials_encrypted: deps.cipher.encryptJson(patch.credentials, crmCredentialsContext(tenant.organizationId, record._id)), credential_fields: credentialFieldsSet(patch.credentials) }
+        ? {
+            credentials_encrypted: deps.cipher.encryptJson(
+              patch.credentials,
+              crmCredentialsContext(tenant.organizationId, record._id),
+            ),
+            credential_fields: credentialFieldsSet(patch.credentials),
+          }
         : {}),
     });
     if (updated) return { record: updated, stats: await deps.syncs.connectionStats(tenant, updated._id) };
   }
-  throw new DomainError('SERVICE_UNAVAILABLE', 'The CRM connection kept changing while this change was being saved; try again');
+  throw new DomainError(
+    'SERVICE_UNAVAILABLE',
+    'The CRM connection kept changing while this change was being saved; try again',
+  );
 }

@@ -29,11 +29,19 @@ export interface DownloadExportResult {
   csv: Readable;
 }
 
-export async function downloadExport(deps: DownloadExportDeps, input: DownloadExportInput): Promise<DownloadExportResult> {
+export async function downloadExport(
+  deps: DownloadExportDeps,
+  input: DownloadExportInput,
+): Promise<DownloadExportResult> {
   const record = await findExport(deps, input.tenant, input.exportId);
   const status = effectiveExportStatus(record, deps.clock());
-  if (status === 'expired') throw new DomainError('EXPORT_EXPIRED', 'The export download has expired (24 hours after completion); request a new export');
-  if (status === 'processing') throw new DomainError('EXPORT_NOT_READY', 'The export is still processing; poll GET /api/exports/:export_id');
+  if (status === 'expired')
+    throw new DomainError(
+      'EXPORT_EXPIRED',
+      'The export download has expired (24 hours after completion); request a new export',
+    );
+  if (status === 'processing')
+    throw new DomainError('EXPORT_NOT_READY', 'The export is still processing; poll GET /api/exports/:export_id');
   if (status === 'failed') throw new DomainError('EXPORT_NOT_READY', 'The export failed; request a new export');
   const file = await deps.files.get(record.file_id ?? record._id);
   if (!file) throw new DomainError('EXPORT_EXPIRED', 'The export file is no longer available; request a new export');

@@ -8,7 +8,11 @@ export const exportNotFound = (): DomainError => new DomainError('NOT_FOUND', 'E
 export const newExportId = (): string => `export_${randomUUID().replace(/-/g, '')}`;
 
 /** The export `exportId` of the tenant; another organization's export (or a malformed id) is NOT_FOUND. */
-export async function findExport(deps: { exports: Pick<ExportRepository, 'findById'> }, tenant: TenantContext, exportId: string): Promise<ExportRecord> {
+export async function findExport(
+  deps: { exports: Pick<ExportRepository, 'findById'> },
+  tenant: TenantContext,
+  exportId: string,
+): Promise<ExportRecord> {
   const record = /^export_[A-Za-z0-9]{1,64}$/.test(exportId) ? await deps.exports.findById(tenant, exportId) : null;
   if (!record) throw exportNotFound();
   return record;

@@ -4,7 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ExportRepository } from '@leadstream/dal';
-import { advanceExport, DomainError, EXPORT_ESTIMATE_MS, exportStatusOf, parseExportRequest, startExport, type ExportRecord, type TenantContext, type User } from '@leadstream/domain';
+import {
+  advanceExport,
+  DomainError,
+  EXPORT_ESTIMATE_MS,
+  exportStatusOf,
+  parseExportRequest,
+  startExport,
+  type ExportRecord,
+  type TenantContext,
+  type User,
+} from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
 import { TOPICS } from '@leadstream/runtime';
 import { parseExportRequestMessage, type ExportRequestMessage } from '@leadstream/schemas';
@@ -72,8 +82,19 @@ export async function requestExport(deps: RequestExportDeps, input: RequestExpor
   } catch (error) {
     // Nobody will ever generate it: say so rather than leave it processing forever.
     const failed = advanceExport(actor, { type: 'FAILED', error: 'The export could not be queued' });
-    await deps.exports.applyTransition(tenant, id, record.version, { actor: failed, status: exportStatusOf(failed.state), error: 'The export could not be queued' }, []).catch(() => null);
-    throw new DomainError('SERVICE_UNAVAILABLE', `Exports are unavailable right now; try again (${error instanceof Error ? error.name : 'error'})`);
+    await deps.exports
+      .applyTransition(
+        tenant,
+        id,
+        record.version,
+        { actor: failed, status: exportStatusOf(failed.state), error: 'The export could not be queued' },
+        [],
+      )
+      .catch(() => null);
+    throw new DomainError(
+      'SERVICE_UNAVAILABLE',
+      `Exports are unavailable right now; try again (${error instanceof Error ? error.name : 'error'})`,
+    );
   }
   return record;
 }

@@ -21,20 +21,35 @@ export async function createFunnelLink(deps: CreateFunnelLinkDeps, input: Create
   const parsed = parseFunnelLinkCreate(input.body);
   if (!parsed.ok) throw invalidFunnelRequest('Invalid funnel link', parsed.details);
   const link = parsed.value;
-  const [inquiry, application] = await Promise.all([deps.vendors.findById(input.tenant, link.inquiryVendorId), deps.vendors.findById(input.tenant, link.applicationVendorId)]);
-  if (!inquiry || !application) throw new DomainError('NOT_FOUND', `Vendor ${!inquiry ? link.inquiryVendorId : link.applicationVendorId} not found`);
+  const [inquiry, application] = await Promise.all([
+    deps.vendors.findById(input.tenant, link.inquiryVendorId),
+    deps.vendors.findById(input.tenant, link.applicationVendorId),
+  ]);
+  if (!inquiry || !application)
+    throw new DomainError(
+      'NOT_FOUND',
+      `Vendor ${!inquiry ? link.inquiryVendorId : link.applicationVendorId} not found`,
+    );
   const wrongTypes: ErrorDetail[] = [
-    ...(inquiry.type === 'inquiry' ? [] : [{ field: 'inquiryVendorId', message: `vendor ${inquiry.name} is not of type inquiry` }]),
-    ...(application.type === 'application' ? [] : [{ field: 'applicationVendorId', message: `vendor ${application.name} is not of type application` }]),
+    ...(inquiry.type === 'inquiry'
+      ? []
+      : [{ field: 'inquiryVendorId', message: `vendor ${inquiry.name} is not of type inquiry` }]),
+    ...(application.type === 'application'
+      ? []
+      : [{ field: 'applicationVendorId', message: `vendor ${application.name} is not of type application` }]),
   ];
-  if (wrongTypes.length > 0) throw invalidFunnelRequest(wrongTypes.map((detail) => detail.message).join('; '), wrongTypes);
+  if (wrongTypes.length > 0)
+    throw invalidFunnelRequest(wrongTypes.map((detail) => detail.message).join('; '), wrongTypes);
   if (input.vendorId !== null && input.vendorId !== inquiry.id && input.vendorId !== application.id) {
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'An API key may link only its own vendor');
   }
   try {
     return await deps.links.create(input.tenant.organizationId, randomUUID(), link, deps.clock());
   } catch (error) {
-    if (error instanceof FunnelLinkExistsError) throw invalidFunnelRequest('A funnel link for this vendor pair already exists', [{ field: 'applicationVendorId', message: 'this vendor pair is linked already' }]);
+    if (error instanceof FunnelLinkExistsError)
+      throw invalidFunnelRequest('A funnel link for this vendor pair already exists', [
+        { field: 'applicationVendorId', message: 'this vendor pair is linked already' },
+      ]);
     throw error;
   }
 }

@@ -14,6 +14,9 @@ export interface DeleteFunnelLinkInput extends FunnelCallerInput {
 export async function deleteFunnelLink(deps: DeleteFunnelLinkDeps, input: DeleteFunnelLinkInput): Promise<void> {
   const organizationId = input.tenant.organizationId;
   const link = await deps.links.find(organizationId, input.linkId);
-  const visible = link !== null && (input.vendorId === null || input.vendorId === link.inquiryVendorId || input.vendorId === link.applicationVendorId);
-  if (!visible || !(await deps.links.delete(organizationId, link.id))) throw new DomainError('NOT_FOUND', 'Funnel link not found');
+  const visible =
+    link !== null &&
+    (input.vendorId === null || input.vendorId === link.inquiryVendorId || input.vendorId === link.applicationVendorId);
+  if (!visible || !(await deps.links.delete(organizationId, link.id)))
+    throw new DomainError('NOT_FOUND', 'Funnel link not found');
 }

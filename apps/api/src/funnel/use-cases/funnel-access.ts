@@ -18,4 +18,5 @@ export function scopeOfCaller(deps: FunnelScopeDeps, caller: FunnelCallerInput):
   return funnelScope(deps.vendors, deps.links, caller.tenant, caller.vendorId);
 }
 
-export const invalidFunnelRequest = (message: string, details: ErrorDetail[]): DomainError => new DomainError('VALIDATION_ERROR', message, details);
+export const invalidFunnelRequest = (message: string, details: ErrorDetail[]): DomainError =>
+  new DomainError('VALIDATION_ERROR', message, details);

@@ -12,7 +12,11 @@ export interface FunnelReportQuery {
 }
 
 /** The report's period (and, for drop-offs, minAgeHours): every problem of the query at once. */
-export function parseFunnelReportQuery(query: Record<string, string | string[] | undefined>, report: FunnelReportName, now: Date): FunnelReportQuery {
+export function parseFunnelReportQuery(
+  query: Record<string, string | string[] | undefined>,
+  report: FunnelReportName,
+  now: Date,
+): FunnelReportQuery {
   const period = parseFunnelPeriod(query, now);
   const minAge = report === 'drop-offs' ? parseMinAgeHours(query) : ({ ok: true, value: 0 } as const);
   const details = [...(period.ok ? [] : period.details), ...(minAge.ok ? [] : minAge.details)];
@@ -30,7 +34,10 @@ export interface GetFunnelReportInput extends FunnelCallerInput {
   query: FunnelReportQuery;
 }
 
-export async function getFunnelReport(deps: GetFunnelReportDeps, input: GetFunnelReportInput): Promise<Record<string, unknown>> {
+export async function getFunnelReport(
+  deps: GetFunnelReportDeps,
+  input: GetFunnelReportInput,
+): Promise<Record<string, unknown>> {
   const scope = await scopeOfCaller(deps, input);
   const { period, minAgeHours } = input.query;
   switch (input.report) {

@@ -5,7 +5,10 @@ import { scopeOfCaller, type FunnelCallerInput, type FunnelScopeDeps } from './f
 export type ListFunnelLinksDeps = FunnelScopeDeps;
 export type ListFunnelLinksInput = FunnelCallerInput;
 
-export async function listFunnelLinks(deps: ListFunnelLinksDeps, input: ListFunnelLinksInput): Promise<Pick<ScopeWithLinks, 'links' | 'vendorNames'>> {
+export async function listFunnelLinks(
+  deps: ListFunnelLinksDeps,
+  input: ListFunnelLinksInput,
+): Promise<Pick<ScopeWithLinks, 'links' | 'vendorNames'>> {
   const { links, vendorNames } = await scopeOfCaller(deps, input);
   return { links, vendorNames };
 }

@@ -17,11 +17,18 @@ export interface BulkIngestLeadsInput {
 }
 
 /** `invalid` when the batch itself is refused (nothing is submitted), else one outcome per lead, in order. */
-export type BulkIngestLeadsResult = { kind: 'invalid'; problems: BodyProblem[] } | { kind: 'submitted'; outcomes: SubmitOutcome[] };
+export type BulkIngestLeadsResult =
+  { kind: 'invalid'; problems: BodyProblem[] } | { kind: 'submitted'; outcomes: SubmitOutcome[] };
 
-export async function bulkIngestLeads(deps: BulkIngestLeadsDeps, input: BulkIngestLeadsInput): Promise<BulkIngestLeadsResult> {
+export async function bulkIngestLeads(
+  deps: BulkIngestLeadsDeps,
+  input: BulkIngestLeadsInput,
+): Promise<BulkIngestLeadsResult> {
   const problems = checkLeadBatch(input.body);
   if (problems.length > 0) return { kind: 'invalid', problems };
   const leads = (input.body as { leads: unknown[] }).leads;
-  return { kind: 'submitted', outcomes: await submitVendorLeads(deps, { tenant: input.tenant, vendorId: input.vendorId, bodies: leads }) };
+  return {
+    kind: 'submitted',
+    outcomes: await submitVendorLeads(deps, { tenant: input.tenant, vendorId: input.vendorId, bodies: leads }),
+  };
 }

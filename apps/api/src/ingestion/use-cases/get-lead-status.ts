@@ -28,7 +28,8 @@ export async function getLeadStatus(deps: GetLeadStatusDeps, input: GetLeadStatu
   const lead = await deps.leads.findById(tenant, leadId);
   if (!lead) {
     const receipt = await deps.receipts.find(tenant, leadId);
-    if (receipt && receipt.vendor_id === vendorId) return { kind: 'processing', leadId, submittedAt: receipt.submitted_at };
+    if (receipt && receipt.vendor_id === vendorId)
+      return { kind: 'processing', leadId, submittedAt: receipt.submitted_at };
   }
   if (!lead || lead.vendor_id !== vendorId || lead.deleted_at) return { kind: 'not_found' };
   return { kind: 'stored', lead };

@@ -14,6 +14,10 @@ export interface IngestLeadInput {
 
 /** The submission's outcome: invalid, decided, or pending when the pipeline has not decided in time. */
 export async function ingestLead(deps: IngestLeadDeps, input: IngestLeadInput): Promise<SubmitOutcome | undefined> {
-  const [outcome] = await submitVendorLeads(deps, { tenant: input.tenant, vendorId: input.vendorId, bodies: [input.body] });
+  const [outcome] = await submitVendorLeads(deps, {
+    tenant: input.tenant,
+    vendorId: input.vendorId,
+    bodies: [input.body],
+  });
   return outcome;
 }

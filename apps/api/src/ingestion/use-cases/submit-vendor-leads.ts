@@ -24,15 +24,28 @@ export interface SubmitVendorLeadsInput {
   bodies: unknown[];
 }
 
-export async function submitVendorLeads(deps: SubmitVendorLeadsDeps, input: SubmitVendorLeadsInput): Promise<SubmitOutcome[]> {
+export async function submitVendorLeads(
+  deps: SubmitVendorLeadsDeps,
+  input: SubmitVendorLeadsInput,
+): Promise<SubmitOutcome[]> {
   const { tenant, vendorId } = input;
-  const outcomes = await submitLeads(deps.submit, tenant, vendorId, input.bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })));
-  const reasons: EdgeRefusalReason[] = outcomes.flatMap((outcome) => (outcome.kind === 'invalid' ? [edgeRefusalReason(outcome.details.map(describeDetail))] : []));
+  const outcomes = await submitLeads(
+    deps.submit,
+    tenant,
+    vendorId,
+    input.bodies.map((body) => ({ submission: body, problems: checkLeadSubmission(body) })),
+  );
+  const reasons: EdgeRefusalReason[] = outcomes.flatMap((outcome) =>
+    outcome.kind === 'invalid' ? [edgeRefusalReason(outcome.details.map(describeDetail))] : [],
+  );
   if (reasons.length === 0) return outcomes;
   try {
     await deps.refusals.record(tenant, vendorId, deps.clock(), reasons);
   } catch (error) {
-    deps.logger.warn({ err: error, code: 'vendor_refusal_count_failed', organization_id: tenant.organizationId, vendor_id: vendorId }, 'could not count refused submissions');
+    deps.logger.warn(
+      { err: error, code: 'vendor_refusal_count_failed', organization_id: tenant.organizationId, vendor_id: vendorId },
+      'could not count refused submissions',
+    );
   }
   return outcomes;
 }

@@ -13,8 +13,16 @@ export interface BulkUpdateLeadsInput {
   updates: unknown;
 }
 
-export async function bulkUpdateLeads(deps: BulkUpdateLeadsDeps, input: BulkUpdateLeadsInput): Promise<BulkLeadsResult> {
+export async function bulkUpdateLeads(
+  deps: BulkUpdateLeadsDeps,
+  input: BulkUpdateLeadsInput,
+): Promise<BulkLeadsResult> {
   const parsed = parseLeadPatch(input.updates, await readLeadPatchContext(deps, input.tenant));
-  if (!parsed.ok) throw new DomainError('VALIDATION_ERROR', 'Invalid request', parsed.details.map((d) => ({ field: `updates.${d.field}`, message: d.message })));
+  if (!parsed.ok)
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      'Invalid request',
+      parsed.details.map((d) => ({ field: `updates.${d.field}`, message: d.message })),
+    );
   return eachLead(input.ids, (id) => writeLeadPatch(deps, input.tenant, id, parsed.patch));
 }

@@ -36,7 +36,8 @@ export type CreateLeadResult =
   | { kind: 'rejected'; decision: LeadDecisionMessage }
   | { kind: 'duplicate'; duplicateOf: string | null };
 
-const invalid = (details: ErrorDetail[], message: string): DomainError => new DomainError('VALIDATION_ERROR', message, details);
+const invalid = (details: ErrorDetail[], message: string): DomainError =>
+  new DomainError('VALIDATION_ERROR', message, details);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,7 +60,8 @@ export async function createLead(deps: CreateLeadDeps, input: CreateLeadInput): 
   if (program !== undefined && program !== null && (typeof program !== 'string' || program.length > 200)) {
     details.push({ field: 'program', message: 'program must be a string of at most 200 characters' });
   }
-  if (vendorId !== undefined && vendorId !== null && typeof vendorId !== 'string') details.push({ field: 'vendor_id', message: 'vendor_id must be a string' });
+  if (vendorId !== undefined && vendorId !== null && typeof vendorId !== 'string')
+    details.push({ field: 'vendor_id', message: 'vendor_id must be a string' });
   else if (typeof vendorId === 'string' && !(await deps.vendors.findById(tenant, vendorId))) {
     details.push({ field: 'vendor_id', message: 'vendor_id is not a vendor of your organization' });
   }

@@ -42,9 +42,29 @@ async function storedLead(email: string): Promise<LeadRecord> {
   const id = `lead_${randomUUID().replace(/-/g, '')}`;
   const at = '2026-03-01T09:00:00.000Z';
   const lead = {
-    _id: id, organization_id: tenant.organizationId, environment: tenant.environment, vendor_id: 'vendor_1', status: 'active', email, first_name: 'Ada', last_name: 'Lovelace', phone: null,
-    custom_fields: {}, enrichment_data: {}, flags: [], warnings: [], submitted_at: at, processed_at: at, created_at: at, updated_at: at, deleted_at: null, expires_at: null,
-    actor: startLead(id), version: 1, applied_messages: [], outbox: [],
+    _id: id,
+    organization_id: tenant.organizationId,
+    environment: tenant.environment,
+    vendor_id: 'vendor_1',
+    status: 'active',
+    email,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    phone: null,
+    custom_fields: {},
+    enrichment_data: {},
+    flags: [],
+    warnings: [],
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(id),
+    version: 1,
+    applied_messages: [],
+    outbox: [],
   } as unknown as LeadRecord;
   await store.collection<LeadRecord>('leads').insertMany([lead]);
   return lead;
@@ -77,7 +97,9 @@ function deps(leadQueries: DeleteLeadDeps['queries']): DeleteLeadDeps {
 }
 
 const deletedEventsOf = async (leadId: string): Promise<Array<Record<string, unknown>>> =>
-  (await readTopic(log, EVENTS_TOPIC)).map((record) => JSON.parse(record.value) as Record<string, unknown>).filter((event) => (event['data'] as { lead_id?: string }).lead_id === leadId);
+  (await readTopic(log, EVENTS_TOPIC))
+    .map((record) => JSON.parse(record.value) as Record<string, unknown>)
+    .filter((event) => (event['data'] as { lead_id?: string }).lead_id === leadId);
 
 describe('deleteLead', () => {
   it('reads the lead again after another writer changed it, deletes it on the fresh version, and produces lead.deleted once', async () => {
@@ -89,19 +111,33 @@ describe('deleteLead', () => {
     expect(race.raced()).toBe(4);
     const stored = await store.collection<LeadRecord>('leads').findOne({ _id: lead._id });
     // The other writer's last change is kept: the delete went on the state it left.
-    expect(stored).toMatchObject({ first_name: 'Other writer 4', deleted_at: NOW.toISOString(), updated_at: NOW.toISOString(), version: 6, outbox: [] });
+    expect(stored).toMatchObject({
+      first_name: 'Other writer 4',
+      deleted_at: NOW.toISOString(),
+      updated_at: NOW.toISOString(),
+      version: 6,
+      outbox: [],
+    });
     const events = await deletedEventsOf(lead._id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ event: 'lead.deleted', data: { lead_id: lead._id, deleted_at: NOW.toISOString() } });
+    expect(events[0]).toMatchObject({
+      event: 'lead.deleted',
+      data: { lead_id: lead._id, deleted_at: NOW.toISOString() },
+    });
   });
 
   it('gives up with SERVICE_UNAVAILABLE after five lost writes, leaving the lead undeleted and producing nothing', async () => {
     const lead = await storedLead('raced-five-times@example.com');
     const race = racedBy(5);
 
-    const error: unknown = await deleteLead(deps(race.queries), { tenant, id: lead._id }).catch((thrown: unknown) => thrown);
+    const error: unknown = await deleteLead(deps(race.queries), { tenant, id: lead._id }).catch(
+      (thrown: unknown) => thrown,
+    );
 
-    expect(isDomainError(error) ? { code: error.code, message: error.message } : error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The lead is being changed by others; try again' });
+    expect(isDomainError(error) ? { code: error.code, message: error.message } : error).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The lead is being changed by others; try again',
+    });
     expect(race.raced()).toBe(5);
     const stored = await store.collection<LeadRecord>('leads').findOne({ _id: lead._id });
     expect(stored).toMatchObject({ first_name: 'Other writer 5', deleted_at: null, version: 6, outbox: [] });
@@ -111,9 +147,15 @@ describe('deleteLead', () => {
   it('answers LEAD_NOT_FOUND for a lead of another organization, which it leaves as it is', async () => {
     const lead = await storedLead('other-organization@example.com');
 
-    const error: unknown = await deleteLead(deps(queries), { tenant: { organizationId: 'org_other', environment: 'live' }, id: lead._id }).catch((thrown: unknown) => thrown);
+    const error: unknown = await deleteLead(deps(queries), {
+      tenant: { organizationId: 'org_other', environment: 'live' },
+      id: lead._id,
+    }).catch((thrown: unknown) => thrown);
 
     expect(isDomainError(error) ? error.code : error).toBe('LEAD_NOT_FOUND');
-    expect(await store.collection<LeadRecord>('leads').findOne({ _id: lead._id })).toMatchObject({ deleted_at: null, version: 1 });
+    expect(await store.collection<LeadRecord>('leads').findOne({ _id: lead._id })).toMatchObject({
+      deleted_at: null,
+      version: 1,
+    });
   });
 });

@@ -12,8 +12,15 @@ export interface DeleteLeadInput {
 }
 
 /** Marks one lead deleted; null when there is no visible lead of that id. */
-export function writeLeadDeletion(deps: LeadWriterDeps, tenant: TenantContext, id: string): Promise<LeadWriteResult | null> {
-  return writeLead(deps, tenant, id, (_lead, at) => ({ set: { deleted_at: at, updated_at: at }, event: (next) => leadDeletedEvent(next, at) }));
+export function writeLeadDeletion(
+  deps: LeadWriterDeps,
+  tenant: TenantContext,
+  id: string,
+): Promise<LeadWriteResult | null> {
+  return writeLead(deps, tenant, id, (_lead, at) => ({
+    set: { deleted_at: at, updated_at: at },
+    event: (next) => leadDeletedEvent(next, at),
+  }));
 }
 
 export async function deleteLead(deps: DeleteLeadDeps, input: DeleteLeadInput): Promise<void> {

@@ -13,7 +13,10 @@ export interface LeadWriterDeps {
 }
 
 /** What a change sets on the lead and the event it announces; null when there is nothing to change. */
-export type LeadChange = (lead: LeadRecord, at: string) => { set: Partial<LeadRecord>; event: (written: LeadRecord) => OutboxEntry } | null;
+export type LeadChange = (
+  lead: LeadRecord,
+  at: string,
+) => { set: Partial<LeadRecord>; event: (written: LeadRecord) => OutboxEntry } | null;
 
 export interface LeadWriteResult {
   lead: LeadRecord;
@@ -27,8 +30,16 @@ async function flushOutbox(deps: LeadWriterDeps, lead: LeadRecord): Promise<void
   if (lead.outbox.length === 0) return;
   const byTopic = new Map<string, OutboxEntry[]>();
   for (const entry of lead.outbox) byTopic.set(entry.topic, [...(byTopic.get(entry.topic) ?? []), entry]);
-  for (const [topic, records] of byTopic) await deps.log.produce(topic, records.map(({ key, value }) => ({ key, value })));
-  await deps.queries.clearOutbox({ organizationId: lead.organization_id, environment: lead.environment }, lead._id, lead.version);
+  for (const [topic, records] of byTopic)
+    await deps.log.produce(
+      topic,
+      records.map(({ key, value }) => ({ key, value })),
+    );
+  await deps.queries.clearOutbox(
+    { organizationId: lead.organization_id, environment: lead.environment },
+    lead._id,
+    lead.version,
+  );
 }
 
 /**
@@ -36,7 +47,12 @@ async function flushOutbox(deps: LeadWriterDeps, lead: LeadRecord): Promise<void
  * outbox still holds (a stage's outputs not yet confirmed), so nothing queued there is lost;
  * producing those again is harmless, since every output has a stable id. Null: no visible lead.
  */
-export async function writeLead(deps: LeadWriterDeps, tenant: TenantContext, id: string, change: LeadChange): Promise<LeadWriteResult | null> {
+export async function writeLead(
+  deps: LeadWriterDeps,
+  tenant: TenantContext,
+  id: string,
+  change: LeadChange,
+): Promise<LeadWriteResult | null> {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const lead = await deps.queries.findVisible(tenant, id);
     if (!lead) return null;
@@ -44,7 +60,10 @@ export async function writeLead(deps: LeadWriterDeps, tenant: TenantContext, id:
     const planned = change(lead, at);
     if (!planned) return { lead, changed: false };
     const next = { ...lead, ...planned.set };
-    const written = await deps.queries.writeIfUnchanged(tenant, id, lead.version, planned.set, [...lead.outbox, planned.event(next)]);
+    const written = await deps.queries.writeIfUnchanged(tenant, id, lead.version, planned.set, [
+      ...lead.outbox,
+      planned.event(next),
+    ]);
     if (written) {
       await flushOutbox(deps, written);
       return { lead: written, changed: true };

@@ -41,20 +41,45 @@ export interface UpdateLeadInput {
 
 /** What parsing a patch needs: the organization's custom fields and its default phone country. */
 export async function readLeadPatchContext(deps: LeadPatchContextDeps, tenant: TenantContext) {
-  const [customFields, organization] = await Promise.all([deps.customFields.list(tenant.organizationId), deps.organizations.get(tenant)]);
-  return { customFields, defaultPhoneCountry: (organization?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS).default_phone_country };
+  const [customFields, organization] = await Promise.all([
+    deps.customFields.list(tenant.organizationId),
+    deps.organizations.get(tenant),
+  ]);
+  return {
+    customFields,
+    defaultPhoneCountry: (organization?.settings.validation ?? DEFAULT_VALIDATION_SETTINGS).default_phone_country,
+  };
 }
 
 /** Writes a parsed patch to one lead; null when there is no visible lead of that id. */
-export async function writeLeadPatch(deps: LeadPatchDeps, tenant: TenantContext, id: string, patch: LeadPatch): Promise<LeadWriteResult | null> {
+export async function writeLeadPatch(
+  deps: LeadPatchDeps,
+  tenant: TenantContext,
+  id: string,
+  patch: LeadPatch,
+): Promise<LeadWriteResult | null> {
   const calculations = deps.calculations ? await deps.calculations(tenant.organizationId) : undefined;
   return writeLead(deps, tenant, id, (lead, at) => {
     const { set, changes } = applyLeadPatch(lead, patch);
     if (Object.keys(changes).length === 0) return null;
     const affected = calculations ? fieldsAffectedBy(changedPaths(changes), calculations.calculatedFields) : [];
-    const recalculated = calculations && affected.length > 0 ? recalculateLead({ lead: { ...lead, ...set }, fields: calculations.calculatedFields, lookupTables: calculations.lookupTables, only: affected, now: new Date(at) }) : null;
-    const allChanges = recalculated ? { ...changes, calculated_fields: { old: lead['calculated_fields'] ?? null, new: recalculated.values } } : changes;
-    return { set: { ...set, ...(recalculated ? { calculated_fields: recalculated.values } : {}), updated_at: at }, event: (next) => leadUpdatedEvent(next, allChanges, at) };
+    const recalculated =
+      calculations && affected.length > 0
+        ? recalculateLead({
+            lead: { ...lead, ...set },
+            fields: calculations.calculatedFields,
+            lookupTables: calculations.lookupTables,
+            only: affected,
+            now: new Date(at),
+          })
+        : null;
+    const allChanges = recalculated
+      ? { ...changes, calculated_fields: { old: lead['calculated_fields'] ?? null, new: recalculated.values } }
+      : changes;
+    return {
+      set: { ...set, ...(recalculated ? { calculated_fields: recalculated.values } : {}), updated_at: at },
+      event: (next) => leadUpdatedEvent(next, allChanges, at),
+    };
   });
 }
 

@@ -9,7 +9,10 @@ export interface AuthenticateOAuthClientDeps {
 
 export type AuthenticateOAuthClientInput = ClientCredentials;
 
-export async function authenticateOAuthClient(deps: AuthenticateOAuthClientDeps, input: AuthenticateOAuthClientInput): Promise<OAuthClient> {
+export async function authenticateOAuthClient(
+  deps: AuthenticateOAuthClientDeps,
+  input: AuthenticateOAuthClientInput,
+): Promise<OAuthClient> {
   const { clientId } = input;
   const client = clientId.length <= 100 && mayBeIssued(clientId) ? await deps.clients.findByClientId(clientId) : null;
   if (!client) throw new OAuthError('invalid_client', 'unknown client');

@@ -13,9 +13,12 @@ import { errorRedirect, redirectWith, type AuthorizationRequest } from './check-
  * registered it, and the user's role must hold every requested scope.
  */
 export function consentRefusal(request: AuthorizationRequest, user: User): OAuthError | null {
-  if (user.organization_id !== request.client.organization_id) return new OAuthError('access_denied', 'the application is registered by another organization');
+  if (user.organization_id !== request.client.organization_id)
+    return new OAuthError('access_denied', 'the application is registered by another organization');
   const beyond = scopesBeyondRole(user.role, request.scopes);
-  return beyond.length > 0 ? new OAuthError('invalid_scope', `the user's role (${user.role}) cannot grant ${beyond.join(', ')}`) : null;
+  return beyond.length > 0
+    ? new OAuthError('invalid_scope', `the user's role (${user.role}) cannot grant ${beyond.join(', ')}`)
+    : null;
 }
 
 export interface PrepareConsentDeps {
@@ -28,12 +31,20 @@ export interface PrepareConsentInput {
 }
 
 /** The consent screen's organization name, or where to send the refusal. */
-export type PrepareConsentResult = { kind: 'consent'; organizationName: string } | { kind: 'refused'; redirectTo: string };
+export type PrepareConsentResult =
+  { kind: 'consent'; organizationName: string } | { kind: 'refused'; redirectTo: string };
 
-export async function prepareConsent(deps: PrepareConsentDeps, input: PrepareConsentInput): Promise<PrepareConsentResult> {
+export async function prepareConsent(
+  deps: PrepareConsentDeps,
+  input: PrepareConsentInput,
+): Promise<PrepareConsentResult> {
   const { request, user } = input;
   const refused = consentRefusal(request, user);
-  if (refused) return { kind: 'refused', redirectTo: errorRedirect({ redirectUri: request.redirectUri, state: request.state, error: refused }) };
+  if (refused)
+    return {
+      kind: 'refused',
+      redirectTo: errorRedirect({ redirectUri: request.redirectUri, state: request.state, error: refused }),
+    };
   const organization = await deps.organizations.get({ organizationId: user.organization_id, environment: 'live' });
   return { kind: 'consent', organizationName: organization?.name ?? user.organization_id };
 }
@@ -53,14 +64,32 @@ export interface AuthorizeOAuthClientInput {
 }
 
 /** Where the user goes next: the redirect URI with a code, or with the error. */
-export async function authorizeOAuthClient(deps: AuthorizeOAuthClientDeps, input: AuthorizeOAuthClientInput): Promise<{ redirectTo: string }> {
+export async function authorizeOAuthClient(
+  deps: AuthorizeOAuthClientDeps,
+  input: AuthorizeOAuthClientInput,
+): Promise<{ redirectTo: string }> {
   const { request, user } = input;
   await deps.consents.end(input.consentCookie);
-  if (input.decision === 'deny') return { redirectTo: errorRedirect({ redirectUri: request.redirectUri, state: request.state, error: new OAuthError('access_denied', 'the user denied the request') }) };
+  if (input.decision === 'deny')
+    return {
+      redirectTo: errorRedirect({
+        redirectUri: request.redirectUri,
+        state: request.state,
+        error: new OAuthError('access_denied', 'the user denied the request'),
+      }),
+    };
   const refused = consentRefusal(request, user);
-  if (refused) return { redirectTo: errorRedirect({ redirectUri: request.redirectUri, state: request.state, error: refused }) };
+  if (refused)
+    return { redirectTo: errorRedirect({ redirectUri: request.redirectUri, state: request.state, error: refused }) };
   const { code } = await deps.grants.approve(
-    { clientId: request.client.id, userId: user.id, organizationId: user.organization_id, scopes: request.scopes, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge },
+    {
+      clientId: request.client.id,
+      userId: user.id,
+      organizationId: user.organization_id,
+      scopes: request.scopes,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+    },
     deps.clock(),
   );
   return { redirectTo: redirectWith(request.redirectUri, { code, state: request.state }) };

@@ -17,7 +17,10 @@ export interface ExchangeAuthorizationCodeInput {
   form: TokenForm;
 }
 
-export async function exchangeAuthorizationCode(deps: ExchangeAuthorizationCodeDeps, input: ExchangeAuthorizationCodeInput): Promise<TokenResponse> {
+export async function exchangeAuthorizationCode(
+  deps: ExchangeAuthorizationCodeDeps,
+  input: ExchangeAuthorizationCodeInput,
+): Promise<TokenResponse> {
   const { client, form } = input;
   const { grants } = deps;
   const code = requiredFormField(form, 'code');
@@ -29,15 +32,23 @@ export async function exchangeAuthorizationCode(deps: ExchangeAuthorizationCodeD
   if (redeemed.kind === 'reused') {
     // Only the client the code was issued to may trigger the revocation (RFC 6749 4.1.2).
     if (redeemed.record.client_id === client.id) await grants.revokeGrant(redeemed.record.grant_id, now);
-    throw new OAuthError('invalid_grant', 'the authorization code has already been used; tokens issued from it are revoked');
+    throw new OAuthError(
+      'invalid_grant',
+      'the authorization code has already been used; tokens issued from it are revoked',
+    );
   }
   const record = redeemed.record;
-  if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
-  if (record.expires_at.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the authorization code has expired');
-  if (record.redirect_uri !== redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (record.client_id !== client.id)
+    throw new OAuthError('invalid_grant', 'the authorization code was issued to another client');
+  if (record.expires_at.getTime() <= now.getTime())
+    throw new OAuthError('invalid_grant', 'the authorization code has expired');
+  if (record.redirect_uri !== redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   if (record.code_challenge !== null) {
-    if (verifier === undefined) throw new OAuthError('invalid_grant', 'code_verifier is required (a code_challenge was sent)');
-    if (!verifyPkce(verifier, record.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (verifier === undefined)
+      throw new OAuthError('invalid_grant', 'code_verifier is required (a code_challenge was sent)');
+    if (!verifyPkce(verifier, record.code_challenge))
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
   } else if (verifier !== undefined) {
     throw new OAuthError('invalid_grant', 'code_verifier was sent but the authorization request had no code_challenge');
   }

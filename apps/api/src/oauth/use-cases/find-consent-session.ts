@@ -20,11 +20,17 @@ export interface ConsentSession {
   csrfToken: string;
 }
 
-export async function findConsentSession(deps: FindConsentSessionDeps, input: FindConsentSessionInput): Promise<ConsentSession | null> {
+export async function findConsentSession(
+  deps: FindConsentSessionDeps,
+  input: FindConsentSessionInput,
+): Promise<ConsentSession | null> {
   const { cookie } = input;
   if (!cookie || cookie.length > 100) return null;
   const session = await deps.consents.find(cookie, deps.clock());
   if (!session) return null;
-  const user = await deps.users.findById({ organizationId: session.organization_id, environment: 'live' }, session.user_id);
+  const user = await deps.users.findById(
+    { organizationId: session.organization_id, environment: 'live' },
+    session.user_id,
+  );
   return user && user.status === 'active' ? { user, cookie, csrfToken: session.csrf_token } : null;
 }

@@ -17,7 +17,10 @@ export interface IssueOAuthTokensInput {
   now: Date;
 }
 
-export async function issueOAuthTokens(deps: IssueOAuthTokensDeps, input: IssueOAuthTokensInput): Promise<TokenResponse> {
+export async function issueOAuthTokens(
+  deps: IssueOAuthTokensDeps,
+  input: IssueOAuthTokensInput,
+): Promise<TokenResponse> {
   const { grant, scopes, now } = input;
   const user = await deps.users.findById({ organizationId: grant.organization_id, environment: 'live' }, grant.user_id);
   if (!user || user.status !== 'active') {
@@ -26,5 +29,11 @@ export async function issueOAuthTokens(deps: IssueOAuthTokensDeps, input: IssueO
   }
   const access = await deps.tokens.issueOAuthAccess(user, { scopes, clientId: grant.client_id, grantId: grant._id });
   const refresh = await deps.grants.issueRefreshToken(grant, grant.scopes, now);
-  return { access_token: access.token, token_type: 'Bearer', expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.token, scope: formatScope(scopes) };
+  return {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refresh.token,
+    scope: formatScope(scopes),
+  };
 }

@@ -8,7 +8,10 @@ import { issueOAuthTokens, type IssueOAuthTokensDeps } from './issue-oauth-token
 import { formField, mayBeIssued, requiredFormField, type TokenForm, type TokenResponse } from './token-request';
 
 export interface RefreshOAuthTokenDeps extends IssueOAuthTokensDeps {
-  grants: Pick<OAuthGrantRepository, 'findRefreshToken' | 'redeemRefreshToken' | 'revokeGrant' | 'findActiveGrant' | 'issueRefreshToken'>;
+  grants: Pick<
+    OAuthGrantRepository,
+    'findRefreshToken' | 'redeemRefreshToken' | 'revokeGrant' | 'findActiveGrant' | 'issueRefreshToken'
+  >;
   clock: () => Date;
 }
 
@@ -17,7 +20,10 @@ export interface RefreshOAuthTokenInput {
   form: TokenForm;
 }
 
-export async function refreshOAuthToken(deps: RefreshOAuthTokenDeps, input: RefreshOAuthTokenInput): Promise<TokenResponse> {
+export async function refreshOAuthToken(
+  deps: RefreshOAuthTokenDeps,
+  input: RefreshOAuthTokenInput,
+): Promise<TokenResponse> {
   const { client, form } = input;
   const { grants } = deps;
   const presented = requiredFormField(form, 'refresh_token');
@@ -36,8 +42,10 @@ export async function refreshOAuthToken(deps: RefreshOAuthTokenDeps, input: Refr
     throw new OAuthError('invalid_grant', 'the refresh token has already been used; the authorization is revoked');
   }
   const record = redeemed.record;
-  if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
-  if (record.expires_at.getTime() <= now.getTime()) throw new OAuthError('invalid_grant', 'the refresh token has expired');
+  if (record.client_id !== client.id)
+    throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
+  if (record.expires_at.getTime() <= now.getTime())
+    throw new OAuthError('invalid_grant', 'the refresh token has expired');
   const grant = await grants.findActiveGrant(record.grant_id);
   if (!grant) throw new OAuthError('invalid_grant', 'the authorization has been revoked');
   const scopes = requested ?? grant.scopes;

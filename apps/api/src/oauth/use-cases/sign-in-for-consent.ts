@@ -16,7 +16,10 @@ export interface SignInForConsentInput {
 /** The consent cookie of the new record, or `invalid` for an unknown email, a wrong password or an inactive user. */
 export type SignInForConsentResult = { kind: 'signed-in'; cookie: string } | { kind: 'invalid' };
 
-export async function signInForConsent(deps: SignInForConsentDeps, input: SignInForConsentInput): Promise<SignInForConsentResult> {
+export async function signInForConsent(
+  deps: SignInForConsentDeps,
+  input: SignInForConsentInput,
+): Promise<SignInForConsentResult> {
   const user = input.email ? await deps.users.findByEmail(input.email) : null;
   // Unknown email and wrong password take the same time and answer (as POST /api/auth/login).
   const usable = user?.status === 'active' && user.password_hash ? user.password_hash : await dummyPasswordHash();

@@ -42,7 +42,11 @@ export function clientCredentials(authorization: string, form: TokenForm): Clien
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
     const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw new OAuthError('invalid_client', 'the Authorization header must be HTTP Basic with client_id:client_secret');
+    if (colon < 0)
+      throw new OAuthError(
+        'invalid_client',
+        'the Authorization header must be HTTP Basic with client_id:client_secret',
+      );
     let clientId: string;
     let secret: string;
     try {
@@ -51,8 +55,13 @@ export function clientCredentials(authorization: string, form: TokenForm): Clien
     } catch {
       throw new OAuthError('invalid_client', 'the Basic credentials are not form-urlencoded');
     }
-    if (bodySecret !== undefined) throw new OAuthError('invalid_request', 'send the client secret either in the Authorization header or in the body, not both');
-    if (bodyId !== undefined && bodyId !== clientId) throw new OAuthError('invalid_request', 'client_id differs from the Authorization header');
+    if (bodySecret !== undefined)
+      throw new OAuthError(
+        'invalid_request',
+        'send the client secret either in the Authorization header or in the body, not both',
+      );
+    if (bodyId !== undefined && bodyId !== clientId)
+      throw new OAuthError('invalid_request', 'client_id differs from the Authorization header');
     return { clientId, secret };
   }
   if (bodyId === undefined) throw new OAuthError('invalid_client', 'client authentication is required (client_id)');

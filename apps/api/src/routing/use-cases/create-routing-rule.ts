@@ -3,7 +3,14 @@ import type { ConfigResource, RoutingRuleRepository } from '@leadstream/dal';
 import { parseRoutingRuleCreate, type RoutingRuleSettings, type TenantContext } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { PlanLimitGate } from '../../rules/plan-limit-gate';
-import { checkConnections, invalidRouting, knownRoutingNames, routingRuleId, type CheckConnectionsDeps, type KnownRoutingNamesDeps } from './routing-rule-access';
+import {
+  checkConnections,
+  invalidRouting,
+  knownRoutingNames,
+  routingRuleId,
+  type CheckConnectionsDeps,
+  type KnownRoutingNamesDeps,
+} from './routing-rule-access';
 
 export interface CreateRoutingRuleDeps extends KnownRoutingNamesDeps, CheckConnectionsDeps {
   rules: Pick<RoutingRuleRepository, 'count' | 'create'>;
@@ -17,7 +24,10 @@ export interface CreateRoutingRuleInput {
   body: unknown;
 }
 
-export async function createRoutingRule(deps: CreateRoutingRuleDeps, input: CreateRoutingRuleInput): Promise<ConfigResource<RoutingRuleSettings>> {
+export async function createRoutingRule(
+  deps: CreateRoutingRuleDeps,
+  input: CreateRoutingRuleInput,
+): Promise<ConfigResource<RoutingRuleSettings>> {
   const { tenant } = input;
   const parsed = parseRoutingRuleCreate(input.body, await knownRoutingNames(deps, tenant.organizationId));
   if (!parsed.ok) throw invalidRouting(parsed.details);

@@ -12,7 +12,10 @@ export interface GetRoutingRuleInput {
   ruleId: string;
 }
 
-export async function getRoutingRule(deps: GetRoutingRuleDeps, input: GetRoutingRuleInput): Promise<ConfigResource<RoutingRuleSettings>> {
+export async function getRoutingRule(
+  deps: GetRoutingRuleDeps,
+  input: GetRoutingRuleInput,
+): Promise<ConfigResource<RoutingRuleSettings>> {
   const rule = await deps.rules.find(input.tenant.organizationId, input.ruleId);
   if (!rule) throw routingRuleNotFound();
   return rule;

@@ -10,6 +10,9 @@ export interface GetRoutingSettingsInput {
   tenant: TenantContext;
 }
 
-export async function getRoutingSettings(deps: GetRoutingSettingsDeps, input: GetRoutingSettingsInput): Promise<RoutingSettings & { updated_at: string | null }> {
+export async function getRoutingSettings(
+  deps: GetRoutingSettingsDeps,
+  input: GetRoutingSettingsInput,
+): Promise<RoutingSettings & { updated_at: string | null }> {
   return deps.settings.get(input.tenant.organizationId);
 }

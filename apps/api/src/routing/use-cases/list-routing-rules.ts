@@ -10,6 +10,9 @@ export interface ListRoutingRulesInput {
   tenant: TenantContext;
 }
 
-export async function listRoutingRules(deps: ListRoutingRulesDeps, input: ListRoutingRulesInput): Promise<Array<ConfigResource<RoutingRuleSettings>>> {
+export async function listRoutingRules(
+  deps: ListRoutingRulesDeps,
+  input: ListRoutingRulesInput,
+): Promise<Array<ConfigResource<RoutingRuleSettings>>> {
   return deps.rules.list(input.tenant.organizationId);
 }

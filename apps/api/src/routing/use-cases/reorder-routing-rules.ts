@@ -16,7 +16,10 @@ export interface ReorderRoutingRulesInput {
 }
 
 /** The organization's rules in their new order. */
-export async function reorderRoutingRules(deps: ReorderRoutingRulesDeps, input: ReorderRoutingRulesInput): Promise<Array<ConfigResource<RoutingRuleSettings>>> {
+export async function reorderRoutingRules(
+  deps: ReorderRoutingRulesDeps,
+  input: ReorderRoutingRulesInput,
+): Promise<Array<ConfigResource<RoutingRuleSettings>>> {
   const organizationId = input.tenant.organizationId;
   const parsed = parseRuleReorder(input.body);
   if (!parsed.ok) throw invalidRouting(parsed.details);

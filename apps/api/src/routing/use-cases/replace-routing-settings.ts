@@ -15,7 +15,10 @@ export interface ReplaceRoutingSettingsInput {
   body: unknown;
 }
 
-export async function replaceRoutingSettings(deps: ReplaceRoutingSettingsDeps, input: ReplaceRoutingSettingsInput): Promise<RoutingSettings & { updated_at: string }> {
+export async function replaceRoutingSettings(
+  deps: ReplaceRoutingSettingsDeps,
+  input: ReplaceRoutingSettingsInput,
+): Promise<RoutingSettings & { updated_at: string }> {
   const { tenant } = input;
   const parsed = parseRoutingSettings(input.body);
   if (!parsed.ok) throw invalidRouting(parsed.details, 'routing settings');

@@ -3,7 +3,14 @@
  * calculated fields), as the route stage does; stores nothing.
  */
 import type { EnrichmentConfigReader, RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
-import { enrichLead, matchRoutingRule, routeLead, ruleSubjectOf, type RouteDecision, type TenantContext } from '@leadstream/domain';
+import {
+  enrichLead,
+  matchRoutingRule,
+  routeLead,
+  ruleSubjectOf,
+  type RouteDecision,
+  type TenantContext,
+} from '@leadstream/domain';
 
 export interface TestRoutingDeps {
   routing: Pick<RoutingConfigReader, 'read' | 'enabledConnectionIds'>;
@@ -29,7 +36,10 @@ export interface TestRoutingResult {
 
 export async function testRouting(deps: TestRoutingDeps, input: TestRoutingInput): Promise<TestRoutingResult> {
   const { tenant, leadData, leadId } = input;
-  const [config, enrichment] = await Promise.all([deps.routing.read(tenant.organizationId), deps.enrichment.read(tenant.organizationId)]);
+  const [config, enrichment] = await Promise.all([
+    deps.routing.read(tenant.organizationId),
+    deps.enrichment.read(tenant.organizationId),
+  ]);
   const enriched = enrichLead(ruleSubjectOf(leadData), enrichment, deps.clock());
   const subject = enriched.subject;
   const matched = matchRoutingRule(subject, config.rules);
@@ -37,6 +47,13 @@ export async function testRouting(deps: TestRoutingDeps, input: TestRoutingInput
   const position = matched?.distribution === 'round_robin' ? await deps.counters.peek(tenant, matched.id) : undefined;
   const connections = await deps.routing.enabledConnectionIds(tenant);
   const key = leadId ?? (typeof leadData['email'] === 'string' ? leadData['email'] : '');
-  const decision = routeLead({ id: key, subject }, config.rules, config.settings, { connections, ...(position !== undefined ? { position } : {}) });
-  return { decision, ruleName: matched?.name ?? null, enrichmentOutcome: enriched.run.final_outcome === 'rejected' ? 'rejected' : 'accepted' };
+  const decision = routeLead({ id: key, subject }, config.rules, config.settings, {
+    connections,
+    ...(position !== undefined ? { position } : {}),
+  });
+  return {
+    decision,
+    ruleName: matched?.name ?? null,
+    enrichmentOutcome: enriched.run.final_outcome === 'rejected' ? 'rejected' : 'accepted',
+  };
 }

@@ -3,7 +3,15 @@ import type { ConfigResource, EnrichmentRuleRepository } from '@leadstream/dal';
 import { parseEnrichmentRuleCreate, type EnrichmentRuleSettings, type TenantContext } from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import type { PlanLimitGate } from '../plan-limit-gate';
-import { checkedRuleSettings, invalidEnrichmentRule, knownNames, ruleId, webhookTargetProblems, type KnownNamesDeps, type RuleTargetOptions } from './enrichment-rule-access';
+import {
+  checkedRuleSettings,
+  invalidEnrichmentRule,
+  knownNames,
+  ruleId,
+  webhookTargetProblems,
+  type KnownNamesDeps,
+  type RuleTargetOptions,
+} from './enrichment-rule-access';
 
 export interface CreateEnrichmentRuleDeps extends KnownNamesDeps {
   rules: Pick<EnrichmentRuleRepository, 'count' | 'create'>;
@@ -18,7 +26,10 @@ export interface CreateEnrichmentRuleInput {
   body: unknown;
 }
 
-export async function createEnrichmentRule(deps: CreateEnrichmentRuleDeps, input: CreateEnrichmentRuleInput): Promise<ConfigResource<EnrichmentRuleSettings>> {
+export async function createEnrichmentRule(
+  deps: CreateEnrichmentRuleDeps,
+  input: CreateEnrichmentRuleInput,
+): Promise<ConfigResource<EnrichmentRuleSettings>> {
   const organizationId = input.tenant.organizationId;
   const settings = checkedRuleSettings(parseEnrichmentRuleCreate(input.body, await knownNames(deps, organizationId)));
   const unreachable = await webhookTargetProblems(deps.outbound, settings);

@@ -14,7 +14,10 @@ export interface DeleteEnrichmentRuleInput {
   ruleId: string;
 }
 
-export async function deleteEnrichmentRule(deps: DeleteEnrichmentRuleDeps, input: DeleteEnrichmentRuleInput): Promise<void> {
+export async function deleteEnrichmentRule(
+  deps: DeleteEnrichmentRuleDeps,
+  input: DeleteEnrichmentRuleInput,
+): Promise<void> {
   const organizationId = input.tenant.organizationId;
   if (!(await deps.rules.delete(organizationId, input.ruleId))) throw enrichmentRuleNotFound();
   await deps.configCache.changed(organizationId, 'enrichment_rules');

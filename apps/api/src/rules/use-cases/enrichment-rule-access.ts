@@ -12,7 +12,8 @@ import type { SchemaError } from '@leadstream/schemas';
 export type RuleTargetOptions = { allowInsecureTargets: boolean } & Pick<OutboundOptions, 'resolve'>;
 
 export const enrichmentRuleNotFound = (): DomainError => new DomainError('NOT_FOUND', 'Enrichment rule not found');
-export const invalidEnrichmentRule = (details: ErrorDetail[]): DomainError => new DomainError('VALIDATION_ERROR', 'Invalid enrichment rule', details);
+export const invalidEnrichmentRule = (details: ErrorDetail[]): DomainError =>
+  new DomainError('VALIDATION_ERROR', 'Invalid enrichment rule', details);
 
 export function ruleId(): string {
   return `rule_${randomUUID().replace(/-/g, '')}`;
@@ -25,12 +26,18 @@ export interface KnownNamesDeps {
 
 /** What rule parsing checks names against: the organization's custom fields and lookup tables. */
 export async function knownNames(deps: KnownNamesDeps, organizationId: string) {
-  const [customFields, tables] = await Promise.all([deps.customFields.list(organizationId), deps.lookupTables.list(organizationId)]);
+  const [customFields, tables] = await Promise.all([
+    deps.customFields.list(organizationId),
+    deps.lookupTables.list(organizationId),
+  ]);
   return { customFields, lookupTables: new Set(tables.map((table) => table.name)) };
 }
 
 /** The parsed settings, or VALIDATION_ERROR with the parse or formula problems. */
-export function checkedRuleSettings(parsed: { ok: true; value: EnrichmentRuleSettings } | { ok: false; details: ErrorDetail[] }, prefix = ''): EnrichmentRuleSettings {
+export function checkedRuleSettings(
+  parsed: { ok: true; value: EnrichmentRuleSettings } | { ok: false; details: ErrorDetail[] },
+  prefix = '',
+): EnrichmentRuleSettings {
   if (!parsed.ok) throw invalidEnrichmentRule(parsed.details);
   const problems = ruleFormulaProblems(parsed.value, prefix);
   if (problems.length > 0) throw invalidEnrichmentRule(problems);
@@ -41,7 +48,11 @@ export function checkedRuleSettings(parsed: { ok: true; value: EnrichmentRuleSet
  * Webhook actions must target https URLs resolving to public addresses, as webhooks must when
  * saved (the rule-webhook stage checks again on every call).
  */
-export async function webhookTargetProblems(outbound: RuleTargetOptions, settings: EnrichmentRuleSettings, prefix = ''): Promise<ErrorDetail[]> {
+export async function webhookTargetProblems(
+  outbound: RuleTargetOptions,
+  settings: EnrichmentRuleSettings,
+  prefix = '',
+): Promise<ErrorDetail[]> {
   const problems: ErrorDetail[] = [];
   for (const [index, action] of settings.actions.entries()) {
     if (action.type !== 'webhook') continue;
@@ -60,8 +71,12 @@ export function schemaDetails(error: SchemaError): ErrorDetail[] {
       .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
       .join('')
       .replace(/^\./, '');
-    const missing = entry.keyword === 'required' ? String((entry.params as { missingProperty?: string }).missingProperty) : undefined;
-    const extra = entry.keyword === 'additionalProperties' ? String((entry.params as { additionalProperty?: string }).additionalProperty) : undefined;
+    const missing =
+      entry.keyword === 'required' ? String((entry.params as { missingProperty?: string }).missingProperty) : undefined;
+    const extra =
+      entry.keyword === 'additionalProperties'
+        ? String((entry.params as { additionalProperty?: string }).additionalProperty)
+        : undefined;
     const field = [path, missing ?? extra].filter(Boolean).join(path && (missing ?? extra) ? '.' : '') || '(body)';
     return { field, message: `${field} ${entry.message ?? 'is invalid'}` };
   });

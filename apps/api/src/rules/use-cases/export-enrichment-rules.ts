@@ -17,7 +17,10 @@ export interface ExportEnrichmentRulesResult {
   exportedAt: string;
 }
 
-export async function exportEnrichmentRules(deps: ExportEnrichmentRulesDeps, input: ExportEnrichmentRulesInput): Promise<ExportEnrichmentRulesResult> {
+export async function exportEnrichmentRules(
+  deps: ExportEnrichmentRulesDeps,
+  input: ExportEnrichmentRulesInput,
+): Promise<ExportEnrichmentRulesResult> {
   const exportedAt = deps.clock().toISOString();
   return { document: exportRulesDocument(await deps.rules.list(input.tenant.organizationId), exportedAt), exportedAt };
 }

@@ -11,7 +11,10 @@ export interface GetCalculationJobInput {
   jobId: string;
 }
 
-export async function getCalculationJob(deps: GetCalculationJobDeps, input: GetCalculationJobInput): Promise<CalculationJob> {
+export async function getCalculationJob(
+  deps: GetCalculationJobDeps,
+  input: GetCalculationJobInput,
+): Promise<CalculationJob> {
   const job = await deps.jobs.find(input.tenant.organizationId, input.jobId);
   if (!job) throw new DomainError('NOT_FOUND', 'Recalculation job not found');
   return job;

@@ -16,7 +16,10 @@ export interface GetEnrichmentRuleInput {
 
 export type EnrichmentRuleWithStats = ConfigResource<EnrichmentRuleSettings> & { stats: RuleStats };
 
-export async function getEnrichmentRule(deps: GetEnrichmentRuleDeps, input: GetEnrichmentRuleInput): Promise<EnrichmentRuleWithStats> {
+export async function getEnrichmentRule(
+  deps: GetEnrichmentRuleDeps,
+  input: GetEnrichmentRuleInput,
+): Promise<EnrichmentRuleWithStats> {
   const organizationId = input.tenant.organizationId;
   const rule = await deps.rules.find(organizationId, input.ruleId);
   if (!rule) throw enrichmentRuleNotFound();

@@ -3,11 +3,25 @@
  * within the organization's plan; announced to the config cache.
  */
 import type { ConfigResource, EnrichmentRuleRepository } from '@leadstream/dal';
-import { parseRulesImport, ruleFormulaProblems, type EnrichmentRuleSettings, type ErrorDetail, type TenantContext } from '@leadstream/domain';
+import {
+  parseRulesImport,
+  ruleFormulaProblems,
+  type EnrichmentRuleSettings,
+  type ErrorDetail,
+  type TenantContext,
+} from '@leadstream/domain';
 import type { ConfigCache } from '@leadstream/runtime';
 import { parseEnrichmentRulesDocument, SchemaError } from '@leadstream/schemas';
 import type { PlanLimitGate } from '../plan-limit-gate';
-import { invalidEnrichmentRule, knownNames, ruleId, schemaDetails, webhookTargetProblems, type KnownNamesDeps, type RuleTargetOptions } from './enrichment-rule-access';
+import {
+  invalidEnrichmentRule,
+  knownNames,
+  ruleId,
+  schemaDetails,
+  webhookTargetProblems,
+  type KnownNamesDeps,
+  type RuleTargetOptions,
+} from './enrichment-rule-access';
 
 export interface ImportEnrichmentRulesDeps extends KnownNamesDeps {
   rules: Pick<EnrichmentRuleRepository, 'count' | 'createMany'>;
@@ -28,7 +42,10 @@ export interface ImportEnrichmentRulesResult {
   ids: Record<string, string>;
 }
 
-export async function importEnrichmentRules(deps: ImportEnrichmentRulesDeps, input: ImportEnrichmentRulesInput): Promise<ImportEnrichmentRulesResult> {
+export async function importEnrichmentRules(
+  deps: ImportEnrichmentRulesDeps,
+  input: ImportEnrichmentRulesInput,
+): Promise<ImportEnrichmentRulesResult> {
   const organizationId = input.tenant.organizationId;
   try {
     parseEnrichmentRulesDocument(input.body);
@@ -41,9 +58,12 @@ export async function importEnrichmentRules(deps: ImportEnrichmentRulesDeps, inp
   const problems = parsed.value.flatMap((settings, index) => ruleFormulaProblems(settings, `rules[${index}].`));
   if (problems.length > 0) throw invalidEnrichmentRule(problems);
   const unreachable: ErrorDetail[] = [];
-  for (const [index, settings] of parsed.value.entries()) unreachable.push(...(await webhookTargetProblems(deps.outbound, settings, `rules[${index}].`)));
+  for (const [index, settings] of parsed.value.entries())
+    unreachable.push(...(await webhookTargetProblems(deps.outbound, settings, `rules[${index}].`)));
   if (unreachable.length > 0) throw invalidEnrichmentRule(unreachable);
-  const originalIds = ((input.body as { rules: Array<{ id?: unknown }> }).rules ?? []).map((rule) => (typeof rule.id === 'string' ? rule.id : null));
+  const originalIds = ((input.body as { rules: Array<{ id?: unknown }> }).rules ?? []).map((rule) =>
+    typeof rule.id === 'string' ? rule.id : null,
+  );
   const records = parsed.value.map((settings) => ({ id: ruleId(), settings }));
   // All or nothing: an import that would take the organization past its plan adds no rule.
   const created = await deps.planLimits.admit(

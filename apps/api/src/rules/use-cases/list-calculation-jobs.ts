@@ -10,6 +10,9 @@ export interface ListCalculationJobsInput {
   tenant: TenantContext;
 }
 
-export async function listCalculationJobs(deps: ListCalculationJobsDeps, input: ListCalculationJobsInput): Promise<CalculationJob[]> {
+export async function listCalculationJobs(
+  deps: ListCalculationJobsDeps,
+  input: ListCalculationJobsInput,
+): Promise<CalculationJob[]> {
   return deps.jobs.recent(input.tenant.organizationId);
 }

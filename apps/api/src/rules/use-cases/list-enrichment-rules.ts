@@ -10,6 +10,9 @@ export interface ListEnrichmentRulesInput {
   tenant: TenantContext;
 }
 
-export async function listEnrichmentRules(deps: ListEnrichmentRulesDeps, input: ListEnrichmentRulesInput): Promise<Array<ConfigResource<EnrichmentRuleSettings>>> {
+export async function listEnrichmentRules(
+  deps: ListEnrichmentRulesDeps,
+  input: ListEnrichmentRulesInput,
+): Promise<Array<ConfigResource<EnrichmentRuleSettings>>> {
   return deps.rules.list(input.tenant.organizationId);
 }

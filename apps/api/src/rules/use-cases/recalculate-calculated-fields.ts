@@ -17,7 +17,10 @@ export interface RecalculateCalculatedFieldsInput {
   fieldId: string | null;
 }
 
-export async function recalculateCalculatedFields(deps: RecalculateCalculatedFieldsDeps, input: RecalculateCalculatedFieldsInput): Promise<CalculationJob> {
+export async function recalculateCalculatedFields(
+  deps: RecalculateCalculatedFieldsDeps,
+  input: RecalculateCalculatedFieldsInput,
+): Promise<CalculationJob> {
   const organizationId = input.tenant.organizationId;
   if (input.fieldId === null) return startCalculationJob(deps, { organizationId, fields: null, reason: 'manual' });
   const field = await deps.calculatedFields.find(organizationId, input.fieldId);

@@ -16,7 +16,10 @@ export interface ReorderEnrichmentRulesInput {
 }
 
 /** The organization's rules in their new order. */
-export async function reorderEnrichmentRules(deps: ReorderEnrichmentRulesDeps, input: ReorderEnrichmentRulesInput): Promise<Array<ConfigResource<EnrichmentRuleSettings>>> {
+export async function reorderEnrichmentRules(
+  deps: ReorderEnrichmentRulesDeps,
+  input: ReorderEnrichmentRulesInput,
+): Promise<Array<ConfigResource<EnrichmentRuleSettings>>> {
   const organizationId = input.tenant.organizationId;
   const parsed = parseRuleReorder(input.body);
   if (!parsed.ok) throw invalidEnrichmentRule(parsed.details);

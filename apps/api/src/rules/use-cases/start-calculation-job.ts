@@ -16,7 +16,10 @@ export interface StartCalculationJobInput {
   reason: CalculationJob['reason'];
 }
 
-export async function startCalculationJob(deps: StartCalculationJobDeps, input: StartCalculationJobInput): Promise<CalculationJob> {
+export async function startCalculationJob(
+  deps: StartCalculationJobDeps,
+  input: StartCalculationJobInput,
+): Promise<CalculationJob> {
   const { organizationId } = input;
   const job: CalculationJob = {
     id: `calcjob_${randomUUID().replace(/-/g, '')}`,

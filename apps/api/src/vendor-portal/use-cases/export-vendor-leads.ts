@@ -34,7 +34,11 @@ export function exportVendorLeads(deps: ExportVendorLeadsDeps, input: ExportVend
   const rows = deps.reports.iterateForExport(input.tenant, input.vendorId, range);
   const toRecord = new Transform({
     objectMode: true,
-    transform(lead: { _id: string; email: string; status: string; submitted_at: string; rejection_reason: string | null }, _encoding, done) {
+    transform(
+      lead: { _id: string; email: string; status: string; submitted_at: string; rejection_reason: string | null },
+      _encoding,
+      done,
+    ) {
       const reason = lead.rejection_reason ?? (lead.status === 'duplicate' ? 'duplicate' : null);
       done(null, [lead._id, cell(lead.email), lead.status, lead.submitted_at, reason ?? '']);
     },

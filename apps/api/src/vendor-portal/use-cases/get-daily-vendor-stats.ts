@@ -1,5 +1,12 @@
 /** GET /api/vendor-portal/daily-stats: the vendor's leads of one UTC day (today by default). */
-import { acceptanceRate, DAY_MS, isoDate, parseUtcDate, type VendorCallerInput, type VendorReportDeps } from './vendor-report-access';
+import {
+  acceptanceRate,
+  DAY_MS,
+  isoDate,
+  parseUtcDate,
+  type VendorCallerInput,
+  type VendorReportDeps,
+} from './vendor-report-access';
 
 export interface GetDailyVendorStatsDeps extends VendorReportDeps {
   clock: () => Date;
@@ -19,7 +26,10 @@ export interface DailyVendorStats {
   acceptance_rate: number;
 }
 
-export async function getDailyVendorStats(deps: GetDailyVendorStatsDeps, input: GetDailyVendorStatsInput): Promise<DailyVendorStats> {
+export async function getDailyVendorStats(
+  deps: GetDailyVendorStatsDeps,
+  input: GetDailyVendorStatsInput,
+): Promise<DailyVendorStats> {
   const day = input.day ?? parseUtcDate(isoDate(deps.clock()));
   if (!day) throw new Error('clock gave an invalid date');
   const counts = await deps.reports.countOutcomes(input.tenant, input.vendorId, {

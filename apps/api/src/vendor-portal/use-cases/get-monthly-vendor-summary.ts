@@ -21,7 +21,10 @@ export interface MonthlyVendorSummary {
   rejection_breakdown: VendorOutcomeCounts['rejection_breakdown'];
 }
 
-export async function getMonthlyVendorSummary(deps: GetMonthlyVendorSummaryDeps, input: GetMonthlyVendorSummaryInput): Promise<MonthlyVendorSummary> {
+export async function getMonthlyVendorSummary(
+  deps: GetMonthlyVendorSummaryDeps,
+  input: GetMonthlyVendorSummaryInput,
+): Promise<MonthlyVendorSummary> {
   const { year, month } = input;
   const counts = await deps.reports.countOutcomes(input.tenant, input.vendorId, {
     from: new Date(Date.UTC(year, month - 1, 1)).toISOString(),

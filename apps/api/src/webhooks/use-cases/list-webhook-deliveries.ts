@@ -15,7 +15,10 @@ export interface ListWebhookDeliveriesInput {
   limit: number;
 }
 
-export async function listWebhookDeliveries(deps: ListWebhookDeliveriesDeps, input: ListWebhookDeliveriesInput): ReturnType<WebhookDeliveryRepository['list']> {
+export async function listWebhookDeliveries(
+  deps: ListWebhookDeliveriesDeps,
+  input: ListWebhookDeliveriesInput,
+): ReturnType<WebhookDeliveryRepository['list']> {
   const webhook = await findWebhook(deps, input.tenant, input.webhookId);
   return deps.deliveries.list(tenantOfWebhook(webhook), webhook.id, input.page, input.limit);
 }

@@ -25,11 +25,16 @@ export interface ListedWebhook {
 
 export async function listWebhooks(deps: ListWebhooksDeps, input: ListWebhooksInput): Promise<ListedWebhook[]> {
   const now = deps.clock();
-  const webhooks = (await Promise.all(tenantsOf(input.tenant).map((tenant) => deps.webhooks.list(tenant)))).flat().sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const webhooks = (await Promise.all(tenantsOf(input.tenant).map((tenant) => deps.webhooks.list(tenant))))
+    .flat()
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   return Promise.all(
     webhooks.map(async (webhook) => {
       const tenant = tenantOfWebhook(webhook);
-      const [stats, lastTriggeredAt] = await Promise.all([deps.deliveries.stats(tenant, webhook.id, now), deps.deliveries.lastTriggeredAt(tenant, webhook.id)]);
+      const [stats, lastTriggeredAt] = await Promise.all([
+        deps.deliveries.stats(tenant, webhook.id, now),
+        deps.deliveries.lastTriggeredAt(tenant, webhook.id),
+      ]);
       return { webhook, secret: readableSecret(deps.cipher, webhook), stats, lastTriggeredAt };
     }),
   );

@@ -32,7 +32,15 @@ export async function retryDelivery(deps: RetryDeliveryDeps, input: RetryDeliver
   const delivery = await deps.deliveries.find(tenant, webhook.id, input.deliveryId);
   if (!delivery) throw new DomainError('NOT_FOUND', 'Webhook delivery not found');
   const resendId = newId('rsd');
-  const message: WebhookDeliveryMessage = { schema_version: 1, delivery_id: delivery._id, webhook_id: webhook.id, organization_id: webhook.organization_id, environment: webhook.environment, kind: 'resend', resend_id: resendId };
+  const message: WebhookDeliveryMessage = {
+    schema_version: 1,
+    delivery_id: delivery._id,
+    webhook_id: webhook.id,
+    organization_id: webhook.organization_id,
+    environment: webhook.environment,
+    kind: 'resend',
+    resend_id: resendId,
+  };
   await deps.log.produce(WEBHOOK_DELIVERIES_TOPIC, [{ key: webhook.id, value: JSON.stringify(message) }]);
   return { deliveryId: delivery._id, eventId: delivery.event_id, resendId };
 }

@@ -1,7 +1,14 @@
 /** PATCH /api/webhooks/:id: a partial update; a new URL is checked like a new webhook's. */
 import type { WebhookRepository } from '@leadstream/dal';
 import { parseWebhookPatch, type TenantContext, type Webhook } from '@leadstream/domain';
-import { checkReachable, findWebhook, invalidWebhook, tenantOfWebhook, webhookNotFound, type WebhookTargetOptions } from './webhook-access';
+import {
+  checkReachable,
+  findWebhook,
+  invalidWebhook,
+  tenantOfWebhook,
+  webhookNotFound,
+  type WebhookTargetOptions,
+} from './webhook-access';
 
 export interface UpdateWebhookDeps {
   webhooks: Pick<WebhookRepository, 'find' | 'update'>;
@@ -20,7 +27,12 @@ export async function updateWebhook(deps: UpdateWebhookDeps, input: UpdateWebhoo
   const parsed = parseWebhookPatch(input.body, deps.outbound);
   if (!parsed.ok) throw invalidWebhook(parsed.details);
   if (parsed.value.url !== undefined) await checkReachable(deps.outbound, parsed.value.url);
-  const updated = await deps.webhooks.update(tenantOfWebhook(current), current.id, parsed.value, deps.clock().toISOString());
+  const updated = await deps.webhooks.update(
+    tenantOfWebhook(current),
+    current.id,
+    parsed.value,
+    deps.clock().toISOString(),
+  );
   if (!updated) throw webhookNotFound();
   return updated;
 }

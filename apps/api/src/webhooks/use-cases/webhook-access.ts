@@ -2,13 +2,20 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookRepository } from '@leadstream/dal';
 import { DomainError, type ErrorDetail, type TenantContext, type Webhook } from '@leadstream/domain';
-import { checkTarget, CredentialsCipherError, openWebhookSecret, type CredentialsCipher, type OutboundOptions } from '@leadstream/runtime';
+import {
+  checkTarget,
+  CredentialsCipherError,
+  openWebhookSecret,
+  type CredentialsCipher,
+  type OutboundOptions,
+} from '@leadstream/runtime';
 
 /** How outbound targets are checked: WEBHOOK_ALLOW_INSECURE_TARGETS and the name resolution (tests pass their own). */
 export type WebhookTargetOptions = { allowInsecureTargets: boolean } & Pick<OutboundOptions, 'resolve'>;
 
 export const webhookNotFound = (): DomainError => new DomainError('NOT_FOUND', 'Webhook not found');
-export const invalidWebhook = (details: ErrorDetail[]): DomainError => new DomainError('VALIDATION_ERROR', 'Invalid webhook', details);
+export const invalidWebhook = (details: ErrorDetail[]): DomainError =>
+  new DomainError('VALIDATION_ERROR', 'Invalid webhook', details);
 
 export const newId = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
@@ -20,9 +27,16 @@ export function tenantsOf(tenant: TenantContext): TenantContext[] {
   ];
 }
 
-export const tenantOfWebhook = (webhook: Webhook): TenantContext => ({ organizationId: webhook.organization_id, environment: webhook.environment });
+export const tenantOfWebhook = (webhook: Webhook): TenantContext => ({
+  organizationId: webhook.organization_id,
+  environment: webhook.environment,
+});
 
-export async function findWebhook(deps: { webhooks: Pick<WebhookRepository, 'find'> }, tenant: TenantContext, webhookId: string): Promise<Webhook> {
+export async function findWebhook(
+  deps: { webhooks: Pick<WebhookRepository, 'find'> },
+  tenant: TenantContext,
+  webhookId: string,
+): Promise<Webhook> {
   for (const candidate of tenantsOf(tenant)) {
     const webhook = await deps.webhooks.find(candidate, webhookId);
     if (webhook) return webhook;

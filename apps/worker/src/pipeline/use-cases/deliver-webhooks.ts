@@ -68,7 +68,10 @@ export interface DeliverWebhooksInput {
 }
 
 const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u0000${tenant.organizationId}`;
-const tenantOf = (message: Pick<WebhookDeliveryMessage, 'organization_id' | 'environment'>): TenantContext => ({ organizationId: message.organization_id, environment: message.environment });
+const tenantOf = (message: Pick<WebhookDeliveryMessage, 'organization_id' | 'environment'>): TenantContext => ({
+  organizationId: message.organization_id,
+  environment: message.environment,
+});
 
 interface Attempt {
   message: WebhookDeliveryMessage;
@@ -120,7 +123,10 @@ interface AttemptOutcome {
   made: MadeAttempt;
 }
 
-export async function deliverWebhooks(deps: DeliverWebhooksDeps, input: DeliverWebhooksInput): Promise<StageBatchResult> {
+export async function deliverWebhooks(
+  deps: DeliverWebhooksDeps,
+  input: DeliverWebhooksInput,
+): Promise<StageBatchResult> {
   const write = emptyBatchWrite();
   const { messages, handled } = parseMessages(input.records, write);
   const { deliveries, webhooks } = await prefetch(deps, messages);
@@ -132,7 +138,9 @@ export async function deliverWebhooks(deps: DeliverWebhooksDeps, input: DeliverW
   const { successes, exhausted } = settleAttempts(deps, outcomes, plan, write, traceOf);
   const disabled = await collectWebhookWrites(deps, { webhooks, plan, successes, exhausted, at }, write);
   // Counted once the commit stored the disables (a conflict decides the batch again instead).
-  return disabled > 0 ? { write, handled, committed: (metrics) => metrics.webhooksDisabled.inc(disabled) } : { write, handled };
+  return disabled > 0
+    ? { write, handled, committed: (metrics) => metrics.webhooksDisabled.inc(disabled) }
+    : { write, handled };
 }
 
 /** Parse; a second message of a delivery already in this batch waits for the next one (it may apply only once the first attempt's outcome is stored). */
@@ -160,7 +168,10 @@ function parseMessages(records: LogRecord[], write: BatchWrite): { messages: Del
 }
 
 /** Prefetch: deliveries and webhooks of each tenant, one read each. */
-async function prefetch(deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'webhooks'>, messages: DeliveryMessage[]): Promise<{ deliveries: Map<string, WebhookDeliveryRecord>; webhooks: Map<string, Webhook> }> {
+async function prefetch(
+  deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'webhooks'>,
+  messages: DeliveryMessage[],
+): Promise<{ deliveries: Map<string, WebhookDeliveryRecord>; webhooks: Map<string, Webhook> }> {
   const byTenant = new Map<string, { tenant: TenantContext; deliveryIds: string[]; webhookIds: Set<string> }>();
   for (const { message } of messages) {
     const tenant = tenantOf(message);
@@ -173,7 +184,10 @@ async function prefetch(deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'webhooks
   const webhooks = new Map<string, Webhook>();
   await Promise.all(
     [...byTenant.values()].map(async ({ tenant, deliveryIds, webhookIds }) => {
-      const [foundDeliveries, foundWebhooks] = await Promise.all([deps.deliveries.findMany(tenant, deliveryIds), deps.webhooks.findMany(tenant, [...webhookIds])]);
+      const [foundDeliveries, foundWebhooks] = await Promise.all([
+        deps.deliveries.findMany(tenant, deliveryIds),
+        deps.webhooks.findMany(tenant, [...webhookIds]),
+      ]);
       for (const delivery of foundDeliveries) deliveries.set(delivery._id, delivery);
       for (const webhook of foundWebhooks) webhooks.set(webhook.id, webhook);
     }),
@@ -184,7 +198,12 @@ async function prefetch(deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'webhooks
 /** Decide which messages apply; cancel automatic attempts of webhooks disabled or deleted meanwhile. No I/O. */
 function planAttempts(
   deps: Pick<DeliverWebhooksDeps, 'madeAttempts' | 'retryScheduleMs'>,
-  input: { messages: DeliveryMessage[]; deliveries: Map<string, WebhookDeliveryRecord>; webhooks: Map<string, Webhook>; at: Date },
+  input: {
+    messages: DeliveryMessage[];
+    deliveries: Map<string, WebhookDeliveryRecord>;
+    webhooks: Map<string, Webhook>;
+    at: Date;
+  },
   write: BatchWrite,
 ): DeliveryPlan {
   const { messages, deliveries, webhooks, at } = input;
@@ -213,14 +232,27 @@ function planAttempts(
       // message (the success that restarts the failure count, or the automatic disable). Both
       // are redone from the stored delivery; both are idempotent.
       if (webhook && delivery.finished_at) {
-        if (delivery.actor.state === 'delivered') storedSuccesses.set(webhook.id, later(storedSuccesses.get(webhook.id), delivery.finished_at));
-        else if (webhook.enabled && delivery.actor.state === 'failed' && delivery.actor.context.failureKind === 'exhausted') recheck.set(webhook.id, delivery._id);
+        if (delivery.actor.state === 'delivered')
+          storedSuccesses.set(webhook.id, later(storedSuccesses.get(webhook.id), delivery.finished_at));
+        else if (
+          webhook.enabled &&
+          delivery.actor.state === 'failed' &&
+          delivery.actor.context.failureKind === 'exhausted'
+        )
+          recheck.set(webhook.id, delivery._id);
       }
       continue;
     }
     if (event === 'SEND' && !webhook?.enabled) {
-      const cancelled: DeliveryActorEvent = { type: 'CANCELLED', at: at.toISOString(), error: webhook ? 'the webhook was disabled before this attempt' : 'the webhook was deleted' };
-      advanced.push({ previous: delivery, next: withActor(delivery, advanceDelivery(delivery.actor, cancelled), at.toISOString()) });
+      const cancelled: DeliveryActorEvent = {
+        type: 'CANCELLED',
+        at: at.toISOString(),
+        error: webhook ? 'the webhook was disabled before this attempt' : 'the webhook was deleted',
+      };
+      advanced.push({
+        previous: delivery,
+        next: withActor(delivery, advanceDelivery(delivery.actor, cancelled), at.toISOString()),
+      });
       continue;
     }
     if (!webhook) continue;
@@ -230,18 +262,31 @@ function planAttempts(
 }
 
 /** The attempts, in parallel: each signed with its own timestamp, each outcome kept before the commit. */
-async function makeAttempts(deps: DeliverWebhooksDeps, plan: DeliveryPlan, traceOf: Map<WebhookDeliveryMessage, LogRecord['headers']>): Promise<AttemptOutcome[]> {
+async function makeAttempts(
+  deps: DeliverWebhooksDeps,
+  plan: DeliveryPlan,
+  traceOf: Map<WebhookDeliveryMessage, LogRecord['headers']>,
+): Promise<AttemptOutcome[]> {
   const now = deps.now;
   const send = async (attempt: Attempt): Promise<MadeAttempt> => {
     const startedAt = now();
-    const decided: Omit<MadeAttempt, 'result'> = { event: attempt.event, from: attempt.delivery.actor.state, startedAt: startedAt.toISOString() };
+    const decided: Omit<MadeAttempt, 'result'> = {
+      event: attempt.event,
+      from: attempt.delivery.actor.state,
+      startedAt: startedAt.toISOString(),
+    };
     const secret = readableSecret(deps.cipher, attempt.webhook);
     if (secret === null) return { ...decided, result: UNREADABLE_SECRET };
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const result = await inClientSpan(
       `webhook ${attempt.delivery.event_type}`,
       traceOf.get(attempt.message),
-      { 'http.request.method': 'POST', 'url.full': attempt.webhook.url, 'leadstream.webhook.id': attempt.webhook.id, 'leadstream.webhook.delivery_id': attempt.delivery._id },
+      {
+        'http.request.method': 'POST',
+        'url.full': attempt.webhook.url,
+        'leadstream.webhook.id': attempt.webhook.id,
+        'leadstream.webhook.delivery_id': attempt.delivery._id,
+      },
       () =>
         sendOutbound(
           {
@@ -254,7 +299,11 @@ async function makeAttempts(deps: DeliverWebhooksDeps, plan: DeliveryPlan, trace
               'X-Service-Delivery': attempt.delivery._id,
             },
           },
-          { timeoutMs: deps.timeoutMs, ...(deps.allowInsecureTargets ? { allowInsecureTargets: true } : {}), ...(deps.resolve ? { resolve: deps.resolve } : {}) },
+          {
+            timeoutMs: deps.timeoutMs,
+            ...(deps.allowInsecureTargets ? { allowInsecureTargets: true } : {}),
+            ...(deps.resolve ? { resolve: deps.resolve } : {}),
+          },
         ),
       (sent) => ({ status: sent.status, error: sent.ok ? null : sent.error }),
     );
@@ -265,7 +314,12 @@ async function makeAttempts(deps: DeliverWebhooksDeps, plan: DeliveryPlan, trace
     deps.madeAttempts.keep(`${attempt.delivery._id}#${attemptIdOf(attempt.message)}`, outcome);
     return { message: attempt.message, delivery: attempt.delivery, made: await outcome };
   });
-  return [...(await Promise.all(plan.remade.map(async (entry) => ({ message: entry.message, delivery: entry.delivery, made: await entry.made })))), ...sent];
+  return [
+    ...(await Promise.all(
+      plan.remade.map(async (entry) => ({ message: entry.message, delivery: entry.delivery, made: await entry.made })),
+    )),
+    ...sent,
+  ];
 }
 
 /** The deliveries after their attempts, the next automatic retries, and per webhook its latest success and its deliveries that ended failed. */
@@ -286,7 +340,10 @@ function settleAttempts(
     if (made.result.ok) {
       if ((successes.get(delivery.webhook_id) ?? '') < startedAt) successes.set(delivery.webhook_id, startedAt);
     } else if (settled && actor.state === 'failed' && actor.context.failureKind === 'exhausted') {
-      exhausted.set(delivery.webhook_id, [...(exhausted.get(delivery.webhook_id) ?? []), { at: startedAt, deliveryId: delivery._id }]);
+      exhausted.set(delivery.webhook_id, [
+        ...(exhausted.get(delivery.webhook_id) ?? []),
+        { at: startedAt, deliveryId: delivery._id },
+      ]);
     }
     // The next automatic retry waits on the delay topic of its delay (a manual attempt schedules none).
     if (settled && made.event === 'SEND' && actor.state === 'retry_scheduled') {
@@ -301,7 +358,13 @@ function settleAttempts(
 /** The batch's document writes: the advanced deliveries, the webhooks' successes and their automatic disables (how many it returns). */
 async function collectWebhookWrites(
   deps: Pick<DeliverWebhooksDeps, 'deliveries' | 'autoDisableAfter'>,
-  input: { webhooks: Map<string, Webhook>; plan: DeliveryPlan; successes: Map<string, string>; exhausted: Map<string, Array<{ at: string; deliveryId: string }>>; at: Date },
+  input: {
+    webhooks: Map<string, Webhook>;
+    plan: DeliveryPlan;
+    successes: Map<string, string>;
+    exhausted: Map<string, Array<{ at: string; deliveryId: string }>>;
+    at: Date;
+  },
   write: BatchWrite,
 ): Promise<number> {
   const { webhooks, successes, exhausted, at } = input;
@@ -309,7 +372,9 @@ async function collectWebhookWrites(
   if (advanced.length > 0) {
     write.documents.push({
       collection: WebhookDeliveryRepository.COLLECTION,
-      operations: advanced.map(({ previous, next }) => WebhookDeliveryRepository.advanceOperation(previous, next)) as never,
+      operations: advanced.map(({ previous, next }) =>
+        WebhookDeliveryRepository.advanceOperation(previous, next),
+      ) as never,
       compareAndSet: true,
     });
   }
@@ -317,9 +382,16 @@ async function collectWebhookWrites(
   for (const [webhookId, at] of [...storedSuccesses, ...successes]) {
     const webhook = webhooks.get(webhookId);
     if (!webhook) continue;
-    webhookOperations.push(WebhookRepository.successOperation({ organizationId: webhook.organization_id, environment: webhook.environment }, webhookId, at));
+    webhookOperations.push(
+      WebhookRepository.successOperation(
+        { organizationId: webhook.organization_id, environment: webhook.environment },
+        webhookId,
+        at,
+      ),
+    );
   }
-  if (webhookOperations.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
+  if (webhookOperations.length > 0)
+    write.documents.push({ collection: WebhookRepository.COLLECTION, operations: webhookOperations as never });
   // Automatic disable: deliveries in a row that ended failed (retries used up), counted since the
   // last success. Compare-and-set on the webhook as read (enabled, same updated_at): a webhook
   // disabled, deleted or changed meanwhile makes the batch decided again, so the event goes out
@@ -336,23 +408,41 @@ async function collectWebhookWrites(
       // Stored failures count only when this batch saw no success (the query runs before this
       // batch's writes), since the latest success the store holds or should hold.
       const restored = storedSuccesses.get(webhookId);
-      const since = restored !== undefined && (webhook.failure_streak_since === null || restored > webhook.failure_streak_since) ? restored : webhook.failure_streak_since;
+      const since =
+        restored !== undefined && (webhook.failure_streak_since === null || restored > webhook.failure_streak_since)
+          ? restored
+          : webhook.failure_streak_since;
       const streak = fresh + (lastSuccess ? 0 : await deps.deliveries.countExhaustedSince(tenant, webhookId, since));
       if (streak < deps.autoDisableAfter) continue;
       const disabledAt = at.toISOString();
       const reason = `disabled automatically after ${streak} deliveries in a row failed (WEBHOOK_AUTO_DISABLE_AFTER=${deps.autoDisableAfter})`;
       const event = webhookDisabledEvent(webhook, disabledAt, reason, streak);
       const causedBy = failures.at(-1)?.deliveryId ?? recheck.get(webhookId)!;
-      disables.push(WebhookRepository.disableOperation(tenant, webhookId, disabledAt, reason, { delivery_id: causedBy, value: event.value }, webhook.updated_at));
+      disables.push(
+        WebhookRepository.disableOperation(
+          tenant,
+          webhookId,
+          disabledAt,
+          reason,
+          { delivery_id: causedBy, value: event.value },
+          webhook.updated_at,
+        ),
+      );
       write.records.push(event);
     }
   }
-  if (disables.length > 0) write.documents.push({ collection: WebhookRepository.COLLECTION, operations: disables as never, compareAndSet: true });
+  if (disables.length > 0)
+    write.documents.push({
+      collection: WebhookRepository.COLLECTION,
+      operations: disables as never,
+      compareAndSet: true,
+    });
   return disables.length;
 }
 
 /** What the actor and the attempt log take from an attempt (an outbound call's result is one). */
-type AttemptResult = { ok: true; status: number; timeMs: number } | { ok: false; status: number | null; timeMs: number; error: string };
+type AttemptResult =
+  { ok: true; status: number; timeMs: number } | { ok: false; status: number | null; timeMs: number; error: string };
 
 /** An attempt whose secret cannot be opened: a failed attempt with nothing sent. */
 const UNREADABLE_SECRET: AttemptResult = {
@@ -378,34 +468,60 @@ function readableSecret(cipher: CredentialsCipher, webhook: Webhook): string | n
  * when the state had moved on meanwhile so that the attempt is only logged and counted: a success
  * still makes the delivery delivered, a failure leaves the state as it is.
  */
-function settle(delivery: WebhookDeliveryRecord, message: WebhookDeliveryMessage, made: MadeAttempt, retryScheduleMs: readonly number[]): { next: WebhookDeliveryRecord; settled: boolean } {
+function settle(
+  delivery: WebhookDeliveryRecord,
+  message: WebhookDeliveryMessage,
+  made: MadeAttempt,
+  retryScheduleMs: readonly number[],
+): { next: WebhookDeliveryRecord; settled: boolean } {
   const { event, from, result, startedAt } = made;
   const outcome: DeliveryActorEvent = result.ok
     ? { type: 'SUCCEEDED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs }
-    : { type: 'FAILED', at: startedAt, responseStatus: result.status, responseTimeMs: result.timeMs, error: result.error, retryScheduleMs };
+    : {
+        type: 'FAILED',
+        at: startedAt,
+        responseStatus: result.status,
+        responseTimeMs: result.timeMs,
+        error: result.error,
+        retryScheduleMs,
+      };
   const state = delivery.actor.state;
   // A failed re-send returns the delivery where it was; where another attempt ended it meanwhile
   // (delivered, or failed), it stays so.
-  const resendOvertaken = event === 'RESEND' && !result.ok && state !== from && (state === 'delivered' || state === 'failed');
+  const resendOvertaken =
+    event === 'RESEND' && !result.ok && state !== from && (state === 'delivered' || state === 'failed');
   let next: WebhookDeliveryRecord;
   let settled = true;
   if (applicable(message, delivery) === event && !resendOvertaken) {
     next = withActor(delivery, advanceDelivery(advanceDelivery(delivery.actor, { type: event }), outcome), startedAt);
   } else if (result.ok && state !== 'delivered' && deliveryCan(delivery.actor, { type: 'RESEND' })) {
     // The endpoint took an attempt the delivery had moved past: it is delivered.
-    next = withActor(delivery, advanceDelivery(advanceDelivery(delivery.actor, { type: 'RESEND' }), outcome), startedAt);
+    next = withActor(
+      delivery,
+      advanceDelivery(advanceDelivery(delivery.actor, { type: 'RESEND' }), outcome),
+      startedAt,
+    );
     settled = false;
   } else {
     const context = delivery.actor.context;
-    const lastAttemptAt = context.lastAttemptAt !== null && context.lastAttemptAt > startedAt ? context.lastAttemptAt : startedAt;
+    const lastAttemptAt =
+      context.lastAttemptAt !== null && context.lastAttemptAt > startedAt ? context.lastAttemptAt : startedAt;
     next = { ...delivery, actor: { state, context: { ...context, attempts: context.attempts + 1, lastAttemptAt } } };
     settled = false;
   }
   next.attempt_log = [
     ...delivery.attempt_log,
-    { attempt_id: attemptIdOf(message), at: startedAt, response_status: result.status, response_time_ms: result.timeMs, error: result.ok ? null : result.error, manual: event === 'RESEND' },
+    {
+      attempt_id: attemptIdOf(message),
+      at: startedAt,
+      response_status: result.status,
+      response_time_ms: result.timeMs,
+      error: result.ok ? null : result.error,
+      manual: event === 'RESEND',
+    },
   ].slice(-MAX_ATTEMPT_LOG);
-  if (message.kind === 'resend' && message.resend_id) next.resend_ids = [...delivery.resend_ids, message.resend_id].slice(-MAX_RESEND_IDS);
+  if (message.kind === 'resend' && message.resend_id)
+    next.resend_ids = [...delivery.resend_ids, message.resend_id].slice(-MAX_RESEND_IDS);
   return { next, settled };
 }
 
@@ -418,7 +534,11 @@ function applicable(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRe
     case 'retry':
       return state === 'retry_scheduled' && context.retries === message.retry ? 'SEND' : null;
     case 'resend':
-      return message.resend_id && !delivery.resend_ids.includes(message.resend_id) && deliveryCan(delivery.actor, { type: 'RESEND' }) ? 'RESEND' : null;
+      return message.resend_id &&
+        !delivery.resend_ids.includes(message.resend_id) &&
+        deliveryCan(delivery.actor, { type: 'RESEND' })
+        ? 'RESEND'
+        : null;
   }
 }
 
@@ -428,7 +548,11 @@ function later(a: string | undefined, b: string): string {
 }
 
 /** The message of retry n (on the delay topic of its delay), or null when the schedule has no retry n. */
-function retryMessage(message: WebhookDeliveryMessage, retry: number, retryScheduleMs: readonly number[]): OutputRecord | null {
+function retryMessage(
+  message: WebhookDeliveryMessage,
+  retry: number,
+  retryScheduleMs: readonly number[],
+): OutputRecord | null {
   const delay = retryScheduleMs[retry - 1];
   if (delay === undefined) return null;
   const next: WebhookDeliveryMessage = { ...message, kind: 'retry', retry };
@@ -442,7 +566,12 @@ function retryMessage(message: WebhookDeliveryMessage, retry: number, retrySched
  * for exactly the retry this message scheduled, and the webhook.disabled event when this
  * delivery's failure disabled the webhook. Both may go out twice; neither acts twice.
  */
-function followUpsOf(message: WebhookDeliveryMessage, delivery: WebhookDeliveryRecord, webhook: Webhook | undefined, retryScheduleMs: readonly number[]): OutputRecord[] {
+function followUpsOf(
+  message: WebhookDeliveryMessage,
+  delivery: WebhookDeliveryRecord,
+  webhook: Webhook | undefined,
+  retryScheduleMs: readonly number[],
+): OutputRecord[] {
   if (message.kind === 'resend') return [];
   const followUps: OutputRecord[] = [];
   const { state, context } = delivery.actor;
@@ -457,7 +586,11 @@ function followUpsOf(message: WebhookDeliveryMessage, delivery: WebhookDeliveryR
   return followUps;
 }
 
-function withActor(delivery: WebhookDeliveryRecord, actor: WebhookDeliveryRecord['actor'], at: string): WebhookDeliveryRecord {
+function withActor(
+  delivery: WebhookDeliveryRecord,
+  actor: WebhookDeliveryRecord['actor'],
+  at: string,
+): WebhookDeliveryRecord {
   const finished = actor.state === 'delivered' || actor.state === 'failed';
   return {
     ...delivery,
@@ -469,7 +602,12 @@ function withActor(delivery: WebhookDeliveryRecord, actor: WebhookDeliveryRecord
 }
 
 /** webhook.disabled on leads.events (schemas/messages/event-payloads.schema.json), keyed by webhook id. */
-function webhookDisabledEvent(webhook: Webhook, disabledAt: string, reason: string, consecutiveFailures: number): OutputRecord {
+function webhookDisabledEvent(
+  webhook: Webhook,
+  disabledAt: string,
+  reason: string,
+  consecutiveFailures: number,
+): OutputRecord {
   return {
     topic: TOPICS.events,
     key: webhook.id,
@@ -480,7 +618,13 @@ function webhookDisabledEvent(webhook: Webhook, disabledAt: string, reason: stri
       timestamp: disabledAt,
       organization_id: webhook.organization_id,
       environment: webhook.environment,
-      data: { webhook_id: webhook.id, url: webhook.url, disabled_at: disabledAt, reason, consecutive_failures: consecutiveFailures },
+      data: {
+        webhook_id: webhook.id,
+        url: webhook.url,
+        disabled_at: disabledAt,
+        reason,
+        consecutive_failures: consecutiveFailures,
+      },
     }),
   };
 }

@@ -19,7 +19,18 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { CRM_SYNC_REQUESTS_TOPIC, crmRetryTopic, inClientSpan, type CrmManualSyncMessage, openCrmConnection, pickTraceHeaders, withTraceHeaders, type CredentialsCipher, type CrmClient, type CrmSyncResult } from '@leadstream/runtime';
+import {
+  CRM_SYNC_REQUESTS_TOPIC,
+  crmRetryTopic,
+  inClientSpan,
+  type CrmManualSyncMessage,
+  openCrmConnection,
+  pickTraceHeaders,
+  withTraceHeaders,
+  type CredentialsCipher,
+  type CrmClient,
+  type CrmSyncResult,
+} from '@leadstream/runtime';
 import { parseLeadRouted, type LeadRoutedMessage } from '@leadstream/schemas';
 import type { StageBatchResult } from '../../batch/batch-stage';
 import { emptyBatchWrite, type BatchWrite, type OutputRecord } from '../../batch/batch-write';
@@ -61,9 +72,38 @@ export interface CrmRetryMessage {
 }
 
 export type CrmWork =
-  | { kind: 'routed'; record: LogRecord; message: LeadRoutedMessage; tenant: TenantContext; leadId: string; messageId: string; syncId: string; connectionId: string; target: { owner: string | null; queue: string | null }; targetIndex: number }
-  | { kind: 'manual'; record: LogRecord; message: CrmManualSyncMessage; tenant: TenantContext; leadId: string; messageId: string; syncId: string; connectionId: string }
-  | { kind: 'retry'; record: LogRecord; message: CrmRetryMessage; tenant: TenantContext; leadId: string; messageId: string; syncId: string; connectionId: string };
+  | {
+      kind: 'routed';
+      record: LogRecord;
+      message: LeadRoutedMessage;
+      tenant: TenantContext;
+      leadId: string;
+      messageId: string;
+      syncId: string;
+      connectionId: string;
+      target: { owner: string | null; queue: string | null };
+      targetIndex: number;
+    }
+  | {
+      kind: 'manual';
+      record: LogRecord;
+      message: CrmManualSyncMessage;
+      tenant: TenantContext;
+      leadId: string;
+      messageId: string;
+      syncId: string;
+      connectionId: string;
+    }
+  | {
+      kind: 'retry';
+      record: LogRecord;
+      message: CrmRetryMessage;
+      tenant: TenantContext;
+      leadId: string;
+      messageId: string;
+      syncId: string;
+      connectionId: string;
+    };
 
 /** A routed lead with nothing to sync (no target, or the sandbox): its crm_sync_status only. */
 export interface LeadOnly {
@@ -84,11 +124,18 @@ const tenantKey = (tenant: TenantContext): string => `${tenant.organizationId}${
 function parseSmall<T extends { kind: string }>(value: string, kind: T['kind']): T {
   const message = JSON.parse(value) as Partial<Record<string, unknown>>;
   const strings = ['message_id', 'sync_id', 'lead_id', 'connection_id', 'organization_id'];
-  if (message['schema_version'] !== 1 || message['kind'] !== kind || strings.some((field) => typeof message[field] !== 'string') || (message['environment'] !== 'live' && message['environment'] !== 'sandbox')) {
+  if (
+    message['schema_version'] !== 1 ||
+    message['kind'] !== kind ||
+    strings.some((field) => typeof message[field] !== 'string') ||
+    (message['environment'] !== 'live' && message['environment'] !== 'sandbox')
+  ) {
     throw new Error(`not a CRM ${kind} message`);
   }
-  if (message['sync_id'] !== crmSyncId(String(message['lead_id']), String(message['connection_id']))) throw new Error('sync_id does not match lead_id and connection_id');
-  if (kind === 'retry' && (typeof message['attempt'] !== 'number' || message['attempt'] < 2)) throw new Error('a retry names its attempt (2 or more)');
+  if (message['sync_id'] !== crmSyncId(String(message['lead_id']), String(message['connection_id'])))
+    throw new Error('sync_id does not match lead_id and connection_id');
+  if (kind === 'retry' && (typeof message['attempt'] !== 'number' || message['attempt'] < 2))
+    throw new Error('a retry names its attempt (2 or more)');
   return message as unknown as T;
 }
 
@@ -147,29 +194,69 @@ function parseWork(records: LogRecord[], write: BatchWrite): { works: CrmWork[];
           continue;
         }
         message.route.targets.forEach((target, index) => {
-          works.push({ kind: 'routed', record, message, tenant, leadId: message.lead_id, messageId: message.message_id, syncId: crmSyncId(message.lead_id, target.connection_id), connectionId: target.connection_id, target: { owner: target.owner, queue: target.queue }, targetIndex: index });
+          works.push({
+            kind: 'routed',
+            record,
+            message,
+            tenant,
+            leadId: message.lead_id,
+            messageId: message.message_id,
+            syncId: crmSyncId(message.lead_id, target.connection_id),
+            connectionId: target.connection_id,
+            target: { owner: target.owner, queue: target.queue },
+            targetIndex: index,
+          });
         });
       } else if (record.topic.endsWith(CRM_SYNC_REQUESTS_TOPIC)) {
         const message = parseSmall<CrmManualSyncMessage>(record.value, 'manual');
         if (message.environment === 'sandbox') continue;
-        works.push({ kind: 'manual', record, message, tenant: { organizationId: message.organization_id, environment: message.environment }, leadId: message.lead_id, messageId: message.message_id, syncId: message.sync_id, connectionId: message.connection_id });
+        works.push({
+          kind: 'manual',
+          record,
+          message,
+          tenant: { organizationId: message.organization_id, environment: message.environment },
+          leadId: message.lead_id,
+          messageId: message.message_id,
+          syncId: message.sync_id,
+          connectionId: message.connection_id,
+        });
       } else {
         const message = parseSmall<CrmRetryMessage>(record.value, 'retry');
         if (message.environment === 'sandbox') continue;
-        works.push({ kind: 'retry', record, message, tenant: { organizationId: message.organization_id, environment: message.environment }, leadId: message.lead_id, messageId: message.message_id, syncId: message.sync_id, connectionId: message.connection_id });
+        works.push({
+          kind: 'retry',
+          record,
+          message,
+          tenant: { organizationId: message.organization_id, environment: message.environment },
+          leadId: message.lead_id,
+          messageId: message.message_id,
+          syncId: message.sync_id,
+          connectionId: message.connection_id,
+        });
       }
     } catch (error) {
-      write.records.push(deadLetter(record, `not a CRM sync message: ${error instanceof Error ? error.message : String(error)}`));
+      write.records.push(
+        deadLetter(record, `not a CRM sync message: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
   }
   return { works, leadOnly };
 }
 
 /** Everything the batch reads, at once. */
-async function prefetch(deps: Pick<SyncLeadsToCrmDeps, 'leads' | 'connections'>, works: CrmWork[], leadOnly: LeadOnly[]): Promise<CrmSyncBatch> {
+async function prefetch(
+  deps: Pick<SyncLeadsToCrmDeps, 'leads' | 'connections'>,
+  works: CrmWork[],
+  leadOnly: LeadOnly[],
+): Promise<CrmSyncBatch> {
   const wanted = [...works, ...leadOnly].map((work) => ({ tenant: work.tenant, id: work.leadId }));
   const batch = await LeadBatch.prefetch(deps.leads, wanted);
-  await waitForInFlightOutboxes(deps.leads, batch, wanted, new Set([...works, ...leadOnly].map((work) => work.messageId)));
+  await waitForInFlightOutboxes(
+    deps.leads,
+    batch,
+    wanted,
+    new Set([...works, ...leadOnly].map((work) => work.messageId)),
+  );
   const byTenant = new Map<string, { tenant: TenantContext; connections: Set<string> }>();
   for (const work of works) {
     const key = tenantKey(work.tenant);
@@ -182,7 +269,8 @@ async function prefetch(deps: Pick<SyncLeadsToCrmDeps, 'leads' | 'connections'>,
   const connections = new Map<string, CrmConnectionRecord>();
   await Promise.all(
     [...byTenant.values()].map(async ({ tenant, connections: ids }) => {
-      for (const connection of await deps.connections.findManyById(tenant, [...ids])) connections.set(`${tenantKey(tenant)}${TENANT_SEPARATOR}${connection._id}`, connection);
+      for (const connection of await deps.connections.findManyById(tenant, [...ids]))
+        connections.set(`${tenantKey(tenant)}${TENANT_SEPARATOR}${connection._id}`, connection);
     }),
   );
   return { batch, syncs, connections, changed: new Set(), effects: new Map() };
@@ -230,12 +318,33 @@ function planCrmAttempt(state: CrmSyncBatch, work: CrmWork, lead: LeadRecord | n
 }
 
 /** The CRM's answer, or the permanent failure of a lead or connection gone or disabled. */
-async function callCrm(deps: SyncLeadsToCrmDeps, state: CrmSyncBatch, work: CrmWork, lead: LeadRecord | null, planned: PlannedAttempt): Promise<CrmSyncResult> {
+async function callCrm(
+  deps: SyncLeadsToCrmDeps,
+  state: CrmSyncBatch,
+  work: CrmWork,
+  lead: LeadRecord | null,
+  planned: PlannedAttempt,
+): Promise<CrmSyncResult> {
   const { sync, attempt } = planned;
   const connectionRecord = state.connections.get(`${tenantKey(work.tenant)}${TENANT_SEPARATOR}${work.connectionId}`);
-  if (!lead || lead.deleted_at) return { outcome: { kind: 'permanent', error: 'the lead no longer exists', status: null }, recordUrl: null, timeMs: 0 };
-  if (!connectionRecord) return { outcome: { kind: 'permanent', error: 'the CRM connection no longer exists', status: null }, recordUrl: null, timeMs: 0 };
-  if (!connectionRecord.enabled) return { outcome: { kind: 'permanent', error: 'the CRM connection is disabled', status: null }, recordUrl: null, timeMs: 0 };
+  if (!lead || lead.deleted_at)
+    return {
+      outcome: { kind: 'permanent', error: 'the lead no longer exists', status: null },
+      recordUrl: null,
+      timeMs: 0,
+    };
+  if (!connectionRecord)
+    return {
+      outcome: { kind: 'permanent', error: 'the CRM connection no longer exists', status: null },
+      recordUrl: null,
+      timeMs: 0,
+    };
+  if (!connectionRecord.enabled)
+    return {
+      outcome: { kind: 'permanent', error: 'the CRM connection is disabled', status: null },
+      recordUrl: null,
+      timeMs: 0,
+    };
   const key = `${work.syncId}#${work.messageId}#${attempt}`;
   const known = deps.outcomes.get(key);
   if (known) return known;
@@ -243,9 +352,19 @@ async function callCrm(deps: SyncLeadsToCrmDeps, state: CrmSyncBatch, work: CrmW
   const result = await inClientSpan(
     `crm-sync ${current.crm_type}`,
     work.record.headers,
-    { 'leadstream.crm.type': current.crm_type, 'leadstream.crm.connection_id': work.connectionId, 'leadstream.lead_id': work.leadId },
+    {
+      'leadstream.crm.type': current.crm_type,
+      'leadstream.crm.connection_id': work.connectionId,
+      'leadstream.lead_id': work.leadId,
+    },
     // With its tenant, so a rotated Salesforce refresh token is stored back to it.
-    () => deps.client.sync(openCrmConnection(connectionRecord, deps.cipher), lead, { owner: current.owner, queue: current.queue }, current.crm_id),
+    () =>
+      deps.client.sync(
+        openCrmConnection(connectionRecord, deps.cipher),
+        lead,
+        { owner: current.owner, queue: current.queue },
+        current.crm_id,
+      ),
     ({ outcome }) => (outcome.kind === 'synced' ? {} : { status: outcome.status, error: outcome.error }),
   );
   remember(deps.outcomes, key, result);
@@ -253,7 +372,13 @@ async function callCrm(deps: SyncLeadsToCrmDeps, state: CrmSyncBatch, work: CrmW
 }
 
 /** The sync after the outcome (synced, a retry on the next delay topic, or failed) with its event or retry. */
-function settleCrmAttempt(deps: Pick<SyncLeadsToCrmDeps, 'schedule' | 'now'>, state: CrmSyncBatch, work: CrmWork, planned: PlannedAttempt, result: CrmSyncResult): void {
+function settleCrmAttempt(
+  deps: Pick<SyncLeadsToCrmDeps, 'schedule' | 'now'>,
+  state: CrmSyncBatch,
+  work: CrmWork,
+  planned: PlannedAttempt,
+  result: CrmSyncResult,
+): void {
   const { attempt } = planned;
   let { sync, next } = planned;
   const done = deps.now().toISOString();
@@ -263,7 +388,17 @@ function settleCrmAttempt(deps: Pick<SyncLeadsToCrmDeps, 'schedule' | 'now'>, st
     next = advanceCrmSync(next, { type: 'SUCCEEDED', at: done, crmId: outcome.crmId, status: null });
     // A receiver that answers no id: the external id it was given (the lead id) names the record.
     const crmId = next.context.crmId ?? work.leadId;
-    effect.event = { name: 'lead.crm_synced', data: { lead_id: work.leadId, crm_type: sync.crm_type, crm_id: crmId, crm_record_url: result.recordUrl, synced_at: done, connection_id: work.connectionId } };
+    effect.event = {
+      name: 'lead.crm_synced',
+      data: {
+        lead_id: work.leadId,
+        crm_type: sync.crm_type,
+        crm_id: crmId,
+        crm_record_url: result.recordUrl,
+        synced_at: done,
+        connection_id: work.connectionId,
+      },
+    };
     sync = { ...sync, crm_record_url: result.recordUrl };
   } else {
     const status = outcome.status;
@@ -291,7 +426,15 @@ function settleCrmAttempt(deps: Pick<SyncLeadsToCrmDeps, 'schedule' | 'now'>, st
       next = advanceCrmSync(next, { type: 'FAILED', at: done, error, status, permanent: !exhausted });
       effect.event = {
         name: 'lead.crm_sync_failed',
-        data: { lead_id: work.leadId, crm_type: sync.crm_type, connection_id: work.connectionId, error, permanent: !exhausted, attempts: attempt, failed_at: done },
+        data: {
+          lead_id: work.leadId,
+          crm_type: sync.crm_type,
+          connection_id: work.connectionId,
+          error,
+          permanent: !exhausted,
+          attempts: attempt,
+          failed_at: done,
+        },
       };
     }
   }
@@ -313,7 +456,13 @@ function settleCrmAttempt(deps: Pick<SyncLeadsToCrmDeps, 'schedule' | 'now'>, st
 }
 
 /** The leads' crm fields, with their events and retries as the lead's outputs; the syncs to the crm_syncs collection. */
-function collectLeadWrites(deps: Pick<SyncLeadsToCrmDeps, 'now'>, state: CrmSyncBatch, works: CrmWork[], leadOnly: LeadOnly[], write: BatchWrite): void {
+function collectLeadWrites(
+  deps: Pick<SyncLeadsToCrmDeps, 'now'>,
+  state: CrmSyncBatch,
+  works: CrmWork[],
+  leadOnly: LeadOnly[],
+  write: BatchWrite,
+): void {
   const { batch, syncs, changed, effects } = state;
   const leadIds = new Map<string, TenantContext>();
   for (const id of changed) {
@@ -326,7 +475,8 @@ function collectLeadWrites(deps: Pick<SyncLeadsToCrmDeps, 'now'>, state: CrmSync
     const leadEffects = effects.get(leadId) ?? [];
     const outputs: OutputRecord[] = [];
     for (const effect of leadEffects) {
-      if (effect.event && lead) outputs.push(withTraceHeaders(eventOutput(lead, effect.event.name, effect.event.data, at), effect.trace));
+      if (effect.event && lead)
+        outputs.push(withTraceHeaders(eventOutput(lead, effect.event.name, effect.event.data, at), effect.trace));
       if (effect.retry) {
         const retry = withTraceHeaders(effect.retry, effect.trace);
         if (lead) outputs.push(retry);
@@ -334,11 +484,22 @@ function collectLeadWrites(deps: Pick<SyncLeadsToCrmDeps, 'now'>, state: CrmSync
       }
     }
     if (!lead) continue;
-    const ofLead = [...syncs.values()].filter((sync) => sync.lead_id === leadId && sync.organization_id === tenant.organizationId && sync.environment === tenant.environment);
+    const ofLead = [...syncs.values()].filter(
+      (sync) =>
+        sync.lead_id === leadId &&
+        sync.organization_id === tenant.organizationId &&
+        sync.environment === tenant.environment,
+    );
     const fields = leadCrmFields(ofLead);
-    const routedIds = works.filter((work) => work.kind === 'routed' && work.leadId === leadId).map((work) => work.messageId);
+    const routedIds = works
+      .filter((work) => work.kind === 'routed' && work.leadId === leadId)
+      .map((work) => work.messageId);
     const applied = [...new Set([...lead.applied_messages, ...routedIds])];
-    const same = lead.crm_sync_status === fields.crm_sync_status && lead.crm_id === fields.crm_id && lead.crm_synced_at === fields.crm_synced_at && applied.length === lead.applied_messages.length;
+    const same =
+      lead.crm_sync_status === fields.crm_sync_status &&
+      lead.crm_id === fields.crm_id &&
+      lead.crm_synced_at === fields.crm_synced_at &&
+      applied.length === lead.applied_messages.length;
     if (same && outputs.length === 0 && !ofLead.some((sync) => changed.has(sync._id))) continue;
     const stored: Record<string, CrmSyncRecord> = {};
     for (const sync of ofLead) stored[sync.connection_id] = sync;
@@ -347,9 +508,21 @@ function collectLeadWrites(deps: Pick<SyncLeadsToCrmDeps, 'now'>, state: CrmSync
   for (const only of leadOnly) {
     const lead = batch.get(only.tenant, only.leadId);
     if (!lead || lead.applied_messages.includes(only.messageId)) continue;
-    batch.put({ ...lead, crm_sync_status: 'not_applicable', updated_at: at, applied_messages: [...lead.applied_messages, only.messageId] }, []);
+    batch.put(
+      {
+        ...lead,
+        crm_sync_status: 'not_applicable',
+        updated_at: at,
+        applied_messages: [...lead.applied_messages, only.messageId],
+      },
+      [],
+    );
   }
-  if (changed.size > 0) write.documents.push({ collection: CrmSyncRepository.COLLECTION, operations: [...changed].map((id) => CrmSyncRepository.saveOperation(syncs.get(id)!)) });
+  if (changed.size > 0)
+    write.documents.push({
+      collection: CrmSyncRepository.COLLECTION,
+      operations: [...changed].map((id) => CrmSyncRepository.saveOperation(syncs.get(id)!)),
+    });
 }
 
 /** How long an outbox is taken to belong to a writer still producing it (as in lead-stage.ts). */
@@ -360,13 +533,21 @@ const OUTBOX_IN_FLIGHT_MS = 5_000;
  * on FerretDB a conditional update is not atomic, so that writer's clear and this batch's write
  * could both apply and the later undo the other (lead-stage.ts does the same for the lead stages).
  */
-async function waitForInFlightOutboxes(leads: Pick<LeadRepository, 'findManyById'>, batch: LeadBatch, wanted: Array<{ tenant: TenantContext; id: string }>, applied: ReadonlySet<string>): Promise<void> {
+async function waitForInFlightOutboxes(
+  leads: Pick<LeadRepository, 'findManyById'>,
+  batch: LeadBatch,
+  wanted: Array<{ tenant: TenantContext; id: string }>,
+  applied: ReadonlySet<string>,
+): Promise<void> {
   const started = Date.now();
   for (;;) {
     const waiting = new Set(batch.inFlight(Date.now(), OUTBOX_IN_FLIGHT_MS, applied));
     if (waiting.size === 0 || Date.now() - started > OUTBOX_IN_FLIGHT_MS) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const fresh = await LeadBatch.prefetch(leads, wanted.filter((entry) => waiting.has(entry.id)));
+    const fresh = await LeadBatch.prefetch(
+      leads,
+      wanted.filter((entry) => waiting.has(entry.id)),
+    );
     batch.refresh(fresh.all());
   }
 }
@@ -377,7 +558,13 @@ function syncsOfLead(lead: LeadRecord): Record<string, CrmSyncRecord> {
   return typeof value === 'object' && value !== null ? (value as Record<string, CrmSyncRecord>) : {};
 }
 
-function newSync(work: CrmWork, lead: LeadRecord, connection: CrmConnectionRecord | undefined, existingForLead: number, at: string): CrmSyncRecord {
+function newSync(
+  work: CrmWork,
+  lead: LeadRecord,
+  connection: CrmConnectionRecord | undefined,
+  existingForLead: number,
+  at: string,
+): CrmSyncRecord {
   const actor = startCrmSync(work.syncId);
   return {
     _id: work.syncId,
@@ -402,4 +589,3 @@ function newSync(work: CrmWork, lead: LeadRecord, connection: CrmConnectionRecor
     updated_at: at,
   };
 }
-
