@@ -20,14 +20,7 @@ import { join } from 'node:path';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { Cleanup } from './lib/cleanup';
 import { crashServer, privateInfraDown, privateInfraUp, type PrivateInfraOptions, type ServerName } from './lib/infra';
-import {
-  checkInvariants,
-  describeDeliveryRetries,
-  type ActivityEntry,
-  type DeliveryLog,
-  type SeenEvent,
-  type StoredLead,
-} from './lib/invariants';
+import { checkInvariants, readStoredObservations, type SeenEvent } from './lib/invariants';
 import { KafkaInspector } from './lib/kafka-inspect';
 import { FerretdbLiveness } from './lib/liveness';
 import { LoadGenerator } from './lib/load';
@@ -329,23 +322,7 @@ export async function runDistributed(ctx: HalfContext): Promise<void> {
   // Observations.
   const store = await openMongoStore({ uri: infra.MONGODB_URI, dbName: `chaos_${run}` });
   cleanup.add('store client', () => store.close());
-  const leads = (
-    await store
-      .collection<StoredLead & { organization_id: string }>('leads')
-      .find({ organization_id: tenant.organizationId })
-  ).map(({ _id, email, status, crm_sync_status, crm_id }) => ({ _id, email, status, crm_sync_status, crm_id }));
-  const activity = (
-    await store
-      .collection<ActivityEntry & { organization_id: string }>('lead_activity')
-      .find({ organization_id: tenant.organizationId })
-  ).map(({ _id, lead_id, event }) => ({ _id, lead_id, event }));
-  report.figure(
-    HALF,
-    'webhook delivery log',
-    describeDeliveryRetries(
-      await store.collection<DeliveryLog>('webhook_deliveries').find({ organization_id: tenant.organizationId }),
-    ),
-  );
+  const { leads, activity } = await readStoredObservations(store, tenant.organizationId, report, HALF);
   await store.close();
   const deadLetterCounts = await kafka.deadLetterCounts();
   const nonEmpty = [...deadLetterCounts].filter(([, count]) => count > 0).map(([topic]) => topic);

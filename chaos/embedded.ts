@@ -19,14 +19,7 @@ import Database from 'better-sqlite3';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { Cleanup } from './lib/cleanup';
 import { fillDisk, freeBytes, mountSmallDisk } from './lib/disk';
-import {
-  checkInvariants,
-  describeDeliveryRetries,
-  type ActivityEntry,
-  type DeliveryLog,
-  type SeenEvent,
-  type StoredLead,
-} from './lib/invariants';
+import { checkInvariants, readStoredObservations, type SeenEvent } from './lib/invariants';
 import { leadSubmission, LoadGenerator } from './lib/load';
 import { Prober } from './lib/probe';
 import { CrmProcess, WebhookReceiverProcess } from './lib/receivers';
@@ -287,23 +280,7 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
 
   // Observations, read from the stopped service's files.
   const store = await openEmbeddedStore({ dataDir: join(dataDir, 'store') });
-  const leads = (
-    await store
-      .collection<StoredLead & { organization_id: string }>('leads')
-      .find({ organization_id: tenant.organizationId })
-  ).map(({ _id, email, status, crm_sync_status, crm_id }) => ({ _id, email, status, crm_sync_status, crm_id }));
-  const activity = (
-    await store
-      .collection<ActivityEntry & { organization_id: string }>('lead_activity')
-      .find({ organization_id: tenant.organizationId })
-  ).map(({ _id, lead_id, event }) => ({ _id, lead_id, event }));
-  report.figure(
-    HALF,
-    'webhook delivery log',
-    describeDeliveryRetries(
-      await store.collection<DeliveryLog>('webhook_deliveries').find({ organization_id: tenant.organizationId }),
-    ),
-  );
+  const { leads, activity } = await readStoredObservations(store, tenant.organizationId, report, HALF);
   await store.close();
   const db = new Database(join(dataDir, 'store', 'documents.sqlite'), { readonly: true, fileMustExist: true });
   let events: SeenEvent[];

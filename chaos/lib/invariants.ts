@@ -4,6 +4,7 @@
  * the dead-letter topics, and the answers of the load. Each check reports its counts and, when it
  * fails, a few offending items.
  */
+import type { DocumentStore } from '@leadstream/ports';
 import type { LoadGenerator } from './load';
 import type { CrmRecord, ReceivedDelivery } from './receivers';
 import type { Report } from './report';
@@ -40,6 +41,34 @@ export interface Observations {
   webhookEvents: readonly string[];
   crm: { calls: number; refused: number; records: CrmRecord[] };
   deadLetters: Array<{ topic: string; count: number; examples: string[] }>;
+}
+
+/**
+ * What both halves read from the store once the pipeline has drained: the tenant's leads and
+ * activity entries (the fields the checks use), and the webhook delivery log as a figure.
+ */
+export async function readStoredObservations(
+  store: DocumentStore,
+  organizationId: string,
+  report: Report,
+  half: string,
+): Promise<Pick<Observations, 'leads' | 'activity'>> {
+  const leads = (
+    await store.collection<StoredLead & { organization_id: string }>('leads').find({ organization_id: organizationId })
+  ).map(({ _id, email, status, crm_sync_status, crm_id }) => ({ _id, email, status, crm_sync_status, crm_id }));
+  const activity = (
+    await store
+      .collection<ActivityEntry & { organization_id: string }>('lead_activity')
+      .find({ organization_id: organizationId })
+  ).map(({ _id, lead_id, event }) => ({ _id, lead_id, event }));
+  report.figure(
+    half,
+    'webhook delivery log',
+    describeDeliveryRetries(
+      await store.collection<DeliveryLog>('webhook_deliveries').find({ organization_id: organizationId }),
+    ),
+  );
+  return { leads, activity };
 }
 
 /** The events every accepted lead routed to a CRM has, once each. */
