@@ -1,0 +1,2 @@
+export * from './consent.routes';
+export * from './erase-lead';

@@ -1,0 +1,3 @@
+export * from './consent';
+export * from './consent-settings';
+export * from './consent-verdict';
