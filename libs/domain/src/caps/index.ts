@@ -1,0 +1,3 @@
+export * from './cap';
+export * from './cap-period';
+export * from './cap-clock';
