@@ -1,0 +1,3 @@
+export * from './decide-reviews';
+export * from './list-review-queue';
+export * from './review-settings';
