@@ -1,0 +1,229 @@
+/**
+ * Reprocessing against live ingest (docs/reprocessing.md): single-lead ingest (POST
+ * /api/v1/leads/ingest, closed loop) alone, then the same load while a reprocessing job applies a
+ * new enrichment rule to N stored leads, in the same run and the same process.
+ *
+ *   npx tsx bench/reprocess.ts [--engines embedded|kafka] [--leads 100000] [--concurrency 16] [--seconds 10]
+ *                              [--batch-size 200] [--pause-ms 0]
+ *
+ * Target: ingest while reprocessing >= 0.8 x ingest alone (no more than 20 % slower). Also
+ * printed: the job's leads per second and whether it changed every lead. The service runs as
+ * `leadstream start` in a child process (MX_CHECK=off). A user registers through the API; the
+ * service is stopped while the N leads are seeded straight into its store (insertMany in chunks
+ * of 10 000: the embedded store is locked by a running process) and started again.
+ */
+import { randomUUID } from 'node:crypto';
+import { LEADS_COLLECTION } from '@leadstream/dal';
+import { startLead, type LeadRecord } from '@leadstream/domain';
+import {
+  closedLoop,
+  deployment,
+  enginesOption,
+  fixed,
+  freePort,
+  option,
+  post,
+  runBenchmark,
+  startService,
+  uniqueSubmission,
+  type Child,
+  type LoadResult,
+} from './support/service';
+
+const LEADS = option('leads', 100_000);
+const CONCURRENCY = option('concurrency', 16);
+const SECONDS = option('seconds', 10);
+/** REPROCESS_BATCH_SIZE and REPROCESS_PAUSE_MS of the service (the defaults: 200 and 0). */
+const BATCH_SIZE = option('batch-size', 200);
+// 0 (no pause) is allowed here, unlike option()'s positive integers.
+const PAUSE_MS = process.argv.includes('--pause-ms') ? option('pause-ms', 1) : 0;
+const CHUNK = 10_000;
+const PASSWORD = 'Bench-Passw0rd!';
+
+function seededLead(organizationId: string, vendorId: string, i: number, base: number): LeadRecord {
+  const id = `lead_${i.toString(16).padStart(32, '0')}`;
+  const at = new Date(base + i * 10).toISOString();
+  return {
+    _id: id,
+    organization_id: organizationId,
+    environment: 'live',
+    vendor_id: vendorId,
+    status: 'active',
+    email: `stored${i}@example.edu`,
+    first_name: `First${i % 997}`,
+    last_name: `Last${i % 991}`,
+    phone: null,
+    source: 'search',
+    program: null,
+    program_interest: 'MSc Data Science',
+    utm_source: 'google',
+    utm_campaign: 'fall-2026',
+    custom_fields: {},
+    enrichment_data: {},
+    validation_status: 'passed',
+    enrichment_status: 'completed',
+    duplicate_of: null,
+    similarity_score: null,
+    crm_sync_status: 'not_applicable',
+    crm_id: null,
+    crm_synced_at: null,
+    flags: [],
+    warnings: [],
+    rejection_reason: null,
+    rule_id: null,
+    dedup_key: `stored${i}@example.edu`,
+    dedup_status: 'unique',
+    submitted_at: at,
+    processed_at: at,
+    created_at: at,
+    updated_at: at,
+    deleted_at: null,
+    expires_at: null,
+    actor: startLead(id),
+    version: 3,
+    applied_messages: [],
+    outbox: [],
+  } as unknown as LeadRecord;
+}
+
+async function json(
+  base: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+const data = (body: Record<string, unknown>) => body['data'] as Record<string, unknown>;
+
+function line(name: string, result: LoadResult): void {
+  console.log(
+    `${name.padEnd(36)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const engines = enginesOption();
+  const run = randomUUID().slice(0, 8);
+  const email = `bench.${run}@example.edu`;
+  console.log(
+    `reprocessing ${LEADS} leads against single ingest, ${engines} engines, concurrency ${CONCURRENCY}, ${SECONDS} s alone`,
+  );
+  const target = deployment(engines);
+  let service: Child | undefined;
+  try {
+    // 1. A user, a vendor and a key through the API.
+    service = await startService(target, await freePort());
+    const registered = await json(service.url, 'POST', '/api/auth/register', '', {
+      email,
+      password: PASSWORD,
+      first_name: 'Bench',
+      last_name: 'Mark',
+      organization_name: 'Reprocessing Bench University',
+    });
+    let token = String(registered['token']);
+    const organizationId = String(data(await json(service.url, 'GET', '/api/organization', token))['id']);
+    const vendorId = String(
+      data(await json(service.url, 'POST', '/api/vendors', token, { name: 'Bench Vendor', type: 'inquiry' }))['id'],
+    );
+    const key = String(
+      data(await json(service.url, 'POST', '/api/api-keys', token, { name: 'bench', vendor_id: vendorId }))['key'],
+    );
+    await service.stop();
+    service = undefined;
+
+    // 2. N stored leads, straight into the store.
+    const store = await target.openStore();
+    try {
+      const leads = store.collection<LeadRecord>(LEADS_COLLECTION);
+      const base = Date.now() - LEADS * 10 - 60_000;
+      const seeded = performance.now();
+      for (let i = 0; i < LEADS; i += CHUNK)
+        await leads.insertMany(
+          Array.from({ length: Math.min(CHUNK, LEADS - i) }, (_, j) =>
+            seededLead(organizationId, vendorId, i + j, base),
+          ),
+        );
+      console.log(`seeded ${LEADS} leads in ${fixed((performance.now() - seeded) / 1000, 1)} s`);
+    } finally {
+      await store.close();
+    }
+
+    // 3. Ingest alone, then ingest while the job runs.
+    service = await startService(target, await freePort(), {
+      REPROCESS_BATCH_SIZE: String(BATCH_SIZE),
+      REPROCESS_PAUSE_MS: String(PAUSE_MS),
+    });
+    const url = service.url;
+    token = String((await json(url, 'POST', '/api/auth/login', '', { email, password: PASSWORD }))['token']);
+    let counter = 0;
+    const send = () => post(`${url}/api/v1/leads/ingest`, key, JSON.stringify(uniqueSubmission(run, counter++)));
+    await closedLoop(send, CONCURRENCY, 2_000); // warm-up
+    const alone = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
+    line('ingest alone', alone);
+
+    await json(url, 'POST', '/api/enrichment/rules', token, {
+      name: 'Search tier',
+      priority: 1,
+      conditions: { operator: 'AND', rules: [{ field: 'source', operator: 'equals', value: 'search' }] },
+      actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'search' }],
+    });
+    const started = performance.now();
+    const job = String(
+      data(
+        await json(url, 'POST', '/api/reprocess', token, {
+          filter: { vendor_id: vendorId, end_date: new Date(Date.now() - 30_000).toISOString() },
+          stages: ['enrich'],
+        }),
+      )['id'],
+    );
+    let state: Record<string, unknown> = {};
+    let finishedAt = 0;
+    const poll = (async () => {
+      for (;;) {
+        state = data(await json(url, 'GET', `/api/reprocess/${job}`, token));
+        if (['completed', 'cancelled', 'failed'].includes(String(state['status']))) {
+          finishedAt = performance.now();
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    })();
+    // Ingest while the job runs (at least a second, at most SECONDS x 6).
+    const during: LoadResult[] = [];
+    while (finishedAt === 0 && performance.now() - started < SECONDS * 6_000)
+      during.push(await closedLoop(send, CONCURRENCY, Math.min(SECONDS * 1000, 2_000)));
+    await poll;
+    const requests = during.reduce((sum, phase) => sum + phase.requests, 0);
+    const seconds = during.reduce((sum, phase) => sum + phase.requests / Math.max(phase.rps, 1e-9), 0);
+    const rps = requests / Math.max(seconds, 1e-9);
+    const p99 = Math.max(...during.map((phase) => phase.p99));
+    console.log(
+      `${'ingest while reprocessing'.padEnd(36)} ${fixed(rps).padStart(6)} req/s   p99 <= ${fixed(p99, 2)} ms   (${requests} requests)`,
+    );
+    const jobSeconds = (finishedAt - started) / 1000;
+    console.log(
+      `job ${job}: ${String(state['status'])}, done ${String(state['done'])}/${String(state['total'])}, changed ${String(state['changed'])}, failed ${String(state['failed'])}, ${fixed(Number(state['done']) / Math.max(jobSeconds, 1e-9))} leads/s`,
+    );
+    if (Number(state['changed']) !== LEADS)
+      console.log(`WARNING: the job changed ${String(state['changed'])} of ${LEADS} leads`);
+    console.log(`ingest while reprocessing / ingest alone = ${(rps / alone.rps).toFixed(3)} (target >= 0.8)`);
+  } finally {
+    await service?.stop();
+    await target.cleanup();
+  }
+}
+
+runBenchmark(main);

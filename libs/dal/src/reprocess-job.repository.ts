@@ -1,0 +1,118 @@
+/**
+ * Reprocessing jobs (POST /api/reprocess, docs/reprocessing.md): the job document the API creates
+ * and polls, and the leads the `reprocess` stage walks through: those of the lead export with the
+ * same filters (`leadExportFilter`), streamed. Progress writes are plain `$set`s by the one stage
+ * that runs the job; a cancel is a flag the stage reads between batches.
+ */
+import type { ExportFilters, LeadRecord, TenantContext } from '@leadstream/domain';
+import type { Collection, DocumentStore } from '@leadstream/ports';
+import { leadExportFilter } from './export.repository';
+import { LEADS_COLLECTION } from './lead.repository';
+
+export const REPROCESS_JOBS_COLLECTION = 'reprocess_jobs';
+
+export const REPROCESS_STAGES = ['enrich', 'route', 'crm-sync'] as const;
+export type ReprocessStageName = (typeof REPROCESS_STAGES)[number];
+
+export type ReprocessJobStatus = 'queued' | 'running' | 'completed' | 'cancelled' | 'failed';
+
+/** One difference a dry run found (at most REPROCESS_SAMPLE_SIZE kept). */
+export interface ReprocessDifference {
+  lead_id: string;
+  field: string;
+  old: unknown;
+  new: unknown;
+}
+
+export const REPROCESS_SAMPLE_SIZE = 100;
+
+export interface ReprocessJob {
+  _id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
+  user_id: string;
+  filter: ExportFilters;
+  stages: ReprocessStageName[];
+  dry_run: boolean;
+  status: ReprocessJobStatus;
+  /** Leads matching the filter when the job started (null until then). */
+  total: number | null;
+  /** Leads looked at, leads with a difference (changed, or would change in a dry run), leads that could not be written. */
+  done: number;
+  changed: number;
+  failed: number;
+  /** Leads with a difference, per field (`routing` for the route). */
+  field_counts: Record<string, number>;
+  /** The first differences found (a dry run only; empty for a real run). */
+  sample: ReprocessDifference[];
+  /** CRM syncs requested because the routing target changed (a real run with the crm-sync stage). */
+  crm_syncs: number;
+  cancel_requested: boolean;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export class ReprocessJobRepository {
+  private readonly jobs: Collection<ReprocessJob>;
+  private readonly leads: Collection<LeadRecord>;
+
+  constructor(store: DocumentStore) {
+    this.jobs = store.collection<ReprocessJob>(REPROCESS_JOBS_COLLECTION);
+    this.leads = store.collection<LeadRecord>(LEADS_COLLECTION);
+  }
+
+  static async ensureIndexes(store: DocumentStore): Promise<void> {
+    await store
+      .collection(REPROCESS_JOBS_COLLECTION)
+      .createIndex({ keys: { organization_id: 1, environment: 1, created_at: -1 }, name: 'tenant_created_at' });
+  }
+
+  async insert(job: ReprocessJob): Promise<void> {
+    await this.jobs.insertOne(job);
+  }
+
+  async find(tenant: TenantContext, id: string): Promise<ReprocessJob | null> {
+    return this.jobs.findOne({ _id: id, organization_id: tenant.organizationId, environment: tenant.environment });
+  }
+
+  async progress(job: Pick<ReprocessJob, '_id'>, set: Partial<Omit<ReprocessJob, '_id'>>): Promise<void> {
+    await this.jobs.updateOne({ _id: job._id }, { $set: set as never });
+  }
+
+  /** Asks the stage to stop a queued or running job; null when there is no such job, false when it had ended. */
+  async requestCancel(tenant: TenantContext, id: string, at: string): Promise<boolean | null> {
+    const job = await this.find(tenant, id);
+    if (!job) return null;
+    if (job.status !== 'queued' && job.status !== 'running') return false;
+    const result = await this.jobs.updateOne(
+      { _id: id, organization_id: tenant.organizationId, status: job.status },
+      job.status === 'queued'
+        ? { $set: { cancel_requested: true, status: 'cancelled', completed_at: at } }
+        : { $set: { cancel_requested: true } },
+    );
+    // A job that moved on meanwhile (queued -> running): ask it to stop all the same.
+    if (result.matchedCount === 0) await this.jobs.updateOne({ _id: id }, { $set: { cancel_requested: true } });
+    return true;
+  }
+
+  async countLeads(tenant: TenantContext, filter: ExportFilters): Promise<number> {
+    return this.leads.countDocuments(leadExportFilter(tenant, filter));
+  }
+
+  /** The matching leads, streamed `batchSize` at a time (never all at once). */
+  leadsOf(tenant: TenantContext, filter: ExportFilters, batchSize: number): AsyncIterable<LeadRecord> {
+    return this.leads.iterate(leadExportFilter(tenant, filter), { sort: { created_at: 1 }, batchSize });
+  }
+
+  /** The leads of `ids` as stored now (after a write conflict). */
+  async reread(tenant: TenantContext, ids: string[]): Promise<LeadRecord[]> {
+    return this.leads.find({
+      _id: { $in: ids },
+      organization_id: tenant.organizationId,
+      environment: tenant.environment,
+      deleted_at: null,
+    });
+  }
+}
