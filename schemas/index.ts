@@ -87,6 +87,8 @@ export interface LeadCommandMessage {
    * passes it to ConfigCache.get as minVersion, so it never decides with older configuration.
    */
   config_version?: number;
+  /** Only on leads.enriched from the review queue: the decision on a lead held for review (docs/review-queue.md). */
+  review?: { decision: 'approve' | 'reject'; reviewer: string; reason?: string | null; automatic?: boolean };
 }
 
 export type DecisionOutcome = 'accepted' | 'invalid' | 'rejected' | 'duplicate' | 'merged';

@@ -18,6 +18,7 @@ import {
   str,
   type JsonSchema,
 } from './json-schema';
+import { TIMELINE_STAGES } from '@leadstream/domain';
 
 export const LEAD_STATUSES = [
   'new',
@@ -242,7 +243,12 @@ export const componentSchemas: Record<string, JsonSchema> = {
     id: str(),
     name: str(),
     plan: str(),
-    settings: obj({ validation: anyObject() }),
+    settings: obj({
+      validation: anyObject(),
+      // docs/consent.md: the defaults until the organization sets them.
+      consent_requirements: anyObject(),
+      consent_retention_days: int({ minimum: 1 }),
+    }),
     ...timestamps,
   }),
 
@@ -305,6 +311,14 @@ export const componentSchemas: Record<string, JsonSchema> = {
     'event',
     'timestamp',
   ]),
+  TimelineEntry: record({
+    stage: oneOfValues(TIMELINE_STAGES),
+    outcome: str(),
+    started_at: dateTime(),
+    finished_at: dateTime(),
+    duration_ms: int({ minimum: 0 }),
+    detail: anyObject(),
+  }),
   BulkResult: obj({ id: str(), success: bool(), error: obj({ code: str(), message: str() }) }, ['id', 'success']),
   ExportStarted: record({
     export_id: str(),

@@ -184,7 +184,8 @@ function operationObject(operation: Operation): JsonSchema {
           requestBody: {
             required: true,
             content: {
-              [operation.form ? 'application/x-www-form-urlencoded' : 'application/json']: {
+              [operation.requestMediaType ??
+              (operation.form ? 'application/x-www-form-urlencoded' : 'application/json')]: {
                 schema: withoutNul(operation.requestBody),
               },
             },
@@ -306,7 +307,7 @@ const requestValidators = new Map<string, ValidateFunction>();
  * schema the document publishes): empty when the body is what the document asks for.
  */
 export function requestProblems(operation: Operation, body: unknown): BodyProblem[] {
-  if (!operation.requestBody || operation.form) return [];
+  if (!operation.requestBody || operation.form || operation.requestMediaType) return [];
   let validate = requestValidators.get(operation.operationId);
   if (!validate) {
     const ajv = new Ajv2020({ allErrors: true, strict: false });

@@ -44,6 +44,11 @@ import {
   trimmedText,
   type JsonSchema,
 } from './json-schema';
+import { reviewQueueOperations } from './review-queue.operations';
+import { reprocessOperations } from './reprocess.operations';
+import { suppressionOperations } from './suppression.operations';
+import { capsOperations } from './caps.operations';
+import { consentOperations, consentRequirementsBody, consentRetentionDays } from './consent.operations';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -77,6 +82,8 @@ export interface Operation {
   /** A JSON body (or, with `form`, an application/x-www-form-urlencoded one). */
   requestBody?: JsonSchema;
   form?: boolean;
+  /** A request body of another media type (a CSV upload), read by the route as a stream; `requestBody` describes it. */
+  requestMediaType?: string;
   /** Success statuses and their bodies; `null` for no body, a string for a non-JSON media type. */
   responses: Record<number, JsonSchema | null | { mediaType: string }>;
   /** Error statuses this operation answers besides the common ones of its convention. */
@@ -928,6 +935,20 @@ export const operations: Operation[] = [
     permission: 'leads:read',
     query: [leadEnvironment],
     responses: { 200: dataList(ref('ActivityEntry')) },
+    errors: [404, 409],
+  },
+  {
+    method: 'get',
+    path: '/api/leads/:id/timeline',
+    operationId: 'leadTimeline',
+    tag: 'Leads',
+    summary: "The stages a lead passed, in order, with each stage's times and outcome (docs/timeline.md)",
+    description: LEAD_PROCESSING,
+    auth: 'session',
+    convention: 'user',
+    permission: 'leads:read',
+    query: [leadEnvironment],
+    responses: { 200: dataList(ref('TimelineEntry')) },
     errors: [404, 409],
   },
   {
@@ -1959,13 +1980,23 @@ export const operations: Operation[] = [
     path: '/api/organization',
     operationId: 'updateOrganization',
     tag: 'Organization',
-    summary: 'Rename the organization or change its validation settings',
+    summary: 'Rename the organization or change its validation and consent settings',
     auth: 'session',
     convention: 'user',
     permission: 'organization:write',
-    requestBody: body({ name: optionalText(2, 100), settings: body({ validation: organizationValidation }) }, [], {
-      minProperties: 1,
-    }),
+    requestBody: body(
+      {
+        name: optionalText(2, 100),
+        settings: body({
+          validation: organizationValidation,
+          // docs/consent.md
+          consent_requirements: consentRequirementsBody,
+          consent_retention_days: consentRetentionDays,
+        }),
+      },
+      [],
+      { minProperties: 1 },
+    ),
     semanticChecks:
       'that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out)',
     responses: { 200: data(ref('Organization')) },
@@ -2111,6 +2142,11 @@ export const operations: Operation[] = [
     "Each vendor's spend (cost per lead × accepted leads) against its conversions",
     'VendorRoi',
   ),
+  ...reviewQueueOperations,
+  ...reprocessOperations,
+  ...suppressionOperations,
+  ...capsOperations,
+  ...consentOperations,
 ];
 
 /** List, create, get, patch, delete of one kind of organization configuration (the shared route shape of docs/decisions.md "Rules"). */

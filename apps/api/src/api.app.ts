@@ -36,6 +36,7 @@ import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
 import { mountRules, type RulesMountDependencies } from './rules/rules.app';
 import { mountRouting } from './routing/routing.app';
+import { mountCaps } from './caps/caps.routes';
 import { exportsRouter } from './exports/exports.routes';
 import { mountCrm, type CrmApiOptions } from './crm/crm.app';
 import { mountOAuth, OAUTH_FORM_PATHS } from './oauth/oauth.app';
@@ -45,6 +46,10 @@ import { funnelRouter } from './funnel/funnel.routes';
 import { analyticsRouter } from './analytics/analytics.routes';
 import { responseConformance } from './docs/response-conformance';
 import { consoleRoutes, type ConsoleRoutesOptions } from './console';
+import { mountConsent } from './consent';
+import { SUPPRESSION_STREAM_PATHS, mountSuppression } from './suppression';
+import { mountReviewQueue } from './review-queue';
+import { mountReprocess } from './reprocess';
 
 export interface ApiDependencies {
   log: EventLog;
@@ -101,7 +106,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
   if (deps.checkResponses) app.use(responseConformance());
   app.use(errorHandler(deps.logger));
   // Non-JSON bodies are 415 before they are read; forms only where OAuth takes them (docs/decisions.md).
-  app.use(requireJsonBody({ formPaths: OAUTH_FORM_PATHS }));
+  app.use(requireJsonBody({ formPaths: OAUTH_FORM_PATHS, streamPaths: SUPPRESSION_STREAM_PATHS }));
   app.use(
     koaBody({
       json: true,
@@ -206,6 +211,15 @@ export function createApiApp(deps: ApiDependencies): Koa {
     customFields: { list: (organizationId) => config.customFields(organizationId) },
     configCache: deps.configCache,
   });
+  mountCaps(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    dal: deps.dal,
+    config,
+    customFields: { list: (organizationId) => config.customFields(organizationId) },
+    configCache: deps.configCache,
+    logger: deps.logger,
+  });
   const funnelLinks = new FunnelLinkRepository(deps.store);
   const funnel = funnelRouter({
     guard: accounts.guard,
@@ -231,6 +245,22 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(docs.pages.routes());
   app.use(docs.pages.allowedMethods());
   mountCrm(app, { guard: accounts.guard, store: deps.store, log: deps.log, leads: deps.leads, options: deps.crm });
+  mountSuppression(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    configCache: deps.configCache,
+    logger: deps.logger,
+  });
+  mountReviewQueue(app, { guard: accounts.guard, store: deps.store, log: deps.log });
+  mountReprocess(app, { guard: accounts.guard, store: deps.store, log: deps.log });
+  mountConsent(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    organizations: { get: (tenant) => config.organization(tenant) },
+    log: deps.log,
+    ...(deps.exports ? { exportFiles: deps.exports.files } : {}),
+    logger: deps.logger,
+  });
   // The web console at /app, on the same origin as the API (apps/api/src/console).
   app.use(consoleRoutes(deps.console));
   if (deps.exports) {

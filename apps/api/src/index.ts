@@ -4,3 +4,4 @@ export * from './ingestion/ingestion.routes';
 export * from './vendor-portal/vendor-portal.routes';
 export * from './auth';
 export * from './accounts';
+export * from './review-queue';

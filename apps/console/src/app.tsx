@@ -27,6 +27,9 @@ import { AccountPage } from './pages/account.page';
 import { WebhooksPage } from './pages/webhooks.page';
 import { CrmPage } from './pages/crm.page';
 import { RoutingPage } from './pages/routing.page';
+import { CapsPage } from './pages/caps.page';
+import { SuppressionListsPage } from './pages/suppression-lists.page';
+import { ReviewPage } from './pages/review.page';
 
 export function useSession(): Session | null {
   const [session, setSession] = useState(currentSession());
@@ -66,6 +69,7 @@ export function App() {
         <Route index element={<Navigate to="/leads" replace />} />
         <Route path="/leads" element={<LeadsPage />} />
         <Route path="/leads/:id" element={<LeadDetailPage />} />
+        <Route path="/review" element={<ReviewPage />} />
         <Route path="/funnel" element={<FunnelPage />} />
         <Route path="/analytics" element={<AnalyticsPage />} />
         <Route path="/vendors" element={<VendorsPage />} />
@@ -76,7 +80,9 @@ export function App() {
         <Route path="/lookup-tables" element={<LookupTablesPage />} />
         <Route path="/calculated-fields" element={<CalculatedFieldsPage />} />
         <Route path="/dedup" element={<DedupPage />} />
+        <Route path="/suppression-lists" element={<SuppressionListsPage />} />
         <Route path="/routing" element={<RoutingPage />} />
+        <Route path="/caps" element={<CapsPage />} />
         <Route path="/crm" element={<CrmPage />} />
         <Route path="/webhooks" element={<WebhooksPage />} />
         <Route path="/users" element={<UsersPage />} />

@@ -47,6 +47,8 @@ export interface Config {
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
   ruleWebhookTimeoutMs: number;
+  /** Reprocessing jobs (docs/reprocessing.md): leads per batch (REPROCESS_BATCH_SIZE) and the pause between batches (REPROCESS_PAUSE_MS). */
+  reprocess: { batchSize: number; pauseMs: number };
   /**
    * CRM syncs: the AES-256-GCM key of connection credentials (CRM_CREDENTIALS_KEY, 32 bytes as hex or
    * base64; undefined = generated into DATA_DIR/crm-credentials-key), the retry schedule
@@ -199,6 +201,10 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     appUrl: url(env, 'APP_URL', ['http:', 'https:']),
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
+    reprocess: {
+      batchSize: integer(env, 'REPROCESS_BATCH_SIZE', 200, 1, 5_000),
+      pauseMs: integer(env, 'REPROCESS_PAUSE_MS', 0, 0, 60_000),
+    },
     crm: {
       credentialsKey: crmCredentialsKey(env),
       retrySchedule: crmRetrySchedule(env),

@@ -17,8 +17,10 @@ import {
   ValidationRuleRepository,
 } from '@leadstream/dal';
 import { RoutingRuleRepository } from '@leadstream/dal';
+import { ReprocessJobRepository } from '@leadstream/dal';
 import type { DocumentStore } from '@leadstream/ports';
 import { CrmConnectionRepository, CrmSyncRepository } from '@leadstream/dal';
+import { ReviewQueueRepository } from '@leadstream/api';
 
 /** Every index of every repository; idempotent, run at each start of a process that uses the store. */
 export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
@@ -35,6 +37,7 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await OAuthGrantRepository.ensureIndexes(store);
   await OAuthConsentRepository.ensureIndexes(store);
   await ExportRepository.ensureIndexes(store);
+  await ReprocessJobRepository.ensureIndexes(store);
   await EnrichmentRuleRepository.ensureIndexes(store);
   await RuleMatchRepository.ensureIndexes(store);
   await LookupTableRepository.ensureIndexes(store);
@@ -44,4 +47,5 @@ export async function ensureAllIndexes(store: DocumentStore): Promise<void> {
   await RoutingRuleRepository.ensureIndexes(store);
   await CrmConnectionRepository.ensureIndexes(store);
   await CrmSyncRepository.ensureIndexes(store);
+  await ReviewQueueRepository.ensureIndexes(store);
 }

@@ -90,6 +90,7 @@ export async function startPipeline({
       outbound: { allowInsecureTargets: config.allowInsecureTargets, timeoutMs: config.ruleWebhookTimeoutMs },
       ...(crm ? { crm } : {}),
       webhooks: config.webhooks,
+      reprocess: config.reprocess,
       ...(webhookSecretsKey ? { webhookSecretsKey } : {}),
       isStopping: () => lifecycle.isStopping,
     });

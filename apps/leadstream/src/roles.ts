@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { symbols as pinoSymbols } from 'pino';
-import { createApiApp, DecisionWaiter } from '@leadstream/api';
+import { createApiApp, DecisionWaiter, ReviewAutoDecider, ReviewQueueRepository } from '@leadstream/api';
 import { RATE_LIMITS } from '@leadstream/domain';
 import { createDal, LeadRepository, MemoryRateLimiter, ScaledRateLimiter, type Dal } from '@leadstream/dal';
 import { createMailer } from '@leadstream/engine-mail';
@@ -208,6 +208,15 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     const server = await listen(app, config.host, config.port);
     lifecycle.onStop('http', () => server.close(config.shutdownTimeoutMs / 2));
     logger.info({ url: server.url }, 'api listening');
+    // The review queue's scheduled job (docs/review-queue.md): automatic decisions and the overdue count.
+    const reviewJob = new ReviewAutoDecider({
+      queue: new ReviewQueueRepository(engines.store),
+      log: engines.log,
+      logger: logger.child({ part: 'review-queue' }),
+      metrics,
+    });
+    reviewJob.start(Number(process.env['REVIEW_AUTO_DECISION_INTERVAL_MS'] ?? 60_000) || 60_000);
+    lifecycle.onStop('review queue job', () => reviewJob.stop());
     // The web console (apps/console) is served by this process at /app: at APP_URL when set (behind a proxy), else where it listens.
     appBase = appBaseUrl(config, server.url);
     consoleUrl = `${appBase}/app/`;

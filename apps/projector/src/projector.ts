@@ -1,8 +1,9 @@
 import { AnalyticsBatcher } from '@leadstream/engine-clickhouse';
 import type { Analytics, Batch, EventLog } from '@leadstream/ports';
 import { ConsumerRunner, deadLetterTopic, TOPICS, type Metrics } from '@leadstream/runtime';
-import { parseLeadEvent } from '@leadstream/schemas';
+import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import type { Logger } from 'pino';
+import { applyErasure } from './erasure';
 import { toLeadEventRow, type LeadEventRow } from './lead-event-row';
 
 export const LEAD_EVENTS_TOPIC = TOPICS.events;
@@ -46,9 +47,12 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
 
   async function project(batch: Batch): Promise<void> {
     const rows: LeadEventRow[] = [];
+    const erased: LeadEventMessage[] = [];
     for (const record of batch.records) {
       try {
-        rows.push(toLeadEventRow(parseLeadEvent(JSON.parse(record.value))));
+        const message = parseLeadEvent(JSON.parse(record.value));
+        rows.push(toLeadEventRow(message));
+        if (message.event === 'lead.erased') erased.push(message);
       } catch (error) {
         logger.warn(
           { topic: record.topic, partition: record.partition, offset: record.offset, err: error },
@@ -65,6 +69,8 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
       }
     }
     if (rows.length > 0) await insertWithRetry(rows);
+    // Erasures after the rows they scrub are stored (docs/consent.md).
+    for (const message of erased) await withRetry(() => applyErasure(analytics, table, message));
     logger.debug(
       { partition: batch.partition, count: rows.length, last: batch.records.at(-1)?.offset },
       'batch projected',
@@ -73,9 +79,13 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
 
   /** Analytics outages are not the records' fault: retry with a capped backoff, without end, instead of dead-lettering. */
   async function insertWithRetry(rows: LeadEventRow[]): Promise<void> {
+    await withRetry(() => batcher.write(table, rows as unknown as Array<Record<string, unknown>>));
+  }
+
+  async function withRetry(write: () => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await batcher.write(table, rows as unknown as Array<Record<string, unknown>>);
+        await write();
         return;
       } catch (error) {
         metrics.projectorInsertFailures.inc();

@@ -9,8 +9,12 @@ import {
   LeadRepository,
 } from '@leadstream/dal';
 import { RoutingConfigReader, RoutingCounterRepository } from '@leadstream/dal';
+import { CapCounterRepository, CapRepository } from '@leadstream/dal';
+import { ReprocessJobRepository } from '@leadstream/dal';
 import { WebhookDeliveryRepository, WebhookRepository } from '@leadstream/dal';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/domain';
+import { SuppressionRepository } from '@leadstream/dal';
+import { ErasureRepository } from '@leadstream/dal';
+import { capsClock, DEFAULT_WEBHOOK_RETRY_DELAYS_MS, formatRetryDelay } from '@leadstream/domain';
 import type { DocumentStore, EventLog, ExportFileStore, MxResolver } from '@leadstream/ports';
 import type { CrmRetryStep } from '@leadstream/domain';
 import {
@@ -33,6 +37,7 @@ import { CrmSyncRunner } from './pipeline/crm-sync.stage.runner';
 import { dedupStage } from './pipeline/dedup.stage';
 import { enrichStage } from './pipeline/enrich.stage';
 import { recalculateStage } from './pipeline/recalculate.stage';
+import { reprocessStage } from './reprocess/reprocess.stage';
 import { routeStage } from './pipeline/route.stage';
 import { ruleWebhookStage } from './pipeline/rule-webhook.stage';
 import { validateStage } from './pipeline/validate.stage';
@@ -60,6 +65,8 @@ export interface StageDependencies {
   webhooks?: { timeoutMs: number; retryScheduleMs: readonly number[]; autoDisableAfter: number };
   /** The key webhook secrets are stored encrypted with (CRM_CREDENTIALS_KEY, as the API's); required by deliver only. */
   webhookSecretsKey?: Buffer;
+  /** Reprocessing jobs: leads per batch and the pause between batches (the stage's defaults when absent). */
+  reprocess?: { batchSize: number; pauseMs: number };
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;
@@ -117,6 +124,7 @@ const INTAKE_STAGES: ReadonlyArray<[string, (deps: StageDependencies) => LeadSta
         organizations: createDal(deps.store).organizations,
         customFields: new CustomFieldRepository(deps.store),
         validationRules: new ValidationRuleRepository(deps.store),
+        suppression: new SuppressionRepository(deps.store),
         config: deps.config ?? uncachedConfig,
         mx: deps.mx,
         logger: deps.logger.child({ stage: 'validate' }),
@@ -142,6 +150,11 @@ const INTAKE_STAGES: ReadonlyArray<[string, (deps: StageDependencies) => LeadSta
         enrichment: new EnrichmentConfigReader(deps.store),
         config: deps.config ?? uncachedConfig,
         logger: deps.logger.child({ stage: 'enrich' }),
+        caps: {
+          caps: new CapRepository(deps.store),
+          counters: new CapCounterRepository(deps.store),
+          now: deps.now ?? capsClock(process.env),
+        },
         ...(deps.now ? { now: deps.now } : {}),
       }),
   ],
@@ -217,10 +230,28 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         ...(deps.now ? { now: deps.now } : {}),
       }),
     ),
+    batchStage('reprocess', (deps) =>
+      reprocessStage({
+        jobs: new ReprocessJobRepository(deps.store),
+        enrichment: new EnrichmentConfigReader(deps.store),
+        routing: new RoutingConfigReader(deps.store),
+        counters: new RoutingCounterRepository(deps.store),
+        writer: deps.writer,
+        logger: deps.logger.child({ stage: 'reprocess' }),
+        ...(deps.reprocess ?? {}),
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
+    ),
     batchStage('rule-webhook', (deps) =>
       ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) }),
     ),
-    batchStage('activity', () => activityStage()),
+    // An erasure also scrubs the entries recorded before its event got here (docs/consent.md).
+    batchStage('activity', (deps) => {
+      const erasure = new ErasureRepository(deps.store);
+      return activityStage({
+        scrubErased: (tenant, leadId) => erasure.scrubActivity(tenant, leadId).then(() => undefined),
+      });
+    }),
     {
       // Consumes leads.routed and crm.sync.requests, and each retry delay topic in a group of its own.
       name: 'crm-sync',

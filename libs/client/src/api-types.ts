@@ -621,6 +621,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's volume caps, oldest first
+         * @description Permission: `caps:read`.
+         */
+        get: operations["listCaps"];
+        put?: never;
+        /**
+         * Make a volume cap (1 day in the organization time zone or UTC, reason cap_reached, enabled, by default)
+         * @description Permission: `caps:write`.
+         *
+         *     Beyond this schema the service checks that time_zone is an IANA time zone, that vendor_id names a vendor of the organization (required with scope vendor, null with scope organization), and each condition's field path and operator (as enrichment rules'); a request that fails those checks is answered 400.
+         */
+        post: operations["createCap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/caps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A volume cap
+         * @description Permission: `caps:read`.
+         */
+        get: operations["getCap"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a volume cap
+         * @description Permission: `caps:write`.
+         */
+        delete: operations["deleteCap"];
+        options?: never;
+        head?: never;
+        /**
+         * Change any of a cap's fields (the counts of the current period stay)
+         * @description Permission: `caps:write`.
+         *
+         *     Beyond this schema the service checks that time_zone is an IANA time zone, that vendor_id names a vendor of the organization (required with scope vendor, null with scope organization), and each condition's field path and operator (as enrichment rules'); a request that fails those checks is answered 400.
+         */
+        patch: operations["updateCap"];
+        trace?: never;
+    };
+    "/api/caps/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cap's current period (in its time zone) and how many live leads it has counted
+         * @description Permission: `caps:read`.
+         */
+        get: operations["capUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/crm/{id}/sync/{leadId}": {
         parameters: {
             query?: never;
@@ -1157,6 +1233,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/leads/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lead's consent evidence, its SHA-256 and whether it still matches (tamper check)
+         * @description The evidence as received with the submission, its canonical JSON (keys sorted, no white space), the SHA-256 of that JSON and when it was received. `matches` recomputes the hash: false means the stored evidence changed after it was received. All null when the submission carried no consent, or after an erasure. A deleted lead keeps its evidence for the organization's `consent_retention_days` (docs/consent.md).
+         *
+         *     Permission: `leads:read`.
+         */
+        get: operations["getLeadConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the person's data from a lead, its activity, the dedup log and undownloaded exports (owner, admin)
+         * @description The lead stays as a tombstone (status, vendor, source, program, UTM fields and times), so reports keep their counts; its email, names, phone, IP address, user agent, pages, custom fields, enrichment data and consent evidence go. Its activity entries lose their metadata, its dedup log entry the person's email and names, and every export still downloadable loses the lead's row. Emits lead.erased, on which the analytics projection drops the lead's email key and personal fields. With `suppress_list_id`, the lead's email (or phone, or email domain: the list's kind) goes onto that suppression list first. A deleted lead can be erased too; erasing again changes nothing (docs/consent.md).
+         *
+         *     Permission: `leads:erase`.
+         *
+         *     Beyond this schema the service checks that suppress_list_id names a suppression list of the organization; a request that fails those checks is answered 400.
+         */
+        post: operations["eraseLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}/suppress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Do not contact: put the lead's email, phone or email domain (the list's kind) on a list
+         * @description Permission: `suppression:write`.
+         */
+        post: operations["suppressLead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leads/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stages a lead passed, in order, with each stage's times and outcome (docs/timeline.md)
+         * @description A lead whose creation was answered 202 is 409 `LEAD_PROCESSING` until the pipeline has decided it (follow its `status_url`).
+         *
+         *     Permission: `leads:read`.
+         */
+        get: operations["leadTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leads/{lead_id}/status": {
         parameters: {
             query?: never;
@@ -1375,12 +1539,198 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the organization or change its validation settings
+         * Rename the organization or change its validation and consent settings
          * @description Permission: `organization:write`.
          *
          *     Beyond this schema the service checks that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out); a request that fails those checks is answered 400.
          */
         patch: operations["updateOrganization"];
+        trace?: never;
+    };
+    "/api/reprocess": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply the current enrichment and routing rules to leads already received
+         * @description Answered 202 with the job (`reproc_…`); poll `GET /api/reprocess/{id}`. `filter` takes the filters of the lead export. A dry run changes nothing and reports what would change (counts per field and up to 100 differences); a real run writes only what changed, with `lead.updated` and a `lead.reprocessed` activity entry per changed lead, and syncs to the CRM only leads whose routing target changed (stage `crm-sync`, which needs `route`).
+         *
+         *     Permission: `rules:write`.
+         *
+         *     Beyond this schema the service checks that start_date and end_date are ISO 8601 dates or date-times, and that crm-sync comes with route; a request that fails those checks is answered 400.
+         */
+        post: operations["startReprocessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reprocess/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reprocessing job's progress, and a dry run's differences
+         * @description Permission: `leads:read`.
+         */
+        get: operations["getReprocessing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reprocess/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a queued or running reprocessing job
+         * @description The job stops after the batch in progress (leads written before stay written) and becomes `cancelled`. A job that has ended is answered as it is.
+         *
+         *     Permission: `rules:write`.
+         */
+        post: operations["cancelReprocessing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leads flagged for manual review and waiting for a decision, oldest first
+         * @description Each lead comes with its flags and each flag in words. `meta.counts` has the waiting leads per flag kind (under the other filters); a lead waiting longer than the organization's `review_sla_hours` is `overdue`.
+         *
+         *     Permission: `leads:read`.
+         *
+         *     Beyond this schema the service checks that start_date and end_date are ISO 8601 dates or date-times; a request that fails those checks is answered 400.
+         */
+        get: operations["listReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review-queue/{lead_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a lead waiting for review
+         * @description Answered 202: the decision is handed to the pipeline, which applies it within moments. Approve: the lead goes on where it stopped (routing, CRM sync, webhooks, analytics). Reject: the lead becomes `rejected` with the reason and `lead.rejected` is sent. Both emit `lead.reviewed` and appear in the lead's activity with who decided. A lead not waiting for review is 409 `LEAD_NOT_IN_REVIEW`.
+         *
+         *     Permission: `leads:write`.
+         */
+        post: operations["approveReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review-queue/{lead_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a lead waiting for review, with the reason
+         * @description Answered 202: the decision is handed to the pipeline, which applies it within moments. Approve: the lead goes on where it stopped (routing, CRM sync, webhooks, analytics). Reject: the lead becomes `rejected` with the reason and `lead.rejected` is sent. Both emit `lead.reviewed` and appear in the lead's activity with who decided. A lead not waiting for review is 409 `LEAD_NOT_IN_REVIEW`.
+         *
+         *     Permission: `leads:write`.
+         */
+        post: operations["rejectReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review-queue/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject up to 100 waiting leads
+         * @description Answered 202: the decision is handed to the pipeline, which applies it within moments. Approve: the lead goes on where it stopped (routing, CRM sync, webhooks, analytics). Reject: the lead becomes `rejected` with the reason and `lead.rejected` is sent. Both emit `lead.reviewed` and appear in the lead's activity with who decided. A lead not waiting for review is 409 `LEAD_NOT_IN_REVIEW`. Each id reports its own outcome, like the bulk operations on leads.
+         *
+         *     Permission: `leads:write`.
+         *
+         *     Beyond this schema the service checks that a rejection has a reason; a request that fails those checks is answered 400.
+         */
+        post: operations["decideReviews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review-queue/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's review SLA and automatic decision
+         * @description Permission: `leads:read`.
+         */
+        get: operations["getReviewSettings"];
+        /**
+         * Set the organization's review SLA and automatic decision
+         * @description `review_sla_hours`: a lead waiting longer is marked overdue in the queue and counted in /metrics. `auto_decision_after_hours` with `auto_decision`: a scheduled job decides leads waiting longer, recorded as "automatic"; give both or neither.
+         *
+         *     Permission: `organization:write`.
+         *
+         *     Beyond this schema the service checks that auto_decision_after_hours and auto_decision are given together; a request that fails those checks is answered 400.
+         */
+        put: operations["replaceReviewSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/routing/rules": {
@@ -1503,6 +1853,148 @@ export interface paths {
          * @description Permission: `rules:read`.
          */
         post: operations["testRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppression-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's suppression lists, oldest first
+         * @description Permission: `suppression:read`.
+         */
+        get: operations["listSuppressionLists"];
+        put?: never;
+        /**
+         * Make a suppression list (action reject by default, entries kept for ever unless expires_after_days)
+         * @description Permission: `suppression:write`.
+         */
+        post: operations["createSuppressionList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppression-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A suppression list with its entry count
+         * @description Permission: `suppression:read`.
+         */
+        get: operations["getSuppressionList"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a suppression list and its entries
+         * @description Permission: `suppression:write`.
+         */
+        delete: operations["deleteSuppressionList"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a list's name, action, expiry, sandbox_only or enabled (its kind stays)
+         * @description Permission: `suppression:write`.
+         */
+        patch: operations["updateSuppressionList"];
+        trace?: never;
+    };
+    "/api/suppression-lists/{id}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add up to 10,000 values (stored only as SHA-256 of the normalized value)
+         * @description Permission: `suppression:write`.
+         *
+         *     Beyond this schema the service checks that each value is one of the list's kind (an email address, a phone number of 7 digits or more, a domain name) or, with `hashed`, a SHA-256 in 64 hexadecimal characters; a request that fails those checks is answered 400.
+         */
+        post: operations["addSuppressionEntries"];
+        /**
+         * Take up to 10,000 values off the list
+         * @description Permission: `suppression:write`.
+         *
+         *     Beyond this schema the service checks that each value is one of the list's kind (an email address, a phone number of 7 digits or more, a domain name) or, with `hashed`, a SHA-256 in 64 hexadecimal characters; a request that fails those checks is answered 400.
+         */
+        delete: operations["removeSuppressionEntries"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppression-lists/{id}/entries/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a value is on the list now, since when and until when
+         * @description Permission: `suppression:read`.
+         */
+        get: operations["checkSuppressionValue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppression-lists/{id}/entries/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a CSV file of one column (a header row is allowed), up to 1,000,000 rows, as a job
+         * @description The file is streamed; the answer is the job, polled at its `status_url`. Rows that are no value of the list are counted as `invalid` and skipped.
+         *
+         *     Permission: `suppression:write`.
+         */
+        post: operations["importSuppressionEntries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/suppression-lists/{id}/entries/import/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: status, rows read, entries added, invalid rows
+         * @description Permission: `suppression:read`.
+         */
+        get: operations["getSuppressionImport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1756,6 +2248,23 @@ export interface paths {
          * @description Permission: `analytics:read`.
          */
         get: operations["hasFunnelLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vendor-portal/caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caps on the calling vendor and what is left of each in its current period */
+        get: operations["vendorCaps"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2791,6 +3300,8 @@ export interface components {
             name: string;
             plan: string;
             settings: {
+                consent_requirements?: Record<string, never>;
+                consent_retention_days?: number;
                 validation?: Record<string, never>;
             };
             /** Format: date-time */
@@ -2904,6 +3415,17 @@ export interface components {
                 label?: string | null;
                 value: string | null;
             })[];
+        };
+        TimelineEntry: {
+            detail: Record<string, never>;
+            duration_ms: number;
+            /** Format: date-time */
+            finished_at: string;
+            outcome: string;
+            /** @enum {string} */
+            stage: "received" | "validated" | "deduplicated" | "enriched" | "routed" | "reviewed" | "crm_synced" | "webhook_delivered";
+            /** Format: date-time */
+            started_at: string;
         };
         User: {
             /** Format: date-time */
@@ -4900,6 +5422,347 @@ export interface operations {
             503: components["responses"]["UserError503"];
         };
     };
+    listCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conditions: {
+                                /** @enum {string} */
+                                operator: "AND" | "OR";
+                                rules: Record<string, never>[];
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration: number;
+                            /** @enum {string} */
+                            duration_units: "hour" | "day" | "week" | "month";
+                            enabled: boolean;
+                            id: string;
+                            maximum: number;
+                            name: string;
+                            reason: string;
+                            /** @enum {string} */
+                            scope: "organization" | "vendor";
+                            time_zone: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            vendor_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conditions?: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: Record<string, never>[];
+                    } | null;
+                    duration?: number;
+                    /** @enum {string} */
+                    duration_units?: "hour" | "day" | "week" | "month";
+                    enabled?: boolean;
+                    maximum: number;
+                    name: string;
+                    reason?: string;
+                    /** @enum {string} */
+                    scope?: "organization" | "vendor";
+                    /** @description An IANA time zone name, e.g. America/New_York */
+                    time_zone?: string;
+                    vendor_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conditions: {
+                                /** @enum {string} */
+                                operator: "AND" | "OR";
+                                rules: Record<string, never>[];
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration: number;
+                            /** @enum {string} */
+                            duration_units: "hour" | "day" | "week" | "month";
+                            enabled: boolean;
+                            id: string;
+                            maximum: number;
+                            name: string;
+                            reason: string;
+                            /** @enum {string} */
+                            scope: "organization" | "vendor";
+                            time_zone: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conditions: {
+                                /** @enum {string} */
+                                operator: "AND" | "OR";
+                                rules: Record<string, never>[];
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration: number;
+                            /** @enum {string} */
+                            duration_units: "hour" | "day" | "week" | "month";
+                            enabled: boolean;
+                            id: string;
+                            maximum: number;
+                            name: string;
+                            reason: string;
+                            /** @enum {string} */
+                            scope: "organization" | "vendor";
+                            time_zone: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateCap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conditions?: {
+                        /** @enum {string} */
+                        operator: "AND" | "OR";
+                        rules: Record<string, never>[];
+                    } | null;
+                    duration?: number;
+                    /** @enum {string} */
+                    duration_units?: "hour" | "day" | "week" | "month";
+                    enabled?: boolean;
+                    maximum?: number;
+                    name?: string;
+                    reason?: string;
+                    /** @enum {string} */
+                    scope?: "organization" | "vendor";
+                    /** @description An IANA time zone name, e.g. America/New_York */
+                    time_zone?: string;
+                    vendor_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            conditions: {
+                                /** @enum {string} */
+                                operator: "AND" | "OR";
+                                rules: Record<string, never>[];
+                            } | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            duration: number;
+                            /** @enum {string} */
+                            duration_units: "hour" | "day" | "week" | "month";
+                            enabled: boolean;
+                            id: string;
+                            maximum: number;
+                            name: string;
+                            reason: string;
+                            /** @enum {string} */
+                            scope: "organization" | "vendor";
+                            time_zone: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            vendor_id: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    capUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cap_id: string;
+                            count: number;
+                            maximum: number;
+                            /** Format: date-time */
+                            period_end: string;
+                            /** Format: date-time */
+                            period_start: string;
+                            remaining: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
     syncLeadToCrm: {
         parameters: {
             query?: never;
@@ -6435,6 +7298,204 @@ export interface operations {
             503: components["responses"]["UserError503"];
         };
     };
+    getLeadConsent: {
+        parameters: {
+            query?: {
+                /** @description sandbox: the leads sent with vk_test_ keys */
+                environment?: "live" | "sandbox" | "";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            canonical_json: string | null;
+                            erased: boolean;
+                            evidence: {
+                                certificate_url?: string;
+                                given_at: string;
+                                ip: string;
+                                /** @enum {string} */
+                                method: "checkbox" | "signature" | "verbal" | "other";
+                                page_url: string;
+                                text: string;
+                                user_agent: string;
+                            } | null;
+                            /** Format: date-time */
+                            lead_deleted_at: string | null;
+                            lead_id: string;
+                            matches: boolean | null;
+                            /** Format: date-time */
+                            received_at: string | null;
+                            sha256: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    eraseLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    suppress_list_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            activity_entries: number;
+                            dedup_log_entries: number;
+                            /** Format: date-time */
+                            erased_at: string;
+                            exports_cleaned: number;
+                            lead_id: string;
+                            suppression: {
+                                added: number;
+                                list_id: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    suppressLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    list_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            entry_count: number;
+                            list_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    leadTimeline: {
+        parameters: {
+            query?: {
+                /** @description Empty: live. sandbox: the leads sent with vk_test_ keys (kept 24 hours; changed only by the pipeline) */
+                environment?: "live" | "sandbox" | "";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TimelineEntry"][];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
     leadProcessingStatus: {
         parameters: {
             query?: never;
@@ -6585,7 +7646,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    fields?: ("id" | "email" | "first_name" | "last_name" | "phone" | "status" | "source" | "vendor_id" | "program" | "program_interest" | "ip_address" | "user_agent" | "landing_page" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "custom_fields" | "enrichment_data" | "validation_status" | "duplicate_of" | "crm_sync_status" | "crm_id" | "crm_synced_at" | "created_at" | "updated_at")[] | null;
+                    fields?: ("id" | "email" | "first_name" | "last_name" | "phone" | "status" | "source" | "vendor_id" | "program" | "program_interest" | "ip_address" | "user_agent" | "landing_page" | "referrer" | "utm_source" | "utm_medium" | "utm_campaign" | "utm_term" | "utm_content" | "custom_fields" | "enrichment_data" | "validation_status" | "duplicate_of" | "crm_sync_status" | "crm_id" | "crm_synced_at" | "created_at" | "updated_at" | "rejection_reason")[] | null;
                     filters?: {
                         end_date?: string;
                         program?: string;
@@ -6635,6 +7696,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Consent evidence (docs/consent.md): what the person agreed to, when, where and how. Stored immutably with the lead, with the SHA-256 of its canonical JSON; the organization's consent_requirements may require it. */
+                    consent?: {
+                        /** @description A TrustedForm or Jornaya certificate URL or token. */
+                        certificate_url?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the person gave consent.
+                         */
+                        given_at: string;
+                        /** @description The person's IP address. */
+                        ip: string;
+                        /** @enum {unknown} */
+                        method: "checkbox" | "signature" | "verbal" | "other";
+                        /** @description The page the consent was given on. */
+                        page_url: string;
+                        /** @description The consent language the person was shown. */
+                        text: string;
+                        user_agent: string;
+                    };
                     custom_fields?: {
                         [key: string]: components["schemas"]["CustomFieldValue"];
                     };
@@ -6986,6 +8066,15 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     settings?: {
+                        consent_requirements?: {
+                            /** @enum {string} */
+                            action?: "reject" | "flag";
+                            forbidden_terms?: string[];
+                            max_age_hours?: number | null;
+                            required?: boolean;
+                            required_terms?: string[];
+                        };
+                        consent_retention_days?: number;
                         validation?: {
                             allow_disposable_emails?: boolean;
                             bot_detection?: {
@@ -7017,6 +8106,526 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    startReprocessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dry_run?: boolean | null;
+                    filter?: {
+                        end_date?: string;
+                        program?: string;
+                        search?: string;
+                        source?: string;
+                        start_date?: string;
+                        /** @enum {string} */
+                        status?: "new" | "active" | "contacted" | "qualified" | "converted" | "rejected" | "duplicate" | "archived";
+                        vendor_id?: string;
+                    } | null;
+                    stages: ("enrich" | "route" | "crm-sync")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cancel_requested: boolean;
+                            changed: number;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            crm_syncs: number;
+                            done: number;
+                            dry_run: boolean;
+                            error: string | null;
+                            failed: number;
+                            field_counts: {
+                                [key: string]: number;
+                            };
+                            filter: Record<string, never>;
+                            id: string;
+                            sample: {
+                                field: string;
+                                lead_id: string;
+                                new: unknown;
+                                old: unknown;
+                            }[];
+                            stages: ("enrich" | "route" | "crm-sync")[];
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed";
+                            total: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getReprocessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cancel_requested: boolean;
+                            changed: number;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            crm_syncs: number;
+                            done: number;
+                            dry_run: boolean;
+                            error: string | null;
+                            failed: number;
+                            field_counts: {
+                                [key: string]: number;
+                            };
+                            filter: Record<string, never>;
+                            id: string;
+                            sample: {
+                                field: string;
+                                lead_id: string;
+                                new: unknown;
+                                old: unknown;
+                            }[];
+                            stages: ("enrich" | "route" | "crm-sync")[];
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed";
+                            total: number | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    cancelReprocessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cancel_requested: boolean;
+                            changed: number;
+                            /** Format: date-time */
+                            completed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string;
+                            crm_syncs: number;
+                            done: number;
+                            dry_run: boolean;
+                            error: string | null;
+                            failed: number;
+                            field_counts: {
+                                [key: string]: number;
+                            };
+                            filter: Record<string, never>;
+                            id: string;
+                            sample: {
+                                field: string;
+                                lead_id: string;
+                                new: unknown;
+                                old: unknown;
+                            }[];
+                            stages: ("enrich" | "route" | "crm-sync")[];
+                            /** Format: date-time */
+                            started_at: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "cancelled" | "failed";
+                            total: number | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    listReviewQueue: {
+        parameters: {
+            query?: {
+                end_date?: string;
+                /** @description Only leads with this kind of flag */
+                flag?: "possible_bot" | "email_typo" | "high_risk_ip" | "possible_duplicate" | "rule" | "";
+                limit?: number;
+                page?: number;
+                /** @description By age: asc (oldest first, the default) or desc */
+                sortOrder?: "asc" | "desc" | "";
+                start_date?: string;
+                vendor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            email?: string | null;
+                            first_name?: string | null;
+                            flags: ("possible_bot" | "email_typo" | "high_risk_ip" | "possible_duplicate" | "rule")[];
+                            /** Format: date-time */
+                            held_at: string;
+                            last_name?: string | null;
+                            lead_id: string;
+                            overdue: boolean;
+                            reasons: {
+                                /** @enum {string} */
+                                kind: "possible_bot" | "email_typo" | "high_risk_ip" | "possible_duplicate" | "rule";
+                                lead_id?: string;
+                                score?: number;
+                                text: string;
+                            }[];
+                            /** Format: date-time */
+                            received_at: string;
+                            vendor_id?: string | null;
+                            waiting_seconds: number;
+                        }[];
+                        meta: {
+                            counts: {
+                                email_typo: number;
+                                high_risk_ip: number;
+                                possible_bot: number;
+                                possible_duplicate: number;
+                                rule: number;
+                            };
+                            limit: number;
+                            overdue_on_page?: number;
+                            page: number;
+                            review_sla_hours?: number | null;
+                            total: number;
+                            totalPages: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    approveReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            decision: "approve" | "reject";
+                            lead_id: string;
+                            reason?: string | null;
+                            reviewer: string;
+                            status: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    rejectReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            decision: "approve" | "reject";
+                            lead_id: string;
+                            reason?: string | null;
+                            reviewer: string;
+                            status: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            409: components["responses"]["UserError409"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    decideReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject";
+                    lead_ids: string[];
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        decided: number;
+                        failed: number;
+                        results: components["schemas"]["BulkResult"][];
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string|null} */
+                            auto_decision: "approve" | "reject" | null;
+                            auto_decision_after_hours: number | null;
+                            review_sla_hours: number | null;
+                            updated_at?: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    replaceReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    auto_decision?: "approve" | "reject" | null;
+                    auto_decision_after_hours?: number | null;
+                    review_sla_hours?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string|null} */
+                            auto_decision: "approve" | "reject" | null;
+                            auto_decision_after_hours: number | null;
+                            review_sla_hours: number | null;
+                            updated_at: string;
+                        };
                     };
                 };
             };
@@ -7409,6 +9018,509 @@ export interface operations {
             503: components["responses"]["UserError503"];
         };
     };
+    listSuppressionLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "reject" | "flag";
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            entry_count: number;
+                            expires_after_days: number | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "domain";
+                            name: string;
+                            sandbox_only: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    createSuppressionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "reject" | "flag";
+                    enabled?: boolean;
+                    expires_after_days?: number | null;
+                    /** @enum {string} */
+                    kind: "email" | "phone" | "domain";
+                    name: string;
+                    sandbox_only?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "reject" | "flag";
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            entry_count: number;
+                            expires_after_days: number | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "domain";
+                            name: string;
+                            sandbox_only: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getSuppressionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "reject" | "flag";
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            entry_count: number;
+                            expires_after_days: number | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "domain";
+                            name: string;
+                            sandbox_only: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    deleteSuppressionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    updateSuppressionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action?: "reject" | "flag";
+                    enabled?: boolean;
+                    expires_after_days?: number | null;
+                    name?: string;
+                    sandbox_only?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            action: "reject" | "flag";
+                            /** Format: date-time */
+                            created_at: string;
+                            enabled: boolean;
+                            entry_count: number;
+                            expires_after_days: number | null;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "email" | "phone" | "domain";
+                            name: string;
+                            sandbox_only: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    addSuppressionEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hashed?: boolean;
+                    values: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            entry_count: number;
+                            list_id: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    removeSuppressionEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    hashed?: boolean;
+                    values: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entry_count: number;
+                            list_id: string;
+                            removed: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    checkSuppressionValue: {
+        parameters: {
+            query: {
+                /** @description true: the value (or each row) is already the SHA-256 of the normalized value */
+                hashed?: "true" | "false" | "";
+                value: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            added_at: string | null;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            suppressed: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    importSuppressionEntries: {
+        parameters: {
+            query?: {
+                /** @description true: the value (or each row) is already the SHA-256 of the normalized value */
+                hashed?: "true" | "false" | "";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: processing has not finished; follow status_url */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            id: string;
+                            invalid: number;
+                            list_id: string;
+                            rows: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed";
+                            status_url: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["UserError400"];
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            413: components["responses"]["UserError413"];
+            415: components["responses"]["UserError415"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
+    getSuppressionImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            error: string | null;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            id: string;
+                            invalid: number;
+                            list_id: string;
+                            rows: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed";
+                            status_url: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["UserError401"];
+            403: components["responses"]["UserError403"];
+            404: components["responses"]["UserError404"];
+            429: components["responses"]["UserError429"];
+            500: components["responses"]["UserError500"];
+            503: components["responses"]["UserError503"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: never;
@@ -7693,6 +9805,25 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Consent evidence (docs/consent.md): what the person agreed to, when, where and how. Stored immutably with the lead, with the SHA-256 of its canonical JSON; the organization's consent_requirements may require it. */
+                    consent?: {
+                        /** @description A TrustedForm or Jornaya certificate URL or token. */
+                        certificate_url?: string;
+                        /**
+                         * Format: date-time
+                         * @description When the person gave consent.
+                         */
+                        given_at: string;
+                        /** @description The person's IP address. */
+                        ip: string;
+                        /** @enum {unknown} */
+                        method: "checkbox" | "signature" | "verbal" | "other";
+                        /** @description The page the consent was given on. */
+                        page_url: string;
+                        /** @description The consent language the person was shown. */
+                        text: string;
+                        user_agent: string;
+                    };
                     custom_fields?: {
                         [key: string]: components["schemas"]["CustomFieldValue"];
                     };
@@ -8149,6 +10280,53 @@ export interface operations {
             503: components["responses"]["FunnelError503"];
         };
     };
+    vendorCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            count: number;
+                            duration: number;
+                            /** @enum {string} */
+                            duration_units: "hour" | "day" | "week" | "month";
+                            enabled: boolean;
+                            id: string;
+                            maximum: number;
+                            name: string;
+                            /** Format: date-time */
+                            period_end: string;
+                            /** Format: date-time */
+                            period_start: string;
+                            reason: string;
+                            remaining: number;
+                            time_zone: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["IngestionError401"];
+            403: components["responses"]["IngestionError403"];
+            429: components["responses"]["IngestionError429"];
+            500: components["responses"]["IngestionError500"];
+            503: components["responses"]["IngestionError503"];
+        };
+    };
     vendorDailyStats: {
         parameters: {
             query?: {
@@ -8583,7 +10761,7 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted")[];
+                    events: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted" | "lead.erased" | "lead.reviewed" | "cap.reached")[];
                     sandbox?: boolean;
                     url: string;
                 };
@@ -8658,7 +10836,7 @@ export interface operations {
             content: {
                 "application/json": {
                     enabled?: boolean;
-                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted")[];
+                    events?: ("lead.created" | "lead.updated" | "lead.deleted" | "lead.validated" | "lead.rejected" | "lead.duplicate" | "lead.enriched" | "lead.crm_synced" | "lead.crm_sync_failed" | "vendor.enabled" | "vendor.disabled" | "export.completed" | "export.failed" | "lead.accepted" | "lead.erased" | "lead.reviewed" | "cap.reached")[];
                     url?: string;
                 };
             };

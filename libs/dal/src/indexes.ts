@@ -3,7 +3,9 @@ import type { DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS } from './collections';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { VendorRefusalRepository } from './vendor-refusal.repository';
+import { SuppressionRepository } from './suppression.repository';
 import { WebhookRepository } from './webhook.repository';
+import { CapRepository } from './cap.repository';
 
 export async function ensureIndexes(store: DocumentStore): Promise<void> {
   // Authentication finds a key by its hash; two keys with one hash would be a broken secret.
@@ -23,4 +25,6 @@ export async function ensureIndexes(store: DocumentStore): Promise<void> {
   await WebhookRepository.ensureIndexes(store);
   await WebhookDeliveryRepository.ensureIndexes(store);
   await VendorRefusalRepository.ensureIndexes(store);
+  await SuppressionRepository.ensureIndexes(store);
+  await CapRepository.ensureIndexes(store);
 }

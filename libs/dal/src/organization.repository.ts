@@ -4,6 +4,7 @@
  */
 import {
   DEFAULT_VALIDATION_SETTINGS,
+  type ConsentRequirements,
   randomBase62,
   type TenantContext,
   type ValidationSettings,
@@ -16,6 +17,10 @@ export type OrganizationPlan = 'education' | 'enterprise';
 
 export interface OrganizationSettings {
   validation: ValidationSettings;
+  /** Requirements on a submission's consent evidence (docs/consent.md); absent: none. */
+  consent_requirements?: ConsentRequirements;
+  /** Days a deleted lead's consent evidence is kept; absent: DEFAULT_CONSENT_RETENTION_DAYS. */
+  consent_retention_days?: number;
 }
 
 export interface Organization {

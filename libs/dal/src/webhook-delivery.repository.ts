@@ -39,6 +39,8 @@ export interface WebhookDeliveryRecord {
   webhook_id: string;
   event_id: string;
   event_type: string;
+  /** The lead the event is about (lead events), for the lead's timeline (docs/timeline.md); absent otherwise. */
+  lead_id?: string;
   /** The envelope as sent, serialized once (the JSON string also keeps user-controlled keys away from the store's key rules). */
   body: string;
   created_at: string;
@@ -143,6 +145,12 @@ export class WebhookDeliveryRepository {
       keys: { organization_id: 1, environment: 1, webhook_id: 1, status: 1, finished_at: 1 },
       name: 'tenant_webhook_status_finished_at',
     });
+    // A lead's deliveries (its timeline).
+    await deliveries.createIndex({
+      keys: { organization_id: 1, environment: 1, lead_id: 1 },
+      name: 'tenant_lead',
+      sparse: true,
+    });
     await deliveries.createIndex({
       keys: { expires_at: 1 },
       name: RETENTION_TTL_INDEX,
@@ -207,6 +215,15 @@ export class WebhookDeliveryRepository {
     return docs
       .filter((doc) => doc.organization_id === tenant.organizationId && doc.environment === tenant.environment)
       .map(normalize);
+  }
+
+  /** The deliveries of a lead's events (the lead's timeline), oldest first. */
+  async forLead(tenant: TenantContext, leadId: string, limit = 100): Promise<WebhookDeliveryRecord[]> {
+    const docs = await this.deliveries.find(
+      { ...tenantFilter(tenant), lead_id: leadId },
+      { sort: { created_at: 1, _id: 1 }, limit },
+    );
+    return docs.map(normalize);
   }
 
   async find(tenant: TenantContext, webhookId: string, id: string): Promise<WebhookDeliveryRecord | null> {

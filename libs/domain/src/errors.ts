@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'ALREADY_EXISTS',
   'LEAD_PROCESSING',
   'PLAN_LIMIT_REACHED',
+  'LEAD_NOT_IN_REVIEW',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

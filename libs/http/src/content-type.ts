@@ -8,6 +8,11 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 export interface RequireJsonBodyOptions {
   /** Paths (exact) that take an HTML form instead, e.g. the OAuth token endpoint. */
   formPaths?: readonly string[];
+  /**
+   * Paths that read their own non-JSON body as a stream (a CSV import); the route checks the
+   * type. The JSON body parser leaves such bodies unread.
+   */
+  streamPaths?: readonly RegExp[];
 }
 
 /**
@@ -18,9 +23,10 @@ export interface RequireJsonBodyOptions {
  */
 export function requireJsonBody(options: RequireJsonBodyOptions = {}): Middleware {
   const formPaths = new Set(options.formPaths ?? []);
+  const streamPaths = options.streamPaths ?? [];
   return async (ctx, next) => {
     const hasBody = WITH_BODY.has(ctx.method) && ((ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '');
-    if (hasBody) {
+    if (hasBody && !streamPaths.some((pattern) => pattern.test(ctx.path))) {
       const types = formPaths.has(ctx.path) ? [...JSON_TYPES, FORM_TYPE] : JSON_TYPES;
       if (!ctx.is(types)) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json');
     }

@@ -28,6 +28,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   ALREADY_EXISTS: 409,
   LEAD_PROCESSING: 409,
   PLAN_LIMIT_REACHED: 422,
+  LEAD_NOT_IN_REVIEW: 409,
 };
 
 /** Texts the funnel API uses for its fixed errors (401, 403, 404). */

@@ -10,6 +10,9 @@ import {
 } from 'prom-client';
 import { PartitionWatch } from './partition-watch';
 
+/** Buckets of a lead's latencies (its timeline): milliseconds in memory to minutes of CRM retries. */
+const LEAD_LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800];
+
 /** Another registry's metrics, as `getMetricsAsJSON` gives them (the pipeline thread's). */
 export type RemoteMetrics = () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 
@@ -82,6 +85,37 @@ export class Metrics {
     help: 'Time to decide and commit one batch of a stage, by stage (its consumer group: a stage chain under its head stage, a retry group under its own name), retries of the batch included',
     labelNames: ['stage'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  /** A lead's time in each stage it passed (its timeline, docs/timeline.md), by stage only. */
+  readonly leadStageDuration = new Histogram({
+    name: 'leadstream_lead_stage_duration_seconds',
+    help: "Time a lead spent in a stage (its timeline entry's duration), by stage, observed once the stage's write commits",
+    labelNames: ['stage'] as const,
+    buckets: LEAD_LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly leadStageWait = new Histogram({
+    name: 'leadstream_lead_stage_wait_seconds',
+    help: 'Time a lead waited before a stage (from leaving the stage before it until entering this one), by stage',
+    labelNames: ['stage'] as const,
+    buckets: LEAD_LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly leadSubmissionToDecision = new Histogram({
+    name: 'leadstream_lead_submission_to_decision_seconds',
+    help: 'Time from the submission of a lead until the intake decided it (routed, held for review or rejected)',
+    buckets: LEAD_LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly leadSubmissionToCrm = new Histogram({
+    name: 'leadstream_lead_submission_to_crm_seconds',
+    help: 'Time from the submission of a lead until its CRM sync succeeded',
+    buckets: LEAD_LATENCY_BUCKETS,
     registers: [this.registry],
   });
 

@@ -27,6 +27,8 @@ export const TOPICS = {
   ruleWebhooks: 'rules.webhooks',
   /** Recalculation jobs of calculated fields (keyed by organization id): the api produces, the recalculate stage consumes. */
   calculationRequests: 'calculations.requests',
+  /** Reprocessing jobs (POST /api/reprocess, keyed by job id): the api produces, the reprocess stage consumes (docs/reprocessing.md). */
+  reprocessRequests: 'reprocess.requests',
   /** ConfigCache: every process drops an organization's cached configuration on a newer version. */
   configChanged: 'config.changed',
 } as const;
@@ -75,6 +77,16 @@ export interface CalculationRequestMessage {
   schema_version: 1;
   job_id: string;
   organization_id: string;
+}
+
+export const REPROCESS_REQUESTS_TOPIC = TOPICS.reprocessRequests;
+
+/** A reprocessing job as it travels on reprocess.requests (keyed by job id; the job document holds the rest). */
+export interface ReprocessRequestMessage {
+  schema_version: 1;
+  job_id: string;
+  organization_id: string;
+  environment: 'live' | 'sandbox';
 }
 
 /** CRM sync retry steps (CRM_RETRY_SCHEDULE's default), one delay topic each: `crm.retry.<step>`. */

@@ -2,11 +2,17 @@
  * The organization of the signed-in user (`getOrganization`, `updateOrganization`,
  * `deleteOrganization`; the bodies are ours, see docs/decisions.md):
  *   GET    /api/organization   200 organization
- *   PATCH  /api/organization   200 organization; body {name?, settings?: {validation?: {...}}}
+ *   PATCH  /api/organization   200 organization; body {name?, settings?: {validation?, consent_requirements?,
+ *                              consent_retention_days?}} (docs/consent.md)
  *   DELETE /api/organization   204 (owner only): marked deleted, users removed, API keys revoked
  */
 import type { Organization } from '@leadstream/dal';
-import { DomainError, readOrganizationPatch } from '@leadstream/domain';
+import {
+  DEFAULT_CONSENT_REQUIREMENTS,
+  DEFAULT_CONSENT_RETENTION_DAYS,
+  DomainError,
+  readOrganizationPatch,
+} from '@leadstream/domain';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { AccountsContext } from './accounts.context';
 
@@ -15,7 +21,12 @@ export function organizationResource(organization: Organization): Record<string,
     id: organization.id,
     name: organization.name,
     plan: organization.plan,
-    settings: organization.settings,
+    // The consent settings read as their defaults until the organization sets them (docs/consent.md).
+    settings: {
+      ...organization.settings,
+      consent_requirements: organization.settings.consent_requirements ?? DEFAULT_CONSENT_REQUIREMENTS,
+      consent_retention_days: organization.settings.consent_retention_days ?? DEFAULT_CONSENT_RETENTION_DAYS,
+    },
     created_at: organization.created_at.toISOString(),
     updated_at: organization.updated_at.toISOString(),
   };
@@ -36,12 +47,26 @@ export function organizationRouter(context: AccountsContext): UserRouter {
   defineRoute(router, { method: 'PATCH', path: '/api/organization', permission: 'organization:write' }, async (ctx) => {
     const current = await organizations.get(ctx.state.tenant);
     if (!current) throw notFound();
-    const patch = readOrganizationPatch(ctx.request.body, current.settings.validation);
+    const patch = readOrganizationPatch(
+      ctx.request.body,
+      current.settings.validation,
+      current.settings.consent_requirements,
+    );
+    const settings = {
+      ...current.settings,
+      ...(patch.validation === undefined ? {} : { validation: patch.validation }),
+      ...(patch.consent_requirements === undefined ? {} : { consent_requirements: patch.consent_requirements }),
+      ...(patch.consent_retention_days === undefined ? {} : { consent_retention_days: patch.consent_retention_days }),
+    };
+    const settingsChanged =
+      patch.validation !== undefined ||
+      patch.consent_requirements !== undefined ||
+      patch.consent_retention_days !== undefined;
     const updated = await organizations.update(
       ctx.state.tenant,
       {
         ...(patch.name === undefined ? {} : { name: patch.name }),
-        ...(patch.validation === undefined ? {} : { settings: { ...current.settings, validation: patch.validation } }),
+        ...(settingsChanged ? { settings } : {}),
       },
       context.clock(),
     );

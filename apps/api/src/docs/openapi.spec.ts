@@ -66,6 +66,7 @@ describe('the OpenAPI document', () => {
         'recalculateField',
         'refreshSession',
         'rotateApiKey',
+        'cancelReprocessing',
       ].sort(),
     );
   });

@@ -5,6 +5,7 @@ import {
   LeadActivityRepository,
   LeadQueryRepository,
   SubmissionReceiptRepository,
+  WebhookDeliveryRepository,
   type Dal,
 } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
@@ -15,6 +16,7 @@ import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from '../ingestion/decision-waiter';
 import { customFieldsRouter } from './custom-fields.routes';
 import { leadsRouter } from './leads.routes';
+import { leadTimelineRouter } from './lead-timeline.routes';
 
 export interface LeadsMountDependencies {
   guard: SessionGuard;
@@ -65,7 +67,13 @@ export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
     configCache: config.cache,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  for (const router of [leads, fields]) {
+  const timeline = leadTimelineRouter({
+    guard: deps.guard,
+    queries: new LeadQueryRepository(deps.store),
+    receipts,
+    deliveries: new WebhookDeliveryRepository(deps.store),
+  });
+  for (const router of [leads, timeline, fields]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -8,6 +8,7 @@ import { Select } from './ui';
 
 const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> = [
   { to: '/leads', label: 'Leads', permission: 'leads:read' },
+  { to: '/review', label: 'Review', permission: 'leads:read' },
   { to: '/funnel', label: 'Funnel', permission: 'analytics:read' },
   { to: '/analytics', label: 'Reports', permission: 'analytics:read' },
   { to: '/vendors', label: 'Vendors', permission: 'vendors:read' },
@@ -18,7 +19,9 @@ const NAV: ReadonlyArray<{ to: string; label: string; permission: Permission }> 
   { to: '/lookup-tables', label: 'Lookup tables', permission: 'rules:read' },
   { to: '/calculated-fields', label: 'Calculated fields', permission: 'rules:read' },
   { to: '/dedup', label: 'Deduplication', permission: 'dedup:read' },
+  { to: '/suppression-lists', label: 'Suppression lists', permission: 'suppression:read' },
   { to: '/routing', label: 'Routing', permission: 'rules:read' },
+  { to: '/caps', label: 'Volume caps', permission: 'caps:read' },
   { to: '/crm', label: 'CRM connections', permission: 'crm:read' },
   { to: '/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
   { to: '/users', label: 'Users', permission: 'users:read' },

@@ -19,6 +19,9 @@ import { LEAD_STATUSES, type LeadStatus } from './lead-statuses';
 import { LeadCrmPanel, StageEndText } from './lead-crm.panel';
 import { reviewSentences, validationText, whyNotEnriched } from './lead-text';
 import { routeText } from './routing-text';
+import { LeadTimelinePanel } from './lead-timeline.panel';
+import { DoNotContactPanel } from './do-not-contact.panel';
+import { LeadConsentPanel } from './lead-consent.panel';
 
 type ActivityEntry = Schemas['ActivityEntry'];
 type RouteReason = Schemas['LeadRoute']['reason'];
@@ -102,7 +105,7 @@ export function LeadDetailPage() {
       <p>
         <Link to="/leads">← Leads</Link>
       </p>
-      <PageHeader title={name || data.email}>
+      <PageHeader title={name || data.email || 'Erased lead'}>
         {sandbox && <span className="badge badge-sandbox">sandbox</span>}
         <StatusBadge status={data.status} />
         {data.deleted_at && <span className="badge">deleted {formatDateTime(data.deleted_at)}</span>}
@@ -118,6 +121,7 @@ export function LeadDetailPage() {
           {can(role, 'leads:write') && !data.deleted_at && (
             <StatusEditor lead={data} onSaved={() => setRound((value) => value + 1)} />
           )}
+          {can(role, 'suppression:write') && !sandbox && <DoNotContactPanel leadId={data.id} />}
           <h2>Details</h2>
           <dl className="details">
             {SHOWN.map(([key, label]) => {
@@ -182,8 +186,15 @@ export function LeadDetailPage() {
           <ObjectList title="Enrichment data" value={data.enrichment_data} />
           <ObjectList title="Custom fields" value={data.custom_fields} />
           <ObjectList title="Calculated fields" value={data.calculated_fields} />
+          <LeadConsentPanel
+            leadId={data.id}
+            round={round}
+            canErase={can(role, 'leads:erase') && !sandbox}
+            onErased={() => setRound((value) => value + 1)}
+          />
         </div>
         <div>
+          <LeadTimelinePanel leadId={data.id} round={round} />
           <h2>Activity</h2>
           <Alert>{activity.error}</Alert>
           <ol className="timeline" aria-label="Activity timeline">

@@ -10,6 +10,7 @@ import { currentSession } from '../api/session';
 import { formText } from '../components/form-text';
 import { useAction, useLoad } from '../components/use-load';
 import { Alert, Check, Field, Loading, PageHeader, Select, TextArea } from '../components/ui';
+import { ConsentSettingsForm } from './consent-settings.form';
 
 interface BotDetection {
   honeypot?: boolean;
@@ -168,6 +169,14 @@ export function OrganizationPage() {
             </button>
           )}
         </form>
+      )}
+      {data && (
+        <ConsentSettingsForm
+          requirements={data.settings.consent_requirements ?? {}}
+          retentionDays={data.settings.consent_retention_days ?? 1826}
+          writable={writable}
+          onSaved={() => organization.reload()}
+        />
       )}
     </section>
   );

@@ -15,6 +15,7 @@ import { Alert, Check, Field, FormActions, Loading, PageHeader, RowAction, Selec
 import { ConditionsEditor } from './conditions.editor';
 import { conditionRowsOf, describeConditions, ruleConditions, type ConditionRow } from './rule-builder';
 import { destinationText, routeReason, type Connection } from './routing-text';
+import { ReprocessPanel } from './reprocess.panel';
 
 type RoutingRule = Schemas['RoutingRule'];
 type Distribution = RoutingRule['distribution'];
@@ -104,6 +105,7 @@ export function RoutingPage() {
         After enrichment each lead takes the first enabled rule it matches, top to bottom; its targets are the CRM
         connections (with an owner or queue) it is synced to.
       </p>
+      {writable && <ReprocessPanel stages={['route', 'crm-sync']} what="routing rules" />}
       {connections.data?.length === 0 && (
         <Alert tone="info">There is no CRM connection yet: add one under CRM connections before routing to it.</Alert>
       )}

@@ -28,6 +28,7 @@ import {
   type ConditionRow,
 } from './rule-builder';
 import { ConditionsEditor } from './conditions.editor';
+import { ReprocessPanel } from './reprocess.panel';
 
 export function RulesPage() {
   const role = currentSession()?.user.role;
@@ -67,6 +68,7 @@ export function RulesPage() {
       <p className="muted">
         Rules run on every accepted lead in ascending priority; a reject or stop action ends the run.
       </p>
+      {writable && <ReprocessPanel stages={['enrich']} what="enrichment rules" />}
       <Alert>{action.error ?? rules.error}</Alert>
       {editing && (
         <RuleForm

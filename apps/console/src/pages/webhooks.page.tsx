@@ -37,12 +37,15 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   'lead.enriched': 'a lead is enriched',
   'lead.updated': 'a lead is changed',
   'lead.deleted': 'a lead is deleted',
+  'lead.erased': "a person's data is erased",
   'lead.crm_synced': 'a lead reaches a CRM',
   'lead.crm_sync_failed': 'a CRM sync fails',
+  'lead.reviewed': 'a flagged lead is approved or rejected',
   'vendor.enabled': 'a vendor is enabled',
   'vendor.disabled': 'a vendor is disabled',
   'export.completed': 'an export is ready',
   'export.failed': 'an export fails',
+  'cap.reached': 'a volume cap is reached',
 };
 const EVENTS = Object.keys(EVENT_LABELS) as WebhookEvent[];
 const PAGE_SIZE = 20;

@@ -23,6 +23,8 @@ const DESCRIPTIONS: Record<string, string> = {
   'lead.deleted': 'Lead deleted',
   'lead.rejected': 'Lead rejected',
   'lead.duplicate': 'Duplicate detected',
+  'lead.erased': 'Personal data erased',
+  'lead.reviewed': 'Lead reviewed',
 };
 
 function leadIdOf(message: LeadEventMessage): string | undefined {

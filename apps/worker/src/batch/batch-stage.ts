@@ -27,6 +27,7 @@ import {
   tracingEnabled,
 } from '@leadstream/runtime';
 import { recordActivity } from './activity-entries';
+import { observeTimelines } from '../timeline/timeline-metrics';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
 export interface StageBatchResult {
@@ -110,6 +111,7 @@ export class BatchStageHandler {
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
         this.options.metrics.stageBatchDuration.observe({ stage: this.stage.name }, (performance.now() - began) / 1000);
         countDecisions(this.options.metrics, write);
+        observeTimelines(this.options.metrics, write);
         committed?.(this.options.metrics);
         this.options.logger.debug(
           {

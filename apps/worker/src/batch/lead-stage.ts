@@ -18,6 +18,7 @@ import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from './batch-stage';
 import { type BatchWrite, emptyBatchWrite, type OutputRecord } from './batch-write';
 import { LeadBatch } from './lead-batch';
+import { intakeTimelineStage, recordIntakeStage } from '../timeline/intake-timeline';
 
 /** What `decide` tells the batch: the command is decided, or it must wait for the batch so far to be stored. */
 export type DecideResult = 'decided' | 'stop';
@@ -87,6 +88,9 @@ export async function decideSteps<Context>(
       )
     : undefined;
   const endSpans = (): void => spans?.forEach((span) => span?.end());
+  // The lead's timeline entry of this stage (docs/timeline.md): entered when the batch entered the stage.
+  const timelineStage = intakeTimelineStage(spec.name);
+  const enteredAt = new Date();
   const context = await spec.prefetch(
     steps.map((step) => step.message),
     batch,
@@ -98,6 +102,8 @@ export async function decideSteps<Context>(
     if (spans) batch.traceWith(traceHeadersOf(spans[index]));
     const decided = spec.decide(message, lead, context, batch, write, record);
     if (spans) batch.traceWith(undefined);
+    if (timelineStage && decided === 'decided')
+      recordIntakeStage(batch, timelineStage, message, lead, record, enteredAt, new Date());
     if (decided === 'stop') {
       endSpans();
       return index;

@@ -4,7 +4,8 @@
  * events; the activity stage consumes leads.events for the events nobody recorded yet (those the
  * API produces). The entry's id is the event's id, so an event recorded twice is one entry.
  */
-import { LeadActivityRepository } from '@leadstream/dal';
+import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
+import type { TenantContext } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
@@ -13,13 +14,23 @@ import { type CollectionWrites, emptyBatchWrite } from '../batch/batch-write';
 import { deadLetter } from '../batch/lead-stage';
 import { TOPICS } from './outputs';
 
-export function activityStage(): BatchStage {
+export interface ActivityStageDependencies {
+  /**
+   * Empties the metadata of a lead's recorded entries (docs/consent.md): called on lead.erased for
+   * the entries recorded before it; entries of the same batch before it are recorded empty.
+   */
+  scrubErased?: (tenant: TenantContext, leadId: string) => Promise<void>;
+}
+
+export function activityStage(deps: ActivityStageDependencies = {}): BatchStage {
   return {
     name: 'activity',
     topic: TOPICS.events,
     async process(records: LogRecord[]): Promise<StageBatchResult> {
       const write = emptyBatchWrite();
       const operations: CollectionWrites['operations'] = [];
+      const entries: LeadActivityEntry[] = [];
+      const erased: LeadEventMessage[] = [];
       for (const record of records) {
         if (record.headers[ACTIVITY_RECORDED_HEADER] === 'recorded') continue;
         let message: LeadEventMessage;
@@ -32,7 +43,19 @@ export function activityStage(): BatchStage {
           continue;
         }
         const entry = entryOf(message, record);
-        if (entry) operations.push(LeadActivityRepository.recordOperation(entry));
+        if (entry) entries.push(entry);
+        if (message.event === 'lead.erased') {
+          erased.push(message);
+          for (const earlier of entries)
+            if (earlier.lead_id === entry?.lead_id && earlier.organization_id === message.organization_id)
+              earlier.metadata = { erased: true };
+        }
+      }
+      for (const entry of entries) operations.push(LeadActivityRepository.recordOperation(entry));
+      for (const message of erased) {
+        const leadId = message.data['lead_id'];
+        if (deps.scrubErased && typeof leadId === 'string')
+          await deps.scrubErased({ organizationId: message.organization_id, environment: message.environment }, leadId);
       }
       if (operations.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations });
       return { write, handled: records.length };

@@ -25,9 +25,20 @@ import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import type { BatchWrite, OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
-import { advance, configVersionOf, deadLetter, leadStage } from '../batch/lead-stage';
+import { advance, configVersionOf, deadLetter, leadStage, tenantOf } from '../batch/lead-stage';
+import type { LeadBatch } from '../batch/lead-batch';
 import { newId } from './ids';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
+import {
+  capReachedOutputs,
+  capRejected,
+  decideCaps,
+  enabledCaps,
+  NO_CAP_VERDICTS,
+  type CapCandidate,
+  type CapsDependencies,
+  type CapVerdicts,
+} from './caps';
 
 export const RULE_WEBHOOKS_TOPIC = TOPICS.ruleWebhooks;
 
@@ -37,7 +48,17 @@ export interface EnrichStageDependencies {
   config: ConfigSource;
   /** Where rules that cannot be evaluated are reported (stages.ts passes the worker's); tests may leave it out. */
   logger?: Pick<Logger, 'warn'>;
+  /** Volume caps (./caps.ts, docs/caps.md); without them (tests of other stages) no lead is capped. */
+  caps?: CapsDependencies;
   now?: () => Date;
+}
+
+/** What enrich decides with: the configurations, and the caps' verdicts with the outcomes they were counted on. */
+interface EnrichContext {
+  configs: Map<string, EnrichmentConfig>;
+  /** The enrichment outcome per message id, computed in prefetch for leads the caps decided about. */
+  outcomes: Map<string, EnrichmentOutcome>;
+  caps: CapVerdicts;
 }
 
 /** A rule webhook to send, as it travels on rules.webhooks (keyed by lead id). */
@@ -57,11 +78,11 @@ export interface RuleWebhookMessage {
 
 export function enrichStage(deps: EnrichStageDependencies): LeadStage {
   const now = deps.now ?? (() => new Date());
-  return leadStage<Map<string, EnrichmentConfig>>({
+  return leadStage<EnrichContext>({
     name: 'enrich',
     topic: TOPICS.unique,
     leads: deps.leads,
-    async prefetch(messages) {
+    async prefetch(messages, batch) {
       const versions = newestConfigVersions(
         messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
       );
@@ -79,16 +100,22 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
           );
         }),
       );
-      return configs;
+      return {
+        configs,
+        ...(deps.caps
+          ? await prefetchCaps(deps.caps, deps.config, messages, batch, configs, versions, (deps.caps.now ?? now)())
+          : noCaps()),
+      };
     },
-    decide(message, lead, configs, batch, write, record) {
+    decide(message, lead, { configs, outcomes, caps }, batch, write, record) {
       if (!lead) {
         write.records.push(deadLetter(record, `lead ${message.lead_id} not found (deleted, expired or never created)`));
         return 'decided';
       }
       const at = now();
       const config = configs.get(lead.organization_id);
-      const outcome = config ? enrichLead(ruleSubjectOf(lead), config, at) : undefined;
+      const outcome =
+        outcomes.get(message.message_id) ?? (config ? enrichLead(ruleSubjectOf(lead), config, at) : undefined);
       for (const rule of outcome?.run.unevaluable ?? []) {
         deps.logger?.warn(
           {
@@ -108,11 +135,60 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
       if (outcome?.run.final_outcome === 'rejected') {
         batch.put(...rejected(lead, message, outcome, at.toISOString()));
       } else {
-        batch.put(...accepted(lead, message, outcome, at.toISOString()));
+        const cap = caps.refused.get(message.message_id);
+        const [next, outputs] = cap
+          ? capRejected(lead, message, cap, at.toISOString())
+          : accepted(lead, message, outcome, at.toISOString());
+        batch.put(next, [
+          ...outputs,
+          ...capReachedOutputs(next, caps.reached.get(message.message_id), at.toISOString()),
+        ]);
       }
       return 'decided';
     },
   });
+}
+
+function noCaps(): Pick<EnrichContext, 'outcomes' | 'caps'> {
+  return { outcomes: new Map(), caps: NO_CAP_VERDICTS };
+}
+
+/**
+ * The caps' verdicts for the batch (./caps.ts): only for organizations with an enabled cap, on the
+ * live leads enrichment would accept that are not duplicates; their outcomes are kept for decide.
+ */
+async function prefetchCaps(
+  deps: CapsDependencies,
+  config: ConfigSource,
+  messages: LeadCommandMessage[],
+  batch: LeadBatch,
+  configs: Map<string, EnrichmentConfig>,
+  versions: Map<string, number | undefined>,
+  at: Date,
+): Promise<Pick<EnrichContext, 'outcomes' | 'caps'>> {
+  const caps = new Map(
+    await Promise.all(
+      [...versions].map(
+        async ([organizationId, version]) =>
+          [organizationId, await enabledCaps(deps, config, organizationId, version)] as const,
+      ),
+    ),
+  );
+  const outcomes = new Map<string, EnrichmentOutcome>();
+  const candidates: CapCandidate[] = [];
+  for (const message of messages) {
+    const lead = batch.get(tenantOf(message), message.lead_id);
+    if (!lead || lead.deleted_at || lead.applied_messages.includes(message.message_id)) continue;
+    if (lead.environment !== 'live' || lead.duplicate_of || (caps.get(lead.organization_id) ?? []).length === 0)
+      continue;
+    const enrichment = configs.get(lead.organization_id);
+    const outcome = enrichment ? enrichLead(ruleSubjectOf(lead), enrichment, at) : undefined;
+    if (outcome) outcomes.set(message.message_id, outcome);
+    if (outcome?.run.final_outcome === 'rejected') continue;
+    const enriched = outcome ? withDerivedFields(applyEnrichment(lead, outcome)) : lead;
+    candidates.push({ message, lead, subject: ruleSubjectOf(enriched) });
+  }
+  return { outcomes, caps: candidates.length > 0 ? await decideCaps(deps, caps, candidates, at) : NO_CAP_VERDICTS };
 }
 
 function accepted(
@@ -262,7 +338,7 @@ const ENRICHABLE_FIELDS = [
  * objects (custom_fields, enrichment_data, calculated_fields) old and new as a whole, since stored
  * documents cannot hold keys with dots (docs/store.md).
  */
-function changesOf(before: LeadRecord, after: LeadRecord): Record<string, { old: unknown; new: unknown }> {
+export function changesOf(before: LeadRecord, after: LeadRecord): Record<string, { old: unknown; new: unknown }> {
   const changes: Record<string, { old: unknown; new: unknown }> = {};
   for (const field of ENRICHABLE_FIELDS) {
     const old = before[field] ?? (field === 'calculated_fields' ? {} : null);

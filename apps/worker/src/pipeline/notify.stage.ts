@@ -41,6 +41,15 @@ interface DomainEvent {
   data: Record<string, unknown>;
 }
 
+/** The lead a lead event is about (`lead_id`, or lead.created's `lead.id`), for its delivery. */
+function leadIdOf(data: Record<string, unknown>): { lead_id?: string } {
+  const lead = data['lead'];
+  const id =
+    data['lead_id'] ??
+    (typeof lead === 'object' && lead !== null ? (lead as Record<string, unknown>)['id'] : undefined);
+  return typeof id === 'string' ? { lead_id: id } : {};
+}
+
 function parseEvent(value: string): DomainEvent {
   const event = JSON.parse(value) as Partial<DomainEvent> | null;
   if (
@@ -109,6 +118,8 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
             webhook_id: webhook.id,
             event_id: event.id,
             event_type: event.event,
+            // The lead's timeline finds its deliveries by it (docs/timeline.md).
+            ...leadIdOf(event.data),
             body: (body ??= webhookBody(event)),
             created_at: at,
             status: 'pending',

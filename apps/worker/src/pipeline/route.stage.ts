@@ -27,6 +27,7 @@ import type { OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { configVersionOf, deadLetter, leadStage, nextMessage, tenantOf } from '../batch/lead-stage';
 import { eventOutput, TOPICS } from './outputs';
+import { heldForReview, reviewStep } from './review-hold';
 
 export interface RouteStageDependencies {
   leads: Pick<LeadRepository, 'findManyById'>;
@@ -59,7 +60,9 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
       const pending = messages.flatMap((message) => {
         const lead = batch.get(tenantOf(message), message.lead_id);
         const config = configs.get(message.organization_id);
-        return lead && config && !lead.applied_messages.includes(message.message_id) ? [{ message, lead, config }] : [];
+        return lead && config && !lead.applied_messages.includes(message.message_id) && !heldForReview(lead, message)
+          ? [{ message, lead, config }]
+          : [];
       });
       const [positions, connections] = await Promise.all([
         reservePositions(deps, pending),
@@ -75,6 +78,12 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
       // Deleted since enrichment: nothing to route, and no CRM should get it (a redelivery skips it the same way).
       if (lead.deleted_at) return 'decided';
       const at = now().toISOString();
+      // The review queue (docs/review-queue.md): a flagged lead is held here, a decision on it applied.
+      const review = reviewStep(lead, message, at);
+      if (review.kind === 'final') {
+        batch.put(review.lead, review.outputs);
+        return 'decided';
+      }
       const config = context.configs.get(lead.organization_id) ?? {
         rules: [],
         settings: { default_targets: [], when_unmatched: 'none' },
@@ -95,13 +104,13 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
       // the lead says at once instead of after a hop through crm-sync.
       const toCrm = lead.environment === 'live' && route.targets.length > 0;
       const next: LeadRecord = {
-        ...lead,
+        ...(review.kind === 'approve' ? review.lead : lead),
         routing: route,
         ...(toCrm ? {} : { crm_sync_status: 'not_applicable' as const }),
         updated_at: at,
         applied_messages: [...lead.applied_messages, message.message_id],
       };
-      batch.put(next, outputsOf(next, message, route));
+      batch.put(next, [...(review.kind === 'approve' ? review.outputs : []), ...outputsOf(next, message, route)]);
       return 'decided';
     },
   });

@@ -16,6 +16,10 @@ import {
   advanceLead,
   blockingKeyFields,
   DEFAULT_VALIDATION_SETTINGS,
+  applyConsentRequirements,
+  consentRecord,
+  DEFAULT_CONSENT_REQUIREMENTS,
+  type ConsentRequirements,
   emailDomain,
   leadSearchFields,
   leadStatusOf,
@@ -33,6 +37,12 @@ import type { MxResolver } from '@leadstream/ports';
 import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
+import {
+  prefetchSuppression,
+  suppressionVerdict,
+  type SuppressionBatch,
+  type SuppressionLookup,
+} from './suppression-check';
 import type { OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { configVersionOf, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
@@ -49,6 +59,8 @@ export interface ValidateStageDependencies {
   config: ConfigSource;
   /** Undefined when MX checks are off for the whole process (MX_CHECK=off). */
   mx: MxResolver | undefined;
+  /** Suppression lists (docs/suppression-lists.md), checked after validation; tests may leave it out. */
+  suppression?: SuppressionLookup;
   /** Where custom rules that cannot be evaluated are reported (stages.ts passes the worker's); tests may leave it out. */
   logger?: Pick<Logger, 'warn'>;
   now?: () => Date;
@@ -59,6 +71,9 @@ interface ValidateContext {
   customFields: Map<string, CustomFieldDefinitions>;
   validationRules: Map<string, ValidationRule[]>;
   mx: Map<string, MxAnswer>;
+  /** The organization's consent requirements (docs/consent.md), by organization id. */
+  consent: Map<string, ConsentRequirements>;
+  suppression: SuppressionBatch | undefined;
 }
 
 type CustomFieldDefinitions = Awaited<ReturnType<CustomFieldRepository['list']>>;
@@ -79,6 +94,7 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
       const settings = new Map<string, ValidationSettings>();
       const customFields = new Map<string, CustomFieldDefinitions>();
       const validationRules = new Map<string, ValidationRule[]>();
+      const consent = new Map<string, ConsentRequirements>();
       await Promise.all(
         [
           ...new Map(
@@ -113,6 +129,16 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
               minVersion,
             ),
           );
+          consent.set(
+            tenant.organizationId,
+            await deps.config.get(
+              tenant.organizationId,
+              'consent-requirements',
+              async () =>
+                (await deps.organizations.get(tenant))?.settings.consent_requirements ?? DEFAULT_CONSENT_REQUIREMENTS,
+              minVersion,
+            ),
+          );
         }),
       );
       // MX look-ups for the distinct domains that need one, in parallel with a bound.
@@ -130,7 +156,11 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
         const answers = await mapBounded([...domains], MX_CONCURRENCY, (domain) => resolver.lookup(domain));
         [...domains].forEach((domain, index) => mx.set(domain, answers[index]!));
       }
-      return { settings, customFields, validationRules, mx };
+      // One look-up of every email, phone and domain hash of the batch on the organizations' lists.
+      const suppression = deps.suppression
+        ? await prefetchSuppression(deps.suppression, deps.config, messages, versions)
+        : undefined;
+      return { settings, customFields, validationRules, mx, consent, suppression };
     },
     decide(message, existing, context, batch) {
       if (existing) throw new Error(`lead ${message.lead_id} exists already and did not come from this submission`);
@@ -142,7 +172,7 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
       const at = now();
       // Time rules (form timing) measure up to when the api received the submission, not to when
       // this stage got to it: a backed-up pipeline must not make every form look slow.
-      const { verdict, unevaluable } = validateWithRules({
+      const { verdict: ruleVerdict, unevaluable } = validateWithRules({
         submission,
         settings,
         customFields: context.customFields.get(message.organization_id) ?? [],
@@ -150,6 +180,15 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
         mx,
         now: new Date(message.submitted_at),
       });
+      // Then the organization's consent requirements (docs/consent.md).
+      const validated = applyConsentRequirements(
+        ruleVerdict,
+        submission.consent,
+        context.consent.get(message.organization_id) ?? DEFAULT_CONSENT_REQUIREMENTS,
+        new Date(message.submitted_at),
+      );
+      // Suppression lists after validation, before dedup (docs/suppression-lists.md).
+      const verdict = suppressionVerdict(validated, message, context.suppression, at);
       for (const rule of unevaluable) {
         deps.logger?.warn(
           {
@@ -239,6 +278,14 @@ function buildLead(
     flags: verdict.outcome === 'accepted' ? verdict.flags : [],
     // Custom rules that could not be evaluated, as enrichment keeps its flags (docs/validation-rules.md).
     ...(verdict.outcome === 'accepted' && verdict.reviewFlags?.length ? { review_flags: verdict.reviewFlags } : {}),
+    // The consent evidence as received, hashed, never changed by updates (docs/consent.md).
+    ...(submission.consent ? { consent: consentRecord(submission.consent, message.submitted_at) } : {}),
+    // A possible bot keeps when its form opened, so the review queue can say how fast it was (docs/review-queue.md).
+    ...(verdict.outcome === 'accepted' &&
+    verdict.flags.includes('possible_bot') &&
+    typeof source.form_started_at === 'string'
+      ? { form_started_at: source.form_started_at }
+      : {}),
     warnings: verdict.outcome === 'accepted' ? verdict.warnings : [],
     rejection_reason: verdict.outcome === 'accepted' ? null : verdict.reason,
     rule_id: verdict.outcome === 'rejected' ? verdict.ruleId : null,

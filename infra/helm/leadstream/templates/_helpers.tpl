@@ -113,6 +113,7 @@ apps/leadstream/src/helm-chart.spec.ts checks them against it.
 {{- end -}}
 {{- $others := list
   (dict "name" "recalculate" "consumers" (list (dict "group" "recalculate" "topic" "calculations.requests")))
+  (dict "name" "reprocess" "consumers" (list (dict "group" "reprocess" "topic" "reprocess.requests")))
   (dict "name" "rule-webhook" "consumers" (list (dict "group" "rule-webhook" "topic" "rules.webhooks")))
   (dict "name" "activity" "consumers" (list (dict "group" "activity" "topic" "leads.events")))
   (dict "name" "crm-sync" "consumers" (list (dict "group" "crm-sync" "topic" "leads.routed") (dict "group" "crm-sync" "topic" "crm.sync.requests")))

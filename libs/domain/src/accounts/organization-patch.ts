@@ -6,11 +6,16 @@
 import { parseIpRestriction } from '../api-keys/ip-restrictions';
 import { DomainError } from '../errors';
 import type { ValidationSettings } from '../organization-settings';
+import type { ConsentRequirements } from '../consent/consent';
+import { readConsentRequirements, readConsentRetentionDays } from '../consent/consent-settings';
 import { asBody, bool, integer, nameText, oneOf, Problems, stringList, type Body } from './input';
 
 export interface OrganizationPatch {
   name?: string;
   validation?: ValidationSettings;
+  /** docs/consent.md */
+  consent_requirements?: ConsentRequirements;
+  consent_retention_days?: number;
 }
 
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -80,7 +85,11 @@ function readValidation(input: Body, current: ValidationSettings, problems: Prob
   return next;
 }
 
-export function readOrganizationPatch(raw: unknown, current: ValidationSettings): OrganizationPatch {
+export function readOrganizationPatch(
+  raw: unknown,
+  current: ValidationSettings,
+  currentConsent?: ConsentRequirements,
+): OrganizationPatch {
   const body = asBody(raw);
   const problems = new Problems();
   problems.onlyKnown(body, ['name', 'settings']);
@@ -89,14 +98,23 @@ export function readOrganizationPatch(raw: unknown, current: ValidationSettings)
   if (name !== undefined) patch.name = name;
   const settings = object(body, 'settings', problems, 'settings');
   if (settings) {
-    problems.onlyKnown(settings, ['validation'], 'settings.');
+    problems.onlyKnown(settings, ['validation', 'consent_requirements', 'consent_retention_days'], 'settings.');
     const validation = object(settings, 'validation', problems, 'settings.validation');
     if (validation) patch.validation = readValidation(validation, current, problems);
+    const consent = object(settings, 'consent_requirements', problems, 'settings.consent_requirements');
+    if (consent) patch.consent_requirements = readConsentRequirements(consent, currentConsent, problems);
+    const retention = readConsentRetentionDays(settings, problems);
+    if (retention !== undefined) patch.consent_retention_days = retention;
   }
   problems.throwIfAny();
-  if (patch.name === undefined && patch.validation === undefined) {
+  if (
+    patch.name === undefined &&
+    patch.validation === undefined &&
+    patch.consent_requirements === undefined &&
+    patch.consent_retention_days === undefined
+  ) {
     throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [
-      { field: 'body', message: 'give name or settings.validation' },
+      { field: 'body', message: 'give name or settings (validation, consent_requirements, consent_retention_days)' },
     ]);
   }
   return patch;

@@ -12,6 +12,8 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = [
   'leads:read',
   'leads:write',
+  /** POST /api/leads/:id/erase (docs/consent.md): owner and admin. */
+  'leads:erase',
   'vendors:read',
   'vendors:write',
   'users:read',
@@ -32,6 +34,10 @@ export const PERMISSIONS = [
   'oauth_clients:write',
   'crm:read',
   'crm:write',
+  'suppression:read',
+  'suppression:write',
+  'caps:read',
+  'caps:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -59,8 +65,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'webhooks:read',
     'dedup:read',
     'dedup:write',
+    'suppression:read',
+    'caps:read',
   ],
-  viewer: ['leads:read', 'organization:read', 'analytics:read'],
+  viewer: ['leads:read', 'organization:read', 'analytics:read', 'suppression:read', 'caps:read'],
   vendor: [],
 };
 

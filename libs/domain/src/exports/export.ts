@@ -18,8 +18,12 @@ export const EXPORT_ESTIMATE_MS = 30_000;
 export const EXPORT_FORMATS = ['csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** Lead fields an export may hold, in the order of the lead resource (`Lead` in the OpenAPI document). */
-export const EXPORT_FIELDS = leadFieldsExcept('vendor_name', 'deleted_at');
+/**
+ * Lead fields an export may hold, in the order of the lead resource (`Lead` in the OpenAPI
+ * document), then the export-only `rejection_reason` (why a rejected lead was refused, e.g.
+ * `suppressed`: docs/suppression-lists.md).
+ */
+export const EXPORT_FIELDS = [...leadFieldsExcept('vendor_name', 'deleted_at'), 'rejection_reason' as const];
 export type ExportField = (typeof EXPORT_FIELDS)[number];
 
 /** Without `fields`, the columns of the list response (`listLeads`; the list omits the rest). */

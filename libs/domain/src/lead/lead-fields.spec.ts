@@ -84,6 +84,8 @@ describe('the lead field lists, all from LEAD_FIELDS', () => {
       'crm_synced_at',
       'created_at',
       'updated_at',
+      // Export-only: why a rejected lead was refused (docs/suppression-lists.md).
+      'rejection_reason',
     ]);
     expect(DEFAULT_EXPORT_FIELDS).toEqual(LEAD_LIST_FIELDS);
     expect(RULE_TOP_FIELDS).toEqual([

@@ -1,3 +1,4 @@
+import type { ConsentEvidence } from '../consent/consent';
 import { leadFields } from './lead-fields';
 
 /** Custom field values of a submission: string, number, boolean, date (ISO 8601 string), array, object. */
@@ -30,6 +31,8 @@ export interface LeadSubmission {
   website?: string;
   /** ISO 8601 time the form was loaded; the gap to submission tells a bot from a person. */
   form_started_at?: string;
+  /** Consent evidence (docs/consent.md), stored with the lead as given. */
+  consent?: ConsentEvidence;
 }
 
 /** The text fields of a submission (the lead fields a vendor sends, in the ingestion schema's order). */

@@ -11,6 +11,13 @@ export const REJECTION_REASONS = [
   'duplicate',
   'bot_detected',
   'rate_limited',
+  /** Consent evidence missing or failing the organization's requirements (docs/consent.md). */
+  'consent_missing',
+  'consent_invalid',
+  /** On a suppression list of the organization (docs/suppression-lists.md). */
+  'suppressed',
+  /** Over a volume cap (docs/caps.md); a cap may name a reason of its own instead. */
+  'cap_reached',
 ] as const;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 

@@ -27,6 +27,11 @@ export const WEBHOOK_EVENTS = [
   'export.completed',
   'export.failed',
   'lead.accepted',
+  /** docs/consent.md: a lead's personal data was erased. */
+  'lead.erased',
+  'lead.reviewed',
+  /** docs/caps.md: a volume cap counted its maximum for the period (once per period). */
+  'cap.reached',
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 

@@ -6,3 +6,4 @@ export * from './delete-lead';
 export * from './bulk-lead-outcomes';
 export * from './bulk-update-leads';
 export * from './bulk-delete-leads';
+export * from './get-lead-timeline';

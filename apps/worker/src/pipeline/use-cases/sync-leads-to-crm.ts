@@ -37,6 +37,7 @@ import { emptyBatchWrite, type BatchWrite, type OutputRecord } from '../../batch
 import { LeadBatch } from '../../batch/lead-batch';
 import { deadLetter, mapBounded } from '../../batch/lead-stage';
 import { eventOutput, TOPICS } from '../outputs';
+import { withCrmSyncedEntry } from '../../timeline/intake-timeline';
 
 export interface SyncLeadsToCrmDeps {
   leads: Pick<LeadRepository, 'findManyById'>;
@@ -166,6 +167,7 @@ interface PlannedAttempt {
 
 export async function syncLeadsToCrm(deps: SyncLeadsToCrmDeps, input: SyncLeadsToCrmInput): Promise<StageBatchResult> {
   const write = emptyBatchWrite();
+  const enteredAt = deps.now();
   const { works, leadOnly } = parseWork(input.records, write);
   const state = await prefetch(deps, works, leadOnly);
   // The calls, one sync's messages in order, syncs in parallel; then the transitions.
@@ -174,7 +176,7 @@ export async function syncLeadsToCrm(deps: SyncLeadsToCrmDeps, input: SyncLeadsT
   await mapBounded([...groups.values()], deps.concurrency, async (group) => {
     for (const work of group) await syncLeadToCrm(deps, state, work);
   });
-  collectLeadWrites(deps, state, works, leadOnly, write);
+  collectLeadWrites(deps, state, works, leadOnly, write, enteredAt);
   state.batch.toWrite(write);
   return { write, handled: input.records.length };
 }
@@ -462,6 +464,7 @@ function collectLeadWrites(
   works: CrmWork[],
   leadOnly: LeadOnly[],
   write: BatchWrite,
+  enteredAt: Date,
 ): void {
   const { batch, syncs, changed, effects } = state;
   const leadIds = new Map<string, TenantContext>();
@@ -503,7 +506,10 @@ function collectLeadWrites(
     if (same && outputs.length === 0 && !ofLead.some((sync) => changed.has(sync._id))) continue;
     const stored: Record<string, CrmSyncRecord> = {};
     for (const sync of ofLead) stored[sync.connection_id] = sync;
-    batch.put({ ...lead, ...fields, crm_syncs: stored, updated_at: at, applied_messages: applied }, outputs);
+    const next = { ...lead, ...fields, crm_syncs: stored, updated_at: at, applied_messages: applied };
+    // Attempts settled in this batch: the lead's crm_synced timeline entry (docs/timeline.md).
+    const attempted = leadEffects.some((effect) => effect.event || effect.retry);
+    batch.put(attempted ? withCrmSyncedEntry(next, ofLead, enteredAt, new Date(at)) : next, outputs);
   }
   for (const only of leadOnly) {
     const lead = batch.get(only.tenant, only.leadId);
