@@ -47,8 +47,8 @@ export interface Config {
   allowInsecureTargets: boolean;
   /** Time limit of one rule-webhook call (RULE_WEBHOOK_TIMEOUT_MS, default 10 s). */
   ruleWebhookTimeoutMs: number;
-  /** Reprocessing jobs (docs/reprocessing.md): leads per batch (REPROCESS_BATCH_SIZE) and the pause between batches (REPROCESS_PAUSE_MS). */
-  reprocess: { batchSize: number; pauseMs: number };
+  /** Reprocessing jobs (docs/reprocessing.md): leads per batch (REPROCESS_BATCH_SIZE), the least pause between batches (REPROCESS_PAUSE_MS) and the share of the time a job may take (REPROCESS_SHARE_PERCENT). */
+  reprocess: { batchSize: number; pauseMs: number; share: number };
   /**
    * CRM syncs: the AES-256-GCM key of connection credentials (CRM_CREDENTIALS_KEY, 32 bytes as hex or
    * base64; undefined = generated into DATA_DIR/crm-credentials-key), the retry schedule
@@ -204,6 +204,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     reprocess: {
       batchSize: integer(env, 'REPROCESS_BATCH_SIZE', 200, 1, 5_000),
       pauseMs: integer(env, 'REPROCESS_PAUSE_MS', 0, 0, 60_000),
+      share: integer(env, 'REPROCESS_SHARE_PERCENT', 20, 1, 100) / 100,
     },
     crm: {
       credentialsKey: crmCredentialsKey(env),

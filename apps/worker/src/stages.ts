@@ -66,7 +66,7 @@ export interface StageDependencies {
   /** The key webhook secrets are stored encrypted with (CRM_CREDENTIALS_KEY, as the API's); required by deliver only. */
   webhookSecretsKey?: Buffer;
   /** Reprocessing jobs: leads per batch and the pause between batches (the stage's defaults when absent). */
-  reprocess?: { batchSize: number; pauseMs: number };
+  reprocess?: { batchSize: number; pauseMs: number; share: number };
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;

@@ -8,7 +8,7 @@ import { DEFAULT_ROUTING_SETTINGS, type LeadRecord, type RoutingRule, type Tenan
 import type { LogRecord } from '@leadstream/ports';
 import { describe, expect, it } from 'vitest';
 import { WriteConflictError, type BatchWrite, type BatchWriter } from '../batch/batch-write';
-import { reprocessLead, reprocessStage } from './reprocess.stage';
+import { reprocessLead, reprocessPauseMs, reprocessStage } from './reprocess.stage';
 
 const AT = new Date('2026-11-27T12:00:00.000Z');
 
@@ -63,6 +63,20 @@ const unrouted = (id: string): LeadRecord =>
     program: 'law',
     routing: { rule_id: null, reason: 'none', targets: [], position: null, routed_at: '2026-11-01T00:00:01.000Z' },
   });
+
+describe('reprocessPauseMs', () => {
+  it('rests so that the job keeps the store busy for its share of the time only', () => {
+    // 20 %: a batch of 50 ms is followed by 200 ms of rest (50 / (50 + 200) = 0.2).
+    expect(reprocessPauseMs(50, 0.2)).toBe(200);
+    expect(reprocessPauseMs(30, 0.5)).toBe(30);
+    expect(reprocessPauseMs(80, 1)).toBe(0);
+  });
+
+  it('never rests less than the configured least pause, nor a negative time', () => {
+    expect(reprocessPauseMs(10, 0.2, 500)).toBe(500);
+    expect(reprocessPauseMs(-5, 0.2)).toBe(0);
+  });
+});
 
 describe('reprocessLead', () => {
   const context = {

@@ -75,8 +75,19 @@ export interface ReprocessStageDependencies {
   now?: () => Date;
   /** Leads per batch (default 200). */
   batchSize?: number;
-  /** Pause between batches, leaving the store to live ingest (default 0: one turn of the event loop). */
+  /** The least pause between batches (default 0: one turn of the event loop). */
   pauseMs?: number;
+  /**
+   * The share of the time a job may keep the store and the pipeline busy (default 0.2): after a
+   * batch that took t ms the job rests t x (1 - share) / share ms, so live ingest keeps the rest.
+   */
+  share?: number;
+}
+
+/** How long a job rests after a batch that took `batchMs`: its time share, at least `minPauseMs`. */
+export function reprocessPauseMs(batchMs: number, share: number, minPauseMs = 0): number {
+  const rest = share >= 1 ? 0 : (Math.max(0, batchMs) * (1 - share)) / share;
+  return Math.max(minPauseMs, Math.round(rest));
 }
 
 type Changes = Record<string, { old: unknown; new: unknown }>;
@@ -157,8 +168,11 @@ class JobCancelled extends Error {}
 export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
   const now = deps.now ?? (() => new Date());
   const batchSize = deps.batchSize ?? 200;
-  const pause = (): Promise<void> =>
-    new Promise((resolve) => (deps.pauseMs ? setTimeout(resolve, deps.pauseMs) : setImmediate(resolve)));
+  const share = deps.share ?? 0.2;
+  const pause = (batchMs: number): Promise<void> => {
+    const ms = reprocessPauseMs(batchMs, share, deps.pauseMs ?? 0);
+    return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+  };
 
   async function run(message: ReprocessRequestMessage, record: LogRecord): Promise<void> {
     const tenant: TenantContext = { organizationId: message.organization_id, environment: message.environment };
@@ -196,6 +210,7 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
     };
     let chunk: LeadRecord[] = [];
     const flush = async (): Promise<void> => {
+      const started = Date.now();
       const leads = chunk;
       chunk = [];
       await handleChunk(context, leads, progress, position);
@@ -203,7 +218,7 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       const current = await deps.jobs.find(tenant, job._id);
       await deps.jobs.progress(job, { ...progress });
       if (current?.cancel_requested) throw new JobCancelled();
-      await pause();
+      await pause(Date.now() - started);
     };
     try {
       for await (const lead of deps.jobs.leadsOf(tenant, job.filter, batchSize)) {
