@@ -224,6 +224,10 @@ describe.each(setups)('suppression lists on the %s', (_name, makeSetup) => {
     expect((await check('Hashed.Person@school.edu'))['suppressed']).toBe(true);
     expect((await check(sha256('x@y.edu'), true))['suppressed']).toBe(true);
     expect(await check('someone.else@gmail.com')).toEqual({ suppressed: false, added_at: null, expires_at: null });
+    // A value that cannot be an entry of this list (not an email, not a SHA-256) is not on it: the
+    // check answers so instead of refusing a request its OpenAPI operation allows (a fuzzer found it).
+    expect(await check('0')).toEqual({ suppressed: false, added_at: null, expires_at: null });
+    expect(await check('not-hex', true)).toEqual({ suppressed: false, added_at: null, expires_at: null });
 
     const removed = data(
       await admin('DELETE', `/api/suppression-lists/${id}/entries`, { values: ['JaneDoe@gmail.com'] }, 200),

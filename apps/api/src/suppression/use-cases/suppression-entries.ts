@@ -62,14 +62,8 @@ export async function checkSuppressionValue(
 ): Promise<SuppressionCheckResult> {
   const list = await findSuppressionList(deps, tenant, listId);
   const hash = typeof value === 'string' ? suppressionHash(list.kind, value, hashed) : null;
-  if (hash === null)
-    throw invalidSuppression([
-      {
-        field: 'value',
-        message: hashed ? 'must be a SHA-256 in 64 hexadecimal characters' : `must be a valid ${list.kind}`,
-      },
-    ]);
-  const entry = await deps.suppression.findEntry(list, hash);
+  // A value that cannot be an entry of this list (not a valid value of its kind) is not on it.
+  const entry = hash === null ? null : await deps.suppression.findEntry(list, hash);
   if (!entry) return { suppressed: false, added_at: null, expires_at: null };
   return {
     suppressed: entry.expires_at === null || entry.expires_at.getTime() > deps.clock().getTime(),
