@@ -19,6 +19,7 @@ import {
   type JsonSchema,
 } from './json-schema';
 import { TIMELINE_STAGES } from '@leadstream/domain';
+import { reviewSettingsSchemas } from './review-queue.operations';
 
 export const LEAD_STATUSES = [
   'new',
@@ -248,6 +249,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
       // docs/consent.md: the defaults until the organization sets them.
       consent_requirements: anyObject(),
       consent_retention_days: int({ minimum: 1 }),
+      // docs/review-queue.md "Settings": null until set.
+      ...reviewSettingsSchemas,
     }),
     ...timestamps,
   }),

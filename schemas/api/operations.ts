@@ -44,7 +44,7 @@ import {
   trimmedText,
   type JsonSchema,
 } from './json-schema';
-import { reviewQueueOperations } from './review-queue.operations';
+import { reviewQueueOperations, reviewSettingsSchemas } from './review-queue.operations';
 import { reprocessOperations } from './reprocess.operations';
 import { suppressionOperations } from './suppression.operations';
 import { capsOperations } from './caps.operations';
@@ -1980,7 +1980,7 @@ export const operations: Operation[] = [
     path: '/api/organization',
     operationId: 'updateOrganization',
     tag: 'Organization',
-    summary: 'Rename the organization or change its validation and consent settings',
+    summary: 'Rename the organization or change its validation, consent and review settings',
     auth: 'session',
     convention: 'user',
     permission: 'organization:write',
@@ -1992,13 +1992,15 @@ export const operations: Operation[] = [
           // docs/consent.md
           consent_requirements: consentRequirementsBody,
           consent_retention_days: consentRetentionDays,
+          // docs/review-queue.md "Settings"
+          ...reviewSettingsSchemas,
         }),
       },
       [],
       { minProperties: 1 },
     ),
     semanticChecks:
-      'that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out)',
+      'that high_risk_ips are IP addresses or CIDR ranges, that flag_below_ms is not below reject_below_ms, and that auto_decision is set when auto_decision_after_hours is (with the current settings for what the body leaves out)',
     responses: { 200: data(ref('Organization')) },
     errors: [400],
   },

@@ -51,10 +51,26 @@ const reviewItem = obj(
   ['lead_id', 'received_at', 'held_at', 'waiting_seconds', 'overdue', 'flags', 'reasons'],
 );
 
-const settings = {
-  review_sla_hours: nullable(num({ exclusiveMinimum: 0, maximum: 8_760 })),
-  auto_decision_after_hours: nullable(num({ exclusiveMinimum: 0, maximum: 8_760 })),
-  auto_decision: nullable(oneOfValues(DECISIONS)),
+/**
+ * The review settings of an organization (docs/review-queue.md "Settings"): part of its settings,
+ * shown by GET and changed by PATCH /api/organization (`auto_decision` is required once
+ * `auto_decision_after_hours` is set).
+ */
+export const reviewSettingsSchemas = {
+  review_sla_hours: {
+    ...nullable(num({ exclusiveMinimum: 0, maximum: 8_760 })),
+    description:
+      'Hours a lead may wait in the review queue before it is marked overdue (and counted in /metrics); null: no SLA.',
+  },
+  auto_decision_after_hours: {
+    ...nullable(num({ exclusiveMinimum: 0, maximum: 8_760 })),
+    description:
+      'Hours after which a scheduled job decides a waiting lead with `auto_decision`, recorded as "automatic"; null: never.',
+  },
+  auto_decision: {
+    ...nullable(oneOfValues(DECISIONS)),
+    description: 'The automatic decision; required when auto_decision_after_hours is set.',
+  },
 };
 
 const decided = obj(
@@ -166,32 +182,5 @@ export const reviewQueueOperations: Operation[] = [
     requestBody: body({ reason }, ['reason']),
     responses: { 202: data(decided) },
     errors: [400, 404, 409],
-  },
-  {
-    method: 'get',
-    path: '/api/review-queue/settings',
-    operationId: 'getReviewSettings',
-    tag: TAG,
-    summary: "The organization's review SLA and automatic decision",
-    auth: 'session',
-    convention: 'user',
-    permission: 'leads:read',
-    responses: { 200: data(obj({ ...settings, updated_at: nullable(str()) }, Object.keys(settings))) },
-  },
-  {
-    method: 'put',
-    path: '/api/review-queue/settings',
-    operationId: 'replaceReviewSettings',
-    tag: TAG,
-    summary: "Set the organization's review SLA and automatic decision",
-    description:
-      '`review_sla_hours`: a lead waiting longer is marked overdue in the queue and counted in /metrics. `auto_decision_after_hours` with `auto_decision`: a scheduled job decides leads waiting longer, recorded as "automatic"; give both or neither.',
-    auth: 'session',
-    convention: 'user',
-    permission: 'organization:write',
-    requestBody: body(settings),
-    semanticChecks: 'that auto_decision_after_hours and auto_decision are given together',
-    responses: { 200: data(obj({ ...settings, updated_at: str() }, [...Object.keys(settings), 'updated_at'])) },
-    errors: [400],
   },
 ];

@@ -4,7 +4,8 @@
  * by the route stage: a CRM receiver on loopback never gets them while they wait, and they are in
  * GET /api/review-queue with the flag in words. An approved lead is routed and synced through the
  * pipeline's own topics; a rejected one is rejected and never synced; both record lead.reviewed
- * with the reviewer. The scheduled automatic decision decides a waiting lead once, across restarts.
+ * with the reviewer. The review settings are organization settings (PATCH /api/organization), and
+ * the scheduled automatic decision decides a waiting lead once, across restarts.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +65,15 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   return value;
 }
 
+interface TimelineEntry {
+  stage: string;
+  outcome: string;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+  detail: Record<string, unknown>;
+}
+
 interface ActivityEntry {
   event: string;
   metadata: Record<string, unknown>;
@@ -89,6 +99,8 @@ describe.each(setups)('the review queue on the %s', (_name, makeSetup) => {
   const lead = async (id: string) => data((await call('GET', `/api/leads/${id}`, undefined, token)).body);
   const activity = async (id: string) =>
     ((await call('GET', `/api/leads/${id}/activity`, undefined, token)).body['data'] ?? []) as ActivityEntry[];
+  const timeline = async (id: string) =>
+    ((await call('GET', `/api/leads/${id}/timeline`, undefined, token)).body['data'] ?? []) as TimelineEntry[];
   const queue = async (query = '') => (await call('GET', `/api/review-queue${query}`, undefined, token)).body;
   const queuedIds = async (): Promise<string[]> =>
     (((await queue())['data'] ?? []) as Array<{ lead_id: string }>).map((item) => item.lead_id);
@@ -253,6 +265,34 @@ describe.each(setups)('the review queue on the %s', (_name, makeSetup) => {
       reason: 'a bot, surely',
     });
     expect(rejectedActivity.map((entry) => entry.event)).not.toContain('lead.routed');
+
+    // The timeline (docs/timeline.md): the decision is the `reviewed` stage, from the hold to the
+    // decision, between the held route and the route (and CRM sync) that followed the approval.
+    const approvedTimeline = await until(
+      () => timeline(approved),
+      (entries) => entries.some((entry) => entry.stage === 'crm_synced'),
+      'crm_synced on the approved lead’s timeline',
+    );
+    const steps = approvedTimeline
+      .filter((entry) => entry.stage !== 'webhook_delivered')
+      .map((entry) => `${entry.stage}:${entry.outcome}`);
+    expect(steps.slice(steps.indexOf('routed:held for review'))).toEqual([
+      'routed:held for review',
+      'reviewed:approved',
+      'routed:routed',
+      'crm_synced:synced',
+    ]);
+    const review = approvedTimeline.find((entry) => entry.stage === 'reviewed')!;
+    expect(review.detail).toMatchObject({ reviewer: userId, automatic: false });
+    expect(review.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(review.finished_at) - Date.parse(review.started_at)).toBe(review.duration_ms);
+    for (const entry of approvedTimeline) expect(entry.duration_ms, entry.stage).toBeGreaterThanOrEqual(0);
+    const rejectedTimeline = await timeline(rejected);
+    expect(rejectedTimeline.find((entry) => entry.stage === 'reviewed')).toMatchObject({
+      outcome: 'rejected',
+      detail: { reviewer: userId, automatic: false, reason: 'a bot, surely' },
+    });
+    expect(rejectedTimeline.map((entry) => entry.stage)).not.toContain('crm_synced');
     // The approval was decided after the rejection was produced: the rejected lead was never sent.
     expect(receiver.posts.sort()).toEqual([plain, approved].sort());
     expect((await queue())['meta']).toMatchObject({ total: 0 });
@@ -303,10 +343,47 @@ describe.each(setups)('the review queue on the %s', (_name, makeSetup) => {
     expect(receiver.posts).not.toContain(second);
   }, 120_000);
 
+  it('reads and checks the review settings as organization settings', async () => {
+    const settingsOf = async () =>
+      data((await call('GET', '/api/organization', undefined, token)).body)['settings'] as Record<string, unknown>;
+    expect(await settingsOf()).toMatchObject({
+      review_sla_hours: null,
+      auto_decision_after_hours: null,
+      auto_decision: null,
+    });
+    const refused = await call(
+      'PATCH',
+      '/api/organization',
+      { settings: { review_sla_hours: 0, auto_decision_after_hours: 'soon', auto_decision: 'maybe' } },
+      token,
+    );
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    const errorOf = (body: Record<string, unknown>) =>
+      body['error'] as { code: string; details: Array<{ field: string }> };
+    expect(errorOf(refused.body).code).toBe('VALIDATION_ERROR');
+    expect(
+      errorOf(refused.body)
+        .details.map((detail) => detail.field)
+        .sort(),
+    ).toEqual(['settings.auto_decision', 'settings.auto_decision_after_hours', 'settings.review_sla_hours']);
+    // A wait without a decision is refused.
+    const noDecision = await call('PATCH', '/api/organization', { settings: { auto_decision_after_hours: 24 } }, token);
+    expect(noDecision.status, JSON.stringify(noDecision.body)).toBe(400);
+    expect(errorOf(noDecision.body).details.map((detail) => detail.field)).toEqual(['settings.auto_decision']);
+    expect(await settingsOf()).toMatchObject({ review_sla_hours: null, auto_decision_after_hours: null });
+    // The separate settings endpoint is gone.
+    expect((await call('GET', '/api/review-queue/settings', undefined, token)).status).toBe(404);
+  }, 60_000);
+
   it('marks overdue leads, and the automatic decision decides a waiting lead once, across restarts', async () => {
     // An SLA of 0.36 s: the lead is overdue as soon as it is held, and /metrics counts it.
-    const sla = await call('PUT', '/api/review-queue/settings', { review_sla_hours: 0.0001 }, token);
+    const sla = await call('PATCH', '/api/organization', { settings: { review_sla_hours: 0.0001 } }, token);
     expect(sla.status, JSON.stringify(sla.body)).toBe(200);
+    expect(data(sla.body)['settings']).toMatchObject({
+      review_sla_hours: 0.0001,
+      auto_decision_after_hours: null,
+      auto_decision: null,
+    });
     const waiting = await ingestFlagged('auto.decided');
     const listed = await until(
       () => queue(),
@@ -323,12 +400,17 @@ describe.each(setups)('the review queue on the %s', (_name, makeSetup) => {
     // Stopped before it was due; decided by the restarted process.
     await restart();
     const auto = await call(
-      'PUT',
-      '/api/review-queue/settings',
-      { review_sla_hours: 0.0001, auto_decision_after_hours: 0.0005, auto_decision: 'approve' },
+      'PATCH',
+      '/api/organization',
+      { settings: { auto_decision_after_hours: 0.0005, auto_decision: 'approve' } },
       token,
     );
     expect(auto.status, JSON.stringify(auto.body)).toBe(200);
+    expect(data(auto.body)['settings']).toMatchObject({
+      review_sla_hours: 0.0001,
+      auto_decision_after_hours: 0.0005,
+      auto_decision: 'approve',
+    });
     await until(
       () => lead(waiting),
       (value) => value['crm_sync_status'] === 'synced',

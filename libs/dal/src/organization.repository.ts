@@ -6,6 +6,7 @@ import {
   DEFAULT_VALIDATION_SETTINGS,
   type ConsentRequirements,
   randomBase62,
+  type ReviewDecision,
   type TenantContext,
   type ValidationSettings,
 } from '@leadstream/domain';
@@ -21,6 +22,11 @@ export interface OrganizationSettings {
   consent_requirements?: ConsentRequirements;
   /** Days a deleted lead's consent evidence is kept; absent: DEFAULT_CONSENT_RETENTION_DAYS. */
   consent_retention_days?: number;
+  /** docs/review-queue.md "Settings": a lead waiting longer is overdue; absent or null: no SLA. */
+  review_sla_hours?: number | null;
+  /** A lead waiting longer is decided with `auto_decision` by the scheduled job; absent or null: never. */
+  auto_decision_after_hours?: number | null;
+  auto_decision?: ReviewDecision | null;
 }
 
 export interface Organization {

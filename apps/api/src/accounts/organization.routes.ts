@@ -3,7 +3,8 @@
  * `deleteOrganization`; the bodies are ours, see docs/decisions.md):
  *   GET    /api/organization   200 organization
  *   PATCH  /api/organization   200 organization; body {name?, settings?: {validation?, consent_requirements?,
- *                              consent_retention_days?}} (docs/consent.md)
+ *                              consent_retention_days?, review_sla_hours?, auto_decision_after_hours?,
+ *                              auto_decision?}} (docs/consent.md, docs/review-queue.md)
  *   DELETE /api/organization   204 (owner only): marked deleted, users removed, API keys revoked
  */
 import type { Organization } from '@leadstream/dal';
@@ -12,6 +13,7 @@ import {
   DEFAULT_CONSENT_RETENTION_DAYS,
   DomainError,
   readOrganizationPatch,
+  reviewSettingsOf,
 } from '@leadstream/domain';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { AccountsContext } from './accounts.context';
@@ -26,6 +28,8 @@ export function organizationResource(organization: Organization): Record<string,
       ...organization.settings,
       consent_requirements: organization.settings.consent_requirements ?? DEFAULT_CONSENT_REQUIREMENTS,
       consent_retention_days: organization.settings.consent_retention_days ?? DEFAULT_CONSENT_RETENTION_DAYS,
+      // docs/review-queue.md "Settings": null until set.
+      ...reviewSettingsOf(organization.settings),
     },
     created_at: organization.created_at.toISOString(),
     updated_at: organization.updated_at.toISOString(),
@@ -51,17 +55,20 @@ export function organizationRouter(context: AccountsContext): UserRouter {
       ctx.request.body,
       current.settings.validation,
       current.settings.consent_requirements,
+      current.settings,
     );
     const settings = {
       ...current.settings,
       ...(patch.validation === undefined ? {} : { validation: patch.validation }),
       ...(patch.consent_requirements === undefined ? {} : { consent_requirements: patch.consent_requirements }),
       ...(patch.consent_retention_days === undefined ? {} : { consent_retention_days: patch.consent_retention_days }),
+      ...(patch.review === undefined ? {} : patch.review),
     };
     const settingsChanged =
       patch.validation !== undefined ||
       patch.consent_requirements !== undefined ||
-      patch.consent_retention_days !== undefined;
+      patch.consent_retention_days !== undefined ||
+      patch.review !== undefined;
     const updated = await organizations.update(
       ctx.state.tenant,
       {

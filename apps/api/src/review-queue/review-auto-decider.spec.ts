@@ -2,14 +2,19 @@
  * The scheduled automatic decision (docs/review-queue.md "Settings"), with a clock: only leads held
  * longer than `auto_decision_after_hours` are decided, with one message id per lead (so a run
  * repeated before the pipeline applied the first, e.g. after a restart, asks nothing new), and the
- * settings are checked as the API takes them.
+ * settings are checked as PATCH /api/organization takes them.
  */
-import { DomainError, type LeadRecord, type TenantContext } from '@leadstream/domain';
+import {
+  DEFAULT_VALIDATION_SETTINGS,
+  DomainError,
+  readOrganizationPatch,
+  type LeadRecord,
+  type TenantContext,
+} from '@leadstream/domain';
 import { TOPICS } from '@leadstream/runtime';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ReviewAutoDecider } from './review-auto-decider';
-import { parseReviewSettings } from './use-cases';
 
 const NOW = new Date('2026-11-27T12:00:00.000Z');
 const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
@@ -70,22 +75,58 @@ describe('the automatic review decision', () => {
     expect(second?.['message_id']).toBe(first?.['message_id']);
   });
 
-  it('takes the settings together or not at all', () => {
-    expect(parseReviewSettings({ review_sla_hours: 4 })).toEqual({
+  it('reads the settings from PATCH /api/organization, merged into the current ones', () => {
+    const patch = (settings: Record<string, unknown>, current?: Record<string, unknown>) =>
+      readOrganizationPatch({ settings }, DEFAULT_VALIDATION_SETTINGS, undefined, current).review;
+    expect(patch({ review_sla_hours: 4 })).toEqual({
       review_sla_hours: 4,
       auto_decision_after_hours: null,
       auto_decision: null,
     });
-    expect(parseReviewSettings({ auto_decision_after_hours: 24, auto_decision: 'approve' })).toMatchObject({
+    expect(patch({ auto_decision_after_hours: 24, auto_decision: 'approve' }, { review_sla_hours: 2 })).toEqual({
+      review_sla_hours: 2,
       auto_decision_after_hours: 24,
       auto_decision: 'approve',
     });
-    for (const body of [
-      { auto_decision: 'approve' },
-      { auto_decision_after_hours: 0, auto_decision: 'reject' },
-      { colour: 1 },
-    ]) {
-      expect(() => parseReviewSettings(body)).toThrow(DomainError);
-    }
+    // The decision already set stays when only the wait changes; null clears a setting.
+    expect(
+      patch(
+        { auto_decision_after_hours: 48, review_sla_hours: null },
+        {
+          review_sla_hours: 2,
+          auto_decision_after_hours: 24,
+          auto_decision: 'reject',
+        },
+      ),
+    ).toEqual({ review_sla_hours: null, auto_decision_after_hours: 48, auto_decision: 'reject' });
+    // Settings that say nothing about review leave it alone.
+    expect(patch({ consent_retention_days: 30 })).toBeUndefined();
+  });
+
+  it('refuses bad settings with every bad field, and an automatic wait without a decision', () => {
+    const fields = (settings: Record<string, unknown>, current?: Record<string, unknown>): string[] => {
+      try {
+        readOrganizationPatch({ settings }, DEFAULT_VALIDATION_SETTINGS, undefined, current);
+      } catch (error) {
+        expect(error).toBeInstanceOf(DomainError);
+        return ((error as DomainError).details ?? []).map((detail) => detail.field);
+      }
+      return [];
+    };
+    expect(fields({ review_sla_hours: 0, auto_decision_after_hours: -1, auto_decision: 'maybe' })).toEqual([
+      'settings.review_sla_hours',
+      'settings.auto_decision_after_hours',
+      'settings.auto_decision',
+    ]);
+    expect(fields({ review_sla_hours: '4', auto_decision_after_hours: 9_000 })).toEqual([
+      'settings.review_sla_hours',
+      'settings.auto_decision_after_hours',
+    ]);
+    expect(fields({ auto_decision_after_hours: 24 })).toEqual(['settings.auto_decision']);
+    expect(fields({ auto_decision: null }, { auto_decision_after_hours: 24, auto_decision: 'approve' })).toEqual([
+      'settings.auto_decision',
+    ]);
+    // A decision without a wait is kept (it does nothing until a wait is set).
+    expect(fields({ auto_decision: 'approve' })).toEqual([]);
   });
 });

@@ -1,20 +1,20 @@
 /**
  * The store side of the review queue (docs/review-queue.md): the leads waiting for a decision
- * (`review_status: pending`), their counts per flag kind, and each organization's review settings.
- * The leads are only read here: a decision is a command to the route stage, which writes the lead.
+ * (`review_status: pending`), their counts per flag kind, and each organization's review settings
+ * (read from the organization's settings, written with PATCH /api/organization). The leads are only
+ * read here: a decision is a command to the route stage, which writes the lead.
  */
-import { LEADS_COLLECTION } from '@leadstream/dal';
+import { LEADS_COLLECTION, OrganizationRepository } from '@leadstream/dal';
 import {
-  DEFAULT_REVIEW_SETTINGS,
+  hasReviewSettings,
   REVIEW_FLAG_KINDS,
+  reviewSettingsOf,
   type LeadRecord,
   type ReviewFlagKind,
   type ReviewSettings,
   type TenantContext,
 } from '@leadstream/domain';
 import type { Collection, DocumentStore, Filter } from '@leadstream/ports';
-
-export const REVIEW_SETTINGS_COLLECTION = 'review_settings';
 
 export interface ReviewQueueFilter {
   kind?: ReviewFlagKind;
@@ -29,18 +29,13 @@ export interface ReviewQueuePage {
   counts: Record<ReviewFlagKind, number>;
 }
 
-interface ReviewSettingsDocument extends ReviewSettings {
-  _id: string;
-  updated_at: string;
-}
-
 export class ReviewQueueRepository {
   private readonly leads: Collection<LeadRecord>;
-  private readonly settings: Collection<ReviewSettingsDocument>;
+  private readonly organizations: OrganizationRepository;
 
   constructor(store: DocumentStore) {
     this.leads = store.collection<LeadRecord>(LEADS_COLLECTION);
-    this.settings = store.collection<ReviewSettingsDocument>(REVIEW_SETTINGS_COLLECTION);
+    this.organizations = new OrganizationRepository(store);
   }
 
   /** Index of the queue: the waiting leads of a tenant, oldest first. */
@@ -97,30 +92,17 @@ export class ReviewQueueRepository {
     });
   }
 
-  async getSettings(organizationId: string): Promise<ReviewSettings & { updated_at: string | null }> {
-    const stored = await this.settings.findOne({ _id: organizationId });
-    if (!stored) return { ...DEFAULT_REVIEW_SETTINGS, updated_at: null };
-    return {
-      review_sla_hours: stored.review_sla_hours ?? null,
-      auto_decision_after_hours: stored.auto_decision_after_hours ?? null,
-      auto_decision: stored.auto_decision ?? null,
-      updated_at: stored.updated_at,
-    };
-  }
-
-  async putSettings(organizationId: string, settings: ReviewSettings, at: string): Promise<void> {
-    await this.settings.updateOne({ _id: organizationId }, { $set: { ...settings, updated_at: at } }, { upsert: true });
+  /** The organization's review settings (null each when not set). */
+  async getSettings(tenant: TenantContext): Promise<ReviewSettings> {
+    return reviewSettingsOf((await this.organizations.get(tenant))?.settings);
   }
 
   /** Organizations with an automatic decision or an SLA set (the scheduled job's and /metrics' work list). */
   async organizationsWithSettings(): Promise<Array<ReviewSettings & { organization_id: string }>> {
-    const all = await this.settings.find({});
-    return all.map((entry) => ({
-      organization_id: entry._id,
-      review_sla_hours: entry.review_sla_hours ?? null,
-      auto_decision_after_hours: entry.auto_decision_after_hours ?? null,
-      auto_decision: entry.auto_decision ?? null,
-    }));
+    const all = await this.organizations.listAll();
+    return all
+      .map((organization) => ({ organization_id: organization.id, ...reviewSettingsOf(organization.settings) }))
+      .filter(hasReviewSettings);
   }
 }
 

@@ -4,16 +4,16 @@
  *   POST /api/review-queue/:lead_id/approve    the lead goes on through route (leads:write)
  *   POST /api/review-queue/:lead_id/reject     {reason}: the lead is rejected (leads:write)
  *   POST /api/review-queue/decide              {lead_ids (≤100), decision, reason}, the leads API's bulk convention (leads:write)
- *   GET  /api/review-queue/settings            review_sla_hours, auto_decision_after_hours, auto_decision (leads:read)
- *   PUT  /api/review-queue/settings            the same (organization:write)
  * Managers and above decide (leads:write); viewers read. A decision answers 202: the route stage
- * applies it (the lead's status and activity show it within moments).
+ * applies it (the lead's status and activity show it within moments). The review settings
+ * (review_sla_hours, auto_decision_after_hours, auto_decision) are organization settings: GET and
+ * PATCH /api/organization.
  */
 import { DomainError, REVIEW_DECISIONS, type ErrorDetail, type ReviewDecision } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import type { ReviewQueueRepository } from './review-queue.repository';
-import { decideReviews, listReviewQueue, parseReviewSettings, type ReviewDecisionResult } from './use-cases';
+import { decideReviews, listReviewQueue, type ReviewDecisionResult } from './use-cases';
 
 export const MAX_REVIEW_IDS = 100;
 const MAX_REASON = 1_000;
@@ -63,25 +63,6 @@ export function reviewQueueRouter(deps: ReviewQueueRoutesDependencies): UserRout
     { method: 'GET', path: '/api/review-queue', permission: 'leads:read', rateLimit: 'list_leads' },
     async (ctx) => {
       ctx.body = await listReviewQueue({ queue: deps.queue, clock }, { tenant: ctx.state.tenant, query: ctx.query });
-    },
-  );
-
-  defineRoute(
-    router,
-    { method: 'GET', path: '/api/review-queue/settings', permission: 'leads:read', rateLimit: 'get_lead' },
-    async (ctx) => {
-      ctx.body = { data: await deps.queue.getSettings(ctx.state.tenant.organizationId) };
-    },
-  );
-
-  defineRoute(
-    router,
-    { method: 'PUT', path: '/api/review-queue/settings', permission: 'organization:write', rateLimit: 'update_lead' },
-    async (ctx) => {
-      const settings = parseReviewSettings(ctx.request.body as unknown);
-      const at = clock().toISOString();
-      await deps.queue.putSettings(ctx.state.tenant.organizationId, settings, at);
-      ctx.body = { data: { ...settings, updated_at: at } };
     },
   );
 

@@ -1,7 +1,8 @@
 /**
  * The organization (GET/PATCH /api/organization): its name and the validation settings every
  * submission is checked with (docs/decisions.md "Validation"): disposable emails, the MX look-up,
- * the country of national phone numbers, required fields, bot detection.
+ * the country of national phone numbers, required fields, bot detection; and the review queue's
+ * settings (docs/review-queue.md "Settings"): its SLA and the automatic decision.
  */
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
@@ -25,6 +26,11 @@ interface Validation {
   default_phone_country?: string;
   required_fields?: string[];
   bot_detection?: BotDetection;
+}
+
+/** A number of hours, or null for an empty field. */
+function hoursOrNull(text: string): number | null {
+  return text.trim() === '' ? null : Number(text);
 }
 
 function list(text: string): string[] {
@@ -65,6 +71,9 @@ export function OrganizationPage() {
               high_risk_ip_action: formText(form, 'high_risk_ip_action') as 'reject' | 'flag' | 'allow',
             },
           },
+          review_sla_hours: hoursOrNull(formText(form, 'review_sla_hours')),
+          auto_decision_after_hours: hoursOrNull(formText(form, 'auto_decision_after_hours')),
+          auto_decision: (formText(form, 'auto_decision') || null) as 'approve' | 'reject' | null,
         },
       };
       await call(api.PATCH('/api/organization', { body }));
@@ -162,6 +171,41 @@ export function OrganizationPage() {
               defaultValue={(bots.high_risk_ips ?? []).join('\n')}
               hint="Addresses or CIDR ranges, separated by spaces, commas or lines."
             />
+          </fieldset>
+          <fieldset disabled={!writable}>
+            <legend>Review queue</legend>
+            <div className="grid">
+              <Field
+                label="Overdue after (hours)"
+                name="review_sla_hours"
+                type="number"
+                step="any"
+                min={0.01}
+                max={8760}
+                defaultValue={data.settings.review_sla_hours ?? ''}
+                hint="Empty: no SLA."
+              />
+              <Field
+                label="Decide automatically after (hours)"
+                name="auto_decision_after_hours"
+                type="number"
+                step="any"
+                min={0.01}
+                max={8760}
+                defaultValue={data.settings.auto_decision_after_hours ?? ''}
+                hint="Empty: never."
+              />
+              <Select
+                label="Automatic decision"
+                name="auto_decision"
+                defaultValue={data.settings.auto_decision ?? ''}
+                options={[
+                  ['', 'None'],
+                  ['approve', 'Approve'],
+                  ['reject', 'Reject'],
+                ]}
+              />
+            </div>
           </fieldset>
           {writable && (
             <button type="submit" className="primary" disabled={action.pending}>

@@ -2,12 +2,16 @@
  * The route stage's hold of flagged leads and its application of review decisions
  * (docs/review-queue.md): what is stored and produced for each case.
  */
-import { startLead, type LeadRecord } from '@leadstream/domain';
+import { startLead, timelineEntry, timelineOf, type LeadRecord } from '@leadstream/domain';
 import type { LeadCommandMessage, LeadEventMessage } from '@leadstream/schemas';
 import { describe, expect, it } from 'vitest';
 import { heldForReview, reviewStep } from './review-hold';
 
 const AT = '2026-11-27T12:00:00.000Z';
+/** When the route stage held the lead: half an hour before the decision. */
+const HELD = '2026-11-27T11:30:00.000Z';
+/** The route stage's entry of the hold, as the intake chain stored it. */
+const heldEntry = timelineEntry('routed', 'held for review', '2026-11-27T11:29:59.990Z', HELD, {});
 
 function leadOf(overrides: Partial<LeadRecord> = {}): LeadRecord {
   return {
@@ -89,6 +93,7 @@ describe('the review hold in the route stage', () => {
         },
       ],
     ]);
+    expect(timelineOf(step.lead).map((entry) => [entry.stage, entry.outcome])).toEqual([['reviewed', 'approved']]);
     // Routed again later (a rule change): an approved lead is not held again.
     expect(reviewStep({ ...lead, ...step.lead }, command(undefined, 'msg_2'), AT)).toEqual({ kind: 'route' });
   });
@@ -106,6 +111,53 @@ describe('the review hold in the route stage', () => {
     expect(events(step.outputs)[0]?.data).toMatchObject({ reviewer: 'automatic', automatic: true, reason: 'late' });
     // A rejected lead asked to route again stays as it is.
     expect(reviewStep(step.lead, command(undefined, 'msg_3'), AT)).toMatchObject({ kind: 'final', outputs: [] });
+  });
+
+  it('records the decision as the reviewed timeline entry, from the hold to the decision, after the hold', () => {
+    const waiting = leadOf({
+      review_status: 'pending',
+      review: { kinds: ['possible_bot'], held_at: HELD },
+      timeline: [heldEntry],
+    });
+    const approve = reviewStep(waiting, command({ decision: 'approve', reviewer: 'usr_1', reason: null }), AT);
+    expect(approve.kind).toBe('approve');
+    expect(timelineOf(approve.kind === 'approve' ? approve.lead : {})).toEqual([
+      heldEntry,
+      {
+        stage: 'reviewed',
+        outcome: 'approved',
+        started_at: HELD,
+        finished_at: AT,
+        duration_ms: 30 * 60_000,
+        detail: { reviewer: 'usr_1', automatic: false },
+      },
+    ]);
+    const reject = reviewStep(
+      waiting,
+      command({ decision: 'reject', reviewer: 'automatic', reason: 'late', automatic: true }),
+      AT,
+    );
+    expect(reject.kind).toBe('final');
+    expect(timelineOf(reject.kind === 'final' ? reject.lead : {})).toEqual([
+      heldEntry,
+      {
+        stage: 'reviewed',
+        outcome: 'rejected',
+        started_at: HELD,
+        finished_at: AT,
+        duration_ms: 30 * 60_000,
+        detail: { reviewer: 'automatic', automatic: true, reason: 'late' },
+      },
+    ]);
+    // Held, or decided a second time: no reviewed entry.
+    const held = reviewStep(leadOf({ timeline: [] }), command(), HELD);
+    expect(timelineOf(held.kind === 'final' ? held.lead : {})).toEqual([]);
+    const again = reviewStep(
+      { ...waiting, review_status: 'approved' },
+      command({ decision: 'reject', reviewer: 'usr_2', reason: 'no' }, 'msg_5'),
+      AT,
+    );
+    expect(timelineOf(again.kind === 'final' ? again.lead : {})).toEqual([heldEntry]);
   });
 
   it('keeps the first decision: a second one on a decided lead changes nothing but its applied messages', () => {

@@ -3,12 +3,16 @@
  * (stored with `review_status: pending`, nothing produced), and a decision the review queue put on
  * leads.enriched (a lead command with `review`) is applied in the same write as the route it
  * leads to. Approve: the lead goes on through the rest of route as if it had not been flagged.
- * Reject: status rejected, lead.rejected. Both: lead.reviewed with who decided.
+ * Reject: status rejected, lead.rejected. Both: lead.reviewed with who decided, and the lead's
+ * `reviewed` timeline entry (docs/timeline.md) from when it was held until the decision, in the
+ * same write.
  */
 import {
+  appendTimelineEntry,
   AUTOMATIC_REVIEWER,
   isFlaggedForReview,
   reviewKindsOf,
+  timelineEntry,
   type LeadRecord,
   type LeadReview,
 } from '@leadstream/domain';
@@ -87,11 +91,20 @@ export function reviewStep(lead: LeadRecord, message: LeadCommandMessage, at: st
     },
     at,
   );
+  // The lead's `reviewed` timeline entry: from when it was held until this decision.
+  const withEntry = appendTimelineEntry(
+    lead,
+    timelineEntry('reviewed', decision.decision === 'approve' ? 'approved' : 'rejected', review.held_at, at, {
+      reviewer,
+      automatic,
+      ...(reason === null ? {} : { reason }),
+    }),
+  );
   if (decision.decision === 'approve') {
-    return { kind: 'approve', lead: { ...lead, review_status: 'approved', review }, outputs: [reviewed] };
+    return { kind: 'approve', lead: { ...withEntry, review_status: 'approved', review }, outputs: [reviewed] };
   }
   const rejected: LeadRecord = {
-    ...lead,
+    ...withEntry,
     ...applied,
     status: 'rejected',
     crm_sync_status: 'not_applicable',

@@ -1,5 +1,6 @@
 /**
- * PATCH /organization: `{name?, settings?: {validation?: Partial<ValidationSettings>}}`. Settings
+ * PATCH /organization: `{name?, settings?: {validation?: Partial<ValidationSettings>, consent_requirements?,
+ * consent_retention_days?, review_sla_hours?, auto_decision_after_hours?, auto_decision?}}`. Settings
  * merge into the current ones field by field (bot_detection too), and the result is checked as a
  * whole (flag_below_ms must not be below reject_below_ms).
  */
@@ -8,6 +9,7 @@ import { DomainError } from '../errors';
 import type { ValidationSettings } from '../organization-settings';
 import type { ConsentRequirements } from '../consent/consent';
 import { readConsentRequirements, readConsentRetentionDays } from '../consent/consent-settings';
+import { readReviewSettings, type ReviewSettings } from '../lead/lead-review';
 import { asBody, bool, integer, nameText, oneOf, Problems, stringList, type Body } from './input';
 
 export interface OrganizationPatch {
@@ -16,6 +18,8 @@ export interface OrganizationPatch {
   /** docs/consent.md */
   consent_requirements?: ConsentRequirements;
   consent_retention_days?: number;
+  /** docs/review-queue.md "Settings": the three review settings as a whole, merged into the current ones. */
+  review?: ReviewSettings;
 }
 
 const FIELD_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -89,6 +93,7 @@ export function readOrganizationPatch(
   raw: unknown,
   current: ValidationSettings,
   currentConsent?: ConsentRequirements,
+  currentReview?: Partial<ReviewSettings>,
 ): OrganizationPatch {
   const body = asBody(raw);
   const problems = new Problems();
@@ -98,23 +103,41 @@ export function readOrganizationPatch(
   if (name !== undefined) patch.name = name;
   const settings = object(body, 'settings', problems, 'settings');
   if (settings) {
-    problems.onlyKnown(settings, ['validation', 'consent_requirements', 'consent_retention_days'], 'settings.');
+    problems.onlyKnown(
+      settings,
+      [
+        'validation',
+        'consent_requirements',
+        'consent_retention_days',
+        'review_sla_hours',
+        'auto_decision_after_hours',
+        'auto_decision',
+      ],
+      'settings.',
+    );
     const validation = object(settings, 'validation', problems, 'settings.validation');
     if (validation) patch.validation = readValidation(validation, current, problems);
     const consent = object(settings, 'consent_requirements', problems, 'settings.consent_requirements');
     if (consent) patch.consent_requirements = readConsentRequirements(consent, currentConsent, problems);
     const retention = readConsentRetentionDays(settings, problems);
     if (retention !== undefined) patch.consent_retention_days = retention;
+    const review = readReviewSettings(settings, currentReview, problems);
+    if (review !== undefined) patch.review = review;
   }
   problems.throwIfAny();
   if (
     patch.name === undefined &&
     patch.validation === undefined &&
     patch.consent_requirements === undefined &&
-    patch.consent_retention_days === undefined
+    patch.consent_retention_days === undefined &&
+    patch.review === undefined
   ) {
     throw new DomainError('VALIDATION_ERROR', 'Nothing to change', [
-      { field: 'body', message: 'give name or settings (validation, consent_requirements, consent_retention_days)' },
+      {
+        field: 'body',
+        message:
+          'give name or settings (validation, consent_requirements, consent_retention_days, review_sla_hours, auto_decision_after_hours, auto_decision)',
+      },
     ]);
   }
   return patch;

@@ -8,6 +8,7 @@
  *   `possible_duplicate`, `rule`), for the queue's filter and counts;
  * - `review`: when it was held and, once decided, the decision, who decided and why.
  */
+import type { Body, Problems } from '../accounts/input';
 import type { LeadRecord } from './lead';
 
 export const REVIEW_DECISIONS = ['approve', 'reject'] as const;
@@ -46,7 +47,11 @@ export function reviewKindsOf(lead: Pick<LeadRecord, 'flags'> & { review_flags?:
   return kinds;
 }
 
-/** Review settings of an organization (docs/review-queue.md "Settings"); every one optional. */
+/**
+ * Review settings of an organization (docs/review-queue.md "Settings"), kept in the organization's
+ * settings (PATCH /api/organization `{settings: {review_sla_hours, auto_decision_after_hours,
+ * auto_decision}}`); every one optional, null when not set.
+ */
 export interface ReviewSettings {
   /** A lead waiting longer is overdue (marked in the queue, counted in /metrics). */
   review_sla_hours: number | null;
@@ -60,6 +65,68 @@ export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
   auto_decision_after_hours: null,
   auto_decision: null,
 };
+
+/** The longest wait either setting takes, in hours: one year. */
+export const MAX_REVIEW_HOURS = 8_760;
+
+/** The review settings of stored organization settings, null for each one not set. */
+export function reviewSettingsOf(settings: Partial<ReviewSettings> | undefined): ReviewSettings {
+  return {
+    review_sla_hours: settings?.review_sla_hours ?? null,
+    auto_decision_after_hours: settings?.auto_decision_after_hours ?? null,
+    auto_decision: settings?.auto_decision ?? null,
+  };
+}
+
+/** Whether any review setting is set (the scheduled job's work list). */
+export function hasReviewSettings(settings: ReviewSettings): boolean {
+  return settings.review_sla_hours !== null || settings.auto_decision_after_hours !== null;
+}
+
+/** A number of hours above 0 and at most a year, or null (unset); undefined when absent or wrong. */
+function hoursOrNull(settings: Body, field: string, problems: Problems): number | null | undefined {
+  const value = settings[field];
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_REVIEW_HOURS) {
+    problems.add(`settings.${field}`, `must be a number of hours above 0 and at most ${MAX_REVIEW_HOURS}, or null`);
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * The review part of PATCH /organization: `settings.review_sla_hours`, `settings.auto_decision_after_hours`
+ * and `settings.auto_decision`, merged into `current`. Undefined when the body sets none of them.
+ * `auto_decision` is required once `auto_decision_after_hours` is set (in the body or already).
+ */
+export function readReviewSettings(
+  settings: Body,
+  current: Partial<ReviewSettings> | undefined,
+  problems: Problems,
+): ReviewSettings | undefined {
+  const fields = ['review_sla_hours', 'auto_decision_after_hours', 'auto_decision'];
+  if (!fields.some((field) => settings[field] !== undefined)) return undefined;
+  const next = reviewSettingsOf(current);
+  const sla = hoursOrNull(settings, 'review_sla_hours', problems);
+  if (sla !== undefined) next.review_sla_hours = sla;
+  const after = hoursOrNull(settings, 'auto_decision_after_hours', problems);
+  if (after !== undefined) next.auto_decision_after_hours = after;
+  const decision = settings['auto_decision'];
+  if (decision === null) next.auto_decision = null;
+  else if (decision !== undefined) {
+    if ((REVIEW_DECISIONS as readonly unknown[]).includes(decision)) next.auto_decision = decision as ReviewDecision;
+    else problems.add('settings.auto_decision', 'must be approve, reject or null');
+  }
+  if (
+    next.auto_decision_after_hours !== null &&
+    next.auto_decision === null &&
+    !problems.has('settings.auto_decision') &&
+    !problems.has('settings.auto_decision_after_hours')
+  )
+    problems.add('settings.auto_decision', 'is required (approve or reject) when auto_decision_after_hours is set');
+  return next;
+}
 
 /** Whether a lead held since `heldAt` is past the organization's review SLA at `now`. */
 export function isReviewOverdue(heldAt: string, settings: ReviewSettings, now: Date): boolean {

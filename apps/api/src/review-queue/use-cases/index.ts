@@ -1,3 +1,2 @@
 export * from './decide-reviews';
 export * from './list-review-queue';
-export * from './review-settings';

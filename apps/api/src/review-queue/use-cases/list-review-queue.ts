@@ -30,8 +30,9 @@ export async function listReviewQueue(
   const { query } = input;
   const details: ErrorDetail[] = [];
   const known = ['page', 'limit', 'flag', 'vendor_id', 'start_date', 'end_date', 'sortOrder'];
-  for (const key of Object.keys(query))
+  for (const [key, value] of Object.entries(query))
     if (!known.includes(key)) details.push({ field: key, message: `${key} is not a known parameter` });
+    else if (Array.isArray(value)) details.push({ field: key, message: `${key} must be given once` });
   const page = Number(text(query, 'page') ?? 1);
   const limit = Number(text(query, 'limit') ?? 20);
   if (!Number.isInteger(page) || page < 1)
@@ -64,7 +65,7 @@ export async function listReviewQueue(
       },
       { page, limit, order: order as 'asc' | 'desc' },
     ),
-    deps.queue.getSettings(input.tenant.organizationId),
+    deps.queue.getSettings(input.tenant),
   ]);
   const now = deps.clock();
   let overdue = 0;
