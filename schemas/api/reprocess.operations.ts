@@ -55,7 +55,7 @@ export const reprocessOperations: Operation[] = [
     requestBody: body(
       {
         filter: nullable(filter),
-        stages: array(oneOfValues(STAGES), { minItems: 1, maxItems: STAGES.length }),
+        stages: array(oneOfValues(STAGES), { minItems: 1, maxItems: STAGES.length, uniqueItems: true }),
         dry_run: nullable(bool()),
       },
       ['stages'],

@@ -228,6 +228,17 @@ describe.each(setups)('suppression lists on the %s', (_name, makeSetup) => {
     // check answers so instead of refusing a request its OpenAPI operation allows (a fuzzer found it).
     expect(await check('0')).toEqual({ suppressed: false, added_at: null, expires_at: null });
     expect(await check('not-hex', true)).toEqual({ suppressed: false, added_at: null, expires_at: null });
+    const tooLong = await call(
+      'GET',
+      `/api/suppression-lists/${id}/entries/check?value=${'0'.repeat(321)}`,
+      undefined,
+      viewer,
+    );
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body['error']).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'value', message: 'value must be at most 320 characters' }],
+    });
 
     const removed = data(
       await admin('DELETE', `/api/suppression-lists/${id}/entries`, { values: ['JaneDoe@gmail.com'] }, 200),

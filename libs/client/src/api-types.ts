@@ -1291,6 +1291,8 @@ export interface paths {
         /**
          * Do not contact: put the lead's email, phone or email domain (the list's kind) on a list
          * @description Permission: `suppression:write`.
+         *
+         *     Beyond this schema the service checks that the lead has a value of the list's kind (a phone for a phone list); a request that fails those checks is answered 400.
          */
         post: operations["suppressLead"];
         delete?: never;
@@ -1539,10 +1541,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename the organization or change its validation and consent settings
+         * Rename the organization or change its validation, consent and review settings
          * @description Permission: `organization:write`.
          *
-         *     Beyond this schema the service checks that high_risk_ips are IP addresses or CIDR ranges, and that flag_below_ms is not below reject_below_ms (with the current settings for what the body leaves out); a request that fails those checks is answered 400.
+         *     Beyond this schema the service checks that high_risk_ips are IP addresses or CIDR ranges, that flag_below_ms is not below reject_below_ms, and that auto_decision is set when auto_decision_after_hours is (with the current settings for what the body leaves out); a request that fails those checks is answered 400.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -1699,34 +1701,6 @@ export interface paths {
          *     Beyond this schema the service checks that a rejection has a reason; a request that fails those checks is answered 400.
          */
         post: operations["decideReviews"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/review-queue/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The organization's review SLA and automatic decision
-         * @description Permission: `leads:read`.
-         */
-        get: operations["getReviewSettings"];
-        /**
-         * Set the organization's review SLA and automatic decision
-         * @description `review_sla_hours`: a lead waiting longer is marked overdue in the queue and counted in /metrics. `auto_decision_after_hours` with `auto_decision`: a scheduled job decides leads waiting longer, recorded as "automatic"; give both or neither.
-         *
-         *     Permission: `organization:write`.
-         *
-         *     Beyond this schema the service checks that auto_decision_after_hours and auto_decision are given together; a request that fails those checks is answered 400.
-         */
-        put: operations["replaceReviewSettings"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3300,8 +3274,17 @@ export interface components {
             name: string;
             plan: string;
             settings: {
+                /**
+                 * @description The automatic decision; required when auto_decision_after_hours is set.
+                 * @enum {string|null}
+                 */
+                auto_decision?: "approve" | "reject" | null;
+                /** @description Hours after which a scheduled job decides a waiting lead with `auto_decision`, recorded as "automatic"; null: never. */
+                auto_decision_after_hours?: number | null;
                 consent_requirements?: Record<string, never>;
                 consent_retention_days?: number;
+                /** @description Hours a lead may wait in the review queue before it is marked overdue (and counted in /metrics); null: no SLA. */
+                review_sla_hours?: number | null;
                 validation?: Record<string, never>;
             };
             /** Format: date-time */
@@ -8066,6 +8049,13 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     settings?: {
+                        /**
+                         * @description The automatic decision; required when auto_decision_after_hours is set.
+                         * @enum {string|null}
+                         */
+                        auto_decision?: "approve" | "reject" | null;
+                        /** @description Hours after which a scheduled job decides a waiting lead with `auto_decision`, recorded as "automatic"; null: never. */
+                        auto_decision_after_hours?: number | null;
                         consent_requirements?: {
                             /** @enum {string} */
                             action?: "reject" | "flag";
@@ -8075,6 +8065,8 @@ export interface operations {
                             required_terms?: string[];
                         };
                         consent_retention_days?: number;
+                        /** @description Hours a lead may wait in the review queue before it is marked overdue (and counted in /metrics); null: no SLA. */
+                        review_sla_hours?: number | null;
                         validation?: {
                             allow_disposable_emails?: boolean;
                             bot_detection?: {
@@ -8540,92 +8532,6 @@ export interface operations {
                         failed: number;
                         results: components["schemas"]["BulkResult"][];
                         success: boolean;
-                    };
-                };
-            };
-            400: components["responses"]["UserError400"];
-            401: components["responses"]["UserError401"];
-            403: components["responses"]["UserError403"];
-            413: components["responses"]["UserError413"];
-            415: components["responses"]["UserError415"];
-            429: components["responses"]["UserError429"];
-            500: components["responses"]["UserError500"];
-            503: components["responses"]["UserError503"];
-        };
-    };
-    getReviewSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string|null} */
-                            auto_decision: "approve" | "reject" | null;
-                            auto_decision_after_hours: number | null;
-                            review_sla_hours: number | null;
-                            updated_at?: string | null;
-                        };
-                    };
-                };
-            };
-            401: components["responses"]["UserError401"];
-            403: components["responses"]["UserError403"];
-            429: components["responses"]["UserError429"];
-            500: components["responses"]["UserError500"];
-            503: components["responses"]["UserError503"];
-        };
-    };
-    replaceReviewSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string|null} */
-                    auto_decision?: "approve" | "reject" | null;
-                    auto_decision_after_hours?: number | null;
-                    review_sla_hours?: number | null;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-ID": components["headers"]["X-Request-ID"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @enum {string|null} */
-                            auto_decision: "approve" | "reject" | null;
-                            auto_decision_after_hours: number | null;
-                            review_sla_hours: number | null;
-                            updated_at: string;
-                        };
                     };
                 };
             };
@@ -9428,7 +9334,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/csv": string;
+                "text/csv": unknown;
             };
         };
         responses: {

@@ -1,1 +1,2 @@
 export * from './reprocess.routes';
+export * from './use-cases';

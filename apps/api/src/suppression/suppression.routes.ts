@@ -34,6 +34,8 @@ import {
   updateSuppressionList,
 } from './use-cases';
 
+/** The longest value a check takes (an email address's limit; the OpenAPI operation says so). */
+const MAX_CHECK_VALUE_LENGTH = 320;
 export interface SuppressionRoutesDependencies {
   guard: SessionGuard;
   suppression: SuppressionRepository;
@@ -206,7 +208,11 @@ export function suppressionRouter(deps: SuppressionRoutesDependencies): UserRout
     async (ctx) => {
       const value: unknown = ctx.query['value'];
       if (typeof value !== 'string' || value === '')
-        throw invalidSuppression([{ field: 'value', message: 'value is required' }]);
+        throw invalidSuppression([{ field: 'value', message: 'value is required, once' }]);
+      if (value.length > MAX_CHECK_VALUE_LENGTH)
+        throw invalidSuppression([
+          { field: 'value', message: `value must be at most ${MAX_CHECK_VALUE_LENGTH} characters` },
+        ]);
       ctx.body = {
         data: await checkSuppressionValue(
           useCaseDeps,

@@ -1,0 +1,2 @@
+export * from './reprocess-request';
+export * from './reprocess-jobs';
