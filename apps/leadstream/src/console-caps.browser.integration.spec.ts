@@ -5,23 +5,9 @@
  *
  * Needs /usr/bin/chromium (see console.browser.integration.spec.ts); skipped without it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  goTo,
-  launchChromium,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, goTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-caps.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -35,32 +21,17 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('the Volume caps page, in Chromium against leadstream start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-caps-'));
-  let server: CliProcess;
-  let base = '';
-  let browser: Browser;
+  const session = new ConsoleSession('caps', OWNER);
+  const { call, consoleErrors, outside } = session;
   let page: Page;
   let token = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status).toBe(201);
-    token = String(registered.body['token']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    ({ token } = await session.start());
+    page = await session.openPage();
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   it('makes a vendor cap, shows its count as leads are accepted, and disables it', async () => {
     const vendor = await call('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry' }, token);

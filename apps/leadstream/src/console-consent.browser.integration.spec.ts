@@ -6,23 +6,9 @@
  *
  * Needs /usr/bin/chromium (see console.browser.integration.spec.ts); skipped without it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-consent.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -36,16 +22,12 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('consent in the console, in Chromium against leadstream start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-consent-'));
-  let server: CliProcess;
+  const session = new ConsoleSession('consent', OWNER);
+  const { call, consoleErrors, outside } = session;
   let base = '';
-  let browser: Browser;
   let page: Page;
   let token = '';
   let key = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
   const data = (body: Record<string, unknown>) => body['data'] as Record<string, unknown>;
   const api = async (method: string, path: string, body?: unknown, as = token): Promise<Record<string, unknown>> => {
     const answer = await call(method, path, body, as);
@@ -54,23 +36,13 @@ describe.skipIf(!chromiumAvailable)('consent in the console, in Chromium against
   };
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10' })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status).toBe(201);
-    token = String(registered.body['token']);
+    ({ base, token } = await session.start({ RATE_LIMIT_SCALE: '10' }));
     const vendor = String(data(await api('POST', '/api/vendors', { name: 'Form Co', type: 'inquiry' }))['id']);
     key = String(data(await api('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }))['key']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    page = await session.openPage({ width: 1280, height: 900 });
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   it('edits the consent requirements on the organization page', async () => {
     await page.goto(`${base}/app/organization`);

@@ -9,24 +9,9 @@
  *
  * Needs /usr/bin/chromium (see console.browser.integration.spec.ts); skipped without it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  goTo,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, goTo, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-readable.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -40,18 +25,14 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against leadstream start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-readable-'));
-  let server: CliProcess;
+  const session = new ConsoleSession('readable', OWNER);
+  const { call, consoleErrors, outside } = session;
   let base = '';
-  let browser: Browser;
   let page: Page;
   let token = '';
   let vendorId = '';
   let liveKey = '';
   let sandboxKey = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
 
   const api = async (
     method: string,
@@ -89,11 +70,7 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
       .locator('dd');
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10' })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status).toBe(201);
-    token = String(registered.body['token']);
+    ({ base, token } = await session.start({ RATE_LIMIT_SCALE: '10' }));
     vendorId = String(
       (
         (await api('POST', '/api/vendors', { name: 'Inquiry Co', type: 'inquiry', cost_per_lead: 12.5 }))['data'] as {
@@ -117,16 +94,10 @@ describe.skipIf(!chromiumAvailable)('screens staff can read, in Chromium against
       );
     liveKey = await key('Website form', 'live');
     sandboxKey = await key('Website form (test)', 'sandbox');
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    page = await session.openPage();
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   let originalId = '';
 

@@ -6,23 +6,9 @@
  *
  * Needs /usr/bin/chromium (see console.browser.integration.spec.ts); skipped without it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-reprocess.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -36,15 +22,11 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('reprocessing from the console, in Chromium against leadstream start', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-reprocess-'));
-  let server: CliProcess;
+  const session = new ConsoleSession('reprocess', OWNER);
+  const { call, consoleErrors, outside } = session;
   let base = '';
-  let browser: Browser;
   let page: Page;
   let token = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
   const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const answer = await call(method, path, body, token);
     expect([200, 201, 202], `${method} ${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
@@ -53,11 +35,7 @@ describe.skipIf(!chromiumAvailable)('reprocessing from the console, in Chromium 
   const leadIds: string[] = [];
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status).toBe(201);
-    token = String(registered.body['token']);
+    ({ base, token } = await session.start());
     const vendor = String(
       ((await api('POST', '/api/vendors', { name: 'Fair Co', type: 'inquiry' }))['data'] as { id: string }).id,
     );
@@ -83,16 +61,10 @@ describe.skipIf(!chromiumAvailable)('reprocessing from the console, in Chromium 
       conditions: { operator: 'AND', rules: [{ field: 'utm_source', operator: 'equals', value: 'fair' }] },
       actions: [{ type: 'set_field', field: 'enrichment_data.tier', value: 'fair' }],
     });
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    page = await session.openPage();
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   const status = () => page.getByLabel('Reprocessing').locator('.reprocess-status');
 

@@ -6,24 +6,9 @@
  * then shows the first active and routed, the two others rejected, all with lead.reviewed. A
  * screenshot goes to artifacts/. Needs /usr/bin/chromium, as the console spec.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  goTo,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, goTo, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-review.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -37,16 +22,11 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('the console’s Review page in Chromium', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-review-'));
-  let server: CliProcess;
-  let base = '';
-  let browser: Browser;
+  const session = new ConsoleSession('review', OWNER);
+  const { call, consoleErrors, outside } = session;
   let page: Page;
   let token = '';
   let key = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
   const data = (body: Record<string, unknown>): Record<string, unknown> => body['data'] as Record<string, unknown>;
 
   async function ingestFlagged(name: string): Promise<string> {
@@ -72,25 +52,15 @@ describe.skipIf(!chromiumAvailable)('the console’s Review page in Chromium', (
   }
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    token = String(registered.body['token']);
+    ({ token } = await session.start());
     const vendor = String(
       data((await call('POST', '/api/vendors', { name: 'Quick Leads', type: 'inquiry' }, token)).body)['id'],
     );
     key = String(data((await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendor }, token)).body)['key']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    page = await session.openPage({ width: 1280, height: 900 });
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   it('approves one lead from the keyboard and rejects two selected at once', async () => {
     const ids = [await ingestFlagged('ann'), await ingestFlagged('ben'), await ingestFlagged('cat')];

@@ -5,25 +5,11 @@
  *
  * Needs /usr/bin/chromium (see console.browser.integration.spec.ts); skipped without it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`console-timeline.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -37,17 +23,13 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)("the lead page's stage waterfall, in Chromium against leadstream start", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-timeline-'));
-  let server: CliProcess;
+  const session = new ConsoleSession('timeline', OWNER);
+  const { call, consoleErrors, outside } = session;
   let crm: Server | undefined;
   let crmUrl = '';
   let base = '';
-  let browser: Browser;
   let page: Page;
   let token = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
   const api = async (method: string, path: string, body?: unknown, key = token): Promise<Record<string, unknown>> => {
     const answer = await call(method, path, body, key);
     expect([200, 201], `${method} ${path}: ${JSON.stringify(answer.body)}`).toContain(answer.status);
@@ -62,23 +44,13 @@ describe.skipIf(!chromiumAvailable)("the lead page's stage waterfall, in Chromiu
     });
     await new Promise<void>((resolve) => crm!.listen(0, '127.0.0.1', resolve));
     crmUrl = `http://127.0.0.1:${(crm.address() as AddressInfo).port}`;
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(
-      serviceEnv({ DATA_DIR: dataDir, RATE_LIMIT_SCALE: '10', WEBHOOK_ALLOW_INSECURE_TARGETS: 'true' }),
-    ));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status).toBe(201);
-    token = String(registered.body['token']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    watchPage(page, base, { consoleErrors, outside });
-    await signIn(page, base, OWNER.email, OWNER.password);
+    ({ base, token } = await session.start({ RATE_LIMIT_SCALE: '10', WEBHOOK_ALLOW_INSECURE_TARGETS: 'true' }));
+    page = await session.openPage();
   }, 240_000);
 
   afterAll(async () => {
-    await closeBrowserAndService(browser, server);
+    await session.close();
     await new Promise((resolve) => crm?.close(resolve));
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('shows one row per stage in order, with the outcome in words, the duration and a bar on the time axis', async () => {

@@ -5,43 +5,14 @@
  * enriched → routed → crm_synced, and the webhook delivery), each with its outcome and
  * non-negative duration; /metrics shows the per-stage and end-to-end latency histograms.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
+import { LoopbackCrm } from './test-support/loopback-crm';
 import { WebhookReceiver } from './test-support/webhook-receiver';
 
 const setups = engineSetups('timeline');
-
-/** A CRM that takes any JSON POST and answers a record id (as routing.integration.spec.ts's). */
-class LoopbackCrm {
-  readonly received: Array<{ path: string; body: Record<string, unknown> }> = [];
-  private server: Server | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-        if (request.headers['x-leadstream-test'] !== 'true') this.received.push({ path: request.url ?? '', body });
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({ id: `rec_${typeof body['external_id'] === 'string' ? body['external_id'] : 'test'}` }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
 
 interface Entry {
   stage: string;
@@ -94,14 +65,7 @@ describe.each(setups)('lead timeline on the %s', (_name, makeSetup) => {
     const vendor = String((await user('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, 201))['id']);
     const key = String((await user('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, 201))['key']);
     const connection = String(
-      (
-        await user(
-          'POST',
-          '/api/crm/connections',
-          { name: 'Admissions CRM', type: 'webhook_json', settings: { url: `${crm.url}/admissions` }, credentials: {} },
-          201,
-        )
-      )['id'],
+      (await user('POST', '/api/crm/connections', crm.connection('Admissions CRM', '/admissions'), 201))['id'],
     );
     const hook = await user('POST', '/api/webhooks', { url: `${receiver.url}/hook`, events: ['lead.created'] }, 201);
     receiver.secrets.set('/hook', String(hook['secret']));

@@ -6,56 +6,14 @@
  * per changed lead) and syncs to the CRM only the leads whose routing target changed. A job can
  * be cancelled: it stops before its end. Viewers read jobs and cannot start one.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
+import { LoopbackCrm } from './test-support/loopback-crm';
+import { eventually } from './test-support/webhook-receiver';
 
 const setups = engineSetups('reprocess');
-
-/** A CRM that takes any JSON POST and remembers what it got, by path. */
-class LoopbackCrm {
-  readonly received: Array<{ path: string; body: Record<string, unknown> }> = [];
-  private server: Server | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-        if (request.headers['x-leadstream-test'] !== 'true') this.received.push({ path: request.url ?? '', body });
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({ id: `rec_${typeof body['external_id'] === 'string' ? body['external_id'] : 'test'}` }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  to(path: string, leadId: string): number {
-    return this.received.filter((got) => got.path === path && got.body['external_id'] === leadId).length;
-  }
-}
-
-async function eventually<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 interface Job {
   id: string;
@@ -102,10 +60,10 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
   const activity = async (id: string) =>
     data(await user('GET', `/api/leads/${id}/activity`)) as unknown as ActivityEntry[];
   const finished = (id: string) =>
-    eventually(async () => {
+    eventually(`reprocessing job ${id} to end`, async () => {
       const job = data(await user('GET', `/api/reprocess/${id}`)) as unknown as Job;
       return ['completed', 'cancelled', 'failed'].includes(job.status) ? job : undefined;
-    }, `reprocessing job ${id} to end`);
+    });
 
   beforeAll(async () => {
     await crm.start();
@@ -115,9 +73,10 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
         DECISION_TIMEOUT_MS: '10000',
         WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
         // One lead per batch and a pause between batches: a job over the four leads takes long
-        // enough to be cancelled while it runs.
+        // enough (4 s) to be cancelled while it runs, even when the cancel request itself is slow
+        // on a loaded machine (with 400 ms a cancel on Kafka + FerretDB once came after the end).
         REPROCESS_BATCH_SIZE: '1',
-        REPROCESS_PAUSE_MS: '400',
+        REPROCESS_PAUSE_MS: '1000',
         ...setup.env,
       }),
     ));
@@ -145,16 +104,7 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
     const vendor = String(data(await user('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, 201))['id']);
     const key = String(data(await user('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, 201))['key']);
     const connection = async (name: string, path: string) =>
-      String(
-        data(
-          await user(
-            'POST',
-            '/api/crm/connections',
-            { name, type: 'webhook_json', settings: { url: `${crm.url}${path}` }, credentials: {} },
-            201,
-          ),
-        )['id'],
-      );
+      String(data(await user('POST', '/api/crm/connections', crm.connection(name, path), 201))['id']);
     admissions = await connection('Admissions CRM', '/admissions');
     nursingCrm = await connection('Nursing CRM', '/nursing');
     nursingRule = String(
@@ -194,15 +144,12 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
     leads.fair = await ingest({ email: 'fair@example.edu', utm_source: 'fair' });
     leads.web = await ingest({ email: 'web@example.edu', utm_source: 'web' });
     for (const id of Object.values(leads))
-      await eventually(
-        async () => ((await activity(id)).some((entry) => entry.event === 'lead.routed') ? true : undefined),
-        `lead ${id} routed`,
+      await eventually(`lead ${id} routed`, async () =>
+        (await activity(id)).some((entry) => entry.event === 'lead.routed') ? true : undefined,
       );
     // The nursing leads went to the admissions CRM.
-    await eventually(
-      async () =>
-        crm.to('/admissions', leads.nurseFair) + crm.to('/admissions', leads.nurseWeb) === 2 ? true : undefined,
-      'the nursing leads synced to admissions',
+    await eventually('the nursing leads synced to admissions', () =>
+      crm.to('/admissions', leads.nurseFair) + crm.to('/admissions', leads.nurseWeb) === 2 ? true : undefined,
     );
   });
 
@@ -278,10 +225,10 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
 
     // Each changed lead has lead.updated (from leads.events) and the lead.reprocessed entry; the unchanged one neither.
     for (const id of [leads.nurseFair, leads.nurseWeb, leads.fair]) {
-      const entries = await eventually(async () => {
+      const entries = await eventually(`lead.updated of ${id}`, async () => {
         const list = await activity(id);
         return list.some((entry) => entry.event === 'lead.updated') ? list : undefined;
-      }, `lead.updated of ${id}`);
+      });
       const reprocessed = entries.filter((entry) => entry.event === 'lead.reprocessed');
       expect(reprocessed).toHaveLength(1);
       expect(reprocessed[0]!.metadata['job_id']).toBe(real.id);
@@ -300,10 +247,8 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
     expect((await activity(leads.web)).map((entry) => entry.event)).not.toContain('lead.reprocessed');
 
     // Only the leads whose target changed go to the CRM again, to their new target.
-    await eventually(
-      async () =>
-        crm.to('/nursing', leads.nurseFair) === 1 && crm.to('/nursing', leads.nurseWeb) === 1 ? true : undefined,
-      'the re-routed leads synced to the nursing CRM',
+    await eventually('the re-routed leads synced to the nursing CRM', () =>
+      crm.to('/nursing', leads.nurseFair) === 1 && crm.to('/nursing', leads.nurseWeb) === 1 ? true : undefined,
     );
     expect(crm.to('/admissions', leads.fair)).toBe(1);
     expect(crm.to('/nursing', leads.fair)).toBe(1);

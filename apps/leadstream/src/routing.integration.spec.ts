@@ -6,55 +6,16 @@
  * takes. The CRM on loopback then receives each lead at the connections its route names, with the
  * owner and queue of its target, once.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { partitionForKey } from '@leadstream/ports';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient } from './test-support/json-client';
+import { LoopbackCrm } from './test-support/loopback-crm';
+import { eventually } from './test-support/webhook-receiver';
 
 const setups = engineSetups('routing');
 const PARTITIONS = 3;
-
-/** A CRM that takes any JSON POST and answers a record id; remembers what it got, by path. */
-class LoopbackCrm {
-  readonly received: Array<{ path: string; body: Record<string, unknown> }> = [];
-  private server: Server | undefined;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-        // Connection tests (X-Leadstream-Test) are answered without being recorded.
-        if (request.headers['x-leadstream-test'] !== 'true') this.received.push({ path: request.url ?? '', body });
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify({ id: `rec_${typeof body['external_id'] === 'string' ? body['external_id'] : 'test'}` }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-}
-
-async function eventually<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 interface Target {
   connection_id: string;
@@ -114,16 +75,7 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     const vendor = String(data(await user('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, 201))['id']);
     const key = String(data(await user('POST', '/api/api-keys', { name: 'k', vendor_id: vendor }, 201))['key']);
     const connection = async (name: string, path: string) =>
-      String(
-        data(
-          await user(
-            'POST',
-            '/api/crm/connections',
-            { name, type: 'webhook_json', settings: { url: `${crm.url}${path}` }, credentials: {} },
-            201,
-          ),
-        )['id'],
-      );
+      String(data(await user('POST', '/api/crm/connections', crm.connection(name, path), 201))['id']);
     const admissions = await connection('Admissions CRM', '/admissions');
     const nursingCrm = await connection('Nursing CRM', '/nursing');
 
@@ -195,7 +147,7 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     const web = await ingest({ email: 'web@example.edu', utm_source: 'web' });
 
     const routeOf = (id: string) =>
-      eventually(async () => {
+      eventually(`the lead.routed activity of ${id}`, async () => {
         const entries = data(await user('GET', `/api/leads/${id}/activity`)) as unknown as Array<{
           event: string;
           description: string;
@@ -212,7 +164,7 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
           targets: Target[];
           routed_at: string;
         };
-      }, `the lead.routed activity of ${id}`);
+      });
 
     const nurseRoute = await routeOf(nurse);
     expect(nurseRoute).toMatchObject({
@@ -247,14 +199,12 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
       { lead: web, path: '/nursing', owner: null, queue: null },
     ];
     const key_ = (lead: unknown, path: string) => `${String(lead)} ${path}`;
-    await eventually(
-      async () =>
-        expected.every((want) =>
-          crm.received.some((got) => key_(got.body['external_id'], got.path) === key_(want.lead, want.path)),
-        )
-          ? true
-          : undefined,
-      'the CRM to receive every routed lead',
+    await eventually('the CRM to receive every routed lead', async () =>
+      expected.every((want) =>
+        crm.received.some((got) => key_(got.body['external_id'], got.path) === key_(want.lead, want.path)),
+      )
+        ? true
+        : undefined,
     );
     // Anything sent twice would have been sent by now: crm-sync has committed past these leads on
     // every partition of leads.routed. The signal: on each partition, a marker lead submitted after
@@ -267,10 +217,8 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
       if (!markers.has(partitionForKey(marker, PARTITIONS))) markers.set(partitionForKey(marker, PARTITIONS), marker);
     }
     for (const marker of markers.values()) {
-      await eventually(
-        async () =>
-          data(await user('GET', `/api/leads/${marker}`))['crm_sync_status'] === 'synced' ? true : undefined,
-        `the marker lead ${marker} to be synced`,
+      await eventually(`the marker lead ${marker} to be synced`, async () =>
+        data(await user('GET', `/api/leads/${marker}`))['crm_sync_status'] === 'synced' ? true : undefined,
       );
     }
     const routedLeads = new Set(expected.map((want) => want.lead));

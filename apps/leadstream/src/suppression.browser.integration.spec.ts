@@ -4,24 +4,9 @@
  * value, checks another way of writing it, imports a CSV file and sees the job finish, then uses
  * the lead page's "Do not contact" and the person's next submission is refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CliProcess, serviceEnv } from './test-support/cli-process';
-import {
-  CHROMIUM,
-  buildConsole,
-  chromiumAvailable,
-  closeBrowserAndService,
-  goTo,
-  launchChromium,
-  screenshotTo,
-  signIn,
-  watchPage,
-} from './test-support/console-browser';
-import { jsonClient } from './test-support/json-client';
+import { CHROMIUM, ConsoleSession, chromiumAvailable, goTo, screenshotTo } from './test-support/console-browser';
 
 if (!chromiumAvailable)
   console.warn(`suppression.browser.integration.spec: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -35,38 +20,24 @@ const OWNER = {
 };
 
 describe.skipIf(!chromiumAvailable)('the console’s suppression lists in Chromium', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-console-suppression-'));
-  let server: CliProcess;
+  const session = new ConsoleSession('suppression', OWNER);
+  const { call, consoleErrors, outside } = session;
   let base = '';
-  let browser: Browser;
   let page: Page;
   let token = '';
   let key = '';
-  const consoleErrors: string[] = [];
-  const outside: string[] = [];
-  const call = jsonClient(() => base);
 
   beforeAll(async () => {
-    buildConsole();
-    ({ server, url: base } = await CliProcess.startService(serviceEnv({ DATA_DIR: dataDir })));
-    const registered = await call('POST', '/api/auth/register', OWNER);
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    token = String(registered.body['token']);
+    ({ base, token } = await session.start());
     const vendor = await call('POST', '/api/vendors', { name: 'Fair Leads', type: 'inquiry' }, token);
     const vendorId = String((vendor.body['data'] as Record<string, unknown>)['id']);
     const issued = await call('POST', '/api/api-keys', { name: 'live', vendor_id: vendorId }, token);
     key = String((issued.body['data'] as Record<string, unknown>)['key']);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    watchPage(page, base, { consoleErrors, outside });
+    page = await session.openPage({ width: 1280, height: 900 });
     page.on('dialog', (dialog) => void dialog.accept());
-    await signIn(page, base, OWNER.email, OWNER.password);
   }, 240_000);
 
-  afterAll(async () => {
-    await closeBrowserAndService(browser, server);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => session.close());
 
   it('makes a list, adds and checks values, imports a CSV file', async () => {
     await goTo(page, 'Suppression lists');

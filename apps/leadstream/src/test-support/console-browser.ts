@@ -1,15 +1,18 @@
 /**
  * What the console's Chromium specs share: where Chromium is, building the console, launching the
  * browser, watching a page for script errors and requests to other origins, screenshots in
- * artifacts/, the navigation and the sign-in form, and stopping the browser and the service.
+ * artifacts/, the navigation and the sign-in form, stopping the browser and the service, and
+ * `ConsoleSession`, which does all of the set-up a spec needs in two calls.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { CliProcess } from './cli-process';
+import { CliProcess, serviceEnv } from './cli-process';
+import { jsonClient, type JsonCall } from './json-client';
 
 /** Debian's `chromium` (.ci/run installs it); without it the specs are skipped. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -84,5 +87,67 @@ export async function closeBrowserAndService(
   if (server) {
     server.kill('SIGTERM');
     await server.exited;
+  }
+}
+
+/** What POST /api/auth/register takes to make a fresh organization and its owner. */
+export interface ConsoleOwner {
+  email: string;
+  password: string;
+  first_name: string;
+  last_name: string;
+  organization_name: string;
+}
+
+/**
+ * A console spec's service and browser. `start` builds the console, starts `leadstream start` on a
+ * data directory of its own and registers the owner of a fresh organization; the spec may then
+ * prepare data through the API; `openPage` launches Chromium and signs the owner in on a page
+ * whose script errors and requests to other origins go to `consoleErrors` and `outside`; `close`
+ * (in afterAll) stops whatever started and removes the data directory.
+ */
+export class ConsoleSession {
+  readonly consoleErrors: string[] = [];
+  readonly outside: string[] = [];
+  /** JSON calls against the service, once `start` has run. */
+  readonly call: JsonCall = jsonClient(() => this.base);
+  base = '';
+  /** The owner's bearer token. */
+  token = '';
+  private dataDir: string | undefined;
+  private server: CliProcess | undefined;
+  private browser: Browser | undefined;
+
+  /** `name` tells the data directory (leadstream-console-<name>-…) apart. */
+  constructor(
+    private readonly name: string,
+    private readonly owner: ConsoleOwner,
+  ) {}
+
+  /** Builds the console, starts the service with `env` added to its own, registers the owner. */
+  async start(env: Record<string, string> = {}): Promise<{ base: string; token: string }> {
+    buildConsole();
+    this.dataDir = mkdtempSync(join(tmpdir(), `leadstream-console-${this.name}-`));
+    ({ server: this.server, url: this.base } = await CliProcess.startService(
+      serviceEnv({ DATA_DIR: this.dataDir, ...env }),
+    ));
+    const registered = await this.call('POST', '/api/auth/register', this.owner);
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    this.token = String(registered.body['token']);
+    return { base: this.base, token: this.token };
+  }
+
+  /** Launches Chromium, opens a watched page of this size and signs the owner in (the leads screen shows). */
+  async openPage(viewport: { width: number; height: number } = { width: 1280, height: 860 }): Promise<Page> {
+    this.browser = await launchChromium();
+    const page = await this.browser.newPage({ viewport });
+    watchPage(page, this.base, this);
+    await signIn(page, this.base, this.owner.email, this.owner.password);
+    return page;
+  }
+
+  async close(): Promise<void> {
+    await closeBrowserAndService(this.browser, this.server);
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }
