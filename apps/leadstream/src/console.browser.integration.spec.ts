@@ -400,6 +400,7 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
 
     const screens = [
       'Leads',
+      'Review',
       'Funnel',
       'Reports',
       'Vendors',
@@ -410,7 +411,9 @@ describe.skipIf(!chromiumAvailable)('the web console in Chromium against leadstr
       'Lookup tables',
       'Calculated fields',
       'Deduplication',
+      'Suppression lists',
       'Routing',
+      'Volume caps',
       'CRM connections',
       'Webhooks',
       'Users',

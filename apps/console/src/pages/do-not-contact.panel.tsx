@@ -5,14 +5,24 @@
  */
 import { useState } from 'react';
 import { api, call } from '../api/client';
-import { useAction, useLoad } from '../components/use-load';
+import { type Loaded, useAction, useLoad } from '../components/use-load';
 import { Alert, Select } from '../components/ui';
 
-export function DoNotContactPanel({ leadId }: { leadId: string }) {
-  const lists = useLoad(
-    async () => (await call(api.GET('/api/suppression-lists', { params: { query: { limit: 100 } } }))).data,
-    'do-not-contact-lists',
+export type SuppressionLists = Loaded<Array<{ id: string; name: string; kind: string }>>;
+
+/**
+ * The organization's suppression lists, loaded once for a lead's page (the "Do not contact" panel
+ * and the erasure's optional list share them); nothing is requested when `enabled` is false.
+ */
+export function useSuppressionLists(enabled: boolean): SuppressionLists {
+  return useLoad(
+    async () =>
+      enabled ? (await call(api.GET('/api/suppression-lists', { params: { query: { limit: 100 } } }))).data : [],
+    `suppression-lists:${String(enabled)}`,
   );
+}
+
+export function DoNotContactPanel({ leadId, lists }: { leadId: string; lists: SuppressionLists }) {
   const action = useAction();
   const [chosen, setChosen] = useState('');
   const [done, setDone] = useState<string | null>(null);

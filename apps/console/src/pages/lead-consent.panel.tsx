@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { api, call } from '../api/client';
 import { useAction, useConfirmedAction, useLoad } from '../components/use-load';
 import { Alert, formatDateTime, Select } from '../components/ui';
+import type { SuppressionLists } from './do-not-contact.panel';
 
 const METHODS: Record<string, string> = {
   checkbox: 'Checkbox',
@@ -30,11 +31,14 @@ export function LeadConsentPanel({
   round,
   canErase,
   onErased,
+  lists,
 }: {
   leadId: string;
   round: number;
   canErase: boolean;
   onErased: () => void;
+  /** The suppression lists the erasure may add the person to (loaded by the lead's page). */
+  lists: SuppressionLists;
 }) {
   const consent = useLoad(
     async () => (await call(api.GET('/api/leads/{id}/consent', { params: { path: { id: leadId } } }))).data,
@@ -78,18 +82,14 @@ export function LeadConsentPanel({
               </dd>
             </dl>
           )}
-          {canErase && !consent.data.erased && <ErasePanel leadId={leadId} onErased={onErased} />}
+          {canErase && !consent.data.erased && <ErasePanel leadId={leadId} onErased={onErased} lists={lists} />}
         </>
       )}
     </section>
   );
 }
 
-function ErasePanel({ leadId, onErased }: { leadId: string; onErased: () => void }) {
-  const lists = useLoad(
-    async () => (await call(api.GET('/api/suppression-lists', { params: { query: { limit: 100 } } }))).data,
-    'erase-suppression-lists',
-  );
+function ErasePanel({ leadId, onErased, lists }: { leadId: string; onErased: () => void; lists: SuppressionLists }) {
   const action = useAction();
   const confirmed = useConfirmedAction(action);
   const [listId, setListId] = useState('');

@@ -20,7 +20,7 @@ import { LeadCrmPanel, StageEndText } from './lead-crm.panel';
 import { reviewSentences, validationText, whyNotEnriched } from './lead-text';
 import { routeText } from './routing-text';
 import { LeadTimelinePanel } from './lead-timeline.panel';
-import { DoNotContactPanel } from './do-not-contact.panel';
+import { DoNotContactPanel, useSuppressionLists } from './do-not-contact.panel';
 import { LeadConsentPanel } from './lead-consent.panel';
 
 type ActivityEntry = Schemas['ActivityEntry'];
@@ -58,6 +58,8 @@ export function LeadDetailPage() {
   const processing = lead.errorCode === 'LEAD_PROCESSING';
   // The page is mounted again when the environment switch changes (components/layout.tsx).
   const sandbox = currentEnvironment() === 'sandbox';
+  // Owners and admins put a person on a suppression list from here (do not contact, erasure).
+  const suppressionLists = useSuppressionLists(can(role, 'suppression:write') && !sandbox);
   // The routing rule's name, for the details and the timeline alike.
   const ruleId = lead.data?.routing?.rule_id ?? null;
   const rule = useLoad(
@@ -121,7 +123,9 @@ export function LeadDetailPage() {
           {can(role, 'leads:write') && !data.deleted_at && (
             <StatusEditor lead={data} onSaved={() => setRound((value) => value + 1)} />
           )}
-          {can(role, 'suppression:write') && !sandbox && <DoNotContactPanel leadId={data.id} />}
+          {can(role, 'suppression:write') && !sandbox && (
+            <DoNotContactPanel leadId={data.id} lists={suppressionLists} />
+          )}
           <h2>Details</h2>
           <dl className="details">
             {SHOWN.map(([key, label]) => {
@@ -191,6 +195,7 @@ export function LeadDetailPage() {
             round={round}
             canErase={can(role, 'leads:erase') && !sandbox}
             onErased={() => setRound((value) => value + 1)}
+            lists={suppressionLists}
           />
         </div>
         <div>
