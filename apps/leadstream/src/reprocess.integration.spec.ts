@@ -77,6 +77,8 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
         // on a loaded machine (with 400 ms a cancel on Kafka + FerretDB once came after the end).
         REPROCESS_BATCH_SIZE: '1',
         REPROCESS_PAUSE_MS: '1000',
+        // The spec polls its jobs every 100 ms: not the user API's rate limit under test here.
+        RATE_LIMIT_SCALE: '10',
         ...setup.env,
       }),
     ));
