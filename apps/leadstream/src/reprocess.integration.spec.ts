@@ -264,6 +264,12 @@ describe.each(setups)('reprocessing on the %s', (_name, makeSetup) => {
 
   it('cancels a job: it stops before its end', async () => {
     const job = data(await user('POST', '/api/reprocess', { stages: ['enrich', 'route'], dry_run: true }, 202));
+    // Cancelled while it runs: the stage has started it (one lead a batch, a second's pause after each).
+    await eventually(`reprocessing job ${String(job['id'])} to run`, async () => {
+      const state = data(await user('GET', `/api/reprocess/${String(job['id'])}`)) as unknown as Job;
+      expect(state.status, 'the job ended before it could be cancelled').not.toBe('completed');
+      return state.status === 'running' ? state : undefined;
+    });
     const cancelled = data(await user('POST', `/api/reprocess/${String(job['id'])}/cancel`)) as unknown as Job;
     expect(cancelled.id).toBe(job['id']);
     const ended = await finished(String(job['id']));
