@@ -5,7 +5,7 @@
  * that runs the job; a cancel is a flag the stage reads between batches.
  */
 import type { ExportFilters, LeadRecord, TenantContext } from '@leadstream/domain';
-import type { Collection, DocumentStore } from '@leadstream/ports';
+import type { Collection, DocumentStore, Filter } from '@leadstream/ports';
 import { leadExportFilter } from './export.repository';
 import { LEADS_COLLECTION } from './lead.repository';
 
@@ -101,9 +101,29 @@ export class ReprocessJobRepository {
     return this.leads.countDocuments(leadExportFilter(tenant, filter));
   }
 
-  /** The matching leads, streamed `batchSize` at a time (never all at once). */
-  leadsOf(tenant: TenantContext, filter: ExportFilters, batchSize: number): AsyncIterable<LeadRecord> {
-    return this.leads.iterate(leadExportFilter(tenant, filter), { sort: { created_at: 1 }, batchSize });
+  /**
+   * The matching leads in (created_at, _id) order, `batchSize` at a time, each page a query of its
+   * own from where the last one ended. A job runs for minutes; one cursor over all of them would
+   * hold one read snapshot that long, and on the embedded store a snapshot keeps SQLite from
+   * checkpointing the WAL past it (it grew by gigabytes under live ingest). Each page reads the
+   * leads as stored now.
+   */
+  async *leadsOf(tenant: TenantContext, filter: ExportFilters, batchSize: number): AsyncIterable<LeadRecord> {
+    const matching = leadExportFilter(tenant, filter);
+    let last: LeadRecord | undefined;
+    for (;;) {
+      const after: Filter | undefined = last && {
+        created_at: { $gte: last.created_at },
+        $or: [{ created_at: { $gt: last.created_at } }, { _id: { $gt: last._id } }],
+      };
+      const page = await this.leads.find(after ? { $and: [matching, after] } : matching, {
+        sort: { created_at: 1, _id: 1 },
+        limit: batchSize,
+      });
+      yield* page;
+      if (page.length < batchSize) return;
+      last = page[page.length - 1];
+    }
   }
 
   /** The leads of `ids` as stored now (after a write conflict). */

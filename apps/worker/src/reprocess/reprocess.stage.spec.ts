@@ -119,7 +119,17 @@ describe('reprocessLead', () => {
 describe('the reprocess stage', () => {
   const tenant: TenantContext = { organizationId: 'org_1', environment: 'live' };
 
-  function harness(stored: LeadRecord[], options: { dryRun?: boolean; conflictOnce?: LeadRecord[] } = {}) {
+  function harness(
+    stored: LeadRecord[],
+    options: {
+      dryRun?: boolean;
+      conflictOnce?: LeadRecord[];
+      /** Called before each stored lead is read (a clock can advance there). */
+      onRead?: () => void;
+      clock?: () => number;
+      rest?: (ms: number) => Promise<void>;
+    } = {},
+  ) {
     const job: ReprocessJob = {
       _id: 'reproc_1',
       organization_id: 'org_1',
@@ -166,7 +176,10 @@ describe('the reprocess stage', () => {
         },
         countLeads: () => Promise.resolve(stored.length),
         async *leadsOf() {
-          yield* stored;
+          for (const one of stored) {
+            options.onRead?.();
+            yield one;
+          }
         },
         reread: (_tenant, ids) => {
           rereads.push(ids);
@@ -182,6 +195,8 @@ describe('the reprocess stage', () => {
       writer,
       now: () => AT,
       batchSize: 2,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.rest ? { rest: options.rest } : {}),
     });
     const record: LogRecord = {
       topic: 'reprocess.requests',
@@ -194,6 +209,25 @@ describe('the reprocess stage', () => {
     };
     return { job, commits, rereads, run: () => stage.process([record]), tenant };
   }
+
+  it('counts reading a batch in its busy time: it rests for its share of reading, deciding and writing', async () => {
+    // Reading each lead takes 50 ms on this clock, deciding and writing none: a batch of 2 is 100 ms
+    // busy, so at the default share of 20 % the job rests 400 ms after it.
+    let now = 0;
+    const rests: number[] = [];
+    const { job, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
+      onRead: () => (now += 50),
+      clock: () => now,
+      rest: (ms) => {
+        rests.push(ms);
+        now += ms;
+        return Promise.resolve();
+      },
+    });
+    await run();
+    expect(job.status).toBe('completed');
+    expect(rests).toEqual([400, 400]);
+  });
 
   it('commits only the changed leads, each with lead.updated, its activity entry and a CRM sync, in batches', async () => {
     const leads = [lead('lead_1'), unrouted('lead_2'), lead('lead_3')];

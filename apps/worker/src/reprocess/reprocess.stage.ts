@@ -73,7 +73,7 @@ export interface ReprocessStageDependencies {
   writer: BatchWriter;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   now?: () => Date;
-  /** Leads per batch (default 200). */
+  /** Leads per batch (default 50: small batches keep the pauses they cause live ingest short). */
   batchSize?: number;
   /** The least pause between batches (default 0: one turn of the event loop). */
   pauseMs?: number;
@@ -82,6 +82,10 @@ export interface ReprocessStageDependencies {
    * batch that took t ms the job rests t x (1 - share) / share ms, so live ingest keeps the rest.
    */
   share?: number;
+  /** Milliseconds for the job's busy time (default Date.now). */
+  clock?: () => number;
+  /** Rests `ms` between batches (default a timer; 0 is one turn of the event loop). */
+  rest?: (ms: number) => Promise<void>;
 }
 
 /** How long a job rests after a batch that took `batchMs`: its time share, at least `minPauseMs`. */
@@ -167,12 +171,14 @@ class JobCancelled extends Error {}
 
 export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
   const now = deps.now ?? (() => new Date());
-  const batchSize = deps.batchSize ?? 200;
+  const batchSize = deps.batchSize ?? 50;
   const share = deps.share ?? 0.2;
-  const pause = (batchMs: number): Promise<void> => {
-    const ms = reprocessPauseMs(batchMs, share, deps.pauseMs ?? 0);
-    return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
-  };
+  const clock = deps.clock ?? Date.now;
+  const rest =
+    deps.rest ??
+    ((ms: number): Promise<void> =>
+      new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve))));
+  const pause = (batchMs: number): Promise<void> => rest(reprocessPauseMs(batchMs, share, deps.pauseMs ?? 0));
 
   async function run(message: ReprocessRequestMessage, record: LogRecord): Promise<void> {
     const tenant: TenantContext = { organizationId: message.organization_id, environment: message.environment };
@@ -209,8 +215,9 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       nextOffset: Number(record.offset),
     };
     let chunk: LeadRecord[] = [];
+    // Busy from the end of the last rest: reading a batch counts as well as deciding and writing it.
+    let busySince = clock();
     const flush = async (): Promise<void> => {
-      const started = Date.now();
       const leads = chunk;
       chunk = [];
       await handleChunk(context, leads, progress, position);
@@ -218,7 +225,8 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       const current = await deps.jobs.find(tenant, job._id);
       await deps.jobs.progress(job, { ...progress });
       if (current?.cancel_requested) throw new JobCancelled();
-      await pause(Date.now() - started);
+      await pause(clock() - busySince);
+      busySince = clock();
     };
     try {
       for await (const lead of deps.jobs.leadsOf(tenant, job.filter, batchSize)) {
