@@ -4,9 +4,10 @@
  * new enrichment rule to N stored leads, in the same run and the same process.
  *
  *   npx tsx bench/reprocess.ts [--engines embedded|kafka] [--leads 100000] [--concurrency 16] [--seconds 10]
- *                              [--batch-size 200] [--pause-ms 0] [--finish]
+ *                              [--batch-size 50] [--pause-ms 0] [--finish]
  *
- * Target: ingest while reprocessing >= 0.8 x ingest alone (no more than 20 % slower). Also
+ * Target: ingest while reprocessing >= 0.8 x ingest alone (no more than 20 % slower), ingest alone
+ * being the mean of a run before the job and one after it has stopped. Also
  * printed: the job's leads per second and whether it changed every lead. The service runs as
  * `leadstream start` in a child process (MX_CHECK=off). A user registers through the API; the
  * service is stopped while the N leads are seeded straight into its store (insertMany in chunks
@@ -14,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { LEADS_COLLECTION } from '@leadstream/dal';
-import { startLead, type LeadRecord } from '@leadstream/domain';
+import { API_KEY_RATE_LIMIT_MAX, startLead, type LeadRecord } from '@leadstream/domain';
 import {
   closedLoop,
   deployment,
@@ -33,8 +34,8 @@ import {
 const LEADS = option('leads', 100_000);
 const CONCURRENCY = option('concurrency', 16);
 const SECONDS = option('seconds', 10);
-/** REPROCESS_BATCH_SIZE and REPROCESS_PAUSE_MS of the service (the defaults: 200 and 0). */
-const BATCH_SIZE = option('batch-size', 200);
+/** REPROCESS_BATCH_SIZE and REPROCESS_PAUSE_MS of the service (the defaults: 50 and 0). */
+const BATCH_SIZE = option('batch-size', 50);
 // 0 (no pause) is allowed here, unlike option()'s positive integers.
 const PAUSE_MS = process.argv.includes('--pause-ms') ? option('pause-ms', 1) : 0;
 const CHUNK = 10_000;
@@ -110,9 +111,19 @@ async function json(
 
 const data = (body: Record<string, unknown>) => body['data'] as Record<string, unknown>;
 
+/** Every answer must be a 2xx (a 429 would measure the rate limiter, not the intake). */
+function checked(name: string, result: LoadResult): LoadResult {
+  const failed = Object.entries(result.statuses).filter(([status]) => Number(status) >= 300);
+  if (failed.length > 0) throw new Error(`${name}: answers other than 2xx: ${JSON.stringify(result.statuses)}`);
+  return result;
+}
+
 function line(name: string, result: LoadResult): void {
+  const statuses = Object.entries(result.statuses)
+    .map(([status, count]) => `${status}:${count}`)
+    .join(' ');
   console.log(
-    `${name.padEnd(36)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests)`,
+    `${name.padEnd(36)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests; ${statuses})`,
   );
 }
 
@@ -141,7 +152,14 @@ async function main(): Promise<void> {
       data(await json(service.url, 'POST', '/api/vendors', token, { name: 'Bench Vendor', type: 'inquiry' }))['id'],
     );
     const key = String(
-      data(await json(service.url, 'POST', '/api/api-keys', token, { name: 'bench', vendor_id: vendorId }))['key'],
+      data(
+        // A production key's default is 500 requests a minute (the spec's limit); a load run needs its override.
+        await json(service.url, 'POST', '/api/api-keys', token, {
+          name: 'bench',
+          vendor_id: vendorId,
+          rate_limit: API_KEY_RATE_LIMIT_MAX,
+        }),
+      )['key'],
     );
     await service.stop();
     service = undefined;
@@ -167,13 +185,15 @@ async function main(): Promise<void> {
     service = await startService(target, await freePort(), {
       REPROCESS_BATCH_SIZE: String(BATCH_SIZE),
       REPROCESS_PAUSE_MS: String(PAUSE_MS),
+      // The job is polled twice a second beside the user's other calls: past the user API's 100 a minute.
+      RATE_LIMIT_SCALE: '100',
     });
     const url = service.url;
     token = String((await json(url, 'POST', '/api/auth/login', '', { email, password: PASSWORD }))['token']);
     let counter = 0;
     const send = () => post(`${url}/api/v1/leads/ingest`, key, JSON.stringify(uniqueSubmission(run, counter++)));
     await closedLoop(send, CONCURRENCY, 2_000); // warm-up
-    const alone = await closedLoop(send, CONCURRENCY, SECONDS * 1000);
+    const alone = checked('ingest alone', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
     line('ingest alone', alone);
 
     await json(url, 'POST', '/api/enrichment/rules', token, {
@@ -206,7 +226,9 @@ async function main(): Promise<void> {
     // Ingest while the job runs (at least a second, at most SECONDS x 6).
     const during: LoadResult[] = [];
     while (finishedAt === 0 && performance.now() - started < SECONDS * 6_000)
-      during.push(await closedLoop(send, CONCURRENCY, Math.min(SECONDS * 1000, 2_000)));
+      during.push(
+        checked('ingest while reprocessing', await closedLoop(send, CONCURRENCY, Math.min(SECONDS * 1000, 2_000))),
+      );
     // A job still running after the measurement is cancelled (unless --finish): a job of 100,000
     // leads at its default share of the time runs for many minutes, and what it costs live ingest
     // is measured by then.
@@ -227,7 +249,14 @@ async function main(): Promise<void> {
       console.log(`the job was cancelled after the measurement (run with --finish to let it end)`);
     else if (Number(state['changed']) !== LEADS)
       console.log(`WARNING: the job changed ${String(state['changed'])} of ${LEADS} leads`);
-    console.log(`ingest while reprocessing / ingest alone = ${(rps / alone.rps).toFixed(3)} (target >= 0.8)`);
+    // Ingest alone again once the job has stopped: the baseline brackets the measurement (the rate
+    // drifts as the store grows and the machine's other load comes and goes).
+    const after = checked('ingest alone, after', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
+    line('ingest alone, after the job', after);
+    const baseline = (alone.rps + after.rps) / 2;
+    console.log(
+      `ingest while reprocessing / ingest alone (mean of before and after, ${fixed(baseline)} req/s) = ${(rps / baseline).toFixed(3)} (target >= 0.8)`,
+    );
   } finally {
     await service?.stop();
     await target.cleanup();

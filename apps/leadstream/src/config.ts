@@ -202,7 +202,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     allowInsecureTargets: oneOf(env, 'WEBHOOK_ALLOW_INSECURE_TARGETS', 'false', ['true', 'false'] as const) === 'true',
     ruleWebhookTimeoutMs: integer(env, 'RULE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 30_000),
     reprocess: {
-      batchSize: integer(env, 'REPROCESS_BATCH_SIZE', 200, 1, 5_000),
+      batchSize: integer(env, 'REPROCESS_BATCH_SIZE', 50, 1, 5_000),
       pauseMs: integer(env, 'REPROCESS_PAUSE_MS', 0, 0, 60_000),
       share: integer(env, 'REPROCESS_SHARE_PERCENT', 20, 1, 100) / 100,
     },
