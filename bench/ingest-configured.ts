@@ -53,6 +53,8 @@ import {
 import { CredentialsCipher, crmCredentialsContext, sealWebhookSecret } from '@leadstream/runtime';
 import {
   closedLoop,
+  only2xx,
+  printLoad,
   deployment,
   enginesOption,
   fixed,
@@ -304,22 +306,6 @@ async function configure(
   }
 }
 
-/** Every answer must be a 2xx (a 429 would measure the rate limiter, not the intake). */
-function checked(name: string, result: LoadResult): LoadResult {
-  const failed = Object.entries(result.statuses).filter(([status]) => Number(status) < 200 || Number(status) >= 300);
-  if (failed.length > 0) throw new Error(`${name}: answers other than 2xx: ${JSON.stringify(result.statuses)}`);
-  return result;
-}
-
-function line(name: string, result: LoadResult): void {
-  const statuses = Object.entries(result.statuses)
-    .map(([status, count]) => `${status}:${count}`)
-    .join(' ');
-  console.log(
-    `${name.padEnd(26)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests; ${statuses})`,
-  );
-}
-
 /** Single ingest of new people against one deployment: warm-up, the measured phase, then `afterLoad` while the service still runs. */
 async function ingestRate(
   name: string,
@@ -334,9 +320,9 @@ async function ingestRate(
     let counter = first;
     const send = (): Promise<Answer> =>
       post(`${service.url}/api/v1/leads/ingest`, key, JSON.stringify(uniqueSubmission(run, counter++)));
-    checked(`${name}, warm-up`, await closedLoop(send, CONCURRENCY, WARMUP_MS));
-    const result = checked(name, await closedLoop(send, CONCURRENCY, SECONDS * 1000));
-    line(name, result);
+    only2xx(`${name}, warm-up`, await closedLoop(send, CONCURRENCY, WARMUP_MS));
+    const result = only2xx(name, await closedLoop(send, CONCURRENCY, SECONDS * 1000));
+    printLoad(name, result, 26);
     await afterLoad();
     return result;
   } finally {

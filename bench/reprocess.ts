@@ -18,6 +18,8 @@ import { LEADS_COLLECTION } from '@leadstream/dal';
 import { API_KEY_RATE_LIMIT_MAX, startLead, type LeadRecord } from '@leadstream/domain';
 import {
   closedLoop,
+  only2xx,
+  printLoad,
   deployment,
   enginesOption,
   fixed,
@@ -113,22 +115,6 @@ async function json(
 
 const data = (body: Record<string, unknown>) => body['data'] as Record<string, unknown>;
 
-/** Every answer must be a 2xx (a 429 would measure the rate limiter, not the intake). */
-function checked(name: string, result: LoadResult): LoadResult {
-  const failed = Object.entries(result.statuses).filter(([status]) => Number(status) >= 300);
-  if (failed.length > 0) throw new Error(`${name}: answers other than 2xx: ${JSON.stringify(result.statuses)}`);
-  return result;
-}
-
-function line(name: string, result: LoadResult): void {
-  const statuses = Object.entries(result.statuses)
-    .map(([status, count]) => `${status}:${count}`)
-    .join(' ');
-  console.log(
-    `${name.padEnd(36)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests; ${statuses})`,
-  );
-}
-
 async function main(): Promise<void> {
   const engines = enginesOption();
   const run = randomUUID().slice(0, 8);
@@ -195,8 +181,8 @@ async function main(): Promise<void> {
     let counter = 0;
     const send = () => post(`${url}/api/v1/leads/ingest`, key, JSON.stringify(uniqueSubmission(run, counter++)));
     await closedLoop(send, CONCURRENCY, 2_000); // warm-up
-    const alone = checked('ingest alone', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
-    line('ingest alone', alone);
+    const alone = only2xx('ingest alone', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
+    printLoad('ingest alone', alone);
 
     await json(url, 'POST', '/api/enrichment/rules', token, {
       name: 'Search tier',
@@ -230,8 +216,8 @@ async function main(): Promise<void> {
     // length would weigh each phase's ramp-down differently), fewer if the job ends first.
     const during: LoadResult[] = [];
     while (finishedAt === 0 && during.length < 3) {
-      const phase = checked('ingest while reprocessing', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
-      line(`  phase ${during.length + 1}${finishedAt === 0 ? '' : ' (the job ended in it)'}`, phase);
+      const phase = only2xx('ingest while reprocessing', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
+      printLoad(`  phase ${during.length + 1}${finishedAt === 0 ? '' : ' (the job ended in it)'}`, phase);
       during.push(phase);
     }
     // A job still running after the measurement is cancelled (unless --finish): a job of 100,000
@@ -256,8 +242,8 @@ async function main(): Promise<void> {
       console.log(`WARNING: the job changed ${String(state['changed'])} of ${LEADS} leads`);
     // Ingest alone again once the job has stopped: the baseline brackets the measurement (the rate
     // drifts as the store grows and the machine's other load comes and goes).
-    const after = checked('ingest alone, after', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
-    line('ingest alone, after the job', after);
+    const after = only2xx('ingest alone, after', await closedLoop(send, CONCURRENCY, SECONDS * 1000));
+    printLoad('ingest alone, after the job', after);
     const baseline = (alone.rps + after.rps) / 2;
     console.log(
       `ingest while reprocessing / ingest alone (mean of before and after, ${fixed(baseline)} req/s) = ${(rps / baseline).toFixed(3)} (target >= 0.8)`,

@@ -22,6 +22,7 @@ import { SuppressionRepository } from '@leadstream/dal';
 import type { SuppressionKind } from '@leadstream/domain';
 import {
   closedLoop,
+  printLoad,
   deployment,
   enginesOption,
   fixed,
@@ -56,15 +57,6 @@ const LIST_KINDS: SuppressionKind[] = [
 ];
 const SEED_CHUNK = 10_000;
 const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-function line(name: string, result: LoadResult): void {
-  const statuses = Object.entries(result.statuses)
-    .map(([status, count]) => `${status}:${count}`)
-    .join(' ');
-  console.log(
-    `${name.padEnd(36)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(6)} ms   p99 ${fixed(result.p99, 2).padStart(6)} ms   (${result.requests} requests; ${statuses})`,
-  );
-}
 
 /** 10 lists of `entries` hashes each for the organization; none of them holds a lead the bench sends. */
 async function seedLists(target: Deployment, organizationId: string, entries: number): Promise<void> {
@@ -133,10 +125,10 @@ async function ingestCost(): Promise<void> {
     const runs: Array<[string, LoadResult]> = [];
     for (let round = 0; round < 2; round++) {
       const a = await ingestRate(without, plain.key, `${randomUUID().slice(0, 6)}a${round}`, round * 1_000_000);
-      line(`no lists (round ${round + 1})`, a);
+      printLoad(`no lists (round ${round + 1})`, a);
       runs.push(['none', a]);
       const b = await ingestRate(withLists, listed.key, `${randomUUID().slice(0, 6)}b${round}`, round * 1_000_000);
-      line(`10 lists x ${ENTRIES} (round ${round + 1})`, b);
+      printLoad(`10 lists x ${ENTRIES} (round ${round + 1})`, b);
       runs.push(['lists', b]);
     }
     const best = (name: string) => Math.max(...runs.filter(([kind]) => kind === name).map(([, result]) => result.rps));

@@ -269,6 +269,23 @@ function summarize(answers: Answer[], seconds: number): LoadResult {
   };
 }
 
+/** Every answer must be a 2xx: a 429 would measure the rate limiter, a 4xx a broken bench, not the service. */
+export function only2xx(name: string, result: LoadResult): LoadResult {
+  const failed = Object.keys(result.statuses).filter((status) => Number(status) < 200 || Number(status) >= 300);
+  if (failed.length > 0) throw new Error(`${name}: answers other than 2xx: ${JSON.stringify(result.statuses)}`);
+  return result;
+}
+
+/** One line of a load phase: its rate, p50, p99, requests and answers by status. */
+export function printLoad(name: string, result: LoadResult, width = 36): void {
+  const statuses = Object.entries(result.statuses)
+    .map(([status, count]) => `${status}:${count}`)
+    .join(' ');
+  console.log(
+    `${name.padEnd(width)} ${fixed(result.rps).padStart(6)} req/s   p50 ${fixed(result.p50, 2).padStart(7)} ms   p99 ${fixed(result.p99, 2).padStart(7)} ms   (${result.requests} requests; ${statuses})`,
+  );
+}
+
 /** Closed loop: `concurrency` clients each send the next request as soon as the last is answered. */
 export async function closedLoop(
   send: (i: number) => Promise<Answer>,
