@@ -20,7 +20,7 @@
  * (CRM_CREDENTIALS_KEY chosen here, WEBHOOK_ALLOW_INSECURE_TARGETS=true for the loopback targets).
  *
  *   npx tsx bench/ingest-configured.ts [--engines embedded|kafka] [--concurrency 32] [--seconds 8]
- *                                      [--webhook-events lead.created,lead.routed]
+ *                                      [--webhook-events lead.created,lead.routed] [--profile]
  *
  * Each deployment is measured twice, alternating (plain, configured, plain, configured), after a
  * warm-up of 3 s in each run; every round's leads are new people. Every answer must be 2xx (a 429
@@ -35,6 +35,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CrmConnectionRepository,
   EnrichmentRuleRepository,
@@ -73,6 +75,8 @@ import {
 const CONCURRENCY = option('concurrency', 32);
 const SECONDS = option('seconds', 8);
 const WARMUP_MS = 3_000;
+/** `--profile`: the configured service's first run writes CPU profiles (node --cpu-prof, one a thread) to bench/.profiles. */
+const PROFILE = process.argv.includes('--profile');
 const WEBHOOKS = 10;
 /**
  * The events each webhook subscribes to (`--webhook-events lead.created,lead.routed`); default every
@@ -314,8 +318,16 @@ async function ingestRate(
   run: string,
   first: number,
   afterLoad: () => Promise<void> = async () => undefined,
+  profile = false,
 ): Promise<LoadResult> {
-  const service = await startService(target, await freePort(), SERVICE_ENV);
+  const profileDir = join(process.cwd(), 'bench', '.profiles');
+  if (profile) mkdirSync(profileDir, { recursive: true });
+  const service = await startService(
+    target,
+    await freePort(),
+    SERVICE_ENV,
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  );
   try {
     let counter = first;
     const send = (): Promise<Answer> =>
@@ -393,6 +405,7 @@ async function main(): Promise<void> {
           `${randomUUID().slice(0, 6)}c${round}`,
           first,
           () => provedLive(webhookReceiver, crmReceiver),
+          PROFILE && round === 0,
         ),
       ]);
     }

@@ -4,7 +4,7 @@
  * new enrichment rule to N stored leads, in the same run and the same process.
  *
  *   npx tsx bench/reprocess.ts [--engines embedded|kafka] [--leads 100000] [--concurrency 16] [--seconds 10]
- *                              [--batch-size 50] [--pause-ms 0] [--finish] [--dry-run]
+ *                              [--batch-size 50] [--pause-ms 0] [--finish] [--dry-run] [--profile]
  *
  * Target: ingest while reprocessing >= 0.8 x ingest alone (no more than 20 % slower), ingest alone
  * being the mean of a run before the job and one after it has stopped. Also
@@ -14,6 +14,8 @@
  * of 10 000: the embedded store is locked by a running process) and started again.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import { API_KEY_RATE_LIMIT_MAX, startLead, type LeadRecord } from '@leadstream/domain';
 import {
@@ -45,6 +47,8 @@ const CHUNK = 10_000;
 const FINISH = process.argv.includes('--finish');
 /** A dry run (counts, writes nothing): what reading and deciding cost live ingest without the writes. */
 const DRY_RUN = process.argv.includes('--dry-run');
+/** `--profile`: the service writes CPU profiles (node --cpu-prof, one a thread) to bench/.profiles. */
+const PROFILE = process.argv.includes('--profile');
 const PASSWORD = 'Bench-Passw0rd!';
 
 function seededLead(organizationId: string, vendorId: string, i: number, base: number): LeadRecord {
@@ -170,12 +174,19 @@ async function main(): Promise<void> {
     }
 
     // 3. Ingest alone, then ingest while the job runs.
-    service = await startService(target, await freePort(), {
-      REPROCESS_BATCH_SIZE: String(BATCH_SIZE),
-      REPROCESS_PAUSE_MS: String(PAUSE_MS),
-      // The job is polled twice a second beside the user's other calls: past the user API's 100 a minute.
-      RATE_LIMIT_SCALE: '100',
-    });
+    const profileDir = join(process.cwd(), 'bench', '.profiles');
+    if (PROFILE) mkdirSync(profileDir, { recursive: true });
+    service = await startService(
+      target,
+      await freePort(),
+      {
+        REPROCESS_BATCH_SIZE: String(BATCH_SIZE),
+        REPROCESS_PAUSE_MS: String(PAUSE_MS),
+        // The job is polled twice a second beside the user's other calls: past the user API's 100 a minute.
+        RATE_LIMIT_SCALE: '100',
+      },
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
     const url = service.url;
     token = String((await json(url, 'POST', '/api/auth/login', '', { email, password: PASSWORD }))['token']);
     let counter = 0;
