@@ -33,8 +33,6 @@
  * stay queued and are made during the next configured run (its backlog is part of what it costs).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -65,6 +63,7 @@ import {
   post,
   runBenchmark,
   seedTenant,
+  startReceiverProcess,
   startService,
   uniqueSubmission,
   type Answer,
@@ -131,22 +130,8 @@ interface Receiver {
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-e', RECEIVER], {
-    env: { PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await once(child.stdout, 'data');
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    counts: async () => (await (await fetch(url)).json()) as Record<string, number>,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  const { url, stop } = await startReceiverProcess(RECEIVER);
+  return { url, counts: async () => (await (await fetch(url)).json()) as Record<string, number>, stop };
 }
 
 const sum = (counts: Record<string, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);

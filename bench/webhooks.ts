@@ -10,8 +10,6 @@
  * answers 200 and counts; the events are produced before the worker starts, and the rate is
  * measured from the end of the first tenth of the deliveries (the worker's warm-up) to the last. Every delivery must be stored delivered, once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +18,16 @@ import { WEBHOOK_EVENTS, type Webhook } from '@leadstream/domain';
 import { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { pipelineTopics } from '@leadstream/runtime';
-import { ensureAllIndexes, fixed, freePort, MAIN, option, runBenchmark, startChild } from './support/service';
+import {
+  ensureAllIndexes,
+  fixed,
+  freePort,
+  MAIN,
+  option,
+  runBenchmark,
+  startChild,
+  startReceiverProcess,
+} from './support/service';
 
 const EVENTS = option('events', 4_000);
 const WEBHOOKS = option('webhooks', 8);
@@ -39,28 +46,9 @@ http.createServer((request, response) => {
 }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
 `;
 
-async function startReceiver(): Promise<{
-  url: string;
-  child: ChildProcess;
-  count(): Promise<number>;
-  stop(): Promise<void>;
-}> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['-e', RECEIVER], {
-    env: { PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await once(child.stdout, 'data');
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    url,
-    child,
-    count: async () => Number(await (await fetch(`${url}/count`)).text()),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+async function startReceiver(): Promise<{ url: string; count(): Promise<number>; stop(): Promise<void> }> {
+  const { url, stop } = await startReceiverProcess(RECEIVER);
+  return { url, count: async () => Number(await (await fetch(`${url}/count`)).text()), stop };
 }
 
 /** POSTs of a body like a delivery's, `concurrency` at a time, for `ms`: requests per second. */

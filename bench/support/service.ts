@@ -269,6 +269,27 @@ function summarize(answers: Answer[], seconds: number): LoadResult {
   };
 }
 
+/**
+ * A loopback HTTP receiver run from `source` in a child process of its own (so its work is not the
+ * measured process's): `source` listens on process.env.PORT at 127.0.0.1 and prints a line once it does.
+ */
+export async function startReceiverProcess(source: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', source], {
+    env: { PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await once(child.stdout, 'data');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
 /** Every answer must be a 2xx: a 429 would measure the rate limiter, a 4xx a broken bench, not the service. */
 export function only2xx(name: string, result: LoadResult): LoadResult {
   const failed = Object.keys(result.statuses).filter((status) => Number(status) < 200 || Number(status) >= 300);
