@@ -204,7 +204,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
     reprocess: {
       batchSize: integer(env, 'REPROCESS_BATCH_SIZE', 50, 1, 5_000),
       pauseMs: integer(env, 'REPROCESS_PAUSE_MS', 0, 0, 60_000),
-      share: integer(env, 'REPROCESS_SHARE_PERCENT', 20, 1, 100) / 100,
+      share: integer(env, 'REPROCESS_SHARE_PERCENT', 10, 1, 100) / 100,
     },
     crm: {
       credentialsKey: crmCredentialsKey(env),

@@ -91,3 +91,38 @@ describe('ReprocessJobRepository.leadsOf', () => {
     expect(seen[3]?.program).toBe('changed meanwhile');
   });
 });
+
+describe('ReprocessJobRepository.countLeadsInSteps', () => {
+  async function steps(step: number): Promise<number[]> {
+    const counts: number[] = [];
+    for await (const counted of new ReprocessJobRepository(store).countLeadsInSteps(tenant, {}, step))
+      counts.push(counted);
+    return counts;
+  }
+
+  it('counts the matching leads a step at a time, across ties, to the same total as one count', async () => {
+    const tied = '2026-11-27T10:00:00.000Z';
+    await store
+      .collection<LeadRecord>(LEADS_COLLECTION)
+      .insertMany([
+        stored('lead_e', tied),
+        stored('lead_a', '2026-11-27T09:00:00.000Z'),
+        stored('lead_c', tied),
+        stored('lead_b', tied),
+        stored('lead_f', '2026-11-27T11:00:00.000Z'),
+        stored('lead_d', tied),
+        stored('lead_g', tied),
+        stored('lead_x', tied, { deleted_at: '2026-11-27T12:00:00.000Z' }),
+        stored('lead_o', tied, { organization_id: 'org_other' }),
+      ]);
+    // Seven leads match: steps of 3 count 3, 6, then the last one.
+    expect(await steps(3)).toEqual([3, 6, 7]);
+    // A step that ends exactly at the last lead: one more (empty) step says nothing is left.
+    expect(await steps(7)).toEqual([7, 7]);
+    expect(await steps(100)).toEqual([7]);
+  });
+
+  it('counts nothing where nothing matches', async () => {
+    expect(await steps(5)).toEqual([0]);
+  });
+});

@@ -126,6 +126,8 @@ describe('the reprocess stage', () => {
       conflictOnce?: LeadRecord[];
       /** Called before each stored lead is read (a clock can advance there). */
       onRead?: () => void;
+      /** Called for each step of counting the leads (steps of 2 here). */
+      onCountStep?: (job: ReprocessJob) => void;
       clock?: () => number;
       rest?: (ms: number) => Promise<void>;
     } = {},
@@ -174,7 +176,13 @@ describe('the reprocess stage', () => {
           Object.assign(job, set);
           return Promise.resolve();
         },
-        countLeads: () => Promise.resolve(stored.length),
+        async *countLeadsInSteps(_tenant, _filter, step) {
+          for (let counted = 0; counted < stored.length;) {
+            options.onCountStep?.(job);
+            counted = Math.min(stored.length, counted + step);
+            yield counted;
+          }
+        },
         async *leadsOf() {
           for (const one of stored) {
             options.onRead?.();
@@ -195,6 +203,7 @@ describe('the reprocess stage', () => {
       writer,
       now: () => AT,
       batchSize: 2,
+      countStep: 2,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.rest ? { rest: options.rest } : {}),
     });
@@ -212,7 +221,7 @@ describe('the reprocess stage', () => {
 
   it('counts reading a batch in its busy time: it rests for its share of reading, deciding and writing', async () => {
     // Reading each lead takes 50 ms on this clock, deciding and writing none: a batch of 2 is 100 ms
-    // busy, so at the default share of 20 % the job rests 400 ms after it.
+    // busy, so at the default share of 10 % the job rests 900 ms after it (counting takes no time here).
     let now = 0;
     const rests: number[] = [];
     const { job, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
@@ -226,7 +235,39 @@ describe('the reprocess stage', () => {
     });
     await run();
     expect(job.status).toBe('completed');
-    expect(rests).toEqual([400, 400]);
+    expect(rests).toEqual([0, 0, 900, 900]);
+  });
+
+  it('counts the leads in steps before the first batch, resting after each for its share of the time', async () => {
+    // Each step of the count takes 30 ms on this clock, reading and deciding none: at 10 % the job
+    // rests 270 ms after each of the two steps, so counting a large job never holds the pipeline long.
+    let now = 0;
+    const rests: number[] = [];
+    const { job, commits, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
+      onCountStep: () => (now += 30),
+      clock: () => now,
+      rest: (ms) => {
+        rests.push(ms);
+        now += ms;
+        return Promise.resolve();
+      },
+    });
+    await run();
+    expect(job).toMatchObject({ status: 'completed', total: 4, done: 4 });
+    expect(rests).toEqual([270, 270, 0, 0]);
+    expect(commits).toHaveLength(2);
+  });
+
+  it('stops while counting when the job is cancelled, before reading a lead', async () => {
+    let reads = 0;
+    const { job, commits, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
+      onCountStep: (current) => (current.cancel_requested = true),
+      onRead: () => reads++,
+    });
+    await run();
+    expect(job).toMatchObject({ status: 'cancelled', done: 0 });
+    expect(reads).toBe(0);
+    expect(commits).toHaveLength(0);
   });
 
   it('commits only the changed leads, each with lead.updated, its activity entry and a CRM sync, in batches', async () => {

@@ -64,8 +64,15 @@ const NOT_REPROCESSED = new Set(['rejected', 'duplicate']);
 
 const MAX_CONFLICT_RETRIES = 5;
 
+/**
+ * The share of the time a job takes by default. A job's writes cost live ingest more than its own
+ * time (the events they cause are consumed on the same cores): at 10 % single ingest kept 0.8 x
+ * or more of its rate beside a job in the measured runs (docs/performance.md).
+ */
+export const DEFAULT_REPROCESS_SHARE = 0.1;
+
 export interface ReprocessStageDependencies {
-  jobs: Pick<ReprocessJobRepository, 'find' | 'progress' | 'countLeads' | 'leadsOf' | 'reread'>;
+  jobs: Pick<ReprocessJobRepository, 'find' | 'progress' | 'countLeadsInSteps' | 'leadsOf' | 'reread'>;
   enrichment: Pick<EnrichmentConfigReader, 'read'>;
   routing: Pick<RoutingConfigReader, 'read' | 'enabledConnectionIds'>;
   counters: Pick<RoutingCounterRepository, 'reserve'>;
@@ -75,10 +82,12 @@ export interface ReprocessStageDependencies {
   now?: () => Date;
   /** Leads per batch (default 50: small batches keep the pauses they cause live ingest short). */
   batchSize?: number;
+  /** Leads counted per step before the first batch (default 5,000; the job rests after each step). */
+  countStep?: number;
   /** The least pause between batches (default 0: one turn of the event loop). */
   pauseMs?: number;
   /**
-   * The share of the time a job may keep the store and the pipeline busy (default 0.2): after a
+   * The share of the time a job may keep the store and the pipeline busy (default 0.1): after a
    * batch that took t ms the job rests t x (1 - share) / share ms, so live ingest keeps the rest.
    */
   share?: number;
@@ -172,7 +181,8 @@ class JobCancelled extends Error {}
 export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
   const now = deps.now ?? (() => new Date());
   const batchSize = deps.batchSize ?? 50;
-  const share = deps.share ?? 0.2;
+  const countStep = deps.countStep ?? 5_000;
+  const share = deps.share ?? DEFAULT_REPROCESS_SHARE;
   const clock = deps.clock ?? Date.now;
   const rest =
     deps.rest ??
@@ -197,7 +207,6 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
         ? await deps.routing.enabledConnectionIds(tenant)
         : [];
     const context: JobContext = { job, tenant, enrichment, routing, connections };
-    const total = await deps.jobs.countLeads(tenant, job.filter);
     const progress = {
       done: 0,
       changed: 0,
@@ -206,7 +215,7 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       field_counts: {} as Record<string, number>,
       sample: [] as ReprocessDifference[],
     };
-    await deps.jobs.progress(job, { status: 'running', started_at: now().toISOString(), total, ...progress });
+    await deps.jobs.progress(job, { status: 'running', started_at: now().toISOString(), total: null, ...progress });
     // Intermediate commits keep the consumer on the job's record: a crash runs the job again.
     const position: ConsumerPosition = {
       groupId: REPROCESS_STAGE_NAME,
@@ -214,9 +223,25 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       partition: record.partition,
       nextOffset: Number(record.offset),
     };
-    let chunk: LeadRecord[] = [];
-    // Busy from the end of the last rest: reading a batch counts as well as deciding and writing it.
+    // Busy from the end of the last rest: counting, reading, deciding and writing all count.
     let busySince = clock();
+    const restAfterBusy = async (): Promise<void> => {
+      await pause(clock() - busySince);
+      busySince = clock();
+    };
+    let total = 0;
+    for await (const counted of deps.jobs.countLeadsInSteps(tenant, job.filter, countStep)) {
+      total = counted;
+      const current = await deps.jobs.find(tenant, job._id);
+      if (current?.cancel_requested) {
+        await deps.jobs.progress(job, { status: 'cancelled', completed_at: now().toISOString() });
+        deps.logger?.info({ job_id: job._id, done: 0 }, 'reprocessing job cancelled');
+        return;
+      }
+      await restAfterBusy();
+    }
+    await deps.jobs.progress(job, { total });
+    let chunk: LeadRecord[] = [];
     const flush = async (): Promise<void> => {
       const leads = chunk;
       chunk = [];
@@ -225,8 +250,7 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       const current = await deps.jobs.find(tenant, job._id);
       await deps.jobs.progress(job, { ...progress });
       if (current?.cancel_requested) throw new JobCancelled();
-      await pause(clock() - busySince);
-      busySince = clock();
+      await restAfterBusy();
     };
     try {
       for await (const lead of deps.jobs.leadsOf(tenant, job.filter, batchSize)) {
