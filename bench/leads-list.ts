@@ -13,136 +13,19 @@
  * server of `npm run infra:up` (FerretDB) for the store.
  */
 import { randomUUID } from 'node:crypto';
-import { LeadQueryRepository, LeadRepository, LEADS_COLLECTION } from '@leadstream/dal';
-import {
-  leadSearchFields,
-  parseLeadListQuery,
-  type LeadListQuery,
-  type LeadRecord,
-  type LeadSearch,
-  type TenantContext,
-} from '@leadstream/domain';
+import { LeadQueryRepository, LeadRepository } from '@leadstream/dal';
+import { type LeadListQuery, type LeadSearch, type TenantContext } from '@leadstream/domain';
 import type { DocumentStore } from '@leadstream/ports';
+import { FIRST, LAST, listQuery, seedLeads, timeQueries, type Figures } from './support/list-leads';
 import { deployment, enginesOption, option, percentile } from './support/service';
 
 const SMALL = option('small', 10_000);
 const LARGE = option('large', 1_000_000);
 const QUERIES = option('queries', 300);
 const WARMUP = option('warmup', 20);
-const CHUNK = 10_000;
-const STATUSES = [
-  'active',
-  'active',
-  'active',
-  'contacted',
-  'qualified',
-  'rejected',
-  'duplicate',
-  'converted',
-] as const;
-const SOURCES = ['search', 'social', 'fair', 'referral', 'email'];
-const FIRST = [
-  'James',
-  'Mary',
-  'Robert',
-  'Patricia',
-  'John',
-  'Jennifer',
-  'Michael',
-  'Linda',
-  'Wei',
-  'Priya',
-  'Mohammed',
-  'Sofia',
-];
-const LAST = [
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Garcia',
-  'Miller',
-  'Davis',
-  'Nguyen',
-  'Patel',
-  'Kim',
-  'Okafor',
-];
-
-function lead(tenant: TenantContext, seed: string, i: number, createdAt: string): LeadRecord {
-  const first = FIRST[i % FIRST.length] ?? 'Ann';
-  const last = `${LAST[(i >> 4) % LAST.length] ?? 'Lee'}${i % 97}`;
-  const email = `${first.toLowerCase()}.${last.toLowerCase()}.${seed}${i}@example.edu`;
-  const phone = `+1617${String(2_000_000 + ((i * 7919) % 7_999_999)).padStart(7, '0')}`;
-  return {
-    _id: `lead_${seed}_${i}`,
-    organization_id: tenant.organizationId,
-    environment: tenant.environment,
-    vendor_id: `vendor_${i % 5}`,
-    status: STATUSES[i % STATUSES.length] ?? 'active',
-    email,
-    first_name: first,
-    last_name: last,
-    phone,
-    source: SOURCES[i % SOURCES.length] ?? null,
-    program: i % 3 === 0 ? 'MBA' : 'BSc Computer Science',
-    custom_fields: {},
-    ...leadSearchFields({ email, first_name: first, last_name: last, phone }),
-    submitted_at: createdAt,
-    created_at: createdAt,
-    updated_at: createdAt,
-    deleted_at: null,
-    expires_at: null,
-    version: 1,
-  } as unknown as LeadRecord;
-}
-
-async function seed(store: DocumentStore, tenant: TenantContext, seedId: string, count: number): Promise<number> {
-  const collection = store.collection<LeadRecord>(LEADS_COLLECTION);
-  const started = performance.now();
-  const now = Date.now();
-  for (let offset = 0; offset < count; offset += CHUNK) {
-    const docs: LeadRecord[] = [];
-    for (let i = offset; i < Math.min(count, offset + CHUNK); i++) {
-      docs.push(
-        lead(
-          tenant,
-          seedId,
-          i,
-          new Date(now - 90 * 86_400_000 + Math.floor((i / count) * 90 * 86_400_000)).toISOString(),
-        ),
-      );
-    }
-    await collection.insertMany(docs);
-    if ((offset / CHUNK) % 20 === 19)
-      console.log(`  seeded ${offset + CHUNK} leads, ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  }
-  return (performance.now() - started) / 1000;
-}
-
-function query(raw: Record<string, string>): LeadListQuery {
-  const parsed = parseLeadListQuery(raw);
-  if (!parsed.ok) throw new Error(`bad bench query ${JSON.stringify(raw)}: ${JSON.stringify(parsed.details)}`);
-  return parsed.query;
-}
-
-interface Figures {
-  p50: number;
-  p99: number;
-}
-
-async function time(run: (n: number) => Promise<unknown>, queries = QUERIES): Promise<Figures> {
-  for (let n = 0; n < Math.min(WARMUP, queries); n++) await run(n);
-  const latencies: number[] = [];
-  for (let n = 0; n < queries; n++) {
-    const started = performance.now();
-    await run(n);
-    latencies.push(performance.now() - started);
-  }
-  const sorted = latencies.sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-}
+const time = (run: (n: number) => Promise<unknown>, queries = QUERIES): Promise<Figures> =>
+  timeQueries(run, queries, WARMUP);
+const query = listQuery;
 
 /** The name-and-number text each search query uses (`james.smith3`: a prefix of some emails, found inside others). */
 const nameText = (n: number): string =>
@@ -193,7 +76,7 @@ async function measure(store: DocumentStore, size: number): Promise<Measured> {
   const seedId = randomUUID().slice(0, 6);
   const tenant: TenantContext = { organizationId: `org_list_${seedId}`, environment: 'live' };
   console.log(`seeding ${size} leads`);
-  const seconds = await seed(store, tenant, seedId, size);
+  const seconds = await seedLeads(store, tenant, seedId, size);
   const leads = new LeadQueryRepository(store);
   // A filtered, sorted page users open all day: active leads of one source, newest first, page 3.
   const listQuery = query({
