@@ -58,23 +58,31 @@ async function walk(batchSize: number, between?: (seen: number) => Promise<void>
   return seen;
 }
 
+/**
+ * Seven matching leads, five of them sharing one millisecond (a bulk submission), plus a deleted
+ * lead and another organization's: in (created_at, _id) order a, b, c, d, e, g, f.
+ */
+async function storeTiedLeads(): Promise<void> {
+  const tied = '2026-11-27T10:00:00.000Z';
+  await store
+    .collection<LeadRecord>(LEADS_COLLECTION)
+    .insertMany([
+      stored('lead_e', tied),
+      stored('lead_a', '2026-11-27T09:00:00.000Z'),
+      stored('lead_c', tied),
+      stored('lead_b', tied),
+      stored('lead_f', '2026-11-27T11:00:00.000Z'),
+      stored('lead_d', tied),
+      stored('lead_g', tied),
+      stored('lead_x', tied, { deleted_at: '2026-11-27T12:00:00.000Z' }),
+      stored('lead_o', tied, { organization_id: 'org_other' }),
+    ]);
+}
+
 describe('ReprocessJobRepository.leadsOf', () => {
   it('visits every matching lead once in (created_at, _id) order, across pages of ties', async () => {
     // Five leads share one millisecond (a bulk submission), more than a page of 2 holds.
-    const tied = '2026-11-27T10:00:00.000Z';
-    await store
-      .collection<LeadRecord>(LEADS_COLLECTION)
-      .insertMany([
-        stored('lead_e', tied),
-        stored('lead_a', '2026-11-27T09:00:00.000Z'),
-        stored('lead_c', tied),
-        stored('lead_b', tied),
-        stored('lead_f', '2026-11-27T11:00:00.000Z'),
-        stored('lead_d', tied),
-        stored('lead_g', tied),
-        stored('lead_x', tied, { deleted_at: '2026-11-27T12:00:00.000Z' }),
-        stored('lead_o', tied, { organization_id: 'org_other' }),
-      ]);
+    await storeTiedLeads();
     const ids = (await walk(2)).map((lead) => lead._id);
     expect(ids).toEqual(['lead_a', 'lead_b', 'lead_c', 'lead_d', 'lead_e', 'lead_g', 'lead_f']);
   });
@@ -101,20 +109,7 @@ describe('ReprocessJobRepository.countLeadsInSteps', () => {
   }
 
   it('counts the matching leads a step at a time, across ties, to the same total as one count', async () => {
-    const tied = '2026-11-27T10:00:00.000Z';
-    await store
-      .collection<LeadRecord>(LEADS_COLLECTION)
-      .insertMany([
-        stored('lead_e', tied),
-        stored('lead_a', '2026-11-27T09:00:00.000Z'),
-        stored('lead_c', tied),
-        stored('lead_b', tied),
-        stored('lead_f', '2026-11-27T11:00:00.000Z'),
-        stored('lead_d', tied),
-        stored('lead_g', tied),
-        stored('lead_x', tied, { deleted_at: '2026-11-27T12:00:00.000Z' }),
-        stored('lead_o', tied, { organization_id: 'org_other' }),
-      ]);
+    await storeTiedLeads();
     // Seven leads match: steps of 3 count 3, 6, then the last one.
     expect(await steps(3)).toEqual([3, 6, 7]);
     // A step that ends exactly at the last lead: one more (empty) step says nothing is left.

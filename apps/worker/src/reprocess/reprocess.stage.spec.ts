@@ -116,6 +116,22 @@ describe('reprocessLead', () => {
   });
 });
 
+/** A clock the test moves by hand; a rest is recorded and moves it by its length. */
+function manualClock() {
+  let now = 0;
+  const rests: number[] = [];
+  return {
+    rests,
+    advance: (ms: number) => void (now += ms),
+    clock: () => now,
+    rest: (ms: number) => {
+      rests.push(ms);
+      now += ms;
+      return Promise.resolve();
+    },
+  };
+}
+
 describe('the reprocess stage', () => {
   const tenant: TenantContext = { organizationId: 'org_1', environment: 'live' };
 
@@ -222,39 +238,29 @@ describe('the reprocess stage', () => {
   it('counts reading a batch in its busy time: it rests for its share of reading, deciding and writing', async () => {
     // Reading each lead takes 50 ms on this clock, deciding and writing none: a batch of 2 is 100 ms
     // busy, so at the default share of 10 % the job rests 900 ms after it (counting takes no time here).
-    let now = 0;
-    const rests: number[] = [];
+    const time = manualClock();
     const { job, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
-      onRead: () => (now += 50),
-      clock: () => now,
-      rest: (ms) => {
-        rests.push(ms);
-        now += ms;
-        return Promise.resolve();
-      },
+      onRead: () => time.advance(50),
+      clock: time.clock,
+      rest: time.rest,
     });
     await run();
     expect(job.status).toBe('completed');
-    expect(rests).toEqual([0, 0, 900, 900]);
+    expect(time.rests).toEqual([0, 0, 900, 900]);
   });
 
   it('counts the leads in steps before the first batch, resting after each for its share of the time', async () => {
     // Each step of the count takes 30 ms on this clock, reading and deciding none: at 10 % the job
     // rests 270 ms after each of the two steps, so counting a large job never holds the pipeline long.
-    let now = 0;
-    const rests: number[] = [];
+    const time = manualClock();
     const { job, commits, run } = harness([lead('lead_1'), lead('lead_2'), lead('lead_3'), lead('lead_4')], {
-      onCountStep: () => (now += 30),
-      clock: () => now,
-      rest: (ms) => {
-        rests.push(ms);
-        now += ms;
-        return Promise.resolve();
-      },
+      onCountStep: () => time.advance(30),
+      clock: time.clock,
+      rest: time.rest,
     });
     await run();
     expect(job).toMatchObject({ status: 'completed', total: 4, done: 4 });
-    expect(rests).toEqual([270, 270, 0, 0]);
+    expect(time.rests).toEqual([270, 270, 0, 0]);
     expect(commits).toHaveLength(2);
   });
 
