@@ -53,7 +53,7 @@ export class EmbeddedConsumer implements Consumer {
   ) {
     this.topics = [...options.topics];
     this.memberId = host.nextMemberId();
-    this.maxBatchSize = Math.max(1, options.maxBatchSize ?? DEFAULT_MAX_BATCH);
+    this.maxBatchSize = Math.max(1, Math.floor(options.maxBatchSize ?? DEFAULT_MAX_BATCH));
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });

@@ -85,7 +85,7 @@ export function decodeHeaders(json: string | null): Headers {
 
 export class LogStore {
   private readonly insertRecord: Database.Statement;
-  private readonly selectRecords: Database.Statement;
+  private readonly selectRecords = new Map<number, Database.Statement>();
   private readonly upsertCommitted: Database.Statement;
   private readonly selectCommitted: Database.Statement;
   private readonly insertTopicStatement: Database.Statement;
@@ -98,10 +98,6 @@ export class LogStore {
     db.exec(schema(tables));
     this.insertRecord = db.prepare(
       `INSERT INTO ${tables.records} (topic, partition_id, log_offset, key, value, headers, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.selectRecords = db.prepare(
-      `SELECT log_offset, key, value, headers, timestamp FROM ${tables.records}
-       WHERE topic = ? AND partition_id = ? AND log_offset >= ? ORDER BY log_offset LIMIT ?`,
     );
     this.upsertCommitted = db.prepare(
       `INSERT INTO ${tables.committed} (group_id, topic, partition_id, next_offset) VALUES (?, ?, ?, ?)
@@ -200,7 +196,26 @@ export class LogStore {
   }
 
   read(topic: string, partition: number, from: number, limit: number): RecordSelectRow[] {
-    return this.selectRecords.all(topic, partition, from, limit) as RecordSelectRow[];
+    return this.selectRecordsUpTo(limit).all(topic, partition, from) as RecordSelectRow[];
+  }
+
+  /**
+   * The read of up to `limit` records, with the limit in the SQL text: a bound LIMIT makes SQLite
+   * (built with STAT4) prepare the statement again on every run. Consumers use one or two batch
+   * sizes, so one statement per size is kept.
+   */
+  private selectRecordsUpTo(limit: number): Database.Statement {
+    let statement = this.selectRecords.get(limit);
+    if (!statement) {
+      if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError(`invalid read limit ${limit}`);
+      statement = this.db.prepare(
+        `SELECT log_offset, key, value, headers, timestamp FROM ${this.tables.records}
+         WHERE topic = ? AND partition_id = ? AND log_offset >= ? ORDER BY log_offset LIMIT ${limit}`,
+      );
+      if (this.selectRecords.size >= 16) this.selectRecords.clear();
+      this.selectRecords.set(limit, statement);
+    }
+    return statement;
   }
 
   committed(groupId: string, topic: string, partition: number): number | undefined {

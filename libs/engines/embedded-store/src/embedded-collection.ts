@@ -67,7 +67,20 @@ interface Row {
   doc: string;
 }
 
-const NO_LIMIT = -1;
+/**
+ * The LIMIT of a query as SQL text, never a bound parameter: SQLite (built with STAT4, as
+ * better-sqlite3 is) lets the LIMIT value guide the plan, so binding it expires the statement and
+ * every run prepares it again (about 40 us for a dedup candidate query that finds nothing against
+ * 3 us; docs/performance.md "Bound LIMITs"). Few distinct limits occur, so the statement cache
+ * holds them all. 0 or absent means "no limit", as in MongoDB.
+ */
+export function limitLiteral(limit: number | undefined): string {
+  if (limit === undefined || limit === 0) return '-1';
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new TypeError(`invalid limit ${String(limit)}: use a non-negative integer`);
+  }
+  return String(limit);
+}
 
 export class EmbeddedCollection<T extends BaseDocument> implements Collection<T> {
   private readonly table: string;
@@ -561,10 +574,9 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
 
   private selectSql(filter: Filter, options: FindOptions): { sql: string; params: BindValue[] } {
     const where = this.where(filter);
-    const limit = options.limit ? options.limit : NO_LIMIT; // 0 means "no limit", as in MongoDB
     return {
-      sql: `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${compileSort(options.sort, this.indexKeys, this.columns)} LIMIT ? OFFSET ?`,
-      params: [...where.params, limit, options.skip ?? 0],
+      sql: `SELECT doc FROM ${this.table} WHERE ${where.sql} ORDER BY ${compileSort(options.sort, this.indexKeys, this.columns)} LIMIT ${limitLiteral(options.limit)} OFFSET ?`,
+      params: [...where.params, options.skip ?? 0],
     };
   }
 

@@ -160,6 +160,24 @@ describe('embedded document store', () => {
     });
   });
 
+  it('answers each limit with its own statement (the limit is SQL text, not bound) and refuses a limit that is not a whole number', async () => {
+    await withStore(async (store) => {
+      const c = store.collection<BaseDocument & { n: number }>('numbers');
+      await c.insertMany(Array.from({ length: 5 }, (_, n) => ({ _id: `n${n}`, n })));
+      for (const [limit, expected] of [
+        [1, ['n0']],
+        [3, ['n0', 'n1', 'n2']],
+        [0, ['n0', 'n1', 'n2', 'n3', 'n4']],
+        [2, ['n0', 'n1']],
+      ] as const) {
+        expect((await c.find({}, { sort: { n: 1 }, limit })).map((d) => d._id)).toEqual(expected);
+      }
+      expect((await c.find({}, { sort: { n: 1 }, skip: 3, limit: 1 })).map((d) => d._id)).toEqual(['n3']);
+      await expect(c.find({}, { limit: 2.5 })).rejects.toThrow(/invalid limit 2.5/);
+      await expect(c.find({}, { limit: -1 })).rejects.toThrow(/invalid limit -1/);
+    });
+  });
+
   it('drives a $contains page and count from the full-text table for a rare text, and walks the sort index for a common one', async () => {
     await withStore(async (store) => {
       const leads = store.collection('leads');
