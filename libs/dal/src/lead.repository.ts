@@ -4,6 +4,9 @@ import { migrateLeadSearch } from './lead-search.migration';
 
 export const LEADS_COLLECTION = 'leads';
 
+/** Indexes of `leads` that earlier versions made and ensureIndexes now drops. */
+export const RETIRED_LEAD_INDEXES: readonly string[] = ['tenant_created_at'];
+
 /** One output kept with the lead's state until it is produced (transactional outbox). */
 export interface OutboxEntry {
   topic: string;
@@ -24,11 +27,11 @@ export class LeadRepository {
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     const leads = store.collection(LEADS_COLLECTION);
-    // Listing and reporting: a tenant's leads newest first, per vendor, per status.
-    await leads.createIndex({
-      keys: { organization_id: 1, environment: 1, created_at: -1 },
-      name: 'tenant_created_at',
-    });
+    // Indexes earlier versions made that none of the service's reads uses (every read of a tenant's
+    // leads but the vendor report's asks for deleted_at null, which the list indexes hold); each
+    // cost every insert (docs/performance.md "What each index of `leads` buys").
+    for (const name of RETIRED_LEAD_INDEXES) await leads.dropIndex(name);
+    // Vendor reports: a vendor's leads, deleted ones included, in a range of created_at.
     await leads.createIndex({
       keys: { organization_id: 1, environment: 1, vendor_id: 1, created_at: -1 },
       name: 'tenant_vendor_created_at',
@@ -36,7 +39,7 @@ export class LeadRepository {
     // Deduplication candidates come from blocking keys, never from a scan (docs/decisions.md
     // "Deduplication").
     for (const key of ['bk_email', 'bk_phone', 'bk_name']) {
-      // created_at descending like tenant_created_at, so the planner sees both avoid a sort and picks
+      // created_at descending like list_created_at, so the planner sees both avoid a sort and picks
       // this one for its extra equality column (SQLite breaks sort ties on rowid per direction).
       await leads.createIndex({
         keys: { organization_id: 1, environment: 1, [key]: 1, created_at: -1 },

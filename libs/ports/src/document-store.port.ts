@@ -153,6 +153,12 @@ export interface Collection<T extends StoredDocument> {
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   createIndex(spec: IndexSpec): Promise<void>;
+  /**
+   * Drops the plain index of that name, for an index the code no longer creates (each one costs
+   * every write). Resolves false when there is no such index. Refuses (TypeError) a TTL or
+   * substring index, whose engines keep more than the index for them.
+   */
+  dropIndex(name: string): Promise<boolean>;
   /** Names of the indexes the engine would use to answer this filter (for tests and docs). */
   explainIndexes(filter: Filter, options?: FindOptions): Promise<string[]>;
 }

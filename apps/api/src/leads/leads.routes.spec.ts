@@ -360,6 +360,23 @@ describe('GET /api/leads', () => {
     expect((await owner.call('GET', '/api/leads?limit=100')).status).toBe(200);
   });
 
+  it('drops the lead index earlier versions made that no read uses, keeping the leads', async () => {
+    const leads = server.store.collection('leads');
+    const before = await leads.countDocuments({});
+    await leads.createIndex({
+      keys: { organization_id: 1, environment: 1, created_at: -1 },
+      name: 'tenant_created_at',
+    });
+    await LeadRepository.ensureIndexes(server.store);
+    expect(await leads.dropIndex('tenant_created_at')).toBe(false);
+    expect(await leads.countDocuments({})).toBe(before);
+    const queries = new LeadQueryRepository(server.store);
+    const parsed = parseLeadListQuery({});
+    if (!parsed.ok) throw new Error('the unfiltered list');
+    const tenant = { organizationId: owner.organizationId, environment: 'live' as const };
+    expect(await queries.explainList(tenant, parsed.query)).toEqual(['list_created_at']);
+  });
+
   it('answers a filtered, sorted page from an index', async () => {
     const queries = new LeadQueryRepository(server.store);
     const tenant = { organizationId: owner.organizationId, environment: 'live' as const };

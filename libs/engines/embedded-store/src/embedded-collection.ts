@@ -37,6 +37,7 @@ import {
 } from './filter-to-sql';
 import { type IndexKeys, compileSort } from './sort-to-sql';
 import {
+  assertSafeName,
   defaultIndexName,
   fieldExpr,
   indexColumn,
@@ -60,6 +61,8 @@ export interface CollectionHost {
   /** Runs `work` in a write transaction (a savepoint inside an open one), counting commits. */
   transaction<R>(work: () => R): R;
   indexesOf(collection: string): IndexSpec[];
+  /** Removes an index from the catalog; false when the catalog had none of that name. */
+  forgetIndex(collection: string, name: string): boolean;
 }
 
 interface Row {
@@ -294,6 +297,22 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
       this.host.recordIndex(this.name, name, spec);
       this.buildIndex(spec);
       this.indexesChanged(this.host.indexesOf(this.name));
+    });
+  }
+
+  async dropIndex(name: string): Promise<boolean> {
+    assertSafeName('index', name);
+    const spec = this.host.indexesOf(this.name).find((s) => (s.name ?? defaultIndexName(s.keys)) === name);
+    if (spec?.expireAfterSeconds !== undefined || spec?.substring)
+      throw new TypeError(`index ${name} on ${this.name} is a TTL or substring index, which dropIndex leaves alone`);
+    return this.transaction(() => {
+      const known = this.host.forgetIndex(this.name, name);
+      // The index columns stay: other indexes may use them, and one without an index costs a write little.
+      const dropped = this.host.db
+        .prepare(`DROP INDEX IF EXISTS ${quoteIdent(sqliteIndexName(this.name, name))}`)
+        .run();
+      this.indexesChanged(this.host.indexesOf(this.name));
+      return known || dropped.changes > 0;
     });
   }
 

@@ -228,6 +228,13 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
       .run(collection, name, encoded);
   }
 
+  forgetIndex(collection: string, name: string): boolean {
+    return (
+      this.statements.get(`DELETE FROM ${META_TABLE} WHERE collection = ? AND name = ?`).run(collection, name).changes >
+      0
+    );
+  }
+
   indexesOf(collection: string): IndexSpec[] {
     const specs = this.statements
       .get(`SELECT spec FROM ${META_TABLE} WHERE collection = ? ORDER BY rowid`)

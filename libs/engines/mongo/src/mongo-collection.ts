@@ -57,6 +57,8 @@ export interface MongoCollectionHost {
   readonly bulkWriteChunk: number | undefined;
   /** Remembers a TTL index so the store's own sweep enforces it. */
   recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
+  /** Whether recordTtlIndex was called for that index (FerretDB keeps no expireAfterSeconds). */
+  hasTtlIndex(collection: string, name: string): Promise<boolean>;
   /** The collection's substring-indexed fields, as recorded when the store opened or since. */
   substringFields(collection: string): ReadonlySet<string>;
   /** Records a substring index, so every store opened later writes its keys too. */
@@ -66,6 +68,8 @@ export interface MongoCollectionHost {
 
 /** MongoDB's NotImplemented; FerretDB 1.24 answers it to `expireAfterSeconds`. */
 const NOT_IMPLEMENTED = 238;
+/** listIndexes on a collection that was never created. */
+const NAMESPACE_NOT_FOUND = 26;
 
 function valueAt(doc: BaseDocument, path: string): unknown {
   let node: unknown = doc;
@@ -380,6 +384,23 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     }
     // MongoDB's own TTL monitor runs only every 60 s; the sweep makes expiry prompt on both servers.
     await this.host.recordTtlIndex(this.name, name, field, spec.expireAfterSeconds);
+  }
+
+  async dropIndex(name: string): Promise<boolean> {
+    // A collection that does not exist yet has no indexes (listIndexes fails with NamespaceNotFound).
+    const indexes = await mapped(this.name, () =>
+      this.driver.indexes().catch((error: unknown) => {
+        if (error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND) return [];
+        throw error;
+      }),
+    );
+    const index = indexes.find((i) => i.name === name);
+    if (!index) return false;
+    const ttl = index['expireAfterSeconds'] !== undefined || (await this.host.hasTtlIndex(this.name, name));
+    if (ttl || Object.keys(index.key).some((path) => path.startsWith(`${SUBSTRINGS_FIELD}.`)))
+      throw new TypeError(`index ${name} on ${this.name} is a TTL or substring index, which dropIndex leaves alone`);
+    await mapped(this.name, () => this.driver.dropIndex(name));
+    return true;
   }
 
   /**

@@ -137,6 +137,10 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
       );
   }
 
+  async hasTtlIndex(collection: string, name: string): Promise<boolean> {
+    return (await this.db.collection<TtlRecord>(TTL_COLLECTION).countDocuments({ _id: `${collection}.${name}` })) > 0;
+  }
+
   substringFields(collection: string): ReadonlySet<string> {
     return this.substring.get(collection) ?? NO_FIELDS;
   }

@@ -590,6 +590,42 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
       });
     });
 
+    describe('dropping an index', () => {
+      it('drops a plain index by name (a unique one stops refusing), answers false when there is none, and keeps the documents', async () => {
+        const c = coll<BaseDocument>('drop_index');
+        await c.createIndex({ keys: { k: 1 }, unique: true, name: 'k_unique' });
+        await c.createIndex({ keys: { other: 1 }, name: 'other' });
+        await c.insertOne({ _id: 'a', k: 1, other: 'x' });
+        await expect(c.insertOne({ _id: 'b', k: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+
+        expect(await c.dropIndex('k_unique')).toBe(true);
+        await c.insertOne({ _id: 'b', k: 1 });
+        expect(ids(await c.find({ k: 1 }))).toEqual(['a', 'b']);
+        expect(await c.dropIndex('k_unique')).toBe(false);
+        expect(await c.dropIndex('never_made')).toBe(false);
+        expect(await coll<BaseDocument>('drop_index_no_collection').dropIndex('k_unique')).toBe(false);
+        // The other index still answers, and a dropped index can be made again.
+        expect(ids(await c.find({ other: 'x' }))).toEqual(['a']);
+        await c.createIndex({ keys: { k: 1 }, name: 'k_unique' });
+        expect(ids(await c.find({ k: 1 }))).toEqual(['a', 'b']);
+        if (harness.reopen) {
+          expect(await c.dropIndex('k_unique')).toBe(true);
+          store = await harness.reopen();
+          const reopened = coll<BaseDocument>('drop_index');
+          await reopened.insertOne({ _id: 'c', k: 1 });
+          expect(await reopened.dropIndex('k_unique')).toBe(false);
+        }
+      });
+
+      it('refuses to drop a TTL or a substring index', async () => {
+        const c = coll<BaseDocument>('drop_special');
+        await c.createIndex({ keys: { expiresAt: 1 }, expireAfterSeconds: 60, name: 'expires' });
+        await c.createIndex({ keys: { org: 1, terms: 1 }, name: 'terms_substring', substring: true });
+        await expect(c.dropIndex('expires')).rejects.toThrow(TypeError);
+        await expect(c.dropIndex('terms_substring')).rejects.toThrow(TypeError);
+      });
+    });
+
     describe('TTL indexes', () => {
       const minutesAgo = (m: number): Date => new Date(Date.now() - m * 60_000);
 
