@@ -5,7 +5,7 @@ import { migrateLeadSearch } from './lead-search.migration';
 export const LEADS_COLLECTION = 'leads';
 
 /** Indexes of `leads` that earlier versions made and ensureIndexes now drops. */
-export const RETIRED_LEAD_INDEXES: readonly string[] = ['tenant_created_at'];
+export const RETIRED_LEAD_INDEXES: readonly string[] = ['tenant_created_at', 'tenant_phone_digits'];
 
 /** One output kept with the lead's state until it is produced (transactional outbox). */
 export interface OutboxEntry {
@@ -27,9 +27,11 @@ export class LeadRepository {
 
   static async ensureIndexes(store: DocumentStore): Promise<void> {
     const leads = store.collection(LEADS_COLLECTION);
-    // Indexes earlier versions made that none of the service's reads uses (every read of a tenant's
-    // leads but the vendor report's asks for deleted_at null, which the list indexes hold); each
-    // cost every insert (docs/performance.md "What each index of `leads` buys").
+    // Indexes earlier versions made that none of the service's reads uses, each a cost to every
+    // insert (docs/performance.md "What each index of `leads` buys"): every read of a tenant's
+    // leads but the vendor report's asks for deleted_at null, which the list indexes hold, and no
+    // read filters or sorts on phone_digits (phone search reads search_phone; sorting by phone
+    // sorts the phone field).
     for (const name of RETIRED_LEAD_INDEXES) await leads.dropIndex(name);
     // Vendor reports: a vendor's leads, deleted ones included, in a range of created_at.
     await leads.createIndex({
@@ -68,7 +70,7 @@ export class LeadRepository {
     }
     // Sort keys other than created_at, and the lowercase copies that searches of one or two
     // characters read as prefix ranges (also the case-insensitive sort keys of email and names).
-    for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower', 'phone_digits']) {
+    for (const field of ['updated_at', 'email_lower', 'first_name_lower', 'last_name_lower']) {
       await leads.createIndex({ keys: { organization_id: 1, environment: 1, [field]: 1 }, name: `tenant_${field}` });
     }
     // Search: text anywhere in the email or full name, digits anywhere in the phone (docs/decisions.md

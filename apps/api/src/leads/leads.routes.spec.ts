@@ -360,15 +360,20 @@ describe('GET /api/leads', () => {
     expect((await owner.call('GET', '/api/leads?limit=100')).status).toBe(200);
   });
 
-  it('drops the lead index earlier versions made that no read uses, keeping the leads', async () => {
+  it('drops the lead indexes earlier versions made that no read uses, keeping the leads', async () => {
     const leads = server.store.collection('leads');
     const before = await leads.countDocuments({});
     await leads.createIndex({
       keys: { organization_id: 1, environment: 1, created_at: -1 },
       name: 'tenant_created_at',
     });
+    await leads.createIndex({
+      keys: { organization_id: 1, environment: 1, phone_digits: 1 },
+      name: 'tenant_phone_digits',
+    });
     await LeadRepository.ensureIndexes(server.store);
     expect(await leads.dropIndex('tenant_created_at')).toBe(false);
+    expect(await leads.dropIndex('tenant_phone_digits')).toBe(false);
     expect(await leads.countDocuments({})).toBe(before);
     const queries = new LeadQueryRepository(server.store);
     const parsed = parseLeadListQuery({});
