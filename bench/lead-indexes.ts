@@ -9,8 +9,9 @@
  *   npx tsx bench/lead-indexes.ts [--leads 100000] [--queries 60] [--only NAME,NAME]
  *
  * Reads timed, each through the repository the service uses: list pages (status and source page 3,
- * one vendor, one status, one source, one program, status and vendor), the list sorted by update and
- * by email, a text search and a phone search, the dedup candidates of a lead, a vendor report's
+ * one vendor, one status, one source, one program, status and vendor), the unfiltered list newest
+ * first, the list sorted by update, email, first name and last name, a text search, a two-letter
+ * search (prefix ranges) and a phone search, the dedup candidates of a lead, a vendor report's
  * counts over a month, the first page of a reprocessing job, and counting an organization's leads.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -114,7 +115,14 @@ async function measure(skip: string | null, names: string[]): Promise<Variant> {
         'list: status+vendor',
         (n) => queries.list(tenant, listQuery({ status: 'active', vendor_id: `vendor_${n % 5}`, limit: '20' })),
       ],
+      ['list: newest first', () => queries.list(tenant, listQuery({ limit: '20' }))],
       ['list: by updated_at', () => queries.list(tenant, listQuery({ sortBy: 'updated_at', limit: '20' }))],
+      [
+        'list: by first name',
+        () => queries.list(tenant, listQuery({ sortBy: 'first_name', sortOrder: 'asc', limit: '20' })),
+      ],
+      ['list: by last name', () => queries.list(tenant, listQuery({ sortBy: 'last_name', limit: '20' }))],
+      ['search: two letters', (n) => queries.list(tenant, listQuery({ search: ['ma', 'jo', 'ro', 'wi'][n % 4]! }))],
       ['list: by email', () => queries.list(tenant, listQuery({ sortBy: 'email', sortOrder: 'asc', limit: '20' }))],
       ['search: text', (n) => queries.list(tenant, listQuery({ search: String(sample(n).last_name).toLowerCase() }))],
       ['search: phone digits', (n) => queries.list(tenant, listQuery({ search: String(1000 + ((n * 37) % 9000)) }))],
