@@ -188,6 +188,8 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     validateUpdate(update);
     return this.transaction(() => {
+      const inserted = options.upsert ? this.insertedIfAbsent(filter, update) : undefined;
+      if (inserted) return { matchedCount: 0, modifiedCount: 0, upsertedId: inserted._id };
       const row = this.firstRow(filter, undefined);
       if (row) return { matchedCount: 1, modifiedCount: this.rewrite(row, update) ? 1 : 0, upsertedId: null };
       if (options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: this.upsert(filter, update)._id };
@@ -256,6 +258,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
         }
         const { filter, update, upsert } = operation.updateOne;
         validateUpdate(update);
+        if (upsert && this.insertedIfAbsent(filter, update)) {
+          result.upsertedCount++;
+          matched.push(false);
+          continue;
+        }
         const row = this.firstRow(filter, undefined);
         if (row) {
           result.matchedCount++;
@@ -542,14 +549,35 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   /** INSERT of a document with its index columns. Named parameters: id, doc, c0, c1, ... (newRow). */
+  /**
+   * The write of an idempotent record (an activity entry, a dedup log entry): an upsert that names
+   * its `_id` and only sets on insert. Tried as an insert that does nothing when the `_id` is
+   * stored; when it inserted, the usual path would have found no document with that `_id` and
+   * inserted the same one, so only a stored `_id` goes on to the usual look-up (which saves each
+   * new record a filter compile and a read). Other unique indexes still refuse a duplicate.
+   * Returns the inserted document, or undefined when the usual path must decide.
+   */
+  private insertedIfAbsent(filter: Filter, update: Update): T | undefined {
+    if (typeof filter['_id'] !== 'string' || Object.keys(update).some((operator) => operator !== '$setOnInsert'))
+      return undefined;
+    const doc = applyUpdate(seedFromFilter(filter) as T, update, { inserting: true });
+    if (typeof doc._id !== 'string') return undefined;
+    const changes = this.stmt(`${this.insertSqlText()} ON CONFLICT (id) DO NOTHING`).run(this.newRow(doc)).changes;
+    return changes === 1 ? doc : undefined;
+  }
+
   private insertStatement(): Database.Statement {
+    return this.stmt(this.insertSqlText());
+  }
+
+  private insertSqlText(): string {
     if (this.insertSql === undefined) {
       const paths = [...this.columns];
       const names = paths.map((path) => `, ${indexColumn(path)}`).join('');
       const values = paths.map((_, index) => `, @c${index}`).join('');
       this.insertSql = `INSERT INTO ${this.table} (id, doc${names}) VALUES (@id, @doc${values})`;
     }
-    return this.stmt(this.insertSql);
+    return this.insertSql;
   }
 
   /**

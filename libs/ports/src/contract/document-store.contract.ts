@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BaseDocument,
+  type BulkWriteOperation,
   type Collection,
   type DocumentStore,
   DuplicateKeyError,
@@ -587,6 +588,26 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         await c.createIndex({ keys: { k: 1 }, unique: true });
         await c.insertOne({ _id: 'a', k: 1 });
         await expect(c.insertOne({ _id: 'b', k: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
+    });
+
+    describe('upserts that only set on insert (idempotent records)', () => {
+      it('insert once, leave a stored document alone, and refuse an _id stored with other filter fields', async () => {
+        const c = coll<BaseDocument>('set_on_insert');
+        const record = (text: string): BulkWriteOperation<BaseDocument> => ({
+          updateOne: { filter: { _id: 'r1', org: 'o1' }, update: { $setOnInsert: { text } }, upsert: true },
+        });
+        expect(await c.bulkWrite([record('first')])).toMatchObject({ upsertedCount: 1, matchedCount: 0 });
+        expect(await c.bulkWrite([record('second')])).toMatchObject({ upsertedCount: 0, matchedCount: 1 });
+        expect(await c.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', org: 'o1', text: 'first' });
+        const again = await c.updateOne({ _id: 'r2', org: 'o1' }, { $setOnInsert: { text: 'x' } }, { upsert: true });
+        expect(again).toMatchObject({ matchedCount: 0, upsertedId: 'r2' });
+        // r1 is stored with org o1: a filter asking for org o2 matches nothing, and inserting r1 again is a duplicate.
+        await expect(
+          c.updateOne({ _id: 'r1', org: 'o2' }, { $setOnInsert: { text: 'y' } }, { upsert: true }),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await c.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', org: 'o1', text: 'first' });
+        expect(await c.countDocuments({})).toBe(2);
       });
     });
 
