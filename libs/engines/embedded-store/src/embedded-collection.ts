@@ -560,7 +560,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   private insertedIfAbsent(filter: Filter, update: Update): T | undefined {
     if (typeof filter['_id'] !== 'string' || Object.keys(update).some((operator) => operator !== '$setOnInsert'))
       return undefined;
-    const doc = applyUpdate(seedFromFilter(filter) as T, update, { inserting: true });
+    const doc = setOnInsert(seedFromFilter(filter) as T, update);
     if (typeof doc._id !== 'string') return undefined;
     const changes = this.stmt(`${this.insertSqlText()} ON CONFLICT (id) DO NOTHING`).run(this.newRow(doc)).changes;
     return changes === 1 ? doc : undefined;
@@ -707,6 +707,20 @@ function sqlString(text: string): string {
  * What json_extract returns for a path of the stored JSON form: text, a number, 1/0 for
  * booleans, NULL for null or missing, and JSON text for arrays and objects.
  */
+/**
+ * The document an upsert of top-level `$setOnInsert` fields inserts, built without applyUpdate's
+ * copies: it is serialized at once and dropped (the caller's update has been validated already).
+ * Dotted paths, or a field the filter also sets, take applyUpdate's way.
+ */
+function setOnInsert<T extends BaseDocument>(seed: T, update: Update): T {
+  const fields = update.$setOnInsert ?? {};
+  const keys = Object.keys(fields);
+  if (keys.some((key) => key.includes('.') || key in seed)) return applyUpdate(seed, update, { inserting: true });
+  const doc: Record<string, unknown> = { ...seed };
+  for (const key of keys) if (fields[key] !== undefined) doc[key] = fields[key];
+  return doc as T;
+}
+
 function extractedValue(json: unknown, path: string): string | number | null {
   let value: unknown = json;
   for (const segment of path.split('.')) {

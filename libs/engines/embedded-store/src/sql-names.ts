@@ -14,14 +14,22 @@ export function assertSafeName(kind: 'collection' | 'index', name: string): stri
   return name;
 }
 
+/** Paths already split and found valid: every write checks each of its fields' paths. */
+const validPaths = new Map<string, readonly string[]>();
+
 /** Splits and validates a dotted field path (`address.city`). */
-export function pathSegments(path: string): string[] {
+export function pathSegments(path: string): readonly string[] {
+  const known = validPaths.get(path);
+  if (known) return known;
   const segments = path.split('.');
   for (const segment of segments) {
     if (!SAFE_SEGMENT.test(segment) || segment.startsWith('$')) {
       throw new TypeError(`invalid field path ${JSON.stringify(path)}: use only [A-Za-z0-9_-] separated by dots`);
     }
   }
+  // Bounded: documents with free-form keys (custom fields) must not grow it without end.
+  if (validPaths.size >= 10_000) validPaths.clear();
+  validPaths.set(path, segments);
   return segments;
 }
 
