@@ -710,12 +710,13 @@ function sqlString(text: string): string {
 /**
  * The document an upsert of top-level `$setOnInsert` fields inserts, built without applyUpdate's
  * copies: it is serialized at once and dropped (the caller's update has been validated already).
- * Dotted paths, or a field the filter also sets, take applyUpdate's way.
+ * Like applyUpdate, a field the filter also names takes the update's value; dotted paths (parents
+ * to create) take applyUpdate's way.
  */
 function setOnInsert<T extends BaseDocument>(seed: T, update: Update): T {
   const fields = update.$setOnInsert ?? {};
   const keys = Object.keys(fields);
-  if (keys.some((key) => key.includes('.') || key in seed)) return applyUpdate(seed, update, { inserting: true });
+  if (keys.some((key) => key.includes('.'))) return applyUpdate(seed, update, { inserting: true });
   const doc: Record<string, unknown> = { ...seed };
   for (const key of keys) if (fields[key] !== undefined) doc[key] = fields[key];
   return doc as T;
