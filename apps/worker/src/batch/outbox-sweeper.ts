@@ -5,7 +5,7 @@
  * committed by nobody, so usually its redelivery flushes it first; this catches the rest.
  * Outputs may go out twice; consumers are idempotent.
  */
-import { LEADS_COLLECTION, VendorRepository } from '@leadstream/dal';
+import { LEADS_COLLECTION, LeadRepository, VendorRepository } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
 import type { Collection, DocumentStore, EventLog } from '@leadstream/ports';
 import type { Logger } from '@leadstream/runtime';
@@ -23,12 +23,14 @@ export interface OutboxSweeperOptions {
 
 export class OutboxSweeper {
   private readonly leads: Collection<LeadRecord>;
+  private readonly leadRepository: LeadRepository;
   private readonly vendors: VendorRepository;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
 
   constructor(private readonly options: OutboxSweeperOptions) {
     this.leads = options.store.collection<LeadRecord>(LEADS_COLLECTION);
+    this.leadRepository = new LeadRepository(options.store);
     this.vendors = new VendorRepository(options.store);
   }
 
@@ -82,7 +84,7 @@ export class OutboxSweeper {
     let flushed = 0;
     for (;;) {
       // Maintenance across tenants: the read is tenant-blind, every write names the lead's tenant.
-      const stale = await this.leads.find({ outbox_at: { $lt: cutoff } }, { limit: 500 });
+      const stale = await this.leadRepository.staleOutboxes(cutoff, 500);
       if (stale.length === 0) return flushed;
       await produceByTopic(
         this.options.log,
