@@ -181,14 +181,29 @@ export class LogStore {
     this.insertTopicStatement.run(spec.topic, spec.partitions, spec.delayMs ?? null);
   }
 
-  /** The offset the next record of each partition gets, for partitions holding records. */
+  /**
+   * The offset the next record of each partition gets, for partitions holding records. Read when
+   * the log opens by seeking in the primary key: a partition's last offset, then the first record
+   * after it, which starts the next partition; two seeks a partition. (A GROUP BY read every
+   * record: seconds at start-up for a log of millions.)
+   */
   endOffsets(): Array<{ topic: string; partition: number; end: number }> {
-    const rows = this.db
-      .prepare(
-        `SELECT topic, partition_id, MAX(log_offset) AS last FROM ${this.tables.records} GROUP BY topic, partition_id`,
-      )
-      .all() as Array<{ topic: string; partition_id: number; last: number }>;
-    return rows.map((r) => ({ topic: r.topic, partition: r.partition_id, end: r.last + 1 }));
+    const { records } = this.tables;
+    type Position = { topic: string; partition_id: number };
+    const first = this.db.prepare(`SELECT topic, partition_id FROM ${records} ORDER BY topic, partition_id LIMIT 1`);
+    const last = this.db.prepare(`SELECT MAX(log_offset) FROM ${records} WHERE topic = ? AND partition_id = ?`).pluck();
+    const after = this.db.prepare(
+      `SELECT topic, partition_id FROM ${records} WHERE (topic, partition_id, log_offset) > (?, ?, ?)
+       ORDER BY topic, partition_id, log_offset LIMIT 1`,
+    );
+    const ends: Array<{ topic: string; partition: number; end: number }> = [];
+    let at = first.get() as Position | undefined;
+    while (at) {
+      const lastOffset = last.get(at.topic, at.partition_id) as number;
+      ends.push({ topic: at.topic, partition: at.partition_id, end: lastOffset + 1 });
+      at = after.get(at.topic, at.partition_id, lastOffset) as Position | undefined;
+    }
+    return ends;
   }
 
   append(rows: RecordRow[]): void {
