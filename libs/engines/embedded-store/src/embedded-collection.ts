@@ -74,7 +74,7 @@ interface Row {
  * The LIMIT of a query as SQL text, never a bound parameter: SQLite (built with STAT4, as
  * better-sqlite3 is) lets the LIMIT value guide the plan, so binding it expires the statement and
  * every run prepares it again (about 40 us for a dedup candidate query that finds nothing against
- * 3 us; docs/performance.md "Bound LIMITs"). Few distinct limits occur, so the statement cache
+ * 3 us; docs/performance.md "Bound LIMITs and retired indexes"). Few distinct limits occur, so the statement cache
  * holds them all. 0 or absent means "no limit", as in MongoDB.
  */
 export function limitLiteral(limit: number | undefined): string {
@@ -548,7 +548,6 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     this.insertSql = undefined;
   }
 
-  /** INSERT of a document with its index columns. Named parameters: id, doc, c0, c1, ... (newRow). */
   /**
    * The write of an idempotent record (an activity entry, a dedup log entry): an upsert that names
    * its `_id` and only sets on insert. Tried as an insert that does nothing when the `_id` is
@@ -566,6 +565,7 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return changes === 1 ? doc : undefined;
   }
 
+  /** INSERT of a document with its index columns. Named parameters: id, doc, c0, c1, ... (newRow). */
   private insertStatement(): Database.Statement {
     return this.stmt(this.insertSqlText());
   }
@@ -704,10 +704,6 @@ function sqlString(text: string): string {
 }
 
 /**
- * What json_extract returns for a path of the stored JSON form: text, a number, 1/0 for
- * booleans, NULL for null or missing, and JSON text for arrays and objects.
- */
-/**
  * The document an upsert of top-level `$setOnInsert` fields inserts, built without applyUpdate's
  * copies: it is serialized at once and dropped (the caller's update has been validated already).
  * Like applyUpdate, a field the filter also names takes the update's value; dotted paths (parents
@@ -722,6 +718,10 @@ function setOnInsert<T extends BaseDocument>(seed: T, update: Update): T {
   return doc as T;
 }
 
+/**
+ * What json_extract returns for a path of the stored JSON form: text, a number, 1/0 for
+ * booleans, NULL for null or missing, and JSON text for arrays and objects.
+ */
 function extractedValue(json: unknown, path: string): string | number | null {
   let value: unknown = json;
   for (const segment of path.split('.')) {
