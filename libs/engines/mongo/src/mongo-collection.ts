@@ -22,6 +22,7 @@ import {
   type Collection as DriverCollection,
   type Document,
   type Filter as DriverFilter,
+  MongoBulkWriteError,
   MongoServerError,
 } from 'mongodb';
 import { indexNamesFromExplain } from './explain-indexes';
@@ -88,6 +89,48 @@ function nullsOnInsert(update: Update): Record<string, null> | null {
   if (!onInsert) return null;
   const nulls = Object.keys(onInsert).filter((field) => onInsert[field] === null && field !== '_id');
   return nulls.length === 0 ? null : Object.fromEntries(nulls.map((field) => [field, null]));
+}
+
+/**
+ * The documents a bulk write of idempotent records would insert, when every operation is one: an
+ * upsert whose filter is equalities on top-level fields (strings, numbers, booleans) including a
+ * string `_id`, and whose update only sets top-level fields on insert (a field of both with the
+ * same value). Else undefined.
+ */
+function insertsIfAbsent(operations: readonly BulkWriteOperation<BaseDocument>[]): BaseDocument[] | undefined {
+  const docs: BaseDocument[] = [];
+  for (const operation of operations) {
+    if (!('updateOne' in operation)) return undefined;
+    const { filter, update, upsert } = operation.updateOne;
+    if (!upsert || typeof filter['_id'] !== 'string') return undefined;
+    const operators = Object.keys(update);
+    if (operators.length !== 1 || operators[0] !== '$setOnInsert') return undefined;
+    const doc: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(filter)) {
+      if (field.startsWith('$') || field.includes('.')) return undefined;
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+      doc[field] = value;
+    }
+    for (const [field, value] of Object.entries(update.$setOnInsert ?? {})) {
+      if (field.startsWith('$') || field.includes('.')) return undefined;
+      if (field in doc && doc[field] !== value) return undefined;
+      doc[field] = value;
+    }
+    docs.push(doc as BaseDocument);
+  }
+  return docs;
+}
+
+/**
+ * The place of the insert a duplicate key refused in an ordered bulk write (the documents before
+ * it are stored, none after it), or undefined when the error is anything else.
+ */
+function refusedAt(error: unknown): number | undefined {
+  if (!(error instanceof MongoBulkWriteError)) return undefined;
+  const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  const first = writeErrors[0];
+  if (first === undefined || (first.code !== 11000 && first.code !== 11001)) return undefined;
+  return first.index;
 }
 
 /** The ids of a filter that is exactly `{_id: {$in: [...strings]}}`, else undefined. */
@@ -241,6 +284,39 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
 
   async bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
     if (operations.length === 0) return { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+    const records = insertsIfAbsent(operations);
+    if (records) return this.writeRecords(operations, records);
+    return this.writeOperations(operations);
+  }
+
+  /**
+   * A bulk write of idempotent records only (upserts that name their `_id` and only set on
+   * insert: activity entries, dedup log entries, a batch's new leads), sent as one ordered insert:
+   * one command where the upserts took two on FerretDB (its upserts drop null fields, which a
+   * second write restores; an insert keeps them). An insert refused as a duplicate stops there,
+   * and the operations from that one on go the usual way, which decides them exactly as MongoDB
+   * would (matched when the stored document fits the filter, else a duplicate key).
+   */
+  private async writeRecords(operations: BulkWriteOperation<T>[], records: BaseDocument[]): Promise<BulkWriteResult> {
+    const fields = this.substring;
+    const inserts = records.map((doc) => ({ insertOne: { document: withSubstringKeys(doc, fields) } }));
+    // One command, as insertMany: FerretDB inserts a command's documents in one transaction on one
+    // connection, so the chunking its updates need (bulkWriteChunk) does not apply.
+    let stored: number;
+    try {
+      stored = (await this.driver.bulkWrite(inserts, { ordered: true })).insertedCount;
+    } catch (error) {
+      const before = refusedAt(error);
+      if (before === undefined) throw mapMongoError(this.name, error);
+      stored = before;
+    }
+    if (stored === operations.length)
+      return { insertedCount: 0, matchedCount: 0, modifiedCount: 0, upsertedCount: stored };
+    const rest = await this.writeOperations(operations.slice(stored));
+    return { ...rest, upsertedCount: stored + rest.upsertedCount };
+  }
+
+  private async writeOperations(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
     const fields = this.substring;
     const driverOperations = operations.map((operation) =>
       'insertOne' in operation

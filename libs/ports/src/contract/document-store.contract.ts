@@ -609,6 +609,36 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.findOne({ _id: 'r1' })).toEqual({ _id: 'r1', org: 'o1', text: 'first' });
         expect(await c.countDocuments({})).toBe(2);
       });
+
+      it('a batch of them keeps null fields, leaves stored ones alone and goes on past them, in order', async () => {
+        const c = coll<BaseDocument>('set_on_insert_batch');
+        const record = (id: string, text: string | null, org = 'o1'): BulkWriteOperation<BaseDocument> => ({
+          updateOne: { filter: { _id: id, org }, update: { $setOnInsert: { org, text, n: 1 } }, upsert: true },
+        });
+        expect(await c.bulkWrite([record('a', null), record('b', 'b')])).toMatchObject({
+          upsertedCount: 2,
+          matchedCount: 0,
+        });
+        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', org: 'o1', text: null, n: 1 });
+        // b is stored: the records around it are inserted, b is matched and kept as it was.
+        expect(await c.bulkWrite([record('c', 'c'), record('b', 'changed'), record('d', null)])).toMatchObject({
+          upsertedCount: 2,
+          matchedCount: 1,
+        });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'a', org: 'o1', text: null, n: 1 },
+          { _id: 'b', org: 'o1', text: 'b', n: 1 },
+          { _id: 'c', org: 'o1', text: 'c', n: 1 },
+          { _id: 'd', org: 'o1', text: null, n: 1 },
+        ]);
+        // A stored _id under another filter is a duplicate, which stops the batch: e before it is
+        // stored, f after it is not.
+        await expect(c.bulkWrite([record('e', 'e'), record('a', 'x', 'o2'), record('f', 'f')])).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
+        expect(ids(await c.find({}))).toEqual(['a', 'b', 'c', 'd', 'e']);
+        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', org: 'o1', text: null, n: 1 });
+      });
     });
 
     describe('dropping an index', () => {
