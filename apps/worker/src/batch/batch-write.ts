@@ -52,6 +52,22 @@ export interface BatchWrite {
   pendingOutboxes: LeadRecord[];
 }
 
+/**
+ * Adds idempotent writes of one collection to the batch, to the writes of that collection it
+ * already holds: a stage that records something per lead (a dedup log entry, a rule match) then
+ * costs the batch one bulk write of the collection, not one a lead.
+ */
+export function addIdempotentWrites(
+  write: Pick<BatchWrite, 'documents'>,
+  collection: string,
+  operations: BulkWriteOperation<BaseDocument>[],
+): void {
+  if (operations.length === 0) return;
+  const existing = write.documents.find((entry) => entry.collection === collection && !entry.compareAndSet);
+  if (existing) existing.operations.push(...operations);
+  else write.documents.push({ collection, operations: [...operations] });
+}
+
 /** Where the consumer resumes after this batch: the offset after its last record. */
 export interface ConsumerPosition {
   groupId: string;

@@ -27,7 +27,7 @@ import {
 } from '@leadstream/domain';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
-import type { OutputRecord } from '../batch/batch-write';
+import { addIdempotentWrites, type OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import type { LeadBatch } from '../batch/lead-batch';
 import { advance, configVersionOf, deadLetter, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
@@ -141,10 +141,9 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
         vendorId: lead.vendor_id,
         now: context.at,
       });
-      write.documents.push({
-        collection: DedupRepository.LOG_COLLECTION,
-        operations: [DedupRepository.recordOperation(tenant, lead._id, decision.log)],
-      });
+      addIdempotentWrites(write, DedupRepository.LOG_COLLECTION, [
+        DedupRepository.recordOperation(tenant, lead._id, decision.log),
+      ]);
       const original = decision.duplicate
         ? candidates.find((candidate) => candidate._id === decision.matchedLeadId)
         : undefined;

@@ -23,7 +23,7 @@ import {
 import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
-import type { BatchWrite, OutputRecord } from '../batch/batch-write';
+import { addIdempotentWrites, type BatchWrite, type OutputRecord } from '../batch/batch-write';
 import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
 import { advance, configVersionOf, deadLetter, leadStage, tenantOf } from '../batch/lead-stage';
 import type { LeadBatch } from '../batch/lead-batch';
@@ -350,9 +350,10 @@ export function changesOf(before: LeadRecord, after: LeadRecord): Record<string,
 
 function recordMatches(write: BatchWrite, lead: LeadRecord, outcome: EnrichmentOutcome, at: string): void {
   if (outcome.run.matched_rule_ids.length === 0) return;
-  write.documents.push({
-    collection: RuleMatchRepository.COLLECTION,
-    operations: outcome.run.matched_rule_ids.map((ruleId) =>
+  addIdempotentWrites(
+    write,
+    RuleMatchRepository.COLLECTION,
+    outcome.run.matched_rule_ids.map((ruleId) =>
       RuleMatchRepository.recordOperation({
         organization_id: lead.organization_id,
         rule_id: ruleId,
@@ -360,7 +361,7 @@ function recordMatches(write: BatchWrite, lead: LeadRecord, outcome: EnrichmentO
         matched_at: at,
       }),
     ),
-  });
+  );
 }
 
 function webhookOutputs(lead: LeadRecord, outcome: EnrichmentOutcome | undefined, at: string): OutputRecord[] {
