@@ -244,7 +244,14 @@ export function createApiApp(deps: ApiDependencies): Koa {
   app.use(docs.api.allowedMethods());
   app.use(docs.pages.routes());
   app.use(docs.pages.allowedMethods());
-  mountCrm(app, { guard: accounts.guard, store: deps.store, log: deps.log, leads: deps.leads, options: deps.crm });
+  mountCrm(app, {
+    guard: accounts.guard,
+    store: deps.store,
+    log: deps.log,
+    leads: deps.leads,
+    configCache: deps.configCache,
+    options: deps.crm,
+  });
   mountSuppression(app, {
     guard: accounts.guard,
     store: deps.store,

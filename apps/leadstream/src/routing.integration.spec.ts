@@ -233,5 +233,15 @@ describe.each(setups)('routing on the %s', (_name, makeSetup) => {
     expect(received.sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path)))).toEqual(
       [...expected].sort((a, b) => key_(a.lead, a.path).localeCompare(key_(b.lead, b.path))),
     );
+
+    // The pipeline caches a tenant's enabled connections for the leads no rule takes; a change of
+    // a connection reaches the next lead at once.
+    await user('PATCH', `/api/crm/connections/${nursingCrm}`, { enabled: false });
+    const afterDisable = await routeOf(await ingest({ email: 'web.two@example.edu', utm_source: 'web' }));
+    expect(afterDisable).toMatchObject({ rule_id: null, reason: 'all_connections' });
+    expect(afterDisable.targets.map((target) => target.connection_id)).toEqual([admissions]);
+    await user('DELETE', `/api/crm/connections/${admissions}`, undefined, 204);
+    const afterDelete = await routeOf(await ingest({ email: 'web.three@example.edu', utm_source: 'web' }));
+    expect(afterDelete).toMatchObject({ rule_id: null, reason: 'none', targets: [] });
   });
 });

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { CrmConnectionRepository, CrmSyncRepository, type LeadRepository } from '@leadstream/dal';
 import type { DocumentStore, EventLog } from '@leadstream/ports';
-import { CredentialsCipher, CrmClient, StoredRefreshTokens, type OutboundOptions } from '@leadstream/runtime';
+import {
+  type ConfigCache,
+  CredentialsCipher,
+  CrmClient,
+  StoredRefreshTokens,
+  type OutboundOptions,
+} from '@leadstream/runtime';
 import type Koa from 'koa';
 import type { SessionGuard } from '../auth';
 import { crmRouter } from './crm.routes';
@@ -27,6 +33,7 @@ export function mountCrm(
     store: DocumentStore;
     log: EventLog;
     leads: Pick<LeadRepository, 'findById'>;
+    configCache: Pick<ConfigCache, 'changed'>;
     options: CrmApiOptions | undefined;
   },
 ): void {
@@ -39,6 +46,7 @@ export function mountCrm(
     syncs: new CrmSyncRepository(deps.store),
     leads: deps.leads,
     log: deps.log,
+    configCache: deps.configCache,
     cipher,
     // A connection test refreshes a Salesforce token too: a rotated refresh token is stored, as the crm-sync stage stores it.
     client: new CrmClient({

@@ -17,7 +17,7 @@
 import type { CrmConnectionRepository, CrmSyncRepository, LeadRepository } from '@leadstream/dal';
 import { crmConnectionView } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import type { CredentialsCipher, CrmClient, OutboundOptions } from '@leadstream/runtime';
+import type { ConfigCache, CredentialsCipher, CrmClient, OutboundOptions } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import {
   createCrmConnection,
@@ -34,6 +34,11 @@ export interface CrmRoutesDependencies {
   syncs: Pick<CrmSyncRepository, 'findById' | 'connectionStats'>;
   leads: Pick<LeadRepository, 'findById'>;
   log: Pick<EventLog, 'produce'>;
+  /**
+   * Told of every change of a tenant's connections: the route stage caches which are enabled
+   * (its all-connections fallback) until then.
+   */
+  configCache: Pick<ConfigCache, 'changed'>;
   cipher: CredentialsCipher;
   client: Pick<CrmClient, 'test'>;
   /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): connections may target http and non-public addresses. */
@@ -68,6 +73,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
 
   defineRoute(router, { method: 'POST', path: '/api/crm/connections', permission: 'crm:write' }, async (ctx) => {
     const record = await createCrmConnection(useCaseDeps, { tenant: ctx.state.tenant, body: ctx.request.body });
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'crm_connections');
     ctx.status = 201;
     ctx.body = { data: crmConnectionView(record, { synced: 0, failed: 0, last_sync_at: null }) };
   });
@@ -78,6 +84,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
       connectionId: String(ctx.params['id']),
       body: ctx.request.body,
     });
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'crm_connections');
     ctx.body = { data: crmConnectionView(record, stats) };
   });
 
@@ -103,6 +110,7 @@ export function crmRouter(deps: CrmRoutesDependencies): UserRouter {
 
   defineRoute(router, { method: 'DELETE', path: '/api/crm/connections/:id', permission: 'crm:write' }, async (ctx) => {
     await deleteCrmConnection(useCaseDeps, { tenant: ctx.state.tenant, connectionId: String(ctx.params['id']) });
+    await deps.configCache.changed(ctx.state.tenant.organizationId, 'crm_connections');
     ctx.status = 204;
   });
 

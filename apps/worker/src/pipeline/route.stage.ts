@@ -180,7 +180,10 @@ async function reservePositions(deps: RouteStageDependencies, pending: Pending[]
   return positions;
 }
 
-/** The enabled CRM connections of each tenant that has a lead only the all-connections route can take. */
+/**
+ * The enabled CRM connections of each tenant that has a lead only the all-connections route can
+ * take, cached as configuration (the API tells the cache of every change of a connection).
+ */
 async function readConnections(deps: RouteStageDependencies, pending: Pending[]): Promise<Map<string, string[]>> {
   const tenants = new Map<string, TenantContext>();
   for (const { message, lead, config } of pending) {
@@ -190,10 +193,21 @@ async function readConnections(deps: RouteStageDependencies, pending: Pending[])
       matchRoutingRule(ruleSubjectOf(lead), config.rules) === null;
     if (unrouted) tenants.set(tenantKey(tenantOf(message)), tenantOf(message));
   }
+  const versions = newestConfigVersions(
+    pending.map(({ message }) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+  );
   const connections = new Map<string, string[]>();
   await Promise.all(
     [...tenants].map(async ([key, tenant]) => {
-      connections.set(key, await deps.routing.enabledConnectionIds(tenant));
+      connections.set(
+        key,
+        await deps.config.get(
+          tenant.organizationId,
+          `crm_connections:${tenant.environment}`,
+          () => deps.routing.enabledConnectionIds(tenant),
+          versions.get(tenant.organizationId),
+        ),
+      );
     }),
   );
   return connections;
