@@ -175,6 +175,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
     webhooks: new WebhookRepository(deps.store),
     deliveries: new WebhookDeliveryRepository(deps.store),
     log: deps.log,
+    configCache: deps.configCache,
     // Secrets are encrypted with the key of CRM credentials (CRM_CREDENTIALS_KEY, or the one kept in
     // DATA_DIR), which the deliver stage has too. Without it (tests) a random key of this process.
     cipher: new CredentialsCipher(deps.crm?.credentialsKey ?? randomBytes(32)),

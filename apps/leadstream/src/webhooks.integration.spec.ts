@@ -229,6 +229,35 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     expect((await as('GET', `/api/webhooks/${okId}/deliveries?limit=101`)).status).toBe(400);
   });
 
+  it('applies a webhook made or disabled through the API to the next lead (the pipeline keeps them between batches)', async () => {
+    const createdAt = (path: string, leadId: string) =>
+      receiver
+        .at(path)
+        .find(
+          (request) =>
+            request.event === 'lead.created' && (request.data['lead'] as { id?: string } | undefined)?.id === leadId,
+        );
+    const leadOf = async (email: string): Promise<string> => {
+      const answer = await ingest(liveKey, email);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return String(answer.body['lead_id']);
+    };
+    // A lead before the new webhook: the pipeline has read the tenant's webhooks without it.
+    const before = await leadOf('fresh.before@example.edu');
+    await eventually('lead.created of the lead before at /ok', () => createdAt('/ok', before));
+    const freshId = await createWebhook('/fresh', ['lead.created']);
+    const after = await leadOf('fresh.after@example.edu');
+    await eventually('lead.created of the lead after at /fresh', () => createdAt('/fresh', after));
+    expect(createdAt('/fresh', before)).toBeUndefined();
+
+    expect((await as('PATCH', `/api/webhooks/${freshId}`, { enabled: false })).status).toBe(200);
+    const disabled = await leadOf('fresh.disabled@example.edu');
+    // /ok's delivery of it was made in the same commit as any delivery to /fresh would have been.
+    const event = await eventually('lead.created of the lead after disabling at /ok', () => createdAt('/ok', disabled));
+    expect((await deliveriesOf(freshId)).map((delivery) => delivery['event_id'])).not.toContain(event.id);
+    expect(createdAt('/fresh', disabled)).toBeUndefined();
+  });
+
   it('makes one delivery, one POST, of an event consumed twice', async () => {
     const original = receiver.at('/ok').find((request) => request.event === 'lead.created');
     expect(original?.problems).toEqual([]);

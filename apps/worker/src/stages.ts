@@ -274,7 +274,11 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
       },
     },
     batchStage('notify', (deps) =>
-      notifyStage({ webhooks: new WebhookRepository(deps.store), ...(deps.now ? { now: deps.now } : {}) }),
+      notifyStage({
+        webhooks: new WebhookRepository(deps.store),
+        config: deps.config ?? uncachedConfig,
+        ...(deps.now ? { now: deps.now } : {}),
+      }),
     ),
     {
       // Group `deliver` on webhooks.deliveries, and a group per retry delay topic of the configured schedule.

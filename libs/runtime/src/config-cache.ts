@@ -172,6 +172,14 @@ export class ConfigCache {
     return entry;
   }
 
+  /**
+   * Drops one entry of the organization, for a change this process learned without a version (the
+   * deliver stage's automatic disabling of a webhook, seen as its webhook.disabled event).
+   */
+  forget(organizationId: string, kind: string): void {
+    this.organizations.peek(organizationId)?.entries.delete(kind);
+  }
+
   /** The newest configuration version this process knows for the organization (0 when none was ever recorded). */
   async version(organizationId: string): Promise<number> {
     if (!this.listening) return this.readVersion(organizationId);

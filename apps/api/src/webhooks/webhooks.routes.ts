@@ -19,7 +19,7 @@
 import { deliveryView, type WebhookDeliveryRepository, type WebhookRepository } from '@leadstream/dal';
 import { DomainError, maskWebhookSecret, type ErrorDetail } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import type { CredentialsCipher, OutboundOptions } from '@leadstream/runtime';
+import type { ConfigCache, CredentialsCipher, OutboundOptions } from '@leadstream/runtime';
 import { defineRoute, UserRouter, type SessionGuard } from '../auth';
 import {
   createWebhook,
@@ -37,6 +37,8 @@ export interface WebhookRoutesDependencies {
   webhooks: WebhookRepository;
   deliveries: WebhookDeliveryRepository;
   log: Pick<EventLog, 'produce'>;
+  /** Told of every change of a tenant's webhooks: the notify stage keeps the enabled ones until then. */
+  configCache: Pick<ConfigCache, 'changed'>;
   /** Encrypts secrets at rest and opens them to sign (the key of CRM_CREDENTIALS_KEY). */
   cipher: CredentialsCipher;
   /** WEBHOOK_ALLOW_INSECURE_TARGETS (development and tests): http and non-public addresses allowed. */
@@ -111,6 +113,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
         tenant: ctx.state.tenant,
         body: ctx.request.body,
       });
+      await deps.configCache.changed(ctx.state.tenant.organizationId, 'webhooks');
       ctx.status = 201;
       ctx.body = {
         data: {
@@ -134,6 +137,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
         webhookId: String(ctx.params['id']),
         body: ctx.request.body,
       });
+      await deps.configCache.changed(ctx.state.tenant.organizationId, 'webhooks');
       ctx.body = {
         data: {
           id: updated.id,
@@ -151,6 +155,7 @@ export function webhooksRouter(deps: WebhookRoutesDependencies): UserRouter {
     { method: 'DELETE', path: '/api/webhooks/:id', permission: 'webhooks:write', rateLimit: 'update_webhook' },
     async (ctx) => {
       await deleteWebhook(useCaseDeps, { tenant: ctx.state.tenant, webhookId: String(ctx.params['id']) });
+      await deps.configCache.changed(ctx.state.tenant.organizationId, 'webhooks');
       ctx.status = 204;
     },
   );

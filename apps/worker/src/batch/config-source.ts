@@ -6,6 +6,22 @@
  */
 export interface ConfigSource {
   get<T>(organizationId: string, kind: string, load: () => Promise<T>, minVersion?: number): Promise<T>;
+  /** Drops one kept entry, for a change learned from the pipeline itself (a webhook the deliver stage disabled). */
+  forget?(organizationId: string, kind: string): void;
+}
+
+/**
+ * The header of a lead event stating the configuration version of the command that produced it
+ * (the intake chain stamps its events): notify then reads the tenant's webhooks through the cache
+ * no older than that version. Events without it are decided on the webhooks as stored.
+ */
+export const CONFIG_VERSION_HEADER = 'x-config-version';
+
+/** The stamped version of an event's record, or undefined. */
+export function stampedConfigVersion(headers: Readonly<Record<string, string>>): number | undefined {
+  const value = headers[CONFIG_VERSION_HEADER];
+  if (value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
 }
 
 /** Reads the store every time (tests of one stage, tools). */

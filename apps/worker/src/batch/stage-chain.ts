@@ -11,7 +11,7 @@
  */
 import type { LogRecord } from '@leadstream/ports';
 import type { Logger, Metrics } from '@leadstream/runtime';
-import { ConsumerRunner } from '@leadstream/runtime';
+import { ConsumerRunner, TOPICS } from '@leadstream/runtime';
 import type { EventLog } from '@leadstream/ports';
 import { parseLeadCommand } from '@leadstream/schemas';
 import {
@@ -20,8 +20,16 @@ import {
   type BatchStageHandlerOptions,
   type StageBatchResult,
 } from './batch-stage';
-import { emptyBatchWrite } from './batch-write';
-import { decideSteps, type LeadStage, type LeadStep, parseLeadSteps, prefetchLeads } from './lead-stage';
+import { type BatchWrite, emptyBatchWrite } from './batch-write';
+import { CONFIG_VERSION_HEADER, newestConfigVersions } from './config-source';
+import {
+  configVersionOf,
+  decideSteps,
+  type LeadStage,
+  type LeadStep,
+  parseLeadSteps,
+  prefetchLeads,
+} from './lead-stage';
 
 /** The chain's name as operators see it: its stages joined by '+', e.g. "validate+dedup+enrich+route". */
 export function chainName(stages: readonly Pick<BatchStage, 'name'>[]): string {
@@ -46,6 +54,9 @@ export function chainLeadStages(stages: readonly LeadStage[]): BatchStage {
       const { steps: parsed, unreadable } = parseLeadSteps(records);
       write.records.push(...unreadable.values());
       let steps = parsed.filter((step): step is LeadStep => step !== undefined);
+      const versions = newestConfigVersions(
+        steps.map(({ message }) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+      );
       const origins = new Map(steps.map((step) => [step.message.lead_id, step.record]));
       const batch = await prefetchLeads(
         head.spec.leads,
@@ -76,9 +87,26 @@ export function chainLeadStages(stages: readonly LeadStage[]): BatchStage {
         });
       }
       batch.toWrite(write);
+      stampEvents(write, versions);
       return { write, handled: records.length };
     },
   };
+}
+
+/**
+ * Stamps the lead events of the batch with the newest configuration version of their
+ * organization's commands, so notify reads the webhooks no older than the lead was decided with.
+ */
+function stampEvents(write: BatchWrite, versions: Map<string, number | undefined>): void {
+  for (const entry of write.leads) {
+    const version = versions.get(entry.lead.organization_id);
+    if (version === undefined) continue;
+    entry.outputs = entry.outputs.map((output) =>
+      output.topic === TOPICS.events
+        ? { ...output, headers: { ...output.headers, [CONFIG_VERSION_HEADER]: String(version) } }
+        : output,
+    );
+  }
 }
 
 export interface StageChainRunnerOptions {

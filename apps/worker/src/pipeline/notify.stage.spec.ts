@@ -15,11 +15,19 @@ import { join } from 'node:path';
 import { WebhookDeliveryRepository, WebhookRepository, type WebhookDeliveryRecord } from '@leadstream/dal';
 import { verifySignature, WEBHOOK_EVENTS, type Webhook } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { CredentialsCipher, WEBHOOK_DELIVERIES_TOPIC, webhookRetryTopics } from '@leadstream/runtime';
+import {
+  bumpConfigVersion,
+  ConfigCache,
+  CredentialsCipher,
+  WEBHOOK_DELIVERIES_TOPIC,
+  webhookRetryTopics,
+} from '@leadstream/runtime';
+import { pino } from 'pino';
 import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchWrite, BatchWriter, ConsumerPosition, OutputRecord } from '../batch/batch-write';
 import { openEmbeddedEngines, type EmbeddedEngines } from '../test-support/embedded-engines';
+import { CONFIG_VERSION_HEADER } from '../batch/config-source';
 import { driveStage } from '../test-support/stage-driver';
 import { deliverStage } from './deliver.stage';
 import { notifyStage } from './notify.stage';
@@ -230,6 +238,62 @@ describe('notify stage', () => {
     expect((await deliveries()).map((delivery) => [delivery.status, delivery.actor.context.attempts])).toEqual([
       ['delivered', 1],
     ]);
+  });
+});
+
+describe('notify stage with the configuration cache', () => {
+  it("keeps a tenant's webhooks while its events are stamped with a known version, and reads them again for a newer one, an unstamped event or a webhook.disabled", async () => {
+    const cache = new ConfigCache({ log: engines.log, store: engines.store, logger: pino({ level: 'silent' }) });
+    await cache.start();
+    try {
+      const repository = new WebhookRepository(engines.store);
+      let reads = 0;
+      const webhooks = {
+        listEnabled: (tenant: Parameters<WebhookRepository['listEnabled']>[0]) => {
+          reads++;
+          return repository.listEnabled(tenant);
+        },
+      };
+      const cached = () => driveStage(notifyStage({ webhooks, config: cache, now }), capturing(engines.writer));
+      const stamped = (id: string, version: number | undefined): LogRecord => {
+        const record = event('lead.created', 'live', id);
+        return version === undefined ? record : { ...record, headers: { [CONFIG_VERSION_HEADER]: String(version) } };
+      };
+      const deliveredTo = () =>
+        take(WEBHOOK_DELIVERIES_TOPIC)
+          .map((record) => (JSON.parse(record.value) as { webhook_id: string }).webhook_id)
+          .sort();
+      await webhook('/ok');
+
+      await cached().handle([stamped('evt_1', 0), stamped('evt_2', 0)]);
+      expect([reads, deliveredTo()]).toEqual([1, ['wh_ok', 'wh_ok']]);
+      // A webhook written without a version: the kept list is served while the stamp is known.
+      await webhook('/late');
+      await cached().handle([stamped('evt_3', 0)]);
+      expect([reads, deliveredTo()]).toEqual([1, ['wh_ok']]);
+      // Another process announced a change (the store's version is 1): an event stamped 1 reads again.
+      expect(await bumpConfigVersion(engines.store, 'org_1', 'webhooks')).toBe(1);
+      await cached().handle([stamped('evt_4', 1)]);
+      expect([reads, deliveredTo()]).toEqual([2, ['wh_late', 'wh_ok']]);
+      await cached().handle([stamped('evt_5', 1)]);
+      expect(reads).toBe(2);
+      // An unstamped event (the api's) is decided on the webhooks as stored, every batch.
+      await cached().handle([stamped('evt_6', 1), stamped('evt_7', undefined)]);
+      await cached().handle([stamped('evt_8', undefined)]);
+      expect(reads).toBe(4);
+      deliveredTo();
+      // The deliver stage disabled wh_late: its webhook.disabled event drops the kept list.
+      await repository.update(
+        { organizationId: 'org_1', environment: 'live' },
+        'wh_late',
+        { enabled: false },
+        clock.toISOString(),
+      );
+      await cached().handle([event('webhook.disabled', 'live', 'evt_disabled'), stamped('evt_9', 1)]);
+      expect([reads, deliveredTo()]).toEqual([5, ['wh_ok']]);
+    } finally {
+      await cache.stop();
+    }
   });
 });
 

@@ -1,8 +1,11 @@
 /**
  * Notify stage (docs/webhooks.md, docs/pipeline.md): consumes leads.events, where every event of
- * the system lands, and makes one webhook delivery per (subscribed webhook, event). Per batch the
- * webhooks of each tenant of the batch's events are read once (enabled ones, one query per
- * organization and environment: webhook changes are seen by the next batch, no cache to go stale).
+ * the system lands, and makes one webhook delivery per (subscribed webhook, event). A tenant's
+ * enabled webhooks are configuration: kept by the ConfigCache until the api announces a change of
+ * them, and read no older than the version an event is stamped with (the intake chain stamps its
+ * events with its commands' version, so a lead accepted after a webhook was made is delivered to
+ * it). A tenant with an unstamped event in the batch (the api's, crm-sync's) is read from the store
+ * for the batch. A webhook.disabled event (the deliver stage disabled it) drops the kept webhooks.
  * Sandbox events go to sandbox webhooks only, live events to the others (docs/permissions.md).
  *
  * A delivery's id is derived from (webhook id, event id) and it is created with an upsert, so the
@@ -24,13 +27,19 @@ import type { LogRecord } from '@leadstream/ports';
 import { pickTraceHeaders, WEBHOOK_DELIVERIES_TOPIC, withTraceHeaders } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
+import { type ConfigSource, stampedConfigVersion, uncachedConfig } from '../batch/config-source';
 import { deadLetter } from '../batch/lead-stage';
 import { TOPICS } from './outputs';
 
 export interface NotifyStageOptions {
   webhooks: Pick<WebhookRepository, 'listEnabled'>;
+  /** Where the enabled webhooks are kept between batches (the store itself when absent). */
+  config?: ConfigSource;
   now?: () => Date;
 }
+
+/** The ConfigCache kind of a tenant's enabled webhooks. */
+export const webhooksKind = (environment: string): string => `webhooks:${environment}`;
 
 interface DomainEvent {
   id: string;
@@ -70,8 +79,20 @@ function parseEvent(value: string): DomainEvent {
 
 const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u0000${tenant.organizationId}`;
 
+interface TenantRead {
+  tenant: TenantContext;
+  /** The newest version stamped on the tenant's events; undefined once any of them is unstamped. */
+  version: number | undefined;
+  stamped: boolean;
+}
+
 export function notifyStage(options: NotifyStageOptions): BatchStage {
   const now = options.now ?? (() => new Date());
+  const config = options.config ?? uncachedConfig;
+  const webhooksOf = async ({ tenant, version, stamped }: TenantRead): Promise<Webhook[]> => {
+    const load = () => options.webhooks.listEnabled(tenant);
+    return stamped ? config.get(tenant.organizationId, webhooksKind(tenant.environment), load, version) : load();
+  };
   return {
     name: 'notify',
     topic: TOPICS.events,
@@ -80,31 +101,36 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
       const events: DomainEvent[] = [];
       // The trace context of each event's record (docs/operations.md, "Tracing"): its deliveries carry it on.
       const traceOf = new Map<DomainEvent, Record<string, string> | undefined>();
+      const tenants = new Map<string, TenantRead>();
       for (const record of records) {
         try {
           const event = parseEvent(record.value);
+          // The deliver stage disabled a webhook: the kept list is stale from here on.
+          if (event.event === 'webhook.disabled')
+            config.forget?.(event.organization_id, webhooksKind(event.environment));
           // Events nobody may subscribe to (webhook.disabled, events of later issues) make no delivery.
-          if (isWebhookEvent(event.event)) events.push(event);
+          if (!isWebhookEvent(event.event)) continue;
+          events.push(event);
           traceOf.set(event, pickTraceHeaders(record.headers));
+          const tenant = { organizationId: event.organization_id, environment: event.environment };
+          const stamp = stampedConfigVersion(record.headers);
+          const read = tenants.get(tenantKey(tenant)) ?? { tenant, version: stamp, stamped: true };
+          read.stamped &&= stamp !== undefined;
+          read.version = Math.max(read.version ?? 0, stamp ?? 0);
+          tenants.set(tenantKey(tenant), read);
         } catch (error) {
           write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
         }
       }
-      const tenants = new Map<string, TenantContext>();
-      for (const event of events) {
-        const tenant = { organizationId: event.organization_id, environment: event.environment };
-        tenants.set(tenantKey(tenant), tenant);
-      }
-      const webhooksOf = new Map<string, Webhook[]>(
-        await Promise.all(
-          [...tenants].map(async ([key, tenant]) => [key, await options.webhooks.listEnabled(tenant)] as const),
-        ),
+      const webhooksByTenant = new Map<string, Webhook[]>(
+        await Promise.all([...tenants].map(async ([key, read]) => [key, await webhooksOf(read)] as const)),
       );
       const at = now().toISOString();
       const deliveries = new Map<string, { record: WebhookDeliveryRecord; output: OutputRecord }>();
       for (const event of events) {
         const webhooks =
-          webhooksOf.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ?? [];
+          webhooksByTenant.get(tenantKey({ organizationId: event.organization_id, environment: event.environment })) ??
+          [];
         // The envelope is the same for every webhook of the event: serialized once.
         let body: string | undefined;
         for (const webhook of webhooks) {
