@@ -9,7 +9,7 @@ import { EmbeddedLog, LogPruner } from '@leadstream/engine-embedded-log';
 import { type EmbeddedStore, openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { openExportFileStore } from '@leadstream/engine-files';
 import { openKafkaLog } from '@leadstream/engine-kafka';
-import { openMongoStore } from '@leadstream/engine-mongo';
+import { type MongoDocumentStore, openMongoStore } from '@leadstream/engine-mongo';
 import type { ReadinessCheck } from '@leadstream/http';
 import { configureRetention } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
@@ -83,16 +83,17 @@ export async function openEngines(
     // (one transaction per stage batch), and closes before it (closing runs in reverse).
     let store = unused<DocumentStore>('document store');
     let embeddedStore: EmbeddedStore | undefined;
+    let mongoStore: MongoDocumentStore | undefined;
     // The embedded log lives in the embedded store's database: a role that needs only the log
     // (the projector) opens the store too, so every role sees the same log.
     const embeddedLogInStore = needs.log && !config.kafka && !config.mongodb;
     if (needs.store || embeddedLogInStore) {
       const raw = config.mongodb
-        ? await openMongoStore({
+        ? (mongoStore = await openMongoStore({
             uri: config.mongodb.uri,
             dbName: config.mongodb.dbName,
             logger: logger.child({ engine: 'mongodb' }),
-          })
+          }))
         : (embeddedStore = await openEmbeddedStore({
             dataDir: join(config.dataDir, 'store'),
             logger: logger.child({ engine: 'embedded-store' }),
@@ -103,6 +104,10 @@ export async function openEngines(
       if (embeddedStore) {
         const counted = embeddedStore;
         metrics.sqliteCommitSource = () => counted.commits;
+      }
+      if (mongoStore) {
+        const counted = mongoStore;
+        metrics.storeCommandSource = () => counted.commands;
       }
     }
     let log = unused<EventLog>('event log');

@@ -174,6 +174,18 @@ export class Metrics {
     },
   });
 
+  /** Where the MongoDB-protocol store's command count comes from, when this process has one (engines.ts sets it). */
+  storeCommandSource: (() => number) | undefined;
+
+  readonly storeCommands = new Gauge({
+    name: 'leadstream_mongodb_commands',
+    help: 'Commands sent to the MongoDB-protocol server since the process started (benchmarks: round trips per lead)',
+    registers: [this.registry],
+    collect: () => {
+      if (this.storeCommandSource) this.storeCommands.set(this.storeCommandSource());
+    },
+  });
+
   constructor(options: { defaultMetrics?: boolean; stuckPartitionMs?: number; clock?: () => number } = {}) {
     this.partitions = new PartitionWatch({
       ...(options.stuckPartitionMs !== undefined ? { stuckAfterMs: options.stuckPartitionMs } : {}),

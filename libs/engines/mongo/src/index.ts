@@ -1,1 +1,1 @@
-export { openMongoStore, type MongoStoreOptions, type MongoStoreLogger } from './mongo-store';
+export { openMongoStore, type MongoDocumentStore, type MongoStoreOptions, type MongoStoreLogger } from './mongo-store';

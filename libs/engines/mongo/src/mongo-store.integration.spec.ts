@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { documentStoreContract } from '@leadstream/ports/contract/document-store.contract';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
-import { type DocumentStore } from '@leadstream/ports';
+import { type BaseDocument, type BulkWriteOperation, type DocumentStore } from '@leadstream/ports';
+import { describe, expect, it } from 'vitest';
 import { openMongoStore } from './index';
 
 const { value: uri } = lookupInfra('MONGODB_URI');
@@ -55,3 +56,31 @@ documentStoreContract(
       }
     : undefined,
 );
+
+describe.skipIf(!uri)('mongodb store round trips', () => {
+  it('counts the commands it sends: one a query, one for a bulk write of records, none for a refused collection name', async () => {
+    const dbName = `leadstream_commands_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoStore({ uri: uri!, dbName });
+    try {
+      const records = store.collection<BaseDocument>('records');
+      const start = store.commands;
+      await records.findOne({ _id: 'none' });
+      expect(store.commands - start).toBe(1);
+      const upsert = (id: string): BulkWriteOperation<BaseDocument> => ({
+        updateOne: { filter: { _id: id }, update: { $setOnInsert: { text: null } }, upsert: true },
+      });
+      await records.bulkWrite([upsert('a'), upsert('b'), upsert('c')]);
+      expect(store.commands - start).toBe(2);
+      expect(() => store.collection('bad name')).toThrow(TypeError);
+      expect(store.commands - start).toBe(2);
+    } finally {
+      await store.close();
+      const client = new MongoClient(uri!);
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});

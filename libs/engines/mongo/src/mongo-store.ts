@@ -49,9 +49,24 @@ interface TtlRecord extends Document {
   expireAfterSeconds: number;
 }
 
-export async function openMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
-  // ignoreUndefined: an undefined property is absent, as in the embedded engine.
-  const client = new MongoClient(options.uri, { ignoreUndefined: true, ...options.clientOptions });
+/** A store on a MongoDB-protocol server, with the count of commands it sent (its round trips). */
+export interface MongoDocumentStore extends DocumentStore {
+  /** Commands sent to the server since the store opened (benchmarks: round trips per lead). */
+  readonly commands: number;
+}
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<MongoDocumentStore> {
+  // ignoreUndefined: an undefined property is absent, as in the embedded engine. Commands are
+  // monitored to count them (the driver then emits an event per command; nothing else listens).
+  const client = new MongoClient(options.uri, {
+    ignoreUndefined: true,
+    monitorCommands: true,
+    ...options.clientOptions,
+  });
+  let commands = 0;
+  client.on('commandStarted', () => {
+    commands++;
+  });
   await client.connect();
   const fromUri = client.options.dbName;
   const db = client.db(options.dbName ?? (fromUri && fromUri !== 'test' ? fromUri : 'leadstream'));
@@ -63,12 +78,12 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Docume
   const ferretDb = typeof (buildInfo as { ferretdbVersion?: unknown }).ferretdbVersion === 'string';
   const substring = await db.collection<SubstringRecord>(SUBSTRING_COLLECTION).find({}).toArray();
   options.logger?.info({ db: db.databaseName, ferretDb }, 'mongodb document store opened');
-  return new MongoStore(client, db, options, ferretDb, substring);
+  return new MongoStore(client, db, options, () => commands, ferretDb, substring);
 }
 
 const NO_FIELDS: ReadonlySet<string> = new Set();
 
-class MongoStore implements DocumentStore, MongoCollectionHost {
+class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   readonly engine = 'mongodb' as const;
   private readonly timer: NodeJS.Timeout;
   private sweeping: Promise<number> | null = null;
@@ -86,6 +101,7 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     private readonly client: MongoClient,
     private readonly db: Db,
     private readonly options: MongoStoreOptions,
+    private readonly commandCount: () => number,
     /** True on FerretDB, whose differences mongo-collection.ts works around (see the flags below). */
     ferretDb = false,
     substring: SubstringRecord[] = [],
@@ -96,6 +112,10 @@ class MongoStore implements DocumentStore, MongoCollectionHost {
     this.bulkWriteChunk = ferretDb ? FERRETDB_BULK_WRITE_CHUNK : undefined;
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
+  }
+
+  get commands(): number {
+    return this.commandCount();
   }
 
   collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
