@@ -81,8 +81,9 @@ const tenantKey = (tenant: TenantContext): string => `${tenant.environment}\u000
 
 interface TenantRead {
   tenant: TenantContext;
-  /** The newest version stamped on the tenant's events; undefined once any of them is unstamped. */
+  /** The newest version stamped on the tenant's events of the batch. */
   version: number | undefined;
+  /** Whether every one of them is stamped: else the webhooks are read from the store for the batch. */
   stamped: boolean;
 }
 
