@@ -54,9 +54,6 @@ import { type StatementCache } from './statement-cache';
 export interface CollectionHost {
   readonly db: Database.Database;
   readonly statements: StatementCache;
-  /** A separate read-only connection, so a long iteration does not block this one. */
-  openReader(): Database.Database;
-  closeReader(reader: Database.Database): void;
   recordIndex(collection: string, name: string, spec: IndexSpec): void;
   /** Runs `work` in a write transaction (a savepoint inside an open one), counting commits. */
   transaction<R>(work: () => R): R;
@@ -154,27 +151,36 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     return this.select(filter, options);
   }
 
+  /**
+   * Streams the matches page by page, each page a read of its own: first the rowids of every match
+   * in order (one short read), then the documents of `batchSize` rowids at a time, the filter
+   * checked again. No read is held open between pages: a statement iterated for a long scan keeps
+   * its read snapshot until it ends, and SQLite cannot checkpoint the WAL past a reader, so every
+   * write made meanwhile (live ingest beside an export of a million leads) would grow the WAL. A
+   * document deleted meanwhile is left out; one changed meanwhile is read as it is then, if it
+   * still matches the filter.
+   */
   async *iterate(filter: Filter, options: FindOptions & { batchSize?: number } = {}): AsyncIterable<T> {
-    const { sql, params } = this.selectSql(filter, options);
+    const where = this.where(filter);
     const batchSize = Math.max(1, options.batchSize ?? 500);
-    // better-sqlite3 cannot run other statements on a connection while one of its statements is
-    // being iterated, and the caller will write while it iterates; so the rows stream from a
-    // read-only connection of their own, which in WAL mode reads one consistent snapshot.
-    const reader = this.host.openReader();
-    try {
-      let inBatch = 0;
-      for (const text of reader
-        .prepare(sql)
-        .pluck()
-        .iterate(...params) as IterableIterator<string>) {
-        yield decodeDoc<T>(text);
-        if (++inBatch >= batchSize) {
-          inBatch = 0;
-          await yieldToEventLoop(); // let I/O in between batches of a long scan
-        }
+    const order = compileSort(options.sort, this.indexKeys, this.columns);
+    const rowids = this.stmt(
+      `SELECT rowid FROM ${this.table} WHERE ${where.sql} ORDER BY ${order} LIMIT ${limitLiteral(options.limit)} OFFSET ?`,
+    )
+      .pluck()
+      .all(...where.params, options.skip ?? 0) as number[];
+    const page = this.stmt(
+      `SELECT rowid, doc FROM ${this.table} WHERE rowid IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
+    ).pluck(false);
+    for (let start = 0; start < rowids.length; start += batchSize) {
+      const wanted = rowids.slice(start, start + batchSize);
+      const rows = page.all(JSON.stringify(wanted), ...where.params) as Row[];
+      const docs = new Map(rows.map((row) => [row.rowid, row.doc]));
+      for (const rowid of wanted) {
+        const text = docs.get(rowid);
+        if (text !== undefined) yield decodeDoc<T>(text);
       }
-    } finally {
-      this.host.closeReader(reader);
+      await yieldToEventLoop(); // let I/O in between pages of a long scan
     }
   }
 

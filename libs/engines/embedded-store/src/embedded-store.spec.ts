@@ -28,6 +28,40 @@ documentStoreContract('embedded (SQLite)', async ({ ttlSweepMs }) => {
 });
 
 describe('embedded document store', () => {
+  it('holds no read open between the pages of an iteration, so the WAL can be checkpointed past it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-iterate-'));
+    // No background checkpoints: the test's own checkpoint is the only one.
+    const store = await openEmbeddedStore({ dataDir, checkpointIntervalMs: 0 });
+    try {
+      const docs = store.collection<BaseDocument>('docs');
+      await docs.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: `d${i}`, n: i })));
+      const seen: number[] = [];
+      for await (const doc of docs.iterate({}, { sort: { n: 1 }, batchSize: 2 })) {
+        seen.push(doc['n'] as number);
+        if (seen.length !== 3) continue;
+        // Mid-iteration: writes go to the WAL, d9 is deleted, d5 changed; a checkpoint then copies
+        // every frame (a reader still on an older snapshot would hold back the frames after it).
+        for (let i = 0; i < 50; i++) await docs.insertOne({ _id: `later${i}`, n: 100 + i, pad: 'x'.repeat(2000) });
+        await docs.deleteOne({ _id: 'd9' });
+        await docs.updateOne({ _id: 'd5' }, { $set: { changed: true } });
+        const [checkpoint] = store.db.pragma('wal_checkpoint(PASSIVE)') as Array<{
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }>;
+        expect(checkpoint!.busy).toBe(0);
+        expect(checkpoint!.log).toBeGreaterThan(0);
+        expect(checkpoint!.checkpointed).toBe(checkpoint!.log);
+      }
+      // The matches of when the iteration began, less the deleted one, as they are when read.
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(await docs.findOne({ _id: 'd5' })).toEqual({ _id: 'd5', n: 5, changed: true });
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   const withStore = async (run: (store: DocumentStore, dataDir: string) => Promise<void>): Promise<void> => {
     const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-'));
     const store = await openEmbeddedStore({ dataDir });

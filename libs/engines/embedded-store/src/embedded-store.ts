@@ -90,7 +90,6 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
   readonly db: Database.Database;
   readonly statements: StatementCache;
   private readonly collections = new Map<string, EmbeddedCollection<BaseDocument>>();
-  private readonly readers = new Set<Database.Database>();
   private readonly timer: NodeJS.Timeout;
   private readonly checkpointer: BackgroundCheckpointer | undefined;
   private closed = false;
@@ -187,24 +186,10 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
     this.closed = true;
     clearInterval(this.timer);
     await this.checkpointer?.close();
-    for (const reader of this.readers) reader.close();
-    this.readers.clear();
     this.db.close();
   }
 
   // --- CollectionHost --------------------------------------------------------------------------
-
-  openReader(): Database.Database {
-    this.assertOpen();
-    const reader = new Database(this.file, { readonly: true, fileMustExist: true });
-    registerFunctions(reader);
-    this.readers.add(reader);
-    return reader;
-  }
-
-  closeReader(reader: Database.Database): void {
-    if (this.readers.delete(reader)) reader.close();
-  }
 
   recordIndex(collection: string, name: string, spec: IndexSpec): void {
     const encoded = JSON.stringify(spec);
