@@ -231,6 +231,51 @@ describe.each(pairs)('intake chain on %s', (_name, open) => {
   });
 });
 
+// The outbox writer's chain takes submissions as new leads without reading them first (a read is a
+// round trip there); a redelivery finds them stored through the insert's duplicate key.
+describe.each(pairs.filter(([name]) => name.includes('outbox')))(
+  'intake chain on %s, leads taken as new',
+  (_name, open) => {
+    it('decides a redelivered batch again with its stored leads read: nothing written, produced or answered twice', async () => {
+      const setup = await setUp(open);
+      const messages = await setup.submit([
+        { email: 'ada@example.edu', source: 'ads' },
+        { email: 'grace@example.edu', source: 'fair' },
+      ]);
+      const stages = [setup.stages.validate, setup.stages.dedup, setup.stages.enrich, setup.stages.route] as const;
+      const submitted = await readTopic(setup.log, TOPICS.submitted);
+      const metrics = new Metrics({ defaultMetrics: false });
+      const retries = async () =>
+        ((await metrics.registry.getSingleMetric('leadstream_stage_retries_total')?.get())?.values ?? []).map(
+          (value) => [value.labels['reason'], value.value],
+        );
+      await driveStage(chainLeadStages(stages, { assumeNewLeads: true }), setup.writer, { metrics }).handle(submitted);
+      const stored = async () =>
+        (await Promise.all(messages.map((message) => setup.leads.findById(setup.live, message.lead_id)))).map(
+          (lead) => [lead?.version, lead?.status, lead?.crm_sync_status],
+        );
+      expect(await stored()).toEqual([
+        [1, 'active', 'pending'],
+        [1, 'active', 'not_applicable'],
+      ]);
+      expect(await retries()).toEqual([]);
+      const events = (await readTopic(setup.log, TOPICS.events)).length;
+      const routed = (await readTopic(setup.log, TOPICS.routed)).length;
+
+      // The same records again, as a process started after a crash before the offset commit gets them.
+      await driveStage(chainLeadStages(stages, { assumeNewLeads: true }), setup.writer, { metrics }).handle(submitted);
+      expect(await retries()).toEqual([['conflict', 1]]);
+      expect(await stored()).toEqual([
+        [1, 'active', 'pending'],
+        [1, 'active', 'not_applicable'],
+      ]);
+      expect((await readTopic(setup.log, TOPICS.events)).length).toBe(events);
+      expect((await readTopic(setup.log, TOPICS.routed)).length).toBe(routed);
+      expect((await setup.decisions()).length).toBe(2);
+    });
+  },
+);
+
 // A writer that stores documents before the leads (the outbox writer) can be cut between the two;
 // the embedded writer commits in one transaction and cannot.
 describe.each(pairs.filter(([name]) => name.includes('outbox')))(

@@ -21,6 +21,7 @@ import {
   type StageBatchResult,
 } from './batch-stage';
 import { type BatchWrite, emptyBatchWrite } from './batch-write';
+import { LeadBatch } from './lead-batch';
 import { CONFIG_VERSION_HEADER, newestConfigVersions } from './config-source';
 import {
   configVersionOf,
@@ -41,11 +42,35 @@ export function chainName(stages: readonly Pick<BatchStage, 'name'>[]): string {
  * record of the batch is handled: dedup sees the leads decided earlier in the same batch, so no
  * stage needs to cut it.
  */
-export function chainLeadStages(stages: readonly LeadStage[]): BatchStage {
+export interface ChainOptions {
+  /**
+   * Where the head stage's commands create their leads (submissions), take them as new without
+   * reading them first (default false). For the outbox writer, where each read is a round trip:
+   * a redelivered submission's insert is then refused as a duplicate, which is a write conflict,
+   * and the batch decided again reads its leads first.
+   */
+  assumeNewLeads?: boolean;
+}
+
+/** Batches whose leads a try took as new, by their first record: deciding one again reads them. */
+const UNREAD_TRIES_KEPT = 1_000;
+
+export function chainLeadStages(stages: readonly LeadStage[], options: ChainOptions = {}): BatchStage {
   const head = stages[0];
   if (!head) throw new Error('a stage chain needs at least one stage');
   if (stages.length === 1) return head;
   const inner = new Set(stages.slice(1).map((stage) => stage.topic));
+  const assumeNew = options.assumeNewLeads === true && head.topic === TOPICS.submitted;
+  const unreadTries = new Set<string>();
+  /** Whether this try reads the batch's leads: always, unless they may be taken as new and no try of this batch did. */
+  const readsLeads = (first: LogRecord | undefined): boolean => {
+    if (!assumeNew || !first) return true;
+    const key = `${first.topic}\u0000${first.partition}\u0000${first.offset}`;
+    if (unreadTries.delete(key)) return true;
+    unreadTries.add(key);
+    if (unreadTries.size > UNREAD_TRIES_KEPT) unreadTries.delete(unreadTries.values().next().value!);
+    return false;
+  };
   return {
     name: head.name,
     topic: head.topic,
@@ -58,10 +83,12 @@ export function chainLeadStages(stages: readonly LeadStage[]): BatchStage {
         steps.map(({ message }) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
       );
       const origins = new Map(steps.map((step) => [step.message.lead_id, step.record]));
-      const batch = await prefetchLeads(
-        head.spec.leads,
-        steps.map((step) => step.message),
-      );
+      const batch = readsLeads(records[0])
+        ? await prefetchLeads(
+            head.spec.leads,
+            steps.map((step) => step.message),
+          )
+        : new LeadBatch();
       batch.chain(inner);
       for (let index = 0; index < stages.length; index++) {
         const stage = stages[index]!;
@@ -133,7 +160,8 @@ export class StageChainRunner extends ConsumerRunner {
       topics: [stages[0]!.topic],
       metrics,
       logger,
-      eachBatch: new BatchStageHandler(chainLeadStages(stages), handler).handle,
+      eachBatch: new BatchStageHandler(chainLeadStages(stages, { assumeNewLeads: !handler.writer.atomic }), handler)
+        .handle,
     });
     this.tails = stages.slice(1).map((stage, index) => {
       const rest = chainLeadStages(stages.slice(index + 1));
