@@ -17,6 +17,7 @@ import { deadLetterTopic, startSpanFrom, traceHeadersOf, tracingEnabled } from '
 import { parseLeadCommand, type LeadCommandMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from './batch-stage';
 import { type BatchWrite, emptyBatchWrite, type OutputRecord } from './batch-write';
+import { newestConfigVersions } from './config-source';
 import { LeadBatch } from './lead-batch';
 import { intakeTimelineStage, recordIntakeStage } from '../timeline/intake-timeline';
 
@@ -235,6 +236,13 @@ export function nextMessage(from: LeadCommandMessage, stage: string): LeadComman
 }
 
 /** The configuration version the api stamped on the command (configuration that is never stale: docs/decisions.md "Configuration freshness"). */
+/** The newest configuration version stamped on the commands, per organization (ConfigSource.get's minVersion). */
+export function commandConfigVersions(messages: readonly LeadCommandMessage[]): Map<string, number | undefined> {
+  return newestConfigVersions(
+    messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
+  );
+}
+
 export function configVersionOf(message: LeadCommandMessage): { config_version?: number } {
   const version = (message as { config_version?: unknown }).config_version;
   return typeof version === 'number' ? { config_version: version } : {};

@@ -22,9 +22,9 @@ import {
 } from './batch-stage';
 import { type BatchWrite, emptyBatchWrite } from './batch-write';
 import { LeadBatch } from './lead-batch';
-import { CONFIG_VERSION_HEADER, newestConfigVersions } from './config-source';
+import { CONFIG_VERSION_HEADER } from './config-source';
 import {
-  configVersionOf,
+  commandConfigVersions,
   decideSteps,
   type LeadStage,
   type LeadStep,
@@ -79,9 +79,7 @@ export function chainLeadStages(stages: readonly LeadStage[], options: ChainOpti
       const { steps: parsed, unreadable } = parseLeadSteps(records);
       write.records.push(...unreadable.values());
       let steps = parsed.filter((step): step is LeadStep => step !== undefined);
-      const versions = newestConfigVersions(
-        steps.map(({ message }) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-      );
+      const versions = commandConfigVersions(steps.map(({ message }) => message));
       const origins = new Map(steps.map((step) => [step.message.lead_id, step.record]));
       const batch = readsLeads(records[0])
         ? await prefetchLeads(

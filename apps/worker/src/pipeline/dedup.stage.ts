@@ -28,9 +28,9 @@ import {
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import { addIdempotentWrites, type OutputRecord } from '../batch/batch-write';
-import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
+import type { ConfigSource } from '../batch/config-source';
 import type { LeadBatch } from '../batch/lead-batch';
-import { advance, configVersionOf, deadLetter, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
+import { advance, commandConfigVersions, deadLetter, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
 
 export interface DedupStageDependencies {
@@ -64,9 +64,7 @@ export function dedupStage(deps: DedupStageDependencies): LeadStage {
     leads: deps.leads,
     async prefetch(messages, batch) {
       const at = now();
-      const versions = newestConfigVersions(
-        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-      );
+      const versions = commandConfigVersions(messages);
       const configs = new Map<string, DedupConfig>();
       const tenants = new Map(messages.map((message) => [tenantKey(tenantOf(message)), tenantOf(message)]));
       await Promise.all(

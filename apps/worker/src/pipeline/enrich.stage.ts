@@ -24,8 +24,8 @@ import type { Logger } from '@leadstream/runtime';
 import type { LeadCommandMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import { addIdempotentWrites, type BatchWrite, type OutputRecord } from '../batch/batch-write';
-import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
-import { advance, configVersionOf, deadLetter, leadStage, tenantOf } from '../batch/lead-stage';
+import type { ConfigSource } from '../batch/config-source';
+import { advance, commandConfigVersions, deadLetter, leadStage, tenantOf } from '../batch/lead-stage';
 import type { LeadBatch } from '../batch/lead-batch';
 import { newId } from './ids';
 import { decisionOutput, eventOutput, nextStageOutput, TOPICS } from './outputs';
@@ -83,9 +83,7 @@ export function enrichStage(deps: EnrichStageDependencies): LeadStage {
     topic: TOPICS.unique,
     leads: deps.leads,
     async prefetch(messages, batch) {
-      const versions = newestConfigVersions(
-        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-      );
+      const versions = commandConfigVersions(messages);
       const configs = new Map<string, EnrichmentConfig>();
       await Promise.all(
         [...versions.keys()].map(async (organizationId) => {

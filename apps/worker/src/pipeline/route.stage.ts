@@ -24,8 +24,8 @@ import {
 import { parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
 import type { OutputRecord } from '../batch/batch-write';
-import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
-import { configVersionOf, deadLetter, leadStage, nextMessage, tenantOf } from '../batch/lead-stage';
+import type { ConfigSource } from '../batch/config-source';
+import { commandConfigVersions, deadLetter, leadStage, nextMessage, tenantOf } from '../batch/lead-stage';
 import { eventOutput, TOPICS } from './outputs';
 import { heldForReview, reviewStep } from './review-hold';
 
@@ -120,9 +120,7 @@ async function readConfigs(
   deps: RouteStageDependencies,
   messages: LeadCommandMessage[],
 ): Promise<Map<string, RoutingConfig>> {
-  const versions = newestConfigVersions(
-    messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-  );
+  const versions = commandConfigVersions(messages);
   const configs = new Map<string, RoutingConfig>();
   await Promise.all(
     [...versions.keys()].map(async (organizationId) => {
@@ -193,9 +191,7 @@ async function readConnections(deps: RouteStageDependencies, pending: Pending[])
       matchRoutingRule(ruleSubjectOf(lead), config.rules) === null;
     if (unrouted) tenants.set(tenantKey(tenantOf(message)), tenantOf(message));
   }
-  const versions = newestConfigVersions(
-    pending.map(({ message }) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-  );
+  const versions = commandConfigVersions(pending.map(({ message }) => message));
   const connections = new Map<string, string[]>();
   await Promise.all(
     [...tenants].map(async ([key, tenant]) => {

@@ -44,8 +44,8 @@ import {
   type SuppressionLookup,
 } from './suppression-check';
 import type { OutputRecord } from '../batch/batch-write';
-import { type ConfigSource, newestConfigVersions } from '../batch/config-source';
-import { configVersionOf, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
+import type { ConfigSource } from '../batch/config-source';
+import { commandConfigVersions, leadStage, mapBounded, tenantOf } from '../batch/lead-stage';
 import { decisionOutput, eventOutput, leadCreatedPayload, nextStageOutput, submissionKey, TOPICS } from './outputs';
 
 const SANDBOX_RETENTION_MS = 24 * 3_600_000;
@@ -88,9 +88,7 @@ export function validateStage(deps: ValidateStageDependencies): LeadStage {
     topic: TOPICS.submitted,
     leads: deps.leads,
     async prefetch(messages) {
-      const versions = newestConfigVersions(
-        messages.map((message) => ({ organization_id: message.organization_id, ...configVersionOf(message) })),
-      );
+      const versions = commandConfigVersions(messages);
       const settings = new Map<string, ValidationSettings>();
       const customFields = new Map<string, CustomFieldDefinitions>();
       const validationRules = new Map<string, ValidationRule[]>();

@@ -292,8 +292,8 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   /**
    * A bulk write of idempotent records only (upserts that name their `_id` and only set on
    * insert: activity entries, dedup log entries, a batch's new leads), sent as one ordered insert:
-   * one command where the upserts took two on FerretDB (its upserts drop null fields, which a
-   * second write restores; an insert keeps them). An insert refused as a duplicate stops there,
+   * one command where FerretDB took two for each upsert (it sends one update a command, and its
+   * upserts drop null fields, which a second write restored; an insert keeps them). An insert refused as a duplicate stops there,
    * and the operations from that one on go the usual way, which decides them exactly as MongoDB
    * would (matched when the stored document fits the filter, else a duplicate key).
    */
