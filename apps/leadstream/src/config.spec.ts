@@ -112,4 +112,10 @@ describe('parseConfig', () => {
     expect(parseConfig({}).stuckPartitionMs).toBe(120_000);
     expect(parseConfig({ STUCK_PARTITION_MS: '30000' }).stuckPartitionMs).toBe(30_000);
   });
+
+  it("reads the outbound stages' share of a saturated pipeline thread (OUTBOUND_SHARE_PERCENT), 10 % by default", () => {
+    expect(parseConfig({}).outboundShare).toBe(0.1);
+    expect(parseConfig({ OUTBOUND_SHARE_PERCENT: '100' }).outboundShare).toBe(1);
+    expect(() => parseConfig({ OUTBOUND_SHARE_PERCENT: '0' })).toThrow(/^OUTBOUND_SHARE_PERCENT:/);
+  });
 });

@@ -50,6 +50,12 @@ export interface Config {
   /** Reprocessing jobs (docs/reprocessing.md): leads per batch (REPROCESS_BATCH_SIZE), the least pause between batches (REPROCESS_PAUSE_MS) and the share of the time a job may take (REPROCESS_SHARE_PERCENT). */
   reprocess: { batchSize: number; pauseMs: number; share: number };
   /**
+   * Intake first (docs/pipeline.md): the share of a process's pipeline time the outbound stages
+   * (webhook deliveries, CRM calls, rule webhooks, activity) keep while the intake is busy and the
+   * thread saturated (OUTBOUND_SHARE_PERCENT; 1 = no priority).
+   */
+  outboundShare: number;
+  /**
    * CRM syncs: the AES-256-GCM key of connection credentials (CRM_CREDENTIALS_KEY, 32 bytes as hex or
    * base64; undefined = generated into DATA_DIR/crm-credentials-key), the retry schedule
    * (CRM_RETRY_SCHEDULE, default 1m,5m,30m,2h,24h) and the time limit of one call (CRM_TIMEOUT_MS, 30 s).
@@ -206,6 +212,7 @@ export function parseConfig(env: Env, cwd = process.cwd()): Config {
       pauseMs: integer(env, 'REPROCESS_PAUSE_MS', 0, 0, 60_000),
       share: integer(env, 'REPROCESS_SHARE_PERCENT', 10, 1, 100) / 100,
     },
+    outboundShare: integer(env, 'OUTBOUND_SHARE_PERCENT', 10, 1, 100) / 100,
     crm: {
       credentialsKey: crmCredentialsKey(env),
       retrySchedule: crmRetrySchedule(env),

@@ -6,6 +6,7 @@
 import { createMxResolver } from '@leadstream/engine-dns';
 import {
   ConfigCache,
+  IntakePriority,
   isTransientError,
   type ConsumerRunner,
   type Lifecycle,
@@ -76,6 +77,15 @@ export async function startPipeline({
       details: () => ({ mx_check: 'on', ...mx.health() }),
     });
   }
+  // Intake first: while the intake chain keeps this thread saturated, the outbound stages beside it
+  // (webhooks, CRM calls) keep only their share of it (OUTBOUND_SHARE_PERCENT, docs/pipeline.md).
+  const priority =
+    config.outboundShare < 1
+      ? new IntakePriority({
+          share: config.outboundShare,
+          onWait: (ms) => metrics.outboundWaitSeconds.inc(ms / 1000),
+        })
+      : undefined;
   for (const factory of stages) {
     const runner = factory.create({
       log: engines.log,
@@ -93,6 +103,7 @@ export async function startPipeline({
       reprocess: config.reprocess,
       ...(webhookSecretsKey ? { webhookSecretsKey } : {}),
       isStopping: () => lifecycle.isStopping,
+      ...(priority ? { priority } : {}),
     });
     await startRunner(`stage ${factory.name}`, runner);
   }

@@ -20,6 +20,7 @@ import type { CrmRetryStep } from '@leadstream/domain';
 import {
   ConsumerRunner,
   CredentialsCipher,
+  type IntakePriority,
   type Logger,
   type Metrics,
   WEBHOOK_DELIVERIES_TOPIC,
@@ -70,6 +71,8 @@ export interface StageDependencies {
   /** Where the export stage writes CSV files; required by that stage only. */
   exportFiles?: ExportFileStore;
   isStopping?: () => boolean;
+  /** Intake first: the thread's gate between the intake chain and the outbound stages (absent: no priority). */
+  priority?: IntakePriority;
   now?: () => Date;
 }
 
@@ -82,7 +85,7 @@ export interface StageFactory {
 }
 
 /** A stage that consumes batch at a time through BatchStageHandler (every stage but export). */
-function batchStage(name: string, build: (deps: StageDependencies) => BatchStage): StageFactory {
+function batchStage(name: string, build: (deps: StageDependencies) => BatchStage, role?: 'outbound'): StageFactory {
   return {
     name,
     create(deps) {
@@ -94,19 +97,28 @@ function batchStage(name: string, build: (deps: StageDependencies) => BatchStage
         topics: [stage.topic],
         metrics: deps.metrics,
         logger,
-        eachBatch: new BatchStageHandler(stage, handlerOptions(deps, logger)).handle,
+        eachBatch: new BatchStageHandler(stage, handlerOptions(deps, logger, role)).handle,
       });
     },
   };
 }
 
-function handlerOptions(deps: StageDependencies, logger: Logger): BatchStageHandlerOptions {
+/**
+ * `role`: the intake chain, or an outbound stage (after the lead is decided: webhooks, CRM calls,
+ * activity), which yields to the intake while the thread is saturated (IntakePriority).
+ */
+function handlerOptions(
+  deps: StageDependencies,
+  logger: Logger,
+  role?: 'intake' | 'outbound',
+): BatchStageHandlerOptions {
   return {
     writer: deps.writer,
     logger,
     metrics: deps.metrics,
     isTransient: deps.isTransient,
     ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
+    ...(deps.priority && role ? { priority: { gate: deps.priority, role } } : {}),
   };
 }
 
@@ -186,7 +198,7 @@ function chainFactory(members: ReadonlyArray<[string, (deps: StageDependencies) 
       return new StageChainRunner({
         log: deps.log,
         stages,
-        handler: handlerOptions(deps, logger),
+        handler: handlerOptions(deps, logger, 'intake'),
         metrics: deps.metrics,
         logger,
       });
@@ -242,16 +254,22 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
         ...(deps.now ? { now: deps.now } : {}),
       }),
     ),
-    batchStage('rule-webhook', (deps) =>
-      ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) }),
+    batchStage(
+      'rule-webhook',
+      (deps) => ruleWebhookStage({ ...(deps.outbound ?? {}), ...(deps.now ? { now: deps.now } : {}) }),
+      'outbound',
     ),
     // An erasure also scrubs the entries recorded before its event got here (docs/consent.md).
-    batchStage('activity', (deps) => {
-      const erasure = new ErasureRepository(deps.store);
-      return activityStage({
-        scrubErased: (tenant, leadId) => erasure.scrubActivity(tenant, leadId).then(() => undefined),
-      });
-    }),
+    batchStage(
+      'activity',
+      (deps) => {
+        const erasure = new ErasureRepository(deps.store);
+        return activityStage({
+          scrubErased: (tenant, leadId) => erasure.scrubActivity(tenant, leadId).then(() => undefined),
+        });
+      },
+      'outbound',
+    ),
     {
       // Consumes leads.routed and crm.sync.requests, and each retry delay topic in a group of its own.
       name: 'crm-sync',
@@ -269,16 +287,20 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
           schedule: deps.crm.retrySchedule,
           timeoutMs: deps.crm.timeoutMs,
           allowInsecureTargets: deps.outbound?.allowInsecureTargets ?? false,
+          ...(deps.priority ? { priority: deps.priority } : {}),
           ...(deps.now ? { now: deps.now } : {}),
         });
       },
     },
-    batchStage('notify', (deps) =>
-      notifyStage({
-        webhooks: new WebhookRepository(deps.store),
-        config: deps.config ?? uncachedConfig,
-        ...(deps.now ? { now: deps.now } : {}),
-      }),
+    batchStage(
+      'notify',
+      (deps) =>
+        notifyStage({
+          webhooks: new WebhookRepository(deps.store),
+          config: deps.config ?? uncachedConfig,
+          ...(deps.now ? { now: deps.now } : {}),
+        }),
+      'outbound',
     ),
     {
       // Group `deliver` on webhooks.deliveries, and a group per retry delay topic of the configured schedule.
@@ -307,13 +329,7 @@ export const STAGES: ReadonlyMap<string, StageFactory> = new Map(
             name: formatRetryDelay(delayMs),
             delayMs,
           })),
-          handler: {
-            writer: deps.writer,
-            logger,
-            metrics: deps.metrics,
-            isTransient: deps.isTransient,
-            ...(deps.isStopping ? { isStopping: deps.isStopping } : {}),
-          },
+          handler: handlerOptions(deps, logger, 'outbound'),
           metrics: deps.metrics,
           logger,
         });

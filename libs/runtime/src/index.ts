@@ -15,3 +15,4 @@ export * from './crm';
 export * from './webhook-secrets';
 export * from './shipped-file';
 export * from './tracing';
+export * from './intake-priority';

@@ -66,6 +66,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly outboundWaitSeconds = new Counter({
+    name: 'leadstream_outbound_wait_seconds_total',
+    help: 'Time outbound stages (notify, deliver, crm-sync, rule-webhook, activity) waited for a busy intake on a saturated thread (OUTBOUND_SHARE_PERCENT)',
+    registers: [this.registry],
+  });
+
   readonly stageRetries = new Counter({
     name: 'leadstream_stage_retries_total',
     help: 'Batches a stage decided or committed again: conflict (a lead written meanwhile), transient (an engine outage), failure (a record that failed, before it is dead-lettered)',

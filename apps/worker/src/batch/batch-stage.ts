@@ -17,6 +17,7 @@ import type { Batch, LogRecord } from '@leadstream/ports';
 import {
   deadLetterTopic,
   endSpan,
+  type IntakePriority,
   type Logger,
   type Metrics,
   type Span,
@@ -64,14 +65,28 @@ export interface BatchStageHandlerOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Write the activity entries of the lead events a batch produces in its commit (default true). */
   recordActivity?: boolean;
+  /**
+   * Intake first (docs/pipeline.md): the intake chain tells the thread's IntakePriority when it
+   * runs; an outbound stage waits its turn before each batch and reports what the batch took.
+   */
+  priority?: { gate: IntakePriority; role: 'intake' | 'outbound' };
 }
 
 const MAX_CONFLICT_RETRIES = 20;
+/** How long an outbound stage's commit may hold the thread while the intake is busy (ms, about). */
+const OUTBOUND_TURN_MS = 10;
+/** Records of an outbound stage's turn before its commits were timed, and the fewest of any turn. */
+const OUTBOUND_FIRST_TURN_RECORDS = 16;
+const OUTBOUND_MIN_TURN_RECORDS = 4;
 /** The most a batch waits before deciding again after a write conflict (random, from 0). */
 const CONFLICT_MAX_BACKOFF_MS = 100;
 
 export class BatchStageHandler {
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Milliseconds this handler's commits have taken (what an outbound stage owes the intake). */
+  private commitMs = 0;
+  /** An outbound stage's recent commit time per record (ms, a moving average), for its turns' size. */
+  private commitMsPerRecord: number | undefined;
 
   constructor(
     private readonly stage: BatchStage,
@@ -82,12 +97,42 @@ export class BatchStageHandler {
 
   /** The consumer's batch handler. */
   readonly handle = async (batch: Batch): Promise<void> => {
+    const priority = this.options.priority;
     let rest = batch.records;
     while (rest.length > 0) {
-      const handled = await this.handleSome(batch, rest);
+      const some = priority?.role === 'outbound' ? await this.outboundTurn(priority.gate, rest) : rest;
+      const committedBefore = this.commitMs;
+      const handled = await this.handleSome(batch, some);
+      const committed = this.commitMs - committedBefore;
+      if (priority?.role === 'intake') priority.gate.intakeRan();
+      else if (priority) {
+        // What the thread spent: the commit (the store's writes, synchronous on the embedded engines),
+        // not the wall time, which for deliver and crm-sync is mostly waiting on the receivers.
+        priority.gate.outboundRan(committed);
+        const perRecord = committed / handled;
+        this.commitMsPerRecord =
+          this.commitMsPerRecord === undefined ? perRecord : 0.8 * this.commitMsPerRecord + 0.2 * perRecord;
+      }
       rest = rest.slice(handled);
     }
   };
+
+  /**
+   * An outbound stage's next records while the intake is busy: it waits its turn, then takes what
+   * its recent commits say fits in OUTBOUND_TURN_MS (16 records before it knows), so the intake's
+   * batches never wait behind a long one (a notify batch of 200 events to 10 webhooks is 2,000
+   * delivery records), while a stage with little to write keeps its whole batch.
+   */
+  private async outboundTurn(gate: IntakePriority, records: LogRecord[]): Promise<LogRecord[]> {
+    if (!gate.intakeBusy()) return records;
+    await gate.outboundTurn(this.options.isStopping);
+    const perRecord = this.commitMsPerRecord;
+    const fits =
+      perRecord === undefined
+        ? OUTBOUND_FIRST_TURN_RECORDS
+        : Math.max(OUTBOUND_MIN_TURN_RECORDS, Math.floor(OUTBOUND_TURN_MS / Math.max(perRecord, 0.001)));
+    return records.slice(0, fits);
+  }
 
   private async handleSome(batch: Batch, records: LogRecord[]): Promise<number> {
     const { maxAttempts = 3 } = this.options;
@@ -109,6 +154,7 @@ export class BatchStageHandler {
           throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);
         const decided = performance.now();
         await this.options.writer.commit(write, this.position(batch, records[handled - 1]!));
+        this.commitMs += performance.now() - decided;
         this.options.metrics.stageBatchDuration.observe({ stage: this.stage.name }, (performance.now() - began) / 1000);
         countDecisions(this.options.metrics, write);
         observeTimelines(this.options.metrics, write);

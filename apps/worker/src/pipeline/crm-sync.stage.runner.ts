@@ -11,6 +11,7 @@ import {
   CredentialsCipher,
   CrmClient,
   StoredRefreshTokens,
+  type IntakePriority,
   type Logger,
   type Metrics,
 } from '@leadstream/runtime';
@@ -30,6 +31,8 @@ export interface CrmSyncRunnerOptions {
   schedule: CrmRetryStep[];
   timeoutMs: number;
   allowInsecureTargets: boolean;
+  /** Intake first: crm-sync is outbound work, which yields to the intake while the thread is saturated. */
+  priority?: IntakePriority;
   now?: () => Date;
 }
 
@@ -69,6 +72,7 @@ export class CrmSyncRunner extends RetryingStageRunner {
         metrics: crm.metrics,
         isTransient: crm.isTransient,
         ...(crm.isStopping ? { isStopping: crm.isStopping } : {}),
+        ...(crm.priority ? { priority: { gate: crm.priority, role: 'outbound' as const } } : {}),
       },
       metrics: crm.metrics,
       logger: crm.logger,
