@@ -183,6 +183,18 @@ describe('conditions that cannot be evaluated (match, no match, cannot evaluate)
     expect(outcome({ operator: 'AND', rules: [7] })).toEqual(
       cannot('conditions.rules[0]: not a condition {field, operator, value} or a group {operator, rules}'),
     );
+    // A member of a nested group, after members that were evaluated: its own place in each group.
+    const nested = {
+      operator: 'OR',
+      rules: [
+        leaf('email', 'equals', 'nobody@example.edu'),
+        { operator: 'AND', rules: [leaf('email', 'is_not_empty'), leaf('email', 'starts_with', ['x'])] },
+      ],
+    };
+    expect(outcome(nested)).toEqual(
+      cannot('conditions.rules[1].rules[1].value: starts_with needs a value (text, number, boolean or null)'),
+    );
+    expect(outcome(nested)).toEqual(outcome(nested));
   });
 
   it('does not throw on conditions nested beyond any stack', () => {

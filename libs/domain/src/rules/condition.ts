@@ -70,7 +70,7 @@ const NO_MATCH: ConditionOutcome = { kind: 'no_match' };
 /** Match, no match, or cannot evaluate (with the error), for a group as it is stored. Never throws. */
 export function conditionOutcome(group: ConditionGroup, subject: Readonly<RuleSubject>): ConditionOutcome {
   try {
-    return groupOutcome(group, subject, 'conditions');
+    return groupOutcome(group, subject, []);
   } catch (error) {
     // Nothing above throws on any stored value; this is the last guard (a group nested beyond the stack).
     return {
@@ -93,21 +93,31 @@ function looksLikeGroup(member: Record<string, unknown>): boolean {
   return 'rules' in member || ((member['operator'] === 'AND' || member['operator'] === 'OR') && !('field' in member));
 }
 
-function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
-  if (!isObject(group)) return cannotEvaluate(path, 'not a condition group {operator, rules}');
+/**
+ * Where a member sits, as the indexes of its groups' `rules` from the top: the error's path
+ * (`conditions.rules[1].rules[0]`) is spelled out only when a member cannot be evaluated, which is
+ * rare, instead of for every member of every rule on every lead.
+ */
+function pathOf(trail: readonly number[], suffix = ''): string {
+  return `conditions${trail.map((index) => `.rules[${index}]`).join('')}${suffix}`;
+}
+
+function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, trail: number[]): ConditionOutcome {
+  if (!isObject(group)) return cannotEvaluate(pathOf(trail), 'not a condition group {operator, rules}');
   if (group['operator'] !== 'AND' && group['operator'] !== 'OR')
-    return cannotEvaluate(`${path}.operator`, 'operator must be AND or OR');
+    return cannotEvaluate(pathOf(trail, '.operator'), 'operator must be AND or OR');
   const members = group['rules'];
-  if (!Array.isArray(members)) return cannotEvaluate(`${path}.rules`, 'a group lists its conditions in rules');
+  if (!Array.isArray(members)) return cannotEvaluate(pathOf(trail, '.rules'), 'a group lists its conditions in rules');
   const all = group['operator'] === 'AND';
   let unknown: ConditionOutcome | null = null;
   for (let index = 0; index < members.length; index++) {
     const member: unknown = members[index];
-    const memberPath = `${path}.rules[${index}]`;
+    trail.push(index);
     const outcome =
       isObject(member) && looksLikeGroup(member)
-        ? groupOutcome(member, subject, memberPath)
-        : leafOutcome(member, subject, memberPath);
+        ? groupOutcome(member, subject, trail)
+        : leafOutcome(member, subject, trail);
+    trail.pop();
     // AND is settled by a member that does not match, OR by one that matches.
     if (outcome.kind === (all ? 'no_match' : 'match')) return outcome;
     if (outcome.kind === 'cannot_evaluate') unknown ??= outcome;
@@ -115,36 +125,38 @@ function groupOutcome(group: unknown, subject: Readonly<RuleSubject>, path: stri
   return unknown ?? (all ? MATCH : NO_MATCH);
 }
 
-function leafOutcome(leaf: unknown, subject: Readonly<RuleSubject>, path: string): ConditionOutcome {
+const LEAF_OPERATOR_SET: ReadonlySet<string> = new Set(LEAF_OPERATORS);
+
+function leafOutcome(leaf: unknown, subject: Readonly<RuleSubject>, trail: readonly number[]): ConditionOutcome {
   if (!isObject(leaf))
-    return cannotEvaluate(path, 'not a condition {field, operator, value} or a group {operator, rules}');
+    return cannotEvaluate(pathOf(trail), 'not a condition {field, operator, value} or a group {operator, rules}');
   const fieldProblem = fieldPathProblem(leaf['field']);
-  if (fieldProblem && !isCalculatedName(leaf['field'], subject)) return cannotEvaluate(`${path}.field`, fieldProblem);
+  if (fieldProblem && !isCalculatedName(leaf['field'], subject))
+    return cannotEvaluate(pathOf(trail, '.field'), fieldProblem);
   const operator = leaf['operator'];
-  if (typeof operator !== 'string' || !(LEAF_OPERATORS as readonly string[]).includes(operator)) {
+  if (typeof operator !== 'string' || !LEAF_OPERATOR_SET.has(operator)) {
     return cannotEvaluate(
-      `${path}.operator`,
+      pathOf(trail, '.operator'),
       `unknown operator ${JSON.stringify(operator)}; one of ${LEAF_OPERATORS.join(', ')}`,
     );
   }
   const condition = leaf as unknown as ConditionLeaf;
   const valueProblem = storedValueProblem(condition);
-  if (valueProblem) return cannotEvaluate(`${path}.value`, valueProblem);
+  if (valueProblem) return cannotEvaluate(pathOf(trail, '.value'), valueProblem);
   if (condition.operator !== 'matches_regex') return evaluateLeaf(condition, subject) ? MATCH : NO_MATCH;
   const actual = getFieldValue(subject, condition.field);
   if (!isScalar(actual)) return NO_MATCH;
   const input = String(actual);
   if (input.length > MAX_MATCHED_INPUT_LENGTH)
     return cannotEvaluate(
-      `${path}.field`,
+      pathOf(trail, '.field'),
       `${condition.field} holds ${input.length} characters, more than a pattern is matched against (${MAX_MATCHED_INPUT_LENGTH})`,
     );
   const result = matchPattern(condition.value as string, input);
-  if (!result.ok) return cannotEvaluate(`${path}.value`, result.problem);
+  if (!result.ok) return cannotEvaluate(pathOf(trail, '.value'), result.problem);
   return result.matched ? MATCH : NO_MATCH;
 }
 
-/** A calculated field read by its bare name (the enrich stage puts calculated values at the top of the subject too). */
 function isCalculatedName(field: unknown, subject: Readonly<RuleSubject>): boolean {
   const calculated = subject['calculated_fields'];
   return typeof field === 'string' && isObject(calculated) && Object.prototype.hasOwnProperty.call(calculated, field);

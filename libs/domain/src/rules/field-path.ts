@@ -25,7 +25,25 @@ export const RULE_WRITABLE_TOP_FIELDS = RULE_TOP_FIELDS.filter(
 const PATH = /^[a-z_][a-z0-9_]*(\.[A-Za-z0-9_-]+)+$|^[a-z_][a-z0-9_]*$/;
 
 /** Why a path cannot name a field, or null. `forWrite` also refuses read-only fields. */
+/**
+ * Answers of fieldPathProblem by path, for reading and for writing: a run of 100 rules checks every
+ * condition's field on every lead, and the same few paths come back (bounded: cleared when full).
+ */
+const knownPaths = [new Map<string, string | null>(), new Map<string, string | null>()] as const;
+const MAX_KNOWN_PATHS = 10_000;
+
 export function fieldPathProblem(path: unknown, forWrite = false): string | null {
+  if (typeof path !== 'string') return pathProblem(path, forWrite);
+  const known = knownPaths[forWrite ? 1 : 0];
+  const answer = known.get(path);
+  if (answer !== undefined) return answer;
+  if (known.size >= MAX_KNOWN_PATHS) known.clear();
+  const problem = pathProblem(path, forWrite);
+  known.set(path, problem);
+  return problem;
+}
+
+function pathProblem(path: unknown, forWrite: boolean): string | null {
   if (typeof path !== 'string' || path.length === 0 || path.length > 200 || !PATH.test(path))
     return 'must be a field name such as email or custom_fields.gpa';
   const [root, ...rest] = path.split('.');
