@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
  * every lead a client waits on competes with the webhook deliveries and CRM calls of the leads
  * before it, and an organization with 10 webhooks subscribed to every event owes some 40 deliveries
  * a lead. While the intake is busy and the thread saturated, the outbound stages together keep
- * `share` of the thread's time: after an outbound batch of t ms the next outbound batch (of any of
- * them) waits until t x (1 - share) / share has passed. When the intake is idle or the thread has
+ * `share` of the thread's time: after an outbound commit of t ms the next outbound batch (of any of
+ * them) waits until t x (1 - share) / share has passed (BatchStageHandler reports the commits). When the intake is idle or the thread has
  * time to spare, they run as soon as they have work. Deliveries then lag behind a saturating intake
  * and catch up when it eases; nothing is skipped (their records wait in the log).
  */
@@ -31,9 +31,8 @@ const SAMPLE_MS = 100;
 /** The longest an outbound batch waits in one go; it looks again after it. */
 const MAX_WAIT_MS = 250;
 /**
- * The most the outbound stages may owe (ms): a batch's time is its wall time, which for a deliver
- * batch waiting on a slow receiver is mostly waiting, so one slow batch must not hold the rest back
- * for long.
+ * The most the outbound stages may owe (ms): one long commit (on Kafka + a MongoDB-protocol store a
+ * commit is mostly waiting on the network) must not hold the outbound work back for long.
  */
 const MAX_OWED_MS = 1_000;
 
@@ -97,7 +96,7 @@ export class IntakePriority {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** An outbound batch took `elapsedMs`: while the intake is busy, the next one waits its share. */
+  /** An outbound commit took `elapsedMs`: while the intake is busy, the next batch waits its share. */
   outboundRan(elapsedMs: number): void {
     if (!this.intakeBusy()) return;
     const now = this.now();
