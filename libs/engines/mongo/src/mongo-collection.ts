@@ -25,6 +25,7 @@ import {
   MongoBulkWriteError,
   MongoServerError,
 } from 'mongodb';
+import { commandRuns, type CommandSlots, sendConcurrently } from './command-runs';
 import { indexNamesFromExplain } from './explain-indexes';
 import { mapMongoError, mapped } from './mongo-errors';
 import {
@@ -37,6 +38,7 @@ import {
 } from './substring-keys';
 
 type DriverBulkOperations = Parameters<DriverCollection<BaseDocument>['bulkWrite']>[0];
+type MongoBulkResult = Awaited<ReturnType<DriverCollection<BaseDocument>['bulkWrite']>>;
 
 /** What a collection needs from the store that owns the client. */
 export interface MongoCollectionHost {
@@ -56,6 +58,11 @@ export interface MongoCollectionHost {
    * suite, docs/chaos.md).
    */
   readonly bulkWriteChunk: number | undefined;
+  /**
+   * Where commands carry one write each (FerretDB): how many of a bulk write's commands the store
+   * has in flight at once, across its collections (command-runs.ts).
+   */
+  readonly commandSlots: CommandSlots | undefined;
   /** Remembers a TTL index so the store's own sweep enforces it. */
   recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void>;
   /** Whether recordTtlIndex was called for that index (FerretDB keeps no expireAfterSeconds). */
@@ -348,6 +355,10 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
    * needs it. Ordered: a failing command stops the rest, as one command would (the driver's error
    * is thrown). Unordered: every command is sent, then the first failure is thrown. Upserted ids
    * are indexed as in `operations`.
+   *
+   * One operation a command (FerretDB): updates of distinct documents go several at once, within
+   * the store's `commandSlots` (command-runs.ts); an update after a failing one of the same run
+   * may then be applied too (at most one less than the slots). Everything else keeps its order.
    */
   private async sendBulk(
     operations: DriverBulkOperations,
@@ -367,6 +378,30 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
       upsertedCount: 0,
       upsertedIds: {} as Record<number, unknown>,
     };
+    const add = (start: number, result: MongoBulkResult) => {
+      total.insertedCount += result.insertedCount;
+      total.matchedCount += result.matchedCount;
+      total.modifiedCount += result.modifiedCount;
+      total.upsertedCount += result.upsertedCount;
+      for (const [index, id] of Object.entries(result.upsertedIds)) total.upsertedIds[start + Number(index)] = id;
+    };
+    const slots = this.host.commandSlots;
+    if (size === 1 && slots) {
+      let failure: Error | undefined;
+      for (const run of commandRuns(operations)) {
+        try {
+          const results = await sendConcurrently(run, slots, ordered, (index) =>
+            this.driver.bulkWrite([operations[index]!], { ordered }),
+          );
+          for (const [index, result] of results) add(index, result);
+        } catch (error) {
+          if (ordered) throw error;
+          failure ??= error instanceof Error ? error : new Error(String(error));
+        }
+      }
+      if (failure !== undefined) throw failure;
+      return total;
+    }
     let failure: Error | undefined;
     for (let start = 0; start < operations.length; start += size) {
       let result;
@@ -377,11 +412,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
         failure ??= error instanceof Error ? error : new Error(String(error));
         continue;
       }
-      total.insertedCount += result.insertedCount;
-      total.matchedCount += result.matchedCount;
-      total.modifiedCount += result.modifiedCount;
-      total.upsertedCount += result.upsertedCount;
-      for (const [index, id] of Object.entries(result.upsertedIds)) total.upsertedIds[start + Number(index)] = id;
+      add(start, result);
     }
     if (failure !== undefined) throw failure;
     return total;

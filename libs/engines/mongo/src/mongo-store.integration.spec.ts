@@ -57,6 +57,35 @@ documentStoreContract(
     : undefined,
 );
 
+describe.skipIf(!uri)('mongodb store background sweep', () => {
+  it('sweeps in one process a turn: a second store on the same database waits for the next', async () => {
+    const dbName = `leadstream_turns_${randomUUID().slice(0, 8)}`;
+    const [a, b] = await Promise.all([
+      openMongoStore({ uri: uri!, dbName, ttlSweepMs: 60_000 }),
+      openMongoStore({ uri: uri!, dbName, ttlSweepMs: 60_000 }),
+    ]);
+    try {
+      const t0 = Date.parse('2026-11-28T10:00:00.000Z');
+      const at = (ms: number) => new Date(t0 + ms);
+      const first = await Promise.all([a.takeSweepTurn(at(0)), b.takeSweepTurn(at(0))]);
+      expect(first.filter(Boolean)).toHaveLength(1);
+      expect(await a.takeSweepTurn(at(30_000))).toBe(false);
+      expect(await b.takeSweepTurn(at(30_000))).toBe(false);
+      // Due a little before the holder's next tick (90 % of the interval).
+      expect(await b.takeSweepTurn(at(54_000))).toBe(true);
+      expect(await a.takeSweepTurn(at(54_000))).toBe(false);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      const client = new MongoClient(uri!);
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
+
 describe.skipIf(!uri)('mongodb store round trips', () => {
   it('counts the commands it sends: one a query, one for a bulk write of records, none for a refused collection name', async () => {
     const dbName = `leadstream_commands_${randomUUID().slice(0, 8)}`;

@@ -5,9 +5,17 @@
  * Substring indexes are recorded in another metadata collection, read when the store opens, so
  * that every process writes their keys (substring-keys.ts).
  */
-import { type BaseDocument, type Collection, type DocumentStore, type StoredDocument } from '@leadstream/ports';
+import {
+  type BaseDocument,
+  type Collection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type StoredDocument,
+} from '@leadstream/ports';
 import { type Db, type Document, MongoClient, type MongoClientOptions } from 'mongodb';
+import { CommandSlots } from './command-runs';
 import { MongoCollection, type MongoCollectionHost } from './mongo-collection';
+import { mapMongoError } from './mongo-errors';
 
 /** The part of a pino logger this engine uses. */
 export interface MongoStoreLogger {
@@ -32,7 +40,16 @@ export interface MongoStoreOptions {
  * send meanwhile (chunks of 25 still hung the server under the chaos suite's load, docs/chaos.md).
  */
 const FERRETDB_BULK_WRITE_CHUNK = 1;
+/**
+ * Bulk-write commands a store has in flight at once on FerretDB. Each holds up to two of FerretDB's
+ * 50 PostgreSQL connections, and the server hangs when all are held by writes waiting for a second:
+ * five processes with four each stay well under (command-runs.ts says why more than one).
+ */
+const FERRETDB_COMMAND_SLOTS = 4;
 const TTL_COLLECTION = '_leadstream_ttl';
+/** Whose turn the background sweep is: one document, `{ _id: 'ttl-sweep', next_at }`. */
+const TURNS_COLLECTION = '_leadstream_turns';
+const SWEEP_TURN = 'ttl-sweep';
 const SUBSTRING_COLLECTION = '_leadstream_substring_indexes';
 const SAFE_NAME = /^[A-Za-z0-9_.-]+$/;
 
@@ -40,6 +57,11 @@ interface SubstringRecord extends Document {
   _id: string;
   collection: string;
   field: string;
+}
+
+interface TurnRecord extends Document {
+  _id: string;
+  next_at: Date;
 }
 
 interface TtlRecord extends Document {
@@ -53,6 +75,8 @@ interface TtlRecord extends Document {
 export interface MongoDocumentStore extends DocumentStore {
   /** Commands sent to the server since the store opened (benchmarks: round trips per lead). */
   readonly commands: number;
+  /** Whether this store has the deployment's turn for the background TTL sweep at `now`. */
+  takeSweepTurn(now?: Date): Promise<boolean>;
 }
 
 export async function openMongoStore(options: MongoStoreOptions): Promise<MongoDocumentStore> {
@@ -94,6 +118,8 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   readonly upsertDropsNulls: boolean;
   /** On FerretDB: bulk writes go out in commands of at most this many operations (mongo-collection.ts). */
   readonly bulkWriteChunk: number | undefined;
+  /** On FerretDB: how many bulk-write commands are in flight at once (command-runs.ts). */
+  readonly commandSlots: CommandSlots | undefined;
   /** Substring-indexed fields by collection (substring-keys.ts). */
   private readonly substring = new Map<string, Set<string>>();
 
@@ -110,6 +136,7 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
     this.idListAsLookups = ferretDb;
     this.upsertDropsNulls = ferretDb;
     this.bulkWriteChunk = ferretDb ? FERRETDB_BULK_WRITE_CHUNK : undefined;
+    this.commandSlots = ferretDb ? new CommandSlots(FERRETDB_COMMAND_SLOTS) : undefined;
     this.timer = setInterval(() => this.sweepInBackground(), options.ttlSweepMs ?? 60_000);
     this.timer.unref(); // the sweep must never keep a process alive
   }
@@ -193,13 +220,41 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
     return deleted;
   }
 
+  /**
+   * Whether this store has the deployment's turn for the background sweep: every process opens a
+   * store with a timer, and one of them sweeps each interval. On FerretDB a `$lt` filter is a read
+   * of the whole collection (only equality reaches PostgreSQL), so five processes sweeping every
+   * TTL collection each minute kept its CPU busy (docs/chaos.md). Taken in one upsert: a turn not
+   * yet due collides with the stored one (a duplicate key: not ours). An explicit sweepExpired()
+   * does not ask.
+   */
+  async takeSweepTurn(now = new Date()): Promise<boolean> {
+    // Due a little before the next tick, so the process that swept can take the next turn too.
+    const everyMs = (this.options.ttlSweepMs ?? 60_000) * 0.9;
+    try {
+      const taken = await this.db
+        .collection<TurnRecord>(TURNS_COLLECTION)
+        .findOneAndUpdate(
+          { _id: SWEEP_TURN, next_at: { $lte: now } },
+          { $set: { next_at: new Date(now.getTime() + everyMs) } },
+          { upsert: true, returnDocument: 'after' },
+        );
+      return taken !== null;
+    } catch (error) {
+      if (mapMongoError(TURNS_COLLECTION, error) instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
   private sweepInBackground(): void {
     if (this.closed) return;
-    this.sweepExpired().then(
-      (deleted) => {
-        if (deleted > 0) this.options.logger?.info({ deleted }, 'expired documents deleted');
-      },
-      (error: unknown) => this.options.logger?.error({ err: error }, 'TTL sweep failed'),
-    );
+    this.takeSweepTurn()
+      .then((mine) => (mine ? this.sweepExpired() : 0))
+      .then(
+        (deleted) => {
+          if (deleted > 0) this.options.logger?.info({ deleted }, 'expired documents deleted');
+        },
+        (error: unknown) => this.options.logger?.error({ err: error }, 'TTL sweep failed'),
+      );
   }
 }
