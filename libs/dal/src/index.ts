@@ -45,3 +45,4 @@ export * from './vendor-refusal.repository';
 export * from './retention';
 export * from './suppression.repository';
 export * from './erasure.repository';
+export * from './maintenance-turns';

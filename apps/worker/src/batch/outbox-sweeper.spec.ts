@@ -72,4 +72,33 @@ describe('OutboxSweeper on the embedded store', () => {
     expect(await leads.findOne({ _id: 'lead_202' })).toMatchObject({ outbox_at: at(5) });
     expect(await sweeper.sweep()).toBe(0);
   });
+
+  it('sweeps in one process a turn: the others skip until the turn is due again', async () => {
+    const leads = store.collection(LEADS_COLLECTION);
+    await log.ensureTopics([{ topic: 'swept', partitions: 1 }]);
+    let clock = Date.parse(at(0));
+    const sweeper = () =>
+      new OutboxSweeper({
+        store,
+        log,
+        logger: pino({ level: 'silent' }),
+        intervalMs: 10_000,
+        now: () => new Date(clock),
+      });
+    const [first, second] = [sweeper(), sweeper()];
+    await leads.insertMany([lead(1, at(60)), lead(2, at(90))]);
+    expect(await first.sweepOnTurn()).toBe(2);
+    // The same moment, another process: not its turn, so it reads nothing (the outbox left
+    // behind meanwhile stays for the next turn).
+    await leads.insertOne(lead(3, at(60)));
+    expect(await second.sweepOnTurn()).toBe(0);
+    expect(await leads.findOne({ _id: 'lead_3' })).toMatchObject({ outbox_at: at(60) });
+    clock += 5_000;
+    expect(await second.sweepOnTurn()).toBe(0);
+    // A turn later, whoever asks first sweeps.
+    clock += 5_000;
+    expect(await second.sweepOnTurn()).toBe(1);
+    expect(await first.sweepOnTurn()).toBe(0);
+    expect((await readTopic(log, 'swept')).map((record) => record.key)).toEqual(['lead_2', 'lead_1', 'lead_3']);
+  });
 });

@@ -4,8 +4,12 @@
  * change through the API) and in vendors (vendor.enabled/disabled). A crashed stage batch was
  * committed by nobody, so usually its redelivery flushes it first; this catches the rest.
  * Outputs may go out twice; consumers are idempotent.
+ *
+ * Every process of the pipeline runs the timer, and one of them sweeps each interval: the one that
+ * takes the turn (MaintenanceTurns), so the deployment reads the outboxes once an interval however
+ * many processes it runs.
  */
-import { LEADS_COLLECTION, LeadRepository, VendorRepository } from '@leadstream/dal';
+import { LEADS_COLLECTION, LeadRepository, MaintenanceTurns, VendorRepository } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
 import type { Collection, DocumentStore, EventLog } from '@leadstream/ports';
 import type { Logger } from '@leadstream/runtime';
@@ -21,10 +25,15 @@ export interface OutboxSweeperOptions {
   now?: () => Date;
 }
 
+const DEFAULT_INTERVAL_MS = 10_000;
+/** The task's name in MaintenanceTurns. */
+const OUTBOX_SWEEP_TURN = 'outbox-sweep';
+
 export class OutboxSweeper {
   private readonly leads: Collection<LeadRecord>;
   private readonly leadRepository: LeadRepository;
   private readonly vendors: VendorRepository;
+  private readonly turns: MaintenanceTurns;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
 
@@ -32,24 +41,37 @@ export class OutboxSweeper {
     this.leads = options.store.collection<LeadRecord>(LEADS_COLLECTION);
     this.leadRepository = new LeadRepository(options.store);
     this.vendors = new VendorRepository(options.store);
+    this.turns = new MaintenanceTurns(options.store);
   }
 
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.sweep()
+      this.running = this.sweepOnTurn()
         .catch((error: unknown) => {
           this.options.logger.warn({ err: error }, 'outbox sweep failed; trying again later');
           return 0;
         })
         .finally(() => (this.running = undefined));
-    }, this.options.intervalMs ?? 10_000);
+    }, this.intervalMs);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
+  }
+
+  /** A pass when this process has the deployment's turn for the interval (0 when another has it). */
+  async sweepOnTurn(): Promise<number> {
+    const now = (this.options.now ?? (() => new Date()))();
+    // Due a little before the next tick, so the process that swept can take the next turn too.
+    if (!(await this.turns.take(OUTBOX_SWEEP_TURN, now, this.intervalMs * 0.9))) return 0;
+    return this.sweep();
+  }
+
+  private get intervalMs(): number {
+    return this.options.intervalMs ?? DEFAULT_INTERVAL_MS;
   }
 
   /** One pass: produces and clears every outbox older than minAgeMs. Returns how many leads and vendors it flushed. */
