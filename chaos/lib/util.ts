@@ -33,7 +33,7 @@ export async function waitUntil(
 export function commonEnv(): Record<string, string> {
   return {
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'info',
     MX_CHECK: 'off',
     // Webhook and CRM targets on loopback, over http (tests and development only, README).
     WEBHOOK_ALLOW_INSECURE_TARGETS: 'true',
