@@ -147,7 +147,9 @@ export interface Collection<T extends StoredDocument> {
   findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null>;
   /**
    * Many writes in one request, in order, stopping at the first failing one (MongoDB's ordered
-   * bulkWrite). Not atomic on MongoDB: operations before a failure stay applied.
+   * bulkWrite). Not atomic on MongoDB: operations before a failure stay applied. On FerretDB,
+   * which takes one write a command, updates of distinct documents go a few at a time, so up to
+   * three updates after a failing one may be applied too (libs/engines/mongo/src/command-runs.ts).
    */
   bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult>;
   deleteOne(filter: Filter): Promise<number>;

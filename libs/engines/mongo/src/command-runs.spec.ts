@@ -114,6 +114,43 @@ describe('sendConcurrently', () => {
     expect(sent).toEqual([0, 1]);
   });
 
+  it('ordered: a command waiting for its slot when another fails is never sent', async () => {
+    // Another run holds one of the two slots, so this run's second command waits for it.
+    const slots = new CommandSlots(2);
+    const { send, sent, pending } = recordingSend();
+    const other = sendConcurrently({ start: 100, end: 101, concurrent: true }, slots, true, send);
+    await tick();
+    const done = sendConcurrently({ start: 0, end: 4, concurrent: true }, slots, true, send);
+    const outcome = done.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await tick();
+    expect(sent).toEqual([100, 0]);
+    pending.get(0)!.reject(new Error('refused'));
+    await tick();
+    pending.get(100)!.resolve('ok');
+    await other;
+    expect(await outcome).toBe('refused');
+    expect(sent).toEqual([100, 0]);
+  });
+
+  it('throws the failure of the lowest index, whichever came first', async () => {
+    const slots = new CommandSlots(3);
+    const { send, pending } = recordingSend();
+    const done = sendConcurrently({ start: 0, end: 3, concurrent: true }, slots, true, send);
+    const outcome = done.then(
+      () => 'resolved',
+      (error: Error) => error.message,
+    );
+    await tick();
+    pending.get(2)!.reject(new Error('third'));
+    await tick();
+    pending.get(1)!.reject(new Error('second'));
+    pending.get(0)!.resolve('ok');
+    expect(await outcome).toBe('second');
+  });
+
   it('unordered: every command is sent, then the first failure is thrown', async () => {
     const slots = new CommandSlots(2);
     const { send, sent, pending } = recordingSend();
@@ -131,6 +168,6 @@ describe('sendConcurrently', () => {
       }
     }
     expect(await outcome).toBe('second failed');
-    expect(sent.sort()).toEqual([0, 1, 2, 3]);
+    expect(sent.sort((a, b) => a - b)).toEqual([0, 1, 2, 3]);
   });
 });

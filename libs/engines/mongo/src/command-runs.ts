@@ -4,8 +4,9 @@
  * `_jsonb->'_id' @> …` has no index to use), so an update costs a scan plus a PostgreSQL commit,
  * tens of milliseconds on a busy machine. A stage's commit of hundreds of compare-and-set updates
  * sent one after the other then took minutes (the deliver stage fell behind for good in the chaos
- * suite, docs/chaos.md). Updates of different documents do not depend on one another's order, so
- * a run of them is sent a few at a time; everything else keeps its place.
+ * suite, docs/chaos.md). Updates of different documents rarely depend on one another's order (two
+ * that swap values under a unique index would), so a run of them is sent a few at a time;
+ * everything else keeps its place.
  *
  * Pure logic: the store gives the commands and a send function.
  */
@@ -82,12 +83,11 @@ export class CommandSlots {
   }
 }
 
-const NOT_SENT = Symbol('not sent');
-
 /**
  * Sends commands `start` to `end - 1` through the slots, as many at once as they allow. Ordered:
- * the first failure starts no further command (those in flight finish) and is thrown. Unordered:
- * every command is sent and the first failure thrown after. Returns the results by index.
+ * a failure starts no further command (those in flight finish, so up to `slots.size - 1` commands
+ * after the failing one may be applied) and the failure of the lowest index is thrown. Unordered:
+ * every command is sent, and the failure of the lowest index thrown after. Returns the results by index.
  */
 export async function sendConcurrently<R>(
   run: CommandRun,
@@ -96,18 +96,22 @@ export async function sendConcurrently<R>(
   send: (index: number) => Promise<R>,
 ): Promise<Map<number, R>> {
   const results = new Map<number, R>();
-  let failure: { error: unknown } | undefined;
+  // The failure of the lowest index is the one thrown, as one ordered command would report it.
+  let failure: { index: number; error: unknown } | undefined;
   let next = run.start;
   const worker = async (): Promise<void> => {
     while (next < run.end && !(ordered && failure)) {
       const index = next++;
-      try {
-        // A command that waited for its slot while another failed is not sent (ordered).
-        const sent = await slots.run(async () => (ordered && failure ? NOT_SENT : { result: await send(index) }));
-        if (sent !== NOT_SENT) results.set(index, sent.result);
-      } catch (error) {
-        failure ??= { error };
-      }
+      // A command that waited for its slot while another failed is not sent (ordered); a failure
+      // is recorded before its slot passes on, so the next holder sees it.
+      await slots.run(async () => {
+        if (ordered && failure) return;
+        try {
+          results.set(index, await send(index));
+        } catch (error) {
+          if (!failure || index < failure.index) failure = { index, error };
+        }
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(slots.size, run.end - run.start) }, worker));

@@ -43,7 +43,8 @@ const FERRETDB_BULK_WRITE_CHUNK = 1;
 /**
  * Bulk-write commands a store has in flight at once on FerretDB. Each holds up to two of FerretDB's
  * 50 PostgreSQL connections, and the server hangs when all are held by writes waiting for a second:
- * five processes with four each stay well under (command-runs.ts says why more than one).
+ * the deployment's processes times two times this must stay well below 50 (five processes: 40, the
+ * rest for reads and single writes; command-runs.ts says why more than one).
  */
 const FERRETDB_COMMAND_SLOTS = 4;
 const TTL_COLLECTION = '_leadstream_ttl';
@@ -225,20 +226,20 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
    * store with a timer, and one of them sweeps each interval. On FerretDB a `$lt` filter is a read
    * of the whole collection (only equality reaches PostgreSQL), so five processes sweeping every
    * TTL collection each minute kept its CPU busy (docs/chaos.md). Taken in one upsert: a turn not
-   * yet due collides with the stored one (a duplicate key: not ours). An explicit sweepExpired()
-   * does not ask.
+   * yet due collides with the stored one (a duplicate key: not ours). FerretDB's conditional
+   * updates are not atomic, so two stores asking at the same moment may now and then both sweep
+   * (harmless: the deletes are idempotent). An explicit sweepExpired() does not ask.
    */
   async takeSweepTurn(now = new Date()): Promise<boolean> {
     // Due a little before the next tick, so the process that swept can take the next turn too.
     const everyMs = (this.options.ttlSweepMs ?? 60_000) * 0.9;
     try {
-      const taken = await this.db
-        .collection<TurnRecord>(TURNS_COLLECTION)
-        .findOneAndUpdate(
-          { _id: SWEEP_TURN, next_at: { $lte: now } },
-          { $set: { next_at: new Date(now.getTime() + everyMs) } },
-          { upsert: true, returnDocument: 'after' },
-        );
+      const taken = await this.db.collection<TurnRecord>(TURNS_COLLECTION).findOneAndUpdate(
+        // A turn set more than an interval ahead comes from a clock that ran ahead: due as well.
+        { _id: SWEEP_TURN, $or: [{ next_at: { $lte: now } }, { next_at: { $gt: new Date(now.getTime() + everyMs) } }] },
+        { $set: { next_at: new Date(now.getTime() + everyMs) } },
+        { upsert: true, returnDocument: 'after' },
+      );
       return taken !== null;
     } catch (error) {
       if (mapMongoError(TURNS_COLLECTION, error) instanceof DuplicateKeyError) return false;
