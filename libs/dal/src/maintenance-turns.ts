@@ -8,7 +8,11 @@
  *
  * A turn is one document per task, `{ _id: task, next_at }`, taken in one compare-and-set
  * (`next_at` due, or no document yet: the upsert inserts it); a turn not due makes the upsert
- * collide with the stored document, which is the answer "not yours".
+ * collide with the stored document, which is the answer "not yours". A `next_at` more than an
+ * interval ahead (written by a process whose clock ran ahead) counts as due, so a wrong clock
+ * cannot stop the task. The work must bear being done twice now and then: FerretDB 1.24 does not
+ * apply a conditional update atomically (docs/store.md), so two processes asking at the same
+ * moment may both get a turn there (the first one, an insert, is always one caller's).
  */
 import { DuplicateKeyError, type Collection, type DocumentStore } from '@leadstream/ports';
 
@@ -31,7 +35,13 @@ export class MaintenanceTurns {
   async take(task: string, now: Date, everyMs: number): Promise<boolean> {
     try {
       const taken = await this.turns.findOneAndUpdate(
-        { _id: task, next_at: { $lte: now.toISOString() } },
+        {
+          _id: task,
+          $or: [
+            { next_at: { $lte: now.toISOString() } },
+            { next_at: { $gt: new Date(now.getTime() + everyMs).toISOString() } },
+          ],
+        },
         { $set: { next_at: new Date(now.getTime() + everyMs).toISOString() } },
         { upsert: true },
       );

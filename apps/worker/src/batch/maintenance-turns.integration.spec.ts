@@ -1,6 +1,6 @@
 /**
- * MaintenanceTurns on both engine pairs' stores: one caller a turn, the turn due again after its
- * interval, a first turn taken where no turn was stored, and tasks independent of one another.
+ * MaintenanceTurns on both engine pairs' stores: the first turn to one caller, the turn due again
+ * after its interval, tasks independent of one another, and a turn set far ahead taken anyway.
  */
 import { MaintenanceTurns } from '@leadstream/dal';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -28,5 +28,15 @@ describe.each(enginePairs('turns'))('MaintenanceTurns on %s', (_name, open) => {
     expect(await b.take('sweep', at(10_000), 10_000)).toBe(true);
     expect(await a.take('sweep', at(10_000), 10_000)).toBe(false);
     expect(await a.take('sweep', at(20_000), 10_000)).toBe(true);
+  });
+
+  it('takes a turn stored more than an interval ahead (a clock that ran ahead), so the task never stops', async () => {
+    pair = await open();
+    const turns = new MaintenanceTurns(pair.store);
+    const t0 = Date.parse('2026-11-28T10:00:00.000Z');
+    // A process whose clock was a day ahead took the turn.
+    expect(await turns.take('sweep', new Date(t0 + 86_400_000), 10_000)).toBe(true);
+    expect(await turns.take('sweep', new Date(t0), 10_000)).toBe(true);
+    expect(await turns.take('sweep', new Date(t0 + 5_000), 10_000)).toBe(false);
   });
 });

@@ -6,8 +6,8 @@
  * Outputs may go out twice; consumers are idempotent.
  *
  * Every process of the pipeline runs the timer, and one of them sweeps each interval: the one that
- * takes the turn (MaintenanceTurns), so the deployment reads the outboxes once an interval however
- * many processes it runs.
+ * takes the turn (MaintenanceTurns), so the deployment reads the outboxes about once an interval
+ * however many processes it runs.
  */
 import { LEADS_COLLECTION, LeadRepository, MaintenanceTurns, VendorRepository } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
