@@ -64,10 +64,14 @@ export class OutboxSweeper {
 
   /** A pass when this process has the deployment's turn for the interval (0 when another has it). */
   async sweepOnTurn(): Promise<number> {
-    const now = (this.options.now ?? (() => new Date()))();
+    const now = this.now();
     // Due a little before the next tick, so the process that swept can take the next turn too.
     if (!(await this.turns.take(OUTBOX_SWEEP_TURN, now, this.intervalMs * 0.9))) return 0;
     return this.sweep();
+  }
+
+  private now(): Date {
+    return (this.options.now ?? (() => new Date()))();
   }
 
   private get intervalMs(): number {
@@ -76,7 +80,7 @@ export class OutboxSweeper {
 
   /** One pass: produces and clears every outbox older than minAgeMs. Returns how many leads and vendors it flushed. */
   async sweep(): Promise<number> {
-    const now = (this.options.now ?? (() => new Date()))();
+    const now = this.now();
     const cutoff = new Date(now.getTime() - (this.options.minAgeMs ?? 30_000)).toISOString();
     return (await this.sweepVendors(cutoff)) + (await this.sweepLeads(cutoff));
   }

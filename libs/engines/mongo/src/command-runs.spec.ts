@@ -33,6 +33,13 @@ function recordingSend() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** 'resolved', or the message of the error the promise rejects with. */
+const outcomeOf = (done: Promise<unknown>): Promise<string> =>
+  done.then(
+    () => 'resolved',
+    (error: Error) => error.message,
+  );
+
 describe('commandRuns', () => {
   it('groups updates of distinct documents and keeps everything else alone, in order', () => {
     expect(
@@ -100,10 +107,7 @@ describe('sendConcurrently', () => {
     const slots = new CommandSlots(2);
     const { send, sent, pending } = recordingSend();
     const done = sendConcurrently({ start: 0, end: 6, concurrent: true }, slots, true, send);
-    const outcome = done.then(
-      () => 'resolved',
-      (error: Error) => error.message,
-    );
+    const outcome = outcomeOf(done);
     await tick();
     expect(sent).toEqual([0, 1]);
     pending.get(0)!.reject(new Error('refused'));
@@ -121,10 +125,7 @@ describe('sendConcurrently', () => {
     const other = sendConcurrently({ start: 100, end: 101, concurrent: true }, slots, true, send);
     await tick();
     const done = sendConcurrently({ start: 0, end: 4, concurrent: true }, slots, true, send);
-    const outcome = done.then(
-      () => 'resolved',
-      (error: Error) => error.message,
-    );
+    const outcome = outcomeOf(done);
     await tick();
     expect(sent).toEqual([100, 0]);
     pending.get(0)!.reject(new Error('refused'));
@@ -139,10 +140,7 @@ describe('sendConcurrently', () => {
     const slots = new CommandSlots(3);
     const { send, pending } = recordingSend();
     const done = sendConcurrently({ start: 0, end: 3, concurrent: true }, slots, true, send);
-    const outcome = done.then(
-      () => 'resolved',
-      (error: Error) => error.message,
-    );
+    const outcome = outcomeOf(done);
     await tick();
     pending.get(2)!.reject(new Error('third'));
     await tick();
@@ -155,10 +153,7 @@ describe('sendConcurrently', () => {
     const slots = new CommandSlots(2);
     const { send, sent, pending } = recordingSend();
     const done = sendConcurrently({ start: 0, end: 4, concurrent: true }, slots, false, send);
-    const outcome = done.then(
-      () => 'resolved',
-      (error: Error) => error.message,
-    );
+    const outcome = outcomeOf(done);
     for (let round = 0; round < 6; round++) {
       await tick();
       for (const [index, entry] of pending) {
