@@ -86,6 +86,36 @@ describe.skipIf(!uri)('mongodb store background sweep', () => {
   });
 });
 
+describe.skipIf(!uri)('mongodb store explicit sweep', () => {
+  it('sweeps what a TTL index made during a running sweep expires (the call waits for a sweep after it)', async () => {
+    const dbName = `leadstream_sweep_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoStore({ uri: uri!, dbName, ttlSweepMs: 3_600_000 });
+    try {
+      // A collection the sweep takes a while over (FerretDB reads every document for a `$lt`).
+      const slow = store.collection<BaseDocument & { expires_at: Date }>('slow');
+      await slow.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+      const later = new Date(Date.now() + 3_600_000);
+      await slow.insertMany(Array.from({ length: 3_000 }, (_, i) => ({ _id: `s${i}`, expires_at: later })));
+      const old = store.collection<BaseDocument & { expires_at: Date }>('expiring');
+      await old.insertOne({ _id: 'gone', expires_at: new Date(Date.now() - 60_000) });
+      // A sweep is running (it read the TTL list: `slow` only) when the index is made.
+      const running = store.sweepExpired();
+      await old.createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 });
+      await store.sweepExpired();
+      await running;
+      expect(await old.find({})).toEqual([]);
+    } finally {
+      await store.close();
+      const client = new MongoClient(uri!);
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
+
 describe.skipIf(!uri)('mongodb store round trips', () => {
   it('counts the commands it sends: one a query, one for a bulk write of records, none for a refused collection name', async () => {
     const dbName = `leadstream_commands_${randomUUID().slice(0, 8)}`;

@@ -112,6 +112,8 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   readonly engine = 'mongodb' as const;
   private readonly timer: NodeJS.Timeout;
   private sweeping: Promise<number> | null = null;
+  /** A sweep waiting for the running one to end (sweepExpired). */
+  private queuedSweep: Promise<number> | null = null;
   private closed = false;
   /** On FerretDB: lookups by a list of ids are sent as one equality query per id (mongo-collection.ts). */
   readonly idListAsLookups: boolean;
@@ -156,8 +158,21 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async sweepExpired(): Promise<number> {
-    // One sweep at a time: the timer and an explicit call may overlap.
-    this.sweeping ??= this.sweep().finally(() => {
+    // One sweep at a time: the timer and an explicit call may overlap. A sweep already running may
+    // have read the TTL list before the caller's latest TTL index, so the call waits for one that
+    // starts after it: queued behind the running one, and shared by every call made meanwhile.
+    if (!this.sweeping) return this.startSweep();
+    this.queuedSweep ??= this.sweeping
+      .catch(() => 0)
+      .then(() => {
+        this.queuedSweep = null;
+        return this.startSweep();
+      });
+    return this.queuedSweep;
+  }
+
+  private startSweep(): Promise<number> {
+    this.sweeping = this.sweep().finally(() => {
       this.sweeping = null;
     });
     return this.sweeping;
@@ -171,6 +186,7 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    await this.queuedSweep?.catch(() => 0);
     await this.sweeping?.catch(() => 0);
     await this.client.close();
   }
