@@ -7,6 +7,7 @@ export * from './organization-settings';
 export * from './api-keys';
 export * from './lead/lead';
 export * from './lead/lead-timeline';
+export * from './lead/with-fields';
 export * from './lead/lead.machine';
 export * from './lead/lead-review';
 export * from './dedup';

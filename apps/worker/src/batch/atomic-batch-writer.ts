@@ -7,6 +7,7 @@
 import type { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { LEADS_COLLECTION } from '@leadstream/dal';
+import { type LeadRecord, withFields } from '@leadstream/domain';
 import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
 import {
@@ -87,11 +88,11 @@ export class AtomicBatchWriter implements BatchWriter {
     if (write.leads.length === 0 && write.pendingOutboxes.length === 0) return;
     const operations: BulkWriteOperation<BaseDocument>[] = write.leads.map(({ lead, previous }) =>
       previous === null
-        ? { insertOne: { document: { ...lead, outbox: [] } as unknown as BaseDocument } }
+        ? { insertOne: { document: withFields<LeadRecord>(lead, { outbox: [] }) as unknown as BaseDocument } }
         : {
             updateOne: {
               filter: leadFilter(previous, previous.version),
-              update: leadChanges(previous, { ...lead, outbox: [] }),
+              update: leadChanges(previous, withFields<LeadRecord>(lead, { outbox: [] })),
             },
           },
     );

@@ -11,6 +11,7 @@ import {
   type LeadActorEvent,
   type LeadRecord,
   type TenantContext,
+  withFields,
 } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
 import { deadLetterTopic, startSpanFrom, traceHeadersOf, tracingEnabled } from '@leadstream/runtime';
@@ -260,12 +261,11 @@ export function advance(
   at: string,
 ): LeadRecord {
   const actor = advanceLead(lead.actor, event);
-  return {
-    ...lead,
+  return withFields<LeadRecord>(lead, {
     ...set,
     actor,
     status: leadStatusOf(actor.state),
     updated_at: at,
     applied_messages: [...lead.applied_messages, message.message_id],
-  };
+  });
 }

@@ -20,6 +20,7 @@ import {
   type LeadRecord,
   type LeadRoute,
   type TenantContext,
+  withFields,
 } from '@leadstream/domain';
 import { parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import type { LeadStage } from '../batch/lead-stage';
@@ -103,13 +104,12 @@ export function routeStage(deps: RouteStageDependencies): LeadStage {
       // Only a live lead with a target goes on to crm-sync; any other will never be synced, which
       // the lead says at once instead of after a hop through crm-sync.
       const toCrm = lead.environment === 'live' && route.targets.length > 0;
-      const next: LeadRecord = {
-        ...(review.kind === 'approve' ? review.lead : lead),
+      const next = withFields<LeadRecord>(review.kind === 'approve' ? review.lead : lead, {
         routing: route,
         ...(toCrm ? {} : { crm_sync_status: 'not_applicable' as const }),
         updated_at: at,
         applied_messages: [...lead.applied_messages, message.message_id],
-      };
+      });
       batch.put(next, [...(review.kind === 'approve' ? review.outputs : []), ...outputsOf(next, message, route)]);
       return 'decided';
     },

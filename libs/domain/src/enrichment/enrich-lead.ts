@@ -10,6 +10,7 @@
  * Pure: the rule webhooks come back as requests; the stage sends them.
  */
 import type { LeadRecord } from '../lead/lead';
+import { withFields } from '../lead/with-fields';
 import { lookupTableMap } from './lookup-map';
 import {
   calculate,
@@ -96,7 +97,8 @@ export function calculateTypeOf(path: string, customFieldTypes: ReadonlyMap<stri
 
 /** The stored lead with the enriched subject's writable fields, custom fields, enrichment data and calculated values. */
 export function applyEnrichment<T extends LeadRecord>(lead: T, outcome: EnrichmentOutcome): T {
-  const next: Record<string, unknown> = { ...lead };
+  // withFields, not a spread: fields are added to the copy below (lead/with-fields.ts says why).
+  const next: Record<string, unknown> = withFields<Record<string, unknown>>(lead, {});
   for (const field of WRITABLE_FIELDS) {
     const value = outcome.subject[field];
     if (value === undefined) continue;

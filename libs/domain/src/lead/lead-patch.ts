@@ -15,6 +15,7 @@ import type { CustomFieldValue } from './lead-submission';
 import { LEAD_STATUSES, type LeadRecord, type LeadStatus } from './lead';
 import type { LeadField } from './lead-fields';
 import { leadSearchFields } from './lead-search';
+import { withFields } from './with-fields';
 import { LEAD_NAME_FIELDS, stripBidiControls } from '../accounts/input';
 
 /** Text fields a user may change, with their longest value (the ingestion schema's limits). */
@@ -174,12 +175,11 @@ export function applyLeadPatch(lead: LeadRecord, patch: LeadPatch): AppliedLeadP
  */
 export function withDerivedFields<T extends LeadRecord>(lead: T): T {
   const keys = blockingKeyFields(lead);
-  return {
-    ...lead,
+  return withFields<T, LeadRecord>(lead, {
     ...leadSearchFields(lead),
     bk_email: keys.email,
     bk_phone: keys.phone,
     bk_name: keys.name,
     dedup_key: lead.email ? normalizeEmail(lead.email) : '',
-  };
+  });
 }

@@ -5,6 +5,7 @@
  * times on the delivery documents the deliver stage writes.
  */
 import type { LeadRecord } from './lead';
+import { withFields } from './with-fields';
 
 /** The stages of a lead's timeline, in the order a lead passes them. */
 export const TIMELINE_STAGES = [
@@ -68,5 +69,5 @@ export function timelineEntry(
  * flaggedAt, now, { reviewer }))`). Pure; the lead is written with the stage's other results.
  */
 export function appendTimelineEntry<T extends LeadRecord>(lead: T, entry: LeadTimelineEntry): T {
-  return { ...lead, timeline: [...timelineOf(lead), entry].slice(-MAX_TIMELINE_ENTRIES) };
+  return withFields<T, LeadRecord>(lead, { timeline: [...timelineOf(lead), entry].slice(-MAX_TIMELINE_ENTRIES) });
 }
