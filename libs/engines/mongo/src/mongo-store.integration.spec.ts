@@ -8,6 +8,16 @@ import { openMongoStore } from './index';
 
 const { value: uri } = lookupInfra('MONGODB_URI');
 
+/** Drops a test's database (each test names its own). */
+async function dropDatabase(dbName: string): Promise<void> {
+  const client = new MongoClient(uri!);
+  try {
+    await client.db(dbName).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
 /** FerretDB answers buildInfo with its own version; it never answers a filter from an index. */
 async function isFerretDb(serverUri: string): Promise<boolean> {
   const client = new MongoClient(serverUri);
@@ -45,12 +55,7 @@ documentStoreContract(
           },
           cleanup: async () => {
             await store.close();
-            const client = new MongoClient(uri);
-            try {
-              await client.db(dbName).dropDatabase();
-            } finally {
-              await client.close();
-            }
+            await dropDatabase(dbName);
           },
         };
       }
@@ -76,12 +81,7 @@ describe.skipIf(!uri)('mongodb store background sweep', () => {
       expect(await a.takeSweepTurn(at(54_000))).toBe(false);
     } finally {
       await Promise.all([a.close(), b.close()]);
-      const client = new MongoClient(uri!);
-      try {
-        await client.db(dbName).dropDatabase();
-      } finally {
-        await client.close();
-      }
+      await dropDatabase(dbName);
     }
   });
 });
@@ -106,12 +106,7 @@ describe.skipIf(!uri)('mongodb store explicit sweep', () => {
       expect(await old.find({})).toEqual([]);
     } finally {
       await store.close();
-      const client = new MongoClient(uri!);
-      try {
-        await client.db(dbName).dropDatabase();
-      } finally {
-        await client.close();
-      }
+      await dropDatabase(dbName);
     }
   });
 });
@@ -134,12 +129,7 @@ describe.skipIf(!uri)('mongodb store round trips', () => {
       expect(store.commands - start).toBe(2);
     } finally {
       await store.close();
-      const client = new MongoClient(uri!);
-      try {
-        await client.db(dbName).dropDatabase();
-      } finally {
-        await client.close();
-      }
+      await dropDatabase(dbName);
     }
   });
 });
