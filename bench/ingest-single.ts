@@ -146,6 +146,15 @@ async function main(): Promise<void> {
       half = await openLoop(send, Math.max(1, Math.floor(full.rps / 2)), SECONDS * 1000);
       answers.push(...half.answers);
       line(`leadstream at half rate (${Math.floor(full.rps / 2)}/s, open)`, half);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const halfCommits = perLead(
+        (await counts(service.url)).commits,
+        after.commits,
+        half.answers.filter((answer) => answer.status === 201).length,
+      );
+      // Small batches at half the rate: the cost of each commit is paid by fewer leads.
+      if (engines === 'embedded' && halfCommits !== undefined)
+        console.log(`SQLite commits per accepted lead at half rate: ${halfCommits}`);
     } finally {
       await service.stop();
     }

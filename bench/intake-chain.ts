@@ -4,7 +4,7 @@
  * no HTTP, no thread hop and no other consumer. The ingest benchmarks measure the whole service;
  * this one says how much of it is the chain, and `--profile` shows where its time goes.
  *
- *   npx tsx bench/intake-chain.ts [--leads 4000] [--profile]
+ *   npx tsx bench/intake-chain.ts [--leads 4000] [--sizes 1,8,32,128] [--profile]
  *
  * The store holds the leads of every earlier batch of the run, so dedup finds candidates the way
  * it does in a running service (names repeat: a name key is shared by many stored leads).
@@ -41,6 +41,11 @@ import { fixed, option, runBenchmark, uniqueSubmission } from './support/service
 
 const LEADS = option('leads', 4_000);
 const PROFILE = process.argv.includes('--profile');
+/** Batch sizes to measure (`--sizes 1` profiles what a lead alone costs: the per-batch overhead). */
+const SIZES = (process.argv[process.argv.indexOf('--sizes') + 1] ?? '')
+  .split(',')
+  .map(Number)
+  .filter((size) => process.argv.includes('--sizes') && Number.isInteger(size) && size > 0);
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
@@ -111,7 +116,7 @@ async function main(): Promise<void> {
       await session.post('Profiler.start');
     }
     console.log(`intake chain, embedded engines, in process (${LEADS} leads per batch size)`);
-    for (const size of [1, 8, 32, 128]) {
+    for (const size of SIZES.length > 0 ? SIZES : [1, 8, 32, 128]) {
       const count = Math.max(1, Math.round(LEADS / size));
       const ms = await runBatches(size, count);
       console.log(

@@ -47,6 +47,18 @@ export class AtomicBatchWriter implements BatchWriter {
 
   async commit(write: BatchWrite, position: ConsumerPosition): Promise<void> {
     const { store, log, topicPrefix } = this.options;
+    if (writesNothing(write)) {
+      // A batch that was a no-op for its stage (notify with no webhooks for its events, activity for
+      // events already recorded): its offset rides on the next transaction instead of a commit of
+      // its own. Handing its records to the stage again after a crash writes nothing again.
+      log.commitDeferred(
+        topicPrefix + position.groupId,
+        topicPrefix + position.topic,
+        position.partition,
+        position.nextOffset,
+      );
+      return;
+    }
     const transaction = log.beginTransaction();
     const produced: Array<[string, number]> = [];
     const direct: string[] = [];
@@ -113,4 +125,13 @@ export class AtomicBatchWriter implements BatchWriter {
     // Throwing rolls the whole transaction back: the batch is read and decided again.
     if (conflicts.length > 0) throw new WriteConflictError(conflicts);
   }
+}
+
+function writesNothing(write: BatchWrite): boolean {
+  return (
+    write.leads.length === 0 &&
+    write.records.length === 0 &&
+    write.pendingOutboxes.length === 0 &&
+    write.documents.every((writes) => writes.operations.length === 0)
+  );
 }

@@ -3,11 +3,13 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type EventLog, partitionForKey } from '@leadstream/ports';
 import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
 import Database from 'better-sqlite3';
 import { DataDirLockedError, EmbeddedLog, openEmbeddedLog, type SharedConnection } from './index';
+import { DEFERRED_COMMIT_MS } from './embedded-log';
+import { LogStore, SHARED_TABLES } from './log-store';
 
 const engineEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
 
@@ -376,5 +378,112 @@ describe('embedded event log on a shared connection', () => {
       await again.close();
       shared2.close();
     }
+  });
+});
+
+describe('deferred offsets (batches that wrote nothing)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The log on a shared connection, and what another connection (a restarted process) reads as stored. */
+  function openShared(): {
+    log: EmbeddedLog;
+    shared: SharedConnection & { close(): void };
+    stored: (group: string) => number | undefined;
+  } {
+    const dataDir = tempDir();
+    const file = join(dataDir, 'documents.sqlite');
+    const shared = sharedConnection(file);
+    const log = EmbeddedLog.open({ dataDir, shared });
+    const reader = new Database(file, { readonly: true });
+    const store = new LogStore(reader, SHARED_TABLES);
+    const close = (): void => {
+      reader.close();
+      shared.close();
+    };
+    return { log, shared: { ...shared, close }, stored: (group) => store.committed(group, 't', 0) };
+  }
+
+  it('reads on from a deferred offset at once, and stores it with the next transaction on the connection', async () => {
+    const { log, shared, stored } = openShared();
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      await log.produce('t', [{ key: 'k', value: '1' }]);
+      log.commitDeferred('quiet', 't', 0, 1);
+      expect(log.committed('quiet', 't', 0)).toBe(1); // what a member of the group starts from
+      expect(stored('quiet')).toBeUndefined(); // not written yet: a crash now reads the record again
+      // A batch of another group commits: the deferred offset rides on its transaction.
+      const transaction = log.beginTransaction();
+      shared.transaction(() => transaction.commitOffset('busy', 't', 0, 1));
+      transaction.published();
+      expect([stored('quiet'), stored('busy')]).toEqual([1, 1]);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
+  it('never lets a deferred offset overwrite a later commit of the same group', async () => {
+    const { log, shared, stored } = openShared();
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      log.commitDeferred('g', 't', 0, 5);
+      const transaction = log.beginTransaction();
+      shared.transaction(() => transaction.commitOffset('g', 't', 0, 7));
+      transaction.published();
+      expect(stored('g')).toBe(7);
+      expect(log.committed('g', 't', 0)).toBe(7);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
+  it('keeps a deferred offset deferred when the transaction that carried it rolls back', async () => {
+    const { log, shared, stored } = openShared();
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      log.commitDeferred('g', 't', 0, 3);
+      const failed = log.beginTransaction();
+      expect(() =>
+        shared.transaction(() => {
+          failed.produce('t', [{ key: 'k', value: 'lost' }]);
+          throw new Error('the batch failed');
+        }),
+      ).toThrow('the batch failed');
+      expect(stored('g')).toBeUndefined();
+      await log.produce('t', [{ key: 'k', value: 'kept' }]);
+      expect(stored('g')).toBe(3);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
+  it('writes a deferred offset on its own once nothing else commits for a while', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { log, shared, stored } = openShared();
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      log.commitDeferred('g', 't', 0, 2);
+      vi.advanceTimersByTime(DEFERRED_COMMIT_MS - 1);
+      expect(stored('g')).toBeUndefined();
+      vi.advanceTimersByTime(1);
+      expect(stored('g')).toBe(2);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
+  it('writes deferred offsets when it closes', async () => {
+    const { log, shared, stored } = openShared();
+    await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    log.commitDeferred('g', 't', 0, 4);
+    await log.close();
+    expect(stored('g')).toBe(4);
+    shared.close();
   });
 });

@@ -33,6 +33,7 @@ import { type LogRetentionOptions, pruneLog, type PruneReport } from './log-rete
 /** The part of a pino logger this engine uses. */
 export interface EmbeddedLogLogger {
   info(obj: object, msg?: string): void;
+  warn?(obj: object, msg?: string): void;
 }
 
 /**
@@ -66,6 +67,19 @@ export interface LogTransaction {
   produce(topic: string, records: ProduceRecord[]): RecordMetadata[];
   commitOffset(groupId: string, topic: string, partition: number, nextOffset: number): void;
   published(): void;
+}
+
+/**
+ * How long the offset of a batch that wrote nothing (EmbeddedLog.commitDeferred) may wait for the
+ * next transaction on the connection before it is written in one of its own.
+ */
+export const DEFERRED_COMMIT_MS = 200;
+
+interface OffsetCommit {
+  groupId: string;
+  topic: string;
+  partition: number;
+  nextOffset: number;
 }
 
 interface TopicInfo {
@@ -103,6 +117,9 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
 
   /** Offsets committed by this process, to skip writing the same one again. */
   private readonly committedHere = new Map<string, number>();
+  /** Offsets of batches that wrote nothing, not written yet (commitDeferred), by group and partition. */
+  private readonly deferred = new Map<string, OffsetCommit>();
+  private deferredTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -110,6 +127,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     private readonly unlock: () => void,
     private readonly write: <R>(work: () => R) => R,
     private readonly lockDb: Database.Database | undefined,
+    private readonly logger: EmbeddedLogLogger | undefined,
   ) {
     for (const t of store.topics()) this.topics.set(t.topic, { partitions: t.partitions, delayMs: t.delayMs });
     for (const e of store.endOffsets()) this.ends.set(tp(e.topic, e.partition), e.end);
@@ -132,9 +150,16 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         const shared = options.shared;
         const store = new LogStore(shared.db, SHARED_TABLES);
         if (store.isEmpty() && !ownStore.isEmpty()) moveLog(ownStore, store, shared, own, options.logger);
-        log = new EmbeddedLog(shared.db, store, unlock, (work) => shared.transaction(work), own);
+        log = new EmbeddedLog(shared.db, store, unlock, (work) => shared.transaction(work), own, options.logger);
       } else {
-        log = new EmbeddedLog(own, ownStore, unlock, (work) => own.transaction(work).immediate(), undefined);
+        log = new EmbeddedLog(
+          own,
+          ownStore,
+          unlock,
+          (work) => own.transaction(work).immediate(),
+          undefined,
+          options.logger,
+        );
       }
       options.logger?.info(
         { dataDir: options.dataDir, topics: log.topics.size, shared: options.shared !== undefined },
@@ -178,10 +203,22 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   beginTransaction(): LogTransaction {
     this.assertOpen();
     const ends = new Map<string, number>();
-    const commits = new Map<string, { groupId: string; topic: string; partition: number; nextOffset: number }>();
+    const commits = new Map<string, OffsetCommit>();
     const touched = new Set<string>();
+    // Deferred offsets ride on the transaction's first write, before its own commits (which are
+    // later positions of their groups, so they win where both name one).
+    let deferredTaken = false;
+    const takeDeferred = (): void => {
+      if (deferredTaken) return;
+      deferredTaken = true;
+      for (const [key, commit] of this.deferred) {
+        this.store.commit(commit.groupId, commit.topic, commit.partition, commit.nextOffset);
+        commits.set(key, commit);
+      }
+    };
     return {
       produce: (topic, records) => {
+        takeDeferred();
         const { partitions } = this.topic(topic);
         const now = Date.now();
         const rows: RecordRow[] = records.map((r) => {
@@ -204,6 +241,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         return rows.map((r) => ({ topic, partition: r.partition, offset: String(r.offset) }));
       },
       commitOffset: (groupId, topic, partition, nextOffset) => {
+        takeDeferred();
         this.store.commit(groupId, topic, partition, nextOffset);
         commits.set(`${groupId}\u0000${tp(topic, partition)}`, { groupId, topic, partition, nextOffset });
       },
@@ -212,6 +250,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         for (const [key, commit] of commits) {
           this.committedHere.set(key, commit.nextOffset);
           this.groups.get(commit.groupId)?.positions.set(tp(commit.topic, commit.partition), commit.nextOffset);
+          const deferred = this.deferred.get(key);
+          if (deferred !== undefined && deferred.nextOffset <= commit.nextOffset) this.deferred.delete(key);
         }
         for (const consumer of this.consumers)
           if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
@@ -261,6 +301,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   async close(): Promise<void> {
     if (this.closed) return;
     await Promise.all([...this.consumers].map((c) => c.stop()));
+    this.flushDeferred();
     this.closed = true;
     if (this.lockDb) {
       // The shared connection belongs to the store, which closes it.
@@ -296,15 +337,59 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   }
 
   committed(groupId: string, topic: string, partition: number): number | undefined {
-    return this.store.committed(groupId, topic, partition);
+    const deferred = this.deferred.get(`${groupId}\u0000${tp(topic, partition)}`);
+    return deferred?.nextOffset ?? this.store.committed(groupId, topic, partition);
   }
 
   commit(groupId: string, topic: string, partition: number, nextOffset: number): void {
-    // A stage that committed its offset inside its batch transaction needs no second commit.
+    // A stage that committed its offset inside its batch transaction (or deferred it) needs no second commit.
     const key = `${groupId}\u0000${tp(topic, partition)}`;
-    if (this.committedHere.get(key) === nextOffset) return;
+    if (this.committedHere.get(key) === nextOffset || this.deferred.get(key)?.nextOffset === nextOffset) return;
     this.write(() => this.store.commit(groupId, topic, partition, nextOffset));
     this.committedHere.set(key, nextOffset);
+  }
+
+  /**
+   * Commits the offset of a batch that wrote nothing (every record of it was a no-op for its
+   * group) without a transaction of its own: the offset is written with the next transaction on
+   * this connection, or on its own after DEFERRED_COMMIT_MS, or when the log closes. In the
+   * meantime the group reads on from it in memory. A crash before it is written hands those
+   * records to the group again, which again writes nothing for them (docs/pipeline.md).
+   */
+  commitDeferred(groupId: string, topic: string, partition: number, nextOffset: number): void {
+    this.assertOpen();
+    const key = `${groupId}\u0000${tp(topic, partition)}`;
+    if (this.committedHere.get(key) === nextOffset) return;
+    this.deferred.set(key, { groupId, topic, partition, nextOffset });
+    this.groups.get(groupId)?.positions.set(tp(topic, partition), nextOffset);
+    this.armDeferredTimer();
+  }
+
+  private armDeferredTimer(): void {
+    if (this.deferredTimer !== undefined) return;
+    this.deferredTimer = setTimeout(() => {
+      this.deferredTimer = undefined;
+      try {
+        this.flushDeferred();
+      } catch (error) {
+        // The store is busy or failing: the offsets stay deferred and are tried again.
+        this.logger?.warn?.({ err: error, offsets: this.deferred.size }, 'deferred consumer offsets not written yet');
+        this.armDeferredTimer();
+      }
+    }, DEFERRED_COMMIT_MS);
+    this.deferredTimer.unref(); // close() writes what is left
+  }
+
+  /** Writes the deferred offsets in one transaction of their own. */
+  private flushDeferred(): void {
+    clearTimeout(this.deferredTimer);
+    this.deferredTimer = undefined;
+    if (this.deferred.size === 0 || this.closed) return;
+    const transaction = this.beginTransaction();
+    // Taking the deferred offsets is what a transaction's first commit does; this one commits nothing else.
+    const [first] = this.deferred.values();
+    this.write(() => transaction.commitOffset(first!.groupId, first!.topic, first!.partition, first!.nextOffset));
+    transaction.published();
   }
 
   group(groupId: string): ConsumerGroup {
