@@ -441,6 +441,21 @@ describe('deferred offsets (batches that wrote nothing)', () => {
     }
   });
 
+  it('drops a deferred offset that a plain commit of the group has passed, instead of writing it back', async () => {
+    const { log, shared, stored } = openShared();
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      log.commitDeferred('g', 't', 0, 5);
+      log.commit('g', 't', 0, 9);
+      await log.produce('t', [{ key: 'k', value: 'next' }]);
+      expect(stored('g')).toBe(9);
+      expect(log.committed('g', 't', 0)).toBe(9);
+    } finally {
+      await log.close();
+      shared.close();
+    }
+  });
+
   it('keeps a deferred offset deferred when the transaction that carried it rolls back', async () => {
     const { log, shared, stored } = openShared();
     try {

@@ -212,6 +212,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
       if (deferredTaken) return;
       deferredTaken = true;
       for (const [key, commit] of this.deferred) {
+        // Passed meanwhile by a commit of the group's own: stale, and never written over it.
+        if ((this.committedHere.get(key) ?? -1) >= commit.nextOffset) continue;
         this.store.commit(commit.groupId, commit.topic, commit.partition, commit.nextOffset);
         commits.set(key, commit);
       }
@@ -301,7 +303,15 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   async close(): Promise<void> {
     if (this.closed) return;
     await Promise.all([...this.consumers].map((c) => c.stop()));
-    this.flushDeferred();
+    try {
+      this.flushDeferred();
+    } catch (error) {
+      // Only offsets of batches that wrote nothing: their records are handed to the groups again.
+      this.logger?.warn?.(
+        { err: error, offsets: this.deferred.size },
+        'deferred consumer offsets not written at close',
+      );
+    }
     this.closed = true;
     if (this.lockDb) {
       // The shared connection belongs to the store, which closes it.
@@ -347,6 +357,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     if (this.committedHere.get(key) === nextOffset || this.deferred.get(key)?.nextOffset === nextOffset) return;
     this.write(() => this.store.commit(groupId, topic, partition, nextOffset));
     this.committedHere.set(key, nextOffset);
+    const deferred = this.deferred.get(key);
+    if (deferred !== undefined && deferred.nextOffset <= nextOffset) this.deferred.delete(key);
   }
 
   /**
@@ -372,9 +384,9 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
       try {
         this.flushDeferred();
       } catch (error) {
-        // The store is busy or failing: the offsets stay deferred and are tried again.
+        // The store is busy or failing: the offsets stay deferred and are tried again while it is open.
         this.logger?.warn?.({ err: error, offsets: this.deferred.size }, 'deferred consumer offsets not written yet');
-        this.armDeferredTimer();
+        if (this.db.open) this.armDeferredTimer();
       }
     }, DEFERRED_COMMIT_MS);
     this.deferredTimer.unref(); // close() writes what is left
