@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/intake-chain.ts [--leads 4000] [--sizes 1,8,32,128] [--profile]
  *
- * The store holds the leads of every earlier batch of the run, so dedup finds candidates the way
+ * Configuration is read through the ConfigCache, as in the service. The store holds the leads of every earlier batch of the run, so dedup finds candidates the way
  * it does in a running service (names repeat: a name key is shared by many stored leads).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,8 +27,8 @@ import {
 import { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { LogRecord } from '@leadstream/ports';
+import { ConfigCache, createLogger } from '@leadstream/runtime';
 import { AtomicBatchWriter } from '../apps/worker/src/batch/atomic-batch-writer';
-import { uncachedConfig } from '../apps/worker/src/batch/config-source';
 import { chainLeadStages } from '../apps/worker/src/batch/stage-chain';
 import { dedupStage } from '../apps/worker/src/pipeline/dedup.stage';
 import { enrichStage } from '../apps/worker/src/pipeline/enrich.stage';
@@ -54,6 +54,9 @@ async function main(): Promise<void> {
   const log = EmbeddedLog.open({ dataDir: join(dir, 'log'), shared: store });
   await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 1 })));
   const writer = new AtomicBatchWriter({ store, log, topicPrefix: '' });
+  // Configuration kept as the service keeps it (read once, then until a change is known).
+  const config = new ConfigCache({ log, store, logger: createLogger({ level: 'silent', role: 'bench' }) });
+  await config.start();
   const session = PROFILE ? new Session() : undefined;
   try {
     await LeadRepository.ensureIndexes(store);
@@ -71,16 +74,16 @@ async function main(): Promise<void> {
           organizations: dal.organizations,
           customFields: new CustomFieldRepository(store),
           validationRules: new ValidationRuleRepository(store),
-          config: uncachedConfig,
+          config,
           mx: undefined,
         }),
-        dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config: uncachedConfig }),
-        enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config: uncachedConfig }),
+        dedupStage({ leads, dedup: new DedupRepository(store), vendors: dal.vendors, config }),
+        enrichStage({ leads, enrichment: new EnrichmentConfigReader(store), config }),
         routeStage({
           leads,
           routing: new RoutingConfigReader(store),
           counters: new RoutingCounterRepository(store),
-          config: uncachedConfig,
+          config,
         }),
       ]),
       writer,
@@ -132,6 +135,7 @@ async function main(): Promise<void> {
     }
   } finally {
     session?.disconnect();
+    await config.stop();
     await log.close();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
