@@ -387,29 +387,35 @@ describe('deferred offsets (batches that wrote nothing)', () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The log on a shared connection, and what another connection (a restarted process) reads as stored. */
-  function openShared(): {
-    log: EmbeddedLog;
-    shared: SharedConnection & { close(): void };
-    stored: (group: string) => number | undefined;
-  } {
+  /**
+   * Runs `work` with a log on a shared connection (topic `t`, one partition) and `stored`: what
+   * another connection (a restarted process) reads as a group's stored offset. Closes all after.
+   */
+  async function withLog(
+    work: (context: {
+      log: EmbeddedLog;
+      shared: SharedConnection;
+      stored: (group: string) => number | undefined;
+    }) => Promise<void> | void,
+  ): Promise<void> {
     const dataDir = tempDir();
     const file = join(dataDir, 'documents.sqlite');
     const shared = sharedConnection(file);
     const log = EmbeddedLog.open({ dataDir, shared });
     const reader = new Database(file, { readonly: true });
     const store = new LogStore(reader, SHARED_TABLES);
-    const close = (): void => {
+    try {
+      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+      await work({ log, shared, stored: (group) => store.committed(group, 't', 0) });
+    } finally {
+      await log.close();
       reader.close();
       shared.close();
-    };
-    return { log, shared: { ...shared, close }, stored: (group) => store.committed(group, 't', 0) };
+    }
   }
 
   it('reads on from a deferred offset at once, and stores it with the next transaction on the connection', async () => {
-    const { log, shared, stored } = openShared();
-    try {
-      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    await withLog(async ({ log, shared, stored }) => {
       await log.produce('t', [{ key: 'k', value: '1' }]);
       log.commitDeferred('quiet', 't', 0, 1);
       expect(log.committed('quiet', 't', 0)).toBe(1); // what a member of the group starts from
@@ -419,47 +425,32 @@ describe('deferred offsets (batches that wrote nothing)', () => {
       shared.transaction(() => transaction.commitOffset('busy', 't', 0, 1));
       transaction.published();
       expect([stored('quiet'), stored('busy')]).toEqual([1, 1]);
-    } finally {
-      await log.close();
-      shared.close();
-    }
+    });
   });
 
   it('never lets a deferred offset overwrite a later commit of the same group', async () => {
-    const { log, shared, stored } = openShared();
-    try {
-      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    await withLog(async ({ log, shared, stored }) => {
       log.commitDeferred('g', 't', 0, 5);
       const transaction = log.beginTransaction();
       shared.transaction(() => transaction.commitOffset('g', 't', 0, 7));
       transaction.published();
       expect(stored('g')).toBe(7);
       expect(log.committed('g', 't', 0)).toBe(7);
-    } finally {
-      await log.close();
-      shared.close();
-    }
+    });
   });
 
   it('drops a deferred offset that a plain commit of the group has passed, instead of writing it back', async () => {
-    const { log, shared, stored } = openShared();
-    try {
-      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    await withLog(async ({ log, stored }) => {
       log.commitDeferred('g', 't', 0, 5);
       log.commit('g', 't', 0, 9);
       await log.produce('t', [{ key: 'k', value: 'next' }]);
       expect(stored('g')).toBe(9);
       expect(log.committed('g', 't', 0)).toBe(9);
-    } finally {
-      await log.close();
-      shared.close();
-    }
+    });
   });
 
   it('keeps a deferred offset deferred when the transaction that carried it rolls back', async () => {
-    const { log, shared, stored } = openShared();
-    try {
-      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    await withLog(async ({ log, shared, stored }) => {
       log.commitDeferred('g', 't', 0, 3);
       const failed = log.beginTransaction();
       expect(() =>
@@ -471,34 +462,25 @@ describe('deferred offsets (batches that wrote nothing)', () => {
       expect(stored('g')).toBeUndefined();
       await log.produce('t', [{ key: 'k', value: 'kept' }]);
       expect(stored('g')).toBe(3);
-    } finally {
-      await log.close();
-      shared.close();
-    }
+    });
   });
 
   it('writes a deferred offset on its own once nothing else commits for a while', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { log, shared, stored } = openShared();
-    try {
-      await log.ensureTopics([{ topic: 't', partitions: 1 }]);
+    await withLog(async ({ log, stored }) => {
       log.commitDeferred('g', 't', 0, 2);
       vi.advanceTimersByTime(DEFERRED_COMMIT_MS - 1);
       expect(stored('g')).toBeUndefined();
       vi.advanceTimersByTime(1);
       expect(stored('g')).toBe(2);
-    } finally {
-      await log.close();
-      shared.close();
-    }
+    });
   });
 
   it('writes deferred offsets when it closes', async () => {
-    const { log, shared, stored } = openShared();
-    await log.ensureTopics([{ topic: 't', partitions: 1 }]);
-    log.commitDeferred('g', 't', 0, 4);
-    await log.close();
-    expect(stored('g')).toBe(4);
-    shared.close();
+    await withLog(async ({ log, stored }) => {
+      log.commitDeferred('g', 't', 0, 4);
+      await log.close();
+      expect(stored('g')).toBe(4);
+    });
   });
 });

@@ -82,6 +82,10 @@ interface OffsetCommit {
   nextOffset: number;
 }
 
+/** A group's offset of one partition, as the maps of offsets key it. */
+const offsetKey = (groupId: string, topic: string, partition: number): string =>
+  `${groupId}\u0000${tp(topic, partition)}`;
+
 interface TopicInfo {
   partitions: number;
   delayMs: number | undefined;
@@ -201,6 +205,11 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
    * (see LogTransaction). Offsets are taken from a copy and published only after the commit.
    */
   beginTransaction(): LogTransaction {
+    return this.openTransaction().transaction;
+  }
+
+  /** A LogTransaction, and how it takes the deferred offsets (which its first write does anyway). */
+  private openTransaction(): { transaction: LogTransaction; takeDeferred: () => void } {
     this.assertOpen();
     const ends = new Map<string, number>();
     const commits = new Map<string, OffsetCommit>();
@@ -218,7 +227,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         commits.set(key, commit);
       }
     };
-    return {
+    const transaction: LogTransaction = {
       produce: (topic, records) => {
         takeDeferred();
         const { partitions } = this.topic(topic);
@@ -245,7 +254,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
       commitOffset: (groupId, topic, partition, nextOffset) => {
         takeDeferred();
         this.store.commit(groupId, topic, partition, nextOffset);
-        commits.set(`${groupId}\u0000${tp(topic, partition)}`, { groupId, topic, partition, nextOffset });
+        commits.set(offsetKey(groupId, topic, partition), { groupId, topic, partition, nextOffset });
       },
       published: () => {
         for (const [key, end] of ends) this.ends.set(key, end);
@@ -259,6 +268,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
           if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
       },
     };
+    return { transaction, takeDeferred };
   }
 
   consumer(options: ConsumerOptions): EmbeddedConsumer {
@@ -347,13 +357,13 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   }
 
   committed(groupId: string, topic: string, partition: number): number | undefined {
-    const deferred = this.deferred.get(`${groupId}\u0000${tp(topic, partition)}`);
+    const deferred = this.deferred.get(offsetKey(groupId, topic, partition));
     return deferred?.nextOffset ?? this.store.committed(groupId, topic, partition);
   }
 
   commit(groupId: string, topic: string, partition: number, nextOffset: number): void {
     // A stage that committed its offset inside its batch transaction (or deferred it) needs no second commit.
-    const key = `${groupId}\u0000${tp(topic, partition)}`;
+    const key = offsetKey(groupId, topic, partition);
     if (this.committedHere.get(key) === nextOffset || this.deferred.get(key)?.nextOffset === nextOffset) return;
     this.write(() => this.store.commit(groupId, topic, partition, nextOffset));
     this.committedHere.set(key, nextOffset);
@@ -370,7 +380,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
    */
   commitDeferred(groupId: string, topic: string, partition: number, nextOffset: number): void {
     this.assertOpen();
-    const key = `${groupId}\u0000${tp(topic, partition)}`;
+    const key = offsetKey(groupId, topic, partition);
     if (this.committedHere.get(key) === nextOffset) return;
     this.deferred.set(key, { groupId, topic, partition, nextOffset });
     this.groups.get(groupId)?.positions.set(tp(topic, partition), nextOffset);
@@ -397,10 +407,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     clearTimeout(this.deferredTimer);
     this.deferredTimer = undefined;
     if (this.deferred.size === 0 || this.closed) return;
-    const transaction = this.beginTransaction();
-    // Taking the deferred offsets is what a transaction's first commit does; this one commits nothing else.
-    const [first] = this.deferred.values();
-    this.write(() => transaction.commitOffset(first!.groupId, first!.topic, first!.partition, first!.nextOffset));
+    const { transaction, takeDeferred } = this.openTransaction();
+    this.write(takeDeferred);
     transaction.published();
   }
 
