@@ -57,6 +57,8 @@ interface Counts {
   commands: number | undefined;
   /** Batches of the intake chain (its head stage, validate). */
   chainBatches: number | undefined;
+  /** leadstream_messages_produced_total by topic: the log records written. */
+  produced: Map<string, number>;
 }
 
 async function counts(url: string): Promise<Counts> {
@@ -69,7 +71,22 @@ async function counts(url: string): Promise<Counts> {
     commits: value(/^leadstream_sqlite_commits (\d+)/m),
     commands: value(/^leadstream_mongodb_commands (\d+)/m),
     chainBatches: value(/^leadstream_stage_batch_duration_seconds_count\{[^}]*stage="validate"[^}]*\} (\d+)/m),
+    produced: new Map(
+      [...text.matchAll(/^leadstream_messages_produced_total\{[^}]*topic="([^"]+)"[^}]*\} (\d+)/gm)].map(
+        (match) => [match[1]!, Number(match[2])] as const,
+      ),
+    ),
   };
+}
+
+/** Log records written per accepted lead between two counts, in all and by topic. */
+function recordsPerLead(before: Counts, after: Counts, leads: number): string {
+  const byTopic = [...after.produced]
+    .map(([topic, count]) => [topic, (count - (before.produced.get(topic) ?? 0)) / Math.max(1, leads)] as const)
+    .filter(([, perLead]) => perLead > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const total = byTopic.reduce((sum, [, perLead]) => sum + perLead, 0);
+  return `${total.toFixed(2)} (${byTopic.map(([topic, perLead]) => `${topic} ${perLead.toFixed(2)}`).join(', ')})`;
 }
 
 const perLead = (after: number | undefined, before: number | undefined, leads: number): string | undefined =>
@@ -131,6 +148,7 @@ async function main(): Promise<void> {
       const commits = perLead(after.commits, before.commits, accepted);
       if (engines === 'embedded' && commits !== undefined)
         console.log(`SQLite commits per accepted lead at steady state: ${commits} (target <= 1.2)`);
+      console.log(`log records written per accepted lead: ${recordsPerLead(before, after, accepted)} (target <= 4)`);
       const commands = perLead(after.commands, before.commands, accepted);
       if (
         engines === 'kafka' &&
