@@ -42,7 +42,7 @@ type MongoBulkResult = Awaited<ReturnType<DriverCollection<BaseDocument>['bulkWr
 
 /** What a collection needs from the store that owns the client. */
 export interface MongoCollectionHost {
-  /** True on FerretDB, which scans for `_id: {$in}` but looks up `_id` equality. */
+  /** True on FerretDB, where a few `_id` equalities cost less than one `_id: {$in}` (ID_LOOKUPS_MAX). */
   readonly idListAsLookups: boolean;
   /**
    * True on FerretDB 1.24: an upsert that inserts stores the document without the top-level
@@ -73,6 +73,16 @@ export interface MongoCollectionHost {
   recordSubstringIndex(collection: string, field: string): Promise<void>;
   warn(obj: object, msg: string): void;
 }
+
+/**
+ * Up to this many ids, a find by `_id: {$in}` on FerretDB goes out as one `_id` equality a id, side
+ * by side; more go out as the one $in query. FerretDB 1.24 scans the collection for both (its
+ * PostgreSQL filter is a jsonb `@>` that no index serves): an equality is a scan in PostgreSQL
+ * (about 10 ms an id among 4,500 webhook delivery documents), the $in one pass whose documents
+ * FerretDB decodes itself (about 2.2 s there for any number of ids; 1 s among 1,500). Measured
+ * crossing: 150-200 ids at both sizes; a deliver batch that fell behind asks for 500.
+ */
+export const ID_LOOKUPS_MAX = 150;
 
 /** MongoDB's NotImplemented; FerretDB 1.24 answers it to `expireAfterSeconds`. */
 const NOT_IMPLEMENTED = 238;
@@ -225,15 +235,22 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
     const ids = idList(filter);
-    if (ids && this.host.idListAsLookups && !options.sort && !options.skip && !options.limit) {
-      // FerretDB 1.24 answers `_id: {$in}` by scanning the collection (56 ms for 10 ids among 200
-      // documents, growing with the collection) but an `_id` equality from its primary key (5 ms):
-      // a stage batch's prefetch sends one equality per id, side by side. MongoDB uses its _id
-      // index for $in and gets the one query.
+    if (
+      ids &&
+      ids.length <= ID_LOOKUPS_MAX &&
+      this.host.idListAsLookups &&
+      !options.sort &&
+      !options.skip &&
+      !options.limit
+    ) {
+      // A stage batch's prefetch on FerretDB: one `_id` equality per id, side by side (see
+      // ID_LOOKUPS_MAX). MongoDB uses its _id index for $in and gets the one query.
       const found = await Promise.all(ids.map((id) => this.driver.findOne({ _id: id }, { projection: HIDE_KEYS })));
       return found.filter((doc): doc is NonNullable<typeof doc> => doc !== null) as T[];
     }
-    return (await this.driver.find(this.filter(filter), findOptions(options)).toArray()) as T[];
+    // An id list comes back in one reply (the server's first batch is 101 documents otherwise).
+    const batch = ids && !options.limit ? { batchSize: Math.max(1, ids.length) } : {};
+    return (await this.driver.find(this.filter(filter), { ...findOptions(options), ...batch }).toArray()) as T[];
   }
 
   async *iterate(filter: Filter, options: FindOptions & { batchSize?: number } = {}): AsyncIterable<T> {

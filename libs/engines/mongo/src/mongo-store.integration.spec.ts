@@ -5,6 +5,7 @@ import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { type BaseDocument, type BulkWriteOperation, type DocumentStore } from '@leadstream/ports';
 import { describe, expect, it } from 'vitest';
 import { openMongoStore } from './index';
+import { ID_LOOKUPS_MAX } from './mongo-collection';
 
 const { value: uri } = lookupInfra('MONGODB_URI');
 
@@ -112,6 +113,30 @@ describe.skipIf(!uri)('mongodb store explicit sweep', () => {
 });
 
 describe.skipIf(!uri)('mongodb store round trips', () => {
+  it('finds a few ids as one lookup each on FerretDB, and many as the one $in query (one query on MongoDB)', async () => {
+    const dbName = `leadstream_id_lists_${randomUUID().slice(0, 8)}`;
+    const store = await openMongoStore({ uri: uri!, dbName });
+    const ferret = await isFerretDb(uri!);
+    try {
+      const records = store.collection<BaseDocument & { n: number }>('records');
+      const count = ID_LOOKUPS_MAX + 1;
+      await records.insertMany(Array.from({ length: count }, (_, n) => ({ _id: `r${n}`, n })));
+      const idsOf = (n: number): string[] => Array.from({ length: n }, (_, i) => `r${i}`).concat('missing');
+      const found = async (ids: string[]): Promise<{ numbers: number[]; commands: number }> => {
+        const start = store.commands;
+        const docs = await records.find({ _id: { $in: ids } });
+        return { numbers: docs.map((doc) => doc.n).sort((a, b) => a - b), commands: store.commands - start };
+      };
+      const few = await found(idsOf(3));
+      expect(few).toEqual({ numbers: [0, 1, 2], commands: ferret ? 4 : 1 });
+      const many = await found(idsOf(count));
+      expect(many).toEqual({ numbers: Array.from({ length: count }, (_, n) => n), commands: 1 });
+    } finally {
+      await store.close();
+      await dropDatabase(dbName);
+    }
+  });
+
   it('counts the commands it sends: one a query, one for a bulk write of records, none for a refused collection name', async () => {
     const dbName = `leadstream_commands_${randomUUID().slice(0, 8)}`;
     const store = await openMongoStore({ uri: uri!, dbName });

@@ -115,7 +115,7 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   /** A sweep waiting for the running one to end (sweepExpired). */
   private queuedSweep: Promise<number> | null = null;
   private closed = false;
-  /** On FerretDB: lookups by a list of ids are sent as one equality query per id (mongo-collection.ts). */
+  /** On FerretDB: lookups by a short list of ids are sent as one equality query per id (mongo-collection.ts). */
   readonly idListAsLookups: boolean;
   /** On FerretDB: an upsert that inserts leaves out the top-level null fields of $setOnInsert (mongo-collection.ts). */
   readonly upsertDropsNulls: boolean;
