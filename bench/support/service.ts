@@ -160,6 +160,10 @@ export async function startChild(
     cwd: ROOT,
   });
   const exited = once(child, 'exit');
+  // A bench that dies (its output piped to `head`, an error) must not leave the service running
+  // on the machine's infra servers, where it would keep consuming their topics.
+  const killOnExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
@@ -180,6 +184,7 @@ export async function startChild(
     url,
     process: child,
     async stop() {
+      process.off('exit', killOnExit);
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
