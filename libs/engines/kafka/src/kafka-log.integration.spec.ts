@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
-import { type EventLog, partitionForKey } from '@leadstream/ports';
-import { Kafka, logLevel } from 'kafkajs';
+import { type EventLog, type LogRecord, partitionForKey } from '@leadstream/ports';
+import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
 import { openKafkaLog } from './index';
 
@@ -106,4 +107,104 @@ describe.skipIf(!brokers)('Kafka event log partitions', () => {
       await log.close();
     }
   });
+});
+
+/** Every record of `topics`, read from the start by a new group, once `count` have arrived. */
+async function readBack(log: EventLog, topics: string[], count: number): Promise<LogRecord[]> {
+  const seen: LogRecord[] = [];
+  const consumer = log.consumer({ groupId: `read-back-${randomUUID()}`, topics, fromBeginning: true });
+  await consumer.start(async (batch) => {
+    seen.push(...batch.records);
+  });
+  try {
+    await expect.poll(() => seen.length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  } finally {
+    await consumer.stop();
+  }
+  return seen;
+}
+
+/**
+ * Connections that pass everything except, while `losing` is set, the broker's answers to Produce
+ * requests: the connection is cut when the answer arrives, so the broker has written the batch
+ * but the client never hears so.
+ */
+function lossyConnections(): { factory: ISocketFactory; lose: (on: boolean) => void } {
+  let losing = false;
+  const factory: ISocketFactory = ({ host, port, onConnect }) => {
+    const socket = net.connect({ host, port }, onConnect);
+    let produceAnswerDue = false;
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+    socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+      // A request starts with its size (int32) and its API key (int16); Produce is key 0.
+      if (losing && Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === 0) produceAnswerDue = true;
+      return write(chunk, ...rest);
+    });
+    const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
+    socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+      if (event === 'data' && produceAnswerDue) {
+        socket.destroy(new Error('the answer to a Produce request was lost'));
+        return true;
+      }
+      return emit(event, ...args);
+    }) as typeof socket.emit;
+    return socket;
+  };
+  return { factory, lose: (on) => (losing = on) };
+}
+
+describe.skipIf(!brokers)('Kafka event log acknowledgements', () => {
+  it('a send acknowledged after an earlier send failed with its answer lost is written (not taken for a repeat of the failed one)', async () => {
+    const connections = lossyConnections();
+    const log = await openKafkaLog({ brokers: brokers!, clientId: 'lost-answer', socketFactory: connections.factory });
+    const topic = `lost-answer-${randomUUID().slice(0, 8)}`;
+    try {
+      await log.ensureTopics([{ topic, partitions: 1 }]);
+      await log.produce(topic, [{ key: 'k', value: 'before' }]);
+      // Every answer to this send is lost, through all of kafkajs's retries: the caller is told it
+      // failed, though the broker wrote it.
+      connections.lose(true);
+      await expect(log.produce(topic, [{ key: 'k', value: 'unanswered' }])).rejects.toThrow();
+      connections.lose(false);
+      const [acknowledged] = await log.produce(topic, [{ key: 'k', value: 'acknowledged' }]);
+
+      const records = await readBack(log, [topic], 3);
+      const at = records.find((r) => r.offset === acknowledged!.offset);
+      expect(at?.value).toBe('acknowledged');
+      expect(records.map((r) => r.value)).toEqual(['before', 'unanswered', 'acknowledged']);
+    } finally {
+      await log.close();
+    }
+  }, 60_000);
+
+  it('sends made side by side each answer where their own records landed', async () => {
+    const log = await openKafkaLog({ brokers: brokers!, clientId: 'side-by-side' });
+    const topics = [`side-a-${randomUUID().slice(0, 8)}`, `side-b-${randomUUID().slice(0, 8)}`];
+    try {
+      await log.ensureTopics(topics.map((topic) => ({ topic, partitions: 3 })));
+      const sends = Array.from({ length: 40 }, (_, i) => {
+        const topic = topics[i % 2]!;
+        const records = Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+          key: `key-${i}-${j}`,
+          value: `value-${i}-${j}`,
+        }));
+        return log.produce(topic, records).then((metadata) => ({ topic, records, metadata }));
+      });
+      const answered = await Promise.all(sends);
+      const written = answered.reduce((sum, a) => sum + a.records.length, 0);
+      const records = await readBack(log, topics, written);
+      expect(records).toHaveLength(written);
+      const where = new Map(records.map((r) => [`${r.topic}/${r.partition}/${r.offset}`, r.value]));
+      for (const { topic, records: sent, metadata } of answered) {
+        expect(metadata).toHaveLength(sent.length);
+        sent.forEach((record, j) => {
+          expect(metadata[j]!.topic).toBe(topic);
+          expect(metadata[j]!.partition).toBe(partitionForKey(record.key, 3));
+          expect(where.get(`${topic}/${metadata[j]!.partition}/${metadata[j]!.offset}`)).toBe(record.value);
+        });
+      }
+    } finally {
+      await log.close();
+    }
+  }, 60_000);
 });

@@ -10,7 +10,7 @@
  * Delay settings are not a Kafka topic config: this log remembers them from ensureTopics, which
  * every process calls at start-up for the topics it uses.
  */
-import type { Admin, Kafka as KafkaClient, Message, Producer } from 'kafkajs';
+import type { Admin, ISocketFactory, Kafka as KafkaClient, Message } from 'kafkajs';
 import {
   createPartitioner,
   type ConsumerOptions,
@@ -20,6 +20,7 @@ import {
   type TopicSpec,
 } from '@leadstream/ports';
 import { KafkaLogConsumer, type KafkaConsumerTuning } from './kafka-consumer';
+import { ProducerSession } from './producer-session';
 import { Kafka, Partitioners } from './kafkajs-runtime';
 import { KAFKAJS_LOG_LEVEL, kafkajsLogCreator, type KafkaLogLogger } from './kafkajs-logger';
 
@@ -36,6 +37,8 @@ export interface KafkaLogOptions {
   partitionRefreshMs?: number;
   /** The clock the refresh reads (tests). */
   now?: () => number;
+  /** How the client opens its connections (kafkajs's plain TCP or TLS when absent; tests lose answers with it). */
+  socketFactory?: ISocketFactory;
 }
 
 const DEFAULT_TUNING: KafkaConsumerTuning = {
@@ -57,24 +60,28 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
     logCreator: kafkajsLogCreator(options.logger),
     retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     connectionTimeout: 3_000,
+    ...(options.socketFactory ? { socketFactory: options.socketFactory } : {}),
   });
   const admin = kafka.admin();
-  const producer = kafka.producer({
-    allowAutoTopicCreation: false,
-    // A produce retried after the broker already wrote it (a timeout, a leader move just after a
-    // topic is created) must not write the records twice: the idempotent producer lets the broker
-    // drop the repeat. It implies acks=-1 and one request in flight per broker.
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
-    // The producer's own view of the partitions ages like ours (partitionCount), so a partition
-    // added to a live topic becomes writable within one refresh interval.
-    metadataMaxAge: options.partitionRefreshMs ?? 30_000,
-  });
+  const producers = new ProducerSession(() =>
+    kafka.producer({
+      allowAutoTopicCreation: false,
+      // A produce retried after the broker already wrote it (a timeout, a leader move just after a
+      // topic is created) must not write the records twice: the idempotent producer lets the broker
+      // drop the repeat. It implies acks=-1 and one request in flight per broker. ProducerSession
+      // keeps its acknowledgements true when a send fails.
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+      // The producer's own view of the partitions ages like ours (partitionCount), so a partition
+      // added to a live topic becomes writable within one refresh interval.
+      metadataMaxAge: options.partitionRefreshMs ?? 30_000,
+    }),
+  );
   await admin.connect();
   try {
-    await producer.connect();
+    await producers.connect();
   } catch (error) {
     await admin.disconnect();
     throw error;
@@ -82,7 +89,7 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
   return new KafkaLog(
     kafka,
     admin,
-    producer,
+    producers,
     { ...DEFAULT_TUNING, ...options.consumer },
     options.partitionRefreshMs ?? 30_000,
     options.now ?? Date.now,
@@ -100,7 +107,7 @@ export class KafkaLog implements EventLog {
   constructor(
     private readonly kafka: KafkaClient,
     private readonly admin: Admin,
-    private readonly producer: Producer,
+    private readonly producers: ProducerSession,
     private readonly tuning: KafkaConsumerTuning,
     private readonly partitionRefreshMs = 30_000,
     private readonly now: () => number = Date.now,
@@ -176,28 +183,7 @@ export class KafkaLog implements EventLog {
       headers: r.headers,
       timestamp: String(r.timestamp ?? now),
     }));
-    const answers = await this.producer.send({ topic, messages, acks: -1 });
-    const nextOffset = new Map<number, bigint>();
-    for (const a of answers) if (a.baseOffset !== undefined) nextOffset.set(a.partition, BigInt(a.baseOffset));
-    return messages.map((m) => {
-      const partition = m.partition!;
-      const offset = nextOffset.get(partition);
-      if (offset === undefined) {
-        // kafkajs writes nothing to a partition its metadata does not know yet (just added):
-        // retriable, the producer's metadata catches up within partitionRefreshMs.
-        throw Object.assign(
-          new Error(
-            `Kafka returned no offset for ${topic}/${partition}: the producer does not know that partition yet`,
-          ),
-          {
-            type: 'UNKNOWN_TOPIC_OR_PARTITION',
-            retriable: true,
-          },
-        );
-      }
-      nextOffset.set(partition, offset + 1n);
-      return { topic, partition, offset: offset.toString() };
-    });
+    return this.producers.send(topic, messages);
   }
 
   consumer(options: ConsumerOptions): KafkaLogConsumer {
@@ -222,6 +208,6 @@ export class KafkaLog implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await Promise.allSettled([...this.consumers].map((c) => c.stop()));
-    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+    await Promise.allSettled([this.producers.close(), this.admin.disconnect()]);
   }
 }
