@@ -34,6 +34,7 @@ import { ingestionRouter } from './ingestion/ingestion.routes';
 import { createAccountsContext, mountAccounts, type AccountsConfig } from './accounts';
 import { dedupRouter } from './dedup/dedup.routes';
 import { mountLeads } from './leads/leads.app';
+import type { LeadChangeCommitter } from './leads/use-cases/lead-writer';
 import { mountRules, type RulesMountDependencies } from './rules/rules.app';
 import { mountRouting } from './routing/routing.app';
 import { mountCaps } from './caps/caps.routes';
@@ -71,6 +72,12 @@ export interface ApiDependencies {
    */
   configCache: ConfigCache;
   leads: LeadRepository;
+  /**
+   * The engines' unit of work for the API's lead changes (update, delete): on the embedded
+   * engines of `leadstream start` the pipeline thread writes each change with its events in one
+   * transaction. Without it a change goes through the lead's outbox (lead-writer.ts).
+   */
+  leadChanges?: LeadChangeCommitter;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
   /** Behind a reverse proxy, trust X-Forwarded-For for the client address (IP restrictions). */
@@ -191,6 +198,7 @@ export function createApiApp(deps: ApiDependencies): Koa {
     config,
     customFields,
     log: deps.log,
+    ...(deps.leadChanges ? { leadChanges: deps.leadChanges } : {}),
     submissions,
     waiter: deps.waiter,
     decisionTimeoutMs: deps.decisionTimeoutMs,

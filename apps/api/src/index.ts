@@ -5,3 +5,4 @@ export * from './vendor-portal/vendor-portal.routes';
 export * from './auth';
 export * from './accounts';
 export * from './review-queue';
+export type { LeadChangeCommitter } from './leads/use-cases/lead-writer';

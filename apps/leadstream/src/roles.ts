@@ -179,6 +179,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       ),
       configCache,
       leads: new LeadRepository(engines.store),
+      // Embedded engines: the pipeline thread commits the API's lead changes with their events.
+      ...(pipelineThread?.leadChanges ? { leadChanges: pipelineThread.leadChanges } : {}),
       waiter,
       decisionTimeoutMs: config.decisionTimeoutMs,
       trustProxy: config.trustProxy,

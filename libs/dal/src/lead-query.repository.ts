@@ -10,7 +10,7 @@
  * (docs/decisions.md "Lead search"), or for one or two characters a prefix range per lowercase copy.
  */
 import type { LeadListQuery, LeadRecord, LeadSearch, TenantContext } from '@leadstream/domain';
-import type { Collection, DocumentStore, Filter, FindOptions, SortSpec } from '@leadstream/ports';
+import type { Collection, DocumentStore, Filter, FindOptions, SortSpec, Update } from '@leadstream/ports';
 import { LEADS_COLLECTION, type OutboxEntry } from './lead.repository';
 
 /** Upper end of a prefix range: every string starting with `prefix` sorts below it. */
@@ -63,18 +63,8 @@ export class LeadQueryRepository {
     set: Partial<LeadRecord>,
     outbox: OutboxEntry[],
   ): Promise<LeadRecord | null> {
-    return this.leads.findOneAndUpdate(
-      { _id: id, ...tenantFilter(tenant), version: expectedVersion },
-      // outbox_at lets the outbox sweeper produce what a crash before clearOutbox left behind.
-      {
-        $set: {
-          ...(set as Record<string, never>),
-          outbox: outbox as unknown as never,
-          outbox_at: outbox.length > 0 ? new Date().toISOString() : null,
-        },
-        $inc: { version: 1 },
-      },
-    );
+    const { filter, update } = leadChangeWrite(tenant, id, expectedVersion, set, outbox);
+    return this.leads.findOneAndUpdate(filter, update);
   }
 
   /** Marks the outbox of `version` produced; a no-op when the lead moved on since, or belongs to another tenant. */
@@ -84,6 +74,32 @@ export class LeadQueryRepository {
       { $set: { outbox: [], outbox_at: null } },
     );
   }
+}
+
+/**
+ * The compare-and-set write of a user's change of a lead (writeIfUnchanged): the tenant's visible
+ * lead at `expectedVersion` gets `set`, the next version and `outbox`, the outputs not produced
+ * yet (none where the unit of work produces them in the same commit).
+ */
+export function leadChangeWrite(
+  tenant: TenantContext,
+  id: string,
+  expectedVersion: number,
+  set: Partial<LeadRecord>,
+  outbox: OutboxEntry[],
+): { filter: Filter; update: Update } {
+  return {
+    filter: { _id: id, ...tenantFilter(tenant), version: expectedVersion },
+    // outbox_at lets the outbox sweeper produce what a crash before clearOutbox left behind.
+    update: {
+      $set: {
+        ...(set as Record<string, never>),
+        outbox: outbox as unknown as never,
+        outbox_at: outbox.length > 0 ? new Date().toISOString() : null,
+      },
+      $inc: { version: 1 },
+    },
+  };
 }
 
 function tenantFilter(tenant: TenantContext): Filter {

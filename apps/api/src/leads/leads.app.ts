@@ -16,6 +16,7 @@ import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from '../ingestion/decision-waiter';
 import { customFieldsRouter } from './custom-fields.routes';
 import { leadsRouter } from './leads.routes';
+import type { LeadChangeCommitter } from './use-cases/lead-writer';
 import { leadTimelineRouter } from './lead-timeline.routes';
 
 export interface LeadsMountDependencies {
@@ -27,6 +28,8 @@ export interface LeadsMountDependencies {
   customFields: CustomFieldRepository;
   log: EventLog;
   /** Lead commands: the log through the per-tick CoalescingProducer. */
+  /** The engines' unit of work for the API's lead changes, where they have one (lead-writer.ts). */
+  leadChanges?: LeadChangeCommitter;
   submissions: Produce;
   waiter: DecisionWaiter;
   decisionTimeoutMs: number;
@@ -46,6 +49,7 @@ export function mountLeads(app: Koa, deps: LeadsMountDependencies): void {
       organizations: { get: (tenant) => config.organization(tenant) },
     },
     queries: new LeadQueryRepository(deps.store),
+    ...(deps.leadChanges ? { leadChanges: deps.leadChanges } : {}),
     activity: new LeadActivityRepository(deps.store),
     customFields: { list: (organizationId) => config.customFields(organizationId) },
     log: deps.log,

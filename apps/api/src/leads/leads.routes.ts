@@ -32,6 +32,7 @@ import type { ParameterizedContext } from 'koa';
 import { defineRoute, UserRouter, type SessionGuard, type UserSessionState } from '../auth';
 import type { LeadSubmitDependencies } from '../ingestion/lead-submit';
 import { leadDetail, leadListItem } from './lead-view';
+import type { LeadChangeCommitter } from './use-cases/lead-writer';
 import {
   bulkDeleteLeads,
   bulkUpdateLeads,
@@ -54,6 +55,8 @@ export interface LeadsRoutesDependencies {
     rateLimiter: Dal['rateLimiter'];
   };
   queries: LeadQueryRepository;
+  /** The engines' unit of work for the API's lead changes, where they have one (lead-writer.ts). */
+  leadChanges?: LeadChangeCommitter;
   activity: Pick<LeadActivityRepository, 'forLead'>;
   customFields: Pick<CustomFieldRepository, 'list'>;
   log: EventLog;
@@ -90,7 +93,12 @@ function readTenant(ctx: UserContext): TenantContext {
 export function leadsRouter(deps: LeadsRoutesDependencies): UserRouter {
   const clock = deps.clock ?? (() => new Date());
   const router = new UserRouter(deps.guard);
-  const writer = { queries: deps.queries, log: deps.log, clock };
+  const writer = {
+    queries: deps.queries,
+    log: deps.log,
+    clock,
+    ...(deps.leadChanges ? { changes: deps.leadChanges } : {}),
+  };
   const useCases = {
     find: { queries: deps.queries, receipts: deps.receipts },
     create: {

@@ -43,14 +43,14 @@ type Message =
   | { kind: 'log.state'; consumerId: number; state: ConsumerState; assignment: Assignment[] }
   | { kind: 'log.done'; consumerId: number; error?: WireError };
 
-interface WireError {
+export interface WireError {
   message: string;
   name?: string;
   code?: unknown;
   retriable?: unknown;
 }
 
-function toWire(error: unknown): WireError {
+export function toWire(error: unknown): WireError {
   const shape = error as { message?: unknown; name?: unknown; code?: unknown; retriable?: unknown } | null;
   return {
     message: typeof shape?.message === 'string' ? shape.message : String(error),
@@ -60,7 +60,7 @@ function toWire(error: unknown): WireError {
   };
 }
 
-function fromWire(wire: WireError): Error {
+export function fromWire(wire: WireError): Error {
   return Object.assign(new Error(wire.message), {
     name: wire.name ?? 'Error',
     code: wire.code,

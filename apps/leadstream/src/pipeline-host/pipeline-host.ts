@@ -7,6 +7,8 @@ import { Worker } from 'node:worker_threads';
 import type { ReadinessCheck } from '@leadstream/http';
 import type { EventLog } from '@leadstream/ports';
 import { shippedFile, type RemoteMetrics } from '@leadstream/runtime';
+import type { LeadChangeCommitter } from '@leadstream/api';
+import { connectLeadChanges } from './lead-change-bridge';
 import { connectEventLog } from './log-bridge';
 import type { PipelineThreadData } from './pipeline-thread';
 import { threadRequests } from './thread-requests';
@@ -14,6 +16,8 @@ import { threadRequests } from './thread-requests';
 export interface PipelineThread {
   /** The log the thread serves, when it owns it (embedded engines). */
   readonly log: EventLog | undefined;
+  /** Where the API's lead changes are committed, when the thread owns the database (embedded engines). */
+  readonly leadChanges: LeadChangeCommitter | undefined;
   /** The thread's metrics; rejects when the thread does not answer in time (/metrics then shows this thread's alone). */
   readonly metrics: RemoteMetrics;
   /** The thread's readiness checks (by name), asked of the thread when /readyz runs; one the thread does not answer in time fails. */
@@ -90,6 +94,7 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
 
   return {
     log: serveLog ? connectEventLog(worker, 'embedded', exited) : undefined,
+    leadChanges: serveLog ? connectLeadChanges(worker, exited) : undefined,
     metrics,
     readiness,
     crashed,

@@ -9,7 +9,8 @@
  * partitions its stages hold among them); the main thread waits a bounded time for each answer
  * (thread-requests.ts). To it: `host.ready`, `host.failed`,
  * `host.crashed` (a stage's consumer died: the process must restart), `host.decisions` (the
- * decisions of a committed batch, embedded engines).
+ * decisions of a committed batch, embedded engines). On the embedded engines the log's calls
+ * (log-bridge.ts) and the API's lead changes (lead-change-bridge.ts) travel the same channel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -25,6 +26,7 @@ import { parseConfig } from '../config';
 import { openEngines } from '../engines';
 import { ensureAllIndexes } from '../indexes';
 import { startPipeline } from '../pipeline';
+import { serveLeadChanges } from './lead-change-bridge';
 import { serveEventLog, type Channel } from './log-bridge';
 
 export interface PipelineThreadData {
@@ -55,6 +57,12 @@ async function main(): Promise<void> {
   if (data.serveLog) {
     const stopServing = serveEventLog(engines.log, port);
     lifecycle.onStop('log bridge', stopServing);
+    // The API's lead changes commit here, with their events, in one transaction.
+    const { writer } = engines;
+    if (writer.commitLeadChange) {
+      const stopChanges = serveLeadChanges({ commitLeadChange: (change) => writer.commitLeadChange!(change) }, port);
+      lifecycle.onStop('lead change bridge', async () => stopChanges());
+    }
   }
   await startPipeline({
     config,

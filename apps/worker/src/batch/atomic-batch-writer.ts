@@ -6,7 +6,7 @@
  */
 import type { EmbeddedLog } from '@leadstream/engine-embedded-log';
 import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
-import { LEADS_COLLECTION } from '@leadstream/dal';
+import { LEADS_COLLECTION, leadChangeWrite } from '@leadstream/dal';
 import { type LeadRecord, withFields } from '@leadstream/domain';
 import { type BaseDocument, type BulkWriteOperation, DuplicateKeyError } from '@leadstream/ports';
 import type { Metrics } from '@leadstream/runtime';
@@ -16,6 +16,7 @@ import {
   type ConsumerPosition,
   documentIds,
   groupByTopic,
+  type LeadChange,
   leadChanges,
   leadFilter,
   WriteConflictError,
@@ -94,6 +95,30 @@ export class AtomicBatchWriter implements BatchWriter {
     transaction.published();
     for (const [topic, count] of produced) this.options.metrics?.messagesProduced.inc({ topic }, count);
     if (direct.length > 0) this.options.direct?.deliver(direct);
+  }
+
+  /**
+   * A user's change of one lead (the API's update and delete) with its events, as one transaction:
+   * the compare-and-set write and the produce of `outputs` commit together, so the lead keeps no
+   * outbox. Null when the lead moved past `expectedVersion` or is gone (nothing is produced).
+   */
+  async commitLeadChange(change: LeadChange): Promise<LeadRecord | null> {
+    const { store, log, topicPrefix } = this.options;
+    const { filter, update } = leadChangeWrite(change.tenant, change.id, change.expectedVersion, change.set, []);
+    const transaction = log.beginTransaction();
+    const produced: Array<[string, number]> = [];
+    const written = store.transaction(() => {
+      const lead = store.embeddedCollection<LeadRecord>(LEADS_COLLECTION).findOneAndUpdateWithin(filter, update);
+      if (!lead) return null;
+      for (const [topic, records] of groupByTopic(change.outputs)) {
+        transaction.produce(topicPrefix + topic, records);
+        produced.push([topic, records.length]);
+      }
+      return lead;
+    });
+    transaction.published();
+    for (const [topic, count] of produced) this.options.metrics?.messagesProduced.inc({ topic }, count);
+    return written;
   }
 
   private writeLeads(write: BatchWrite): void {

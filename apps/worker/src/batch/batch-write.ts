@@ -4,7 +4,7 @@
  * commits it, at once on the embedded engines (one SQLite transaction), or with a transactional
  * outbox where the store and the log are different systems.
  */
-import type { LeadRecord } from '@leadstream/domain';
+import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import type { BaseDocument, BulkWriteOperation, ProduceRecord } from '@leadstream/ports';
 
 /** One record to produce (a lead's output, an event, a dead letter). */
@@ -106,6 +106,12 @@ export interface BatchWriter {
   readonly atomic: boolean;
   /** Commits the batch; throws WriteConflictError (nothing of the leads in conflict is stored) or an engine error. */
   commit(write: BatchWrite, position: ConsumerPosition): Promise<void>;
+  /**
+   * A user's change of one lead with its events as one unit of work; null when the lead moved past
+   * `expectedVersion` or is gone. Only where one transaction holds both (the embedded engines);
+   * elsewhere the API writes the change with its events in the lead's outbox and produces them.
+   */
+  commitLeadChange?(change: LeadChange): Promise<LeadRecord | null>;
 }
 
 /** Records grouped by topic, in their order: one produce per topic. */
@@ -117,6 +123,18 @@ export function groupByTopic(records: Iterable<OutputRecord>): Map<string, Produ
     list.push({ key: record.key, value: record.value, ...(record.headers ? { headers: record.headers } : {}) });
   }
   return byTopic;
+}
+
+/**
+ * A user's change of one lead (the API's update and delete): `set` written compare-and-set on
+ * `expectedVersion`, with the events it announces (and any outputs the lead's outbox still held).
+ */
+export interface LeadChange {
+  tenant: TenantContext;
+  id: string;
+  expectedVersion: number;
+  set: Partial<LeadRecord>;
+  outputs: OutputRecord[];
 }
 
 export function emptyBatchWrite(): BatchWrite {

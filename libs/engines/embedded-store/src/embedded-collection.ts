@@ -222,6 +222,11 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
+    return this.findOneAndUpdateWithin(filter, update, options);
+  }
+
+  /** findOneAndUpdate, synchronous: inside a transaction the caller holds (a unit of work), part of it. */
+  findOneAndUpdateWithin(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): T | null {
     validateUpdate(update);
     return this.transaction(() => {
       const row = this.firstRow(filter, options.sort);

@@ -1,15 +1,32 @@
 /**
- * The one way the user API changes a lead: a compare-and-set write of the change with its event,
- * then the outbox produced and cleared. Shared by update, delete and their bulk forms.
+ * The one way the user API changes a lead: a compare-and-set write of the change with its event.
+ * Where the engines commit a write and its records in one unit of work (the embedded engines:
+ * `commitLeadChange`, run by the thread that owns the database), that is all; elsewhere the event
+ * goes in the lead's outbox, which is then produced and cleared. Shared by update, delete and
+ * their bulk forms.
  */
 import type { LeadQueryRepository, OutboxEntry } from '@leadstream/dal';
 import { DomainError, type LeadRecord, type TenantContext } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
 
+/** Writes a user's change of a lead and produces its outputs as one unit of work (docs/pipeline.md). */
+export interface LeadChangeCommitter {
+  /** The written lead; null when it moved past `expectedVersion` or is gone. */
+  commitLeadChange(change: {
+    tenant: TenantContext;
+    id: string;
+    expectedVersion: number;
+    set: Partial<LeadRecord>;
+    outputs: OutboxEntry[];
+  }): Promise<LeadRecord | null>;
+}
+
 export interface LeadWriterDeps {
   queries: Pick<LeadQueryRepository, 'findVisible' | 'writeIfUnchanged' | 'clearOutbox'>;
   log: Pick<EventLog, 'produce'>;
   clock: () => Date;
+  /** The engines' unit of work for lead changes, where they have one (else the outbox). */
+  changes?: LeadChangeCommitter;
 }
 
 /** What a change sets on the lead and the event it announces; null when there is nothing to change. */
@@ -60,10 +77,19 @@ export async function writeLead(
     const planned = change(lead, at);
     if (!planned) return { lead, changed: false };
     const next = { ...lead, ...planned.set };
-    const written = await deps.queries.writeIfUnchanged(tenant, id, lead.version, planned.set, [
-      ...lead.outbox,
-      planned.event(next),
-    ]);
+    const outputs = [...lead.outbox, planned.event(next)];
+    if (deps.changes) {
+      const written = await deps.changes.commitLeadChange({
+        tenant,
+        id,
+        expectedVersion: lead.version,
+        set: planned.set,
+        outputs,
+      });
+      if (written) return { lead: written, changed: true };
+      continue;
+    }
+    const written = await deps.queries.writeIfUnchanged(tenant, id, lead.version, planned.set, outputs);
     if (written) {
       await flushOutbox(deps, written);
       return { lead: written, changed: true };
