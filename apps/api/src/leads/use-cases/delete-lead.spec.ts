@@ -15,6 +15,7 @@ import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_TOPIC } from '../lead-events';
 import { deleteLead, type DeleteLeadDeps } from './delete-lead';
+import type { LeadChangeCommitter } from './lead-writer';
 
 const tenant: TenantContext = { organizationId: 'org_writer', environment: 'live' };
 const NOW = new Date('2026-03-02T10:00:00.000Z');
@@ -142,6 +143,50 @@ describe('deleteLead', () => {
     const stored = await store.collection<LeadRecord>('leads').findOne({ _id: lead._id });
     expect(stored).toMatchObject({ first_name: 'Other writer 5', deleted_at: null, version: 6, outbox: [] });
     expect(await deletedEventsOf(lead._id)).toEqual([]);
+  });
+
+  it("writes through the engines' unit of work where there is one: the lead's event in the change, a lost race read again", async () => {
+    const lead = await storedLead('unit-of-work@example.com');
+    const changes: Array<{ expectedVersion: number; events: string[] }> = [];
+    let lost = 0;
+    const unit: LeadChangeCommitter = {
+      // The engine's commit (one transaction on the embedded engines) is the store write and the
+      // produce here; the writer must hand it the event and leave nothing in the outbox.
+      async commitLeadChange(change) {
+        changes.push({
+          expectedVersion: change.expectedVersion,
+          events: change.outputs.map((output) => (JSON.parse(output.value) as { event: string }).event),
+        });
+        if (lost < 2) {
+          lost++;
+          await queries.writeIfUnchanged(change.tenant, change.id, change.expectedVersion, { first_name: 'Other' }, []);
+        }
+        const written = await queries.writeIfUnchanged(
+          change.tenant,
+          change.id,
+          change.expectedVersion,
+          change.set,
+          [],
+        );
+        if (written) await log.produce(EVENTS_TOPIC, change.outputs);
+        return written;
+      },
+    };
+
+    await deleteLead({ ...deps(queries), changes: unit }, { tenant, id: lead._id });
+
+    expect(changes).toEqual([
+      { expectedVersion: 1, events: ['lead.deleted'] },
+      { expectedVersion: 2, events: ['lead.deleted'] },
+      { expectedVersion: 3, events: ['lead.deleted'] },
+    ]);
+    expect(await store.collection<LeadRecord>('leads').findOne({ _id: lead._id })).toMatchObject({
+      first_name: 'Other',
+      deleted_at: NOW.toISOString(),
+      version: 4,
+      outbox: [],
+    });
+    expect(await deletedEventsOf(lead._id)).toHaveLength(1);
   });
 
   it('answers LEAD_NOT_FOUND for a lead of another organization, which it leaves as it is', async () => {
