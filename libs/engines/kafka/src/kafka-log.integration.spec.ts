@@ -135,11 +135,11 @@ function lossyConnections(): { factory: ISocketFactory; lose: (on: boolean) => v
     const socket = net.connect({ host, port }, onConnect);
     let produceAnswerDue = false;
     const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
-    socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+    socket.write = (chunk: unknown, ...rest: unknown[]) => {
       // A request starts with its size (int32) and its API key (int16); Produce is key 0.
       if (losing && Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === 0) produceAnswerDue = true;
       return write(chunk, ...rest);
-    });
+    };
     const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
     socket.emit = ((event: string | symbol, ...args: unknown[]) => {
       if (event === 'data' && produceAnswerDue) {
