@@ -66,14 +66,11 @@ export async function openKafkaLog(options: KafkaLogOptions): Promise<EventLog> 
   const producers = new ProducerSession(() =>
     kafka.producer({
       allowAutoTopicCreation: false,
-      // A produce retried after the broker already wrote it (a timeout, a leader move just after a
-      // topic is created) must not write the records twice: the idempotent producer lets the broker
-      // drop the repeat. It implies acks=-1 and one request in flight per broker. ProducerSession
-      // keeps its acknowledgements true when a send fails.
-      idempotent: true,
+      // Not idempotent, and no retries of its own: ProducerSession says why, and retries itself.
+      idempotent: false,
       maxInFlightRequests: 1,
       createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
+      retry: { retries: 0 },
       // The producer's own view of the partitions ages like ours (partitionCount), so a partition
       // added to a live topic becomes writable within one refresh interval.
       metadataMaxAge: options.partitionRefreshMs ?? 30_000,

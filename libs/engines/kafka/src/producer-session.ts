@@ -1,18 +1,19 @@
 /**
- * The one producer of a Kafka event log, and the rule that keeps its acknowledgements true.
+ * The one producer of a Kafka event log, and the rules that keep its acknowledgements true.
  *
- * kafkajs's idempotent producer numbers each partition's batches. When a send fails, it gives the
- * batch's sequence numbers back, even when the broker may already have written the batch (the
+ * Not kafkajs's idempotent producer: it numbers each partition's batches and, when a send fails,
+ * gives the batch's numbers back even when the broker may already have written the batch (the
  * answer was lost with the connection, or timed out). The next batch sent to that partition then
- * carries the same numbers; the broker takes it for a repeat of the written one, answers with that
- * one's offset and drops it. The caller is told its records were written when they were not: an
- * acknowledged lead lost (docs/chaos.md "A lead acknowledged while Kafka restarted, never written").
+ * carries the same numbers; the broker takes it for a repeat of the written one, answers with
+ * that one's offset and drops it. The caller is told its records were written when they were not:
+ * an acknowledged lead lost (docs/chaos.md "A lead acknowledged while Kafka restarted, never
+ * written"). Its retries of a batch spread over several brokers can do the same.
  *
- * So this session:
- * - sends one batch at a time (kafkajs retries a failed batch with the same records and numbers,
- *   which is what idempotence is for; no other batch may take the numbers meanwhile), and
- * - after a send fails, replaces the producer before the next send: a new producer id starts new
- *   numbers, so nothing sent later can be taken for the batch that may have been written.
+ * So the producer here is a plain one that does not retry, and this session:
+ * - sends one batch at a time, so records reach each partition in the order they were sent;
+ * - retries a failed batch itself, with a new producer (a failed one may hold broken
+ *   connections). A batch written by an attempt whose answer was lost is written again: the log
+ *   promises at least once, and every consumer takes a repeat as what it is.
  *
  * Sends that arrive while one is in flight wait and go out together in the next batch (per topic,
  * in arrival order), so serialising costs no throughput: one request per broker either way.
@@ -22,6 +23,14 @@ import type { RecordMetadata } from '@leadstream/ports';
 
 /** A coalesced batch stops growing at this many value bytes (a partition's batch must stay under the broker's 1 MB default). */
 const MAX_BATCH_BYTES = 512 * 1024;
+
+/** How a failed batch is tried again: attempts after the first, and the waits between them (doubling). */
+export interface SendRetry {
+  retries: number;
+  initialRetryTime: number;
+  maxRetryTime: number;
+}
+const DEFAULT_RETRY: SendRetry = { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 };
 
 interface PendingSend {
   topic: string;
@@ -33,50 +42,72 @@ interface PendingSend {
 
 export class ProducerSession {
   private producer: Producer | undefined;
-  /** The last send failed: the producer's sequence numbers cannot be trusted. */
+  /** The last send failed: the next attempt takes a new producer. */
   private broken = false;
   private readonly queue: PendingSend[] = [];
   private draining: Promise<void> | undefined;
+  private closed = false;
   /** How many producers this session has replaced after a failed send. */
   replaced = 0;
 
+  /** `createProducer` makes a producer that does not retry on its own (`retry: {retries: 0}`, not idempotent). */
   constructor(
     private readonly createProducer: () => Producer,
-    private readonly acks: ProducerBatch['acks'] = -1,
+    private readonly retry: SendRetry = DEFAULT_RETRY,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   async connect(): Promise<void> {
-    const producer = this.createProducer();
-    await producer.connect();
-    this.producer = producer;
+    this.producer = await connected(this.createProducer());
   }
 
   /** Sends `messages` (each with its partition set) and answers where each landed, in input order. */
   send(topic: string, messages: Message[]): Promise<RecordMetadata[]> {
+    if (this.closed) return Promise.reject(new Error('the Kafka event log is closed'));
     return new Promise<RecordMetadata[]>((resolve, reject) => {
       const bytes = messages.reduce((sum, m) => sum + byteLength(m.value), 0);
       this.queue.push({ topic, messages, bytes, resolve, reject });
-      this.draining ??= this.drain().finally(() => (this.draining = undefined));
+      if (this.draining === undefined) this.draining = this.drain();
     });
   }
 
   /** Waits for the sends already asked for, then disconnects the producer. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.draining;
     await this.producer?.disconnect();
     this.producer = undefined;
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.take();
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.take();
+        try {
+          settle(batch, await this.sendWithRetries(topicMessagesOf(batch)));
+        } catch (error) {
+          for (const pending of batch) pending.reject(error);
+        }
+      }
+    } finally {
+      // Cleared in the same step as the last look at the queue: a send made from now on starts a new drain.
+      this.draining = undefined;
+    }
+  }
+
+  /** One batch, tried again with a new producer after each retriable failure. */
+  private async sendWithRetries(topicMessages: ProducerBatch['topicMessages']): Promise<KafkaRecordMetadata[]> {
+    for (let attempt = 0; ; attempt++) {
+      // A producer that cannot connect has retried on its own already (the client's retry): the batch fails.
+      const producer = await this.usableProducer();
       try {
-        const producer = await this.usableProducer();
-        const answers = await producer.sendBatch({ topicMessages: topicMessagesOf(batch), acks: this.acks });
-        settle(batch, answers);
+        return await producer.sendBatch({ topicMessages, acks: -1 });
       } catch (error) {
         this.broken = true;
-        for (const pending of batch) pending.reject(error);
+        // kafkajs says so of an error it would have retried had it been allowed to.
+        const retriable = (error as { name?: string }).name === 'KafkaJSNumberOfRetriesExceeded';
+        if (!retriable || attempt >= this.retry.retries || this.closed) throw error;
+        await this.sleep(Math.min(this.retry.maxRetryTime, this.retry.initialRetryTime * 2 ** attempt));
       }
     }
   }
@@ -98,12 +129,21 @@ export class ProducerSession {
     const previous = this.producer;
     this.producer = undefined;
     await previous?.disconnect().catch(() => undefined);
-    const producer = this.createProducer();
-    await producer.connect();
-    this.producer = producer;
+    this.producer = await connected(this.createProducer());
     this.broken = false;
     this.replaced++;
+    return this.producer;
+  }
+}
+
+/** The producer once connected; one that failed to connect is disconnected (it may hold the cluster's connections). */
+async function connected(producer: Producer): Promise<Producer> {
+  try {
+    await producer.connect();
     return producer;
+  } catch (error) {
+    await producer.disconnect().catch(() => undefined);
+    throw error;
   }
 }
 
@@ -112,7 +152,7 @@ function byteLength(value: Message['value']): number {
   return typeof value === 'string' ? Buffer.byteLength(value) : value.length;
 }
 
-/** One entry per topic (kafkajs keeps only the last entry of a topic named twice), messages in arrival order. */
+/** One entry per topic, messages in arrival order (so each partition's records are in the order they were sent). */
 function topicMessagesOf(batch: PendingSend[]): ProducerBatch['topicMessages'] {
   const byTopic = new Map<string, Message[]>();
   for (const pending of batch) {
