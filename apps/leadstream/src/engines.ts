@@ -13,7 +13,14 @@ import { type MongoDocumentStore, openMongoStore } from '@leadstream/engine-mong
 import type { ReadinessCheck } from '@leadstream/http';
 import { configureRetention } from '@leadstream/dal';
 import type { Analytics, DocumentStore, EventLog, ExportFileStore } from '@leadstream/ports';
-import { DECISIONS_TOPIC, instrumentEventLog, prefixEventLog, type Logger, type Metrics } from '@leadstream/runtime';
+import {
+  DECISIONS_TOPIC,
+  instrumentEventLog,
+  TOPICS,
+  prefixEventLog,
+  type Logger,
+  type Metrics,
+} from '@leadstream/runtime';
 import { AtomicBatchWriter, type BatchWriter, OutboxBatchWriter } from '@leadstream/worker';
 import type { Config } from './config';
 
@@ -128,6 +135,9 @@ export async function openEngines(
             dataDir: join(config.dataDir, 'log'),
             logger: logger.child({ engine: 'embedded-log' }),
             ...(embeddedStore ? { shared: embeddedStore } : {}),
+            // A submission is written by the transaction of the chain batch that decides it, not
+            // one of its own first (docs/pipeline.md "The unit of work per engine set").
+            handOff: (topic) => topic === config.topicPrefix + TOPICS.submitted,
           }));
       log = instrumentEventLog(prefixEventLog(raw, config.topicPrefix), metrics);
       opened.push({ name: 'event log', close: () => raw.close() });

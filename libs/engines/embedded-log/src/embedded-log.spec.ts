@@ -8,7 +8,7 @@ import { type EventLog, partitionForKey } from '@leadstream/ports';
 import { eventLogContract } from '@leadstream/ports/contract/event-log.contract';
 import Database from 'better-sqlite3';
 import { DataDirLockedError, EmbeddedLog, openEmbeddedLog, type SharedConnection } from './index';
-import { DEFERRED_COMMIT_MS } from './embedded-log';
+import { DEFERRED_COMMIT_MS, HAND_OFF_MS } from './embedded-log';
 import { LogStore, SHARED_TABLES } from './log-store';
 
 const engineEntry = fileURLToPath(new URL('./index.ts', import.meta.url));
@@ -265,26 +265,35 @@ function sharedConnection(file: string): SharedConnection & { close(): void } {
   };
 }
 
-eventLogContract('embedded, sharing the document store connection', async () => {
-  const dataDir = tempDir();
-  let shared = sharedConnection(join(dataDir, 'documents.sqlite'));
-  let log: EventLog = await openEmbeddedLog({ dataDir, shared });
-  return {
-    log,
-    reopen: async () => {
-      await log.close();
-      shared.close();
-      shared = sharedConnection(join(dataDir, 'documents.sqlite'));
-      log = await openEmbeddedLog({ dataDir, shared });
-      return log;
-    },
-    cleanup: async () => {
-      await log.close();
-      shared.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-});
+/** The port's contract on a log that shares a connection, as the document store lends it. */
+function sharedConnectionContract(name: string, handOff?: (topic: string) => boolean): void {
+  eventLogContract(name, async () => {
+    const dataDir = tempDir();
+    let shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+    const open = (): Promise<EventLog> => openEmbeddedLog({ dataDir, shared, ...(handOff ? { handOff } : {}) });
+    let log = await open();
+    return {
+      log,
+      reopen: async () => {
+        await log.close();
+        shared.close();
+        shared = sharedConnection(join(dataDir, 'documents.sqlite'));
+        log = await open();
+        return log;
+      },
+      cleanup: async () => {
+        await log.close();
+        shared.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
+}
+
+sharedConnectionContract('embedded, sharing the document store connection');
+// Every record handed to the consumers before it is written (what `leadstream start` does with
+// leads.submitted): the log must keep every promise of the port all the same.
+sharedConnectionContract('embedded, sharing the connection, every topic handed off', () => true);
 
 describe('embedded event log on a shared connection', () => {
   afterEach(() => {
@@ -481,6 +490,261 @@ describe('deferred offsets (batches that wrote nothing)', () => {
       log.commitDeferred('g', 't', 0, 4);
       await log.close();
       expect(stored('g')).toBe(4);
+    });
+  });
+});
+
+describe('records handed off to a consumer of this process', () => {
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * A log on a shared connection that hands off topic `t` (one partition), a count of the
+   * transactions on that connection, and `stored`: the records another connection (a restarted
+   * process) reads, with the offset stored for a group.
+   */
+  async function withHandOff(
+    work: (context: {
+      log: EmbeddedLog;
+      shared: SharedConnection;
+      transactions: () => number;
+      /** While on, every transaction on the shared connection fails as SQLite does on a full disk. */
+      failWrites: (on: boolean) => void;
+      stored: () => string[];
+      storedOffset: (group: string) => number | undefined;
+    }) => Promise<void>,
+  ): Promise<void> {
+    const dataDir = tempDir();
+    const file = join(dataDir, 'documents.sqlite');
+    const connection = sharedConnection(file);
+    let transactions = 0;
+    let failing = false;
+    const shared: SharedConnection = {
+      db: connection.db,
+      transaction: (work) => {
+        if (failing) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+        if (!connection.db.inTransaction) transactions += 1;
+        return connection.transaction(work);
+      },
+    };
+    const log = EmbeddedLog.open({ dataDir, shared, handOff: (topic) => topic === 't' });
+    const reader = new Database(file, { readonly: true });
+    const store = new LogStore(reader, SHARED_TABLES);
+    try {
+      await log.ensureTopics([
+        { topic: 't', partitions: 1 },
+        { topic: 'out', partitions: 1 },
+      ]);
+      transactions = 0;
+      await work({
+        log,
+        shared,
+        transactions: () => transactions,
+        failWrites: (on) => (failing = on),
+        stored: () => store.read('t', 0, 0, 100).map((row) => `${row.log_offset}:${row.value}`),
+        storedOffset: (group) => store.committed(group, 't', 0),
+      });
+    } finally {
+      await log.close();
+      reader.close();
+      connection.close();
+    }
+  }
+
+  /** A consumer of `t` that holds each batch until the test releases it. */
+  async function holdingConsumer(log: EmbeddedLog, group = 'g') {
+    const batches: Array<{ values: string[]; release: () => void }> = [];
+    const consumer = log.consumer({ groupId: group, topics: ['t'] });
+    await consumer.start(
+      (batch) =>
+        new Promise<void>((resolve) =>
+          batches.push({ values: batch.records.map((r) => `${r.offset}:${r.value}`), release: resolve }),
+        ),
+    );
+    return { consumer, batches };
+  }
+
+  it('hands them to the consumer at once and writes them with the transaction of its batch, resolving produce then', async () => {
+    await withHandOff(async ({ log, shared, transactions, stored, storedOffset }) => {
+      await log.produce('t', [{ key: 'k', value: 'written' }]); // no consumer yet: written on its own
+      expect([transactions(), stored()]).toEqual([1, ['0:written']]);
+      const { consumer, batches } = await holdingConsumer(log);
+      await until('the first batch', () => batches.length === 1);
+      batches[0]!.release();
+      await until('the first commit', () => storedOffset('g') === 1);
+      const before = transactions();
+
+      let acknowledged = false;
+      const produced = log.produce('t', [{ key: 'k', value: 'handed' }]).then((metadata) => {
+        acknowledged = true;
+        return metadata;
+      });
+      await until('the handed-off batch', () => batches.length === 2);
+      expect(batches[1]!.values).toEqual(['1:handed']);
+      expect(stored()).toEqual(['0:written']); // not written yet
+      expect(acknowledged).toBe(false);
+      // The batch's own transaction (a stage's outputs and its offset) writes the record too.
+      const transaction = log.beginTransaction();
+      shared.transaction(() => {
+        transaction.produce('out', [{ key: 'k', value: 'decided' }]);
+        transaction.commitOffset('g', 't', 0, 2);
+      });
+      transaction.published();
+      expect(await produced).toEqual([{ topic: 't', partition: 0, offset: '1' }]);
+      expect(stored()).toEqual(['0:written', '1:handed']);
+      expect(storedOffset('g')).toBe(2);
+      batches[1]!.release();
+      await consumer.stop();
+      expect(transactions() - before).toBe(1); // one commit for the record, the output and the offset
+    });
+  });
+
+  it('keeps them handed off when the transaction that carried them rolls back', async () => {
+    await withHandOff(async ({ log, shared, stored }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      const produced = log.produce('t', [{ key: 'k', value: 'a' }]);
+      await until('the batch', () => batches.length === 1);
+      const failed = log.beginTransaction();
+      expect(() =>
+        shared.transaction(() => {
+          failed.commitOffset('g', 't', 0, 1);
+          throw new Error('the batch failed');
+        }),
+      ).toThrow('the batch failed');
+      expect(stored()).toEqual([]);
+      expect(log.read('t', 0, 0, 10).map((r) => r.value)).toEqual(['a']); // still there for the consumer
+      const retried = log.beginTransaction();
+      shared.transaction(() => retried.commitOffset('g', 't', 0, 1));
+      retried.published();
+      expect(await produced).toEqual([{ topic: 't', partition: 0, offset: '0' }]);
+      expect(stored()).toEqual(['0:a']);
+      batches[0]!.release();
+      await consumer.stop();
+    });
+  });
+
+  it('gives the records a transaction produces to the same partition the offsets after them', async () => {
+    await withHandOff(async ({ log, shared, stored }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      const produced = log.produce('t', [
+        { key: 'k', value: 'first' },
+        { key: 'k', value: 'second' },
+      ]);
+      await until('the batch', () => batches.length === 1);
+      expect(stored()).toEqual([]);
+      const transaction = log.beginTransaction();
+      const own = shared.transaction(() => transaction.produce('t', [{ key: 'k', value: 'third' }]));
+      transaction.published();
+      expect(own).toEqual([{ topic: 't', partition: 0, offset: '2' }]);
+      expect((await produced).map((m) => m.offset)).toEqual(['0', '1']);
+      expect(stored()).toEqual(['0:first', '1:second', '2:third']);
+      batches[0]!.release();
+      await consumer.stop();
+    });
+  });
+
+  it('reads written records and handed-off ones as one partition, from any offset and up to the limit', async () => {
+    await withHandOff(async ({ log, stored }) => {
+      await log.produce('t', [
+        { key: 'k', value: 'w0' },
+        { key: 'k', value: 'w1' },
+      ]);
+      const { consumer, batches } = await holdingConsumer(log, 'other');
+      void log.produce('t', [
+        { key: 'k', value: 'h2' },
+        { key: 'k', value: 'h3' },
+      ]);
+      expect(stored()).toEqual(['0:w0', '1:w1']); // the other two are handed off, not written
+      const values = (from: number, limit: number): string[] => log.read('t', 0, from, limit).map((r) => r.value);
+      expect(values(0, 10)).toEqual(['w0', 'w1', 'h2', 'h3']);
+      expect(values(1, 2)).toEqual(['w1', 'h2']);
+      expect(values(3, 10)).toEqual(['h3']);
+      expect(values(4, 10)).toEqual([]);
+      for (const batch of batches) batch.release();
+      await consumer.stop();
+    });
+  });
+
+  it('writes them on their own when no transaction takes them within HAND_OFF_MS', async () => {
+    await withHandOff(async ({ log, transactions, stored, storedOffset }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      const start = transactions();
+      const produced = log.produce('t', [{ key: 'k', value: 'slow batch' }]);
+      await until('the batch', () => batches.length === 1);
+      // The consumer holds its batch: the timer writes the record, and only the record.
+      expect(await produced).toEqual([{ topic: 't', partition: 0, offset: '0' }]);
+      expect([stored(), storedOffset('g'), transactions() - start]).toEqual([['0:slow batch'], undefined, 1]);
+      expect(HAND_OFF_MS).toBeLessThanOrEqual(100);
+      batches[0]!.release();
+      await consumer.stop();
+    });
+  });
+
+  it('refuses a call with a record it could not write before any of its records takes an offset', async () => {
+    await withHandOff(async ({ log, stored }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      const bad = [
+        { key: 'k', value: 'fine' },
+        { key: 'k', value: 42 as unknown as string },
+      ];
+      await expect(log.produce('t', bad)).rejects.toThrow('must be a string');
+      expect(log.read('t', 0, 0, 10)).toEqual([]);
+      expect(await log.produce('t', [{ key: 'k', value: 'next' }])).toEqual([
+        { topic: 't', partition: 0, offset: '0' },
+      ]);
+      expect(stored()).toEqual(['0:next']);
+      for (const batch of batches) batch.release();
+      await consumer.stop();
+    });
+  });
+
+  it('writes each call on its own while no running consumer of this process reads the topic', async () => {
+    await withHandOff(async ({ log, transactions, stored }) => {
+      await log.produce('t', [{ key: 'k', value: 'a' }]);
+      await log.produce('t', [{ key: 'k', value: 'b' }]);
+      expect([transactions(), stored()]).toEqual([2, ['0:a', '1:b']]);
+    });
+  });
+
+  it('fails the calls whose records the failed write was to carry, and writes each call on its own until a write succeeds', async () => {
+    await withHandOff(async ({ log, failWrites, stored }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      failWrites(true);
+      const handed = log.produce('t', [{ key: 'k', value: 'a' }]);
+      await until('the batch', () => batches.length === 1); // handed off: the consumer holds it
+      // No transaction can carry it: the write of its own fails, and so does the call, at once.
+      await expect(handed).rejects.toThrow('database or disk is full');
+      // Until a write succeeds, a call writes its own records, so it fails without waiting.
+      await expect(log.produce('t', [{ key: 'k', value: 'b' }])).rejects.toThrow('database or disk is full');
+      expect(stored()).toEqual([]);
+      failWrites(false);
+      // The next write that succeeds writes the handed-off record first, at the offset the consumer has.
+      expect(await log.produce('t', [{ key: 'k', value: 'c' }])).toEqual([{ topic: 't', partition: 0, offset: '1' }]);
+      expect(stored()).toEqual(['0:a', '1:c']);
+      expect(batches[0]!.values).toEqual(['0:a']);
+      // Writes succeed again: the next call is handed off again (not written by the call itself).
+      const next = log.produce('t', [{ key: 'k', value: 'd' }]);
+      expect(stored()).toEqual(['0:a', '1:c']);
+      batches[0]!.release();
+      await until('the second batch', () => batches.length === 2);
+      expect(batches[1]!.values).toEqual(['1:c', '2:d']);
+      batches[1]!.release();
+      expect(await next).toEqual([{ topic: 't', partition: 0, offset: '2' }]);
+      expect(stored()).toEqual(['0:a', '1:c', '2:d']);
+      await consumer.stop();
+    });
+  });
+
+  it('writes what is handed off when it closes, after its consumers stop', async () => {
+    await withHandOff(async ({ log, stored }) => {
+      const { batches } = await holdingConsumer(log);
+      const produced = log.produce('t', [{ key: 'k', value: 'at close' }]);
+      await until('the batch', () => batches.length === 1);
+      batches[0]!.release();
+      await log.close();
+      expect(await produced).toEqual([{ topic: 't', partition: 0, offset: '0' }]);
+      expect(stored()).toEqual(['0:at close']);
     });
   });
 });

@@ -56,6 +56,12 @@ export interface EmbeddedLogOptions {
    * (which then only holds the data-dir lock). A log kept in its own file before is moved in once.
    */
   shared?: SharedConnection;
+  /**
+   * Whether records of a topic are handed to this process's consumers before they are written
+   * (EmbeddedLog.produce): `leadstream start` says so of leads.submitted, so that a submission is
+   * written by the transaction of the chain batch that decides it instead of one of its own.
+   */
+  handOff?: (topic: string) => boolean;
 }
 
 /**
@@ -80,6 +86,27 @@ interface OffsetCommit {
   topic: string;
   partition: number;
   nextOffset: number;
+}
+
+/**
+ * How long records handed off to a consumer (EmbeddedLogOptions.handOff) may wait for a
+ * transaction on the connection to write them before they are written in one of their own.
+ */
+export const HAND_OFF_MS = 50;
+
+/** After a failed write of handed-off records, how long until the next try (their produce calls have failed). */
+export const HAND_OFF_RETRY_MS = 1_000;
+
+/**
+ * A produce call whose records are handed off: offsets taken, not written yet. `settled` once its
+ * call has answered: failed because the write meant to carry the records failed (they stay the
+ * partition's tail and are written first by the next transaction that succeeds).
+ */
+interface HandOff {
+  rows: RecordRow[];
+  resolve: (metadata: RecordMetadata[]) => void;
+  reject: (error: unknown) => void;
+  settled: boolean;
 }
 
 /** A group's offset of one partition, as the maps of offsets key it. */
@@ -124,6 +151,16 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   /** Offsets of batches that wrote nothing, not written yet (commitDeferred), by group and partition. */
   private readonly deferred = new Map<string, OffsetCommit>();
   private deferredTimer: NodeJS.Timeout | undefined;
+  /** Produce calls handed off, in offset order (their records are the tail of each partition). */
+  private readonly handOffs: HandOff[] = [];
+  /** The same records by topic-partition, as consumers read them. */
+  private readonly handedOff = new Map<string, LogRecord[]>();
+  private handOffTimer: NodeJS.Timeout | undefined;
+  /**
+   * The last write of handed-off records failed (a full disk): until a write succeeds, records are
+   * written by their own produce call, which so fails at once instead of waiting for a carrier.
+   */
+  private writeFailing = false;
 
   private constructor(
     private readonly db: Database.Database,
@@ -132,6 +169,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     private readonly write: <R>(work: () => R) => R,
     private readonly lockDb: Database.Database | undefined,
     private readonly logger: EmbeddedLogLogger | undefined,
+    private readonly handsOff: (topic: string) => boolean = () => false,
   ) {
     for (const t of store.topics()) this.topics.set(t.topic, { partitions: t.partitions, delayMs: t.delayMs });
     for (const e of store.endOffsets()) this.ends.set(tp(e.topic, e.partition), e.end);
@@ -154,7 +192,15 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         const shared = options.shared;
         const store = new LogStore(shared.db, SHARED_TABLES);
         if (store.isEmpty() && !ownStore.isEmpty()) moveLog(ownStore, store, shared, own, options.logger);
-        log = new EmbeddedLog(shared.db, store, unlock, (work) => shared.transaction(work), own, options.logger);
+        log = new EmbeddedLog(
+          shared.db,
+          store,
+          unlock,
+          (work) => shared.transaction(work),
+          own,
+          options.logger,
+          options.handOff,
+        );
       } else {
         log = new EmbeddedLog(
           own,
@@ -163,6 +209,7 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
           (work) => own.transaction(work).immediate(),
           undefined,
           options.logger,
+          options.handOff,
         );
       }
       options.logger?.info(
@@ -192,12 +239,96 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     return this.topic(topic).partitions;
   }
 
+  /**
+   * Appends records in a transaction of their own; resolves once they are committed. Records of a
+   * hand-off topic (EmbeddedLogOptions.handOff) that a running consumer of this process
+   * reads are handed off instead: they take their offsets and go to the topic's consumers at once,
+   * and are written by the next transaction on the connection (usually the batch of the consumer
+   * that decides them, with its outputs and offset), or on their own after HAND_OFF_MS, or at
+   * close. The call still resolves only once they are written: a crash before loses only records
+   * nobody was told are stored.
+   */
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
     this.assertOpen();
+    if (records.length > 0 && !this.writeFailing && this.handsOff(topic) && this.isConsumed(topic))
+      return this.handOff(topic, records);
     const transaction = this.beginTransaction();
     const metadata = this.write(() => transaction.produce(topic, records));
     transaction.published();
     return metadata;
+  }
+
+  /** Whether a running consumer of this process reads `topic`. */
+  private isConsumed(topic: string): boolean {
+    for (const consumer of this.consumers)
+      if (consumer.state() === 'running' && consumer.topics.includes(topic)) return true;
+    return false;
+  }
+
+  private handOff(topic: string, records: ProduceRecord[]): Promise<RecordMetadata[]> {
+    // What could make the append fail is refused here, before any record takes an offset, rather
+    // than in the transaction that writes them (another batch's).
+    for (const r of records)
+      if (typeof r.value !== 'string') throw new TypeError(`record value for ${topic} must be a string`);
+    const rows = this.rowsOf(topic, records, this.ends);
+    for (const row of rows) {
+      const key = tp(topic, row.partition);
+      const tail = this.handedOff.get(key);
+      if (tail) tail.push(toLogRecord(row));
+      else this.handedOff.set(key, [toLogRecord(row)]);
+    }
+    const written = new Promise<RecordMetadata[]>((resolve, reject) =>
+      this.handOffs.push({ rows, resolve, reject, settled: false }),
+    );
+    this.armHandOffTimer();
+    for (const consumer of this.consumers) if (consumer.topics.includes(topic)) consumer.notifyProduced();
+    return written;
+  }
+
+  private armHandOffTimer(ms = HAND_OFF_MS): void {
+    if (this.handOffTimer === undefined) this.handOffTimer = this.flushAfter(ms, () => (this.handOffTimer = undefined));
+  }
+
+  /** A timer that writes what waits for a transaction (flushPending); after a failure it tries again. */
+  private flushAfter(ms: number, fired: () => void): NodeJS.Timeout {
+    return setTimeout(() => {
+      fired();
+      try {
+        this.flushPending();
+      } catch (error) {
+        // The store is busy or failing: what waits stays waiting and is tried again while it is open.
+        this.logger?.warn?.(
+          { err: error, records: this.handOffs.length, offsets: this.deferred.size },
+          'handed-off records or deferred consumer offsets not written yet',
+        );
+        this.failHandOffs(error);
+        this.retryPendingLater();
+      }
+    }, ms);
+  }
+
+  /**
+   * The write meant to carry the handed-off records failed: their produce calls fail with its
+   * error now (a full disk is refused at once, not answered late), and later calls write their
+   * own records until a write succeeds. The records stay handed off: a consumer may hold them
+   * already, so their offsets are never given to others; the next transaction that succeeds
+   * writes them first.
+   */
+  private failHandOffs(error: unknown): void {
+    if (this.handOffs.length === 0) return;
+    this.writeFailing = true;
+    for (const handOff of this.handOffs) {
+      if (handOff.settled) continue;
+      handOff.settled = true;
+      handOff.reject(error);
+    }
+  }
+
+  /** After a failed write of what waits for a transaction: each kind tries again on its own timer. */
+  private retryPendingLater(): void {
+    if (!this.db.open) return;
+    if (this.handOffs.length > 0) this.armHandOffTimer(HAND_OFF_RETRY_MS);
+    if (this.deferred.size > 0) this.armDeferredTimer();
   }
 
   /**
@@ -208,18 +339,25 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     return this.openTransaction().transaction;
   }
 
-  /** A LogTransaction, and how it takes the deferred offsets (which its first write does anyway). */
-  private openTransaction(): { transaction: LogTransaction; takeDeferred: () => void } {
+  /**
+   * A LogTransaction, and how it takes what waits for a transaction (which its first write does
+   * anyway): the handed-off records and the deferred offsets.
+   */
+  private openTransaction(): { transaction: LogTransaction; takePending: () => void } {
     this.assertOpen();
     const ends = new Map<string, number>();
     const commits = new Map<string, OffsetCommit>();
     const touched = new Set<string>();
-    // Deferred offsets ride on the transaction's first write, before its own commits (which are
-    // later positions of their groups, so they win where both name one).
-    let deferredTaken = false;
-    const takeDeferred = (): void => {
-      if (deferredTaken) return;
-      deferredTaken = true;
+    // Handed-off records and deferred offsets ride on the transaction's first write: the records
+    // before any of its own (they hold the earlier offsets), the offsets before its own commits
+    // (which are later positions of their groups, so they win where both name one).
+    let pendingTaken = false;
+    let handOffsTaken = 0;
+    const takePending = (): void => {
+      if (pendingTaken) return;
+      pendingTaken = true;
+      handOffsTaken = this.handOffs.length;
+      for (const handOff of this.handOffs) this.store.append(handOff.rows);
       for (const [key, commit] of this.deferred) {
         // Passed meanwhile by a commit of the group's own: stale, and never written over it.
         if ((this.committedHere.get(key) ?? -1) >= commit.nextOffset) continue;
@@ -229,34 +367,19 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     };
     const transaction: LogTransaction = {
       produce: (topic, records) => {
-        takeDeferred();
-        const { partitions } = this.topic(topic);
-        const now = Date.now();
-        const rows: RecordRow[] = records.map((r) => {
-          const partition = this.partitioner(topic, r.key, partitions);
-          const key = tp(topic, partition);
-          const offset = ends.get(key) ?? this.endOffset(topic, partition);
-          ends.set(key, offset + 1);
-          return {
-            topic,
-            partition,
-            offset,
-            key: r.key ?? null,
-            value: r.value,
-            headers: encodeHeaders(r.headers),
-            timestamp: r.timestamp ?? now,
-          };
-        });
+        takePending();
+        const rows = this.rowsOf(topic, records, ends);
         this.store.append(rows);
         touched.add(topic);
-        return rows.map((r) => ({ topic, partition: r.partition, offset: String(r.offset) }));
+        return metadataOf(rows);
       },
       commitOffset: (groupId, topic, partition, nextOffset) => {
-        takeDeferred();
+        takePending();
         this.store.commit(groupId, topic, partition, nextOffset);
         commits.set(offsetKey(groupId, topic, partition), { groupId, topic, partition, nextOffset });
       },
       published: () => {
+        this.writeFailing = false;
         for (const [key, end] of ends) this.ends.set(key, end);
         for (const [key, commit] of commits) {
           this.committedHere.set(key, commit.nextOffset);
@@ -266,9 +389,56 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         }
         for (const consumer of this.consumers)
           if (consumer.topics.some((topic) => touched.has(topic))) consumer.notifyProduced();
+        this.publishHandOffs(handOffsTaken);
       },
     };
-    return { transaction, takeDeferred };
+    return { transaction, takePending };
+  }
+
+  /** The first `count` hand-offs are written: they leave the tails, and their produce calls resolve. */
+  private publishHandOffs(count: number): void {
+    if (count === 0) return;
+    const written = this.handOffs.splice(0, count);
+    const leaving = new Map<string, number>();
+    for (const { rows } of written)
+      for (const row of rows) {
+        const key = tp(row.topic, row.partition);
+        leaving.set(key, (leaving.get(key) ?? 0) + 1);
+      }
+    for (const [key, n] of leaving) {
+      const tail = this.handedOff.get(key)!;
+      if (tail.length === n) this.handedOff.delete(key);
+      else tail.splice(0, n);
+    }
+    if (this.handOffs.length === 0) {
+      clearTimeout(this.handOffTimer);
+      this.handOffTimer = undefined;
+    }
+    for (const { rows, resolve, settled } of written) if (!settled) resolve(metadataOf(rows));
+  }
+
+  /**
+   * Rows for `records`, each given the next offset of its partition in `ends` (where `ends` has
+   * none yet, the log's end), which it advances.
+   */
+  private rowsOf(topic: string, records: ProduceRecord[], ends: Map<string, number>): RecordRow[] {
+    const { partitions } = this.topic(topic);
+    const now = Date.now();
+    return records.map((r) => {
+      const partition = this.partitioner(topic, r.key, partitions);
+      const key = tp(topic, partition);
+      const offset = ends.get(key) ?? this.endOffset(topic, partition);
+      ends.set(key, offset + 1);
+      return {
+        topic,
+        partition,
+        offset,
+        key: r.key ?? null,
+        value: r.value,
+        headers: encodeHeaders(r.headers),
+        timestamp: r.timestamp ?? now,
+      };
+    });
   }
 
   consumer(options: ConsumerOptions): EmbeddedConsumer {
@@ -292,7 +462,8 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         tables: this.store.tables,
         write: (work) => this.write(work),
         topics: () => [...this.topics].map(([topic, info]) => ({ topic, partitions: info.partitions })),
-        endOffset: (topic, partition) => this.endOffset(topic, partition),
+        // The newest record written is kept; handed-off ones are not written yet.
+        endOffset: (topic, partition) => this.writtenEnd(topic, partition),
         liveGroups: () =>
           [...this.groups.values()].map((group) => ({
             groupId: group.groupId,
@@ -314,15 +485,20 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     if (this.closed) return;
     await Promise.all([...this.consumers].map((c) => c.stop()));
     try {
-      this.flushDeferred();
+      this.flushPending();
     } catch (error) {
-      // Only offsets of batches that wrote nothing: their records are handed to the groups again.
+      // Handed-off records were never acknowledged (their produce fails now); deferred offsets are
+      // those of batches that wrote nothing: their records are handed to the groups again.
       this.logger?.warn?.(
-        { err: error, offsets: this.deferred.size },
-        'deferred consumer offsets not written at close',
+        { err: error, offsets: this.deferred.size, records: this.handOffs.length },
+        'handed-off records or deferred consumer offsets not written at close',
       );
     }
     this.closed = true;
+    clearTimeout(this.handOffTimer);
+    for (const { reject, settled } of this.handOffs.splice(0))
+      if (!settled) reject(new Error('the embedded event log closed before writing'));
+    this.handedOff.clear();
     if (this.lockDb) {
       // The shared connection belongs to the store, which closes it.
       this.lockDb.close();
@@ -344,16 +520,34 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     return this.ends.get(tp(topic, partition)) ?? 0;
   }
 
+  /** The offset after the last record of a partition that is written (handed-off records are not yet). */
+  private writtenEnd(topic: string, partition: number): number {
+    const tail = this.handedOff.get(tp(topic, partition));
+    return tail ? Number(tail[0]!.offset) : this.endOffset(topic, partition);
+  }
+
   read(topic: string, partition: number, from: number, limit: number): LogRecord[] {
-    return this.store.read(topic, partition, from, limit).map((r) => ({
-      topic,
-      partition,
-      offset: String(r.log_offset),
-      key: r.key,
-      value: r.value,
-      headers: decodeHeaders(r.headers),
-      timestamp: r.timestamp,
-    }));
+    // Handed-off records are the partition's tail: everything before the first of them is written.
+    const tail = this.handedOff.get(tp(topic, partition));
+    const firstHandedOff = tail ? Number(tail[0]!.offset) : Number.POSITIVE_INFINITY;
+    const records: LogRecord[] =
+      from < firstHandedOff
+        ? this.store.read(topic, partition, from, limit).map((r) => ({
+            topic,
+            partition,
+            offset: String(r.log_offset),
+            key: r.key,
+            value: r.value,
+            headers: decodeHeaders(r.headers),
+            timestamp: r.timestamp,
+          }))
+        : [];
+    if (tail && records.length < limit) {
+      const start = Math.max(0, from + records.length - firstHandedOff);
+      for (const record of tail.slice(start, start + limit - records.length))
+        records.push({ ...record, headers: { ...record.headers } });
+    }
+    return records;
   }
 
   committed(groupId: string, topic: string, partition: number): number | undefined {
@@ -365,10 +559,10 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
     // A stage that committed its offset inside its batch transaction (or deferred it) needs no second commit.
     const key = offsetKey(groupId, topic, partition);
     if (this.committedHere.get(key) === nextOffset || this.deferred.get(key)?.nextOffset === nextOffset) return;
-    this.write(() => this.store.commit(groupId, topic, partition, nextOffset));
-    this.committedHere.set(key, nextOffset);
-    const deferred = this.deferred.get(key);
-    if (deferred !== undefined && deferred.nextOffset <= nextOffset) this.deferred.delete(key);
+    // Through a LogTransaction: an offset past handed-off records is written with them.
+    const { transaction } = this.openTransaction();
+    this.write(() => transaction.commitOffset(groupId, topic, partition, nextOffset));
+    transaction.published();
   }
 
   /**
@@ -389,26 +583,17 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
 
   private armDeferredTimer(): void {
     if (this.deferredTimer !== undefined) return;
-    this.deferredTimer = setTimeout(() => {
-      this.deferredTimer = undefined;
-      try {
-        this.flushDeferred();
-      } catch (error) {
-        // The store is busy or failing: the offsets stay deferred and are tried again while it is open.
-        this.logger?.warn?.({ err: error, offsets: this.deferred.size }, 'deferred consumer offsets not written yet');
-        if (this.db.open) this.armDeferredTimer();
-      }
-    }, DEFERRED_COMMIT_MS);
+    this.deferredTimer = this.flushAfter(DEFERRED_COMMIT_MS, () => (this.deferredTimer = undefined));
     this.deferredTimer.unref(); // close() writes what is left
   }
 
-  /** Writes the deferred offsets in one transaction of their own. */
-  private flushDeferred(): void {
+  /** Writes the handed-off records and the deferred offsets in one transaction of their own. */
+  private flushPending(): void {
     clearTimeout(this.deferredTimer);
     this.deferredTimer = undefined;
-    if (this.deferred.size === 0 || this.closed) return;
-    const { transaction, takeDeferred } = this.openTransaction();
-    this.write(takeDeferred);
+    if ((this.deferred.size === 0 && this.handOffs.length === 0) || this.closed) return;
+    const { transaction, takePending } = this.openTransaction();
+    this.write(takePending);
     transaction.published();
   }
 
@@ -442,6 +627,22 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
   private assertOpen(): void {
     if (this.closed) throw new Error('the embedded event log is closed');
   }
+}
+
+function metadataOf(rows: RecordRow[]): RecordMetadata[] {
+  return rows.map((r) => ({ topic: r.topic, partition: r.partition, offset: String(r.offset) }));
+}
+
+function toLogRecord(row: RecordRow): LogRecord {
+  return {
+    topic: row.topic,
+    partition: row.partition,
+    offset: String(row.offset),
+    key: row.key,
+    value: row.value,
+    headers: decodeHeaders(row.headers),
+    timestamp: row.timestamp,
+  };
 }
 
 /** Moves a log kept in its own file (before logs shared the store's database) into the shared one, once. */
