@@ -7,7 +7,15 @@ sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
   /^> nx run [^ ]+:test/ { project = $4; sub(/:test$/, "", project); next }
   # What failed, named, so a log cut short still shows it (a file whose hook failed counts as a
   # failed file with no failed test).
-  /^ *FAIL / { line = $0; sub(/^ +/, "", line); if (!(line in seen)) { seen[line] = 1; fails[++nf] = project ": " line } ; next }
+  # With the error and the line of the spec it came from, so a failure in CI can be read without
+  # the rest of the log.
+  /^ *FAIL / {
+    line = $0; sub(/^ +/, "", line); current = 0
+    if (!(line in seen)) { seen[line] = 1; fails[++nf] = project ": " line; current = nf }
+    next
+  }
+  current && !(current in reason) && /[^ ]/ { reason[current] = substr($0, 1, 300); next }
+  current && !(current in where) && /^ *❯ / { where[current] = $0; sub(/^ *❯ /, "", where[current]); current = 0; next }
   /^ *Test Files / {
     files[project] = $0; sub(/^ *Test Files +/, "", files[project])
     for (i = 1; i <= NF; i++) {
@@ -25,7 +33,14 @@ sed -E 's/\x1b\[[0-9;]*m//g' "$log" | awk '
     }
   }
   END {
-    if (nf) { print "failed:"; for (i = 1; i <= nf; i++) print "  " fails[i]; print "" }
+    if (nf) {
+      print "failed:"
+      for (i = 1; i <= nf; i++) {
+        print "  " fails[i]
+        if (i in reason) print "      " reason[i] ((i in where) ? "  (at " where[i] ")" : "")
+      }
+      print ""
+    }
     for (i = 1; i <= n; i++) printf "%-22s files: %-28s tests: %s\n", order[i], files[order[i]], tests[order[i]]
     printf "total: %d projects ran tests; %d passed, %d failed, %d skipped\n", n, passed, failed, skipped
     # The same totals in vitest'"'"'s own summary format, for readers (and tools) that look for it.

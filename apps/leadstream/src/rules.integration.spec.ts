@@ -16,7 +16,11 @@ import { jsonClient, type JsonResponse } from './test-support/json-client';
 
 const setups = engineSetups('rules');
 
-describe.each(setups)('rules on the %s', (_name, makeSetup) => {
+// Longer than a test's wait for the pipeline (`eventually`, 60 s), so a slow pipeline fails with the
+// name of what was awaited instead of vitest's bare test timeout.
+const WAITING_TEST = { timeout: 150_000 };
+
+describe.each(setups)('rules on the %s', WAITING_TEST, (_name, makeSetup) => {
   const setup = makeSetup();
   let server: CliProcess;
   let base: string;
@@ -325,12 +329,16 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
       201,
     );
     const response = await ingest({ first_name: 'grace', last_name: 'hopper' });
-    expect(response.status).toBe(201);
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
     const id = String(response.body['lead_id']);
-    expect((await lead(id))['calculated_fields']).toMatchObject({ display_name: 'Grace HOPPER' });
+    expect((await lead(id))['calculated_fields'], 'the calculated field of the lead just created').toMatchObject({
+      display_name: 'Grace HOPPER',
+    });
 
     await admin('PATCH', `/api/leads/${id}`, { last_name: 'Murray' }, 200);
-    expect((await lead(id))['calculated_fields']).toMatchObject({ display_name: 'Grace MURRAY' });
+    expect((await lead(id))['calculated_fields'], 'the calculated field after the source field changed').toMatchObject({
+      display_name: 'Grace MURRAY',
+    });
 
     const field = (
       (await admin('GET', '/api/calculated-fields', undefined, 200))['data'] as Array<{ id: string; name: string }>
@@ -341,13 +349,16 @@ describe.each(setups)('rules on the %s', (_name, makeSetup) => {
       const shown = data(await admin('GET', `/api/calculated-fields/jobs/${String(job['id'])}`, undefined, 200));
       return shown['status'] === 'completed' ? shown : undefined;
     }, 'the recalculation job');
-    expect(done['processed']).toBeGreaterThanOrEqual(1);
-    expect((await lead(id))['calculated_fields']).toMatchObject({ display_name: 'Murray, grace' });
+    expect(done['processed'], 'the leads the recalculation job went through').toBeGreaterThanOrEqual(1);
+    expect((await lead(id))['calculated_fields'], 'the calculated field after the recalculation job').toMatchObject({
+      display_name: 'Murray, grace',
+    });
 
     const snapshot = data(await admin('POST', `/api/calculated-fields/${field.id}/snapshot`, { lead_id: id }, 201));
     expect(snapshot).toMatchObject({ lead_id: id, field: 'display_name', value: 'Murray, grace' });
     expect(
       (await activity(id)).find((entry) => entry['event'] === 'calculated_field.snapshot')?.['metadata'],
+      'the activity entry of the snapshot',
     ).toMatchObject({ field: 'display_name', value: 'Murray, grace' });
     await admin('DELETE', `/api/calculated-fields/${field.id}`, undefined, 204);
   });
