@@ -736,6 +736,29 @@ describe('records handed off to a consumer of this process', () => {
     });
   });
 
+  it('keeps writing each call on its own after a failed write until a transaction that wrote something succeeds', async () => {
+    await withHandOff(async ({ log, failWrites, stored }) => {
+      const { consumer, batches } = await holdingConsumer(log);
+      failWrites(true);
+      const handed = log.produce('t', [{ key: 'k', value: 'a' }]);
+      await until('the batch', () => batches.length === 1);
+      await expect(handed).rejects.toThrow('database or disk is full');
+      // A transaction that wrote nothing (a batch without outputs) commits even on a full disk and
+      // proves nothing: the next call still writes its own records, so it fails at once (within
+      // this tick's promise jobs) instead of being handed off to wait for a write that fails later.
+      log.beginTransaction().published();
+      let refusal: unknown;
+      log.produce('t', [{ key: 'k', value: 'b' }]).catch((error: unknown) => (refusal = error));
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      failWrites(false);
+      batches[0]!.release();
+      expect(String(refusal)).toContain('database or disk is full');
+      expect(await log.produce('t', [{ key: 'k', value: 'c' }])).toEqual([{ topic: 't', partition: 0, offset: '1' }]);
+      expect(stored()).toEqual(['0:a', '1:c']);
+      await consumer.stop();
+    });
+  });
+
   it('writes what is handed off when it closes, after its consumers stop', async () => {
     await withHandOff(async ({ log, stored }) => {
       const { batches } = await holdingConsumer(log);

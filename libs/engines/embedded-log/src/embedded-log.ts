@@ -379,7 +379,9 @@ export class EmbeddedLog implements EventLog, ConsumerHost {
         commits.set(offsetKey(groupId, topic, partition), { groupId, topic, partition, nextOffset });
       },
       published: () => {
-        this.writeFailing = false;
+        // Only a transaction that wrote something shows that writes succeed again (one that wrote
+        // nothing commits even on a full disk).
+        if (pendingTaken) this.writeFailing = false;
         for (const [key, end] of ends) this.ends.set(key, end);
         for (const [key, commit] of commits) {
           this.committedHere.set(key, commit.nextOffset);
