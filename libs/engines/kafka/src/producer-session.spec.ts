@@ -12,6 +12,8 @@ class FakeProducer {
   readonly requests: Array<Array<{ topic: string; values: string[] }>> = [];
   failNext: Error[] = [];
   failConnect: Error | undefined;
+  /** A request with a record of this value is refused for good, as the broker refuses one too large. */
+  static refused: string | undefined;
   connected = false;
   disconnected = false;
 
@@ -31,6 +33,8 @@ class FakeProducer {
     );
     const failure = this.failNext.shift();
     if (failure) throw failure;
+    if (batch.topicMessages!.some(({ messages }) => messages.some((m) => String(m.value) === FakeProducer.refused)))
+      throw Object.assign(new Error('MESSAGE_TOO_LARGE'), { name: 'KafkaJSProtocolError', retriable: false });
     const answers: RecordMetadata[] = [];
     for (const { topic, messages } of batch.topicMessages!) {
       const byPartition = new Map<number, Message[]>();
@@ -50,6 +54,7 @@ class FakeProducer {
 
 function session(retries = 3) {
   FakeProducer.logs = new Map();
+  FakeProducer.refused = undefined;
   const producers: FakeProducer[] = [];
   const sleeps: number[] = [];
   const made = new ProducerSession(
@@ -151,6 +156,27 @@ describe('ProducerSession', () => {
     expect(current.requests).toHaveLength(2);
     await made.send('a', [message('next')]);
     expect(producers.at(-1)).not.toBe(current);
+  });
+
+  it('sends each send of a batch the broker refused for good alone, so only the refused one fails', async () => {
+    const { made, producers, sleeps } = session();
+    await made.connect();
+    FakeProducer.refused = 'too large';
+    const first = made.send('a', [message('a1')]);
+    const refused = made.send('a', [message('too large')]);
+    const others = [made.send('a', [message('a2')]), made.send('b', [message('b1')])];
+    await first;
+    await expect(refused).rejects.toThrow('MESSAGE_TOO_LARGE');
+    expect(await Promise.all(others)).toEqual([
+      [{ topic: 'a', partition: 0, offset: '1' }],
+      [{ topic: 'b', partition: 0, offset: '0' }],
+    ]);
+    // The coalesced batch once, then each send alone; nothing waited for a retry.
+    expect(
+      producers.flatMap((producer) => producer.requests).map((request) => request.flatMap((t) => t.values)),
+    ).toEqual([['a1'], ['too large', 'a2', 'b1'], ['too large'], ['a2'], ['b1']]);
+    expect(sleeps).toEqual([]);
+    expect(FakeProducer.logs.get('a/0')).toEqual(['a1', 'a2']);
   });
 
   it('disconnects a producer that failed to connect, and fails the batch without retrying it', async () => {

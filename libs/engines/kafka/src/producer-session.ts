@@ -86,12 +86,26 @@ export class ProducerSession {
         try {
           settle(batch, await this.sendWithRetries(topicMessagesOf(batch)));
         } catch (error) {
-          for (const pending of batch) pending.reject(error);
+          // The broker refused something of the batch for good (a record too large, invalid): it may
+          // be one send's records, so each send goes again alone and only the refused ones fail. A
+          // send the broker wrote before refusing another's is written again (at least once).
+          if (batch.length > 1 && !isRetriable(error)) await this.sendEachAlone(batch);
+          else for (const pending of batch) pending.reject(error);
         }
       }
     } finally {
       // Cleared in the same step as the last look at the queue: a send made from now on starts a new drain.
       this.draining = undefined;
+    }
+  }
+
+  private async sendEachAlone(batch: PendingSend[]): Promise<void> {
+    for (const pending of batch) {
+      try {
+        settle([pending], await this.sendWithRetries(topicMessagesOf([pending])));
+      } catch (error) {
+        pending.reject(error);
+      }
     }
   }
 
@@ -104,9 +118,7 @@ export class ProducerSession {
         return await producer.sendBatch({ topicMessages, acks: -1 });
       } catch (error) {
         this.broken = true;
-        // kafkajs says so of an error it would have retried had it been allowed to.
-        const retriable = (error as { name?: string }).name === 'KafkaJSNumberOfRetriesExceeded';
-        if (!retriable || attempt >= this.retry.retries || this.closed) throw error;
+        if (!isRetriable(error) || attempt >= this.retry.retries || this.closed) throw error;
         await this.sleep(Math.min(this.retry.maxRetryTime, this.retry.initialRetryTime * 2 ** attempt));
       }
     }
@@ -134,6 +146,11 @@ export class ProducerSession {
     this.replaced++;
     return this.producer;
   }
+}
+
+/** kafkajs says so of an error it would have retried had it been allowed to. */
+function isRetriable(error: unknown): boolean {
+  return (error as { name?: string } | null)?.name === 'KafkaJSNumberOfRetriesExceeded';
 }
 
 /** The producer once connected; one that failed to connect is disconnected (it may hold the cluster's connections). */
