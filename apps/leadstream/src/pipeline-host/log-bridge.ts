@@ -18,13 +18,7 @@ import type {
   TopicSpec,
 } from '@leadstream/ports';
 import { CoalescingProducer } from '@leadstream/runtime';
-
-/** What both ends of a worker_threads channel offer (a Worker, a MessagePort, parentPort). */
-export interface Channel {
-  postMessage(message: unknown): void;
-  on(event: 'message', listener: (message: unknown) => void): unknown;
-  off(event: 'message', listener: (message: unknown) => void): unknown;
-}
+import { callsOver, type Channel, fromWire, serveCalls, toWire, type WireError } from './channel-calls';
 
 type Call =
   | { op: 'produce'; topic: string; records: ProduceRecord[] }
@@ -35,38 +29,14 @@ type Call =
   | { op: 'consumer.stop'; consumerId: number }
   | { op: 'consumer.lag'; consumerId: number };
 
+/** Calls and their replies (channel-calls.ts); the other messages are the consumers' own. */
+const CALLS = { call: 'log.call', reply: 'log.reply' };
+
 type Message =
-  | { kind: 'log.call'; id: number; call: Call }
-  | { kind: 'log.reply'; id: number; value?: unknown; error?: WireError }
   | { kind: 'log.batch'; id: number; consumerId: number; batch: Batch }
   | { kind: 'log.ack'; id: number; error?: WireError }
   | { kind: 'log.state'; consumerId: number; state: ConsumerState; assignment: Assignment[] }
   | { kind: 'log.done'; consumerId: number; error?: WireError };
-
-export interface WireError {
-  message: string;
-  name?: string;
-  code?: unknown;
-  retriable?: unknown;
-}
-
-export function toWire(error: unknown): WireError {
-  const shape = error as { message?: unknown; name?: unknown; code?: unknown; retriable?: unknown } | null;
-  return {
-    message: typeof shape?.message === 'string' ? shape.message : String(error),
-    name: typeof shape?.name === 'string' ? shape.name : 'Error',
-    code: shape?.code,
-    retriable: shape?.retriable,
-  };
-}
-
-export function fromWire(wire: WireError): Error {
-  return Object.assign(new Error(wire.message), {
-    name: wire.name ?? 'Error',
-    code: wire.code,
-    retriable: wire.retriable,
-  });
-}
 
 function isMessage(value: unknown): value is Message {
   return (
@@ -130,19 +100,13 @@ export function serveEventLog(log: EventLog, channel: Channel): () => Promise<vo
     }
   };
 
+  const stopServing = serveCalls(channel, CALLS, run);
   const listener = (value: unknown): void => {
-    if (!isMessage(value)) return;
-    if (value.kind === 'log.call') {
-      run(value.call).then(
-        (result) => post({ kind: 'log.reply', id: value.id, value: result }),
-        (error: unknown) => post({ kind: 'log.reply', id: value.id, error: toWire(error) }),
-      );
-    } else if (value.kind === 'log.ack') {
-      const pending = pendingAcks.get(value.id);
-      pendingAcks.delete(value.id);
-      if (value.error) pending?.reject(fromWire(value.error));
-      else pending?.resolve();
-    }
+    if (!isMessage(value) || value.kind !== 'log.ack') return;
+    const pending = pendingAcks.get(value.id);
+    pendingAcks.delete(value.id);
+    if (value.error) pending?.reject(fromWire(value.error));
+    else pending?.resolve();
   };
   channel.on('message', listener);
   // Rebalances change a member's partitions without a batch: tell the other end now and then.
@@ -154,6 +118,7 @@ export function serveEventLog(log: EventLog, channel: Channel): () => Promise<vo
     clearInterval(timer);
     await Promise.all([...consumers.values()].map((consumer) => consumer.stop()));
     consumers.clear();
+    stopServing();
     channel.off('message', listener);
   };
 }
@@ -167,39 +132,14 @@ export function connectEventLog(
   engine: EventLog['engine'] = 'embedded',
   gone?: Promise<unknown>,
 ): EventLog {
-  const replies = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const caller = callsOver<Call>(channel, CALLS, gone);
+  const call = <T>(body: Call): Promise<T> => caller.call<T>(body);
   const consumers = new Map<number, RemoteConsumer>();
-  let nextId = 0;
   let nextConsumerId = 0;
-  let closed = false;
-
-  const call = <T>(body: Call): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      if (closed) {
-        reject(new Error('the event log of the pipeline thread is closed'));
-        return;
-      }
-      const id = nextId++;
-      replies.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      channel.postMessage({ kind: 'log.call', id, call: body } satisfies Message);
-    });
-
-  void gone?.then(() => {
-    closed = true;
-    for (const reply of replies.values()) reply.reject(new Error('the pipeline thread has exited'));
-    replies.clear();
-  });
 
   channel.on('message', (value: unknown) => {
     if (!isMessage(value)) return;
     switch (value.kind) {
-      case 'log.reply': {
-        const reply = replies.get(value.id);
-        replies.delete(value.id);
-        if (value.error) reply?.reject(fromWire(value.error));
-        else reply?.resolve(value.value);
-        break;
-      }
       case 'log.batch':
         consumers
           .get(value.consumerId)
@@ -298,9 +238,7 @@ export function connectEventLog(
     consumer: (options) => new RemoteConsumer(nextConsumerId++, options),
     close: async () => {
       await Promise.all([...consumers.values()].map((consumer) => consumer.stop()));
-      closed = true;
-      for (const reply of replies.values()) reply.reject(new Error('the event log of the pipeline thread is closed'));
-      replies.clear();
+      caller.close('the event log of the pipeline thread is closed');
     },
   };
 }

@@ -27,7 +27,8 @@ import { openEngines } from '../engines';
 import { ensureAllIndexes } from '../indexes';
 import { startPipeline } from '../pipeline';
 import { serveLeadChanges } from './lead-change-bridge';
-import { serveEventLog, type Channel } from './log-bridge';
+import type { Channel } from './channel-calls';
+import { serveEventLog } from './log-bridge';
 
 export interface PipelineThreadData {
   env: Record<string, string | undefined>;
