@@ -9,7 +9,7 @@ import { TOPICS } from '../pipeline/outputs';
 import { emptyBatchWrite } from './batch-write';
 
 /** The offset stored in the database for a group, as a restarted process would read it. */
-function storedOffset(engines: Awaited<ReturnType<typeof openEmbeddedEngines>>, group: string): number | undefined {
+function storedOffset(group: string): number | undefined {
   return engines.store.db
     .prepare(
       'SELECT next_offset FROM _leadstream_log_committed_offsets WHERE group_id = ? AND topic = ? AND partition_id = 0',
@@ -18,18 +18,19 @@ function storedOffset(engines: Awaited<ReturnType<typeof openEmbeddedEngines>>, 
     .get(group, TOPICS.events) as number | undefined;
 }
 
-describe('AtomicBatchWriter', () => {
-  let dir: string;
-  let engines: Awaited<ReturnType<typeof openEmbeddedEngines>>;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'atomic-writer-'));
-    engines = await openEmbeddedEngines(dir);
-  });
-  afterEach(async () => {
-    await engines.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+/** Fresh embedded engines in a directory of their own for every test of the file. */
+let dir: string;
+let engines: Awaited<ReturnType<typeof openEmbeddedEngines>>;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'atomic-writer-'));
+  engines = await openEmbeddedEngines(dir);
+});
+afterEach(async () => {
+  await engines.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
+describe('AtomicBatchWriter', () => {
   it('commits no transaction for a batch that writes nothing, and stores its offset with the next batch that does', async () => {
     const position = (groupId: string, nextOffset: number) => ({
       groupId,
@@ -40,7 +41,7 @@ describe('AtomicBatchWriter', () => {
     const commitsBefore = engines.store.commits;
     await engines.writer.commit(emptyBatchWrite(), position('notify', 12));
     expect(engines.store.commits).toBe(commitsBefore);
-    expect(storedOffset(engines, 'notify')).toBeUndefined();
+    expect(storedOffset('notify')).toBeUndefined();
     // A member of the group reads on from it meanwhile.
     expect((engines.log as EmbeddedLog).committed('notify', TOPICS.events, 0)).toBe(12);
 
@@ -48,22 +49,11 @@ describe('AtomicBatchWriter', () => {
     write.records.push({ topic: TOPICS.events, key: 'lead-1', value: '{}' });
     await engines.writer.commit(write, position('activity', 3));
     expect(engines.store.commits).toBe(commitsBefore + 1);
-    expect([storedOffset(engines, 'notify'), storedOffset(engines, 'activity')]).toEqual([12, 3]);
+    expect([storedOffset('notify'), storedOffset('activity')]).toEqual([12, 3]);
   });
 });
 
 describe('AtomicBatchWriter.commitLeadChange (the API writes of a lead)', () => {
-  let dir: string;
-  let engines: Awaited<ReturnType<typeof openEmbeddedEngines>>;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'atomic-lead-change-'));
-    engines = await openEmbeddedEngines(dir);
-  });
-  afterEach(async () => {
-    await engines.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   const tenant = { organizationId: 'org-1', environment: 'live' as const };
   const events = (): string[] =>
     (engines.log as EmbeddedLog).read(TOPICS.events, 0, 0, 100).map((record) => `${record.key}:${record.value}`);
