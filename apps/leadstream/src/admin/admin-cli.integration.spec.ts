@@ -6,16 +6,15 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createDal, UserRepository, type Dal } from '@leadstream/dal';
 import { hashApiKey, passwordWeakness, verifyPassword } from '@leadstream/domain';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { DocumentStore } from '@leadstream/ports';
 import { STAGES } from '@leadstream/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLine } from '../test-support/cli-process';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-admin-'));
 
 interface CliResult {
@@ -25,7 +24,7 @@ interface CliResult {
 }
 
 function leadstream(...args: string[]): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, commandLine(args), {
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,14 +7,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { COLLECTIONS } from '@leadstream/dal';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CliProcess } from '../test-support/cli-process';
+import { CliProcess, commandLine } from '../test-support/cli-process';
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'main.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-'));
 const busyDataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-busy-'));
 const keptDataDir = mkdtempSync(join(tmpdir(), 'leadstream-demo-kept-'));
@@ -24,7 +22,7 @@ afterAll(() => {
 
 describe('leadstream demo', () => {
   it('seeds, streams 60 leads to itself, prints every outcome and exits 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'demo'], {
+    const child = spawn(process.execPath, commandLine(['demo']), {
       env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', DATA_DIR: dataDir, HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
