@@ -3,8 +3,9 @@
  * mix): a transactional outbox. The batch's lead states are stored with their outputs in one
  * bulkWrite, the outputs are produced (one produce per topic), then the outboxes are cleared in
  * one bulkWrite. A crash after the store write leaves outputs in an outbox: the batch's
- * redelivery produces them (the messages are already applied), and so does the OutboxSweeper for
- * leads whose messages never come again. Outputs may go out twice; consumers are idempotent.
+ * redelivery produces them (the messages are already applied) without clearing them (the lead's
+ * next writer replaces them), and the OutboxSweeper produces and clears those nobody replaces.
+ * Outputs may go out twice, with the same ids; consumers are idempotent.
  */
 import { LEADS_COLLECTION } from '@leadstream/dal';
 import type { LeadRecord } from '@leadstream/domain';
@@ -50,7 +51,12 @@ export class OutboxBatchWriter implements BatchWriter {
       ...write.records,
     ];
     await produceByTopic(this.log, outputs);
-    await clearOutboxes(this.leads, [...stored, ...write.pendingOutboxes]);
+    // Only the outboxes this batch wrote are cleared. A left-over outbox of a lead this batch did not
+    // change (a redelivery after a crash) is produced but left in place: the lead's next stage may be
+    // taking it over at this moment, and on a store whose conditional updates are not atomic
+    // (FerretDB reads, changes and writes whole documents) a clear running beside that stage's write
+    // can undo it. The next writer replaces the outbox; the OutboxSweeper clears one nobody does.
+    await clearOutboxes(this.leads, stored);
     if (stored.length < write.leads.length) {
       const storedIds = new Set(stored.map((lead) => lead._id));
       throw new WriteConflictError(
