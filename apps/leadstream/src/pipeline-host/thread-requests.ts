@@ -6,13 +6,7 @@
  */
 import type { ReadinessCheck } from '@leadstream/http';
 import type { RemoteMetrics } from '@leadstream/runtime';
-
-/** The side of a worker-thread channel the main thread talks through (a Worker). */
-export interface ThreadChannel {
-  on(event: 'message', listener: (message: unknown) => void): unknown;
-  off(event: 'message', listener: (message: unknown) => void): unknown;
-  postMessage(message: unknown): void;
-}
+import type { Channel } from './channel-calls';
 
 /**
  * How long an answer of the pipeline thread may take. Below /readyz's own limit of a check (2 s),
@@ -36,7 +30,7 @@ export interface ThreadRequestOptions {
  * Sends `{kind, id}` and resolves with the thread's `{kind: '<kind>.reply', id}`; rejects after
  * `timeoutMs`. The listener and the timer go away either way.
  */
-function ask<T>(channel: ThreadChannel, kind: string, id: number, timeoutMs: number): Promise<T> {
+function ask<T>(channel: Channel, kind: string, id: number, timeoutMs: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onMessage = (message: unknown): void => {
       const reply = message as { kind?: string; id?: number } | null;
@@ -56,7 +50,7 @@ function ask<T>(channel: ThreadChannel, kind: string, id: number, timeoutMs: num
 }
 
 export function threadRequests(
-  channel: ThreadChannel,
+  channel: Channel,
   checkNames: string[],
   options: ThreadRequestOptions = {},
 ): ThreadRequests {
