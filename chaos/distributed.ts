@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { openMongoStore } from '@leadstream/engine-mongo';
 import type { Cleanup } from './lib/cleanup';
 import { crashServer, privateInfraDown, privateInfraUp, type PrivateInfraOptions, type ServerName } from './lib/infra';
-import { checkInvariants, readStoredObservations, type SeenEvent } from './lib/invariants';
+import { checkInvariants, readStoredObservations, seenEvents, type SeenEvent } from './lib/invariants';
 import { KafkaInspector } from './lib/kafka-inspect';
 import { FerretdbLiveness } from './lib/liveness';
 import { LoadGenerator } from './lib/load';
@@ -329,17 +329,7 @@ export async function runDistributed(ctx: HalfContext): Promise<void> {
   const records = await kafka.read(['leads.events', ...nonEmpty]);
   const events: SeenEvent[] = records
     .filter((record) => record.topic === 'leads.events')
-    .map(
-      (record) =>
-        JSON.parse(record.value) as {
-          id: string;
-          event: string;
-          organization_id: string;
-          data: { lead_id?: string; lead?: { id?: string } };
-        },
-    )
-    .filter((event) => event.organization_id === tenant.organizationId)
-    .map((event) => ({ id: event.id, event: event.event, leadId: event.data.lead_id ?? event.data.lead?.id ?? null }));
+    .flatMap((record) => seenEvents(record.value, tenant.organizationId));
   const deadLetters = [...deadLetterCounts].map(([topic, count]) => ({
     topic,
     count,

@@ -19,7 +19,7 @@ import Database from 'better-sqlite3';
 import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { Cleanup } from './lib/cleanup';
 import { fillDisk, freeBytes, mountSmallDisk } from './lib/disk';
-import { checkInvariants, readStoredObservations, type SeenEvent } from './lib/invariants';
+import { checkInvariants, readStoredObservations, seenEvents, type SeenEvent } from './lib/invariants';
 import { leadSubmission, LoadGenerator } from './lib/load';
 import { Prober } from './lib/probe';
 import { CrmProcess, WebhookReceiverProcess } from './lib/receivers';
@@ -293,22 +293,7 @@ export async function runEmbedded(ctx: EmbeddedContext): Promise<void> {
           `SELECT value FROM _leadstream_log_records WHERE topic = 'leads.events' ORDER BY partition_id, log_offset`,
         )
         .all() as Array<{ value: string }>
-    )
-      .map(
-        (row) =>
-          JSON.parse(row.value) as {
-            id: string;
-            event: string;
-            organization_id: string;
-            data: { lead_id?: string; lead?: { id?: string } };
-          },
-      )
-      .filter((event) => event.organization_id === tenant.organizationId)
-      .map((event) => ({
-        id: event.id,
-        event: event.event,
-        leadId: event.data.lead_id ?? event.data.lead?.id ?? null,
-      }));
+    ).flatMap((row) => seenEvents(row.value, tenant.organizationId));
     deadLetters = (
       db.prepare(`SELECT name AS topic FROM _leadstream_log_topics WHERE name LIKE '%.dlq'`).all() as Array<{
         topic: string;

@@ -56,6 +56,36 @@ function checker<T>(name: string, validate: ValidateFunction): (value: unknown) 
 
 export const parseLeadEvent = checker<LeadEventMessage>('lead-event', ajv.compile(leadEventSchema));
 
+/**
+ * The events of one `leads.events` record, in order. A record holds one event envelope, or a JSON
+ * array of the envelopes one batch produced for one lead (docs/api-conventions.md "Events"): a
+ * lead's chained batch writes one record, not one per event. Throws SchemaError (or the JSON
+ * parser's SyntaxError) when any of them is not an event: the record is poison as a whole.
+ */
+export function parseLeadEvents(value: string): LeadEventMessage[] {
+  const parsed: unknown = JSON.parse(value);
+  if (!Array.isArray(parsed)) return [parseLeadEvent(parsed)];
+  if (parsed.length === 0)
+    throw new SchemaError('lead-event', [
+      {
+        instancePath: '',
+        schemaPath: '#/type',
+        keyword: 'minItems',
+        params: { limit: 1 },
+        message: 'an event record holds at least one event',
+      },
+    ]);
+  return parsed.map((item) => parseLeadEvent(item));
+}
+
+/** The value of a `leads.events` record carrying `values` (serialized envelopes of one lead, in order). */
+export function leadEventsRecordValue(values: readonly string[]): string {
+  if (values.length === 1) return values[0]!;
+  // A value that is already a record of several events is spliced in, not nested.
+  const items = values.map((value) => (value.trimStart().startsWith('[') ? value.trim().slice(1, -1) : value));
+  return `[${items.join(',')}]`;
+}
+
 ajv.addSchema(eventPayloadsSchema);
 
 /**

@@ -23,6 +23,24 @@ export interface SeenEvent {
   leadId: string | null;
 }
 
+/**
+ * The events of one `leads.events` record of the tenant: a record holds one event envelope or an
+ * array of the events one batch produced for one lead (docs/api-conventions.md "Events").
+ */
+export function seenEvents(value: string, organizationId: string): SeenEvent[] {
+  const parsed = JSON.parse(value) as RecordEvent | RecordEvent[];
+  return (Array.isArray(parsed) ? parsed : [parsed])
+    .filter((event) => event.organization_id === organizationId)
+    .map((event) => ({ id: event.id, event: event.event, leadId: event.data.lead_id ?? event.data.lead?.id ?? null }));
+}
+
+interface RecordEvent {
+  id: string;
+  event: string;
+  organization_id: string;
+  data: { lead_id?: string; lead?: { id?: string } };
+}
+
 export interface ActivityEntry {
   _id: string;
   lead_id: string;
@@ -139,7 +157,7 @@ export function checkInvariants(report: Report, o: Observations): void {
       half,
       'one event id per kind for every lead, and every event of each acknowledged lead',
       twoIds.length + lacking.length === 0,
-      `${o.events.length} records on leads.events (${repeated} repeats of an id already there) for ${eventsByLead.size} leads; kinds with two ids ${twoIds.length}; acknowledged leads missing an event ${lacking.length}`,
+      `${o.events.length} events on leads.events (${repeated} repeats of an id already there) for ${eventsByLead.size} leads; kinds with two ids ${twoIds.length}; acknowledged leads missing an event ${lacking.length}`,
       [...twoIds, ...lacking],
     );
   }

@@ -19,6 +19,7 @@ import { ensureAllIndexes } from './indexes';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient, type JsonResponse } from './test-support/json-client';
+import { parseLeadEvents } from '@leadstream/schemas';
 
 const setups = engineSetups('consent');
 const clickhouse = lookupInfra('CLICKHOUSE_URL');
@@ -553,7 +554,7 @@ describe.each(setups)('consent evidence and erasure on the %s', (_name, makeSetu
     const log = await setup.openLog();
     try {
       const events = (await readTopic(log, 'leads.events'))
-        .map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown> })
+        .flatMap((record) => parseLeadEvents(record.value))
         .filter((message) => message.event === 'lead.erased');
       // The erased lead and the deleted one, once each.
       expect(events).toHaveLength(2);

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
+import { parseLeadEvents } from '@leadstream/schemas';
 
 const CLIENTS = 8;
 /** Acknowledged leads before the kill: enough that batches are in flight in every stage. */
@@ -138,10 +139,7 @@ describe.each(engineSetups('crash'))('a SIGKILL of leadstream start on the %s', 
         .collection<{ _id: string; email: string; organization_id: string }>('leads')
         .find({ organization_id: organizationId });
       expect(new Set(all.map((lead) => lead.email.toLowerCase())).size).toBe(all.length);
-      const events = (await readTopic(log, TOPICS.events)).map(
-        (record) =>
-          JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } },
-      );
+      const events = (await readTopic(log, TOPICS.events)).flatMap((record) => parseLeadEvents(record.value));
       const activity = new LeadActivityRepository(store2);
       for (const leadId of acknowledged) {
         const mine = events.filter((event) => leadIdOf(event) === leadId);

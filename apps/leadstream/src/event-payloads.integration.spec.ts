@@ -5,7 +5,7 @@
  * leads.events is checked against the envelope and its event's payload schema. On both engine sets.
  */
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import { eventPayloadProblems, parseLeadEvent } from '@leadstream/schemas';
+import { eventPayloadProblems, parseLeadEvents } from '@leadstream/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
@@ -104,7 +104,7 @@ describe.each(setups)('event payloads on the %s', (_name, makeSetup) => {
     }
     const log = await setup.openLog();
     try {
-      const messages = (await readTopic(log, 'leads.events')).map((record) => parseLeadEvent(JSON.parse(record.value)));
+      const messages = (await readTopic(log, 'leads.events')).flatMap((record) => parseLeadEvents(record.value));
       const problems = messages.flatMap((message) =>
         eventPayloadProblems(message).map((problem) => `${message.id}: ${problem}`),
       );

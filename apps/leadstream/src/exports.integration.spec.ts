@@ -9,6 +9,7 @@ import { readTopic } from '@leadstream/ports/testing/read-topic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
+import { parseLeadEvents } from '@leadstream/schemas';
 
 const setups = engineSetups('exports');
 
@@ -170,10 +171,7 @@ describe.each(setups)('lead exports on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     try {
       const events = (await readTopic(log, 'leads.events'))
-        .map((record) => ({
-          key: record.key,
-          message: JSON.parse(record.value) as { event: string; data: Record<string, unknown> },
-        }))
+        .flatMap((record) => parseLeadEvents(record.value).map((message) => ({ key: record.key, message })))
         .filter((entry) => entry.message.event.startsWith('export.'));
       expect(events).toHaveLength(1);
       expect(events[0]!.key).toBe(exportId);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAllIndexes } from './indexes';
 import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
+import { parseLeadEvents } from '@leadstream/schemas';
 
 const setups = engineSetups('ingest');
 
@@ -275,8 +276,11 @@ describe.each(setups)('vendor ingestion on the %s', (_name, makeSetup) => {
     const log = await setup.openLog();
     const store = await setup.openStore();
     try {
-      const events = (await readTopic(log, 'leads.events')).map(
-        (record) => JSON.parse(record.value) as Record<string, unknown> & { data: Record<string, unknown> },
+      const events = (await readTopic(log, 'leads.events')).flatMap(
+        (record) =>
+          parseLeadEvents(record.value) as unknown as Array<
+            Record<string, unknown> & { data: Record<string, unknown> }
+          >,
       );
       const names = new Set(events.map((event) => event['event']));
       for (const name of ['lead.created', 'lead.validated', 'lead.accepted', 'lead.rejected', 'lead.duplicate'])

@@ -15,6 +15,7 @@ import { CliProcess, serviceEnv } from './test-support/cli-process';
 import { engineSetups } from './test-support/engine-setups';
 import { jsonClient, type JsonResponse } from './test-support/json-client';
 import { SPEC_EVENTS as ALL_EVENTS, eventually, WebhookReceiver as Receiver } from './test-support/webhook-receiver';
+import { parseLeadEvents } from '@leadstream/schemas';
 
 const dataOf = (response: JsonResponse): Record<string, unknown> => response.body['data'] as Record<string, unknown>;
 const listOf = (response: JsonResponse): Array<Record<string, unknown>> =>
@@ -268,8 +269,8 @@ describe.each(engineSetups('webhooks'))('webhooks on the %s', (_name, makeSetup)
     }
     const log = await setup.openLog();
     try {
-      const record = (await readTopic(log, 'leads.events')).find(
-        (candidate) => (JSON.parse(candidate.value) as { id: string }).id === original!.id,
+      const record = (await readTopic(log, 'leads.events')).find((candidate) =>
+        parseLeadEvents(candidate.value).some((event) => event.id === original!.id),
       );
       expect(record?.key).toBe(leadId);
       await log.produce('leads.events', [{ key: record!.key, value: record!.value }]);

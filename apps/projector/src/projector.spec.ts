@@ -99,3 +99,37 @@ describe('projector during an analytics outage', () => {
     }
   }, 60_000);
 });
+
+describe('projector reading records of several events', () => {
+  it('stores a row for each event of a record that holds one lead’s events of a batch, and for single events', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'projector-packed-'));
+    dirs.push(dir);
+    const log: EventLog = await openEmbeddedLog({ dataDir: join(dir, 'log') });
+    const engine = await openAnalytics({ dataDir: join(dir, 'analytics') });
+    await engine.migrate(analyticsMigrations);
+    await log.ensureTopics([{ topic: LEAD_EVENTS_TOPIC, partitions: 1 }]);
+    const projector = createProjector({
+      log,
+      analytics: engine,
+      metrics: new Metrics({ defaultMetrics: false }),
+      logger: pino({ level: 'silent' }),
+      lingerMs: 0,
+    });
+    try {
+      await projector.start();
+      await log.produce(LEAD_EVENTS_TOPIC, [
+        { key: 'lead_p', value: `[${leadEvent('evt_p1')},${leadEvent('evt_p2')}]` },
+        { key: 'lead_s', value: leadEvent('evt_s') },
+      ]);
+      await projector.waitUntilIdle(20);
+      const rows = await engine.query<{ event_id: string }>(
+        "SELECT event_id FROM lead_events FINAL WHERE organization_id = 'org_outage' ORDER BY event_id",
+      );
+      expect(rows.map((row) => row.event_id)).toEqual(['evt_p1', 'evt_p2', 'evt_s']);
+    } finally {
+      await projector.stop();
+      await log.close();
+      await engine.close();
+    }
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 import { AnalyticsBatcher } from '@leadstream/engine-clickhouse';
 import type { Analytics, Batch, EventLog } from '@leadstream/ports';
 import { ConsumerRunner, deadLetterTopic, TOPICS, type Metrics } from '@leadstream/runtime';
-import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadEventMessage } from '@leadstream/schemas';
 import type { Logger } from 'pino';
 import { applyErasure } from './erasure';
 import { toLeadEventRow, type LeadEventRow } from './lead-event-row';
@@ -50,9 +50,11 @@ export function createProjector(deps: ProjectorDependencies): ConsumerRunner {
     const erased: LeadEventMessage[] = [];
     for (const record of batch.records) {
       try {
-        const message = parseLeadEvent(JSON.parse(record.value));
-        rows.push(toLeadEventRow(message));
-        if (message.event === 'lead.erased') erased.push(message);
+        const messages = parseLeadEvents(record.value);
+        for (const message of messages) {
+          rows.push(toLeadEventRow(message));
+          if (message.event === 'lead.erased') erased.push(message);
+        }
       } catch (error) {
         logger.warn(
           { topic: record.topic, partition: record.partition, offset: record.offset, err: error },

@@ -6,7 +6,7 @@
 import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
 import type { LogRecord } from '@leadstream/ports';
 import { TOPICS } from '@leadstream/runtime';
-import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadEventMessage } from '@leadstream/schemas';
 import { type BatchWrite, type CollectionWrites, type OutputRecord } from './batch-write';
 
 const EVENTS_TOPIC = TOPICS.events;
@@ -81,14 +81,16 @@ export function recordActivity(write: BatchWrite): void {
   let sequence = 0;
   const mark = (output: OutputRecord): OutputRecord => {
     if (output.topic !== EVENTS_TOPIC || output.headers?.[ACTIVITY_RECORDED_HEADER] === 'recorded') return output;
-    let message: LeadEventMessage;
+    let messages: LeadEventMessage[];
     try {
-      message = parseLeadEvent(JSON.parse(output.value));
+      messages = parseLeadEvents(output.value);
     } catch {
       return output; // the activity stage dead-letters it
     }
-    const entry = entryOf(message, { offset: String(sequence++) });
-    if (entry) operations.push(LeadActivityRepository.recordOperation(entry));
+    for (const message of messages) {
+      const entry = entryOf(message, sequence++);
+      if (entry) operations.push(LeadActivityRepository.recordOperation(entry));
+    }
     return { ...output, headers: { ...output.headers, [ACTIVITY_RECORDED_HEADER]: 'recorded' } };
   };
   for (const lead of write.leads) lead.outputs = lead.outputs.map(mark);
@@ -96,7 +98,16 @@ export function recordActivity(write: BatchWrite): void {
   if (operations.length > 0) write.documents.push({ collection: LeadActivityRepository.COLLECTION, operations });
 }
 
-export function entryOf(message: LeadEventMessage, record: Pick<LogRecord, 'offset'>): LeadActivityEntry | undefined {
+/**
+ * The place of the `index`th event of a record among the entries of one instant: its offset, and
+ * the event's place in the record as a fraction (a record holds the events of one lead and batch,
+ * far fewer than 1,000), so entries of records of one event keep the offset as their sequence.
+ */
+export function eventSequence(record: Pick<LogRecord, 'offset'>, index: number): number {
+  return Number(record.offset) + index / 1_000;
+}
+
+export function entryOf(message: LeadEventMessage, sequence: number): LeadActivityEntry | undefined {
   const description = DESCRIPTIONS[message.event];
   const leadId = leadIdOf(message);
   if (!description || !leadId) return undefined;
@@ -109,7 +120,7 @@ export function entryOf(message: LeadEventMessage, record: Pick<LogRecord, 'offs
     timestamp: message.timestamp,
     // Events of one lead share a partition (keyed by lead id): the offset (or the place in the batch
     // that recorded it) orders entries of one instant.
-    sequence: Number(record.offset),
+    sequence,
     description,
     metadata: metadataOf(message),
   };

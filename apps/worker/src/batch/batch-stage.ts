@@ -28,6 +28,7 @@ import {
   tracingEnabled,
 } from '@leadstream/runtime';
 import { recordActivity } from './activity-entries';
+import { packLeadEvents } from './pack-events';
 import { observeTimelines } from '../timeline/timeline-metrics';
 import { type BatchWrite, type BatchWriter, emptyBatchWrite, WriteConflictError } from './batch-write';
 
@@ -149,6 +150,7 @@ export class BatchStageHandler {
         // the commit is one transaction. A writer that stores documents before the leads (the
         // outbox writer) could keep the entry of an event that a conflict or a crash then
         // replaces with another; there the activity stage records what was produced.
+        packLeadEvents(write);
         if (this.options.writer.atomic && this.options.recordActivity !== false) recordActivity(write);
         if (handled < 1 || handled > records.length)
           throw new Error(`stage ${this.stage.name} handled ${handled} of ${records.length} records`);

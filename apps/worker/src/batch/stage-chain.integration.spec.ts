@@ -19,7 +19,7 @@ import {
 } from '@leadstream/dal';
 import type { LeadRecord, TenantContext } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import { parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
+import { parseLeadEvents, parseLeadDecision, type LeadCommandMessage } from '@leadstream/schemas';
 import { Metrics } from '@leadstream/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { uncachedConfig } from './config-source';
@@ -300,10 +300,7 @@ describe.each(pairs.filter(([name]) => name.includes('outbox')))(
       };
       await driveStage(chain, cutOnce).handle(await readTopic(setup.log, TOPICS.submitted));
       await driveStage(activityStage(), setup.writer).handle(await readTopic(setup.log, TOPICS.events));
-      const events = (await readTopic(setup.log, TOPICS.events)).map(
-        (record) =>
-          JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id?: string } } },
-      );
+      const events = (await readTopic(setup.log, TOPICS.events)).flatMap((record) => parseLeadEvents(record.value));
       const activity = new LeadActivityRepository(setup.store);
       for (const message of messages) {
         // Every event of the lead but lead.accepted, which the activity log does not list.

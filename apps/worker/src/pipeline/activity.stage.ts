@@ -7,9 +7,9 @@
 import { LeadActivityRepository, type LeadActivityEntry } from '@leadstream/dal';
 import type { TenantContext } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
-import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadEventMessage } from '@leadstream/schemas';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
-import { ACTIVITY_RECORDED_HEADER, entryOf } from '../batch/activity-entries';
+import { ACTIVITY_RECORDED_HEADER, entryOf, eventSequence } from '../batch/activity-entries';
 import { type CollectionWrites, emptyBatchWrite } from '../batch/batch-write';
 import { deadLetter } from '../batch/lead-stage';
 import { TOPICS } from './outputs';
@@ -33,22 +33,24 @@ export function activityStage(deps: ActivityStageDependencies = {}): BatchStage 
       const erased: LeadEventMessage[] = [];
       for (const record of records) {
         if (record.headers[ACTIVITY_RECORDED_HEADER] === 'recorded') continue;
-        let message: LeadEventMessage;
+        let messages: LeadEventMessage[];
         try {
-          message = parseLeadEvent(JSON.parse(record.value));
+          messages = parseLeadEvents(record.value);
         } catch (error) {
           write.records.push(
             deadLetter(record, `not a lead event: ${error instanceof Error ? error.message : String(error)}`),
           );
           continue;
         }
-        const entry = entryOf(message, record);
-        if (entry) entries.push(entry);
-        if (message.event === 'lead.erased') {
-          erased.push(message);
-          for (const earlier of entries)
-            if (earlier.lead_id === entry?.lead_id && earlier.organization_id === message.organization_id)
-              earlier.metadata = { erased: true };
+        for (const [index, message] of messages.entries()) {
+          const entry = entryOf(message, eventSequence(record, index));
+          if (entry) entries.push(entry);
+          if (message.event === 'lead.erased') {
+            erased.push(message);
+            for (const earlier of entries)
+              if (earlier.lead_id === entry?.lead_id && earlier.organization_id === message.organization_id)
+                earlier.metadata = { erased: true };
+          }
         }
       }
       for (const entry of entries) operations.push(LeadActivityRepository.recordOperation(entry));

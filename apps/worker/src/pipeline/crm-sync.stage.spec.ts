@@ -27,7 +27,7 @@ import {
   StoredRefreshTokens,
   type CrmManualSyncMessage,
 } from '@leadstream/runtime';
-import { eventPayloadProblems, type LeadEventMessage, type LeadRoutedMessage } from '@leadstream/schemas';
+import { eventPayloadProblems, parseLeadEvents, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
 import type { BatchWriter } from '../batch/batch-write';
@@ -240,7 +240,7 @@ const syncOf = async (lead: LeadRecord, connectionId: string) =>
   )) as CrmSyncRecord;
 const events = async (name?: string) =>
   (await readTopic(engines.log, 'leads.events'))
-    .map((record) => JSON.parse(record.value) as LeadEventMessage)
+    .flatMap((record) => parseLeadEvents(record.value))
     .filter((event) => name === undefined || event.event === name);
 beforeEach(() => seen.clear());
 afterEach(async () => {

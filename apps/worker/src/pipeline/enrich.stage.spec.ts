@@ -13,7 +13,7 @@ import {
   ValidationRuleRepository,
 } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import type { LeadDecisionMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadDecisionMessage } from '@leadstream/schemas';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { uncachedConfig } from '../batch/config-source';
@@ -115,7 +115,7 @@ describe('enrich stage', () => {
       ],
     });
     const enriched = (await readTopic(engines.log, TOPICS.events))
-      .map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown> })
+      .flatMap((record) => parseLeadEvents(record.value))
       .find((event) => event.event === 'lead.enriched');
     expect(enriched?.data['flags']).toEqual([
       {

@@ -16,7 +16,7 @@ import {
 } from '@leadstream/dal';
 import type { DocumentStore, EventLog, LogRecord } from '@leadstream/ports';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import type { LeadCommandMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadCommandMessage } from '@leadstream/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchStage } from '../batch/batch-stage';
 import type { BatchWriter } from '../batch/batch-write';
@@ -85,8 +85,10 @@ async function setUp(open: () => Promise<EnginePair>) {
 }
 
 /** The lead an event is about: `data.lead.id` of lead.created (its documented `{lead:{...}}`), `data.lead_id` of every other lead event; no fallback between the two. */
-function leadIdOf(event: { event: string; data: { lead_id?: string; lead?: { id?: string } } }): string | undefined {
-  return event.event === 'lead.created' ? event.data.lead?.id : event.data.lead_id;
+function leadIdOf(event: { event: string; data: Record<string, unknown> }): string | undefined {
+  const id =
+    event.event === 'lead.created' ? (event.data['lead'] as { id?: string } | undefined)?.id : event.data['lead_id'];
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** Every lead has exactly one event id per kind, one activity entry per event, one decision. */
@@ -96,10 +98,7 @@ async function expectExactlyOnce(
 ): Promise<void> {
   const { log, store, leads, tenant } = setup;
   const activity = new LeadActivityRepository(store);
-  const events = (await readTopic(log, TOPICS.events)).map(
-    (record) =>
-      JSON.parse(record.value) as { id: string; event: string; data: { lead_id?: string; lead?: { id: string } } },
-  );
+  const events = (await readTopic(log, TOPICS.events)).flatMap((record) => parseLeadEvents(record.value));
   const decisions = (await readTopic(log, TOPICS.decisions)).map(
     (record) => JSON.parse(record.value) as { lead_id: string; outcome: string },
   );

@@ -223,6 +223,25 @@ describe('notify stage', () => {
     ]);
   });
 
+  it('makes a delivery of each subscribed event of a record that holds several (one lead, one batch)', async () => {
+    await webhook('/ok', { events: ['lead.created', 'lead.accepted'] });
+    const packed = event('lead.created', 'live', 'evt_created');
+    const values = [packed.value, event('lead.validated', 'live', 'evt_validated').value];
+    values.push(event('lead.accepted', 'live', 'evt_accepted').value);
+    await notify().handle([{ ...packed, value: `[${values.join(',')}]` }]);
+    expect(take(WEBHOOK_DELIVERIES_TOPIC)).toHaveLength(2);
+    expect((await deliveries()).map((delivery) => delivery.event_id).sort()).toEqual(['evt_accepted', 'evt_created']);
+  });
+
+  it('dead-letters a record of several events when one of them is not an event, and delivers none of it', async () => {
+    await webhook('/ok');
+    const record = event('lead.created', 'live', 'evt_good');
+    await notify().handle([{ ...record, value: `[${record.value},{"id":"evt_bad"}]` }]);
+    expect(take(WEBHOOK_DELIVERIES_TOPIC)).toEqual([]);
+    expect(await deliveries()).toEqual([]);
+    expect(take('leads.events.dlq').map((dead) => dead.value)).toEqual([`[${record.value},{"id":"evt_bad"}]`]);
+  });
+
   it('makes one delivery and one POST of an event consumed twice (in one batch and in two)', async () => {
     await webhook('/ok');
     const record = event('lead.created', 'live', 'evt_twice');

@@ -59,8 +59,16 @@ function leadIdOf(data: Record<string, unknown>): { lead_id?: string } {
   return typeof id === 'string' ? { lead_id: id } : {};
 }
 
-function parseEvent(value: string): DomainEvent {
-  const event = JSON.parse(value) as Partial<DomainEvent> | null;
+/** The events of a record: one envelope, or an array of one lead's (docs/api-conventions.md "Events"). */
+function parseEvents(value: string): DomainEvent[] {
+  const parsed = JSON.parse(value) as unknown;
+  if (!Array.isArray(parsed)) return [checkEvent(parsed)];
+  if (parsed.length === 0) throw new Error('an event record holds no event');
+  return parsed.map(checkEvent);
+}
+
+function checkEvent(value: unknown): DomainEvent {
+  const event = value as Partial<DomainEvent> | null;
   if (
     typeof event !== 'object' ||
     event === null ||
@@ -105,20 +113,21 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
       const tenants = new Map<string, TenantRead>();
       for (const record of records) {
         try {
-          const event = parseEvent(record.value);
-          // The deliver stage disabled a webhook: the kept list is stale from here on.
-          if (event.event === 'webhook.disabled')
-            config.forget?.(event.organization_id, webhooksKind(event.environment));
-          // Events nobody may subscribe to (webhook.disabled, events of later issues) make no delivery.
-          if (!isWebhookEvent(event.event)) continue;
-          events.push(event);
-          traceOf.set(event, pickTraceHeaders(record.headers));
-          const tenant = { organizationId: event.organization_id, environment: event.environment };
-          const stamp = stampedConfigVersion(record.headers);
-          const read = tenants.get(tenantKey(tenant)) ?? { tenant, version: stamp, stamped: true };
-          read.stamped &&= stamp !== undefined;
-          read.version = Math.max(read.version ?? 0, stamp ?? 0);
-          tenants.set(tenantKey(tenant), read);
+          for (const event of parseEvents(record.value)) {
+            // The deliver stage disabled a webhook: the kept list is stale from here on.
+            if (event.event === 'webhook.disabled')
+              config.forget?.(event.organization_id, webhooksKind(event.environment));
+            // Events nobody may subscribe to (webhook.disabled, events of later issues) make no delivery.
+            if (!isWebhookEvent(event.event)) continue;
+            events.push(event);
+            traceOf.set(event, pickTraceHeaders(record.headers));
+            const tenant = { organizationId: event.organization_id, environment: event.environment };
+            const stamp = stampedConfigVersion(record.headers);
+            const read = tenants.get(tenantKey(tenant)) ?? { tenant, version: stamp, stamped: true };
+            read.stamped &&= stamp !== undefined;
+            read.version = Math.max(read.version ?? 0, stamp ?? 0);
+            tenants.set(tenantKey(tenant), read);
+          }
         } catch (error) {
           write.records.push(deadLetter(record, error instanceof Error ? error.message : String(error)));
         }

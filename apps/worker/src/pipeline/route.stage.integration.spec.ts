@@ -19,7 +19,7 @@ import {
 } from '@leadstream/dal';
 import type { LeadRecord, LeadRoute, RoutingRuleSettings, TenantContext } from '@leadstream/domain';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import { parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
+import { parseLeadEvents, parseLeadRouted, type LeadCommandMessage, type LeadRoutedMessage } from '@leadstream/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchWriter } from '../batch/batch-write';
 import { uncachedConfig } from '../batch/config-source';
@@ -146,7 +146,7 @@ async function setUp(open: () => Promise<EnginePair>) {
     (await readTopic(log, TOPICS.routed)).map((record) => parseLeadRouted(JSON.parse(record.value)));
   const routedEvents = async () =>
     (await readTopic(log, TOPICS.events))
-      .map((record) => JSON.parse(record.value) as { id: string; event: string; data: Record<string, unknown> })
+      .flatMap((record) => parseLeadEvents(record.value))
       .filter((event) => event.event === 'lead.routed');
   return {
     ...engines,

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDal, CustomFieldRepository, LeadRepository, ValidationRuleRepository } from '@leadstream/dal';
 import { readTopic } from '@leadstream/ports/testing/read-topic';
-import type { LeadCommandMessage } from '@leadstream/schemas';
+import { parseLeadEvents, type LeadCommandMessage } from '@leadstream/schemas';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { uncachedConfig } from '../batch/config-source';
@@ -126,7 +126,7 @@ describe('validate stage', () => {
       review_flags: [flag],
     });
     const validated = (await readTopic(engines.log, TOPICS.events))
-      .map((record) => JSON.parse(record.value) as { event: string; data: Record<string, unknown> })
+      .flatMap((record) => parseLeadEvents(record.value))
       .find((event) => event.event === 'lead.validated');
     expect(validated?.data).toMatchObject({ flags: ['manual_review'], review_flags: [flag] });
     const logged = lines

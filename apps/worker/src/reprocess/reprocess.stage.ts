@@ -53,6 +53,7 @@ import {
   type OutputRecord,
 } from '../batch/batch-write';
 import { recordActivity } from '../batch/activity-entries';
+import { packLeadEvents } from '../batch/pack-events';
 import { deadLetter } from '../batch/lead-stage';
 import { changesOf } from '../pipeline/enrich.stage';
 import { eventOutput, TOPICS } from '../pipeline/outputs';
@@ -313,6 +314,7 @@ export function reprocessStage(deps: ReprocessStageDependencies): BatchStage {
       }
       const write = writeOf(context, decided, at.toISOString());
       // As a stage batch does: where the commit is one transaction, the events' activity entries go in it.
+      packLeadEvents(write);
       if (deps.writer.atomic) recordActivity(write);
       try {
         if (write.leads.length > 0) await deps.writer.commit(write, position);
