@@ -179,6 +179,34 @@ describe.skipIf(!brokers)('Kafka event log acknowledgements', () => {
     }
   }, 60_000);
 
+  it('writes each record of the first produce to a topic just created once (no partition written twice by a retry)', async () => {
+    const log = await openKafkaLog({ brokers: brokers!, clientId: 'first-produce' });
+    const run = randomUUID().slice(0, 8);
+    try {
+      // Before ensureTopics waited for each partition's leader to serve it, most rounds had a
+      // partition the leader refused (NOT_LEADER_OR_FOLLOWER) while others were written, and the
+      // retried batch wrote those others again.
+      for (let round = 0; round < 10; round++) {
+        const topic = `first-produce-${run}-${round}`;
+        await log.ensureTopics([{ topic, partitions: 6 }]);
+        const sent = await log.produce(
+          topic,
+          Array.from({ length: 12 }, (_, i) => ({ key: `key-${i}`, value: `value-${i}` })),
+        );
+        const perPartition = new Map<number, number>();
+        for (const meta of sent) perPartition.set(meta.partition, (perPartition.get(meta.partition) ?? 0) + 1);
+        // Offsets of a partition written once run from 0 to its count of records less one.
+        const beyond = sent.filter((meta) => Number(meta.offset) >= perPartition.get(meta.partition)!);
+        expect(
+          beyond.map((meta) => `${meta.partition}/${meta.offset}`),
+          `round ${round}`,
+        ).toEqual([]);
+      }
+    } finally {
+      await log.close();
+    }
+  }, 120_000);
+
   it('sends made side by side each answer where their own records landed', async () => {
     const log = await openKafkaLog({ brokers: brokers!, clientId: 'side-by-side' });
     const topics = [`side-a-${randomUUID().slice(0, 8)}`, `side-b-${randomUUID().slice(0, 8)}`];

@@ -126,8 +126,13 @@ export class KafkaLog implements EventLog {
   }
 
   /**
-   * kafkajs's own `waitForLeaders` retries only LEADER_NOT_AVAILABLE, but a KRaft broker answers
-   * UNKNOWN_TOPIC_OR_PARTITION for a moment after creating many topics at once; wait through both.
+   * Waits until every partition of the new topics is served by its leader. kafkajs's own
+   * `waitForLeaders` retries only LEADER_NOT_AVAILABLE, but a KRaft broker answers
+   * UNKNOWN_TOPIC_OR_PARTITION for a moment after creating many topics at once; and once the
+   * metadata names a leader, that broker may still answer NOT_LEADER_OR_FOLLOWER until it has taken
+   * the partition up. A first produce then failed on some partitions after others were written, and
+   * its retry wrote those again (docs/decisions.md "The Kafka producer"). So a topic is ready when
+   * each partition's leader answers a ListOffsets request, which it serves only as the leader.
    */
   private async waitForLeaders(topics: string[], timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -137,10 +142,16 @@ export class KafkaLog implements EventLog {
         const ready = metadata.topics.every(
           (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
         );
-        if (ready) return;
+        if (ready) {
+          for (const topic of topics) await this.admin.fetchTopicOffsets(topic);
+          return;
+        }
       } catch (error) {
         const type = (error as { type?: string }).type;
-        if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' && type !== 'LEADER_NOT_AVAILABLE') throw error;
+        const retriable = (error as { retriable?: boolean }).retriable === true;
+        const exhausted = (error as { name?: string }).name === 'KafkaJSNumberOfRetriesExceeded';
+        if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' && type !== 'LEADER_NOT_AVAILABLE' && !retriable && !exhausted)
+          throw error;
       }
       if (Date.now() > deadline) throw new Error(`topics have no leaders after ${timeoutMs} ms: ${topics.join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
