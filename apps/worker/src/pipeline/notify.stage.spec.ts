@@ -30,7 +30,7 @@ import { openEmbeddedEngines, type EmbeddedEngines } from '../test-support/embed
 import { CONFIG_VERSION_HEADER } from '../batch/config-source';
 import { driveStage } from '../test-support/stage-driver';
 import { deliverStage } from './deliver.stage';
-import { notifyStage } from './notify.stage';
+import { MAX_EVENTS_PER_BATCH, notifyStage } from './notify.stage';
 
 const SCHEDULE = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
 /** The key of secrets at rest (CRM_CREDENTIALS_KEY) the deliver stage opens webhook secrets with. */
@@ -231,6 +231,26 @@ describe('notify stage', () => {
     await notify().handle([{ ...packed, value: `[${values.join(',')}]` }]);
     expect(take(WEBHOOK_DELIVERIES_TOPIC)).toHaveLength(2);
     expect((await deliveries()).map((delivery) => delivery.event_id).sort()).toEqual(['evt_accepted', 'evt_created']);
+  });
+
+  it('ends a batch at MAX_EVENTS_PER_BATCH events, so records of several events never make a larger commit', async () => {
+    await webhook('/ok');
+    // 60 records of 4 events each: 240 events, more than one batch may turn into deliveries.
+    const records = Array.from({ length: 60 }, (_, i) => {
+      const first = event('lead.created', 'live', `evt_${i}_0`);
+      const values = [first.value, ...[1, 2, 3].map((k) => event('lead.updated', 'live', `evt_${i}_${k}`).value)];
+      return { ...first, offset: String(offsets++), value: `[${values.join(',')}]` };
+    });
+    const stage = notifyStage({ webhooks: new WebhookRepository(engines.store), now });
+    const { write, handled } = await stage.process(records);
+    expect(handled).toBe(MAX_EVENTS_PER_BATCH / 4);
+    expect(write.records.filter((record) => record.topic === WEBHOOK_DELIVERIES_TOPIC)).toHaveLength(
+      MAX_EVENTS_PER_BATCH,
+    );
+    // Driven to the end, every event of every record gets its delivery.
+    await notify().handle(records);
+    const all = await engines.store.collection('webhook_deliveries').find({ webhook_id: 'wh_ok' });
+    expect(all).toHaveLength(240);
   });
 
   it('dead-letters a record of several events when one of them is not an event, and delivers none of it', async () => {

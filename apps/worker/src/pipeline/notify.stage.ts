@@ -38,6 +38,9 @@ export interface NotifyStageOptions {
   now?: () => Date;
 }
 
+/** The events whose deliveries one notify batch makes at most (as many as 200 records of one event made). */
+export const MAX_EVENTS_PER_BATCH = 200;
+
 /** The ConfigCache kind of a tenant's enabled webhooks. */
 export const webhooksKind = (environment: string): string => `webhooks:${environment}`;
 
@@ -111,7 +114,14 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
       // The trace context of each event's record (docs/operations.md, "Tracing"): its deliveries carry it on.
       const traceOf = new Map<DomainEvent, Record<string, string> | undefined>();
       const tenants = new Map<string, TenantRead>();
+      let handled = 0;
       for (const record of records) {
+        // A batch of records that each carry a lead's events of a batch would make four times the
+        // deliveries of one of single events: it ends at MAX_EVENTS_PER_BATCH, and the rest of
+        // the records go in the next one, so one commit never holds more than that many events'
+        // deliveries (a thread stall the intake waits behind).
+        if (events.length >= MAX_EVENTS_PER_BATCH) break;
+        handled++;
         try {
           for (const event of parseEvents(record.value)) {
             // The deliver stage disabled a webhook: the kept list is stale from here on.
@@ -190,7 +200,7 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
         });
         write.records.push(...[...deliveries.values()].map(({ output }) => output));
       }
-      return { write, handled: records.length };
+      return { write, handled };
     },
   };
 }
