@@ -63,8 +63,17 @@ export const parseLeadEvent = checker<LeadEventMessage>('lead-event', ajv.compil
  * parser's SyntaxError) when any of them is not an event: the record is poison as a whole.
  */
 export function parseLeadEvents(value: string): LeadEventMessage[] {
+  return leadEventItems(value).map((item) => parseLeadEvent(item));
+}
+
+/**
+ * The items of one `leads.events` record, not yet checked: a single envelope becomes a list of one.
+ * For readers that check an event their own way; parseLeadEvents checks each against the schema.
+ * Throws SchemaError for an empty array (and the JSON parser's SyntaxError for a value not JSON).
+ */
+export function leadEventItems(value: string): unknown[] {
   const parsed: unknown = JSON.parse(value);
-  if (!Array.isArray(parsed)) return [parseLeadEvent(parsed)];
+  if (!Array.isArray(parsed)) return [parsed];
   if (parsed.length === 0)
     throw new SchemaError('lead-event', [
       {
@@ -75,7 +84,7 @@ export function parseLeadEvents(value: string): LeadEventMessage[] {
         message: 'an event record holds at least one event',
       },
     ]);
-  return parsed.map((item) => parseLeadEvent(item));
+  return parsed;
 }
 
 /** The value of a `leads.events` record carrying `values` (serialized envelopes of one lead, in order). */

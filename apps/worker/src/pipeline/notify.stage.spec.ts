@@ -262,6 +262,14 @@ describe('notify stage', () => {
     expect(take('leads.events.dlq').map((dead) => dead.value)).toEqual([`[${record.value},{"id":"evt_bad"}]`]);
   });
 
+  it('dead-letters a record that is an empty array of events, and goes on with the next record', async () => {
+    await webhook('/ok');
+    const record = event('lead.created', 'live', 'evt_after');
+    await notify().handle([{ ...record, value: '[]' }, record]);
+    expect(take('leads.events.dlq').map((dead) => dead.value)).toEqual(['[]']);
+    expect((await deliveries()).map((delivery) => delivery.event_id)).toEqual(['evt_after']);
+  });
+
   it('makes one delivery and one POST of an event consumed twice (in one batch and in two)', async () => {
     await webhook('/ok');
     const record = event('lead.created', 'live', 'evt_twice');

@@ -24,6 +24,7 @@ import {
   type WebhookDeliveryMessage,
 } from '@leadstream/domain';
 import type { LogRecord } from '@leadstream/ports';
+import { leadEventItems } from '@leadstream/schemas';
 import { pickTraceHeaders, WEBHOOK_DELIVERIES_TOPIC, withTraceHeaders } from '@leadstream/runtime';
 import type { BatchStage, StageBatchResult } from '../batch/batch-stage';
 import { emptyBatchWrite, type OutputRecord } from '../batch/batch-write';
@@ -62,14 +63,7 @@ function leadIdOf(data: Record<string, unknown>): { lead_id?: string } {
   return typeof id === 'string' ? { lead_id: id } : {};
 }
 
-/** The events of a record: one envelope, or an array of one lead's (docs/api-conventions.md "Events"). */
-function parseEvents(value: string): DomainEvent[] {
-  const parsed = JSON.parse(value) as unknown;
-  if (!Array.isArray(parsed)) return [checkEvent(parsed)];
-  if (parsed.length === 0) throw new Error('an event record holds no event');
-  return parsed.map(checkEvent);
-}
-
+/** An event as notify needs it: the light check of its envelope, not the whole schema. */
 function checkEvent(value: unknown): DomainEvent {
   const event = value as Partial<DomainEvent> | null;
   if (
@@ -123,7 +117,7 @@ export function notifyStage(options: NotifyStageOptions): BatchStage {
         if (events.length >= MAX_EVENTS_PER_BATCH) break;
         handled++;
         try {
-          for (const event of parseEvents(record.value)) {
+          for (const event of leadEventItems(record.value).map(checkEvent)) {
             // The deliver stage disabled a webhook: the kept list is stale from here on.
             if (event.event === 'webhook.disabled')
               config.forget?.(event.organization_id, webhooksKind(event.environment));
