@@ -73,6 +73,18 @@ describe('embedded document store', () => {
     }
   };
 
+  it('keeps temporary data, such as the statement journal of an insert into many indexes, in memory', async () => {
+    // docs/store.md "Temporary data stays in memory": on disk every such insert wrote a temporary file.
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-temp-'));
+    const store = await openEmbeddedStore({ dataDir });
+    try {
+      expect(store.db.pragma('temp_store', { simple: true })).toBe(2); // 2 = MEMORY
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every acknowledged write when the process is killed without closing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-crash-'));
     try {
