@@ -143,7 +143,8 @@ export class KafkaLog implements EventLog {
           (topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0),
         );
         if (ready) {
-          for (const topic of topics) await this.admin.fetchTopicOffsets(topic);
+          // Side by side: at boot this is every pipeline topic, each its own request.
+          await Promise.all(topics.map((topic) => this.admin.fetchTopicOffsets(topic)));
           return;
         }
       } catch (error) {
