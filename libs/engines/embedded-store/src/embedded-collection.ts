@@ -53,6 +53,8 @@ import { type StatementCache } from './statement-cache';
 /** What a collection needs from the store that owns the connection. */
 export interface CollectionHost {
   readonly db: Database.Database;
+  /** A read-only connection: the collection makes nothing and learns its indexes from the catalog. */
+  readonly readOnly?: boolean;
   readonly statements: StatementCache;
   recordIndex(collection: string, name: string, spec: IndexSpec): void;
   /** Runs `work` in a write transaction (a savepoint inside an open one), counting commits. */
@@ -107,6 +109,10 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     private readonly host: CollectionHost,
   ) {
     this.table = tableName(name);
+    if (host.readOnly) {
+      this.reloadIndexes();
+      return;
+    }
     host.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
     // A store written before index columns existed has its indexes on expressions: rebuilt here once.
     this.transaction(() => {
@@ -491,9 +497,24 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
     }
   }
 
+  /**
+   * A read-only connection's collection learns its indexes again from the catalog the writer keeps
+   * (after the writer made or dropped one): the index columns reads may use instead of
+   * json_extract, the orders an index delivers, the substring tables. Nothing is written.
+   */
+  reloadIndexes(): void {
+    if (!this.host.readOnly) throw new TypeError('reloadIndexes is for a read-only connection');
+    const specs = this.host.indexesOf(this.name);
+    for (const spec of specs) {
+      if (spec.substring) this.columns.add(substringField(spec));
+      else for (const path of Object.keys(spec.keys)) if (path !== '_id') this.columns.add(path);
+    }
+    this.indexesChanged(specs);
+  }
+
   /** After building indexes: the repair triggers and what reads and writes need to know of them. */
   private indexesChanged(specs: IndexSpec[]): void {
-    this.syncColumnTriggers();
+    if (!this.host.readOnly) this.syncColumnTriggers();
     // A substring index delivers no order and answers only $contains.
     this.indexKeys = specs.filter((s) => !s.substring).map((s) => s.keys);
     this.substringTables.clear();

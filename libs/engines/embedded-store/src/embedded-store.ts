@@ -39,6 +39,14 @@ export interface EmbeddedStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** How often a worker thread checkpoints the WAL (background-checkpointer.ts); default 100 ms, 0 leaves checkpoints to SQLite (in the writing connection). */
   checkpointIntervalMs?: number;
+  /**
+   * A reader of a database that another connection writes (the pipeline thread's, in
+   * `leadstream start`): a read-only connection that never waits on SQLite's write lock. It makes
+   * no table and no index, sweeps and checkpoints nothing, and refuses every write. A collection
+   * must have been opened by the writer first; its indexes are read from the writer's catalog
+   * (`reloadIndexes` after the writer changes them). The database file must exist.
+   */
+  readOnly?: boolean;
 }
 
 const FILE_NAME = 'documents.sqlite';
@@ -62,6 +70,11 @@ function tighten(path: string, mode: number): void {
 }
 
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  if (options.readOnly) {
+    const store = new EmbeddedStore(join(options.dataDir, FILE_NAME), options);
+    options.logger?.info({ dataDir: options.dataDir }, 'embedded document store opened read-only');
+    return store;
+  }
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   tighten(options.dataDir, 0o700);
   const file = join(options.dataDir, FILE_NAME);
@@ -72,6 +85,15 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   const store = new EmbeddedStore(file, options);
   options.logger?.info({ dataDir: options.dataDir }, 'embedded document store opened');
   return store;
+}
+
+/** A write asked of a read-only connection (EmbeddedStoreOptions.readOnly). */
+export class ReadOnlyStoreError extends Error {
+  readonly code = 'STORE_READ_ONLY' as const;
+  constructor() {
+    super('this embedded store connection is read-only: writes go to the connection that owns the database');
+    this.name = 'ReadOnlyStoreError';
+  }
 }
 
 interface TtlIndex {
@@ -90,7 +112,9 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
   readonly db: Database.Database;
   readonly statements: StatementCache;
   private readonly collections = new Map<string, EmbeddedCollection<BaseDocument>>();
-  private readonly timer: NodeJS.Timeout;
+  /** A read-only connection (EmbeddedStoreOptions.readOnly): every write is refused. */
+  readonly readOnly: boolean;
+  private readonly timer: NodeJS.Timeout | undefined;
   private readonly checkpointer: BackgroundCheckpointer | undefined;
   private closed = false;
   private commitCount = 0;
@@ -99,6 +123,16 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
     private readonly file: string,
     private readonly options: EmbeddedStoreOptions,
   ) {
+    this.readOnly = options.readOnly === true;
+    if (this.readOnly) {
+      this.db = new Database(file, { readonly: true, fileMustExist: true });
+      this.db.pragma('temp_store = MEMORY');
+      registerFunctions(this.db);
+      this.statements = new StatementCache(this.db);
+      this.timer = undefined;
+      this.checkpointer = undefined;
+      return;
+    }
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -143,6 +177,15 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
     return collection as unknown as Collection<T>;
   }
 
+  /** Whether the collection's table exists (a read-only connection reads only what a writer made). */
+  hasCollection(name: string): boolean {
+    this.assertOpen();
+    return (
+      this.statements.get(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).pluck().get(name) !==
+      undefined
+    );
+  }
+
   /** The collection with its synchronous batch writes, for work inside `transaction`. */
   embeddedCollection<T extends StoredDocument = BaseDocument>(name: string): EmbeddedCollection<T & BaseDocument> {
     return this.collection<T>(name) as unknown as EmbeddedCollection<T & BaseDocument>;
@@ -155,6 +198,7 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
    */
   transaction<R>(work: () => R): R {
     this.assertOpen();
+    if (this.readOnly) throw new ReadOnlyStoreError();
     if (this.db.inTransaction) return this.db.transaction(work)();
     const result = this.db.transaction(work).immediate();
     this.commitCount++;
@@ -168,6 +212,7 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
 
   async sweepExpired(): Promise<number> {
     this.assertOpen();
+    if (this.readOnly) throw new ReadOnlyStoreError();
     let deleted = 0;
     for (const ttl of this.ttlIndexes()) {
       const cutoff = DATE_TAG + new Date(Date.now() - ttl.expireAfterSeconds * 1000).toISOString();
@@ -189,7 +234,7 @@ export class EmbeddedStore implements DocumentStore, CollectionHost {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.timer);
+    if (this.timer) clearInterval(this.timer);
     await this.checkpointer?.close();
     this.db.close();
   }
