@@ -63,6 +63,11 @@ export interface ProvidedEngines {
    * of leads.decisions (the HTTP thread of the same process answers from them).
    */
   decisions?: (values: string[]) => void;
+  /**
+   * The pipeline thread of `start` owns the embedded store's read-write connection: this thread
+   * opens a read-only one and gets the store that sends its writes to the thread.
+   */
+  connectStore?: (reader: EmbeddedStore) => DocumentStore;
 }
 
 export async function openEngines(
@@ -94,7 +99,17 @@ export async function openEngines(
     // The embedded log lives in the embedded store's database: a role that needs only the log
     // (the projector) opens the store too, so every role sees the same log.
     const embeddedLogInStore = needs.log && !config.kafka && !config.mongodb;
-    if (needs.store || embeddedLogInStore) {
+    if (needs.store && !config.mongodb && provided.connectStore) {
+      const reader = await openEmbeddedStore({
+        dataDir: join(config.dataDir, 'store'),
+        readOnly: true,
+        logger: logger.child({ engine: 'embedded-store' }),
+      });
+      store = provided.connectStore(reader);
+      const bridged = store;
+      opened.push({ name: 'document store', close: () => bridged.close() });
+      readiness.push({ name: `store:${bridged.engine}`, check: () => bridged.ping() });
+    } else if (needs.store || embeddedLogInStore) {
       const raw = config.mongodb
         ? (mongoStore = await openMongoStore({
             uri: config.mongodb.uri,

@@ -64,16 +64,16 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
 
   // `start` runs every stage in a pipeline thread (the second core) and the API, the projector and
   // chDB here; on the embedded engines the thread owns the log and lends it to this thread.
-  const pipelineThread = role === 'start' ? await startPipelineThread(env, !config.kafka) : undefined;
+  // On the embedded store the thread also holds the only read-write connection: this thread reads
+  // through a read-only one and sends its writes there (pipeline-host/store-bridge.ts).
+  const pipelineThread =
+    role === 'start' ? await startPipelineThread(env, { log: !config.kafka, store: !config.mongodb }) : undefined;
   const stageFactories = role === 'worker' ? resolveStages(options.stages ?? [], config.pipelineSplit) : [];
   const needs: EngineNeeds = pipelineThread?.log ? { store: true, analytics: true } : NEEDS[role];
-  const engines = await openEngines(
-    config,
-    logger,
-    metrics,
-    needs,
-    pipelineThread?.log ? { log: pipelineThread.log } : {},
-  );
+  const engines = await openEngines(config, logger, metrics, needs, {
+    ...(pipelineThread?.log ? { log: pipelineThread.log } : {}),
+    ...(pipelineThread?.connectStore ? { connectStore: pipelineThread.connectStore } : {}),
+  });
   lifecycle.onStop('engines', () => engines.close());
   if (pipelineThread) {
     // Stops after everything that uses its log (hooks run newest first), before the engines close.
@@ -97,7 +97,8 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     'engines open',
   );
 
-  if (needs.store) await ensureAllIndexes(engines.store);
+  // The pipeline thread of `start` made them before it said it was ready.
+  if (needs.store && !pipelineThread) await ensureAllIndexes(engines.store);
   if (needs.analytics) {
     const applied = await engines.analytics.migrate(analyticsMigrations);
     if (applied.length > 0) logger.info({ applied }, 'analytics migrations applied');

@@ -5,11 +5,13 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ReadinessCheck } from '@leadstream/http';
-import type { EventLog } from '@leadstream/ports';
+import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
+import type { DocumentStore, EventLog } from '@leadstream/ports';
 import { shippedFile, type RemoteMetrics } from '@leadstream/runtime';
 import type { LeadChangeCommitter } from '@leadstream/api';
 import { connectLeadChanges } from './lead-change-bridge';
 import { connectEventLog } from './log-bridge';
+import { connectStore } from './store-bridge';
 import type { PipelineThreadData } from './pipeline-thread';
 import { threadRequests } from './thread-requests';
 
@@ -18,6 +20,12 @@ export interface PipelineThread {
   readonly log: EventLog | undefined;
   /** Where the API's lead changes are committed, when the thread owns the database (embedded engines). */
   readonly leadChanges: LeadChangeCommitter | undefined;
+  /**
+   * When the thread owns the embedded store's only read-write connection: the store for this
+   * thread, reading through `reader` (a read-only connection) and writing through the thread
+   * (store-bridge.ts).
+   */
+  readonly connectStore: ((reader: EmbeddedStore) => DocumentStore) | undefined;
   /** The thread's metrics; rejects when the thread does not answer in time (/metrics then shows this thread's alone). */
   readonly metrics: RemoteMetrics;
   /** The thread's readiness checks (by name), asked of the thread when /readyz runs; one the thread does not answer in time fails. */
@@ -42,8 +50,12 @@ export class PipelineStartError extends Error {
   }
 }
 
-export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: boolean): Promise<PipelineThread> {
-  const data: PipelineThreadData = { env: { ...env }, serveLog };
+export async function startPipelineThread(
+  env: NodeJS.ProcessEnv,
+  serves: { log: boolean; store: boolean },
+): Promise<PipelineThread> {
+  const data: PipelineThreadData = { env: { ...env }, serveLog: serves.log, serveStore: serves.store };
+  const serveLog = serves.log;
   // pipeline-thread.boot.mjs loads pipeline-thread.ts through tsx; the build bundles it as pipeline-thread.js.
   const entry = shippedFile(import.meta.url, { source: './pipeline-thread.boot.mjs', built: './pipeline-thread.js' });
   const worker = new Worker(entry, { workerData: data });
@@ -95,6 +107,7 @@ export async function startPipelineThread(env: NodeJS.ProcessEnv, serveLog: bool
   return {
     log: serveLog ? connectEventLog(worker, 'embedded', exited) : undefined,
     leadChanges: serveLog ? connectLeadChanges(worker, exited) : undefined,
+    connectStore: serves.store ? (reader) => connectStore(reader, worker, exited) : undefined,
     metrics,
     readiness,
     crashed,

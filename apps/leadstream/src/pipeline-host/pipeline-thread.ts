@@ -10,7 +10,8 @@
  * (thread-requests.ts). To it: `host.ready`, `host.failed`,
  * `host.crashed` (a stage's consumer died: the process must restart), `host.decisions` (the
  * decisions of a committed batch, embedded engines). On the embedded engines the log's calls
- * (log-bridge.ts) and the API's lead changes (lead-change-bridge.ts) travel the same channel.
+ * (log-bridge.ts), the API's lead changes (lead-change-bridge.ts) and the main thread's store
+ * writes (store-bridge.ts) travel the same channel.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -29,11 +30,14 @@ import { startPipeline } from '../pipeline';
 import { serveLeadChanges } from './lead-change-bridge';
 import type { Channel } from './channel-calls';
 import { serveEventLog } from './log-bridge';
+import { serveStore } from './store-bridge';
 
 export interface PipelineThreadData {
   env: Record<string, string | undefined>;
   /** Serve the log to the main thread (the embedded log belongs to this thread alone). */
   serveLog: boolean;
+  /** Make the main thread's store writes (the embedded store's only read-write connection is this thread's). */
+  serveStore: boolean;
 }
 
 const port = parentPort as unknown as Channel & { postMessage(message: unknown): void };
@@ -55,6 +59,11 @@ async function main(): Promise<void> {
   lifecycle.onStop('engines', () => engines.close());
   await ensureAllIndexes(engines.store);
   await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));
+  if (data.serveStore) {
+    // The main thread reads through a read-only connection and sends its writes here (store-bridge.ts).
+    const stopServingStore = serveStore(engines.store, port);
+    lifecycle.onStop('store bridge', async () => stopServingStore());
+  }
   if (data.serveLog) {
     const stopServing = serveEventLog(engines.log, port);
     lifecycle.onStop('log bridge', stopServing);

@@ -1,0 +1,227 @@
+/**
+ * The document store across threads: one writer on the embedded engines (docs/pipeline.md "The
+ * writer thread"). In `leadstream start` the pipeline thread owns the only read-write connection
+ * to the database; the HTTP thread reads through a read-only connection of its own and sends
+ * every write (a vendor created, a setting saved, an export's progress, a TTL sweep) to the
+ * pipeline thread, which runs it on its connection between two batches and answers. So no request
+ * waits on SQLite's write lock: better-sqlite3 is synchronous, and a write that waited for the
+ * lock there would stop every request of the HTTP thread for as long, up to `busy_timeout`.
+ *
+ * A collection is read here once its table exists; one that does not yet is opened by the writer
+ * first (its table and indexes made there).
+ * A write's answer arrives after its transaction committed, so a read that follows it sees it.
+ * Errors keep their kind across the channel: a DuplicateKeyError stays one (repositories turn it
+ * into their own answers), a TypeError (an invalid filter or update) stays one.
+ */
+import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
+import {
+  type BaseDocument,
+  type BulkWriteOperation,
+  type BulkWriteResult,
+  type Collection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+  type FindOneAndUpdateOptions,
+  type FindOptions,
+  type IndexSpec,
+  type StoredDocument,
+  type Update,
+  type UpdateOptions,
+  type UpdateResult,
+} from '@leadstream/ports';
+import { callsOver, type Channel, serveCalls, toWire, type WireError } from './channel-calls';
+
+const KINDS = { call: 'store.write', reply: 'store.write.reply' };
+
+/** The collection methods that write, as the port names them. */
+const WRITES = [
+  'insertOne',
+  'insertMany',
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'bulkWrite',
+  'deleteOne',
+  'deleteMany',
+  'createIndex',
+  'dropIndex',
+] as const;
+type WriteMethod = (typeof WRITES)[number];
+
+type StoreCall =
+  /** Makes the collection's table and indexes, so the reader can read it. */
+  | { op: 'open'; collection: string }
+  | { op: 'write'; collection: string; method: WriteMethod; args: unknown[] }
+  | { op: 'sweepExpired' };
+
+/** An answer: the value, or the error with what its kind needs to be raised again on this side. */
+type StoreAnswer =
+  | { ok: true; value: unknown }
+  | { ok: false; error: WireError & { duplicate?: { collection: string; index: string | null } } };
+
+/**
+ * Serves the writes of `store` (the connection that owns the database) to the other end of
+ * `channel`; returns a function that stops serving.
+ */
+export function serveStore(store: DocumentStore, channel: Channel): () => void {
+  return serveCalls<StoreCall>(channel, KINDS, async (call): Promise<StoreAnswer> => {
+    try {
+      return { ok: true, value: await run(store, call) };
+    } catch (error) {
+      const duplicate =
+        error instanceof DuplicateKeyError ? { collection: error.collection, index: error.index } : undefined;
+      return { ok: false, error: { ...toWire(error), ...(duplicate ? { duplicate } : {}) } };
+    }
+  });
+}
+
+async function run(store: DocumentStore, call: StoreCall): Promise<unknown> {
+  if (call.op === 'sweepExpired') return store.sweepExpired();
+  const collection = store.collection(call.collection);
+  if (call.op === 'open') return undefined;
+  if (!(WRITES as readonly string[]).includes(call.method)) throw new TypeError(`${call.method} is not a store write`);
+  const writes = collection as unknown as Record<WriteMethod, (...args: unknown[]) => Promise<unknown>>;
+  return writes[call.method](...call.args);
+}
+
+function raised(error: Extract<StoreAnswer, { ok: false }>['error']): Error {
+  if (error.duplicate) return new DuplicateKeyError(error.duplicate.collection, error.duplicate.index, error.message);
+  if (error.name === 'TypeError') return new TypeError(error.message);
+  return Object.assign(new Error(error.message), { name: error.name ?? 'Error', code: error.code });
+}
+
+/**
+ * A DocumentStore whose reads use `reader` (a read-only connection to the database) and whose
+ * writes go to the other end of `channel` (serveStore). `gone` settles when the other end is gone
+ * for good: writes then fail at once. Closing it closes the reader.
+ */
+export function connectStore(reader: EmbeddedStore, channel: Channel, gone?: Promise<unknown>): DocumentStore {
+  if (!reader.readOnly) throw new TypeError('connectStore reads through a read-only embedded store');
+  const caller = callsOver<StoreCall>(channel, KINDS, gone);
+  const call = async <R>(body: StoreCall): Promise<R> => {
+    const answer = await caller.call<StoreAnswer>(body);
+    if (!answer.ok) throw raised(answer.error);
+    return answer.value as R;
+  };
+  const collections = new Map<string, ThreadedCollection<BaseDocument>>();
+  return {
+    engine: 'embedded',
+    collection<T extends StoredDocument = BaseDocument>(name: string): Collection<T> {
+      let collection = collections.get(name);
+      if (!collection) {
+        collection = new ThreadedCollection<BaseDocument>(name, reader, call);
+        collections.set(name, collection);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    sweepExpired: () => call<number>({ op: 'sweepExpired' }),
+    ping: () => reader.ping(),
+    close: async () => {
+      caller.close('the document store is closed');
+      await reader.close();
+    },
+  };
+}
+
+class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
+  /** The reader's collection, once the writer has opened it (its table exists). */
+  private opened: Promise<ReturnType<EmbeddedStore['embeddedCollection']>> | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly reader: EmbeddedStore,
+    private readonly call: <R>(body: StoreCall) => Promise<R>,
+  ) {}
+
+  private read(): Promise<Collection<T>> {
+    return this.readable() as unknown as Promise<Collection<T>>;
+  }
+
+  private readable(): Promise<ReturnType<EmbeddedStore['embeddedCollection']>> {
+    // A table the writer made already (every collection the service opens at start) is read at
+    // once: a read never waits for the writer, which may be waiting on a lock itself.
+    if (this.opened === undefined && this.reader.hasCollection(this.name))
+      this.opened = Promise.resolve(this.reader.embeddedCollection(this.name));
+    this.opened ??= this.call({ op: 'open', collection: this.name }).then(
+      () => this.reader.embeddedCollection(this.name),
+      (error: unknown) => {
+        this.opened = undefined; // asked again by the next read
+        throw error;
+      },
+    );
+    return this.opened;
+  }
+
+  private write<R>(method: WriteMethod, ...args: unknown[]): Promise<R> {
+    return this.call<R>({ op: 'write', collection: this.name, method, args });
+  }
+
+  /** After the writer made or dropped an index: the reader learns the catalog again. */
+  private async indexesChanged(): Promise<void> {
+    (await this.readable()).reloadIndexes();
+  }
+
+  async findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
+    return (await this.read()).findOne(filter, options);
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return (await this.read()).find(filter, options);
+  }
+
+  async *iterate(filter: Filter, options?: FindOptions & { batchSize?: number }): AsyncIterable<T> {
+    yield* (await this.read()).iterate(filter, options);
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    return (await this.read()).countDocuments(filter);
+  }
+
+  async explainIndexes(filter: Filter, options?: FindOptions): Promise<string[]> {
+    return (await this.read()).explainIndexes(filter, options);
+  }
+
+  insertOne(doc: T): Promise<void> {
+    return this.write('insertOne', doc);
+  }
+
+  insertMany(docs: T[]): Promise<void> {
+    return this.write('insertMany', docs);
+  }
+
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult> {
+    return this.write('updateOne', filter, update, options);
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.write('updateMany', filter, update);
+  }
+
+  findOneAndUpdate(filter: Filter, update: Update, options?: FindOneAndUpdateOptions): Promise<T | null> {
+    return this.write('findOneAndUpdate', filter, update, options);
+  }
+
+  bulkWrite(operations: BulkWriteOperation<T>[]): Promise<BulkWriteResult> {
+    return this.write('bulkWrite', operations);
+  }
+
+  deleteOne(filter: Filter): Promise<number> {
+    return this.write('deleteOne', filter);
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.write('deleteMany', filter);
+  }
+
+  async createIndex(spec: IndexSpec): Promise<void> {
+    await this.write('createIndex', spec);
+    await this.indexesChanged();
+  }
+
+  async dropIndex(name: string): Promise<boolean> {
+    const dropped = await this.write<boolean>('dropIndex', name);
+    await this.indexesChanged();
+    return dropped;
+  }
+}
