@@ -317,11 +317,21 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
       throw new TypeError('a TTL index has exactly one key');
     if (spec.substring) substringField(spec);
     const name = spec.name ?? defaultIndexName(spec.keys);
-    this.transaction(() => {
-      this.host.recordIndex(this.name, name, spec);
-      this.buildIndex(spec);
-      this.indexesChanged(this.host.indexesOf(this.name));
-    });
+    const columnsBefore = [...this.columns];
+    try {
+      this.transaction(() => {
+        this.host.recordIndex(this.name, name, spec);
+        this.buildIndex(spec);
+        this.indexesChanged(this.host.indexesOf(this.name));
+      });
+    } catch (error) {
+      // The rollback took back the columns this index added to the table: forget them here too,
+      // or every later insert would name a column the table does not have.
+      this.columns.clear();
+      for (const path of columnsBefore) this.columns.add(path);
+      this.insertSql = undefined;
+      throw error;
+    }
   }
 
   async dropIndex(name: string): Promise<boolean> {
@@ -505,9 +515,17 @@ export class EmbeddedCollection<T extends BaseDocument> implements Collection<T>
   reloadIndexes(): void {
     if (!this.host.readOnly) throw new TypeError('reloadIndexes is for a read-only connection');
     const specs = this.host.indexesOf(this.name);
+    // Only columns the table has: the writer adds a collection's columns when it opens it, so a
+    // store from before index columns may lack some until then (json_extract answers meanwhile).
+    const present = new Set(
+      this.host.db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(this.name) as string[],
+    );
+    const learn = (path: string): void => {
+      if (present.has(indexColumn(path).slice(1, -1))) this.columns.add(path);
+    };
     for (const spec of specs) {
-      if (spec.substring) this.columns.add(substringField(spec));
-      else for (const path of Object.keys(spec.keys)) if (path !== '_id') this.columns.add(path);
+      if (spec.substring) learn(substringField(spec));
+      else for (const path of Object.keys(spec.keys)) if (path !== '_id') learn(path);
     }
     this.indexesChanged(specs);
   }

@@ -28,6 +28,35 @@ documentStoreContract('embedded (SQLite)', async ({ ttlSweepMs }) => {
 });
 
 describe('embedded document store', () => {
+  it('stays writable after a unique index fails on stored duplicates', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-failed-index-'));
+    const store = await openEmbeddedStore({ dataDir });
+    try {
+      const users = store.collection<BaseDocument>('users');
+      await users.insertMany([
+        { _id: 'a', email: 'same@example.edu' },
+        { _id: 'b', email: 'same@example.edu' },
+      ]);
+      await expect(users.createIndex({ keys: { email: 1 }, name: 'email_unique', unique: true })).rejects.toMatchObject(
+        {
+          code: 'DUPLICATE_KEY',
+        },
+      );
+      // The failed index added a column that its rollback took back; writes must not name it.
+      await users.insertOne({ _id: 'c', email: 'other@example.edu' });
+      await users.updateOne({ _id: 'a' }, { $set: { email: 'first@example.edu' } });
+      expect(
+        await users.find({ email: { $in: ['first@example.edu', 'other@example.edu'] } }, { sort: { _id: 1 } }),
+      ).toEqual([
+        { _id: 'a', email: 'first@example.edu' },
+        { _id: 'c', email: 'other@example.edu' },
+      ]);
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('holds no read open between the pages of an iteration, so the WAL can be checkpointed past it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'embedded-store-iterate-'));
     // No background checkpoints: the test's own checkpoint is the only one.
