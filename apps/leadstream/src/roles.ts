@@ -78,6 +78,10 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
   if (pipelineThread) {
     // Stops after everything that uses its log (hooks run newest first), before the engines close.
     lifecycle.onStop('pipeline thread', () => pipelineThread.stop());
+    // This thread's read-only store connection closes before the thread's read-write one, which
+    // so closes last and checkpoints the WAL into the database file (SQLite leaves that to the
+    // last connection to close). Everything that reads the store has stopped by then.
+    if (pipelineThread.connectStore) lifecycle.onStop('store reader', () => engines.store.close());
     metrics.addRemote(pipelineThread.metrics);
     // The thread's checks that this thread has no twin of (its DNS state, its log on Kafka...).
     for (const check of pipelineThread.readiness)
@@ -170,11 +174,15 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
     lifecycle.onStop('mailer', () => mailer.close());
     if (!configCache) throw new Error('the api needs the configuration cache');
     const app = createApiApp({
-      // On the embedded engines this process alone serves the data directory: rate-limit counters live in memory.
+      // On the embedded engines this process alone serves the data directory: rate-limit counters
+      // live in memory. So they do when only the store is embedded: its writes go to the pipeline
+      // thread, and a counter there would make every limited request wait for a turn of it.
       dal: withRateLimitScale(
         {
           ...createDal(engines.store),
-          ...(engines.log.engine === 'embedded' ? { rateLimiter: new MemoryRateLimiter() } : {}),
+          ...(engines.log.engine === 'embedded' || pipelineThread?.connectStore
+            ? { rateLimiter: new MemoryRateLimiter() }
+            : {}),
         },
         config.rateLimitScale,
       ),

@@ -5,7 +5,7 @@
  * tool on the same file would) makes a write request wait, and nothing else: the HTTP thread keeps
  * answering reads meanwhile, and the write completes once the lock is free.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -79,6 +79,33 @@ describe('the writer thread of leadstream start', () => {
     } finally {
       if (!released) other.exec('ROLLBACK');
       other.close();
+    }
+  });
+
+  it('leaves every commit in the database file after a clean stop (the writer closes last)', async () => {
+    const registered = await call('POST', '/api/auth/register', {
+      email: 'bursar@college.edu',
+      password: 'Passw0rd!',
+      first_name: 'Bur',
+      last_name: 'Sar',
+      organization_name: 'Closing Time College',
+    });
+    expect(registered.status).toBe(201);
+    server.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const file = join(dataDir, 'store', 'documents.sqlite');
+    // The last connection to close checkpoints the WAL into the file and removes it.
+    const wal = `${file}-wal`;
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+    // The database file alone (as a copy of it would be) holds the last write.
+    const copy = join(dataDir, 'copy.sqlite');
+    copyFileSync(file, copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      const names = db.prepare(`SELECT json_extract(doc, '$.name') AS name FROM organizations`).pluck().all();
+      expect(names).toContain('Closing Time College');
+    } finally {
+      db.close();
     }
   });
 });

@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openEmbeddedStore, type EmbeddedStore } from '@leadstream/engine-embedded-store';
 import { type BaseDocument, type DocumentStore, DuplicateKeyError } from '@leadstream/ports';
@@ -115,24 +114,31 @@ describe('store bridge', () => {
     expect(await leads.findOne({ email: 'p3@example.edu' })).toEqual({ _id: 'l3', email: 'p3@example.edu', n: 3 });
   });
 
-  it('answers reads while another connection holds the write lock', async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'store-bridge-lock-'));
-    opened = await bridged(dataDir);
-    const settings = opened.store.collection<BaseDocument>('settings');
-    await settings.insertOne({ _id: 's1', value: 1 });
-    // Another process's connection takes the write lock and keeps it while this test reads.
-    const other = new Database(join(dataDir, 'documents.sqlite'));
-    other.pragma('busy_timeout = 0');
-    other.exec('BEGIN IMMEDIATE');
+  it('reads without the writer: a collection never written answers empty, a written one is read', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'store-bridge-noserver-'));
+    const writer = await openEmbeddedStore({ dataDir });
+    const reader = await openEmbeddedStore({ dataDir, readOnly: true });
+    // Nobody serves the other end of this channel: a read that asked the writer would never answer.
+    const channel = new MessageChannel();
+    const store = connectStore(reader, channel.port2);
     try {
-      // The reader never waits on the lock; the read answers at once.
-      expect(await settings.findOne({ _id: 's1' })).toEqual({ _id: 's1', value: 1 });
-      expect(opened.reader.db.inTransaction).toBe(false);
+      const never = store.collection<BaseDocument>('never_written');
+      expect(await never.findOne({ _id: 'x' })).toBeNull();
+      expect(await never.find({})).toEqual([]);
+      expect(await never.countDocuments({})).toBe(0);
+      const seen: BaseDocument[] = [];
+      for await (const doc of never.iterate({})) seen.push(doc);
+      expect(seen).toEqual([]);
+      await writer.collection<BaseDocument>('written').insertOne({ _id: 'w1', n: 1 });
+      expect(await store.collection<BaseDocument>('written').find({ n: 1 })).toEqual([{ _id: 'w1', n: 1 }]);
+      // The table made after the first read of a collection is found by the next one.
+      await writer.collection<BaseDocument>('never_written').insertOne({ _id: 'x' });
+      expect(await never.findOne({ _id: 'x' })).toEqual({ _id: 'x' });
     } finally {
-      other.exec('ROLLBACK');
-      other.close();
+      await store.close();
+      channel.port1.close();
+      channel.port2.close();
+      await writer.close();
     }
-    await settings.updateOne({ _id: 's1' }, { $set: { value: 2 } });
-    expect(await settings.findOne({ _id: 's1' })).toEqual({ _id: 's1', value: 2 });
   });
 });

@@ -7,8 +7,8 @@
  * waits on SQLite's write lock: better-sqlite3 is synchronous, and a write that waited for the
  * lock there would stop every request of the HTTP thread for as long, up to `busy_timeout`.
  *
- * A collection is read here once its table exists; one that does not yet is opened by the writer
- * first (its table and indexes made there).
+ * A collection is read here once its table exists (the writer makes it); before, nothing was ever
+ * written to it and a read answers empty without asking the writer.
  * A write's answer arrives after its transaction committed, so a read that follows it sees it.
  * Errors keep their kind across the channel: a DuplicateKeyError stays one (repositories turn it
  * into their own answers), a TypeError (an invalid filter or update) stays one.
@@ -30,7 +30,7 @@ import {
   type UpdateOptions,
   type UpdateResult,
 } from '@leadstream/ports';
-import { callsOver, type Channel, serveCalls, toWire, type WireError } from './channel-calls';
+import { callsOver, type Channel, fromWire, serveCalls, toWire, type WireError } from './channel-calls';
 
 const KINDS = { call: 'store.write', reply: 'store.write.reply' };
 
@@ -49,11 +49,7 @@ const WRITES = [
 ] as const;
 type WriteMethod = (typeof WRITES)[number];
 
-type StoreCall =
-  /** Makes the collection's table and indexes, so the reader can read it. */
-  | { op: 'open'; collection: string }
-  | { op: 'write'; collection: string; method: WriteMethod; args: unknown[] }
-  | { op: 'sweepExpired' };
+type StoreCall = { op: 'write'; collection: string; method: WriteMethod; args: unknown[] } | { op: 'sweepExpired' };
 
 /** An answer: the value, or the error with what its kind needs to be raised again on this side. */
 type StoreAnswer =
@@ -79,16 +75,17 @@ export function serveStore(store: DocumentStore, channel: Channel): () => void {
 async function run(store: DocumentStore, call: StoreCall): Promise<unknown> {
   if (call.op === 'sweepExpired') return store.sweepExpired();
   const collection = store.collection(call.collection);
-  if (call.op === 'open') return undefined;
   if (!(WRITES as readonly string[]).includes(call.method)) throw new TypeError(`${call.method} is not a store write`);
   const writes = collection as unknown as Record<WriteMethod, (...args: unknown[]) => Promise<unknown>>;
   return writes[call.method](...call.args);
 }
 
+/** The error of an answer as its kind: the classes callers test with instanceof stay themselves. */
 function raised(error: Extract<StoreAnswer, { ok: false }>['error']): Error {
   if (error.duplicate) return new DuplicateKeyError(error.duplicate.collection, error.duplicate.index, error.message);
   if (error.name === 'TypeError') return new TypeError(error.message);
-  return Object.assign(new Error(error.message), { name: error.name ?? 'Error', code: error.code });
+  if (error.name === 'RangeError') return new RangeError(error.message);
+  return fromWire(error);
 }
 
 /**
@@ -125,8 +122,8 @@ export function connectStore(reader: EmbeddedStore, channel: Channel, gone?: Pro
 }
 
 class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
-  /** The reader's collection, once the writer has opened it (its table exists). */
-  private opened: Promise<ReturnType<EmbeddedStore['embeddedCollection']>> | undefined;
+  /** The reader's collection, once its table exists (the writer makes it, at its first write). */
+  private opened: ReturnType<EmbeddedStore['embeddedCollection']> | undefined;
 
   constructor(
     readonly name: string,
@@ -134,22 +131,14 @@ class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
     private readonly call: <R>(body: StoreCall) => Promise<R>,
   ) {}
 
-  private read(): Promise<Collection<T>> {
-    return this.readable() as unknown as Promise<Collection<T>>;
-  }
-
-  private readable(): Promise<ReturnType<EmbeddedStore['embeddedCollection']>> {
-    // A table the writer made already (every collection the service opens at start) is read at
-    // once: a read never waits for the writer, which may be waiting on a lock itself.
+  /**
+   * The collection to read, or undefined while its table does not exist: then nothing was ever
+   * written to it and a read answers empty, without asking the writer (which may itself be waiting
+   * on a lock). The pipeline thread makes every indexed collection at start.
+   */
+  private readable(): ReturnType<EmbeddedStore['embeddedCollection']> | undefined {
     if (this.opened === undefined && this.reader.hasCollection(this.name))
-      this.opened = Promise.resolve(this.reader.embeddedCollection(this.name));
-    this.opened ??= this.call({ op: 'open', collection: this.name }).then(
-      () => this.reader.embeddedCollection(this.name),
-      (error: unknown) => {
-        this.opened = undefined; // asked again by the next read
-        throw error;
-      },
-    );
+      this.opened = this.reader.embeddedCollection(this.name);
     return this.opened;
   }
 
@@ -158,28 +147,33 @@ class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   /** After the writer made or dropped an index: the reader learns the catalog again. */
-  private async indexesChanged(): Promise<void> {
-    (await this.readable()).reloadIndexes();
+  private indexesChanged(): void {
+    this.readable()?.reloadIndexes();
+  }
+
+  private read(): Collection<T> | undefined {
+    return this.readable() as unknown as Collection<T> | undefined;
   }
 
   async findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
-    return (await this.read()).findOne(filter, options);
+    return (await this.read()?.findOne(filter, options)) ?? null;
   }
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
-    return (await this.read()).find(filter, options);
+    return (await this.read()?.find(filter, options)) ?? [];
   }
 
   async *iterate(filter: Filter, options?: FindOptions & { batchSize?: number }): AsyncIterable<T> {
-    yield* (await this.read()).iterate(filter, options);
+    const collection = this.read();
+    if (collection) yield* collection.iterate(filter, options);
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return (await this.read()).countDocuments(filter);
+    return (await this.read()?.countDocuments(filter)) ?? 0;
   }
 
   async explainIndexes(filter: Filter, options?: FindOptions): Promise<string[]> {
-    return (await this.read()).explainIndexes(filter, options);
+    return (await this.read()?.explainIndexes(filter, options)) ?? [];
   }
 
   insertOne(doc: T): Promise<void> {
@@ -216,12 +210,12 @@ class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
 
   async createIndex(spec: IndexSpec): Promise<void> {
     await this.write('createIndex', spec);
-    await this.indexesChanged();
+    this.indexesChanged();
   }
 
   async dropIndex(name: string): Promise<boolean> {
     const dropped = await this.write<boolean>('dropIndex', name);
-    await this.indexesChanged();
+    this.indexesChanged();
     return dropped;
   }
 }
