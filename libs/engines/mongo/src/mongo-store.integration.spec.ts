@@ -87,6 +87,40 @@ describe.skipIf(!uri)('mongodb store background sweep', () => {
   });
 });
 
+describe.skipIf(!uri)('mongodb stores starting together', () => {
+  it('make the same TTL and substring indexes at the same moment, every one of them without an error', async () => {
+    const dbName = `leadstream_start_race_${randomUUID().slice(0, 8)}`;
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openMongoStore({ uri: uri!, dbName })));
+    try {
+      // Each round a new collection, as processes that start on a fresh database: every store
+      // records the index in the engine's own catalog with an upsert of the same _id at once.
+      for (let round = 0; round < 5; round++) {
+        const name = `race_${round}`;
+        await Promise.all(
+          stores.map((store) =>
+            store
+              .collection(name)
+              .createIndex({ keys: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }),
+          ),
+        );
+        await Promise.all(
+          stores.map((store) =>
+            store.collection(name).createIndex({ keys: { tenant: 1, text: 1 }, name: 'tenant_text', substring: true }),
+          ),
+        );
+      }
+      // The catalog holds each index once, and a sweep by any of them expires what the index covers.
+      const expiring = stores[0]!.collection<BaseDocument & { expires_at: Date }>('race_4');
+      await expiring.insertOne({ _id: 'old', expires_at: new Date(Date.now() - 60_000) });
+      await stores[3]!.sweepExpired();
+      expect(await expiring.find({})).toEqual([]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await dropDatabase(dbName);
+    }
+  });
+});
+
 describe.skipIf(!uri)('mongodb store explicit sweep', () => {
   it('sweeps what a TTL index made during a running sweep expires (the call waits for a sweep after it)', async () => {
     const dbName = `leadstream_sweep_${randomUUID().slice(0, 8)}`;

@@ -65,6 +65,22 @@ interface TurnRecord extends Document {
   next_at: Date;
 }
 
+/**
+ * An upsert by `_id` that processes starting together may race (each records the indexes it makes,
+ * `ensureAllIndexes`): FerretDB runs an upsert as a find and then an insert, so of two at the same
+ * moment one fails with E11000, and that process exited at start. The document exists then, and
+ * the same upsert again updates it. (MongoDB retries such an upsert itself.)
+ */
+async function upsertRacing(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== 11000 && code !== 11001) throw error;
+    await write();
+  }
+}
+
 interface TtlRecord extends Document {
   _id: string;
   collection: string;
@@ -192,13 +208,15 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void> {
-    await this.db
-      .collection<TtlRecord>(TTL_COLLECTION)
-      .updateOne(
-        { _id: `${collection}.${name}` },
-        { $set: { collection, field, expireAfterSeconds } },
-        { upsert: true },
-      );
+    await upsertRacing(() =>
+      this.db
+        .collection<TtlRecord>(TTL_COLLECTION)
+        .updateOne(
+          { _id: `${collection}.${name}` },
+          { $set: { collection, field, expireAfterSeconds } },
+          { upsert: true },
+        ),
+    );
   }
 
   async hasTtlIndex(collection: string, name: string): Promise<boolean> {
@@ -210,9 +228,11 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordSubstringIndex(collection: string, field: string): Promise<void> {
-    await this.db
-      .collection<SubstringRecord>(SUBSTRING_COLLECTION)
-      .updateOne({ _id: `${collection}.${field}` }, { $set: { collection, field } }, { upsert: true });
+    await upsertRacing(() =>
+      this.db
+        .collection<SubstringRecord>(SUBSTRING_COLLECTION)
+        .updateOne({ _id: `${collection}.${field}` }, { $set: { collection, field } }, { upsert: true }),
+    );
     this.addSubstringField(collection, field);
   }
 
