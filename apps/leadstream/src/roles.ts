@@ -88,8 +88,11 @@ export async function runRole(role: Role, options: RoleOptions, env: NodeJS.Proc
       if (!engines.readiness.some((own) => own.name === check.name)) engines.readiness.push(check);
     void pipelineThread.crashed.then((reason) => crash(logger, lifecycle, reason));
   }
-  // A partition this process's consumers hold one offset of past STUCK_PARTITION_MS: /readyz says degraded, naming it.
+  // A partition this process's consumers hold one offset of past STUCK_PARTITION_MS: /readyz says
+  // degraded, naming it, and the log says so once (warn partition_stuck) and again when it moves.
   engines.readiness.push(metrics.partitions.readinessCheck());
+  const stopStuckLog = metrics.partitions.logStuck(logger);
+  lifecycle.onStop('stuck partition log', async () => stopStuckLog());
   logger.info(
     {
       log: needs.log || pipelineThread?.log ? engines.log.engine : null,

@@ -47,10 +47,18 @@ export interface PartitionReadinessCheck {
   details: () => Record<string, unknown>;
 }
 
+/** The part of a pino logger the stuck-partition log uses. */
+export interface StuckPartitionLogger {
+  warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+}
+
 export class PartitionWatch {
   readonly stuckAfterMs: number;
   private readonly clock: () => number;
   private readonly holds = new Map<string, Hold>();
+  /** The stuck partitions the last report logged, by partition and offset. */
+  private reported = new Map<string, StuckPartition>();
 
   constructor(options: PartitionWatchOptions = {}) {
     this.stuckAfterMs = options.stuckAfterMs ?? DEFAULT_STUCK_PARTITION_MS;
@@ -108,6 +116,46 @@ export class PartitionWatch {
     return stuck.length === 0
       ? { status: 'ok', stuck_after_ms: this.stuckAfterMs }
       : { status: 'degraded', stuck_after_ms: this.stuckAfterMs, stuck };
+  }
+
+  /**
+   * Logs each partition that became stuck since the last report (warn `partition_stuck`, once per
+   * batch offset) and each one that moved on since (info `partition_moving`), so a stalled stage
+   * shows in the logs too, not only on /readyz and /metrics.
+   */
+  reportStuck(logger: StuckPartitionLogger): void {
+    const now = new Map(
+      this.stuck().map((entry) => [`${keyOf(entry.group, entry.topic, entry.partition)}\u0000${entry.offset}`, entry]),
+    );
+    for (const [key, entry] of now)
+      if (!this.reported.has(key))
+        logger.warn(
+          { code: 'partition_stuck', ...entry, stuck_after_ms: this.stuckAfterMs },
+          `partition ${entry.topic}/${entry.partition} of group ${entry.group} has held offset ${entry.offset} for ${entry.in_hand_seconds} s`,
+        );
+    for (const [key, entry] of this.reported)
+      if (!now.has(key))
+        logger.info(
+          {
+            code: 'partition_moving',
+            group: entry.group,
+            topic: entry.topic,
+            partition: entry.partition,
+            offset: entry.offset,
+          },
+          `partition ${entry.topic}/${entry.partition} of group ${entry.group} moved past offset ${entry.offset}`,
+        );
+    this.reported = now;
+  }
+
+  /** Runs reportStuck every `everyMs` (default a quarter of stuckAfterMs, 1-15 s); returns the stop. */
+  logStuck(
+    logger: StuckPartitionLogger,
+    everyMs = Math.max(1_000, Math.min(15_000, this.stuckAfterMs / 4)),
+  ): () => void {
+    const timer = setInterval(() => this.reportStuck(logger), everyMs);
+    timer.unref(); // never keeps a process alive
+    return () => clearInterval(timer);
   }
 
   /** A readiness check that always passes and shows `details()`: a stuck partition degrades the process, it does not make it unready. */

@@ -118,6 +118,8 @@ async function main(): Promise<void> {
   });
   // The partitions the stages of this thread hold (the main thread has a `partitions` check of its own).
   engines.readiness.push(metrics.partitions.readinessCheck('partitions:pipeline-thread'));
+  const stopStuckLog = metrics.partitions.logStuck(logger);
+  lifecycle.onStop('stuck partition log', async () => stopStuckLog());
   port.postMessage({ kind: 'host.ready', checks: engines.readiness.map((check) => check.name) });
 }
 
