@@ -11,6 +11,8 @@ import {
   COLLECTIONS,
   createDal,
   ensureIndexes,
+  LEAD_SEARCH_MIGRATION,
+  MIGRATIONS_COLLECTION,
   LOOKUP_TABLES_COLLECTION,
   LookupTableRepository,
   type Dal,
@@ -22,6 +24,7 @@ import { type DocumentStore, DuplicateKeyError } from '@leadstream/ports';
 import { lookupInfra } from '@leadstream/ports/contract/infra';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAllIndexes } from './indexes';
 
 interface Harness {
   store: DocumentStore;
@@ -300,3 +303,37 @@ repositorySuite(
       }
     : undefined,
 );
+
+describe.skipIf(!mongoUri)('processes starting together on a MongoDB-protocol server', () => {
+  it('make every index of the service at once, on a database with the retired lead indexes, without an error', async () => {
+    const dbName = `leadstream_dal_start_${randomUUID().slice(0, 8)}`;
+    const client = new MongoClient(mongoUri!);
+    // A database an earlier version made: the retired indexes are there, the search backfill is not recorded.
+    await client
+      .db(dbName)
+      .collection('leads')
+      .createIndex({ organization_id: 1, created_at: -1 }, { name: 'tenant_created_at' });
+    await client
+      .db(dbName)
+      .collection('leads')
+      .createIndex({ organization_id: 1, phone_digits: 1 }, { name: 'tenant_phone_digits' });
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openMongoStore({ uri: mongoUri!, dbName })));
+    try {
+      // `ensureAllIndexes` of four processes that start at the same moment.
+      await Promise.all(stores.map((store) => ensureAllIndexes(store)));
+      const names = (await client.db(dbName).collection('leads').indexes()).map((index) => index.name);
+      expect(names).not.toContain('tenant_created_at');
+      expect(names).not.toContain('tenant_phone_digits');
+      expect(await client.db(dbName).collection(MIGRATIONS_COLLECTION).find({}).toArray()).toEqual([
+        expect.objectContaining({ _id: LEAD_SEARCH_MIGRATION, changed: 0 }),
+      ]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});

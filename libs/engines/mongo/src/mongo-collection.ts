@@ -88,6 +88,8 @@ export const ID_LOOKUPS_MAX = 150;
 const NOT_IMPLEMENTED = 238;
 /** listIndexes on a collection that was never created. */
 const NAMESPACE_NOT_FOUND = 26;
+/** The server's IndexNotFound: dropIndex of an index that is not there (any more). */
+const INDEX_NOT_FOUND = 27;
 
 function valueAt(doc: BaseDocument, path: string): unknown {
   let node: unknown = doc;
@@ -523,8 +525,17 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
     const ttl = index['expireAfterSeconds'] !== undefined || (await this.host.hasTtlIndex(this.name, name));
     if (ttl || Object.keys(index.key).some((path) => path.startsWith(`${SUBSTRINGS_FIELD}.`)))
       throw new TypeError(`index ${name} on ${this.name} is a TTL or substring index, which dropIndex leaves alone`);
-    await mapped(this.name, () => this.driver.dropIndex(name));
-    return true;
+    // Another process starting at the same moment may have dropped it since it was listed.
+    const dropped = await mapped(this.name, () =>
+      this.driver.dropIndex(name).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof MongoServerError && error.code === INDEX_NOT_FOUND) return false;
+          throw error;
+        },
+      ),
+    );
+    return dropped;
   }
 
   /**

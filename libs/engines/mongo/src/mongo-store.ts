@@ -71,12 +71,11 @@ interface TurnRecord extends Document {
  * moment one fails with E11000, and that process exited at start. The document exists then, and
  * the same upsert again updates it. (MongoDB retries such an upsert itself.)
  */
-async function upsertRacing(write: () => Promise<unknown>): Promise<void> {
+async function upsertRacing(collection: string, write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code !== 11000 && code !== 11001) throw error;
+    if (!(mapMongoError(collection, error) instanceof DuplicateKeyError)) throw error;
     await write();
   }
 }
@@ -208,7 +207,7 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void> {
-    await upsertRacing(() =>
+    await upsertRacing(TTL_COLLECTION, () =>
       this.db
         .collection<TtlRecord>(TTL_COLLECTION)
         .updateOne(
@@ -228,7 +227,7 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordSubstringIndex(collection: string, field: string): Promise<void> {
-    await upsertRacing(() =>
+    await upsertRacing(SUBSTRING_COLLECTION, () =>
       this.db
         .collection<SubstringRecord>(SUBSTRING_COLLECTION)
         .updateOne({ _id: `${collection}.${field}` }, { $set: { collection, field } }, { upsert: true }),
