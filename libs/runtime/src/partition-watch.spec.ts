@@ -1,5 +1,5 @@
 /** Stuck partitions in the logs: one warning when a partition gets stuck, one note when it moves on. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PartitionWatch, type StuckPartitionLogger } from './partition-watch';
 
 function recordingLogger(): StuckPartitionLogger & { lines: Array<{ level: string; obj: Record<string, unknown> }> } {
@@ -60,5 +60,52 @@ describe('stuck partition log', () => {
     watch.reportStuck(logger);
     expect(logger.lines).toHaveLength(3);
     expect(logger.lines[2]).toMatchObject({ level: 'warn', obj: { code: 'partition_stuck', offset: '1271' } });
+  });
+
+  it('keeps groups apart, and a member that stops without failing ends its episode', () => {
+    let now = 0;
+    const watch = new PartitionWatch({ stuckAfterMs: 10_000, clock: () => now });
+    const logger = recordingLogger();
+    const notify = {};
+    const activity = {};
+    watch.begin(notify, 'notify', 'leads.events', 0, '5');
+    watch.begin(activity, 'activity', 'leads.events', 0, '9');
+    now += 11_000;
+    watch.reportStuck(logger);
+    expect(logger.lines.map((line) => [line.level, line.obj['group'], line.obj['offset']])).toEqual([
+      ['warn', 'notify', '5'],
+      ['warn', 'activity', '9'],
+    ]);
+    // activity's batch failed: its offset stays in hand after the member stops; notify's ends.
+    watch.fail(activity, 'activity', 'leads.events', 0);
+    watch.release(activity);
+    watch.release(notify);
+    watch.reportStuck(logger);
+    expect(logger.lines.slice(2).map((line) => [line.level, line.obj['code'], line.obj['group']])).toEqual([
+      ['info', 'partition_moving', 'notify'],
+    ]);
+  });
+
+  describe('on a timer', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('reports every quarter of the bound until stopped', () => {
+      vi.useFakeTimers();
+      let now = 0;
+      const watch = new PartitionWatch({ stuckAfterMs: 8_000, clock: () => now });
+      const logger = recordingLogger();
+      const deliver = {};
+      watch.begin(deliver, 'deliver', 'webhooks.deliveries', 0, '1');
+      const stop = watch.logStuck(logger);
+      now = 9_000;
+      vi.advanceTimersByTime(2_000);
+      expect(logger.lines.map((line) => line.obj['code'])).toEqual(['partition_stuck']);
+      stop();
+      // Moving on after the stop is not reported: the timer is gone.
+      watch.end(deliver, 'deliver', 'webhooks.deliveries', 0);
+      now = 20_000;
+      vi.advanceTimersByTime(10_000);
+      expect(logger.lines).toHaveLength(1);
+    });
   });
 });

@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     : {};
   const engines = await openEngines(config, logger, metrics, { log: true, store: true }, decisions);
   lifecycle.onStop('engines', () => engines.close());
+  // Stuck partitions in the log (registered before the stages, so it stops after their drain).
+  const stopStuckLog = metrics.partitions.logStuck(logger);
+  lifecycle.onStop('stuck partition log', async () => stopStuckLog());
   await ensureAllIndexes(engines.store);
   await engines.log.ensureTopics(pipelineTopics(config.topicPartitions, config.webhooks.retryScheduleMs));
   if (data.serveStore) {
@@ -118,8 +121,6 @@ async function main(): Promise<void> {
   });
   // The partitions the stages of this thread hold (the main thread has a `partitions` check of its own).
   engines.readiness.push(metrics.partitions.readinessCheck('partitions:pipeline-thread'));
-  const stopStuckLog = metrics.partitions.logStuck(logger);
-  lifecycle.onStop('stuck partition log', async () => stopStuckLog());
   port.postMessage({ kind: 'host.ready', checks: engines.readiness.map((check) => check.name) });
 }
 
