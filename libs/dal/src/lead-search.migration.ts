@@ -7,7 +7,7 @@
  * carried its own copies) is left as that write made it.
  */
 import { leadSearchFields, type LeadRecord } from '@leadstream/domain';
-import { type BulkWriteOperation, type DocumentStore, DuplicateKeyError } from '@leadstream/ports';
+import { type BulkWriteOperation, type DocumentStore } from '@leadstream/ports';
 
 /** Store data migrations that have run, by id. */
 export const MIGRATIONS_COLLECTION = 'migrations';
@@ -45,19 +45,11 @@ export async function migrateLeadSearch(
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  const record = (): Promise<unknown> =>
-    migrations.updateOne(
-      { _id: LEAD_SEARCH_MIGRATION },
-      { $set: { completed_at: new Date(), changed } },
-      { upsert: true },
-    );
-  try {
-    await record();
-  } catch (error) {
-    // Processes starting together each ran the backfill (idempotent) and record it at once:
-    // FerretDB runs an upsert as a find and an insert, so one of them meets the other's record.
-    if (!(error instanceof DuplicateKeyError)) throw error;
-    await record();
-  }
+  // Processes starting together each run the backfill (idempotent) and record it at once.
+  await migrations.updateOne(
+    { _id: LEAD_SEARCH_MIGRATION },
+    { $set: { completed_at: new Date(), changed } },
+    { upsert: true },
+  );
   return changed;
 }

@@ -24,14 +24,7 @@
  * drops its entries on a message of the version it knows when another process sent it.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type Batch,
-  type Collection,
-  type Consumer,
-  type DocumentStore,
-  DuplicateKeyError,
-  type EventLog,
-} from '@leadstream/ports';
+import { type Batch, type Collection, type Consumer, type DocumentStore, type EventLog } from '@leadstream/ports';
 import { type ConfigChangedMessage, parseConfigChanged } from '@leadstream/schemas';
 import type { Logger } from 'pino';
 import { LruMap } from './lru-map';
@@ -73,20 +66,12 @@ export async function bumpConfigVersion(
   now = new Date(),
 ): Promise<number> {
   const versions = store.collection<ConfigVersionDocument>(CONFIG_VERSIONS_COLLECTION);
-  const bump = () =>
-    versions.findOneAndUpdate(
-      { _id: organizationId },
-      { $inc: { version: 1 }, $set: { what, changed_at: now } },
-      { upsert: true, returnDocument: 'after' },
-    );
-  let doc: ConfigVersionDocument | null;
-  try {
-    doc = await bump();
-  } catch (error) {
-    // Two first changes of an organization can both try to insert; the loser increments now.
-    if (!(error instanceof DuplicateKeyError)) throw error;
-    doc = await bump();
-  }
+  // Two first changes of an organization may both try to insert: the store's upsert settles it.
+  const doc = await versions.findOneAndUpdate(
+    { _id: organizationId },
+    { $inc: { version: 1 }, $set: { what, changed_at: now } },
+    { upsert: true, returnDocument: 'after' },
+  );
   if (!doc) throw new Error(`config version of ${organizationId} was not returned after an upsert`);
   return doc.version;
 }

@@ -183,6 +183,22 @@ function findOptions(options: FindOptions): { sort?: Document; skip?: number; li
   return out;
 }
 
+/**
+ * Runs an update that may upsert. Two clients upserting the same new document at the same moment
+ * may race: FerretDB runs an upsert as a find and then an insert, so one of them fails with E11000
+ * (processes starting together recording the same index, two first changes of an organization's
+ * configuration). MongoDB retries such an upsert itself. The failed attempt wrote nothing and the
+ * document exists now, so the same upsert once more updates it; a second E11000 is a real conflict.
+ */
+async function upserting<R>(collection: string, upsert: boolean | undefined, run: () => Promise<R>): Promise<R> {
+  try {
+    return await mapped(collection, run);
+  } catch (error) {
+    if (upsert !== true || !(error instanceof DuplicateKeyError)) throw error;
+    return mapped(collection, run);
+  }
+}
+
 export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   constructor(
     private readonly driver: DriverCollection<BaseDocument>,
@@ -272,7 +288,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
-    const result = await mapped(this.name, () =>
+    const result = await upserting(this.name, options.upsert, () =>
       this.driver.updateOne(this.filter(filter), this.update(update), { upsert: options.upsert ?? false }),
     );
     if (result.upsertedId !== null) await this.restoreUpsertNulls([{ id: result.upsertedId, update }]);
@@ -290,7 +306,7 @@ export class MongoCollection<T extends BaseDocument> implements Collection<T> {
 
   async findOneAndUpdate(filter: Filter, update: Update, options: FindOneAndUpdateOptions = {}): Promise<T | null> {
     const returnDocument = options.returnDocument ?? 'after';
-    const result = await mapped(this.name, () =>
+    const result = await upserting(this.name, options.upsert, () =>
       this.driver.findOneAndUpdate(this.filter(filter), this.update(update), {
         upsert: options.upsert ?? false,
         returnDocument,

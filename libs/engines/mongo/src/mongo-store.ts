@@ -65,21 +65,6 @@ interface TurnRecord extends Document {
   next_at: Date;
 }
 
-/**
- * An upsert by `_id` that processes starting together may race (each records the indexes it makes,
- * `ensureAllIndexes`): FerretDB runs an upsert as a find and then an insert, so of two at the same
- * moment one fails with E11000, and that process exited at start. The document exists then, and
- * the same upsert again updates it. (MongoDB retries such an upsert itself.)
- */
-async function upsertRacing(collection: string, write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (error) {
-    if (!(mapMongoError(collection, error) instanceof DuplicateKeyError)) throw error;
-    await write();
-  }
-}
-
 interface TtlRecord extends Document {
   _id: string;
   collection: string;
@@ -172,6 +157,11 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
     return new MongoCollection<BaseDocument>(this.db.collection<BaseDocument>(name), this) as unknown as Collection<T>;
   }
 
+  /** One of the store's own collections (reserved names), through the port collection. */
+  private bookkeeping(name: string): MongoCollection<BaseDocument> {
+    return new MongoCollection<BaseDocument>(this.db.collection<BaseDocument>(name), this);
+  }
+
   async sweepExpired(): Promise<number> {
     // One sweep at a time: the timer and an explicit call may overlap. A sweep already running may
     // have read the TTL list before the caller's latest TTL index, so the call waits for one that
@@ -207,14 +197,11 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordTtlIndex(collection: string, name: string, field: string, expireAfterSeconds: number): Promise<void> {
-    await upsertRacing(TTL_COLLECTION, () =>
-      this.db
-        .collection<TtlRecord>(TTL_COLLECTION)
-        .updateOne(
-          { _id: `${collection}.${name}` },
-          { $set: { collection, field, expireAfterSeconds } },
-          { upsert: true },
-        ),
+    // Processes starting together record the same index at once (MongoCollection retries the race).
+    await this.bookkeeping(TTL_COLLECTION).updateOne(
+      { _id: `${collection}.${name}` },
+      { $set: { collection, field, expireAfterSeconds } },
+      { upsert: true },
     );
   }
 
@@ -227,10 +214,10 @@ class MongoStore implements MongoDocumentStore, MongoCollectionHost {
   }
 
   async recordSubstringIndex(collection: string, field: string): Promise<void> {
-    await upsertRacing(SUBSTRING_COLLECTION, () =>
-      this.db
-        .collection<SubstringRecord>(SUBSTRING_COLLECTION)
-        .updateOne({ _id: `${collection}.${field}` }, { $set: { collection, field } }, { upsert: true }),
+    await this.bookkeeping(SUBSTRING_COLLECTION).updateOne(
+      { _id: `${collection}.${field}` },
+      { $set: { collection, field } },
+      { upsert: true },
     );
     this.addSubstringField(collection, field);
   }

@@ -509,6 +509,43 @@ export function documentStoreContract(name: string, factory: DocumentStoreFactor
         expect(await c.findOne({ _id: 'n2' })).toEqual({ _id: 'n2', v: 2 });
       });
 
+      it('upserts of the same new document at the same moment are none of them refused', async () => {
+        // Processes starting together record the same index; two first configuration changes of an
+        // organization meet. A server that runs an upsert as a find and an insert lets one of them
+        // meet the other's insert: the store settles that race, the caller never sees it.
+        const c = coll<BaseDocument>('upsert_race');
+        for (let round = 0; round < 5; round++) {
+          const _id = `r${round}`;
+          const update = { $set: { seen: true }, $setOnInsert: { first: round } };
+          const answers = await Promise.all(
+            Array.from({ length: 4 }, (_, i) =>
+              i % 2 === 0
+                ? c.updateOne({ _id }, update, { upsert: true })
+                : c.findOneAndUpdate({ _id }, update, { upsert: true }),
+            ),
+          );
+          expect(answers[1]).toEqual({ _id, seen: true, first: round });
+          expect(answers[3]).toEqual({ _id, seen: true, first: round });
+          expect(await c.find({ _id })).toEqual([{ _id, seen: true, first: round }]);
+        }
+      });
+
+      it('upserts of the same new document at the same moment each apply once', async ({ skip }) => {
+        if (harness.gaps?.atomicUpdates) skip(harness.gaps.atomicUpdates);
+        const c = coll<BaseDocument & { n?: number }>('upsert_count');
+        for (let round = 0; round < 5; round++) {
+          const _id = `r${round}`;
+          const seen = await Promise.all(
+            Array.from({ length: 4 }, () =>
+              c.findOneAndUpdate({ _id }, { $inc: { n: 1 } }, { upsert: true }).then((doc) => doc?.n),
+            ),
+          );
+          // Every writer saw its own increment.
+          expect([...seen].sort()).toEqual([1, 2, 3, 4]);
+          expect(await c.findOne({ _id })).toEqual({ _id, n: 4 });
+        }
+      });
+
       it('findOneAndUpdate takes the first match in sort order', async () => {
         const c = coll<BaseDocument>('foau_sort');
         await c.insertMany([
