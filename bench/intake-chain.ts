@@ -6,12 +6,16 @@
  * time per lead (every thread of the process) moves less than the wall time on a shared machine:
  * compare changes by it, in alternating runs.
  *
- *   npx tsx bench/intake-chain.ts [--leads 4000] [--sizes 1,8,32,128] [--profile]
+ *   npx tsx bench/intake-chain.ts [--leads 4000] [--sizes 1,8,32,128] [--profile] [--wal-pages 40]
+ *
+ * `--wal-pages N` then commits N batches of one lead more and prints the write-ahead-log frames
+ * (pages) each commit wrote, by the b-tree they belong to (SQLite's dbstat): what a commit's
+ * fixed cost is made of. Background checkpoints are off for the run so the log keeps every frame.
  *
  * Configuration is read through the ConfigCache, as in the service. The store holds the leads of every earlier batch of the run, so dedup finds candidates the way
  * it does in a running service (names repeat: a name key is shared by many stored leads).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +31,7 @@ import {
   ValidationRuleRepository,
 } from '@leadstream/dal';
 import { EmbeddedLog } from '@leadstream/engine-embedded-log';
-import { openEmbeddedStore } from '@leadstream/engine-embedded-store';
+import { type EmbeddedStore, openEmbeddedStore } from '@leadstream/engine-embedded-store';
 import type { LogRecord } from '@leadstream/ports';
 import { ConfigCache, createLogger } from '@leadstream/runtime';
 import { ensureAllIndexes } from '../apps/leadstream/src/indexes';
@@ -43,6 +47,7 @@ import { leadCommand } from '../apps/worker/src/test-support/lead-command';
 import { fixed, option, runBenchmark, uniqueSubmission } from './support/service';
 
 const LEADS = option('leads', 4_000);
+const WAL_PAGES = process.argv.includes('--wal-pages') ? option('wal-pages', 40) : 0;
 const PROFILE = process.argv.includes('--profile');
 /** Batch sizes to measure (`--sizes 1` profiles what a lead alone costs: the per-batch overhead). */
 const SIZES = (process.argv[process.argv.indexOf('--sizes') + 1] ?? '')
@@ -53,7 +58,11 @@ const SIZES = (process.argv[process.argv.indexOf('--sizes') + 1] ?? '')
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-chain-'));
   // The embedded engines as `leadstream start` opens them: the log in the store's database.
-  const store = await openEmbeddedStore({ dataDir: join(dir, 'store') });
+  const store = await openEmbeddedStore({
+    dataDir: join(dir, 'store'),
+    ...(WAL_PAGES ? { checkpointIntervalMs: 0 } : {}),
+  });
+  if (WAL_PAGES) store.db.pragma('wal_autocheckpoint = 0');
   const log = EmbeddedLog.open({ dataDir: join(dir, 'log'), shared: store });
   await log.ensureTopics(Object.values(TOPICS).map((topic) => ({ topic, partitions: 1 })));
   const writer = new AtomicBatchWriter({ store, log, topicPrefix: '' });
@@ -135,6 +144,7 @@ async function main(): Promise<void> {
         `batch of ${String(size).padStart(3)}: ${fixed((ms / (count * size)) * 1000).padStart(6)} us per lead, ${fixed((count * size * 1000) / ms).padStart(6)} leads/s, CPU ${fixed((cpuMs / (count * size)) * 1000).padStart(6)} us per lead`,
       );
     }
+    if (WAL_PAGES) await printWalPages(store, WAL_PAGES, () => runBatches(1, 1));
     if (session) {
       const { profile } = await session.post('Profiler.stop');
       mkdirSync('bench/.profiles', { recursive: true });
@@ -149,6 +159,31 @@ async function main(): Promise<void> {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** WAL frames written by each of `rounds` commits of `commitOne`, averaged by the b-tree of their page. */
+async function printWalPages(store: EmbeddedStore, rounds: number, commitOne: () => Promise<unknown>): Promise<void> {
+  const walFile = `${store.db.name}-wal`;
+  const pages = store.db.prepare<[], { name: string; pageno: number }>('SELECT name, pageno FROM dbstat');
+  const byTree = new Map<string, number>();
+  let frames = 0;
+  for (let round = 0; round < rounds; round++) {
+    const before = statSync(walFile).size;
+    await commitOne();
+    const wal = readFileSync(walFile);
+    const pageSize = wal.readUInt32BE(8);
+    // After the batch, so pages it allocated are named too.
+    const treeOf = new Map(pages.all().map((row) => [row.pageno, row.name] as const));
+    // A frame is a 24-byte header (its first 4 bytes: the page number) and the page.
+    for (let offset = before; offset + 24 <= wal.length; offset += 24 + pageSize) {
+      const tree = treeOf.get(wal.readUInt32BE(offset)) ?? '(free list)';
+      byTree.set(tree, (byTree.get(tree) ?? 0) + 1);
+      frames++;
+    }
+  }
+  console.log(`WAL frames per commit of one lead: ${fixed(frames / rounds, 1)}, by b-tree:`);
+  for (const [tree, count] of [...byTree].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${fixed(count / rounds, 2).padStart(6)}  ${tree}`);
 }
 
 runBenchmark(main);
