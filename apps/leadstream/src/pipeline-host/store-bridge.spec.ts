@@ -131,6 +131,18 @@ describe('store bridge', () => {
       expect(seen).toEqual([]);
       await writer.collection<BaseDocument>('written').insertOne({ _id: 'w1', n: 1 });
       expect(await store.collection<BaseDocument>('written').find({ n: 1 })).toEqual([{ _id: 'w1', n: 1 }]);
+      // A query the engine refuses is refused there too, as by a collection that has a table.
+      for (const collection of [never, store.collection<BaseDocument>('written')]) {
+        await expect(collection.find({ n: { $near: 1 } })).rejects.toThrow(/unsupported operator \$near on n/);
+        await expect(collection.findOne({ "a') OR 1=1 --": 1 })).rejects.toThrow(/invalid field path/);
+        await expect(collection.countDocuments({ $nor: [] })).rejects.toThrow(/unsupported top-level operator/);
+        await expect(collection.find({}, { sort: { 'a"b': 1 } })).rejects.toThrow(/invalid field path/);
+        await expect(collection.find({}, { limit: 2.5 })).rejects.toThrow(/invalid limit 2.5/);
+        const iterating = async (): Promise<void> => {
+          for await (const doc of collection.iterate({ n: { $near: 1 } })) expect(doc).toBeUndefined();
+        };
+        await expect(iterating()).rejects.toThrow(/unsupported operator/);
+      }
       // The table made after the first read of a collection is found by the next one.
       await writer.collection<BaseDocument>('never_written').insertOne({ _id: 'x' });
       expect(await never.findOne({ _id: 'x' })).toEqual({ _id: 'x' });

@@ -13,7 +13,7 @@
  * Errors keep their kind across the channel: a DuplicateKeyError stays one (repositories turn it
  * into their own answers), a TypeError (an invalid filter or update) stays one.
  */
-import type { EmbeddedStore } from '@leadstream/engine-embedded-store';
+import { checkQuery, type EmbeddedCollection, type EmbeddedStore } from '@leadstream/engine-embedded-store';
 import {
   type BaseDocument,
   type BulkWriteOperation,
@@ -123,7 +123,7 @@ export function connectStore(reader: EmbeddedStore, channel: Channel, gone?: Pro
 
 class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
   /** The reader's collection, once its table exists (the writer makes it, at its first write). */
-  private opened: ReturnType<EmbeddedStore['embeddedCollection']> | undefined;
+  private opened: EmbeddedCollection<T> | undefined;
 
   constructor(
     readonly name: string,
@@ -134,11 +134,13 @@ class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
   /**
    * The collection to read, or undefined while its table does not exist: then nothing was ever
    * written to it and a read answers empty, without asking the writer (which may itself be waiting
-   * on a lock). The pipeline thread makes every indexed collection at start.
+   * on a lock), once the query is one the engine accepts. The pipeline thread makes every indexed
+   * collection at start.
    */
-  private readable(): ReturnType<EmbeddedStore['embeddedCollection']> | undefined {
+  private read(filter: Filter, options?: FindOptions): EmbeddedCollection<T> | undefined {
     if (this.opened === undefined && this.reader.hasCollection(this.name))
-      this.opened = this.reader.embeddedCollection(this.name);
+      this.opened = this.reader.embeddedCollection<T>(this.name);
+    if (this.opened === undefined) checkQuery(filter, options);
     return this.opened;
   }
 
@@ -148,32 +150,28 @@ class ThreadedCollection<T extends BaseDocument> implements Collection<T> {
 
   /** After the writer made or dropped an index: the reader learns the catalog again. */
   private indexesChanged(): void {
-    this.readable()?.reloadIndexes();
-  }
-
-  private read(): Collection<T> | undefined {
-    return this.readable() as unknown as Collection<T> | undefined;
+    this.read({})?.reloadIndexes();
   }
 
   async findOne(filter: Filter, options?: FindOptions): Promise<T | null> {
-    return (await this.read()?.findOne(filter, options)) ?? null;
+    return (await this.read(filter, options)?.findOne(filter, options)) ?? null;
   }
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
-    return (await this.read()?.find(filter, options)) ?? [];
+    return (await this.read(filter, options)?.find(filter, options)) ?? [];
   }
 
   async *iterate(filter: Filter, options?: FindOptions & { batchSize?: number }): AsyncIterable<T> {
-    const collection = this.read();
+    const collection = this.read(filter, options);
     if (collection) yield* collection.iterate(filter, options);
   }
 
   async countDocuments(filter: Filter): Promise<number> {
-    return (await this.read()?.countDocuments(filter)) ?? 0;
+    return (await this.read(filter)?.countDocuments(filter)) ?? 0;
   }
 
   async explainIndexes(filter: Filter, options?: FindOptions): Promise<string[]> {
-    return (await this.read()?.explainIndexes(filter, options)) ?? [];
+    return (await this.read(filter, options)?.explainIndexes(filter, options)) ?? [];
   }
 
   insertOne(doc: T): Promise<void> {

@@ -84,6 +84,17 @@ export function limitLiteral(limit: number | undefined): string {
   return String(limit);
 }
 
+/**
+ * Refuses what a read of this engine refuses (an unsupported operator, an invalid field path or
+ * limit), with no table at hand: a reader asked about a collection nobody has written yet answers
+ * empty, but must not answer a query that any collection would refuse.
+ */
+export function checkQuery(filter: Filter, options: FindOptions = {}): void {
+  compileFilter(filter);
+  compileSort(options.sort);
+  limitLiteral(options.limit);
+}
+
 export class EmbeddedCollection<T extends BaseDocument> implements Collection<T> {
   private readonly table: string;
   /** Key lists of this collection's indexes, to pick an ORDER BY that an index can deliver. */

@@ -4,4 +4,4 @@ export {
   type EmbeddedStoreOptions,
   type EmbeddedStoreLogger,
 } from './embedded-store';
-export { type EmbeddedCollection } from './embedded-collection';
+export { checkQuery, type EmbeddedCollection } from './embedded-collection';
