@@ -16,7 +16,10 @@ export const DEFAULT_STUCK_PARTITION_MS = 120_000;
 export interface PartitionWatchOptions {
   /** In hand longer than this is stuck (default DEFAULT_STUCK_PARTITION_MS). */
   stuckAfterMs?: number;
-  /** Milliseconds since the epoch (default Date.now); tests move their own. */
+  /**
+   * Milliseconds; only differences count (default `performance.now`, which a step of the wall
+   * clock does not move); tests move their own.
+   */
   clock?: () => number;
 }
 
@@ -62,7 +65,7 @@ export class PartitionWatch {
 
   constructor(options: PartitionWatchOptions = {}) {
     this.stuckAfterMs = options.stuckAfterMs ?? DEFAULT_STUCK_PARTITION_MS;
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock ?? (() => performance.now());
   }
 
   /** A batch of the partition, starting at `offset`, was handed to `holder`'s handler. */
@@ -89,6 +92,18 @@ export class PartitionWatch {
   /** The member stopped: what it had in hand is not any more, but for an offset that failed. */
   release(holder: object): void {
     for (const [key, hold] of this.holds) if (hold.holder === holder && !hold.failed) this.holds.delete(key);
+  }
+
+  /**
+   * The member owns these partitions now. A failed batch of a partition it no longer owns (a
+   * rebalance gave it to a member of another process) is no longer in its hand: without this it
+   * stayed stuck here for as long as the process ran. A batch still running ends as usual.
+   */
+  keepOwned(holder: object, owned: ReadonlyArray<{ topic: string; partitions: readonly number[] }>): void {
+    const owns = (topic: string, partition: number): boolean =>
+      owned.some((entry) => entry.topic === topic && entry.partitions.includes(partition));
+    for (const [key, hold] of this.holds)
+      if (hold.holder === holder && hold.failed && !owns(hold.topic, hold.partition)) this.holds.delete(key);
   }
 
   /** Every partition in hand, longest first. */
