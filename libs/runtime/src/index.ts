@@ -6,6 +6,7 @@ export * from './instrumented-log';
 export * from './topics';
 export * from './prefixed-log';
 export * from './config-cache';
+export * from './ids';
 export * from './lru-map';
 export * from './partition-watch';
 export * from './transient-errors';

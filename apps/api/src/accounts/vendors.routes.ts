@@ -10,10 +10,9 @@
  * Vendor: {id (UUID), name, type, enabled, group, contact_email, cost_per_lead, created_at, updated_at}. The keys
  * of a disabled vendor get 403 INSUFFICIENT_PERMISSIONS 'Vendor is disabled' (api-key.middleware).
  */
-import { randomUUID } from 'node:crypto';
 import type { Vendor } from '@leadstream/dal';
 import { DomainError, readVendor, type TenantContext } from '@leadstream/domain';
-import { TOPICS } from '@leadstream/runtime';
+import { newId, TOPICS } from '@leadstream/runtime';
 import { parseLeadEvent, type LeadEventMessage } from '@leadstream/schemas';
 import { defineRoute, UserRouter } from '../auth/route-definition';
 import type { AccountsContext } from './accounts.context';
@@ -40,7 +39,7 @@ const notFound = (): DomainError => new DomainError('NOT_FOUND', 'Vendor not fou
 export function vendorEvent(tenant: TenantContext, vendor: Vendor, at: Date): LeadEventMessage {
   return parseLeadEvent({
     schema_version: 1,
-    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    id: newId('evt'),
     event: vendor.enabled ? 'vendor.enabled' : 'vendor.disabled',
     timestamp: at.toISOString(),
     organization_id: tenant.organizationId,

@@ -15,10 +15,9 @@ import {
   type TenantContext,
 } from '@leadstream/domain';
 import type { EventLog, ExportFileStore } from '@leadstream/ports';
-import { TOPICS } from '@leadstream/runtime';
+import { newId, TOPICS } from '@leadstream/runtime';
 import type { LeadEventMessage } from '@leadstream/schemas';
 import type { Logger } from 'pino';
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { withoutLeadRows } from './export-rows';
@@ -91,7 +90,7 @@ export function erasedFields(lead: LeadRecord, at: string, by: string | null): P
 function erasedEvent(lead: LeadRecord, at: string, by: string | null, listId: string | null): OutboxEntry {
   const message: LeadEventMessage = {
     schema_version: 1,
-    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    id: newId('evt'),
     event: 'lead.erased',
     timestamp: at,
     organization_id: lead.organization_id,

@@ -5,9 +5,8 @@
  */
 import type { SubmissionReceiptRepository } from '@leadstream/dal';
 import { normalizeEmail, withoutBidiControls, type TenantContext } from '@leadstream/domain';
-import { activeTraceHeaders, TOPICS, type ConfigCache } from '@leadstream/runtime';
+import { activeTraceHeaders, type ConfigCache, newId, TOPICS } from '@leadstream/runtime';
 import type { BodyProblem, LeadCommandMessage, LeadDecisionMessage } from '@leadstream/schemas';
-import { randomUUID } from 'node:crypto';
 import type { Produce } from '@leadstream/runtime';
 import type { DecisionWaiter } from './decision-waiter';
 
@@ -36,7 +35,7 @@ export type SubmitOutcome =
   | { kind: 'decided'; decision: LeadDecisionMessage }
   | { kind: 'pending'; leadId: string; email: string; submittedAt: string };
 
-export const newLeadId = (): string => `lead_${randomUUID().replace(/-/g, '')}`;
+export const newLeadId = (): string => newId('lead');
 
 /**
  * Produces the valid items in one call, then waits for all their decisions together. Items with
@@ -68,8 +67,8 @@ export async function submitLeads(
     }
     const command: LeadCommandMessage = {
       schema_version: 1,
-      message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-      correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
+      message_id: newId('msg'),
+      correlation_id: newId('corr'),
       lead_id: newLeadId(),
       organization_id: tenant.organizationId,
       environment: tenant.environment,

@@ -6,16 +6,15 @@
  */
 import type { FieldChange, LeadRecord } from '@leadstream/domain';
 import type { OutboxEntry } from '@leadstream/dal';
-import { TOPICS } from '@leadstream/runtime';
+import { newId, TOPICS } from '@leadstream/runtime';
 import type { LeadEventMessage, LeadEventName } from '@leadstream/schemas';
-import { randomUUID } from 'node:crypto';
 
 export const EVENTS_TOPIC = TOPICS.events;
 
 function eventEntry(lead: LeadRecord, event: LeadEventName, data: Record<string, unknown>, at: string): OutboxEntry {
   const message: LeadEventMessage = {
     schema_version: 1,
-    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    id: newId('evt'),
     event,
     timestamp: at,
     organization_id: lead.organization_id,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { newId as timeOrderedId } from '@leadstream/runtime';
 
-/** Prefix-style ids (docs/api-conventions.md "Identifiers"): lead_, evt_, ... followed by 32 hex characters. */
+/** Prefix-style ids of the pipeline (docs/api-conventions.md "Identifiers"), ordered by time (`newId` of @leadstream/runtime). */
 export function newId(prefix: 'lead' | 'evt' | 'msg' | 'corr' | 'rwh'): string {
-  return `${prefix}_${randomUUID().replace(/-/g, '')}`;
+  return timeOrderedId(prefix);
 }

@@ -1,6 +1,7 @@
 /** A leads.submitted command as the api produces it, with fresh ids, for stage specs. */
 import { randomUUID } from 'node:crypto';
 import type { LeadCommandMessage } from '@leadstream/schemas';
+import { newId } from '@leadstream/runtime';
 
 export function leadCommand(
   organizationId: string,
@@ -9,9 +10,9 @@ export function leadCommand(
 ): LeadCommandMessage {
   return {
     schema_version: 1,
-    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
-    correlation_id: `corr_${randomUUID().replace(/-/g, '')}`,
-    lead_id: `lead_${randomUUID().replace(/-/g, '')}`,
+    message_id: newId('msg'),
+    correlation_id: newId('corr'),
+    lead_id: newId('lead'),
     organization_id: organizationId,
     environment: 'live',
     vendor_id: vendorId,

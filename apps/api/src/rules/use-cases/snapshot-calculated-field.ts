@@ -1,5 +1,4 @@
 /** POST /api/calculated-fields/:id/snapshot: the field's value for one lead now, recorded in the lead's activity. */
-import { randomUUID } from 'node:crypto';
 import type {
   CalculatedFieldRepository,
   LeadActivityRepository,
@@ -8,6 +7,7 @@ import type {
 } from '@leadstream/dal';
 import { calculate, DomainError, ruleSubjectOf, type TenantContext } from '@leadstream/domain';
 import { calculatedFieldNotFound } from './calculated-field-access';
+import { newId } from '@leadstream/runtime';
 
 export interface SnapshotCalculatedFieldDeps {
   calculatedFields: Pick<CalculatedFieldRepository, 'find'>;
@@ -59,7 +59,7 @@ export async function snapshotCalculatedField(
     lookupTables: new Map(tables.map((table) => [table.name, table.mappings])),
   });
   const value = result.ok ? result.value : null;
-  const activityId = `evt_${randomUUID().replace(/-/g, '')}`;
+  const activityId = newId('evt');
   await deps.activity.record({
     _id: activityId,
     organization_id: tenant.organizationId,

@@ -1,5 +1,4 @@
 /** What the webhook use cases share: finding a webhook in either environment, its secret, its URL check. */
-import { randomUUID } from 'node:crypto';
 import type { WebhookRepository } from '@leadstream/dal';
 import { DomainError, type ErrorDetail, type TenantContext, type Webhook } from '@leadstream/domain';
 import {
@@ -17,7 +16,7 @@ export const webhookNotFound = (): DomainError => new DomainError('NOT_FOUND', '
 export const invalidWebhook = (details: ErrorDetail[]): DomainError =>
   new DomainError('VALIDATION_ERROR', 'Invalid webhook', details);
 
-export const newId = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '')}`;
+export { newId } from '@leadstream/runtime';
 
 /** Both environments of the user's organization: a webhook's environment is the events it receives. */
 export function tenantsOf(tenant: TenantContext): TenantContext[] {
