@@ -283,6 +283,22 @@ describe('webhook bodies', () => {
     expect(webhookDeliveryId('webhook_1', 'evt_1')).toMatch(/^delivery_[0-9a-f]{32}$/);
   });
 
+  it('starts a delivery id with the time part of its event id, so deliveries sort as their events', () => {
+    const earlier = 'evt_019ad0f0a0b1' + 'c'.repeat(20);
+    const later = 'evt_019ad0f0a0b2' + '0'.repeat(20);
+    const ids = ['webhook_b', 'webhook_a'].flatMap((webhook) => [
+      webhookDeliveryId(webhook, earlier),
+      webhookDeliveryId(webhook, later),
+    ]);
+    for (const id of ids) expect(id).toMatch(/^delivery_[0-9a-f]{32}$/);
+    expect(ids.map((id) => id.slice(9, 21))).toEqual(['019ad0f0a0b1', '019ad0f0a0b2', '019ad0f0a0b1', '019ad0f0a0b2']);
+    // Still one id per (webhook, event), and different webhooks of one event differ.
+    expect(webhookDeliveryId('webhook_a', later)).toBe(ids[3]);
+    expect(new Set(ids).size).toBe(4);
+    // An id of the test event has no time part: the hash alone.
+    expect(webhookDeliveryId('webhook_a', 'evt_test_1')).toMatch(/^delivery_[0-9a-f]{32}$/);
+  });
+
   it('reads delivery messages', () => {
     const message = {
       schema_version: 1,
