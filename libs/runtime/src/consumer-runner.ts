@@ -56,7 +56,7 @@ export class ConsumerRunner {
       metrics.consumerCrashes.inc({ group: groupId });
       logger.error({ group: groupId, err: error }, 'consumer crashed');
     });
-    this.lagTimer = setInterval(() => void this.reportPartitions(), this.options.lagIntervalMs ?? 5_000);
+    this.lagTimer = setInterval(() => void this.reportLag(), this.options.lagIntervalMs ?? 5_000);
     this.lagTimer.unref();
     logger.info({ group: groupId, topics }, 'consumer started');
   }
@@ -133,11 +133,9 @@ export class ConsumerRunner {
     }
   }
 
-  /** Which partitions this member still owns (for the stuck-partition watch), and the lag of each. */
-  private async reportPartitions(): Promise<void> {
+  private async reportLag(): Promise<void> {
     const consumer = this.consumer;
     if (!consumer || consumer.state() !== 'running') return;
-    this.options.metrics.partitions.keepOwned(this, consumer.assignment());
     try {
       for (const entry of await consumer.lag()) {
         this.options.metrics.consumerLag.set(

@@ -86,41 +86,6 @@ describe('stuck partition log', () => {
     ]);
   });
 
-  it('forgets a failed batch of a partition the member no longer owns, and nothing else', () => {
-    let now = 0;
-    const watch = new PartitionWatch({ stuckAfterMs: 10_000, clock: () => now });
-    const logger = recordingLogger();
-    const deliver = {};
-    const other = {};
-    watch.begin(deliver, 'deliver', 'webhooks.deliveries', 0, '10');
-    watch.begin(deliver, 'deliver', 'webhooks.deliveries', 1, '20');
-    watch.begin(deliver, 'deliver', 'webhooks.deliveries', 2, '30');
-    watch.begin(other, 'notify', 'leads.events', 0, '40');
-    watch.fail(deliver, 'deliver', 'webhooks.deliveries', 0);
-    watch.fail(deliver, 'deliver', 'webhooks.deliveries', 1);
-    watch.fail(other, 'notify', 'leads.events', 0);
-    now += 11_000;
-    watch.reportStuck(logger);
-    expect(logger.lines.map((line) => line.obj['offset'])).toEqual(['10', '20', '30', '40']);
-
-    // A rebalance moved partitions 0 and 2 to another process. Partition 0's failed batch is not
-    // in this member's hand any more; partition 1 failed but is still owned; partition 2's batch is
-    // still running here; another member's failed batch is its own.
-    watch.keepOwned(deliver, [{ topic: 'webhooks.deliveries', partitions: [1] }]);
-    watch.reportStuck(logger);
-    expect(watch.stuck().map((entry) => [entry.group, entry.partition])).toEqual([
-      ['deliver', 1],
-      ['deliver', 2],
-      ['notify', 0],
-    ]);
-    expect(logger.lines.slice(4)).toEqual([
-      {
-        level: 'info',
-        obj: { code: 'partition_moving', group: 'deliver', topic: 'webhooks.deliveries', partition: 0, offset: '10' },
-      },
-    ]);
-  });
-
   describe('on a timer', () => {
     afterEach(() => vi.useRealTimers());
 

@@ -94,18 +94,6 @@ export class PartitionWatch {
     for (const [key, hold] of this.holds) if (hold.holder === holder && !hold.failed) this.holds.delete(key);
   }
 
-  /**
-   * The member owns these partitions now. A failed batch of a partition it no longer owns (a
-   * rebalance gave it to a member of another process) is no longer in its hand: without this it
-   * stayed stuck here for as long as the process ran. A batch still running ends as usual.
-   */
-  keepOwned(holder: object, owned: ReadonlyArray<{ topic: string; partitions: readonly number[] }>): void {
-    const owns = (topic: string, partition: number): boolean =>
-      owned.some((entry) => entry.topic === topic && entry.partitions.includes(partition));
-    for (const [key, hold] of this.holds)
-      if (hold.holder === holder && hold.failed && !owns(hold.topic, hold.partition)) this.holds.delete(key);
-  }
-
   /** Every partition in hand, longest first. */
   inHand(): StuckPartition[] {
     const now = this.clock();
