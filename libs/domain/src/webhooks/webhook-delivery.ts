@@ -27,19 +27,26 @@ export function webhookBody(event: WebhookEnvelope): string {
 
 /** The time part of a time-ordered event id (`evt_` and 32 hex characters, the first 12 the time). */
 const EVENT_ID_TIME = /^evt_([0-9a-f]{12})[0-9a-f]{20}$/;
+/** Time-ordered event ids were first made after this instant (2026-11-29). */
+const FIRST_TIME_ORDERED_ID_MS = Date.UTC(2026, 10, 29);
+const DAY_MS = 86_400_000;
 
 /**
  * One delivery per (webhook, event): the same event consumed twice makes the same id, so one
  * delivery. The id starts with the event id's time part, so an event's deliveries (ten webhooks
  * make ten a lead event) are written together at the end of the deliveries' `_id` index instead of
- * on a page each; the rest is a hash of the webhook and the event. An event whose id has no time
- * part (`evt_test_…`) gets the hash alone. Ids made before the prefix became `delivery_` (`dlv_…`)
- * stay readable: they are looked up as given.
+ * on a page each; the rest is a hash of the webhook and the event. An event id without a plausible
+ * time part (a random one made before ids were ordered by time, or `evt_test_…`) gets the hash
+ * alone, as it always did, so such an event consumed again still finds its delivery (a random
+ * id falls in that window about once in 9,000 for each year the window spans). Ids made before the prefix
+ * became `delivery_` (`dlv_…`) stay readable: they are looked up as given.
  */
-export function webhookDeliveryId(webhookId: string, eventId: string): string {
+export function webhookDeliveryId(webhookId: string, eventId: string, now: number = Date.now()): string {
   const digest = createHash('sha256').update(`${webhookId}\u0000${eventId}`).digest('hex');
   const time = EVENT_ID_TIME.exec(eventId)?.[1];
-  return `delivery_${time === undefined ? digest.slice(0, 32) : `${time}${digest.slice(0, 20)}`}`;
+  const ms = time === undefined ? Number.NaN : Number.parseInt(time, 16);
+  const ordered = time !== undefined && ms >= FIRST_TIME_ORDERED_ID_MS && ms <= now + DAY_MS;
+  return `delivery_${ordered ? `${time}${digest.slice(0, 20)}` : digest.slice(0, 32)}`;
 }
 
 /** The event `POST /api/webhooks/:id/test` sends (`testWebhook`; its ids start with evt_test_). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { formatRetryDelay, parseDuration, parseRetrySchedule, DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from './retry-schedule';
 import { parseWebhookCreate, parseWebhookPatch, webhookWants, WEBHOOK_EVENTS } from './webhook';
@@ -284,19 +285,33 @@ describe('webhook bodies', () => {
   });
 
   it('starts a delivery id with the time part of its event id, so deliveries sort as their events', () => {
-    const earlier = 'evt_019ad0f0a0b1' + 'c'.repeat(20);
-    const later = 'evt_019ad0f0a0b2' + '0'.repeat(20);
+    const now = Date.UTC(2027, 0, 1);
+    const earlier = `evt_${Date.UTC(2026, 11, 1).toString(16).padStart(12, '0')}${'c'.repeat(20)}`;
+    const later = `evt_${(Date.UTC(2026, 11, 1) + 1).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
     const ids = ['webhook_b', 'webhook_a'].flatMap((webhook) => [
-      webhookDeliveryId(webhook, earlier),
-      webhookDeliveryId(webhook, later),
+      webhookDeliveryId(webhook, earlier, now),
+      webhookDeliveryId(webhook, later, now),
     ]);
     for (const id of ids) expect(id).toMatch(/^delivery_[0-9a-f]{32}$/);
-    expect(ids.map((id) => id.slice(9, 21))).toEqual(['019ad0f0a0b1', '019ad0f0a0b2', '019ad0f0a0b1', '019ad0f0a0b2']);
+    expect(ids.map((id) => id.slice(9, 21))).toEqual([earlier, later, earlier, later].map((id) => id.slice(4, 16)));
     // Still one id per (webhook, event), and different webhooks of one event differ.
-    expect(webhookDeliveryId('webhook_a', later)).toBe(ids[3]);
+    expect(webhookDeliveryId('webhook_a', later, now)).toBe(ids[3]);
     expect(new Set(ids).size).toBe(4);
-    // An id of the test event has no time part: the hash alone.
-    expect(webhookDeliveryId('webhook_a', 'evt_test_1')).toMatch(/^delivery_[0-9a-f]{32}$/);
+  });
+
+  it('keeps the hash alone for an event id without a plausible time part, as before ids were ordered', () => {
+    const now = Date.UTC(2027, 0, 1);
+    const hashAlone = (eventId: string): string =>
+      `delivery_${createHash('sha256').update(`webhook_a\u0000${eventId}`).digest('hex').slice(0, 32)}`;
+    // A random id (a UUIDv4's hex) made before: its first 12 characters read as a time far away.
+    const random = 'evt_9f1c2b7a4d5e4f60a1b2c3d4e5f60718';
+    expect(webhookDeliveryId('webhook_a', random, now)).toBe(hashAlone(random));
+    // Before time-ordered ids existed, and more than a day ahead of the clock: not a time part.
+    const before = `evt_${Date.UTC(2025, 0, 1).toString(16).padStart(12, '0')}${'a'.repeat(20)}`;
+    const ahead = `evt_${(now + 2 * 86_400_000).toString(16).padStart(12, '0')}${'a'.repeat(20)}`;
+    expect(webhookDeliveryId('webhook_a', before, now)).toBe(hashAlone(before));
+    expect(webhookDeliveryId('webhook_a', ahead, now)).toBe(hashAlone(ahead));
+    expect(webhookDeliveryId('webhook_a', 'evt_test_1', now)).toBe(hashAlone('evt_test_1'));
   });
 
   it('reads delivery messages', () => {
