@@ -14,7 +14,7 @@
  * MongoDB where limits must hold under bursts.
  */
 import { RATE_LIMIT_WINDOW_SECONDS } from '@leadstream/domain';
-import { type Collection, type DocumentStore, DuplicateKeyError } from '@leadstream/ports';
+import { type Collection, type DocumentStore } from '@leadstream/ports';
 import { COLLECTIONS } from './collections';
 
 export interface RateLimitDecision {
@@ -86,20 +86,12 @@ export class RateLimiter {
   }
 
   private async increment(id: string, fields: Omit<RateLimitWindowDocument, '_id' | 'count'>): Promise<number> {
-    const attempt = () =>
-      this.collection.findOneAndUpdate(
-        { _id: id },
-        { $inc: { count: 1 }, $setOnInsert: fields },
-        { upsert: true, returnDocument: 'after' },
-      );
-    let doc: RateLimitWindowDocument | null;
-    try {
-      doc = await attempt();
-    } catch (error) {
-      // Two first requests of a window can both try to insert; the loser finds the document now.
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      doc = await attempt();
-    }
+    // Two first requests of a window may both try to insert: the store's upsert settles it.
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: id },
+      { $inc: { count: 1 }, $setOnInsert: fields },
+      { upsert: true, returnDocument: 'after' },
+    );
     if (!doc) throw new Error(`rate limit counter ${id} was not returned after an upsert`);
     return doc.count;
   }

@@ -2,7 +2,6 @@
  * POST /api/leads/export: the export is stored (requested), then the export stage is asked for it
  * on the export requests topic. If the request cannot be produced the export is marked failed.
  */
-import { randomUUID } from 'node:crypto';
 import type { ExportRepository } from '@leadstream/dal';
 import {
   advanceExport,
@@ -16,7 +15,7 @@ import {
   type User,
 } from '@leadstream/domain';
 import type { EventLog } from '@leadstream/ports';
-import { TOPICS } from '@leadstream/runtime';
+import { newId, TOPICS } from '@leadstream/runtime';
 import { parseExportRequestMessage, type ExportRequestMessage } from '@leadstream/schemas';
 import { newExportId } from './export-access';
 
@@ -71,7 +70,7 @@ export async function requestExport(deps: RequestExportDeps, input: RequestExpor
   await deps.exports.insert(record);
   const message: ExportRequestMessage = parseExportRequestMessage({
     schema_version: 1,
-    message_id: `msg_${randomUUID().replace(/-/g, '')}`,
+    message_id: newId('msg'),
     export_id: id,
     organization_id: tenant.organizationId,
     environment: tenant.environment,

@@ -1,4 +1,5 @@
 /** What the webhook use cases share: finding a webhook in either environment, its secret, its URL check. */
+import { randomUUID } from 'node:crypto';
 import type { WebhookRepository } from '@leadstream/dal';
 import { DomainError, type ErrorDetail, type TenantContext, type Webhook } from '@leadstream/domain';
 import {
@@ -16,7 +17,7 @@ export const webhookNotFound = (): DomainError => new DomainError('NOT_FOUND', '
 export const invalidWebhook = (details: ErrorDetail[]): DomainError =>
   new DomainError('VALIDATION_ERROR', 'Invalid webhook', details);
 
-export { newId } from '@leadstream/runtime';
+export const newId = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
 /** Both environments of the user's organization: a webhook's environment is the events it receives. */
 export function tenantsOf(tenant: TenantContext): TenantContext[] {
